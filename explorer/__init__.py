@@ -1,0 +1,1 @@
+"""Attention Explorer: watch attention compute, number by number."""

@@ -1,0 +1,17 @@
+"""``python -m explorer trace ...`` writes a trace; anything else starts the window."""
+
+import sys
+
+import torch  # noqa: F401  (before Qt: torch >= 2.9 fails on Windows when imported after it)
+
+
+def run() -> int:
+    if sys.argv[1:2] == ["trace"]:
+        from explorer.cli import main
+        return main()
+    from explorer.app import main
+    return main()
+
+
+if __name__ == "__main__":
+    raise SystemExit(run())

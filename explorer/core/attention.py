@@ -1,0 +1,153 @@
+"""The attention mechanism as the lesson tells it, one short step per stage.
+
+    project → score → scale → mask → normalise → weigh → concatenate → project
+
+Shapes: x [n, d_model]; per-head tensors [heads, n, d_k]; scores [heads, n_q, n_k].
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+
+from explorer.core.config import MaskSpec
+from explorer.core.scoring import ScoringParams, score
+
+# Scores divided by a tiny τ can overflow float32; clamp so every stage stays finite.
+_FINITE = 1e30
+
+
+@dataclass(frozen=True)
+class Projections:
+    """W_q, W_k, W_v, W_O and their biases, nn.Linear convention (weight [out, in])."""
+
+    w_q: torch.Tensor
+    w_k: torch.Tensor
+    w_v: torch.Tensor
+    w_o: torch.Tensor
+    b_q: torch.Tensor | None = None
+    b_k: torch.Tensor | None = None
+    b_v: torch.Tensor | None = None
+    b_o: torch.Tensor | None = None
+
+    @property
+    def width(self) -> int:
+        return self.w_q.shape[0]
+
+    def to(self, device: torch.device) -> "Projections":
+        return Projections(*(None if t is None else t.to(device) for t in (
+            self.w_q, self.w_k, self.w_v, self.w_o, self.b_q, self.b_k, self.b_v, self.b_o)))
+
+
+@dataclass(frozen=True)
+class Settings:
+    heads: int
+    scoring: str = "dot"
+    scale: str = "sqrt"
+    temperature: float = 1.0
+    attention: str = "soft"
+    mask: MaskSpec = MaskSpec()
+    seed: int = 0
+
+
+@dataclass
+class Stages:
+    """Every intermediate of one attention call (torch tensors on the compute device)."""
+
+    q: torch.Tensor  # [h, n_q, d_k]
+    k: torch.Tensor  # [h, n_k, d_k]
+    v: torch.Tensor  # [h, n_k, d_v]
+    scores: torch.Tensor  # [h, n_q, n_k] raw similarity
+    scaled: torch.Tensor  # [h, n_q, n_k] after the scale, before the mask
+    mask: torch.Tensor  # [n_q, n_k] bool, True where the query may attend
+    weights: torch.Tensor  # [h, n_q, n_k] rows sum to 1 (0 where every key is masked)
+    head_outputs: torch.Tensor  # [h, n_q, d_v]
+    concat: torch.Tensor  # [n_q, h * d_v]
+    output: torch.Tensor  # [n_q, d_model] after W_O
+    entropy: torch.Tensor  # [h, n_q] nats
+    scale_divisor: float
+
+
+def attend(x_query: torch.Tensor, x_key: torch.Tensor, proj: Projections,
+           settings: Settings, scoring_params: ScoringParams = ScoringParams()) -> Stages:
+    """Run every stage and keep them all."""
+    h = settings.heads
+    q = split_heads(F.linear(x_query, proj.w_q, proj.b_q), h)  # project the queries
+    k = split_heads(F.linear(x_key, proj.w_k, proj.b_k), h)  # project the keys
+    v = split_heads(F.linear(x_key, proj.w_v, proj.b_v), h)  # project the values
+    scores = score(settings.scoring, q, k, scoring_params)  # how well each query matches each key
+    divisor = scale_divisor(settings, q.shape[-1])
+    scaled = (scores / divisor).clamp(-_FINITE, _FINITE)  # keep softmax out of saturation
+    mask = build_mask(settings.mask, q.shape[1], k.shape[1], q.device)  # which keys may be seen
+    weights = normalise(scaled, mask, settings)  # soft, hard or sampled choice of keys
+    head_outputs = weights @ v  # weigh the values
+    concat = merge_heads(head_outputs)  # concatenate the heads
+    output = F.linear(concat, proj.w_o, proj.b_o)  # project back with W_O
+    return Stages(q, k, v, scores, scaled, mask, weights, head_outputs, concat, output,
+                  row_entropy(weights), divisor)
+
+
+def split_heads(x: torch.Tensor, heads: int) -> torch.Tensor:
+    """[n, d_model] → [heads, n, d_model / heads]: head i owns columns i·d_k … (i+1)·d_k − 1."""
+    n, width = x.shape
+    return x.view(n, heads, width // heads).transpose(0, 1)
+
+
+def merge_heads(x: torch.Tensor) -> torch.Tensor:
+    """[heads, n, d_v] → [n, heads · d_v], heads side by side."""
+    heads, n, d_v = x.shape
+    return x.transpose(0, 1).reshape(n, heads * d_v)
+
+
+def scale_divisor(settings: Settings, d_k: int) -> float:
+    if settings.scale == "sqrt":
+        return math.sqrt(d_k)
+    if settings.scale == "temperature":
+        return float(settings.temperature)
+    return 1.0
+
+
+def build_mask(spec: MaskSpec, n_q: int, n_k: int, device=None) -> torch.Tensor:
+    """[n_q, n_k] bool. Query i and key j are compared by position, also across texts."""
+    i = torch.arange(n_q, device=device)[:, None]
+    j = torch.arange(n_k, device=device)[None, :]
+    if spec.kind == "causal":
+        return j <= i
+    if spec.kind == "window":
+        return (i - j).abs() <= spec.size
+    if spec.kind == "valid":
+        return (j < spec.size).expand(n_q, n_k)
+    return torch.ones(n_q, n_k, dtype=torch.bool, device=device)
+
+
+def normalise(scaled: torch.Tensor, mask: torch.Tensor, settings: Settings) -> torch.Tensor:
+    """Turn scores into weights. A row whose every key is masked gets all-zero weights,
+    so its head output is the zero vector (softmax over nothing has no answer)."""
+    masked = scaled.masked_fill(~mask, float("-inf"))
+    visible_rows = mask.any(dim=-1, keepdim=True)  # [n_q, 1]
+    if settings.attention == "hard":
+        choice = masked.argmax(dim=-1)  # ties go to the lowest index
+        weights = F.one_hot(choice, scaled.shape[-1]).to(scaled.dtype)
+    else:
+        probs = torch.softmax(masked, dim=-1)
+        if settings.attention == "sample":
+            weights = sample_one_hot(torch.where(visible_rows, probs, 1.0), settings.seed)
+        else:
+            weights = probs
+    return torch.where(visible_rows, weights, torch.zeros((), dtype=scaled.dtype, device=scaled.device))
+
+
+def sample_one_hot(probs: torch.Tensor, seed: int) -> torch.Tensor:
+    """One key per row, drawn with the row's softmax probabilities; the same seed, the same draw."""
+    gen = torch.Generator().manual_seed(seed)
+    flat = probs.detach().to("cpu", torch.float64).reshape(-1, probs.shape[-1])
+    choice = torch.multinomial(flat, 1, generator=gen).view(probs.shape[:-1])
+    return F.one_hot(choice, probs.shape[-1]).to(probs.dtype).to(probs.device)
+
+
+def row_entropy(weights: torch.Tensor) -> torch.Tensor:
+    """−Σ p ln p per row, in nats: 0 for one-hot, ln(n) for uniform over n keys."""
+    return -(weights * torch.log(weights.clamp_min(1e-30))).sum(dim=-1)

@@ -1,0 +1,137 @@
+"""The frozen, validated description of one attention computation.
+
+Every option the window or the ``trace`` command offers is a field here; an
+``AttentionConfig`` that constructs without error describes a computation the
+engine can run (head counts that depend on the model width are checked by the
+engine, which knows the width).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import asdict, dataclass, replace
+
+SCORINGS = ("dot", "cosine", "additive", "general")
+SCALES = ("none", "sqrt", "temperature")
+ATTENTIONS = ("soft", "hard", "sample")
+WEIGHT_SOURCES = ("pretrained", "random", "identity")
+DEVICES = ("auto", "cpu", "cuda", "mps")
+
+# The encoder's position table ends here; longer inputs are cut and the trace says so.
+MAX_TOKENS = 512
+MAX_RANDOM_D_MODEL = 4096
+
+
+class ConfigError(ValueError):
+    """A user-facing message about an impossible configuration."""
+
+
+@dataclass(frozen=True)
+class MaskSpec:
+    """Which keys each query may see.
+
+    kind: ``none``; ``causal`` (key j <= query i); ``window`` (|i - j| <= size,
+    Luong's local attention); ``valid`` (only the first ``size`` keys, d2l's valid_lens).
+    """
+
+    kind: str = "none"
+    size: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> "MaskSpec":
+        text = (text or "none").strip().lower()
+        if text in ("none", "causal"):
+            return cls(text)
+        match = re.fullmatch(r"(window|valid):\s*(-?\d+)", text)
+        if not match:
+            raise ConfigError(
+                f"mask {text!r} is not one of none, causal, window:K, valid:N")
+        kind, size = match.group(1), int(match.group(2))
+        if size < 0:
+            raise ConfigError(f"mask {kind}:{size}: the size must be 0 or more")
+        return cls(kind, size)
+
+    def __str__(self) -> str:
+        return self.kind if self.kind in ("none", "causal") else f"{self.kind}:{self.size}"
+
+
+@dataclass(frozen=True)
+class AttentionConfig:
+    sentence: str = "Thinking Machines"
+    query: str = ""  # empty: self-attention over the sentence
+    scoring: str = "dot"
+    scale: str = "sqrt"
+    temperature: float = 1.0
+    heads: int | None = None  # None: the model's own (pretrained) or 8 (random, identity)
+    attention: str = "soft"
+    mask: str = "none"
+    weights: str = "pretrained"
+    layer: int = 0
+    d_model: int = 64  # width of random and identity weights
+    seed: int = 0
+    device: str = "auto"
+    model_dir: str | None = None  # None: the bundled all-MiniLM-L6-v2
+    max_tokens: int = MAX_TOKENS
+
+    def __post_init__(self) -> None:
+        _check_choice("scoring", self.scoring, SCORINGS)
+        _check_choice("scale", self.scale, SCALES)
+        _check_choice("attention", self.attention, ATTENTIONS)
+        _check_choice("weights", self.weights, WEIGHT_SOURCES)
+        _check_choice("device", self.device, DEVICES)
+        if not isinstance(self.sentence, str) or not isinstance(self.query, str):
+            raise ConfigError("sentence and query must be text")
+        if not self.sentence.strip():
+            raise ConfigError("the sentence is empty: type at least one word")
+        t = self.temperature
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t <= 0:
+            raise ConfigError(f"temperature must be a finite number above 0, not {t!r}")
+        if self.heads is not None and (not _is_int(self.heads) or self.heads < 1):
+            raise ConfigError(f"heads must be a whole number of 1 or more, not {self.heads!r}")
+        if not _is_int(self.layer) or self.layer < 0:
+            raise ConfigError(f"layer must be 0 or more, not {self.layer!r}")
+        if not _is_int(self.d_model) or not 1 <= self.d_model <= MAX_RANDOM_D_MODEL:
+            raise ConfigError(f"d_model must be between 1 and {MAX_RANDOM_D_MODEL}, not {self.d_model!r}")
+        if not _is_int(self.seed) or self.seed < 0:
+            raise ConfigError(f"seed must be 0 or more, not {self.seed!r}")
+        if not _is_int(self.max_tokens) or self.max_tokens < 2:
+            raise ConfigError(f"max_tokens must be 2 or more, not {self.max_tokens!r}")
+        MaskSpec.parse(self.mask)  # raises on a malformed mask
+
+    @property
+    def mask_spec(self) -> MaskSpec:
+        return MaskSpec.parse(self.mask)
+
+    @property
+    def is_self_attention(self) -> bool:
+        return not self.query.strip()
+
+    def with_(self, **changes) -> "AttentionConfig":
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "AttentionConfig":
+        known = {f for f in cls.__dataclass_fields__}
+        unknown = set(data) - known
+        if unknown:
+            raise ConfigError(f"unknown configuration keys: {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+
+def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ConfigError(f"{name} {value!r} is not one of {', '.join(choices)}")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+__all__ = [
+    "AttentionConfig", "ConfigError", "MaskSpec", "SCORINGS", "SCALES", "ATTENTIONS",
+    "WEIGHT_SOURCES", "DEVICES", "MAX_TOKENS",
+]

