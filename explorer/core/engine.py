@@ -14,6 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from explorer.core.attention import Projections, Settings, attend
@@ -43,6 +44,22 @@ class Prepared:
     model_name: str | None = None
     layer: int | None = None
     unk_count: int = 0
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """What the chosen weights offer: the GUI's head and layer pickers read this."""
+
+    source: str  # pretrained / random / identity (pretrained falls back to random)
+    width: int
+    layers: int  # 0 for random and identity
+    default_heads: int
+    model_name: str | None = None
+    problem: str | None = None  # why pretrained weights were not available
+
+    @property
+    def head_counts(self) -> list[int]:
+        return valid_head_counts(self.width)
 
 
 def clean_text(text: str) -> tuple[str, int]:
@@ -90,7 +107,37 @@ class Engine:
         with self._lock:
             self._models.pop(str(Path(model_dir).expanduser().resolve()), None)
 
+    def source_info(self, config: AttentionConfig) -> SourceInfo:
+        """Width, layers and default heads of the config's weights (loads the model if needed)."""
+        if config.weights == "pretrained":
+            try:
+                model = self.model(config.model_dir)
+            except ModelError as exc:
+                if config.model_dir:
+                    raise
+                problem = str(exc)
+            else:
+                c = model.config
+                return SourceInfo("pretrained", c.hidden_size, c.num_hidden_layers,
+                                  c.num_attention_heads, model.name)
+            config = config.with_(weights="random")
+        else:
+            problem = None
+        d = config.d_model
+        heads = DEFAULT_RANDOM_HEADS if d % DEFAULT_RANDOM_HEADS == 0 else 1
+        return SourceInfo(config.weights, d, 0, heads, None, problem)
+
     # -- the computation -----------------------------------------------------
+    def layer_weights(self, config: AttentionConfig) -> "np.ndarray":
+        """Attention weights of every layer, [layers, heads, n_q, n_k], for the overview.
+
+        Each layer runs the same ``attend`` as ``trace`` with the config's options;
+        random and identity weights have a single layer.
+        """
+        info = self.source_info(config)
+        layers = range(info.layers) if info.source == "pretrained" else [config.layer]
+        return np.stack([self.trace(config.with_(layer=layer)).weights for layer in layers])
+
     def trace(self, config: AttentionConfig) -> AttentionTrace:
         started = time.perf_counter()
         device, device_notice = choose_device(config.device)
