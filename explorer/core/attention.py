@@ -78,16 +78,34 @@ def attend(x_query: torch.Tensor, x_key: torch.Tensor, proj: Projections,
     q = split_heads(F.linear(x_query, proj.w_q, proj.b_q), h)  # project the queries
     k = split_heads(F.linear(x_key, proj.w_k, proj.b_k), h)  # project the keys
     v = split_heads(F.linear(x_key, proj.w_v, proj.b_v), h)  # project the values
+    heads = attend_heads(q, k, v, settings, scoring_params)
+    concat = merge_heads(heads.head_outputs)  # concatenate the heads
+    output = F.linear(concat, proj.w_o, proj.b_o)  # project back with W_O
+    return Stages(q, k, v, heads.scores, heads.scaled, heads.mask, heads.weights,
+                  heads.head_outputs, concat, output, heads.entropy, heads.scale_divisor)
+
+
+@dataclass
+class HeadStages:
+    scores: torch.Tensor
+    scaled: torch.Tensor
+    mask: torch.Tensor
+    weights: torch.Tensor
+    head_outputs: torch.Tensor
+    entropy: torch.Tensor
+    scale_divisor: float
+
+
+def attend_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, settings: Settings,
+                 scoring_params: ScoringParams = ScoringParams()) -> HeadStages:
+    """Every head at once, from its queries, keys and values to its output."""
     scores = score(settings.scoring, q, k, scoring_params)  # how well each query matches each key
     divisor = scale_divisor(settings, q.shape[-1])
-    scaled = (scores / divisor).clamp(-_FINITE, _FINITE)  # keep softmax out of saturation
+    scaled = (scores / divisor).clamp_(-_FINITE, _FINITE)  # keep softmax out of saturation
     mask = build_mask(settings.mask, q.shape[1], k.shape[1], q.device)  # which keys may be seen
     weights = normalise(scaled, mask, settings)  # soft, hard or sampled choice of keys
     head_outputs = weights @ v  # weigh the values
-    concat = merge_heads(head_outputs)  # concatenate the heads
-    output = F.linear(concat, proj.w_o, proj.b_o)  # project back with W_O
-    return Stages(q, k, v, scores, scaled, mask, weights, head_outputs, concat, output,
-                  row_entropy(weights), divisor)
+    return HeadStages(scores, scaled, mask, weights, head_outputs, row_entropy(weights), divisor)
 
 
 def split_heads(x: torch.Tensor, heads: int) -> torch.Tensor:

@@ -9,7 +9,7 @@ import torch
 
 # Below this many multiply-adds one thread wins: waking the pool costs more than the
 # work (measured: 20 µs on one thread became 8 ms on two under contention).
-SMALL_WORK = 50_000_000
+SMALL_WORK = 100_000_000
 
 
 def cuda_available() -> bool:
