@@ -1,0 +1,129 @@
+"""Worked arithmetic for one cell: the actual numbers behind a score, a weight and an output.
+
+Everything is recomputed in float64 numpy from the trace's own Q, K, V and scoring
+parameters, so a teacher can check each sum; tests prove it equals the trace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from explorer.core.trace import AttentionTrace
+
+
+@dataclass
+class WorkedScore:
+    kind: str  # dot / cosine / general / additive
+    terms: np.ndarray  # the products that add up to the score (or to the dot product, for cosine)
+    total: float  # Σ terms
+    score: float  # the raw score
+    extra: dict[str, float | np.ndarray] = field(default_factory=dict)  # |q|, |k|, qW, tanh layer, ...
+
+
+@dataclass
+class WorkedCell:
+    head: int
+    i: int  # query row
+    j: int  # key column
+    query_token: str
+    key_token: str
+    score: WorkedScore
+    divisor: float
+    scaled: float
+    visible: bool
+    row_visible: np.ndarray  # [n_k] bool
+    row_scaled: np.ndarray  # [n_k]
+    row_max: float  # subtracted before exp, for numerical safety (the weights do not change)
+    row_exp: np.ndarray  # exp(scaled - max) where visible, 0 where masked
+    row_exp_sum: float
+    softmax_weight: float  # exp_j / Σ exp
+    weight: float  # the trace's weight (softmax, or 0/1 for hard and sample)
+    attention: str
+    value_weights: np.ndarray  # [n_k] row i of the weights
+    values: np.ndarray  # [n_k, d_v] the value rows
+    output: np.ndarray  # [d_v] Σ_j w_ij v_j
+
+
+def work_cell(trace: AttentionTrace, head: int, i: int, j: int) -> WorkedCell:
+    q = trace.Q[head, i].astype(np.float64)
+    k = trace.K[head, j].astype(np.float64)
+    worked = _worked_score(trace, head, q, k)
+    divisor = float(trace.scale_divisor)
+    row_visible = trace.mask[i].astype(bool)
+    row_scaled = trace.scaled[head, i].astype(np.float64)
+    finite = row_scaled[row_visible]
+    row_max = float(finite.max()) if finite.size else 0.0
+    row_exp = np.where(row_visible, np.exp(row_scaled - row_max), 0.0)
+    total = float(row_exp.sum())
+    weights = trace.weights[head, i].astype(np.float64)
+    values = trace.V[head].astype(np.float64)
+    return WorkedCell(
+        head=head, i=i, j=j, query_token=trace.tokens_query[i], key_token=trace.tokens_key[j],
+        score=worked, divisor=divisor, scaled=worked.score / divisor, visible=bool(row_visible[j]),
+        row_visible=row_visible, row_scaled=row_scaled, row_max=row_max, row_exp=row_exp,
+        row_exp_sum=total, softmax_weight=float(row_exp[j] / total) if total else 0.0,
+        weight=float(weights[j]), attention=trace.config.attention, value_weights=weights,
+        values=values, output=weights @ values,
+    )
+
+
+def _worked_score(trace: AttentionTrace, head: int, q: np.ndarray, k: np.ndarray) -> WorkedScore:
+    kind = trace.config.scoring
+    params = {name: value.astype(np.float64) for name, value in trace.scoring_params.items()}
+    if kind == "dot":
+        terms = q * k
+        return WorkedScore(kind, terms, float(terms.sum()), float(terms.sum()))
+    if kind == "cosine":
+        terms = q * k
+        nq, nk = float(np.linalg.norm(q)), float(np.linalg.norm(k))
+        denom = max(nq, 1e-12) * max(nk, 1e-12)
+        return WorkedScore(kind, terms, float(terms.sum()), float(terms.sum()) / denom,
+                           {"norm_q": nq, "norm_k": nk})
+    if kind == "general":
+        qw = q @ params["general_W"][head]
+        terms = qw * k
+        return WorkedScore(kind, terms, float(terms.sum()), float(terms.sum()), {"qW": qw})
+    if kind == "additive":
+        pre = q @ params["additive_W1"][head] + k @ params["additive_W2"][head]
+        hidden = np.tanh(pre)
+        terms = params["additive_v"][head] * hidden
+        return WorkedScore(kind, terms, float(terms.sum()), float(terms.sum()),
+                           {"W1q_plus_W2k": pre, "tanh": hidden, "v": params["additive_v"][head]})
+    raise ValueError(f"unknown scoring {kind!r}")
+
+
+def format_cell(cell: WorkedCell, max_terms: int = 8) -> list[str]:
+    """Plain-text lines of the arithmetic, numbers to 4 decimals (the GUI translates labels)."""
+    s = cell.score
+
+    def sum_of(terms: np.ndarray, pairs: list[str]) -> str:
+        shown = pairs[:max_terms]
+        more = f" + … ({len(pairs) - max_terms} more)" if len(pairs) > max_terms else ""
+        return " + ".join(shown) + more
+
+    q = cell.score.extra
+    lines = [f"head {cell.head}, query {cell.i} '{cell.query_token}', key {cell.j} '{cell.key_token}'"]
+    if s.kind in ("dot", "cosine", "general"):
+        pairs = [f"({t:.4f})" for t in s.terms]
+        label = {"dot": "q·k", "cosine": "q·k", "general": "(qW)·k"}[s.kind]
+        lines.append(f"{label} = {sum_of(s.terms, pairs)} = {s.total:.4f}")
+        if s.kind == "cosine":
+            lines.append(f"cos = {s.total:.4f} / ({q['norm_q']:.4f} × {q['norm_k']:.4f}) = {s.score:.4f}")
+    else:
+        pairs = [f"{v:.3f}×tanh({p:.3f})" for v, p in zip(q["v"], q["W1q_plus_W2k"])]
+        lines.append(f"vᵀ tanh(W₁q + W₂k) = {sum_of(s.terms, pairs)} = {s.score:.4f}")
+    lines.append(f"scaled = {s.score:.4f} / {cell.divisor:.4f} = {cell.scaled:.4f}")
+    if not cell.visible:
+        lines.append("masked: this key is hidden from this query, weight 0")
+    if cell.row_visible.any():
+        exps = [f"{e:.4f}" for e, v in zip(cell.row_exp, cell.row_visible) if v]
+        lines.append(f"exp(scaled − {cell.row_max:.4f}) over the row = {', '.join(exps[:max_terms])}"
+                     + (" …" if len(exps) > max_terms else "") + f"; sum = {cell.row_exp_sum:.4f}")
+        lines.append(f"softmax = {cell.row_exp[cell.j]:.4f} / {cell.row_exp_sum:.4f} = {cell.softmax_weight:.4f}")
+    if cell.attention != "soft":
+        lines.append(f"{cell.attention}: weight = {cell.weight:.0f}")
+    lines.append("output = Σ_j w_ij · v_j = " + ", ".join(f"{x:.4f}" for x in cell.output[:max_terms])
+                 + (" …" if cell.output.size > max_terms else ""))
+    return lines
