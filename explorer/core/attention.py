@@ -144,18 +144,19 @@ def build_mask(spec: MaskSpec, n_q: int, n_k: int, device=None) -> torch.Tensor:
 def normalise(scaled: torch.Tensor, mask: torch.Tensor, settings: Settings) -> torch.Tensor:
     """Turn scores into weights. A row whose every key is masked gets all-zero weights,
     so its head output is the zero vector (softmax over nothing has no answer)."""
-    masked = scaled.masked_fill(~mask, float("-inf"))
-    visible_rows = mask.any(dim=-1, keepdim=True)  # [n_q, 1]
+    everything_visible = bool(mask.all())
+    masked = scaled if everything_visible else scaled.masked_fill(~mask, float("-inf"))
     if settings.attention == "hard":
         choice = masked.argmax(dim=-1)  # ties go to the lowest index
         weights = F.one_hot(choice, scaled.shape[-1]).to(scaled.dtype)
     else:
-        probs = torch.softmax(masked, dim=-1)
+        weights = torch.softmax(masked, dim=-1)
         if settings.attention == "sample":
-            weights = sample_one_hot(torch.where(visible_rows, probs, 1.0), settings.seed)
-        else:
-            weights = probs
-    return torch.where(visible_rows, weights, torch.zeros((), dtype=scaled.dtype, device=scaled.device))
+            weights = sample_one_hot(weights.nan_to_num(1.0), settings.seed)
+    if everything_visible:
+        return weights
+    visible_rows = mask.any(dim=-1, keepdim=True)  # [n_q, 1]
+    return weights.where(visible_rows, torch.zeros((), dtype=scaled.dtype, device=scaled.device))
 
 
 def sample_one_hot(probs: torch.Tensor, seed: int) -> torch.Tensor:
@@ -168,4 +169,4 @@ def sample_one_hot(probs: torch.Tensor, seed: int) -> torch.Tensor:
 
 def row_entropy(weights: torch.Tensor) -> torch.Tensor:
     """−Σ p ln p per row, in nats: 0 for one-hot, ln(n) for uniform over n keys."""
-    return -(weights * torch.log(weights.clamp_min(1e-30))).sum(dim=-1)
+    return torch.special.entr(weights).sum(dim=-1)
