@@ -37,7 +37,7 @@ def config_from_args(args: argparse.Namespace) -> AttentionConfig:
         device=args.device, model_dir=args.model_dir)
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
     """argparse that fails with one line and status 2, without the usage block."""
 
     def error(self, message: str):  # noqa: D401
@@ -51,7 +51,7 @@ def fail(message: str) -> None:
 
 
 def trace_main(argv: list[str]) -> int:
-    parser = _Parser(prog="python -m explorer trace",
+    parser = Parser(prog="python -m explorer trace",
                      description="Compute every attention stage and write it to a file.")
     add_config_arguments(parser)
     parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")

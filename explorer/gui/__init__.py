@@ -1,0 +1,1 @@
+"""The window: Qt only. It draws AttentionTraces and edits the ExplorerState."""

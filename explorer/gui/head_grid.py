@@ -1,0 +1,137 @@
+"""One stage for every head at once; click a head to select it everywhere."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from explorer.core.trace import AttentionTrace
+from explorer.gui.heatmap import DIVERGING, SEQUENTIAL, Heatmap, symmetric_levels
+from explorer.state import GRID_STAGES
+
+STAGE_LABELS = {
+    "weights": "weights (after softmax / hard)",
+    "scores": "raw scores",
+    "scaled": "scaled scores",
+    "head_outputs": "head outputs (weights·V)",
+    "Q": "Q",
+    "K": "K",
+    "V": "V",
+}
+SELECTED_COLOR = "#d55e00"
+
+
+def grid_columns(heads: int) -> int:
+    return max(1, min(heads, math.ceil(math.sqrt(heads * 1.6))))
+
+
+class HeadGrid(QtWidgets.QWidget):
+    headSelected = QtCore.Signal(int)
+    cellSelected = QtCore.Signal(int, int)
+    stageChanged = QtCore.Signal(str)
+    hovered = QtCore.Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        bar = QtWidgets.QHBoxLayout()
+        bar.addWidget(QtWidgets.QLabel("Stage"))
+        self.stage_combo = QtWidgets.QComboBox()
+        for name in GRID_STAGES:
+            self.stage_combo.addItem(STAGE_LABELS[name], name)
+        self.stage_combo.setToolTip("Which stage every head shows (weights by default)")
+        self.stage_combo.currentIndexChanged.connect(
+            lambda _: self.stageChanged.emit(self.stage_combo.currentData()))
+        bar.addWidget(self.stage_combo)
+        self.hover_label = QtWidgets.QLabel("Click a head to select it; H̄ is the mean entropy of its weight rows.")
+        bar.addWidget(self.hover_label, 1)
+        layout.addLayout(bar)
+        self.graphics = pg.GraphicsLayoutWidget()
+        layout.addWidget(self.graphics, 1)
+        self.maps: list[Heatmap] = []
+        self.bar = pg.ColorBarItem(values=(0, 1), colorMap=SEQUENTIAL, interactive=False, width=12,
+                                   colorMapMenu=False)
+        self.trace: AttentionTrace | None = None
+        self.stage = "weights"
+        self.head = 0
+
+    def _build(self, heads: int) -> None:
+        """Create (only when the head count changes) one heatmap per head plus one colour bar."""
+        if len(self.maps) == heads:
+            return
+        self.graphics.ci.clear()
+        self.maps = []
+        cols = grid_columns(heads)
+        small = heads > 16
+        for h in range(heads):
+            hm = Heatmap(self.graphics.ci, h // cols, h % cols, colorbar=False,
+                         title_size="7pt" if small else "9pt", tick_font_pt=6.5 if small else 7.5)
+            hm.selected.connect(lambda i, j, h=h: self._on_selected(h, i, j))
+            hm.hovered.connect(lambda text, h=h: self._on_hover(h, text))
+            self.maps.append(hm)
+        self.bar = pg.ColorBarItem(values=(0, 1), colorMap=SEQUENTIAL, interactive=False, width=12,
+                                   colorMapMenu=False)
+        self.graphics.ci.addItem(self.bar, row=0, col=cols, rowspan=max(1, math.ceil(heads / cols)))
+        self.bar.setImageItem([hm.image for hm in self.maps])
+
+    def _on_selected(self, head: int, i: int, j: int) -> None:
+        self.headSelected.emit(head)
+        if i >= 0 or j >= 0:
+            self.cellSelected.emit(i, j)
+
+    def _on_hover(self, head: int, text: str) -> None:
+        if text:
+            self.hover_label.setText(f"head {head}: {text.split(' — ', 1)[-1]}")
+        self.hovered.emit(text)
+
+    def set_stage(self, stage: str) -> None:
+        index = self.stage_combo.findData(stage)
+        self.stage_combo.blockSignals(True)
+        self.stage_combo.setCurrentIndex(index)
+        self.stage_combo.blockSignals(False)
+        self.stage = stage
+
+    def show_trace(self, trace: AttentionTrace, stage: str, head: int,
+                   cell: tuple[int, int] | None) -> None:
+        self.trace = trace
+        self.set_stage(stage)
+        self._build(trace.heads)
+        data = getattr(trace, stage)
+        hidden = ~trace.mask if stage in ("weights", "scores", "scaled") else None
+        if stage == "weights":
+            kind, levels = "weights", (0.0, 1.0)
+        else:
+            kind, levels = "diverging", symmetric_levels(data)  # one scale for all heads
+        if stage in ("weights", "scores", "scaled"):
+            rows, cols, role = trace.tokens_query, trace.tokens_key, "qk"
+        elif stage in ("K", "V"):
+            rows, cols, role = trace.tokens_key, None, "k"
+        else:
+            rows, cols, role = trace.tokens_query, None, "q"
+        mean_entropy = trace.entropy.mean(axis=1)
+        for h, hm in enumerate(self.maps):
+            title = f"head {h} · H̄ {mean_entropy[h]:.2f}  [{'×'.join(map(str, data[h].shape))}]"
+            hm.set_matrix(data[h], rows, cols, title=title, kind=kind, role=role, levels=levels,
+                          hidden=hidden)
+        self.bar.setColorMap(SEQUENTIAL if kind == "weights" else DIVERGING)
+        self.bar.setLevels(levels)
+        self.set_head(head)
+        self.set_selection(cell)
+
+    def set_head(self, head: int) -> None:
+        self.head = head
+        for h, hm in enumerate(self.maps):
+            if h == head:
+                hm.set_title(hm.title, color=SELECTED_COLOR, bold=True)
+                hm.plot.getViewBox().setBorder(pg.mkPen(SELECTED_COLOR, width=3))
+            else:
+                hm.set_title(hm.title)
+                hm.plot.getViewBox().setBorder(None)
+
+    def set_selection(self, cell: tuple[int, int] | None) -> None:
+        for hm in self.maps:
+            hm.set_selection(cell)
