@@ -46,6 +46,10 @@ class Prepared:
     unk_count: int = 0
 
 
+class Cancelled(Exception):
+    """Raised inside ``Engine.trace`` when its ``should_stop`` callback answers True."""
+
+
 @dataclass(frozen=True)
 class SourceInfo:
     """What the chosen weights offer: the GUI's head and layer pickers read this."""
@@ -82,6 +86,7 @@ class Engine:
         self._on_device: dict[tuple[str, str], object] = {}
         self._hidden: OrderedDict[tuple, list[torch.Tensor]] = OrderedDict()
         self._lock = threading.RLock()
+        self._local = threading.local()
 
     # -- models -------------------------------------------------------------
     def model(self, model_dir: str | Path | None = None) -> PretrainedModel:
@@ -128,7 +133,7 @@ class Engine:
         return SourceInfo(config.weights, d, 0, heads, None, problem)
 
     # -- the computation -----------------------------------------------------
-    def layer_weights(self, config: AttentionConfig) -> "np.ndarray":
+    def layer_weights(self, config: AttentionConfig, should_stop=None) -> "np.ndarray":
         """Attention weights of every layer, [layers, heads, n_q, n_k], for the overview.
 
         Each layer runs the same ``attend`` as ``trace`` with the config's options;
@@ -136,10 +141,13 @@ class Engine:
         """
         info = self.source_info(config)
         layers = range(info.layers) if info.source == "pretrained" else [config.layer]
-        return np.stack([self.trace(config.with_(layer=layer)).weights for layer in layers])
+        return np.stack([self.trace(config.with_(layer=layer), should_stop).weights for layer in layers])
 
-    def trace(self, config: AttentionConfig) -> AttentionTrace:
+    def trace(self, config: AttentionConfig, should_stop=None) -> AttentionTrace:
+        """Compute every stage. ``should_stop()`` is consulted between the encoder's layers
+        and before attention; when it answers True the call raises ``Cancelled``."""
         started = time.perf_counter()
+        self._local.should_stop = should_stop  # per thread: engines are shared
         device, device_notice = choose_device(config.device)
         notices = [device_notice] if device_notice else []
         try:
@@ -175,6 +183,7 @@ class Engine:
         settings = Settings(heads, config.scoring, config.scale, float(config.temperature),
                             config.attention, mask, config.seed)
         n_q, n_k = len(prepared.tokens_query), len(prepared.tokens_key)
+        self._check_stop()
         attn_started = time.perf_counter()
         with threads_for(heads * n_q * n_k * d_k + (n_q + n_k) * width * width * 4):
             stages = attend(prepared.x_query, prepared.x_key, prepared.projections.to(device),
@@ -196,6 +205,11 @@ class Engine:
             timings_ms={"total": (done - started) * 1e3, "attention": (done - attn_started) * 1e3,
                         "prepare": (attn_started - started) * 1e3},
         )
+
+    def _check_stop(self) -> None:
+        stop = getattr(self._local, "should_stop", None)
+        if stop is not None and stop():
+            raise Cancelled()
 
     # -- inputs ----------------------------------------------------------------
     def _prepare(self, config: AttentionConfig, device: torch.device, notices: list[str]) -> Prepared:
@@ -256,7 +270,7 @@ class Engine:
                 self._on_device[(str(model.path), str(device))] = encoder
         ids_t = torch.tensor(ids, dtype=torch.long, device=device)
         with threads_for(len(ids) * model.config.hidden_size ** 2 * 12 * model.config.num_hidden_layers):
-            states = encoder.hidden_states(ids_t)
+            states = encoder.hidden_states(ids_t, between_layers=self._check_stop)
         with self._lock:
             self._hidden[key] = states
             while len(self._hidden) > _HIDDEN_CACHE_SIZE:

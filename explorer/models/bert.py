@@ -102,8 +102,12 @@ class BertEncoder:
         return moved
 
     @torch.inference_mode()
-    def hidden_states(self, input_ids: torch.Tensor, up_to_layer: int | None = None) -> list[torch.Tensor]:
-        """[embeddings, after layer 0, ...] for ids [n]: entry L is what enters layer L."""
+    def hidden_states(self, input_ids: torch.Tensor, up_to_layer: int | None = None,
+                      between_layers=None) -> list[torch.Tensor]:
+        """[embeddings, after layer 0, ...] for ids [n]: entry L is what enters layer L.
+
+        ``between_layers`` is called before each layer; it may raise to stop early.
+        """
         eps = self.config.layer_norm_eps
         n = input_ids.shape[0]
         x = self.word[input_ids] + self.position[:n] + self.token_type[0]
@@ -111,6 +115,8 @@ class BertEncoder:
         states = [x]
         last = self.config.num_hidden_layers if up_to_layer is None else up_to_layer
         for lw in self.layers[:last]:
+            if between_layers is not None:
+                between_layers()
             x = self._layer(x, lw)
             states.append(x)
         return states

@@ -126,3 +126,20 @@ def test_a_copied_model_folder_loads_the_same(model_dir, tmp_path, engine):
     b = engine.trace(AttentionConfig(sentence="same numbers"))
     np.testing.assert_array_equal(a.weights, b.weights)
     assert a.model_name == "copy"
+
+
+def test_should_stop_cancels_between_layers(engine):
+    from explorer.core.engine import Cancelled
+    calls = []
+
+    def stop_at_third_check():
+        calls.append(1)
+        return len(calls) >= 3
+
+    with pytest.raises(Cancelled):
+        engine.trace(AttentionConfig(sentence="a sentence nobody computed before, to skip the cache"),
+                     should_stop=stop_at_third_check)
+    assert len(calls) == 3
+    # The engine still works afterwards, and a never-true check changes nothing.
+    trace = engine.trace(AttentionConfig(sentence="Thinking Machines"), should_stop=lambda: False)
+    assert trace.weights.shape == (12, 4, 4)
