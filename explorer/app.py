@@ -27,6 +27,26 @@ def _size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"{text!r} is not a size like 1600x900 (at least 200x200)")
 
 
+def _cell(text: str) -> tuple[int, int]:
+    try:
+        i, j = (int(v) for v in text.split(","))
+        if i < 0 or j < 0:
+            raise ValueError
+        return i, j
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a cell like 10,2 (row,column from 0)")
+
+
+def _changes(text: str) -> dict:
+    out = {}
+    for part in filter(None, text.split(",")):
+        key, _, value = part.partition("=")
+        if key not in ("scoring", "attention", "mask", "temperature") or not value:
+            raise argparse.ArgumentTypeError(f"{part!r}: use scoring=, attention=, mask= or temperature=")
+        out[key] = float(value) if key == "temperature" else value
+    return out
+
+
 def build_parser() -> argparse.ArgumentParser:
     from explorer.cli import Parser, add_config_arguments
 
@@ -37,8 +57,28 @@ def build_parser() -> argparse.ArgumentParser:
                         help="render the window for these inputs, save it and exit")
     parser.add_argument("--size", type=_size, default=None, metavar="WxH",
                         help="window size (default 1600x900 for --screenshot)")
+    parser.add_argument("--presentation", action="store_true",
+                        help="start in presentation mode (full screen unless --size is given)")
+    parser.add_argument("--theme", choices=("light", "dark"), default=None,
+                        help="light (high contrast) or dark")
+    parser.add_argument("--language", choices=("en", "zh_CN"), default=None,
+                        help="interface language: en (English) or zh_CN (简体中文)")
+    parser.add_argument("--step", type=int, default=None, metavar="N",
+                        help="show the lesson at step N (1 = tokens)")
+    parser.add_argument("--tab", choices=("pipeline", "heads", "overview", "compare"), default=None,
+                        help="open this tab (compare: the current settings A beside B)")
+    parser.add_argument("--head", type=int, default=None, metavar="H", help="select head H")
+    parser.add_argument("--select-cell", type=_cell, default=None, metavar="I,J",
+                        help="select query row I, key column J (shows its worked arithmetic)")
+    parser.add_argument("--compare-with", type=_changes, default=None, metavar="KEY=VALUE,…",
+                        help="B's changes in compare mode, e.g. scoring=cosine or temperature=0.1")
     parser.add_argument("--first-paint-exit", action="store_true",
                         help="exit 0 right after the window's first paint (start-up benchmarks)")
+    parser.add_argument("--self-test", action="store_true",
+                        help="open the window offscreen, compute on the bundled model, check the "
+                             "numbers and a screenshot; exit 0 or print why not and exit 1")
+    parser.add_argument("--self-test-out", metavar="DIR", default=None,
+                        help="folder for the self-test screenshot (default: a new temporary folder)")
     return parser
 
 
@@ -46,6 +86,14 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     args = parser.parse_args(argv)
+    from explorer.logsetup import install_excepthook, set_gui_reporter, setup_logging
+
+    log = setup_logging()
+    install_excepthook()  # uncaught errors go to the log file (and a message box, below)
+    log.info("start %s frozen=%s args=%s", sys.executable, bool(getattr(sys, "frozen", False)), argv)
+    if args.self_test:
+        from explorer.selftest import run_self_test
+        return run_self_test(args.self_test_out)
     from explorer.cli import config_from_args
     from explorer.core.config import ConfigError
 
@@ -67,6 +115,16 @@ def main(argv: list[str] | None = None) -> int:
 
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([sys.argv[0]])
     app.setApplicationName("Attention Explorer")
+    from explorer.resources import app_icon_paths
+    for icon_file in app_icon_paths():
+        icon = QtGui.QIcon(str(icon_file))
+        if not icon.isNull():
+            app.setWindowIcon(icon)
+            break
+    if not headless and os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+        def report(text: str) -> None:  # an uncaught error, shown rather than lost
+            QtWidgets.QMessageBox.critical(None, "Attention Explorer: unexpected error", text)
+        set_gui_reporter(report)
 
     if args.first_paint_exit:
         class FirstPaint(QtCore.QObject):
@@ -84,8 +142,27 @@ def main(argv: list[str] | None = None) -> int:
     size = args.size or ((1600, 900) if args.screenshot else None)
     if size:
         window.resize(*size)
-    else:
+    elif not window.restore_geometry():  # the size and place of the last run
         window.resize(1500, 900)
+    if args.theme:
+        window.classroom.set_theme(args.theme)
+    if args.language:
+        window.classroom.set_language(args.language)
+    if args.presentation:
+        window.classroom.set_presentation(True, fullscreen=size is None)
+    if args.step:
+        window.classroom.show_lesson(True)
+        window.classroom.lesson.go(args.step - 1)
+    if args.compare_with is not None:
+        window.compare.set_changes(**args.compare_with)
+    if args.head is not None:
+        window.state.select_head(args.head)
+    if args.select_cell is not None:
+        window.state.select_cell(args.select_cell)
+        window.worked_dock.setVisible(True)  # its worked arithmetic beside the views
+    if args.tab:
+        tab_index = {"pipeline": 0, "heads": 1, "overview": 2, "compare": window.tab_compare}[args.tab]
+        window.tabs.setCurrentIndex(tab_index)
     outcome = {"code": 0}
 
     if args.screenshot:
@@ -110,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
             outcome["code"] = 1
             app.quit()
 
-        window.rendered.connect(done, QtCore.Qt.ConnectionType.SingleShotConnection)
+        ready = window.compare.rendered if args.tab == "compare" else window.rendered
+        ready.connect(done, QtCore.Qt.ConnectionType.SingleShotConnection)
         window.failed.connect(failed)
         QtCore.QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, timeout)
 

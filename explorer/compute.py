@@ -9,13 +9,17 @@ channel (or that was cancelled) is outdated and must be dropped.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-CHANNEL_ORDER = ("trace", "overview")
+import numpy as np
+
+CHANNEL_ORDER = ("trace", "compare", "overview")
 
 
 @dataclass
@@ -49,10 +53,14 @@ class LatestWins:
             self._thread.start()
 
     # -- requests -------------------------------------------------------------
-    def submit(self, channel: str, fn: Callable[[], Any]) -> int:
+    def submit(self, channel: str, fn: Callable[..., Any], cancellable: bool = False) -> int:
+        """Queue ``fn()``; with ``cancellable`` it is called as ``fn(should_stop)``, where
+        ``should_stop()`` answers True once a newer request or ``cancel`` outdated it."""
         with self._cond:
             request_id = next(self._ids)
             self._latest[channel] = request_id
+            if cancellable:
+                fn = functools.partial(fn, self._stop_check(channel, request_id))
             if self._synchronous:
                 pass
             else:
@@ -67,6 +75,11 @@ class LatestWins:
         with self._cond:
             self._pending.pop(channel, None)
             self._latest[channel] = next(self._ids)
+
+    def _stop_check(self, channel: str, request_id: int) -> Callable[[], bool]:
+        def should_stop() -> bool:  # read without the lock: a stale answer only delays a stop
+            return self._closed or self._latest.get(channel) != request_id
+        return should_stop
 
     def is_current(self, result: Result) -> bool:
         with self._cond:
@@ -118,3 +131,93 @@ class LatestWins:
         except Exception as exc:  # shown to the user as a message, never raised on the GUI
             value, error = None, exc
         return Result(channel, request_id, value, error, (time.perf_counter() - started) * 1e3)
+
+
+# -- display-ready arrays, prepared on the worker -------------------------------------------
+# A heatmap is a few hundred pixels wide: a matrix larger than DISPLAY_LIMIT cells a side is
+# drawn from a block-reduced copy, so the GUI thread never touches millions of cells.
+DISPLAY_LIMIT = 256
+SQUARE_STAGES = ("scores", "scaled", "weights")  # [heads, n_q, n_k]
+FEATURE_STAGES = ("Q", "K", "V", "head_outputs")  # [heads, n, d]
+MATRIX_STAGES = ("X_query", "X_key", "concat", "output")  # [n, d]
+
+
+class DisplayCancelled(Exception):
+    """The display arrays were abandoned because a newer request came."""
+
+
+def reduce_for_display(a: np.ndarray, limit: int = DISPLAY_LIMIT, how: str = "maxabs") -> np.ndarray:
+    """Block-reduce the last two axes to at most ``limit`` a side (the array itself if small).
+
+    how: "maxabs" keeps each block's value of largest magnitude, sign included (so extreme
+    scores stay visible and symmetric colour levels are unchanged); "max", "mean", "all".
+    """
+    a = np.asarray(a)
+    rows, cols = a.shape[-2:]
+    fr, fc = -(-rows // limit), -(-cols // limit)
+    if fr == 1 and fc == 1:
+        return a
+    pr, pc = -rows % fr, -cols % fc
+    if pr or pc:
+        a = np.pad(a, [(0, 0)] * (a.ndim - 2) + [(0, pr), (0, pc)], mode="edge")
+    blocks = a.reshape(a.shape[:-2] + (a.shape[-2] // fr, fr, a.shape[-1] // fc, fc))
+    axes = (-3, -1)
+    if how == "max":
+        return blocks.max(axis=axes)
+    if how == "mean":
+        return blocks.mean(axis=axes, dtype=np.float32)
+    if how == "all":
+        return blocks.all(axis=axes)
+    hi, lo = blocks.max(axis=axes), blocks.min(axis=axes)
+    return np.where(-lo > hi, lo, hi)
+
+
+def display_arrays(trace, limit: int = DISPLAY_LIMIT,
+                   should_stop: Callable[[], bool] | None = None) -> dict[str, np.ndarray]:
+    """Reduced copies of the trace's large stages, keyed by stage name (only those reduced).
+
+    "mask" is the fraction of visible keys in each block, "hidden" marks blocks with no
+    visible key (drawn hatched). Derived only from the trace; computed per head so that a
+    newer request can stop it between heads.
+    """
+    out: dict[str, np.ndarray] = {}
+    n_q, n_k = trace.mask.shape
+    if max(n_q, n_k) > limit:
+        for stage in SQUARE_STAGES:
+            full = getattr(trace, stage)
+            parts = []
+            for h in range(full.shape[0]):
+                if should_stop is not None and should_stop():
+                    raise DisplayCancelled()
+                parts.append(reduce_for_display(full[h], limit, "max" if stage == "weights" else "maxabs"))
+            out[stage] = np.stack(parts)
+        out["mask"] = reduce_for_display(trace.mask, limit, "mean")
+        out["hidden"] = reduce_for_display(~trace.mask, limit, "all")
+    for stage in FEATURE_STAGES + MATRIX_STAGES:
+        full = getattr(trace, stage)
+        if max(full.shape[-2:]) > limit:
+            if should_stop is not None and should_stop():
+                raise DisplayCancelled()
+            out[stage] = reduce_for_display(full, limit)
+    return out
+
+
+def accepts_should_stop(fn: Callable) -> bool:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "should_stop" or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def trace_for_display(engine, config, should_stop: Callable[[], bool] | None = None):
+    """The worker's job for the window: the trace, its source info and the display arrays
+    (``trace.display``). A newer request stops it between encoder layers, before the
+    attention and between heads of the display reduction."""
+    if should_stop is not None and accepts_should_stop(engine.trace):
+        trace = engine.trace(config, should_stop=should_stop)
+    else:
+        trace = engine.trace(config)
+    info = engine.source_info(config)
+    trace.display = display_arrays(trace, should_stop=should_stop)
+    return trace, info

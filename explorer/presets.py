@@ -16,6 +16,8 @@ class Preset:
     name: str
     description: str  # one line for the tooltip: what to look at
     changes: dict = field(default_factory=dict)
+    head: int | None = None  # the head to open with (None: keep the current one)
+    cell: tuple[int, int] | None = None  # the (query, key) cell to select, for the worked arithmetic
 
     def config(self, base: AttentionConfig | None = None) -> AttentionConfig:
         """The preset applied to the defaults (``base`` keeps weights, device and model folder)."""
@@ -30,10 +32,13 @@ PRESETS: list[Preset] = [
            "Two words attending to each other: the smallest example of the lesson.",
            {"sentence": "Thinking Machines"}),
     Preset("Who is 'it'? (the tired animal)",
-           "Click the row of 'it': which keys does each head look at?",
-           {"sentence": "The animal didn't cross the street because it was too tired"}),
+           "Layer 5, head 11: the row of 'it' puts 0.65 of its weight on 'animal' and 0.02 on "
+           "'street' (layer 3, head 1 does the same); other heads look elsewhere.",
+           {"sentence": "The animal didn't cross the street because it was too tired", "layer": 5},
+           head=11, cell=(10, 2)),
     Preset("Shopping search: red running shoes",
-           "A search query attends over product titles: cross-attention as retrieval.",
+           "Soft addressing: the query's weights over the product names (keys) blend their "
+           "items (values) into one answer.",
            {"query": "red running shoes",
             "sentence": "blue denim jacket, red trail running shoes, black leather boots, "
                         "white tennis shoes, red wool scarf"}),
@@ -62,6 +67,27 @@ PRESETS: list[Preset] = [
            "Cosine similarity ignores vector length: scores lie between -1 and 1.",
            {"sentence": "The animal didn't cross the street because it was too tired",
             "scoring": "cosine", "scale": "temperature", "temperature": 0.1}),
+    Preset("Soft attention: every key gets a share",
+           "The same sentence as the hard preset, with the softmax: compare the two weight maps.",
+           {"sentence": "the cat sat on the warm mat near the door", "attention": "soft"}),
+    Preset("Padding mask (valid:4)",
+           "As d2l's valid_lens: only the first 4 keys ([CLS] short text then) are real; the padding after them gets weight 0.",
+           {"sentence": "short text then pad pad pad pad", "mask": "valid:4"}),
+    Preset("Chinese: a teacher at the blackboard",
+           "A short Chinese sentence: the tokenizer splits it into characters; unknown ones stay "
+           "visible as [UNK:字].",
+           {"sentence": "老师在黑板上写下注意力的公式"}),
+    Preset("Bahdanau additive scoring (translation)",
+           "Additive scoring vᵀtanh(W₁q + W₂k) on the translation pair; the worked arithmetic "
+           "shows the tanh layer (W₁, W₂, v are seeded, untrained).",
+           {"query": "Jane visits Africa in September",
+            "sentence": "Jane visite l'Afrique en septembre", "scoring": "additive"},
+           cell=(1, 1)),
+    Preset("Multi-head on random weights (5 heads of 20)",
+           "Seeded random weights 100 wide split into 5 heads, as in d2l's MultiHeadAttention test "
+           "(num_hiddens 100, 5 heads, valid length 3).",
+           {"sentence": "one two three four five six", "query": "a b c d", "weights": "random",
+            "d_model": 100, "heads": 5, "mask": "valid:3"}),
 ]
 
 DEFAULT_PRESET = PRESETS[1]

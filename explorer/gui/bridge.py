@@ -17,8 +17,8 @@ class ComputeBridge(QtCore.QObject):
         # Emitting from the worker thread queues the call onto the receivers' (GUI) thread.
         self.executor = LatestWins(self.resultReady.emit, synchronous=synchronous)
 
-    def submit(self, channel: str, fn: Callable[[], Any]) -> int:
-        return self.executor.submit(channel, fn)
+    def submit(self, channel: str, fn: Callable[..., Any], cancellable: bool = False) -> int:
+        return self.executor.submit(channel, fn, cancellable=cancellable)
 
     def cancel(self, channel: str) -> None:
         self.executor.cancel(channel)

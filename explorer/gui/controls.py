@@ -192,6 +192,66 @@ class Controls(QtWidgets.QWidget):
             combo.setMinimumContentsLength(8)
         self.tau_label.setMinimumWidth(0)
         self._sync_enabled()
+        self.retranslate()
+
+    # -- language ------------------------------------------------------------------
+    def retranslate(self) -> None:
+        """Every label, item and tooltip in the interface language (also on LanguageChange)."""
+        form = self.layout()
+        for field, text in ((self.preset, self.tr("Example")), (self.query, self.tr("&Query")),
+                            (self.sentence, self.tr("&Sentence")), (self.scoring, self.tr("Scoring")),
+                            (self.scale, self.tr("Scaling")),
+                            (self.heads, self.tr("Heads")), (self.seed, self.tr("Seed")),
+                            (self.weights, self.tr("Weights")), (self.model_label, self.tr("Model")),
+                            (self.layer, self.tr("Layer")), (self.width, self.tr("Width")),
+                            (self.device, self.tr("Device"))):
+            label = form.labelForField(field) if field is not None else None
+            if label is not None:
+                label.setText(text)
+        for row in range(form.rowCount()):  # the rows whose field is a layout
+            item = form.itemAt(row, QtWidgets.QFormLayout.ItemRole.FieldRole)
+            label = form.itemAt(row, QtWidgets.QFormLayout.ItemRole.LabelRole)
+            if item is None or label is None or item.layout() is None:
+                continue
+            lay = item.layout()
+            widgets = [lay.itemAt(i).widget() for i in range(lay.count())]
+            if self.attention in widgets:
+                label.widget().setText(self.tr("Attention"))
+            elif self.mask in widgets:
+                label.widget().setText(self.tr("Mask"))
+        self.preset.setItemText(0, self.tr("Choose an example…"))
+        self.preset.setToolTip(self.tr("Load a ready-made example: it sets the texts and the options it is about"))
+        self.query.setPlaceholderText(self.tr("empty: the sentence attends to itself"))
+        self.query.setToolTip(self.tr("The tokens that ask (rows of Q). Leave empty for self-attention; "
+                                      "fill it for cross-attention over the sentence."))
+        self.sentence.setToolTip(self.tr("The tokens that answer: keys (K) and values (V) come from "
+                                         "this text (Ctrl+L)"))
+        texts = {"sqrt": "÷ √d_k", "temperature": self.tr("÷ τ (temperature)"), "none": self.tr("none"),
+                 "soft": self.tr("soft (softmax)"), "hard": self.tr("hard (one key)"),
+                 "sample": self.tr("sample (drawn)"),
+                 "causal": self.tr("causal"), "window": self.tr("window ±K"),
+                 "valid": self.tr("valid length N"),
+                 "pretrained": self.tr("pretrained (MiniLM)"), "random": self.tr("random (seeded)"),
+                 "identity": self.tr("identity"), OPEN_FOLDER: self.tr("Open model folder…")}
+        for combo in (self.scale, self.attention, self.mask, self.weights):
+            for i in range(combo.count()):
+                text = texts.get(combo.itemData(i))
+                if text is not None:
+                    combo.setItemText(i, text)
+        self.scale.setToolTip(self.tr("What divides the scores before the softmax: √d_k keeps dot products "
+                                      "of long vectors from saturating it; τ sets the sharpness by hand"))
+        self.heads.setToolTip(self.tr("How many heads split the model width: each head gets width/heads "
+                                      "columns of Q, K and V. Only counts that divide the width are offered."))
+        self.mask.setToolTip(self.tr("Which keys each query may see: hidden scores become -∞ before the "
+                                     "softmax, so their weights are exactly 0 (drawn hatched)"))
+        self.weights.setToolTip(self.tr("Where X and the projection matrices come from"))
+        if not self._model_dir:
+            self.model_label.setText(self.tr("bundled all-MiniLM-L6-v2"))
+
+    def changeEvent(self, event):  # noqa: N802
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     # -- reactions ---------------------------------------------------------------
     def _changed(self, *_):

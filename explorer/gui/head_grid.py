@@ -13,10 +13,10 @@ from explorer.gui.heatmap import DIVERGING, SEQUENTIAL, Heatmap, symmetric_level
 from explorer.state import GRID_STAGES
 
 STAGE_LABELS = {
-    "weights": "weights (after softmax / hard)",
-    "scores": "raw scores",
-    "scaled": "scaled scores",
-    "head_outputs": "head outputs (weights·V)",
+    "weights": QtCore.QT_TRANSLATE_NOOP("HeadGrid", "weights (after softmax / hard)"),
+    "scores": QtCore.QT_TRANSLATE_NOOP("HeadGrid", "raw scores"),
+    "scaled": QtCore.QT_TRANSLATE_NOOP("HeadGrid", "scaled scores"),
+    "head_outputs": QtCore.QT_TRANSLATE_NOOP("HeadGrid", "head outputs (weights·V)"),
     "Q": "Q",
     "K": "K",
     "V": "V",
@@ -39,7 +39,8 @@ class HeadGrid(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QtWidgets.QHBoxLayout()
-        bar.addWidget(QtWidgets.QLabel("Stage"))
+        self.stage_label = QtWidgets.QLabel("Stage")
+        bar.addWidget(self.stage_label)
         self.stage_combo = QtWidgets.QComboBox()
         for name in GRID_STAGES:
             self.stage_combo.addItem(STAGE_LABELS[name], name)
@@ -58,6 +59,28 @@ class HeadGrid(QtWidgets.QWidget):
         self.trace: AttentionTrace | None = None
         self.stage = "weights"
         self.head = 0
+        self._style = None  # (font px, theme) of presentation mode, for heatmaps built later
+
+    def set_style(self, font_px: int, theme=None) -> None:
+        self._style = (font_px, theme)
+        if theme is not None:
+            self.graphics.setBackground(theme.plot_bg)
+            self.bar.axis.setPen(theme.plot_fg)
+            self.bar.axis.setTextPen(theme.plot_fg)
+        for hm in self.maps:
+            hm.set_style(font_px, theme)
+        if self.maps:
+            self.set_head(self.head)
+
+    def retranslate(self) -> None:
+        self.stage_label.setText(self.tr("Stage"))
+        for i in range(self.stage_combo.count()):
+            name = self.stage_combo.itemData(i)
+            self.stage_combo.setItemText(i, self.tr(STAGE_LABELS[name]))
+        self.stage_combo.setToolTip(self.tr("Which stage every head shows (weights by default)"))
+        self.hover_label.setText(self.tr("Click a head to select it; H̄ is the mean entropy of its weight rows."))
+        if self.trace is not None:
+            self.show_trace(self.trace, self.stage, self.head, self.maps[0].selection if self.maps else None)
 
     def _build(self, heads: int) -> None:
         """Create (only when the head count changes) one heatmap per head plus one colour bar."""
@@ -70,11 +93,14 @@ class HeadGrid(QtWidgets.QWidget):
         for h in range(heads):
             hm = Heatmap(self.graphics.ci, h // cols, h % cols, colorbar=False,
                          title_size="7pt" if small else "9pt", tick_font_pt=6.5 if small else 7.5)
+            if self._style is not None:
+                hm.set_style(*self._style)
             hm.selected.connect(lambda i, j, h=h: self._on_selected(h, i, j))
             hm.hovered.connect(lambda text, h=h: self._on_hover(h, text))
             self.maps.append(hm)
         self.bar = pg.ColorBarItem(values=(0, 1), colorMap=SEQUENTIAL, interactive=False, width=12,
                                    colorMapMenu=False)
+        self._bar_shown = None
         self.graphics.ci.addItem(self.bar, row=0, col=cols, rowspan=max(1, math.ceil(heads / cols)))
         self.bar.setImageItem([hm.image for hm in self.maps])
 
@@ -101,11 +127,16 @@ class HeadGrid(QtWidgets.QWidget):
         self.set_stage(stage)
         self._build(trace.heads)
         data = getattr(trace, stage)
-        hidden = ~trace.mask if stage in ("weights", "scores", "scaled") else None
+        display = getattr(trace, "display", None) or {}  # reduced copies of huge stages
+        picture = display.get(stage)
+        if stage in ("weights", "scores", "scaled"):
+            hidden = display["hidden"] if "hidden" in display else ~trace.mask
+        else:
+            hidden = None
         if stage == "weights":
             kind, levels = "weights", (0.0, 1.0)
-        else:
-            kind, levels = "diverging", symmetric_levels(data)  # one scale for all heads
+        else:  # one scale for all heads (a reduced copy keeps each block's extreme value)
+            kind, levels = "diverging", symmetric_levels(data if picture is None else picture)
         if stage in ("weights", "scores", "scaled"):
             rows, cols, role = trace.tokens_query, trace.tokens_key, "qk"
         elif stage in ("K", "V"):
@@ -114,23 +145,38 @@ class HeadGrid(QtWidgets.QWidget):
             rows, cols, role = trace.tokens_query, None, "q"
         mean_entropy = trace.entropy.mean(axis=1)
         for h, hm in enumerate(self.maps):
-            title = f"head {h} · H̄ {mean_entropy[h]:.2f}  [{'×'.join(map(str, data[h].shape))}]"
+            title = f"{self.tr('head')} {h} · H̄ {mean_entropy[h]:.2f}  [{'×'.join(map(str, data[h].shape))}]"
+            if title != hm.title:  # styled once, here, as set_head would style it
+                self._style_title(hm, h == head, title)
             hm.set_matrix(data[h], rows, cols, title=title, kind=kind, role=role, levels=levels,
-                          hidden=hidden)
-        self.bar.setColorMap(SEQUENTIAL if kind == "weights" else DIVERGING)
-        self.bar.setLevels(levels)
+                          hidden=hidden, display=None if picture is None else picture[h])
+        if (kind, levels) != getattr(self, "_bar_shown", None):  # a colour-bar change re-renders
+            self.bar.setColorMap(SEQUENTIAL if kind == "weights" else DIVERGING)
+            self.bar.setLevels(levels)
+            self._bar_shown = (kind, levels)
         self.set_head(head)
         self.set_selection(cell)
 
     def set_head(self, head: int) -> None:
         self.head = head
         for h, hm in enumerate(self.maps):
-            if h == head:
-                hm.set_title(hm.title, color=SELECTED_COLOR, bold=True)
-                hm.plot.getViewBox().setBorder(pg.mkPen(SELECTED_COLOR, width=3))
-            else:
-                hm.set_title(hm.title)
-                hm.plot.getViewBox().setBorder(None)
+            self._style_title(hm, h == head, hm.title)
+
+    @staticmethod
+    def _style_title(hm: Heatmap, selected: bool, title: str) -> None:
+        """Title and frame of one head, selected or not; untouched when already so styled
+        (a title change re-lays out its text, a border change repaints the plot)."""
+        key = (title, selected, id(hm._metrics), hm._title_size)
+        if getattr(hm, "_head_style", None) == key:
+            return
+        if selected:
+            hm.set_title(title, color=SELECTED_COLOR, bold=True)
+        else:
+            hm.set_title(title)
+        if selected != getattr(hm, "_head_border", None):
+            hm.plot.getViewBox().setBorder(pg.mkPen(SELECTED_COLOR, width=3) if selected else None)
+            hm._head_border = selected
+        hm._head_style = key
 
     def set_selection(self, cell: tuple[int, int] | None) -> None:
         for hm in self.maps:

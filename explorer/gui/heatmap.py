@@ -76,6 +76,11 @@ class _CellImage(pg.ImageItem):
             return None
         r, c = int(math.floor(pos.y())), int(math.floor(pos.x()))
         rows, cols = self.image.shape[:2]
+        full = self._owner.data.shape if self._owner.data is not None else (rows, cols)
+        if (rows, cols) != tuple(full[:2]):  # a reduced image: pixels -> matrix cells
+            r = int(math.floor(pos.y() * full[0] / rows))
+            c = int(math.floor(pos.x() * full[1] / cols))
+            rows, cols = full[:2]
         return (r, c) if 0 <= r < rows and 0 <= c < cols else None
 
     def hoverEvent(self, ev):  # noqa: N802 (pyqtgraph's name)
@@ -93,6 +98,102 @@ class _CellImage(pg.ImageItem):
             self._owner.click_cell(*cell)
 
 
+class TokenAxis(pg.AxisItem):
+    """Token (or index) tick labels painted straight in one pass.
+
+    pyqtgraph's AxisItem regenerates a QPicture (text measuring, draw specs) whenever its
+    ticks or range change: about 1-2 ms per axis, the costliest part of a live update.
+    Here ``setTicks`` only stores the labels (and resizes the axis when the widest label
+    needs a different width), and ``paint`` draws them with a handful of QPainter calls.
+    """
+
+    def __init__(self, orientation: str, **kwargs):
+        super().__init__(orientation, **kwargs)
+        self.enableAutoSIPrefix(False)  # no SI label to update on every range change
+        # Qt keeps the painted labels as a pixmap until they change: a repaint is a blit.
+        self.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self._labels: list[tuple[float, str]] = []
+        self._extent = -1
+
+    def setTicks(self, ticks):  # noqa: N802 (pyqtgraph's name)
+        self._labels = list(ticks[0]) if ticks else []
+        self._fit()
+        self.update()
+
+    def setStyle(self, **kwargs):  # noqa: N802
+        super().setStyle(**kwargs)
+        if hasattr(self, "_labels"):
+            self._extent = -1
+            self._fit()
+
+    def _font(self) -> QtGui.QFont:
+        return self.style.get("tickFont") or QtGui.QFont()
+
+    def _fit(self) -> None:
+        """Reserve room for the labels; quantised so that small changes never relayout."""
+        metrics = QtGui.QFontMetricsF(self._font())
+        if self.orientation in ("left", "right"):
+            widest = max((metrics.horizontalAdvance(t) for _, t in self._labels), default=0.0)
+            extent = int(math.ceil((widest + 8) / 8.0)) * 8
+            if extent != self._extent:
+                self._extent = extent
+                self.setWidth(extent)
+        else:
+            extent = int(math.ceil(metrics.height() + 6))
+            if extent != self._extent:
+                self._extent = extent
+                self.setHeight(extent)
+
+    def setRange(self, mn, mx):  # noqa: N802
+        if math.isfinite(mn) and math.isfinite(mx):
+            self.range = [mn, mx]
+            self.update()
+
+    def paint(self, p, opt, widget):
+        view = self.linkedView()
+        rect = self.boundingRect()
+        if view is None:
+            return
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
+        p.setPen(self.pen())
+        vertical = self.orientation in ("left", "right")
+        geo = self.rect()
+        if self.orientation == "left":
+            p.drawLine(QtCore.QLineF(geo.right(), geo.top(), geo.right(), geo.bottom()))
+        elif self.orientation == "bottom":
+            p.drawLine(QtCore.QLineF(geo.left(), geo.top(), geo.right(), geo.top()))
+        if not self._labels:
+            return
+        # View coordinates -> this item's: a linear map, found from two points.
+        a = self.mapFromScene(view.mapViewToScene(QtCore.QPointF(0.0, 0.0)))
+        b = self.mapFromScene(view.mapViewToScene(QtCore.QPointF(1.0, 1.0)))
+        p.setFont(self._font())
+        metrics = QtGui.QFontMetricsF(self._font())
+        line_h = metrics.height()
+        text_pen = self.textPen()
+        tick_pen = self.pen()
+        flags = QtCore.Qt.AlignmentFlag
+        for value, text in self._labels:
+            if vertical:
+                y = a.y() + value * (b.y() - a.y())
+                if y < rect.top() - line_h or y > rect.bottom() + line_h:
+                    continue
+                p.setPen(tick_pen)
+                p.drawLine(QtCore.QLineF(geo.right() - 3, y, geo.right(), y))
+                p.setPen(text_pen)
+                p.drawText(QtCore.QRectF(geo.left(), y - line_h / 2, geo.width() - 5, line_h),
+                           flags.AlignRight | flags.AlignVCenter, text)
+            else:
+                x = a.x() + value * (b.x() - a.x())
+                if x < rect.left() - 200 or x > rect.right() + 200:
+                    continue
+                p.setPen(tick_pen)
+                p.drawLine(QtCore.QLineF(x, geo.top(), x, geo.top() + 3))
+                p.setPen(text_pen)
+                p.drawText(QtCore.QRectF(x - 100, geo.top() + 3, 200, line_h),
+                           flags.AlignHCenter | flags.AlignTop, text)
+
+
 class ValueLabels(pg.GraphicsObject):
     """Every cell's value as text, drawn in one paint pass (never one item per cell)."""
 
@@ -106,6 +207,26 @@ class ValueLabels(pg.GraphicsObject):
         self.setAcceptedMouseButtons(QtCore.Qt.MouseButton.NoButton)
         self._font = QtGui.QFont()
         self._font.setPointSizeF(7)
+        self._text_w = QtGui.QFontMetricsF(self._font).horizontalAdvance("-0.00") + 4
+        self._colours: tuple | None = None  # (colour map, levels): text contrasts with its cell
+
+    def set_font(self, font: QtGui.QFont) -> None:
+        self._font = QtGui.QFont(font)
+        metrics = QtGui.QFontMetricsF(self._font)
+        self._text_w = metrics.horizontalAdvance("-0.00") + 4
+        self._text_h = metrics.height()
+        self.update()
+
+    def set_colours(self, cmap, levels: tuple[float, float]) -> None:
+        self._colours = (cmap, levels)
+
+    def _pen_for(self, v: float) -> QtGui.QColor:
+        if self._colours is None:
+            return QtGui.QColor(255, 255, 255) if abs(v) > 0.55 else QtGui.QColor(0, 0, 0)
+        cmap, (lo, hi) = self._colours
+        x = 0.5 if hi <= lo else min(max((float(v) - lo) / (hi - lo), 0.0), 1.0)
+        r, g, b = cmap.map(x, mode="byte")[:3]
+        return QtGui.QColor(0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else QtGui.QColor(255, 255, 255)
 
     def set_data(self, data: np.ndarray | None) -> None:
         self.prepareGeometryChange()
@@ -124,8 +245,8 @@ class ValueLabels(pg.GraphicsObject):
         tr = p.transform()
         origin, one = tr.map(QtCore.QPointF(0, 0)), tr.map(QtCore.QPointF(1, 1))
         cw, ch = abs(one.x() - origin.x()), abs(one.y() - origin.y())
-        if cw < self.MIN_CELL_PX or ch < 11:
-            return
+        if cw < max(self.MIN_CELL_PX, self._text_w) or ch < max(11, getattr(self, "_text_h", 11)):
+            return  # the values would not fit their cells: unreadable, so not drawn
         p.save()
         p.resetTransform()
         p.setFont(self._font)
@@ -135,7 +256,7 @@ class ValueLabels(pg.GraphicsObject):
                 v = self._data[r, c]
                 centre = tr.map(QtCore.QPointF(c, r))
                 rect = QtCore.QRectF(centre.x() - cw / 2, centre.y() - ch / 2, cw, ch)
-                p.setPen(QtGui.QColor(255, 255, 255) if abs(v) > 0.55 else QtGui.QColor(0, 0, 0))
+                p.setPen(self._pen_for(v))
                 p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, f"{v:.2f}")
         p.restore()
 
@@ -150,7 +271,8 @@ class Heatmap(QtCore.QObject):
     def __init__(self, layout: pg.GraphicsLayout, row: int, col: int, *, colorbar: bool = True,
                  title_size: str = "9pt", tick_font_pt: float = 8.0):
         super().__init__()
-        self.plot: pg.PlotItem = layout.addPlot(row=row, col=col)
+        self.plot: pg.PlotItem = layout.addPlot(
+            row=row, col=col, axisItems={"left": TokenAxis("left"), "bottom": TokenAxis("bottom")})
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         self._title_size = title_size
@@ -189,6 +311,7 @@ class Heatmap(QtCore.QObject):
             self.bar = pg.ColorBarItem(values=(0, 1), colorMap=SEQUENTIAL, interactive=False,
                                        width=10, colorMapMenu=False)
             self.bar.setImageItem(self.image, insert_in=self.plot)
+            self.bar.axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
         else:
             self.image.setColorMap(SEQUENTIAL)
         vb.sigResized.connect(self._apply_ticks)
@@ -204,6 +327,7 @@ class Heatmap(QtCore.QObject):
         self.row_ticks: list[tuple[int, str]] = []
         self.col_ticks: list[tuple[int, str]] = []
         self.selection: tuple[int, int] | None = None
+        self.reduced = False  # the image is a reduced picture of a large matrix
         self._shown_ticks: tuple[list, list] = ([], [])
         self._shown_shape: tuple[int, int] | None = None
 
@@ -220,18 +344,22 @@ class Heatmap(QtCore.QObject):
     # -- data -------------------------------------------------------------------
     def set_matrix(self, data: np.ndarray, rows: list[str], cols: list[str] | None, *, title: str,
                    kind: str = "diverging", role: str = "qk", levels: tuple[float, float] | None = None,
-                   hidden: np.ndarray | None = None) -> None:
+                   hidden: np.ndarray | None = None, display: np.ndarray | None = None) -> None:
         """Show ``data`` [rows × cols]; ``cols`` None means numbered feature columns.
 
         kind: "diverging" (centred at 0), "weights" (fixed 0..1) or "mask" (0/1).
-        hidden: bool [rows × cols], True where the cell is masked (drawn hatched).
+        hidden: bool, True where the cell is masked (drawn hatched), at the image's resolution.
+        display: a reduced picture of a large ``data`` (explorer.compute.reduce_for_display),
+        drawn over the same cells; hover and clicks still read ``data``.
         """
         data = np.asarray(data)
         self.data, self.rows, self.cols, self.role = data, rows, cols, role
+        picture = data if display is None else np.asarray(display)
+        self.reduced = picture.shape != data.shape
         if levels is None:
-            levels = (0.0, 1.0) if kind in ("weights", "mask") else symmetric_levels(data)
+            levels = (0.0, 1.0) if kind in ("weights", "mask") else symmetric_levels(picture)
         self.levels = (float(levels[0]), float(levels[1]))
-        shown = np.nan_to_num(data.astype(np.float32, copy=False), nan=0.0,
+        shown = np.nan_to_num(picture.astype(np.float32, copy=False), nan=0.0,
                               posinf=self.levels[1], neginf=self.levels[0])
         if kind != self.kind:
             cmap = SEQUENTIAL if kind in ("weights", "mask") else DIVERGING
@@ -252,7 +380,8 @@ class Heatmap(QtCore.QObject):
             self.overlay.setVisible(True)
         else:
             self.overlay.setVisible(False)
-        self.values.set_data(shown if self.show_values else None)
+        self.values.set_colours(SEQUENTIAL if kind in ("weights", "mask") else DIVERGING, self.levels)
+        self.values.set_data(shown if self.show_values and not self.reduced else None)
         if self._shown_shape != (n_rows, n_cols):
             vb = self.plot.getViewBox()
             vb.setLimits(xMin=-0.5, xMax=n_cols - 0.5, yMin=-0.5, yMax=n_rows - 0.5)
@@ -268,10 +397,29 @@ class Heatmap(QtCore.QObject):
         self.plot.setTitle(title, size=self._title_size, color=color, bold=bold)
 
 
+    def set_style(self, font_px: int, theme=None) -> None:
+        """Tick, title and cell-value fonts in pixels, and the axes' colours from a theme."""
+        font = QtGui.QFont()
+        font.setPixelSize(int(font_px))
+        self._metrics = QtGui.QFontMetricsF(font)
+        self._title_size = f"{int(font_px)}px"
+        fg = theme.plot_fg if theme is not None else pg.getConfigOption("foreground")
+        axes = [self.plot.getAxis("left"), self.plot.getAxis("bottom")]
+        if self.bar is not None and getattr(self.bar, "axis", None) is not None:
+            axes.append(self.bar.axis)
+        for axis in axes:
+            axis.setStyle(tickFont=font)
+            axis.setPen(fg)
+            axis.setTextPen(fg)
+        self.values.set_font(font)
+        self.plot.setTitle(self.title, size=self._title_size, color=fg)
+        self._shown_ticks = ([], [])
+        self._apply_ticks()
+
     def set_show_values(self, show: bool) -> None:
         self.show_values = show
         if self.data is not None:
-            self.values.set_data(self.image.image if show else None)
+            self.values.set_data(self.image.image if show and not self.reduced else None)
 
     def _apply_ticks(self, *_):
         if self.data is None:
@@ -279,13 +427,22 @@ class Heatmap(QtCore.QObject):
         vb = self.plot.getViewBox()
         n_rows, n_cols = self.data.shape
         height, width = max(vb.height(), 1.0), max(vb.width(), 1.0)
+        key = (id(self._metrics), n_rows, n_cols, round(height), round(width),
+               tuple(self.rows), None if self.cols is None else tuple(self.cols))
+        if key == getattr(self, "_tick_key", None) and self._shown_ticks != ([], []):
+            return  # same labels, same room: nothing to redo
+        self._tick_key = key
         line = self._metrics.height() + 1
         row_step = max(1, math.ceil(n_rows * line / height))
-        row_labels = [short_label(t) for t in self.rows]
-        self.row_ticks = [(i, row_labels[i]) for i in range(0, n_rows, row_step)]
+        self.row_ticks = [(i, short_label(self.rows[i])) for i in range(0, min(n_rows, len(self.rows)), row_step)]
         if self.cols is not None:
-            col_labels = [short_label(t) for t in self.cols]
-            widest = max((self._metrics.horizontalAdvance(t) for t in col_labels), default=10) + 6
+            if n_cols <= 256:
+                col_labels = [short_label(t) for t in self.cols]
+                widest = max((self._metrics.horizontalAdvance(t) for t in col_labels), default=10) + 6
+            else:  # thousands of tokens: size by the longest label, measure only those shown
+                longest = max((len(t) for t in self.cols), default=1)
+                widest = self._metrics.averageCharWidth() * min(longest, LABEL_CHARS) * 1.3 + 6
+                col_labels = self.cols
         else:
             widest = self._metrics.horizontalAdvance(str(n_cols)) + 10
         col_step = max(1, math.ceil(n_cols * widest / width))
@@ -293,7 +450,7 @@ class Heatmap(QtCore.QObject):
             col_step = next(s for s in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096) if s >= col_step)
             self.col_ticks = [(j, str(j)) for j in range(0, n_cols, col_step)]
         else:
-            self.col_ticks = [(j, col_labels[j]) for j in range(0, n_cols, col_step)]
+            self.col_ticks = [(j, short_label(col_labels[j])) for j in range(0, min(n_cols, len(col_labels)), col_step)]
         # Only touch an axis whose ticks changed: regenerating an axis picture is the
         # costliest part of a repaint (measured: about 2 ms per axis).
         if self.row_ticks != self._shown_ticks[0]:

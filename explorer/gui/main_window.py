@@ -10,13 +10,14 @@ import time
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.compute import Result
+from explorer.compute import Result, trace_for_display
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.core.trace import AttentionTrace
 from explorer.gui.bridge import ComputeBridge
 from explorer.gui.controls import Controls
 from explorer.gui.head_grid import HeadGrid
 from explorer.gui.overview import ModelOverview
+from explorer.gui.lesson_tools import LessonToolsMixin
 from explorer.gui.pipeline_view import PipelineView
 from explorer.presets import PRESETS
 from explorer.state import ExplorerState
@@ -28,6 +29,28 @@ INFO_STYLE = "background:#e3effc; color:#0b3d6e; border:1px solid #a8c8ea; paddi
 NOTICE_STYLE = "background:#fff6d6; color:#5a4500; border:1px solid #e8d48a; padding:3px;"
 
 
+def paint_now(view) -> None:
+    """Paint a GraphicsLayoutWidget once, now: lay out, then let the scene paint its dirty items.
+
+    A bare ``viewport().repaint()`` leaves the scene's queued dirty-item pass and layout
+    requests behind, and they cost a second full paint a moment later. The scene's own
+    pass (``_q_processDirtyItems``) paints the dirty region synchronously.
+    """
+    ci = getattr(view, "ci", None)
+    if ci is not None:
+        for item in getattr(ci, "items", {}):
+            inner = getattr(item, "layout", None)
+            if isinstance(inner, QtWidgets.QGraphicsLayout):
+                inner.activate()
+        ci.layout.activate()
+    scene = view.scene()
+    if scene is not None and hasattr(scene, "prepareForPaint"):
+        scene.prepareForPaint()  # pyqtgraph's ViewBoxes apply new ranges now, not mid-paint
+    if scene is None or not QtCore.QMetaObject.invokeMethod(
+            scene, "_q_processDirtyItems", QtCore.Qt.ConnectionType.DirectConnection):
+        view.viewport().repaint()
+
+
 def error_message(exc: BaseException) -> str:
     from explorer.models.loader import ModelError
     if isinstance(exc, ConfigError):
@@ -37,12 +60,13 @@ def error_message(exc: BaseException) -> str:
     return f"Unexpected error ({type(exc).__name__}): {exc}"
 
 
-class MainWindow(QtWidgets.QMainWindow):
+class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
     rendered = QtCore.Signal()  # a trace was drawn
     failed = QtCore.Signal(str)  # a request ended in an error (shown in the banner)
     overviewRendered = QtCore.Signal()
 
-    def __init__(self, engine, config: AttentionConfig | None = None, synchronous: bool = False):
+    def __init__(self, engine, config: AttentionConfig | None = None, synchronous: bool = False,
+                 settings=None):
         super().__init__()
         self.setWindowTitle("Attention Explorer")
         self.engine = engine
@@ -100,6 +124,8 @@ class MainWindow(QtWidgets.QMainWindow):
 
         # status bar: device, tokens, heads, compute ms, render ms; busy bar and Cancel
         self.status_text = QtWidgets.QLabel("Starting…")
+        self.status_text.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,  # long text never widens
+                                       QtWidgets.QSizePolicy.Policy.Preferred)  # the window
         self.statusBar().addWidget(self.status_text, 1)
         self.progress = QtWidgets.QProgressBar()
         self.progress.setRange(0, 0)  # busy indicator
@@ -128,6 +154,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.overview.openRequested.connect(self.open_layer_head)
         self.tabs.currentChanged.connect(self._on_tab)
         self._shortcuts()
+        from explorer.gui.presentation import Classroom
+        self.classroom = Classroom(self)  # View and Help menus, presentation mode, lesson, language
+        self._init_lesson_tools(settings)  # worked arithmetic, compare, File menu, sessions, export
 
     # -- start-up -----------------------------------------------------------------
     def showEvent(self, event):  # noqa: N802
@@ -165,8 +194,13 @@ class MainWindow(QtWidgets.QMainWindow):
         self.state.set_config(config)
 
     def apply_preset(self, index: int) -> None:
+        preset = PRESETS[index]
         self.state.select_cell(None)
-        self.state.set_config(PRESETS[index].config(base=self.state.config))
+        self.state.set_config(preset.config(base=self.state.config))
+        if preset.head is not None:
+            self.state.select_head(preset.head)
+        if preset.cell is not None:
+            self.state.select_cell(preset.cell)
 
     def open_layer_head(self, layer: int, head: int) -> None:
         if layer != self.state.config.layer:
@@ -204,7 +238,10 @@ class MainWindow(QtWidgets.QMainWindow):
     # -- computation ------------------------------------------------------------------------
     def request_trace(self) -> None:
         config, engine = self.state.config, self.engine
-        self.bridge.submit("trace", lambda: (engine.trace(config), engine.source_info(config)))
+        # On the worker: the trace plus reduced copies of huge matrices (trace.display); a newer
+        # request or Cancel stops an older computation between its steps.
+        self.bridge.submit("trace", lambda should_stop: trace_for_display(engine, config, should_stop),
+                           cancellable=True)
         self._busy_timer.start()
         if self.tabs.currentIndex() == TAB_OVERVIEW:
             self.request_overview()
@@ -243,6 +280,9 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         if not self.bridge.busy():
             self._hide_busy()
+        if result.channel == "compare":
+            self._on_compare_result(result)
+            return
         if result.channel == "overview":
             self._on_overview(result)
             return
@@ -259,6 +299,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.notice.setText("Note: " + "  •  ".join(trace.notices) if trace.notices else "")
         self.notice.setVisible(bool(trace.notices))
         self._render_visible()
+        self._tools_on_trace()
 
     def _on_overview(self, result: Result) -> None:
         self._overview_wanted = None
@@ -297,10 +338,10 @@ class MainWindow(QtWidgets.QMainWindow):
         s = self.state
         if index == TAB_PIPELINE:
             self.pipeline.show_trace(self.trace, s.selected_head, s.selected_cell)
-            self.pipeline.graphics.viewport().repaint()
+            paint_now(self.pipeline.graphics)
         elif index == TAB_HEADS:
             self.heads.show_trace(self.trace, s.grid_stage, s.selected_head, s.selected_cell)
-            self.heads.graphics.viewport().repaint()
+            paint_now(self.heads.graphics)
         self._stale[index] = False
         self.render_ms = (time.perf_counter() - started) * 1e3
         self.status_text.setText(self._status_line())
@@ -309,10 +350,39 @@ class MainWindow(QtWidgets.QMainWindow):
     def _status_line(self) -> str:
         t = self.trace
         if t is None:
-            return "No result yet"
-        source = t.weights_source + (f" {t.model_name} layer {t.layer}" if t.model_name else "")
-        return (f"device {t.device}  |  tokens {t.n_query}×{t.n_key}  |  {t.heads} heads of {t.d_k}  |  "
-                f"{source}  |  compute {t.compute_ms:.1f} ms  |  render {self.render_ms:.1f} ms")
+            return self.tr("No result yet")
+        source = t.weights_source + (self.tr(" {model} layer {layer}").format(model=t.model_name, layer=t.layer)
+                                     if t.model_name else "")
+        return self.tr("device {device}  |  tokens {nq}×{nk}  |  {heads} heads of {dk}  |  {source}  |  "
+                       "compute {compute} ms  |  render {render} ms").format(
+            device=t.device, nq=t.n_query, nk=t.n_key, heads=t.heads, dk=t.d_k, source=source,
+            compute=f"{t.compute_ms:.1f}", render=f"{self.render_ms:.1f}")
+
+    def retranslate(self) -> None:
+        """The window's own texts in the interface language (called on every language switch)."""
+        self.setWindowTitle(self.tr("Attention Explorer"))
+        titles = {self.pipeline: (self.tr("Pipeline (one head)"),
+                                  self.tr("Every stage of the selected head, in order: X, Q, K, V, scores, "
+                                          "scaled, mask, weights, head output, concat, output")),
+                  self.heads: (self.tr("All heads"), self.tr("One stage for every head; click a head to select it")),
+                  self.overview: (self.tr("Model overview"),
+                                  self.tr("Attention weights of every layer and head; click one to open it"))}
+        compare = getattr(self, "compare", None) or getattr(self, "compare_view", None)
+        if compare is not None:
+            titles[compare] = (self.tr("Compare"), None)
+        for widget, (title, tip) in titles.items():
+            index = self.tabs.indexOf(widget)
+            if index >= 0:
+                self.tabs.setTabText(index, title)
+                if tip:
+                    self.tabs.setTabToolTip(index, tip)
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Drop the computation in progress and keep the last result"))
+        for view in (self.pipeline, self.heads, self.overview):
+            if hasattr(view, "retranslate"):
+                view.retranslate()
+        if self.trace is not None:
+            self.status_text.setText(self._status_line())
 
     def show_banner(self, text: str, style: str) -> None:
         self.banner.setStyleSheet(style)
@@ -325,5 +395,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.show_banner(text, ERROR_STYLE)
 
     def closeEvent(self, event):  # noqa: N802
+        self.save_preferences()
         self.bridge.shutdown()
         super().closeEvent(event)

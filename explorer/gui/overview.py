@@ -50,6 +50,29 @@ class ModelOverview(QtWidgets.QWidget):
         self.weights: np.ndarray | None = None
         self.tokens: tuple[list[str], list[str]] = ([], [])
         self.selected: tuple[int, int] | None = None
+        self._style = None  # (font px, theme) of presentation mode
+
+    def set_style(self, font_px: int, theme=None) -> None:
+        self._style = (font_px, theme)
+        if theme is not None:
+            self.graphics.setBackground(theme.plot_bg)
+        self._restyle_labels()
+
+    def _restyle_labels(self) -> None:
+        if self._style is None:
+            return
+        px, theme = self._style
+        for item in self.graphics.ci.items:
+            if isinstance(item, pg.LabelItem):
+                item.setText(item.text, size=f"{px}px", color=theme.plot_fg if theme is not None else None)
+
+    def retranslate(self) -> None:
+        if self.weights is None:
+            self.info.setText(self.tr("Attention weights of every layer and head for the current "
+                                      "sentence. Click one to open it in the pipeline."))
+        else:
+            self.thumbs = []  # rebuild the head and layer labels in the new language
+            self.show_weights(self.weights, *self.tokens, self._model_name, self.selected or (0, 0))
 
     def _build(self, layers: int, heads: int) -> None:
         if len(self.thumbs) == layers and (not layers or len(self.thumbs[0]) == heads):
@@ -59,9 +82,9 @@ class ModelOverview(QtWidgets.QWidget):
         self.thumbs, self.boxes = [], []
         ci.addLabel("", row=0, col=0)
         for h in range(heads):
-            ci.addLabel(f"head {h}", row=0, col=h + 1, size="8pt")
+            ci.addLabel(self.tr("head {h}").format(h=h), row=0, col=h + 1, size="8pt")
         for layer in range(layers):
-            ci.addLabel(f"layer {layer}", row=layer + 1, col=0, size="8pt", angle=-90)
+            ci.addLabel(self.tr("layer {n}").format(n=layer), row=layer + 1, col=0, size="8pt", angle=-90)
             row_items, row_boxes = [], []
             for h in range(heads):
                 vb = ci.addViewBox(row=layer + 1, col=h + 1, lockAspect=False, enableMouse=False,
@@ -84,9 +107,12 @@ class ModelOverview(QtWidgets.QWidget):
             for h in range(heads):
                 self.thumbs[layer][h].setImage(weights[layer, h], levels=(0.0, 1.0), autoLevels=False)
                 self.boxes[layer][h].autoRange(padding=0.02)
-        source = model_name or "these weights"
-        self.info.setText(f"{source}: attention weights of {layers} layer(s) × {heads} heads for "
-                          f"{len(tokens_query)}×{len(tokens_key)} tokens. Click one to open it in the pipeline.")
+        self._model_name = model_name
+        self._restyle_labels()
+        source = model_name or self.tr("these weights")
+        self.info.setText(self.tr("{source}: attention weights of {layers} layer(s) × {heads} heads for "
+                                  "{nq}×{nk} tokens. Click one to open it in the pipeline.").format(
+            source=source, layers=layers, heads=heads, nq=len(tokens_query), nk=len(tokens_key)))
         self.set_selected(*selected)
 
     def set_selected(self, layer: int, head: int) -> None:
@@ -102,7 +128,8 @@ class ModelOverview(QtWidgets.QWidget):
         q, k = self.tokens
         if 0 <= r < len(q) and 0 <= c < len(k):
             value = format_value(self.weights[layer, head, r, c])
-            self.info.setText(f"layer {layer}, head {head} — {q[r]}, {k[c]}: {value}")
+            self.info.setText(self.tr("layer {layer}, head {head}").format(layer=layer, head=head)
+                              + f" — {q[r]}, {k[c]}: {value}")
 
     def show_message(self, text: str) -> None:
         self.info.setText(text)

@@ -27,6 +27,11 @@ WEIGHT_FORMULAS = {
 LAYOUT = (("X", "Q", "K", "V"), ("scores", "scaled", "mask", "weights"),
           ("head_output", "concat", "output", "entropy"))
 ROW_HEIGHT = 250
+# The panels each lesson step (explorer/lesson.py STEPS) highlights and zooms into.
+STAGE_PANELS = {"tokens": ("X",), "X": ("X",), "Q": ("Q", "K", "V"), "heads": ("Q", "K", "V"),
+                "scores": ("scores",), "scaled": ("scaled",), "mask": ("mask",), "weights": ("weights",),
+                "head_outputs": ("head_output",), "head_output": ("head_output",), "concat": ("concat",),
+                "output": ("output",), "entropy": ("entropy",)}
 NARROW_PX = 1100  # below this width the pipeline shows two stages a row
 
 
@@ -38,39 +43,59 @@ def stage_views(trace: AttentionTrace, head: int) -> dict[str, dict]:
     """For each pipeline stage: the matrix, its axes, title and colouring (all from the trace)."""
     t, h, cfg = trace, head, trace.config
     q_tok, k_tok = t.tokens_query, t.tokens_key
-    hidden = ~t.mask
+    display = getattr(t, "display", None) or {}  # reduced copies of huge stages (explorer.compute)
+    hidden = display["hidden"] if "hidden" in display else ~t.mask
     if cfg.scale == "sqrt":
         scaled_f = f"scaled = scores / √d_k (÷{t.scale_divisor:.4g})"
     elif cfg.scale == "temperature":
         scaled_f = f"scaled = scores / τ (τ={t.scale_divisor:.4g})"
     else:
-        scaled_f = "scaled = scores (no scaling)"
-    x_title = "X (queries = keys)" if cfg.is_self_attention else "X (query side)"
+        scaled_f = QtCore.QCoreApplication.translate("PipelineView", "scaled = scores (no scaling)")
+    x_title = (QtCore.QCoreApplication.translate("PipelineView", "X (queries = keys)") if cfg.is_self_attention
+               else QtCore.QCoreApplication.translate("PipelineView", "X (query side)"))
+    head_word = QtCore.QCoreApplication.translate("PipelineView", "head")
     views = {
         "X": dict(data=t.X_query, rows=q_tok, cols=None, role="q", f=x_title),
-        "Q": dict(data=t.Q[h], rows=q_tok, cols=None, role="q", f=f"Q = X·W_Q  (head {h})"),
-        "K": dict(data=t.K[h], rows=k_tok, cols=None, role="k", f=f"K = X_key·W_K  (head {h})"),
-        "V": dict(data=t.V[h], rows=k_tok, cols=None, role="k", f=f"V = X_key·W_V  (head {h})"),
+        "Q": dict(data=t.Q[h], rows=q_tok, cols=None, role="q", f=f"Q = X·W_Q  ({head_word} {h})"),
+        "K": dict(data=t.K[h], rows=k_tok, cols=None, role="k", f=f"K = X_key·W_K  ({head_word} {h})"),
+        "V": dict(data=t.V[h], rows=k_tok, cols=None, role="k", f=f"V = X_key·W_V  ({head_word} {h})"),
         "scores": dict(data=t.scores[h], rows=q_tok, cols=k_tok, role="qk",
                        f=SCORE_FORMULAS.get(cfg.scoring, "scores"), hidden=hidden),
         "scaled": dict(data=t.scaled[h], rows=q_tok, cols=k_tok, role="qk", f=scaled_f, hidden=hidden),
-        "mask": dict(data=t.mask.astype(np.float32), rows=q_tok, cols=k_tok, role="qk", kind="mask",
-                     f=f"mask: {cfg.mask} (1 = visible)", hidden=hidden),
+        "mask": dict(data=t.mask, rows=q_tok, cols=k_tok, role="qk", kind="mask",
+                     f=QtCore.QCoreApplication.translate("PipelineView", "mask: {mask} (1 = visible)").format(mask=cfg.mask), hidden=hidden),
         "weights": dict(data=t.weights[h], rows=q_tok, cols=k_tok, role="qk", kind="weights",
                         f=WEIGHT_FORMULAS.get(cfg.attention, "weights"), hidden=hidden),
         "head_output": dict(data=t.head_outputs[h], rows=q_tok, cols=None, role="q",
-                            f=f"head {h} = weights·V"),
+                            f=f"{head_word} {h} = weights·V"),
         "concat": dict(data=t.concat, rows=q_tok, cols=None, role="q",
                        f=f"concat = [head 0 … head {t.heads - 1}]"),
         "output": dict(data=t.output, rows=q_tok, cols=None, role="q", f="output = concat·W_O"),
-        "entropy": dict(data=t.entropy, rows=[f"head {i}" for i in range(t.heads)], cols=q_tok,
-                        role="hq", kind="weights", f="entropy of each weight row (nats)",
+        "entropy": dict(data=t.entropy, rows=[f"{head_word} {i}" for i in range(t.heads)], cols=q_tok,
+                        role="hq", kind="weights", f=QtCore.QCoreApplication.translate("PipelineView", "entropy of each weight row (nats)"),
                         levels=(0.0, max(float(np.log(max(t.n_key, 2))), 1e-6))),
     }
     for name, v in views.items():
         v["title"] = f"{v['f']}  [{shape_text(v['data'])}]"
     # Scores before and after scaling share one scale per stage, so the colours compare.
     return views
+
+
+# Pipeline panel -> (trace stage, indexed by head) for the reduced copies in trace.display.
+DISPLAY_STAGES = {"X": ("X_query", False), "Q": ("Q", True), "K": ("K", True), "V": ("V", True),
+                  "scores": ("scores", True), "scaled": ("scaled", True), "mask": ("mask", False),
+                  "weights": ("weights", True), "head_output": ("head_outputs", True),
+                  "concat": ("concat", False), "output": ("output", False)}
+
+
+def display_for(trace: AttentionTrace, head: int) -> dict[str, np.ndarray]:
+    """The reduced picture of each large panel of one head (empty for small traces)."""
+    display = getattr(trace, "display", None) or {}
+    out = {}
+    for panel, (stage, per_head) in DISPLAY_STAGES.items():
+        if stage in display:
+            out[panel] = display[stage][head] if per_head else display[stage]
+    return out
 
 
 class PipelineView(QtWidgets.QWidget):
@@ -119,23 +144,107 @@ class PipelineView(QtWidgets.QWidget):
         self.head_spin.valueChanged.connect(self._on_head_spin)
         self.trace: AttentionTrace | None = None
         self.head = 0
+        # classroom: highlighted panels (the lesson step), zoom into some panels, row height
+        self.zoom: tuple[str, ...] | None = None
+        self.highlighted: tuple[str, ...] = ()
+        self.accent = "#d55e00"
+        self.row_height = ROW_HEIGHT
+        self._wide_columns = 4
+        self.graphics.viewport().installEventFilter(self)  # double-click: zoom into a stage
+
+    zoomChanged = QtCore.Signal(object)  # the zoomed panel names, or None for every stage
 
     def resizeEvent(self, event):  # noqa: N802
         super().resizeEvent(event)
         self._reflow(4 if event.size().width() >= NARROW_PX else 2)
 
-    def _reflow(self, columns: int) -> None:
-        """Four stages a row on wide windows, two on narrow ones (scroll for the rest)."""
-        if columns == self.columns:
+    def _reflow(self, columns: int, force: bool = False) -> None:
+        """Four stages a row on wide windows, two on narrow ones (scroll for the rest).
+
+        When zoomed, only the zoomed panels are laid out, side by side, filling the view."""
+        columns = min(columns, self._wide_columns)
+        if columns == self.columns and not force:
             return
         self.columns = columns
         ci = self.graphics.ci
         order = [name for names in LAYOUT for name in names]
         for name in order:
-            ci.removeItem(self.maps[name].plot)
+            if self.maps[name].plot.scene() is not None:
+                ci.removeItem(self.maps[name].plot)
+        if self.zoom:
+            for k, name in enumerate(self.zoom):
+                ci.addItem(self.maps[name].plot, row=0, col=k)
+            self.graphics.setMinimumHeight(min(self.row_height, 200))
+            return
         for k, name in enumerate(order):
             ci.addItem(self.maps[name].plot, row=k // columns, col=k % columns)
-        self.graphics.setMinimumHeight(ROW_HEIGHT * ((len(order) + columns - 1) // columns))
+        self.graphics.setMinimumHeight(self.row_height * ((len(order) + columns - 1) // columns))
+
+    # -- classroom: style, highlight, zoom --------------------------------------------
+    def set_style(self, font_px: int, theme=None, row_height: int | None = None,
+                  wide_columns: int = 4) -> None:
+        """Fonts of every panel in pixels, plot colours from a theme, taller rows for a projector."""
+        if theme is not None:
+            self.graphics.setBackground(theme.plot_bg)
+            self.accent = theme.accent
+        for hm in self.maps.values():
+            hm.set_style(font_px, theme)
+        self.row_height = row_height or ROW_HEIGHT
+        self._wide_columns = wide_columns
+        self._reflow(4 if self.width() >= NARROW_PX else 2, force=True)
+        self._apply_highlight()
+
+    def set_highlight(self, names) -> None:
+        """Frame and colour the titles of these panels (the lesson's current stage)."""
+        self.highlighted = tuple(names or ())
+        self._apply_highlight()
+        if self.highlighted and not self.zoom:
+            QtCore.QTimer.singleShot(0, self.scroll_to_highlight)
+
+    def _apply_highlight(self) -> None:
+        for name, hm in self.maps.items():
+            on = name in self.highlighted
+            hm.plot.getViewBox().setBorder(pg.mkPen(self.accent, width=4) if on else None)
+            hm.set_title(hm.title, color=self.accent if on else None, bold=on)
+
+    def scroll_to_highlight(self) -> None:
+        plots = [self.maps[n].plot for n in self.highlighted if self.maps[n].plot.scene() is not None]
+        if not plots:
+            return
+        rect = plots[0].sceneBoundingRect()
+        for plot in plots[1:]:
+            rect = rect.united(plot.sceneBoundingRect())
+        top = self.graphics.mapFromScene(rect.topLeft())
+        bottom = self.graphics.mapFromScene(rect.bottomRight())
+        bar = self.scroll.verticalScrollBar()
+        if top.y() < bar.value() or bottom.y() > bar.value() + self.scroll.viewport().height():
+            bar.setValue(max(0, top.y() - 4))
+
+    def set_zoom(self, names) -> None:
+        """Show only these panels, large (None: every stage)."""
+        zoom = tuple(n for n in (names or ()) if n in self.maps) or None
+        if zoom == self.zoom:
+            return
+        self.zoom = zoom
+        self._reflow(self.columns, force=True)
+        self.zoomChanged.emit(self.zoom)
+
+    def panel_at(self, scene_pos) -> str | None:
+        for name, hm in self.maps.items():
+            if hm.plot.scene() is not None and hm.plot.sceneBoundingRect().contains(scene_pos):
+                return name
+        return None
+
+    def eventFilter(self, obj, event):  # noqa: N802
+        if event.type() == QtCore.QEvent.Type.MouseButtonDblClick and \
+                event.button() == QtCore.Qt.MouseButton.LeftButton:
+            if self.zoom:
+                self.set_zoom(None)
+            else:
+                name = self.panel_at(self.graphics.mapToScene(event.position().toPoint()))
+                if name is not None:
+                    self.set_zoom((name,))
+        return False
 
     def _on_selected(self, i: int, j: int) -> None:
         self.cellSelected.emit(i, j)
@@ -159,20 +268,29 @@ class PipelineView(QtWidgets.QWidget):
         self.head_spin.setRange(0, trace.heads - 1)
         self.head_spin.setValue(self.head)
         self.head_spin.blockSignals(False)
-        self.head_label.setText(f"Head (of {trace.heads})")
+        self.head_label.setText(self.tr("Head (of {n})").format(n=trace.heads))
         views = stage_views(trace, self.head)
-        score_levels = symmetric_levels(views["scores"]["data"])
-        scaled_levels = symmetric_levels(views["scaled"]["data"])
+        reduced = display_for(trace, self.head)
         for name, v in views.items():
             levels = v.get("levels")
-            if name == "scores":
-                levels = score_levels
-            elif name == "scaled":
-                levels = scaled_levels
+            if name in ("scores", "scaled"):
+                levels = symmetric_levels(reduced.get(name, v["data"]))
             self.maps[name].set_matrix(v["data"], v["rows"], v["cols"], title=v["title"],
                                        kind=v.get("kind", "diverging"), role=v["role"],
-                                       levels=levels, hidden=v.get("hidden"))
+                                       levels=levels, hidden=v.get("hidden"), display=reduced.get(name))
         self.set_selection(cell, head)
+        if self.highlighted:
+            self._apply_highlight()  # a new title drops the highlight colour
+
+    def retranslate(self) -> None:
+        self.head_label.setText(self.tr("Head (of {n})").format(n=self.trace.heads) if self.trace is not None
+                                else self.tr("Head"))
+        self.head_spin.setToolTip(self.tr("The head whose stages are shown (keys 1-9 pick heads 0-8)"))
+        self.values_box.setText(self.tr("Values on cells"))
+        self.values_box.setToolTip(self.tr("Write each cell's value on it when the cells are large enough"))
+        self.hover_label.setText(self.tr("Point at a cell to read its exact value; click to select it."))
+        if self.trace is not None:  # the panel titles
+            self.show_trace(self.trace, self.head, self.maps["weights"].selection)
 
     def set_selection(self, cell: tuple[int, int] | None, head: int | None = None) -> None:
         for name, hm in self.maps.items():

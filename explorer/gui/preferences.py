@@ -1,0 +1,77 @@
+"""What the explorer remembers between runs: window geometry, theme, language, recent sessions.
+
+Stored with QSettings. ``Preferences(settings)`` takes the QSettings to use, so tests (and
+portable builds) can point it at their own file; the default is the user's INI file
+(which the test fixtures redirect to a temporary folder).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6 import QtCore
+
+from explorer.session import LANGUAGES, THEMES
+
+MAX_RECENT = 8
+ORGANIZATION = "AttentionExplorer"
+APPLICATION = "attention-explorer"
+
+
+def default_settings() -> QtCore.QSettings:
+    return QtCore.QSettings(QtCore.QSettings.Format.IniFormat, QtCore.QSettings.Scope.UserScope,
+                            ORGANIZATION, APPLICATION)
+
+
+class Preferences:
+    def __init__(self, settings: QtCore.QSettings | str | Path | None = None):
+        if settings is None:
+            settings = default_settings()
+        elif not isinstance(settings, QtCore.QSettings):
+            settings = QtCore.QSettings(str(settings), QtCore.QSettings.Format.IniFormat)
+        self.settings = settings
+
+    # -- geometry -----------------------------------------------------------------
+    def geometry(self) -> QtCore.QByteArray | None:
+        value = self.settings.value("window/geometry")
+        return value if isinstance(value, QtCore.QByteArray) and not value.isEmpty() else None
+
+    def set_geometry(self, geometry: QtCore.QByteArray) -> None:
+        self.settings.setValue("window/geometry", geometry)
+
+    # -- theme and language ----------------------------------------------------------
+    def theme(self) -> str:
+        value = self.settings.value("ui/theme", "light")
+        return value if value in THEMES else "light"
+
+    def set_theme(self, theme: str) -> None:
+        if theme in THEMES:
+            self.settings.setValue("ui/theme", theme)
+
+    def language(self) -> str:
+        value = self.settings.value("ui/language", "en")
+        return value if value in LANGUAGES else "en"
+
+    def set_language(self, language: str) -> None:
+        if language in LANGUAGES:
+            self.settings.setValue("ui/language", language)
+
+    # -- recent sessions --------------------------------------------------------------------
+    def recent(self) -> list[str]:
+        value = self.settings.value("sessions/recent", [])
+        if isinstance(value, str):  # QSettings returns one string for a one-item list
+            value = [value]
+        return [str(v) for v in (value or []) if v][:MAX_RECENT]
+
+    def add_recent(self, path: str | Path) -> list[str]:
+        path = str(Path(path).resolve())
+        recent = [path] + [p for p in self.recent() if p != path]
+        self.settings.setValue("sessions/recent", recent[:MAX_RECENT])
+        return recent[:MAX_RECENT]
+
+    def remove_recent(self, path: str | Path) -> None:
+        path = str(Path(path).resolve())
+        self.settings.setValue("sessions/recent", [p for p in self.recent() if p != path])
+
+    def sync(self) -> None:
+        self.settings.sync()

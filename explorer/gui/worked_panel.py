@@ -1,0 +1,159 @@
+"""The worked arithmetic of one cell: the actual numbers behind a score, a weight and an output.
+
+Every number comes from ``explorer.core.worked.work_cell`` (which reads the trace); the
+panel only lays them out: the sum of products, the division by the scale, the row's
+exponentials and their sum, the weight, and the weighted sum of the value rows.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.core.trace import AttentionTrace
+from explorer.core.worked import WorkedCell, work_cell
+
+MAX_TERMS = 64  # products shown in full (d_k of MiniLM is 32)
+MAX_ROW = 40  # keys listed in the softmax table
+MAX_DIMS = 8  # components of a value row / output shown
+HIGHLIGHT = "#ffe2b3"
+
+
+def num(x: float, digits: int = 4) -> str:
+    return f"{float(x):.{digits}f}"
+
+
+def paren(x: float) -> str:
+    text = num(x)
+    return f"({text})" if text.startswith("-") else text
+
+
+def vec(v: np.ndarray, limit: int = MAX_DIMS) -> str:
+    shown = ", ".join(num(x) for x in v[:limit])
+    return f"[{shown}{', …' if v.size > limit else ''}]"
+
+
+class WorkedPanel(QtWidgets.QWidget):
+    """Shows ``work_cell(trace, head, i, j)``; ``cell`` holds the WorkedCell on screen."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.view = QtWidgets.QTextBrowser()
+        self.view.setOpenLinks(False)
+        font = QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont)
+        font.setPointSizeF(max(font.pointSizeF(), 10.0))
+        self.view.document().setDefaultFont(font)
+        layout.addWidget(self.view)
+        self.cell: WorkedCell | None = None
+        self.trace: AttentionTrace | None = None
+        self.show_cell(None, 0, None)
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+        return QtCore.QSize(470, 600)  # three products a line at the default font
+
+    def text(self) -> str:
+        return self.view.toPlainText()
+
+    def show_cell(self, trace: AttentionTrace | None, head: int, cell: tuple[int, int] | None) -> None:
+        self.trace = trace
+        if trace is None or cell is None:
+            self.cell = None
+            self.view.setHtml("<p>" + html.escape(self.tr(
+                "Click a cell of the scores or weights (query row i, key column j) to see its "
+                "arithmetic: the sum of products, the scaling, the softmax and the weighted sum.")) + "</p>")
+            return
+        i, j = cell
+        if not (0 <= head < trace.heads and 0 <= i < trace.n_query and 0 <= j < trace.n_key):
+            self.cell = None
+            self.view.setHtml("<p>" + html.escape(self.tr("The selected cell is outside this result.")) + "</p>")
+            return
+        self.cell = work_cell(trace, head, i, j)
+        self.view.setHtml(self._html(trace, self.cell))
+
+    # -- the page -----------------------------------------------------------------
+    def _html(self, t: AttentionTrace, c: WorkedCell) -> str:
+        e = html.escape
+        tr = self.tr
+        parts = [f"<h3>{e(tr('Head'))} {c.head} · {e(tr('query'))} {c.i} “{e(c.query_token)}” · "
+                 f"{e(tr('key'))} {c.j} “{e(c.key_token)}”</h3>"]
+        s = c.score
+        q, k = t.Q[c.head, c.i], t.K[c.head, c.j]
+
+        def products(left: np.ndarray, right: np.ndarray, fmt_left=paren) -> str:
+            n = min(len(s.terms), MAX_TERMS)
+            pieces = [f"{fmt_left(a)}×{paren(b)}" for a, b in zip(left[:n], right[:n])]
+            lines = [" + ".join(pieces[p:p + 3]) for p in range(0, n, 3)]
+            more = f"<br>+ … ({len(s.terms) - n} {e(tr('more terms'))})" if len(s.terms) > n else ""
+            return "<br>+ ".join(lines) + more
+
+        parts.append(f"<p><b>1. {e(tr('Score'))}</b> ({e(s.kind)})<br>")
+        if s.kind in ("dot", "cosine"):
+            parts.append(f"q = {vec(q)}<br>k = {vec(k)}<br>"
+                         f"q·k = Σ<sub>d</sub> q<sub>d</sub>·k<sub>d</sub> =<br>{products(q, k)}<br>"
+                         f"= <b>{num(s.total)}</b>")
+            if s.kind == "cosine":
+                parts.append(f"<br>cos = q·k / (|q| × |k|) = {num(s.total)} / ({num(s.extra['norm_q'])} × "
+                             f"{num(s.extra['norm_k'])}) = <b>{num(s.score)}</b>")
+        elif s.kind == "general":
+            qw = np.asarray(s.extra["qW"])
+            parts.append(f"qW = {vec(qw)}<br>k = {vec(k)}<br>"
+                         f"qᵀWk = Σ<sub>d</sub> (qW)<sub>d</sub>·k<sub>d</sub> =<br>{products(qw, k)}<br>"
+                         f"= <b>{num(s.score)}</b>")
+        else:  # additive
+            pre = np.asarray(s.extra["W1q_plus_W2k"])
+            v = np.asarray(s.extra["v"])
+            n = min(len(s.terms), MAX_TERMS)
+            pieces = [f"{paren(a)}×tanh({num(b)})" for a, b in zip(v[:n], pre[:n])]
+            lines = "<br>+ ".join(" + ".join(pieces[p:p + 2]) for p in range(0, n, 2))
+            parts.append(f"W₁q + W₂k = {vec(pre)}<br>tanh(W₁q + W₂k) = {vec(np.asarray(s.extra['tanh']))}<br>"
+                         f"vᵀ tanh(W₁q + W₂k) =<br>{lines}<br>= <b>{num(s.score)}</b>")
+        parts.append("</p>")
+
+        scale = t.config.scale
+        how = {"sqrt": f"√d_k = √{t.d_k}", "temperature": f"τ = {num(c.divisor)}",
+               "none": e(tr("no scaling"))}[scale]
+        parts.append(f"<p><b>2. {e(tr('Scale'))}</b> ({how})<br>"
+                     f"{num(s.score)} / {num(c.divisor)} = <b>{num(c.scaled)}</b></p>")
+
+        visible = e(tr("visible")) if c.visible else e(tr("masked: this key is hidden from this query"))
+        parts.append(f"<p><b>3. {e(tr('Mask'))}</b> ({e(t.config.mask)}): {visible}</p>")
+
+        parts.append(f"<p><b>4. {e(tr('Softmax over row'))} {c.i}</b> "
+                     f"(exp(x − {num(c.row_max)}): {e(tr('subtracting the row maximum does not change the weights'))})</p>")
+        rows = [f"<tr><th align=left>{e(tr('key'))}</th><th align=right>{e(tr('scaled'))}</th>"
+                f"<th align=right>exp</th><th align=right>{e(tr('weight'))}</th></tr>"]
+        for jj in range(min(t.n_key, MAX_ROW)):
+            bg = f" bgcolor='{HIGHLIGHT}'" if jj == c.j else ""
+            if c.row_visible[jj]:
+                cells = (num(c.row_scaled[jj]), num(c.row_exp[jj]), num(c.value_weights[jj]))
+            else:
+                cells = (num(c.row_scaled[jj]), "—", num(c.value_weights[jj]))
+            rows.append(f"<tr{bg}><td>{jj} {e(t.tokens_key[jj])}</td>" +
+                        "".join(f"<td align=right>&nbsp;{x}</td>" for x in cells) + "</tr>")
+        if t.n_key > MAX_ROW:
+            rows.append(f"<tr><td colspan=4>… {t.n_key - MAX_ROW} {e(tr('more keys'))}</td></tr>")
+        parts.append("<table cellspacing=0 cellpadding=1>" + "".join(rows) + "</table>")
+        if c.row_visible.any():
+            parts.append(f"<p>Σ exp = <b>{num(c.row_exp_sum)}</b><br>"
+                         f"softmax = {num(c.row_exp[c.j])} / {num(c.row_exp_sum)} = <b>{num(c.softmax_weight)}</b>")
+        else:
+            parts.append(f"<p>{e(tr('Every key of this row is masked: all weights are 0.'))}")
+        if c.attention != "soft":
+            parts.append(f"<br>{e(c.attention)}: {e(tr('the weight is one-hot'))}, "
+                         f"w<sub>{c.i},{c.j}</sub> = <b>{num(c.weight, 0)}</b>")
+        parts.append("</p>")
+
+        parts.append(f"<p><b>5. {e(tr('Output of query'))} {c.i}</b> = Σ<sub>j</sub> w<sub>{c.i},j</sub> · v<sub>j</sub><br>")
+        shown = [jj for jj in np.argsort(-c.value_weights, kind="stable")[:6] if c.value_weights[jj] != 0]
+        for jj in shown:
+            parts.append(f"&nbsp;&nbsp;{num(c.value_weights[jj])} × v<sub>{jj}</sub> “{e(t.tokens_key[jj])}” "
+                         f"{vec(c.values[jj], 4)}<br>")
+        rest = int((c.value_weights != 0).sum()) - len(shown)
+        if rest > 0:
+            parts.append(f"&nbsp;&nbsp;+ {rest} {e(tr('smaller terms'))}<br>")
+        parts.append(f"= <b>{vec(c.output)}</b> ({len(c.output)} {e(tr('components'))})</p>")
+        return "".join(parts)

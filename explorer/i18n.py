@@ -1,0 +1,74 @@
+"""Interface language: English (the source texts) or Simplified Chinese, switchable at run time.
+
+Installs a QTranslator for our ``explorer_<code>.qm`` (resources/translations, found the same
+way from source and from a frozen bundle) and one for Qt's own ``qt_<code>.qm`` (the texts of
+standard dialogs and buttons). Installing or removing a translator sends every widget a
+``QEvent.LanguageChange``; the window answers it by setting all its texts again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6 import QtCore
+
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
+DEFAULT_LANGUAGE = "en"
+
+_installed: list[QtCore.QTranslator] = []
+_current = DEFAULT_LANGUAGE
+
+
+def translations_dir() -> Path:
+    try:
+        from explorer.resources import resource_path
+        return resource_path("translations")
+    except ImportError:  # pragma: no cover (resources.py is part of the project)
+        return Path(__file__).resolve().parent.parent / "resources" / "translations"
+
+
+def normalise(code: str | None) -> str:
+    """'zh', 'zh_CN', 'zh-CN', 'zh_Hans' -> 'zh_CN'; anything unknown -> 'en'."""
+    if not code:
+        return DEFAULT_LANGUAGE
+    code = code.replace("-", "_")
+    if code in LANGUAGES:
+        return code
+    if code.lower().startswith("zh"):
+        return "zh_CN"
+    return DEFAULT_LANGUAGE
+
+
+def current_language() -> str:
+    return _current
+
+
+def set_language(code: str | None) -> bool:
+    """Switch every window to this language now; False if our translation file is missing."""
+    global _current
+    code = normalise(code)
+    app = QtCore.QCoreApplication.instance()
+    if app is None:
+        _current = code
+        return True
+    for translator in _installed:
+        app.removeTranslator(translator)
+    _installed.clear()
+    ok = True
+    if code != DEFAULT_LANGUAGE:
+        ours = QtCore.QTranslator(app)
+        if ours.load(f"explorer_{code}", str(translations_dir())):
+            app.installTranslator(ours)
+            _installed.append(ours)
+        else:
+            ok = False
+        qt_dir = QtCore.QLibraryInfo.path(QtCore.QLibraryInfo.LibraryPath.TranslationsPath)
+        qt = QtCore.QTranslator(app)
+        if qt.load(f"qt_{code}", qt_dir) or qt.load(f"qtbase_{code}", qt_dir):
+            app.installTranslator(qt)
+            _installed.append(qt)
+    _current = code if ok else DEFAULT_LANGUAGE
+    QtCore.QLocale.setDefault(QtCore.QLocale(_current))
+    # Deliver the LanguageChange events now, so the texts are new when this returns.
+    QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.LanguageChange)
+    return ok

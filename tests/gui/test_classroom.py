@@ -1,0 +1,179 @@
+"""The classroom: presentation mode, the step-through lesson, two languages, the keys."""
+
+import re
+
+import pyqtgraph as pg
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer import i18n
+from explorer.core.config import AttentionConfig
+from explorer.gui.pipeline_view import STAGE_PANELS
+from explorer.lesson import STAGE_ORDER, STEPS
+
+from .conftest import WAIT_MS
+
+SMALL = AttentionConfig(sentence="Thinking Machines", weights="random", d_model=32, heads=4)
+
+
+@pytest.fixture
+def small_window(make_window):
+    window = make_window(SMALL, size=(1024, 768))
+    yield window
+    i18n.set_language("en")  # the language is application-wide: leave it as found
+
+
+def css_px(size: str) -> float:
+    number = float(re.match(r"[\d.]+", size).group())
+    return number * 96 / 72 if size.endswith("pt") else number
+
+
+def smallest_text_px(window) -> tuple[float, str]:
+    """The smallest font among visible widgets and the visible plots' ticks and titles."""
+    smallest = (1e9, "")
+    for w in [window] + window.findChildren(QtWidgets.QWidget):
+        if not w.isVisible() or QtWidgets.QWidget.width(w) <= 0:
+            continue
+        px = QtGui.QFontInfo(w.font()).pixelSize()
+        smallest = min(smallest, (px, f"{type(w).__name__} {w.objectName()}"))
+    for view in window.findChildren(pg.GraphicsLayoutWidget):
+        if not view.isVisible():
+            continue
+        for item in view.scene().items():
+            if not item.isVisible():
+                continue
+            if isinstance(item, pg.AxisItem) and item.style.get("showValues", True):
+                font = item.style.get("tickFont")
+                px = QtGui.QFontInfo(font).pixelSize() if font is not None else 0
+                smallest = min(smallest, (px, f"axis {item.orientation}"))
+            elif isinstance(item, pg.LabelItem) and item.text:
+                smallest = min(smallest, (css_px(str(item.opts.get("size") or "9pt")), f"label {item.text}"))
+    return smallest
+
+
+def test_presentation_text_is_at_least_20px_at_1024x768(qtbot, small_window):
+    w = small_window
+    assert smallest_text_px(w)[0] < 20  # the ordinary window is denser
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.resize(1024, 768)
+    qtbot.waitUntil(lambda: w.pipeline.values_box.isChecked())
+    px, where = smallest_text_px(w)
+    assert px >= 20, where
+    # the zoomed stage is large enough for its values to be printed in the cells
+    hm = w.pipeline.maps["X"]
+    assert w.pipeline.zoom == STAGE_PANELS[STEPS[0].stage]
+    assert hm.values._data is not None
+    # every stage (two columns, taller rows) keeps the sizes too
+    w.classroom.zoom_combo.setCurrentIndex(0)
+    w.classroom._on_zoom_combo(0)
+    assert w.pipeline.zoom is None
+    assert smallest_text_px(w)[0] >= 20
+    w.classroom.zoom_in()
+    assert smallest_text_px(w)[0] >= 22
+    w.classroom.set_presentation(False)
+    assert not w.classroom.active and w.statusBar().isVisible()
+
+
+def test_f11_toggles_presentation_and_full_screen(qtbot, small_window):
+    w = small_window
+    w.activateWindow()
+    qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_F11)
+    qtbot.waitUntil(lambda: w.classroom.active and w.isFullScreen(), timeout=WAIT_MS)
+    assert w.classroom.act_present.isChecked() and w.classroom.lesson.isVisible()
+    qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_F11)
+    qtbot.waitUntil(lambda: not w.classroom.active and not w.isFullScreen(), timeout=WAIT_MS)
+
+
+def test_arrow_keys_walk_every_stage_in_order_and_back(qtbot, small_window):
+    w = small_window
+    lesson = w.classroom.lesson
+    qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_Right)  # first press opens the lesson at step 1
+    qtbot.waitUntil(lesson.isVisible)
+    visited = [w.classroom.current_stage()]
+    assert w.pipeline.highlighted == STAGE_PANELS[visited[0]]
+    for _ in range(len(STEPS) + 2):  # pressing past the end stays on the last step
+        qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_Right)
+        stage = w.classroom.current_stage()
+        if stage != visited[-1]:
+            visited.append(stage)
+        assert w.pipeline.highlighted == STAGE_PANELS[stage]
+    assert tuple(visited) == STAGE_ORDER
+    for expected in reversed(STAGE_ORDER[:-1]):
+        qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_Left)
+        assert w.classroom.current_stage() == expected
+    assert lesson.index == 0 and not lesson.back_button.isEnabled()
+    # the formula and explanation on screen are the step's
+    assert STEPS[0].formula in lesson.formula_label.text()
+    assert lesson.explanation_label.text() == STEPS[0].explanation
+
+
+def test_play_advances_by_itself(qtbot, small_window):
+    lesson = small_window.classroom.lesson
+    small_window.classroom.show_lesson(True)
+    lesson.timer.setInterval(10)
+    lesson.play_button.setChecked(True)
+    lesson.timer.setInterval(10)
+    qtbot.waitUntil(lambda: lesson.index >= 2, timeout=WAIT_MS)
+    lesson.play_button.setChecked(False)
+    assert not lesson.timer.isActive()
+
+
+def test_switching_language_changes_visible_texts(qtbot, small_window):
+    w = small_window
+    label = w.controls.layout().labelForField(w.controls.preset)
+    assert label.text() == "Example" and w.tabs.tabText(0) == "Pipeline (one head)"
+    w.classroom.act_languages["zh_CN"].trigger()
+    assert i18n.current_language() == "zh_CN"
+    assert label.text() == "示例"
+    assert w.tabs.tabText(0) == "流程（单个头）"
+    assert w.classroom.view_menu.title() == "视图(&V)"
+    assert w.pipeline.values_box.text() == "单元格显示数值"
+    w.classroom.show_lesson(True)
+    assert w.classroom.lesson.title_label.text().endswith("词元</b>")
+    assert "头" in w.pipeline.maps["Q"].title
+    w.classroom.act_languages["en"].trigger()
+    assert label.text() == "Example" and w.tabs.tabText(0) == "Pipeline (one head)"
+    assert "head" in w.pipeline.maps["Q"].title
+
+
+def test_every_translation_is_finished_and_compiled():
+    ts = i18n.translations_dir() / "explorer_zh_CN.ts"
+    text = ts.read_text(encoding="utf-8")
+    assert 'type="unfinished"' not in text
+    assert (i18n.translations_dir() / "explorer_zh_CN.qm").stat().st_size > 1000
+    assert "查询" in text and "注意力权重" in text and "拼接" in text
+
+
+def test_a_cjk_font_renders_chinese(qtbot, small_window):
+    font = small_window.controls.font()
+    assert QtGui.QFontMetrics(font).inFontUcs4(ord("注")), "no CJK font: Chinese would be boxes"
+
+
+def test_shortcut_sheet_lists_the_keys(qtbot, small_window):
+    w = small_window
+    w.classroom.act_shortcuts.trigger()
+    sheet = w.classroom.sheet
+    qtbot.waitUntil(sheet.isVisible)
+    keys = " | ".join(sheet.keys())
+    for key in ("F11", "Ctrl+=", "Ctrl+-", "Left", "Right", "1 … 9", "F1"):
+        assert key in keys, key
+    sheet.close()
+
+
+def test_theme_and_zoom_into_a_stage(qtbot, small_window):
+    w = small_window
+    w.classroom.set_theme("dark")
+    assert w.pipeline.graphics.backgroundBrush().color().name() == "#121212"
+    assert QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.Window).name() == "#121212"
+    w.classroom.set_theme("light")
+    assert QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.Window).name() == "#ffffff"
+    # double-click a panel: only that stage, large; double-click again: every stage
+    w.pipeline.set_zoom(None)
+    hm = w.pipeline.maps["weights"]
+    qtbot.waitUntil(lambda: hm.plot.sceneBoundingRect().width() > 50)
+    centre = w.pipeline.graphics.mapFromScene(hm.plot.sceneBoundingRect().center())
+    qtbot.mouseDClick(w.pipeline.graphics.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=centre)
+    qtbot.waitUntil(lambda: w.pipeline.zoom == ("weights",))
+    assert w.pipeline.maps["X"].plot.scene() is None
+    w.pipeline.set_zoom(None)
+    assert w.pipeline.maps["X"].plot.scene() is not None
