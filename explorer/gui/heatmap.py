@@ -42,10 +42,12 @@ def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
         if finite.size:
             peak = max(peak, float(np.abs(finite).max()))
     peak = peak or 1.0
-    # Round up to 2 significant digits: the colour bar (and its axis picture) then stays
-    # the same across small edits, and its end labels read cleanly.
-    step = 10 ** (math.floor(math.log10(peak)) - 1)
-    peak = math.ceil(peak / step - 1e-9) * step
+    # Round up to the next of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 (× a power of ten): the colour
+    # bar (and its axis picture, costly to regenerate) then stays the same across most edits,
+    # and its end labels read cleanly.
+    decade = 10 ** math.floor(math.log10(peak))
+    nice = next(m for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if m * decade >= peak * (1 - 1e-9))
+    peak = float(f"{nice * decade:.6g}")
     return (-peak, peak)
 
 
@@ -117,6 +119,8 @@ class TokenAxis(pg.AxisItem):
 
     def setTicks(self, ticks):  # noqa: N802 (pyqtgraph's name)
         self._labels = list(ticks[0]) if ticks else []
+        metrics = QtGui.QFontMetricsF(self._font())
+        self._widths = [metrics.horizontalAdvance(t) for _, t in self._labels]
         self._fit()
         self.update()
 
@@ -133,7 +137,7 @@ class TokenAxis(pg.AxisItem):
         """Reserve room for the labels; quantised so that small changes never relayout."""
         metrics = QtGui.QFontMetricsF(self._font())
         if self.orientation in ("left", "right"):
-            widest = max((metrics.horizontalAdvance(t) for _, t in self._labels), default=0.0)
+            widest = max(getattr(self, "_widths", None) or [0.0])
             extent = int(math.ceil((widest + 8) / 8.0)) * 8
             if extent != self._extent:
                 self._extent = extent
@@ -169,29 +173,26 @@ class TokenAxis(pg.AxisItem):
         b = self.mapFromScene(view.mapViewToScene(QtCore.QPointF(1.0, 1.0)))
         p.setFont(self._font())
         metrics = QtGui.QFontMetricsF(self._font())
-        line_h = metrics.height()
-        text_pen = self.textPen()
-        tick_pen = self.pen()
-        flags = QtCore.Qt.AlignmentFlag
-        for value, text in self._labels:
+        line_h, ascent = metrics.height(), metrics.ascent()
+        widths = getattr(self, "_widths", None) or [metrics.horizontalAdvance(t) for _, t in self._labels]
+        # ticks first (one pen), then every label (another pen): two pen changes in all
+        spots = []
+        ticks = []
+        for (value, text), w in zip(self._labels, widths):
             if vertical:
                 y = a.y() + value * (b.y() - a.y())
-                if y < rect.top() - line_h or y > rect.bottom() + line_h:
-                    continue
-                p.setPen(tick_pen)
-                p.drawLine(QtCore.QLineF(geo.right() - 3, y, geo.right(), y))
-                p.setPen(text_pen)
-                p.drawText(QtCore.QRectF(geo.left(), y - line_h / 2, geo.width() - 5, line_h),
-                           flags.AlignRight | flags.AlignVCenter, text)
+                if rect.top() - line_h <= y <= rect.bottom() + line_h:
+                    ticks.append(QtCore.QLineF(geo.right() - 3, y, geo.right(), y))
+                    spots.append((QtCore.QPointF(geo.right() - 5 - w, y - line_h / 2 + ascent), text))
             else:
                 x = a.x() + value * (b.x() - a.x())
-                if x < rect.left() - 200 or x > rect.right() + 200:
-                    continue
-                p.setPen(tick_pen)
-                p.drawLine(QtCore.QLineF(x, geo.top(), x, geo.top() + 3))
-                p.setPen(text_pen)
-                p.drawText(QtCore.QRectF(x - 100, geo.top() + 3, 200, line_h),
-                           flags.AlignHCenter | flags.AlignTop, text)
+                if rect.left() - w <= x <= rect.right() + w:
+                    ticks.append(QtCore.QLineF(x, geo.top(), x, geo.top() + 3))
+                    spots.append((QtCore.QPointF(x - w / 2, geo.top() + 3 + ascent), text))
+        p.drawLines(ticks)
+        p.setPen(self.textPen())
+        for point, text in spots:
+            p.drawText(point, text)
 
 
 class ValueLabels(pg.GraphicsObject):
