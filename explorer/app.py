@@ -102,9 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         _say(f"error: {exc}")
         return 2
-    if not any(a == "--sentence" or a.startswith("--sentence=") for a in argv):
-        from explorer.presets import DEFAULT_PRESET
-        config = config.with_(sentence=DEFAULT_PRESET.changes["sentence"])  # a meaningful first view
+    from explorer.core.config import AttentionConfig
+    from explorer.presets import DEFAULT_PRESET
+    first_view = None
+    if config == AttentionConfig():  # no option given: open on a meaningful, computed example
+        first_view = DEFAULT_PRESET
+        config = DEFAULT_PRESET.config(base=config)
     headless = args.screenshot or args.first_paint_exit
     if headless and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY") \
             and not os.environ.get("WAYLAND_DISPLAY") and sys.platform.startswith("linux"):
@@ -155,6 +158,10 @@ def main(argv: list[str] | None = None) -> int:
         window.classroom.lesson.go(args.step - 1)
     if args.compare_with is not None:
         window.compare.set_changes(**args.compare_with)
+    if first_view is not None and first_view.head is not None:
+        window.state.select_head(first_view.head)
+        if first_view.cell is not None:
+            window.state.select_cell(first_view.cell)
     if args.head is not None:
         window.state.select_head(args.head)
     if args.select_cell is not None:

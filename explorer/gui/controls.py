@@ -12,6 +12,7 @@ from explorer.presets import PRESETS
 
 TAU_MIN_LOG, TAU_MAX_LOG, TAU_STEPS = -2.0, 1.0, 300  # τ from 0.01 to 10 on a log scale
 OPEN_FOLDER = "open"
+MAX_TEXT_CHARS = 1_000_000  # a pasted page is kept whole; the engine cuts tokens and says so
 
 SCORING_TIPS = {
     "dot": "score = q·k: large when query and key point the same way and are long",
@@ -54,11 +55,13 @@ class Controls(QtWidgets.QWidget):
         form.addRow("Example", self.preset)
 
         self.query = QtWidgets.QLineEdit()
+        self.query.setMaxLength(MAX_TEXT_CHARS)  # Qt's default 32,767 would cut a pasted page silently
         self.query.setPlaceholderText("empty: the sentence attends to itself")
         self.query.setToolTip("The tokens that ask (rows of Q). Leave empty for self-attention; "
                               "fill it for cross-attention over the sentence.")
         form.addRow("&Query", self.query)
         self.sentence = QtWidgets.QLineEdit()
+        self.sentence.setMaxLength(MAX_TEXT_CHARS)  # Qt's default 32,767 would cut a pasted page silently
         self.sentence.setToolTip("The tokens that answer: keys (K) and values (V) come from this text (Ctrl+L)")
         form.addRow("&Sentence", self.sentence)
 

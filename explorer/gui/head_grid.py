@@ -123,6 +123,13 @@ class HeadGrid(QtWidgets.QWidget):
 
     def show_trace(self, trace: AttentionTrace, stage: str, head: int,
                    cell: tuple[int, int] | None) -> None:
+        for _ in self.show_trace_steps(trace, stage, head, cell):
+            pass
+
+    def show_trace_steps(self, trace: AttentionTrace, stage: str, head: int, cell: tuple[int, int] | None):
+        """``show_trace`` one head at a time (yields after each), for painting large traces in
+        slices; a later call abandons an earlier one."""
+        token = self._drawing = object()
         self.trace = trace
         self.set_stage(stage)
         self._build(trace.heads)
@@ -150,6 +157,9 @@ class HeadGrid(QtWidgets.QWidget):
                 self._style_title(hm, h == head, title)
             hm.set_matrix(data[h], rows, cols, title=title, kind=kind, role=role, levels=levels,
                           hidden=hidden, display=None if picture is None else picture[h])
+            yield h
+            if self._drawing is not token:
+                return
         if (kind, levels) != getattr(self, "_bar_shown", None):  # a colour-bar change re-renders
             self.bar.setColorMap(SEQUENTIAL if kind == "weights" else DIVERGING)
             self.bar.setLevels(levels)

@@ -296,6 +296,8 @@ class Heatmap(QtCore.QObject):
         for name in ("left", "bottom"):
             axis = self.plot.getAxis(name)
             axis.setStyle(tickFont=font, tickLength=-3, autoExpandTextSpace=True)
+        for name in ("top", "right"):  # hidden, but linked: no SI label to re-typeset per range change
+            self.plot.getAxis(name).enableAutoSIPrefix(False)
         self.image = _CellImage(self)
         self.plot.addItem(self.image)
         self.overlay = pg.ImageItem(axisOrder="row-major")
@@ -313,6 +315,8 @@ class Heatmap(QtCore.QObject):
                                        width=10, colorMapMenu=False)
             self.bar.setImageItem(self.image, insert_in=self.plot)
             self.bar.axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
+            for axis in self.bar.axes.values():
+                axis["item"].enableAutoSIPrefix(False)
         else:
             self.image.setColorMap(SEQUENTIAL)
         vb.sigResized.connect(self._apply_ticks)
@@ -428,11 +432,12 @@ class Heatmap(QtCore.QObject):
         vb = self.plot.getViewBox()
         n_rows, n_cols = self.data.shape
         height, width = max(vb.height(), 1.0), max(vb.width(), 1.0)
-        key = (id(self._metrics), n_rows, n_cols, round(height), round(width),
-               tuple(self.rows), None if self.cols is None else tuple(self.cols))
-        if key == getattr(self, "_tick_key", None) and self._shown_ticks != ([], []):
-            return  # same labels, same room: nothing to redo
-        self._tick_key = key
+        key = (id(self._metrics), n_rows, n_cols, round(height), round(width))
+        src = getattr(self, "_tick_src", (None, None))
+        if (key == getattr(self, "_tick_key", None) and src[0] is self.rows and src[1] is self.cols
+                and self._shown_ticks != ([], [])):
+            return  # the same token lists in the same room: nothing to redo
+        self._tick_key, self._tick_src = key, (self.rows, self.cols)
         line = self._metrics.height() + 1
         row_step = max(1, math.ceil(n_rows * line / height))
         self.row_ticks = [(i, short_label(self.rows[i])) for i in range(0, min(n_rows, len(self.rows)), row_step)]
@@ -441,8 +446,7 @@ class Heatmap(QtCore.QObject):
                 col_labels = [short_label(t) for t in self.cols]
                 widest = max((self._metrics.horizontalAdvance(t) for t in col_labels), default=10) + 6
             else:  # thousands of tokens: size by the longest label, measure only those shown
-                longest = max((len(t) for t in self.cols), default=1)
-                widest = self._metrics.averageCharWidth() * min(longest, LABEL_CHARS) * 1.3 + 6
+                widest = self._metrics.averageCharWidth() * LABEL_CHARS * 1.3 + 6
                 col_labels = self.cols
         else:
             widest = self._metrics.horizontalAdvance(str(n_cols)) + 10

@@ -10,7 +10,7 @@ import time
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.compute import Result, trace_for_display
+from explorer.compute import Result, reduce_for_display, trace_for_display
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.core.trace import AttentionTrace
 from explorer.gui.bridge import ComputeBridge
@@ -51,6 +51,29 @@ def paint_now(view) -> None:
         view.viewport().repaint()
 
 
+OVERVIEW_LIMIT = 128  # cells a side of an overview thumbnail
+SLICE_S = 0.012  # a large trace's panels are set for this long, then painted, per event-loop turn
+_GUI_GC = None
+
+
+def collect_garbage_on_the_gui_thread() -> None:
+    """Python's cyclic garbage collector runs in whichever thread allocates when it triggers:
+    on the compute worker it would destroy Qt objects (a rebuilt head grid's heatmaps) off the
+    GUI thread, which deadlocked the window (found by tests/gui/test_monkey.py). Collection
+    is switched off and done by a timer on the GUI thread instead (pyqtgraph's recipe)."""
+    global _GUI_GC
+    if _GUI_GC is None:
+        from pyqtgraph.util.garbage_collector import GarbageCollector
+        _GUI_GC = GarbageCollector(interval=0.5)
+
+
+def block_labels(tokens: list[str], blocks: int) -> list[str]:
+    """Names of the token blocks of a reduced matrix: "first … last" of each block."""
+    step = -(-len(tokens) // blocks)
+    return [f"{tokens[i * step]} … {tokens[min(len(tokens), (i + 1) * step) - 1]} (max)"
+            for i in range(blocks)]
+
+
 def error_message(exc: BaseException) -> str:
     from explorer.models.loader import ModelError
     if isinstance(exc, ConfigError):
@@ -71,6 +94,7 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         self.setWindowTitle("Attention Explorer")
         self.engine = engine
         self.state = ExplorerState(config)
+        collect_garbage_on_the_gui_thread()
         self.bridge = ComputeBridge(synchronous=synchronous, parent=self)
         self.bridge.resultReady.connect(self._on_result)
         self.trace: AttentionTrace | None = None
@@ -79,6 +103,7 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         self.dropped = 0
         self._started = False
         self._stale = {TAB_PIPELINE: True, TAB_HEADS: True}
+        self._slicing = None  # the large trace being drawn in slices, if any
         self._overview_for: AttentionConfig | None = None
         self._overview_wanted: AttentionConfig | None = None
 
@@ -253,7 +278,9 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
             return
         self._overview_wanted = key
         self.overview.show_message("Computing every layer and head…")
-        self.bridge.submit("overview", lambda: (key, engine.layer_weights(config)))
+        # thumbnails are a hundred pixels wide: huge weights are block-reduced on the worker
+        self.bridge.submit("overview", lambda should_stop: (key, reduce_for_display(
+            engine.layer_weights(config, should_stop), OVERVIEW_LIMIT, "max")), cancellable=True)
 
     def cancel(self) -> None:
         self.bridge.cancel("trace")
@@ -315,7 +342,10 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         self._overview_for = key
         tq, tk = (self.trace.tokens_query, self.trace.tokens_key) if self.trace else ([], [])
         if weights.shape[2:] != (len(tq), len(tk)):
-            tq, tk = [str(i) for i in range(weights.shape[2])], [str(j) for j in range(weights.shape[3])]
+            if len(tq) > weights.shape[2] and len(tk) > weights.shape[3]:  # reduced: name each block
+                tq, tk = block_labels(tq, weights.shape[2]), block_labels(tk, weights.shape[3])
+            else:
+                tq, tk = [str(i) for i in range(weights.shape[2])], [str(j) for j in range(weights.shape[3])]
         name = self.trace.model_name if self.trace is not None else None
         self.overview.show_weights(weights, tq, tk, name, (self.state.config.layer, self.state.selected_head))
         self.overviewRendered.emit()
@@ -336,13 +366,52 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
             return
         started = time.perf_counter()
         s = self.state
+        view = steps = None
         if index == TAB_PIPELINE:
-            self.pipeline.show_trace(self.trace, s.selected_head, s.selected_cell)
-            paint_now(self.pipeline.graphics)
+            view = self.pipeline.graphics
+            steps = self.pipeline.show_trace_steps(self.trace, s.selected_head, s.selected_cell)
         elif index == TAB_HEADS:
-            self.heads.show_trace(self.trace, s.grid_stage, s.selected_head, s.selected_cell)
-            paint_now(self.heads.graphics)
+            view = self.heads.graphics
+            steps = self.heads.show_trace_steps(self.trace, s.grid_stage, s.selected_head, s.selected_cell)
         self._stale[index] = False
+        self._slicing = None
+        if steps is not None and getattr(self.trace, "display", None):
+            self._draw_in_slices(view, steps, started)  # a large trace: never block the GUI long
+            return
+        if steps is not None:
+            for _ in steps:
+                pass
+            paint_now(view)  # one synchronous paint: the keystroke's pixels are on screen now
+        self._finish_render(started)
+
+    def _draw_in_slices(self, view, steps, started: float) -> None:
+        """Draw a large trace a few panels per event-loop turn (SLICE_S of updates, then a
+        paint), so that typing, Cancel and the busy bar stay live; a newer drawing abandons
+        this one."""
+        token = self._slicing = object()
+
+        def step() -> None:
+            if self._slicing is not token:
+                return
+            until = time.perf_counter() + SLICE_S  # panels until the slice's budget is spent
+            try:
+                while True:
+                    next(steps)
+                    if time.perf_counter() >= until:
+                        break
+            except StopIteration:
+                paint_now(view)
+                self._slicing = None
+                self._finish_render(started)
+                return
+            paint_now(view)
+            # not 0: queued input and timers run between slices; with the window as context,
+            # a closed and deleted window drops the pending slice
+            QtCore.QTimer.singleShot(2, self, step)
+
+        step()
+
+    def _finish_render(self, started: float) -> None:
         self.render_ms = (time.perf_counter() - started) * 1e3
         self.status_text.setText(self._status_line())
         self.rendered.emit()
@@ -395,6 +464,7 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         self.show_banner(text, ERROR_STYLE)
 
     def closeEvent(self, event):  # noqa: N802
+        self._slicing = None  # a large trace being drawn in slices stops here
         self.save_preferences()
         self.bridge.shutdown()
         super().closeEvent(event)

@@ -263,6 +263,13 @@ class PipelineView(QtWidgets.QWidget):
             self.headSelected.emit(value)
 
     def show_trace(self, trace: AttentionTrace, head: int, cell: tuple[int, int] | None) -> None:
+        for _ in self.show_trace_steps(trace, head, cell):
+            pass
+
+    def show_trace_steps(self, trace: AttentionTrace, head: int, cell: tuple[int, int] | None):
+        """``show_trace`` one panel at a time: yields after each panel, so that the window can
+        paint a large trace in slices without blocking. A later call abandons an earlier one."""
+        token = self._drawing = object()
         self.trace, self.head = trace, min(head, trace.heads - 1)
         self.head_spin.blockSignals(True)
         self.head_spin.setRange(0, trace.heads - 1)
@@ -278,6 +285,9 @@ class PipelineView(QtWidgets.QWidget):
             self.maps[name].set_matrix(v["data"], v["rows"], v["cols"], title=v["title"],
                                        kind=v.get("kind", "diverging"), role=v["role"],
                                        levels=levels, hidden=v.get("hidden"), display=reduced.get(name))
+            yield name
+            if self._drawing is not token:
+                return
         self.set_selection(cell, head)
         if self.highlighted:
             self._apply_highlight()  # a new title drops the highlight colour

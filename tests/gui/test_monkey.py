@@ -1,0 +1,211 @@
+"""A GUI monkey: thousands of random user actions with a fixed seed.
+
+Typing, pasting, clicking cells and heads, every control, tabs and window sizes; no
+exception (pytest-qt fails the test on one raised in a Qt callback), no Qt warning, no
+"Unexpected error" banner, and bounded memory. ``EXPLORER_SOAK=20000`` runs a longer soak;
+``EXPLORER_MONKEY_SEED`` picks another seed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.core.config import AttentionConfig
+from tests.gui.helpers import click_cell
+
+from .conftest import WAIT_MS
+
+ACTIONS = int(os.environ.get("EXPLORER_SOAK", "2000"))
+SEED = int(os.environ.get("EXPLORER_MONKEY_SEED", "20240606"))
+IGNORED_MESSAGES = ("This plugin does not support propagateSizeHints()",)
+TEXTS = ["The animal didn't cross the street because it was too tired", "Thinking Machines",
+         "a", "Jane visits Africa in September", "😀 emoji 🚀", "שלום עולם", "注意力机制",
+         " ".join(f"w{i}" for i in range(120)), "tab\tand\x07bell", "x" * 300, "   ", ""]
+CHARS = "abcdefghijklmnopqrstuvwxyz  ,.!?'éß字😀0123456789"
+
+
+def rss_mb() -> float:
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@pytest.fixture
+def qt_messages():
+    """Every Qt warning, critical or fatal message while the test runs."""
+    seen: list[str] = []
+
+    def handler(kind, context, message):
+        if kind != QtCore.QtMsgType.QtDebugMsg and kind != QtCore.QtMsgType.QtInfoMsg \
+                and not any(m in message for m in IGNORED_MESSAGES):
+            seen.append(f"{kind.name}: {message}")
+
+    previous = QtCore.qInstallMessageHandler(handler)
+    yield seen
+    QtCore.qInstallMessageHandler(previous)
+
+
+class Monkey:
+    def __init__(self, qtbot, window, rng: random.Random):
+        self.qtbot, self.w, self.rng = qtbot, window, rng
+        c = window.controls
+        self.combos = [c.scoring, c.scale, c.attention, c.mask, c.weights, c.device, c.heads]
+        self.spins = [(c.seed, 0, 50), (c.mask_size, 0, 20), (c.layer, 0, 5), (c.width, 1, 96)]
+        self.actions = [
+            (12, self.type_char), (4, self.backspace), (3, self.paste), (6, self.click_cell),
+            (3, self.click_head), (2, self.head_key), (8, self.combo), (5, self.spin), (3, self.tau),
+            (3, self.tab), (2, self.resize), (1, self.values), (2, self.stage), (1, self.preset),
+            (1, self.escape), (2, self.wait_idle),
+        ]
+        self.weights = [w for w, _ in self.actions]
+
+    def step(self) -> str:
+        action = self.rng.choices(self.actions, self.weights)[0][1]
+        action()
+        QtWidgets.QApplication.processEvents()
+        return action.__name__
+
+    # -- the actions ---------------------------------------------------------------
+    def field(self):
+        c = self.w.controls
+        return c.sentence if self.rng.random() < 0.8 else c.query
+
+    def type_char(self):
+        field, ch = self.field(), self.rng.choice(CHARS)
+        if ch.isascii():
+            self.qtbot.keyClicks(field, ch)
+            return
+        # QTest types ASCII only (it aborts on other characters): send what a keyboard or
+        # an input method would, a key event carrying the text.
+        for kind in (QtCore.QEvent.Type.KeyPress, QtCore.QEvent.Type.KeyRelease):
+            event = QtGui.QKeyEvent(kind, 0, QtCore.Qt.KeyboardModifier.NoModifier, ch)
+            QtWidgets.QApplication.sendEvent(field, event)
+
+    def backspace(self):
+        self.qtbot.keyClick(self.field(), QtCore.Qt.Key.Key_Backspace)
+
+    def paste(self):
+        field = self.field()
+        text = self.rng.choice(TEXTS)
+        if field is self.w.controls.query and len(text) > 80:
+            text = ""
+        field.setText(text)
+
+    def visible_maps(self):
+        w = self.w
+        if w.tabs.currentWidget() is w.pipeline:
+            return w.pipeline.graphics, [hm for hm in w.pipeline.maps.values() if hm.plot.scene() is not None]
+        if w.tabs.currentWidget() is w.heads:
+            return w.heads.graphics, list(w.heads.maps)
+        return None, []
+
+    def click_cell(self):
+        graphics, maps = self.visible_maps()
+        maps = [hm for hm in maps if hm.data is not None and hm.data.size]
+        if not maps:
+            return
+        hm = self.rng.choice(maps)
+        rows, cols = hm.data.shape
+        click_cell(self.qtbot, graphics, hm, self.rng.randrange(rows), self.rng.randrange(cols))
+
+    def click_head(self):
+        if self.w.trace is not None:
+            self.w.state.select_head(self.rng.randrange(self.w.trace.heads))
+
+    def head_key(self):
+        self.w.tabs.setFocus()
+        self.qtbot.keyClick(self.w.tabs, getattr(QtCore.Qt.Key, f"Key_{self.rng.randint(1, 9)}"))
+
+    def combo(self):
+        combo = self.rng.choice(self.combos)
+        model = combo.model()
+        choices = [i for i in range(combo.count())
+                   if combo.itemData(i) != "open" and (not hasattr(model, "item") or model.item(i) is None
+                                                       or model.item(i).isEnabled())]
+        if not choices:
+            return
+        index = self.rng.choice(choices)
+        combo.setCurrentIndex(index)
+        if combo is self.w.controls.heads:
+            combo.activated.emit(index)
+
+    def spin(self):
+        spin, lo, hi = self.rng.choice(self.spins)
+        spin.setValue(self.rng.randint(lo, min(hi, spin.maximum())))
+
+    def tau(self):
+        slider = self.w.controls.tau
+        slider.setValue(self.rng.randint(slider.minimum(), slider.maximum()))
+
+    def tab(self):
+        tabs = self.w.tabs
+        index = self.rng.randrange(tabs.count())
+        if index == 2 and self.rng.random() < 0.7:  # the overview computes every layer: now and then
+            index = 0
+        tabs.setCurrentIndex(index)
+
+    def resize(self):
+        self.w.resize(self.rng.randint(700, 1700), self.rng.randint(500, 1000))
+
+    def values(self):
+        self.w.pipeline.values_box.toggle()
+
+    def stage(self):
+        combo = self.w.heads.stage_combo
+        combo.setCurrentIndex(self.rng.randrange(combo.count()))
+
+    def preset(self):
+        from explorer.presets import PRESETS
+        self.w.apply_preset(self.rng.randrange(len(PRESETS)))
+
+    def escape(self):
+        self.w.state.select_cell(None)
+
+    def wait_idle(self):
+        self.qtbot.waitUntil(lambda: not self.w.bridge.busy(), timeout=WAIT_MS)
+
+
+def test_monkey(qtbot, make_window, qt_messages):
+    window = make_window(AttentionConfig(sentence="The animal didn't cross the street", weights="random"),
+                         size=(1300, 850))
+    rng = random.Random(SEED)
+    monkey = Monkey(qtbot, window, rng)
+    rss: dict[int, float] = {}
+    done: dict[str, int] = {}
+    for n in range(ACTIONS):
+        name = monkey.step()
+        done[name] = done.get(name, 0) + 1
+        if n % 25 == 24:  # let the worker catch up now and then: renders really happen
+            monkey.wait_idle()
+        if "Unexpected error" in window.banner.text() and window.banner.isVisible():
+            pytest.fail(f"action {n} ({name}): {window.banner.text()}")
+        if (n + 1) % max(1, ACTIONS // 4) == 0:
+            rss[n + 1] = rss_mb()
+        assert not qt_messages, f"action {n} ({name}): {qt_messages}"
+    monkey.wait_idle()
+    QtWidgets.QApplication.processEvents()
+    assert window.isVisible()
+    assert len(done) >= 14, done  # every kind of action ran
+    # Caches fill in the first half (hidden states of 16 texts, a model per folder, the
+    # allocators' pools, head grids of up to 96 heads); after that memory must level off.
+    marks = sorted(rss)
+    half, end = rss[marks[len(marks) // 2 - 1]], rss[marks[-1]]
+    trajectory = ", ".join(f"{k}: {v:.0f} MB" for k, v in sorted(rss.items()))
+    assert end - half < 250, f"resident memory still grows in the second half: {trajectory}"
+    assert end - rss[marks[0]] < 800, f"resident memory grew too much: {trajectory}"
+    assert not qt_messages, qt_messages
+    # still alive: a plain edit computes and draws
+    window.state.update_config(sentence="still alive", query="", weights="random", heads=None,
+                               mask="none", d_model=64, model_dir=None, device="cpu")
+    qtbot.waitUntil(lambda: window.trace is not None and window.trace.config.sentence == "still alive",
+                    timeout=WAIT_MS)
