@@ -112,22 +112,25 @@ class Engine:
         with self._lock:
             self._models.pop(str(Path(model_dir).expanduser().resolve()), None)
 
+    def _pretrained_or_problem(self, config: AttentionConfig) -> tuple[PretrainedModel | None, str | None]:
+        """The model, or why the bundled one is unavailable (a folder the user chose raises)."""
+        try:
+            return self.model(config.model_dir), None
+        except ModelError as exc:
+            if config.model_dir:
+                raise
+            return None, str(exc)
+
     def source_info(self, config: AttentionConfig) -> SourceInfo:
         """Width, layers and default heads of the config's weights (loads the model if needed)."""
+        problem = None
         if config.weights == "pretrained":
-            try:
-                model = self.model(config.model_dir)
-            except ModelError as exc:
-                if config.model_dir:
-                    raise
-                problem = str(exc)
-            else:
+            model, problem = self._pretrained_or_problem(config)
+            if model is not None:
                 c = model.config
                 return SourceInfo("pretrained", c.hidden_size, c.num_hidden_layers,
                                   c.num_attention_heads, model.name)
             config = config.with_(weights="random")
-        else:
-            problem = None
         d = config.d_model
         heads = DEFAULT_RANDOM_HEADS if d % DEFAULT_RANDOM_HEADS == 0 else 1
         return SourceInfo(config.weights, d, 0, heads, None, problem)
@@ -220,12 +223,9 @@ class Engine:
         if not sentence.strip():
             raise ConfigError("the sentence holds no visible characters")
         if config.weights == "pretrained":
-            try:
-                model = self.model(config.model_dir)
-            except ModelError as exc:
-                if config.model_dir:
-                    raise
-                notices.append(f"pretrained weights unavailable ({exc}): using seeded random weights")
+            model, problem = self._pretrained_or_problem(config)
+            if model is None:
+                notices.append(f"pretrained weights unavailable ({problem}): using seeded random weights")
                 return self._prepare_random(config.with_(weights="random"), sentence, query, device, notices)
             return self._prepare_pretrained(config, model, sentence, query, device, notices)
         return self._prepare_random(config, sentence, query, device, notices)
