@@ -141,7 +141,11 @@ def main(argv: list[str] | None = None) -> int:
     from explorer.core.engine import Engine
     from explorer.gui.main_window import MainWindow
 
-    window = MainWindow(Engine(), config)
+    settings = None
+    if headless:  # reproducible: the user's saved theme, language and size neither apply nor change
+        from explorer.gui.preferences import MemorySettings
+        settings = MemorySettings()
+    window = MainWindow(Engine(), config, settings=settings)
     size = args.size or ((1600, 900) if args.screenshot else None)
     if size:
         window.resize(*size)
@@ -158,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
         window.classroom.lesson.go(args.step - 1)
     if args.compare_with is not None:
         window.compare.set_changes(**args.compare_with)
+    if first_view is not None:  # the picker names the example on screen
+        from explorer.presets import PRESETS
+        picker = window.controls.preset
+        picker.setCurrentIndex(max(0, picker.findData(PRESETS.index(first_view))))
     if first_view is not None and first_view.head is not None:
         window.state.select_head(first_view.head)
         if first_view.cell is not None:
@@ -166,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         window.state.select_head(args.head)
     if args.select_cell is not None:
         window.state.select_cell(args.select_cell)
-        window.worked_dock.setVisible(True)  # its worked arithmetic beside the views
+        if not window.classroom.active:  # presentation mode gives the stage the whole width
+            window.worked_dock.setVisible(True)  # its worked arithmetic beside the views
     if args.tab:
         tab_index = {"pipeline": 0, "heads": 1, "overview": 2, "compare": window.tab_compare}[args.tab]
         window.tabs.setCurrentIndex(tab_index)
@@ -194,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
             outcome["code"] = 1
             app.quit()
 
-        ready = window.compare.rendered if args.tab == "compare" else window.rendered
+        ready = {"compare": window.compare.rendered,  # the tab's own drawing, not the pipeline's
+                 "overview": window.overviewRendered}.get(args.tab, window.rendered)
         ready.connect(done, QtCore.Qt.ConnectionType.SingleShotConnection)
         window.failed.connect(failed)
         QtCore.QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, timeout)

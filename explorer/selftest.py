@@ -176,7 +176,8 @@ def _run(out_dir: Path) -> str:
         raise SelfTestError("Qt could not load the application icon (image plugins missing?)")
 
     config = AttentionConfig(sentence=SENTENCE, weights="pretrained", device="cpu")
-    window = MainWindow(Engine(), config)
+    from explorer.gui.preferences import MemorySettings
+    window = MainWindow(Engine(), config, settings=MemorySettings())
     window.resize(*SCREENSHOT_SIZE)
     try:
         window.show()

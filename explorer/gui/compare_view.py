@@ -19,10 +19,13 @@ SAME = "same"
 
 
 def describe(config: AttentionConfig, short: bool = False) -> str:
-    scale = {"sqrt": "÷√d_k", "none": "no scaling", "temperature": f"τ = {config.temperature:g}"}[config.scale]
+    translate = QtCore.QCoreApplication.translate
+    scale = {"sqrt": "÷√d_k", "none": translate("CompareView", "no scaling"),
+             "temperature": f"τ = {config.temperature:g}"}[config.scale]
     if short:
         return f"{config.scoring}, {config.attention}, {scale}"
-    return f"{config.scoring}, {config.attention}, {scale}, mask {config.mask}"
+    return f"{config.scoring}, {config.attention}, {scale}, " + translate(
+        "CompareView", "mask {0}").format(config.mask)
 
 
 class CompareView(QtWidgets.QWidget):
@@ -37,33 +40,28 @@ class CompareView(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QtWidgets.QHBoxLayout()
-        bar.addWidget(QtWidgets.QLabel(self.tr("B = A with")))
+        self.b_label = QtWidgets.QLabel()
+        bar.addWidget(self.b_label)
         self.scoring = QtWidgets.QComboBox()
-        self.scoring.addItem(self.tr("same scoring"), SAME)
-        for name in SCORINGS:
-            self.scoring.addItem(self.tr("scoring: {0}").format(name), name)
-        self.scoring.setToolTip(self.tr("The scoring function of B (dot, cosine, additive, general)"))
+        for name in (SAME,) + tuple(SCORINGS):
+            self.scoring.addItem("", name)
         self.attention = QtWidgets.QComboBox()
-        self.attention.addItem(self.tr("same attention"), SAME)
-        for name in ("soft", "hard", "sample"):
-            self.attention.addItem(self.tr("attention: {0}").format(name), name)
-        self.attention.setToolTip(self.tr("Soft (softmax), hard (one-hot at the best key) or sampled for B"))
-        self.tau_box = QtWidgets.QCheckBox(self.tr("τ ="))
-        self.tau_box.setToolTip(self.tr("Divide B's scores by the temperature τ instead of A's scaling"))
+        for name in (SAME, "soft", "hard", "sample"):
+            self.attention.addItem("", name)
+        self.tau_box = QtWidgets.QCheckBox()
         self.tau = QtWidgets.QDoubleSpinBox()
         self.tau.setRange(0.01, 10.0)
         self.tau.setDecimals(2)
         self.tau.setSingleStep(0.1)
         self.tau.setValue(0.1)
         self.mask = QtWidgets.QComboBox()
-        self.mask.addItem(self.tr("same mask"), SAME)
-        for name in ("none", "causal"):
-            self.mask.addItem(self.tr("mask: {0}").format(name), name)
+        for name in (SAME, "none", "causal"):
+            self.mask.addItem("", name)
         for w in (self.scoring, self.attention, self.tau_box, self.tau, self.mask):
             bar.addWidget(w)
         bar.addStretch(1)
         layout.addLayout(bar)
-        self.summary = QtWidgets.QLabel(self.tr("Compare two settings of the same inputs."))
+        self.summary = QtWidgets.QLabel()
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
         self.graphics = pg.GraphicsLayoutWidget()
@@ -84,6 +82,27 @@ class CompareView(QtWidgets.QWidget):
         self.trace_b: AttentionTrace | None = None
         self.head = 0
         self.difference: np.ndarray | None = None
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text in the interface language (the window calls this on a language switch)."""
+        self.b_label.setText(self.tr("B = A with"))
+        same = {self.scoring: self.tr("same scoring"), self.attention: self.tr("same attention"),
+                self.mask: self.tr("same mask")}
+        named = {self.scoring: self.tr("scoring: {0}"), self.attention: self.tr("attention: {0}"),
+                 self.mask: self.tr("mask: {0}")}
+        for combo in (self.scoring, self.attention, self.mask):
+            for i in range(combo.count()):
+                name = combo.itemData(i)
+                combo.setItemText(i, same[combo] if name == SAME else named[combo].format(name))
+        self.scoring.setToolTip(self.tr("The scoring function of B (dot, cosine, additive, general)"))
+        self.attention.setToolTip(self.tr("Soft (softmax), hard (one-hot at the best key) or sampled for B"))
+        self.tau_box.setText(self.tr("τ ="))
+        self.tau_box.setToolTip(self.tr("Divide B's scores by the temperature τ instead of A's scaling"))
+        if self.trace_a is not None and self.trace_b is not None:
+            self.show_pair(self.trace_a, self.trace_b, self.head, self.map_a.selection)
+        else:
+            self.summary.setText(self.tr("Compare two settings of the same inputs."))
 
     # -- B's configuration ----------------------------------------------------------
     def changes(self) -> dict:

@@ -8,7 +8,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
 from explorer.core.device import device_reasons
-from explorer.presets import PRESETS
+from explorer.presets import PRESET_CONTEXT, PRESETS
 
 TAU_MIN_LOG, TAU_MAX_LOG, TAU_STEPS = -2.0, 1.0, 300  # τ from 0.01 to 10 on a log scale
 OPEN_FOLDER = "open"
@@ -47,9 +47,8 @@ class Controls(QtWidgets.QWidget):
 
         self.preset = QtWidgets.QComboBox()
         self.preset.addItem("Choose an example…", -1)
-        for i, p in enumerate(PRESETS):
-            self.preset.addItem(p.name, i)
-            self.preset.setItemData(i + 1, p.description, QtCore.Qt.ItemDataRole.ToolTipRole)
+        for i, _preset in enumerate(PRESETS):
+            self.preset.addItem("", i)  # names and descriptions: _fill_presets, in the interface language
         self.preset.setToolTip("Load a ready-made example: it sets the texts and the options it is about")
         self.preset.activated.connect(self._on_preset)
         form.addRow("Example", self.preset)
@@ -223,6 +222,7 @@ class Controls(QtWidgets.QWidget):
             elif self.mask in widgets:
                 label.widget().setText(self.tr("Mask"))
         self.preset.setItemText(0, self.tr("Choose an example…"))
+        self._fill_presets()
         self.preset.setToolTip(self.tr("Load a ready-made example: it sets the texts and the options it is about"))
         self.query.setPlaceholderText(self.tr("empty: the sentence attends to itself"))
         self.query.setToolTip(self.tr("The tokens that ask (rows of Q). Leave empty for self-attention; "
@@ -250,6 +250,17 @@ class Controls(QtWidgets.QWidget):
         self.weights.setToolTip(self.tr("Where X and the projection matrices come from"))
         if not self._model_dir:
             self.model_label.setText(self.tr("bundled all-MiniLM-L6-v2"))
+
+    def _fill_presets(self) -> None:
+        """Each preset's name and description (its tooltip) in the interface language."""
+        for row in range(self.preset.count()):
+            index = self.preset.itemData(row)
+            if index is None or index < 0 or index >= len(PRESETS):
+                continue
+            preset = PRESETS[index]
+            self.preset.setItemText(row, QtCore.QCoreApplication.translate(PRESET_CONTEXT, preset.name))
+            self.preset.setItemData(row, QtCore.QCoreApplication.translate(PRESET_CONTEXT, preset.description),
+                                    QtCore.Qt.ItemDataRole.ToolTipRole)
 
     def changeEvent(self, event):  # noqa: N802
         if event.type() == QtCore.QEvent.Type.LanguageChange:

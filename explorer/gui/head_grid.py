@@ -25,7 +25,11 @@ SELECTED_COLOR = "#d55e00"
 
 
 def grid_columns(heads: int) -> int:
-    return max(1, min(heads, math.ceil(math.sqrt(heads * 1.6))))
+    """About 1.6 times as many columns as rows (a wide window), preferring a count that
+    leaves no empty places in the last row (12 heads: 4 × 3 rather than 5, 5, 2)."""
+    target = max(1, min(heads, math.ceil(math.sqrt(heads * 1.6))))
+    choices = [c for c in (target - 1, target, target + 1) if 1 <= c <= heads]
+    return min(choices, key=lambda c: (-heads % c, abs(c - target), c))
 
 
 class HeadGrid(QtWidgets.QWidget):

@@ -116,6 +116,7 @@ class TokenAxis(pg.AxisItem):
         self.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._labels: list[tuple[float, str]] = []
         self._extent = -1
+        self._overhang = 0.0  # how far a bottom label may reach past either end of the axis
 
     def setTicks(self, ticks):  # noqa: N802 (pyqtgraph's name)
         self._labels = list(ticks[0]) if ticks else []
@@ -147,6 +148,22 @@ class TokenAxis(pg.AxisItem):
             if extent != self._extent:
                 self._extent = extent
                 self.setHeight(extent)
+            # A label is centred on its cell: the first and last may be wider than their cell
+            # ("[CLS]" on a narrow first column). Paint them whole, into the empty corners
+            # beside the axis (pyqtgraph's bounding rect ends at the axis, clipping them).
+            overhang = min(max(getattr(self, "_widths", None) or [0.0]) / 2 + 2, self.MAX_OVERHANG)
+            if overhang != self._overhang:
+                self.prepareGeometryChange()
+                self._overhang = overhang
+
+    MAX_OVERHANG = 80.0
+
+    def boundingRect(self):  # noqa: N802
+        rect = super().boundingRect()
+        overhang = getattr(self, "_overhang", 0.0)  # (pyqtgraph asks while constructing)
+        if self.orientation in ("bottom", "top") and overhang > 0:
+            rect = rect.adjusted(-overhang, 0, overhang, 0)
+        return rect
 
     def setRange(self, mn, mx):  # noqa: N802
         if math.isfinite(mn) and math.isfinite(mx):
@@ -188,17 +205,32 @@ class TokenAxis(pg.AxisItem):
                 x = a.x() + value * (b.x() - a.x())
                 if rect.left() - w <= x <= rect.right() + w:
                     ticks.append(QtCore.QLineF(x, geo.top(), x, geo.top() + 3))
-                    spots.append((QtCore.QPointF(x - w / 2, geo.top() + 3 + ascent), text))
+                    left = min(max(x - w / 2, rect.left()), rect.right() - w)  # whole, never clipped
+                    spots.append((QtCore.QPointF(left, geo.top() + 3 + ascent), text))
         p.drawLines(ticks)
         p.setPen(self.textPen())
         for point, text in spots:
             p.drawText(point, text)
 
 
+def cell_value_text(value: float, unit: bool = False) -> str:
+    """A cell's value as printed on it: two decimals; ``unit`` (values in [0, 1], such as
+    weights) drops the leading zero, ".07", and writes the ends as "0" and "1", so that
+    the values fit cells a third narrower at the same font size."""
+    text = f"{value:.2f}"
+    if not unit:
+        return text
+    if text in ("0.00", "-0.00"):
+        return "0"
+    if text == "1.00":
+        return "1"
+    return text[1:] if text.startswith("0.") else text
+
+
 class ValueLabels(pg.GraphicsObject):
     """Every cell's value as text, drawn in one paint pass (never one item per cell)."""
 
-    MIN_CELL_PX = 26
+    MIN_CELL_PX = 20
     MAX_CELLS = 64 * 64
 
     def __init__(self):
@@ -208,15 +240,27 @@ class ValueLabels(pg.GraphicsObject):
         self.setAcceptedMouseButtons(QtCore.Qt.MouseButton.NoButton)
         self._font = QtGui.QFont()
         self._font.setPointSizeF(7)
-        self._text_w = QtGui.QFontMetricsF(self._font).horizontalAdvance("-0.00") + 4
+        self.unit = False  # values in [0, 1]: the short format of cell_value_text
+        self.painted = False  # whether the last paint wrote the values (their cells were large enough)
+        self._measure()
         self._colours: tuple | None = None  # (colour map, levels): text contrasts with its cell
+
+    def _measure(self) -> None:
+        metrics = QtGui.QFontMetricsF(self._font)
+        self._text_w = metrics.horizontalAdvance(".00" if self.unit else "-0.00") + 4
+        # digits need their ink height (cap height), not the line height with its leading
+        self._text_h = metrics.capHeight() + 4
 
     def set_font(self, font: QtGui.QFont) -> None:
         self._font = QtGui.QFont(font)
-        metrics = QtGui.QFontMetricsF(self._font)
-        self._text_w = metrics.horizontalAdvance("-0.00") + 4
-        self._text_h = metrics.height()
+        self._measure()
         self.update()
+
+    def set_unit(self, unit: bool) -> None:
+        if unit != self.unit:
+            self.unit = unit
+            self._measure()
+            self.update()
 
     def set_colours(self, cmap, levels: tuple[float, float]) -> None:
         self._colours = (cmap, levels)
@@ -242,11 +286,13 @@ class ValueLabels(pg.GraphicsObject):
 
     def paint(self, p: QtGui.QPainter, *args):
         if self._data is None:
+            self.painted = False
             return
         tr = p.transform()
         origin, one = tr.map(QtCore.QPointF(0, 0)), tr.map(QtCore.QPointF(1, 1))
         cw, ch = abs(one.x() - origin.x()), abs(one.y() - origin.y())
-        if cw < max(self.MIN_CELL_PX, self._text_w) or ch < max(11, getattr(self, "_text_h", 11)):
+        self.painted = cw >= max(self.MIN_CELL_PX, self._text_w) and ch >= max(11, self._text_h)
+        if not self.painted:
             return  # the values would not fit their cells: unreadable, so not drawn
         p.save()
         p.resetTransform()
@@ -258,7 +304,7 @@ class ValueLabels(pg.GraphicsObject):
                 centre = tr.map(QtCore.QPointF(c, r))
                 rect = QtCore.QRectF(centre.x() - cw / 2, centre.y() - ch / 2, cw, ch)
                 p.setPen(self._pen_for(v))
-                p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, f"{v:.2f}")
+                p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, cell_value_text(v, self.unit))
         p.restore()
 
 
@@ -386,6 +432,7 @@ class Heatmap(QtCore.QObject):
         else:
             self.overlay.setVisible(False)
         self.values.set_colours(SEQUENTIAL if kind in ("weights", "mask") else DIVERGING, self.levels)
+        self.values.set_unit(kind in ("weights", "mask") and self.levels == (0.0, 1.0))
         self.values.set_data(shown if self.show_values and not self.reduced else None)
         if self._shown_shape != (n_rows, n_cols):
             vb = self.plot.getViewBox()

@@ -22,7 +22,14 @@ from explorer.gui.worked_panel import WorkedPanel
 from explorer.session import Session, SessionError, load_session, save_session
 from explorer.state import GRID_STAGES
 
-SESSION_FILTER = "Attention Explorer session (*.aexp.json *.json)"
+SESSION_FILTER = QtCore.QT_TRANSLATE_NOOP("LessonToolsMixin", "Attention Explorer session (*.aexp.json *.json)")
+
+
+def translate(context: str, text: str) -> str:
+    """The text in the interface language. The mixin's methods run as MainWindow's, whose
+    ``self.tr`` would look under "MainWindow"; pyside6-lupdate files every
+    ``translate("LessonToolsMixin", "…")`` call under that context (checked)."""
+    return QtCore.QCoreApplication.translate(context, text)
 
 
 class LessonToolsMixin:
@@ -41,7 +48,7 @@ class LessonToolsMixin:
         self._apply_look(self.prefs.theme(), self.prefs.language())
 
         self.worked = WorkedPanel()
-        self.worked_dock = QtWidgets.QDockWidget(QtCore.QCoreApplication.translate("LessonToolsMixin", "Worked arithmetic"), self)
+        self.worked_dock = QtWidgets.QDockWidget(self)
         self.worked_dock.setObjectName("workedArithmeticDock")
         self.worked_dock.setWidget(self.worked)
         self.worked.setMinimumWidth(220)  # small windows still fit; sizeHint asks for more
@@ -50,9 +57,7 @@ class LessonToolsMixin:
         # (Ctrl+Shift+W) opens it; selecting a cell fills it.
         self.worked_dock.setVisible(False)
         self.worked_action = self.worked_dock.toggleViewAction()
-        self.worked_action.setText(QtCore.QCoreApplication.translate("LessonToolsMixin", "Worked arithmetic"))
         self.worked_action.setShortcut(QtGui.QKeySequence("Ctrl+Shift+W"))
-        self.worked_action.setStatusTip(QtCore.QCoreApplication.translate("LessonToolsMixin", "Show the actual numbers behind the selected cell"))
         view_menu = getattr(getattr(self, "classroom", None), "view_menu", None)
         if view_menu is not None:
             view_menu.addSeparator()
@@ -61,9 +66,7 @@ class LessonToolsMixin:
             self.addAction(self.worked_action)
 
         self.compare = CompareView()
-        self.tab_compare = self.tabs.addTab(self.compare, QtCore.QCoreApplication.translate("LessonToolsMixin", "Compare"))
-        self.tabs.setTabToolTip(self.tab_compare, QtCore.QCoreApplication.translate("LessonToolsMixin", 
-            "The selected head's weights for the current settings (A) and for B, and B − A"))
+        self.tab_compare = self.tabs.addTab(self.compare, "")
         self._compare_for: tuple[AttentionConfig, AttentionConfig] | None = None
         self._compare_wanted: tuple[AttentionConfig, AttentionConfig] | None = None
         self.compare.changed.connect(self._compare_if_visible)
@@ -71,6 +74,41 @@ class LessonToolsMixin:
         self.tabs.currentChanged.connect(self._tools_on_tab)
         self.state.subscribe(self._tools_on_state)
         self._build_file_menu()
+        self.retranslate_lesson_tools()
+
+    def retranslate_lesson_tools(self) -> None:
+        """The File menu, the worked-arithmetic dock and the Compare tab in the interface
+        language (MainWindow.retranslate calls this on every language switch)."""
+        if not hasattr(self, "file_menu"):
+            return  # called by the window before the tools exist
+        self.worked_dock.setWindowTitle(translate("LessonToolsMixin", "Worked arithmetic"))
+        self.worked_action.setText(translate("LessonToolsMixin", "Worked arithmetic"))
+        self.worked_action.setStatusTip(
+            translate("LessonToolsMixin", "Show the actual numbers behind the selected cell"))
+        self.tabs.setTabText(self.tab_compare, translate("LessonToolsMixin", "Compare"))
+        self.tabs.setTabToolTip(self.tab_compare, translate(
+            "LessonToolsMixin", "The selected head's weights for the current settings (A) and for B, and B − A"))
+        self.file_menu.setTitle(translate("LessonToolsMixin", "&File"))
+        texts = {
+            self.open_action: (translate("LessonToolsMixin", "&Open session…"), translate(
+                "LessonToolsMixin", "Open a saved lesson: inputs, options, selection, theme, language")),
+            self.save_action: (translate("LessonToolsMixin", "&Save session"), translate(
+                "LessonToolsMixin", "Save the whole state to the current session file")),
+            self.save_as_action: (translate("LessonToolsMixin", "Save session &as…"), None),
+            self.export_action: (translate("LessonToolsMixin", "&Export…"), translate(
+                "LessonToolsMixin", "A panel as PNG or SVG, the window as PNG, the data as CSV, NPY or JSON")),
+            self.export_window_action: (translate("LessonToolsMixin", "Export the window as PNG…"), None),
+            self.copy_action: (translate("LessonToolsMixin", "Copy the current view to the clipboard"), None),
+            self.quit_action: (translate("LessonToolsMixin", "&Quit"), None),
+        }
+        for act, (text, tip) in texts.items():
+            act.setText(text)
+            if tip:
+                act.setStatusTip(tip)
+        self.recent_menu.setTitle(translate("LessonToolsMixin", "Recent sessions"))
+        self._fill_recent()
+        self.compare.retranslate()
+        self.worked.retranslate()
 
     def _apply_look(self, theme: str, language: str) -> None:
         """Theme and language through the presentation code (``self.classroom``) when it is
@@ -94,8 +132,9 @@ class LessonToolsMixin:
         return getattr(self, "language", "en")
 
     def _build_file_menu(self) -> None:
+        """The File menu's actions; their texts come from ``retranslate_lesson_tools``."""
         bar = self.menuBar()
-        menu = QtWidgets.QMenu(QtCore.QCoreApplication.translate("LessonToolsMixin", "&File"), self)
+        menu = QtWidgets.QMenu(self)
         first = bar.actions()[0] if bar.actions() else None
         if first is not None:
             bar.insertMenu(first, menu)  # File comes first, whoever built the other menus
@@ -103,34 +142,26 @@ class LessonToolsMixin:
             bar.addMenu(menu)
         self.file_menu = menu
 
-        def action(text, slot, shortcut=None, tip=None):
-            act = QtGui.QAction(text, self)
+        def action(slot, shortcut=None):
+            act = QtGui.QAction(self)
             if shortcut:
                 act.setShortcut(QtGui.QKeySequence(shortcut))
-            if tip:
-                act.setStatusTip(tip)
             act.triggered.connect(slot)
             menu.addAction(act)
             return act
 
-        self.open_action = action(QtCore.QCoreApplication.translate("LessonToolsMixin", "&Open session…"), self.open_session_dialog, "Ctrl+O",
-                                  QtCore.QCoreApplication.translate("LessonToolsMixin", "Open a saved lesson: inputs, options, selection, theme, language"))
-        self.recent_menu = menu.addMenu(QtCore.QCoreApplication.translate("LessonToolsMixin", "Recent sessions"))
+        self.open_action = action(self.open_session_dialog, "Ctrl+O")
+        self.recent_menu = menu.addMenu("")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        self._fill_recent()
-        self.save_action = action(QtCore.QCoreApplication.translate("LessonToolsMixin", "&Save session"), self.save_session_action, "Ctrl+S",
-                                  QtCore.QCoreApplication.translate("LessonToolsMixin", "Save the whole state to the current session file"))
-        self.save_as_action = action(QtCore.QCoreApplication.translate("LessonToolsMixin", "Save session &as…"), self.save_session_dialog, "Ctrl+Shift+S")
+        self.save_action = action(self.save_session_action, "Ctrl+S")
+        self.save_as_action = action(self.save_session_dialog, "Ctrl+Shift+S")
         menu.addSeparator()
-        self.export_action = action(QtCore.QCoreApplication.translate("LessonToolsMixin", "&Export…"), self.export_dialog, "Ctrl+E",
-                                    QtCore.QCoreApplication.translate("LessonToolsMixin", "A panel as PNG or SVG, the window as PNG, the data as CSV, NPY or JSON"))
-        self.export_window_action = action(QtCore.QCoreApplication.translate("LessonToolsMixin", "Export the window as PNG…"), self._export_window_dialog)
-        self.copy_action = action(QtCore.QCoreApplication.translate("LessonToolsMixin", "Copy the current view to the clipboard"),
-                                  lambda: self.copy_panel(self._current_panel()), "Ctrl+Shift+C")
+        self.export_action = action(self.export_dialog, "Ctrl+E")
+        self.export_window_action = action(self._export_window_dialog)
+        self.copy_action = action(lambda: self.copy_panel(self._current_panel()), "Ctrl+Shift+C")
         menu.addSeparator()
-        quit_action = action(QtCore.QCoreApplication.translate("LessonToolsMixin", "&Quit"), self.close)
-        quit_action.setShortcut(QtGui.QKeySequence())  # Ctrl+Q is the window's own shortcut
-        quit_action.setShortcutVisibleInContextMenu(False)
+        self.quit_action = action(self.close)  # Ctrl+Q is the window's own shortcut
+        self.quit_action.setShortcutVisibleInContextMenu(False)
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
@@ -141,7 +172,7 @@ class LessonToolsMixin:
             act.setStatusTip(path)
             act.triggered.connect(lambda _=False, p=path: self.open_session(p, interactive=True))
         if not recent:
-            none = self.recent_menu.addAction(QtCore.QCoreApplication.translate("LessonToolsMixin", "(none yet)"))
+            none = self.recent_menu.addAction(translate("LessonToolsMixin", "(none yet)"))
             none.setEnabled(False)
 
     # -- events ------------------------------------------------------------------------
@@ -181,13 +212,13 @@ class LessonToolsMixin:
         try:
             b = self.compare.config_b(a)
         except ConfigError as exc:
-            self.compare.show_message(QtCore.QCoreApplication.translate("LessonToolsMixin", "B cannot be computed: {0}").format(exc))
+            self.compare.show_message(translate("LessonToolsMixin", "B cannot be computed: {0}").format(exc))
             return
         key = (a, b)
         if key == self._compare_for or key == self._compare_wanted:
             return
         self._compare_wanted = key
-        self.compare.show_message(QtCore.QCoreApplication.translate("LessonToolsMixin", "Computing A and B…"))
+        self.compare.show_message(translate("LessonToolsMixin", "Computing A and B…"))
         engine = self.engine
         self.bridge.submit("compare", lambda: (key, engine.trace(a), engine.trace(b)))
 
@@ -216,10 +247,10 @@ class LessonToolsMixin:
         try:
             session = load_session(path)
         except SessionError as exc:
-            self.session_message = QtCore.QCoreApplication.translate("LessonToolsMixin", "Cannot open the session: {0}").format(exc)
+            self.session_message = translate("LessonToolsMixin", "Cannot open the session: {0}").format(exc)
             self.show_error(self.session_message)
             if interactive:
-                QtWidgets.QMessageBox.warning(self, QtCore.QCoreApplication.translate("LessonToolsMixin", "Open session"), self.session_message)
+                QtWidgets.QMessageBox.warning(self, translate("LessonToolsMixin", "Open session"), self.session_message)
             return False
         s = self.state
         s.set_config(session.config)
@@ -229,7 +260,7 @@ class LessonToolsMixin:
             s.set_grid_stage(session.stage)
         self._apply_look(session.theme, session.language)
         self.session_path = str(path)
-        self.session_message = QtCore.QCoreApplication.translate("LessonToolsMixin", "Opened {0}").format(Path(path).name)
+        self.session_message = translate("LessonToolsMixin", "Opened {0}").format(Path(path).name)
         self.prefs.add_recent(path)
         self._fill_recent()
         self.banner.setVisible(False)
@@ -241,13 +272,13 @@ class LessonToolsMixin:
         try:
             save_session(path, self.current_session())
         except OSError as exc:
-            self.session_message = QtCore.QCoreApplication.translate("LessonToolsMixin", "Cannot save the session: {0}").format(exc.strerror or exc)
+            self.session_message = translate("LessonToolsMixin", "Cannot save the session: {0}").format(exc.strerror or exc)
             self.show_error(self.session_message)
             if interactive:
-                QtWidgets.QMessageBox.warning(self, QtCore.QCoreApplication.translate("LessonToolsMixin", "Save session"), self.session_message)
+                QtWidgets.QMessageBox.warning(self, translate("LessonToolsMixin", "Save session"), self.session_message)
             return False
         self.session_path = str(path)
-        self.session_message = QtCore.QCoreApplication.translate("LessonToolsMixin", "Saved {0}").format(Path(path).name)
+        self.session_message = translate("LessonToolsMixin", "Saved {0}").format(Path(path).name)
         self.prefs.add_recent(path)
         self._fill_recent()
         self.statusBar().showMessage(self.session_message, 5000)
@@ -259,8 +290,8 @@ class LessonToolsMixin:
         self.setWindowTitle(f"{name} — Attention Explorer" if name else "Attention Explorer")
 
     def open_session_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, QtCore.QCoreApplication.translate("LessonToolsMixin", "Open session"), "",
-                                                        QtCore.QCoreApplication.translate("LessonToolsMixin", SESSION_FILTER))
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, translate("LessonToolsMixin", "Open session"), "",
+                                                        translate("LessonToolsMixin", SESSION_FILTER))
         if path:
             self.open_session(path, interactive=True)
 
@@ -271,8 +302,8 @@ class LessonToolsMixin:
             self.save_session_dialog()
 
     def save_session_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, QtCore.QCoreApplication.translate("LessonToolsMixin", "Save session"), "lesson.aexp.json",
-                                                        QtCore.QCoreApplication.translate("LessonToolsMixin", SESSION_FILTER))
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, translate("LessonToolsMixin", "Save session"), "lesson.aexp.json",
+                                                        translate("LessonToolsMixin", SESSION_FILTER))
         if path:
             if not path.lower().endswith(".json"):
                 path += ".aexp.json"
@@ -281,15 +312,15 @@ class LessonToolsMixin:
     # -- export --------------------------------------------------------------------------------
     def export_panels(self) -> dict[str, tuple[str, object]]:
         """name -> (label, PlotItem or QWidget) of every panel that can be exported."""
-        panels = {"pipeline": (QtCore.QCoreApplication.translate("LessonToolsMixin", "Pipeline: every stage of the head"), self.pipeline.graphics)}
+        panels = {"pipeline": (translate("LessonToolsMixin", "Pipeline: every stage of the head"), self.pipeline.graphics)}
         for name, hm in self.pipeline.maps.items():
-            panels[f"pipeline:{name}"] = (QtCore.QCoreApplication.translate("LessonToolsMixin", "Pipeline stage: {0}").format(name), hm.plot)
-        panels["heads"] = (QtCore.QCoreApplication.translate("LessonToolsMixin", "All heads"), self.heads.graphics)
-        panels["overview"] = (QtCore.QCoreApplication.translate("LessonToolsMixin", "Model overview"), self.overview)
-        panels["compare"] = (QtCore.QCoreApplication.translate("LessonToolsMixin", "Compare: A, B and B − A"), self.compare.graphics)
+            panels[f"pipeline:{name}"] = (translate("LessonToolsMixin", "Pipeline stage: {0}").format(name), hm.plot)
+        panels["heads"] = (translate("LessonToolsMixin", "All heads"), self.heads.graphics)
+        panels["overview"] = (translate("LessonToolsMixin", "Model overview"), self.overview)
+        panels["compare"] = (translate("LessonToolsMixin", "Compare: A, B and B − A"), self.compare.graphics)
         for name, hm in self.compare.maps.items():
-            panels[f"compare:{name}"] = (QtCore.QCoreApplication.translate("LessonToolsMixin", "Compare: {0}").format(name), hm.plot)
-        panels["worked"] = (QtCore.QCoreApplication.translate("LessonToolsMixin", "Worked arithmetic"), self.worked.view)
+            panels[f"compare:{name}"] = (translate("LessonToolsMixin", "Compare: {0}").format(name), hm.plot)
+        panels["worked"] = (translate("LessonToolsMixin", "Worked arithmetic"), self.worked.view)
         return panels
 
     def _current_panel(self) -> str:
@@ -307,7 +338,7 @@ class LessonToolsMixin:
         return panels[name][1]
 
     def _export_done(self, message: str | None, what: str) -> str | None:
-        self.export_message = message or QtCore.QCoreApplication.translate("LessonToolsMixin", "Exported {0}").format(what)
+        self.export_message = message or translate("LessonToolsMixin", "Exported {0}").format(what)
         if message:
             self.show_error(message)
         else:
@@ -324,25 +355,25 @@ class LessonToolsMixin:
             elif fmt == "svg":
                 image_export.save_svg(target, path)
             else:
-                raise ValueError(QtCore.QCoreApplication.translate("LessonToolsMixin", "{0}: choose PNG or SVG").format(path))
+                raise ValueError(translate("LessonToolsMixin", "{0}: choose PNG or SVG").format(path))
         except (OSError, ValueError, KeyError) as exc:
-            return self._export_done(QtCore.QCoreApplication.translate("LessonToolsMixin", "Export failed: {0}").format(exc), path)
+            return self._export_done(translate("LessonToolsMixin", "Export failed: {0}").format(exc), path)
         return self._export_done(None, Path(path).name)
 
     def export_window(self, path: str | Path) -> str | None:
         image = self.grab().toImage()
         if image.isNull() or not image.save(str(path), "PNG"):
-            return self._export_done(QtCore.QCoreApplication.translate("LessonToolsMixin", "Export failed: cannot write {0}").format(path), path)
+            return self._export_done(translate("LessonToolsMixin", "Export failed: cannot write {0}").format(path), path)
         return self._export_done(None, Path(path).name)
 
     def export_data(self, fmt: str, path: str | Path) -> str | None:
         """Every stage of the current trace: csv / npy (into a folder) or json (one file)."""
         if self.trace is None:
-            return self._export_done(QtCore.QCoreApplication.translate("LessonToolsMixin", "Nothing to export yet: no result has been computed"), path)
+            return self._export_done(translate("LessonToolsMixin", "Nothing to export yet: no result has been computed"), path)
         try:
             data_export.export_data(self.trace, fmt, path)
         except (OSError, ValueError) as exc:
-            return self._export_done(QtCore.QCoreApplication.translate("LessonToolsMixin", "Export failed: {0}").format(exc), path)
+            return self._export_done(translate("LessonToolsMixin", "Export failed: {0}").format(exc), path)
         return self._export_done(None, Path(path).name)
 
     def copy_panel(self, name: str) -> str | None:
@@ -350,14 +381,14 @@ class LessonToolsMixin:
             target = self if name == "window" else self._panel_target(name)
             image_export.copy_to_clipboard(target)
         except (KeyError, OSError) as exc:
-            return self._export_done(QtCore.QCoreApplication.translate("LessonToolsMixin", "Copy failed: {0}").format(exc), name)
-        return self._export_done(None, QtCore.QCoreApplication.translate("LessonToolsMixin", "{0} to the clipboard").format(name))
+            return self._export_done(translate("LessonToolsMixin", "Copy failed: {0}").format(exc), name)
+        return self._export_done(None, translate("LessonToolsMixin", "{0} to the clipboard").format(name))
 
     def export_dialog(self) -> None:
         image_export.ExportDialog(self).exec()
 
     def _export_window_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, QtCore.QCoreApplication.translate("LessonToolsMixin", "Export the window"), "window.png",
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, translate("LessonToolsMixin", "Export the window"), "window.png",
                                                         "PNG (*.png)")
         if path:
             self.export_window(path if path.lower().endswith(".png") else path + ".png")

@@ -327,8 +327,16 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         self.notice.setVisible(bool(trace.notices))
         self._render_visible()
         self._tools_on_trace()
+        pending = getattr(self, "_overview_pending", None)
+        if pending is not None:
+            self._on_overview(pending)
 
     def _on_overview(self, result: Result) -> None:
+        if result.ok and self.trace is None:
+            # the first trace is still on its way: its tokens and model name label the thumbnails
+            self._overview_pending = result
+            return
+        self._overview_pending = None
         self._overview_wanted = None
         if not result.ok:
             self.overview.show_message(error_message(result.error))
@@ -436,9 +444,6 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
                   self.heads: (self.tr("All heads"), self.tr("One stage for every head; click a head to select it")),
                   self.overview: (self.tr("Model overview"),
                                   self.tr("Attention weights of every layer and head; click one to open it"))}
-        compare = getattr(self, "compare", None) or getattr(self, "compare_view", None)
-        if compare is not None:
-            titles[compare] = (self.tr("Compare"), None)
         for widget, (title, tip) in titles.items():
             index = self.tabs.indexOf(widget)
             if index >= 0:
@@ -452,6 +457,7 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
                 view.retranslate()
         if self.trace is not None:
             self.status_text.setText(self._status_line())
+        self.retranslate_lesson_tools()  # File menu, worked arithmetic, Compare
 
     def show_banner(self, text: str, style: str) -> None:
         self.banner.setStyleSheet(style)

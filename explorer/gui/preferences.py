@@ -2,7 +2,8 @@
 
 Stored with QSettings. ``Preferences(settings)`` takes the QSettings to use, so tests (and
 portable builds) can point it at their own file; the default is the user's INI file
-(which the test fixtures redirect to a temporary folder).
+(which the test fixtures redirect to a temporary folder). Headless runs pass a
+``MemorySettings``: they never touch the user's file.
 """
 
 from __future__ import annotations
@@ -23,11 +24,29 @@ def default_settings() -> QtCore.QSettings:
                             ORGANIZATION, APPLICATION)
 
 
+class MemorySettings:
+    """The few QSettings methods Preferences uses, kept in memory only: headless runs
+    (``--screenshot``, ``--first-paint-exit``, ``--self-test``) neither read the user's
+    preferences (a saved dark theme or Chinese would change a screenshot) nor write them."""
+
+    def __init__(self):
+        self.values: dict[str, object] = {}
+
+    def value(self, key: str, default=None):
+        return self.values.get(key, default)
+
+    def setValue(self, key: str, value) -> None:  # noqa: N802 (QSettings' name)
+        self.values[key] = value
+
+    def sync(self) -> None:
+        pass
+
+
 class Preferences:
-    def __init__(self, settings: QtCore.QSettings | str | Path | None = None):
+    def __init__(self, settings: QtCore.QSettings | MemorySettings | str | Path | None = None):
         if settings is None:
             settings = default_settings()
-        elif not isinstance(settings, QtCore.QSettings):
+        elif not isinstance(settings, (QtCore.QSettings, MemorySettings)):
             settings = QtCore.QSettings(str(settings), QtCore.QSettings.Format.IniFormat)
         self.settings = settings
 

@@ -213,6 +213,10 @@ class Classroom(QtCore.QObject):
                                  side=side.isVisible() if side is not None else True)
             if side is not None:
                 side.setVisible(False)
+            dock = getattr(w, "worked_dock", None)  # the stage needs the whole width on a projector
+            self._restore["worked"] = dock is not None and not dock.isHidden()
+            if dock is not None:
+                dock.setVisible(False)
             w.statusBar().setVisible(False)
             w.pipeline.values_box.setChecked(True)
             self.show_lesson(True)
@@ -226,6 +230,8 @@ class Classroom(QtCore.QObject):
             if side is not None:
                 side.setVisible(r.get("side", True))
             w.statusBar().setVisible(True)
+            if r.get("worked") and getattr(w, "worked_dock", None) is not None:
+                w.worked_dock.setVisible(True)
             w.pipeline.values_box.setChecked(r.get("values", False))
             w.pipeline.set_zoom(None)
             self.show_lesson(r.get("lesson", False))

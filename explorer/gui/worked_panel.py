@@ -58,8 +58,12 @@ class WorkedPanel(QtWidgets.QWidget):
     def text(self) -> str:
         return self.view.toPlainText()
 
+    def retranslate(self) -> None:
+        """Lay the same cell out again in the interface language."""
+        self.show_cell(self.trace, self.head, self.selected)
+
     def show_cell(self, trace: AttentionTrace | None, head: int, cell: tuple[int, int] | None) -> None:
-        self.trace = trace
+        self.trace, self.head, self.selected = trace, head, cell
         if trace is None or cell is None:
             self.cell = None
             self.view.setHtml("<p>" + html.escape(self.tr(
@@ -77,9 +81,34 @@ class WorkedPanel(QtWidgets.QWidget):
     # -- the page -----------------------------------------------------------------
     def _html(self, t: AttentionTrace, c: WorkedCell) -> str:
         e = html.escape
-        tr = self.tr
-        parts = [f"<h3>{e(tr('Head'))} {c.head} · {e(tr('query'))} {c.i} “{e(c.query_token)}” · "
-                 f"{e(tr('key'))} {c.j} “{e(c.key_token)}”</h3>"]
+        # the words outside the f-strings, where pyside6-lupdate can read them
+        words = {text: e(translated) for text, translated in (
+            ("Head", self.tr("Head")),
+            ("query", self.tr("query")),
+            ("key", self.tr("key")),
+            ("{0} more terms", self.tr("{0} more terms")),
+            ("Score", self.tr("Score")),
+            ("no scaling", self.tr("no scaling")),
+            ("Scale", self.tr("Scale")),
+            ("visible", self.tr("visible")),
+            ("masked: this key is hidden from this query",
+             self.tr("masked: this key is hidden from this query")),
+            ("Mask", self.tr("Mask")),
+            ("Softmax over row {0}", self.tr("Softmax over row {0}")),
+            ("subtracting the row maximum does not change the weights",
+             self.tr("subtracting the row maximum does not change the weights")),
+            ("scaled", self.tr("scaled")),
+            ("weight", self.tr("weight")),
+            ("{0} more keys", self.tr("{0} more keys")),
+            ("Every key of this row is masked: all weights are 0.",
+             self.tr("Every key of this row is masked: all weights are 0.")),
+            ("the weight is one-hot", self.tr("the weight is one-hot")),
+            ("Output of query {0}", self.tr("Output of query {0}")),
+            ("{0} smaller terms", self.tr("{0} smaller terms")),
+            ("{0} components", self.tr("{0} components")),
+        )}
+        parts = [f"<h3>{words['Head']} {c.head} · {words['query']} {c.i} “{e(c.query_token)}” · "
+                 f"{words['key']} {c.j} “{e(c.key_token)}”</h3>"]
         s = c.score
         q, k = t.Q[c.head, c.i], t.K[c.head, c.j]
 
@@ -87,10 +116,10 @@ class WorkedPanel(QtWidgets.QWidget):
             n = min(len(s.terms), MAX_TERMS)
             pieces = [f"{fmt_left(a)}×{paren(b)}" for a, b in zip(left[:n], right[:n])]
             lines = [" + ".join(pieces[p:p + 3]) for p in range(0, n, 3)]
-            more = f"<br>+ … ({len(s.terms) - n} {e(tr('more terms'))})" if len(s.terms) > n else ""
+            more = f"<br>+ … ({words['{0} more terms'].format(len(s.terms) - n)})" if len(s.terms) > n else ""
             return "<br>+ ".join(lines) + more
 
-        parts.append(f"<p><b>1. {e(tr('Score'))}</b> ({e(s.kind)})<br>")
+        parts.append(f"<p><b>1. {words['Score']}</b> ({e(s.kind)})<br>")
         if s.kind in ("dot", "cosine"):
             parts.append(f"q = {vec(q)}<br>k = {vec(k)}<br>"
                          f"q·k = Σ<sub>d</sub> q<sub>d</sub>·k<sub>d</sub> =<br>{products(q, k)}<br>"
@@ -115,17 +144,18 @@ class WorkedPanel(QtWidgets.QWidget):
 
         scale = t.config.scale
         how = {"sqrt": f"√d_k = √{t.d_k}", "temperature": f"τ = {num(c.divisor)}",
-               "none": e(tr("no scaling"))}[scale]
-        parts.append(f"<p><b>2. {e(tr('Scale'))}</b> ({how})<br>"
+               "none": words["no scaling"]}[scale]
+        parts.append(f"<p><b>2. {words['Scale']}</b> ({how})<br>"
                      f"{num(s.score)} / {num(c.divisor)} = <b>{num(c.scaled)}</b></p>")
 
-        visible = e(tr("visible")) if c.visible else e(tr("masked: this key is hidden from this query"))
-        parts.append(f"<p><b>3. {e(tr('Mask'))}</b> ({e(t.config.mask)}): {visible}</p>")
+        visible = words["visible"] if c.visible else words["masked: this key is hidden from this query"]
+        parts.append(f"<p><b>3. {words['Mask']}</b> ({e(t.config.mask)}): {visible}</p>")
 
-        parts.append(f"<p><b>4. {e(tr('Softmax over row'))} {c.i}</b> "
-                     f"(exp(x − {num(c.row_max)}): {e(tr('subtracting the row maximum does not change the weights'))})</p>")
-        rows = [f"<tr><th align=left>{e(tr('key'))}</th><th align=right>{e(tr('scaled'))}</th>"
-                f"<th align=right>exp</th><th align=right>{e(tr('weight'))}</th></tr>"]
+        parts.append(f"<p><b>4. {words['Softmax over row {0}'].format(c.i)}</b> "
+                     f"(exp(x − {num(c.row_max)}): "
+                     f"{words['subtracting the row maximum does not change the weights']})</p>")
+        rows = [f"<tr><th align=left>{words['key']}</th><th align=right>{words['scaled']}</th>"
+                f"<th align=right>exp</th><th align=right>{words['weight']}</th></tr>"]
         for jj in range(min(t.n_key, MAX_ROW)):
             bg = f" bgcolor='{HIGHLIGHT}'" if jj == c.j else ""
             if c.row_visible[jj]:
@@ -135,25 +165,25 @@ class WorkedPanel(QtWidgets.QWidget):
             rows.append(f"<tr{bg}><td>{jj} {e(t.tokens_key[jj])}</td>" +
                         "".join(f"<td align=right>&nbsp;{x}</td>" for x in cells) + "</tr>")
         if t.n_key > MAX_ROW:
-            rows.append(f"<tr><td colspan=4>… {t.n_key - MAX_ROW} {e(tr('more keys'))}</td></tr>")
+            rows.append(f"<tr><td colspan=4>… {words['{0} more keys'].format(t.n_key - MAX_ROW)}</td></tr>")
         parts.append("<table cellspacing=0 cellpadding=1>" + "".join(rows) + "</table>")
         if c.row_visible.any():
             parts.append(f"<p>Σ exp = <b>{num(c.row_exp_sum)}</b><br>"
                          f"softmax = {num(c.row_exp[c.j])} / {num(c.row_exp_sum)} = <b>{num(c.softmax_weight)}</b>")
         else:
-            parts.append(f"<p>{e(tr('Every key of this row is masked: all weights are 0.'))}")
+            parts.append(f"<p>{words['Every key of this row is masked: all weights are 0.']}")
         if c.attention != "soft":
-            parts.append(f"<br>{e(c.attention)}: {e(tr('the weight is one-hot'))}, "
+            parts.append(f"<br>{e(c.attention)}: {words['the weight is one-hot']}, "
                          f"w<sub>{c.i},{c.j}</sub> = <b>{num(c.weight, 0)}</b>")
         parts.append("</p>")
 
-        parts.append(f"<p><b>5. {e(tr('Output of query'))} {c.i}</b> = Σ<sub>j</sub> w<sub>{c.i},j</sub> · v<sub>j</sub><br>")
+        parts.append(f"<p><b>5. {words['Output of query {0}'].format(c.i)}</b> = Σ<sub>j</sub> w<sub>{c.i},j</sub> · v<sub>j</sub><br>")
         shown = [jj for jj in np.argsort(-c.value_weights, kind="stable")[:6] if c.value_weights[jj] != 0]
         for jj in shown:
             parts.append(f"&nbsp;&nbsp;{num(c.value_weights[jj])} × v<sub>{jj}</sub> “{e(t.tokens_key[jj])}” "
                          f"{vec(c.values[jj], 4)}<br>")
         rest = int((c.value_weights != 0).sum()) - len(shown)
         if rest > 0:
-            parts.append(f"&nbsp;&nbsp;+ {rest} {e(tr('smaller terms'))}<br>")
-        parts.append(f"= <b>{vec(c.output)}</b> ({len(c.output)} {e(tr('components'))})</p>")
+            parts.append(f"&nbsp;&nbsp;+ {words['{0} smaller terms'].format(rest)}<br>")
+        parts.append(f"= <b>{vec(c.output)}</b> ({words['{0} components'].format(len(c.output))})</p>")
         return "".join(parts)

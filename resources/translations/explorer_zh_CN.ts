@@ -5,15 +5,15 @@
     <name></name>
     <message>
         <source>no scaling</source>
-        <translation>不缩放</translation>
+        <translation type="vanished">不缩放</translation>
     </message>
     <message>
         <source>visible</source>
-        <translation>可见</translation>
+        <translation type="vanished">可见</translation>
     </message>
     <message>
         <source>masked: this key is hidden from this query</source>
-        <translation>已掩码：此查询看不到这个键</translation>
+        <translation type="vanished">已掩码：此查询看不到这个键</translation>
     </message>
 </context>
 <context>
@@ -188,6 +188,14 @@
     <message>
         <source>same mask</source>
         <translation>相同掩码</translation>
+    </message>
+    <message>
+        <source>no scaling</source>
+        <translation>不缩放</translation>
+    </message>
+    <message>
+        <source>mask {0}</source>
+        <translation>掩码 {0}</translation>
     </message>
     <message>
         <source>mask: {0}</source>
@@ -624,6 +632,14 @@
         <translation>保存课程(&amp;S)</translation>
     </message>
     <message>
+        <source>Attention Explorer session (*.aexp.json *.json)</source>
+        <translation>注意力探索器课程 (*.aexp.json *.json)</translation>
+    </message>
+    <message>
+        <source>Show the actual numbers behind the selected cell</source>
+        <translation>显示所选单元格背后的实际数字</translation>
+    </message>
+    <message>
         <source>Save the whole state to the current session file</source>
         <translation>把全部状态保存到当前课程文件</translation>
     </message>
@@ -788,7 +804,7 @@
     </message>
     <message>
         <source>Compare</source>
-        <translation>对比</translation>
+        <translation type="vanished">对比</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -878,6 +894,129 @@
     </message>
 </context>
 <context>
+    <name>Presets</name>
+    <message>
+        <source>Thinking Machines (self-attention)</source>
+        <translation>Thinking Machines（自注意力）</translation>
+    </message>
+    <message>
+        <source>Two words attending to each other: the smallest example of the lesson.</source>
+        <translation>两个词互相关注：本课最小的例子。</translation>
+    </message>
+    <message>
+        <source>Who is &apos;it&apos;? (the tired animal)</source>
+        <translation>“it”指谁？（累了的动物）</translation>
+    </message>
+    <message>
+        <source>Layer 5, head 11: the row of &apos;it&apos; puts 0.65 of its weight on &apos;animal&apos; and 0.02 on &apos;street&apos; (layer 3, head 1 does the same); other heads look elsewhere.</source>
+        <translation>第 5 层第 11 个头：“it”这一行把 0.65 的注意力权重给了“animal”，只给“street”0.02（第 3 层第 1 个头也是如此）；其他头关注别处。</translation>
+    </message>
+    <message>
+        <source>Shopping search: red running shoes</source>
+        <translation>购物搜索：红色跑鞋</translation>
+    </message>
+    <message>
+        <source>Soft addressing: the query&apos;s weights over the product names (keys) blend their items (values) into one answer.</source>
+        <translation>软寻址：查询 Query 在商品名称（键 Key）上的注意力权重，把对应的商品（值 Value）混合成一个答案。</translation>
+    </message>
+    <message>
+        <source>Translation: English query over French</source>
+        <translation>翻译：英文查询看法文句子</translation>
+    </message>
+    <message>
+        <source>Cross-attention as in an encoder-decoder translator: do words find their partners?</source>
+        <translation>编码器-解码器翻译模型中的交叉注意力：每个词能找到对应的词吗？</translation>
+    </message>
+    <message>
+        <source>Chinese sentence (watch the [UNK] notice)</source>
+        <translation>中文句子（注意 [UNK] 提示）</translation>
+    </message>
+    <message>
+        <source>MiniLM&apos;s vocabulary knows few Chinese characters: most become [UNK].</source>
+        <translation>MiniLM 的词表认识的汉字很少：大多数会变成 [UNK]。</translation>
+    </message>
+    <message>
+        <source>Causal mask (a decoder&apos;s view)</source>
+        <translation>因果掩码（解码器的视角）</translation>
+    </message>
+    <message>
+        <source>Each token may only look at itself and earlier tokens: the upper triangle is hidden.</source>
+        <translation>每个词元只能看到自己和前面的词元：右上三角被掩码遮住。</translation>
+    </message>
+    <message>
+        <source>Hard attention: one key per query</source>
+        <translation>硬注意力：每个查询只选一个键</translation>
+    </message>
+    <message>
+        <source>Hard attention keeps only the best key of every row (compare with soft).</source>
+        <translation>硬注意力在每一行只保留得分最高的键（可与软注意力对比）。</translation>
+    </message>
+    <message>
+        <source>Sharp softmax: temperature 0.2</source>
+        <translation>尖锐的 softmax：温度 0.2</translation>
+    </message>
+    <message>
+        <source>A low temperature makes the softmax almost hard; raise τ to flatten it.</source>
+        <translation>低温度让 softmax 几乎变成硬选择；调高 τ 会让它变平。</translation>
+    </message>
+    <message>
+        <source>Local window of 2 (random weights)</source>
+        <translation>宽度为 2 的局部窗口（随机权重）</translation>
+    </message>
+    <message>
+        <source>Seeded random weights with a window mask: each query sees at most 2 neighbours per side.</source>
+        <translation>带种子的随机权重加窗口掩码：每个查询在每一侧最多看到 2 个邻居。</translation>
+    </message>
+    <message>
+        <source>Cosine scoring</source>
+        <translation>余弦评分</translation>
+    </message>
+    <message>
+        <source>Cosine similarity ignores vector length: scores lie between -1 and 1.</source>
+        <translation>余弦相似度不考虑向量长度：分数在 -1 到 1 之间。</translation>
+    </message>
+    <message>
+        <source>Soft attention: every key gets a share</source>
+        <translation>软注意力：每个键都分到一份</translation>
+    </message>
+    <message>
+        <source>The same sentence as the hard preset, with the softmax: compare the two weight maps.</source>
+        <translation>与硬注意力示例相同的句子，改用 softmax：对比两张注意力权重图。</translation>
+    </message>
+    <message>
+        <source>Padding mask (valid:4)</source>
+        <translation>填充掩码（valid:4）</translation>
+    </message>
+    <message>
+        <source>As d2l&apos;s valid_lens: only the first 4 keys ([CLS] short text then) are real; the padding after them gets weight 0.</source>
+        <translation>如同 d2l 的 valid_lens：只有前 4 个键（[CLS] short text then）是真实的；其后的填充权重为 0。</translation>
+    </message>
+    <message>
+        <source>Chinese: a teacher at the blackboard</source>
+        <translation>中文：黑板前的老师</translation>
+    </message>
+    <message>
+        <source>A short Chinese sentence: the tokenizer splits it into characters; unknown ones stay visible as [UNK:字].</source>
+        <translation>一个简短的中文句子：分词器把它切成单个汉字；不认识的字显示为 [UNK:字]。</translation>
+    </message>
+    <message>
+        <source>Bahdanau additive scoring (translation)</source>
+        <translation>Bahdanau 加性评分（翻译）</translation>
+    </message>
+    <message>
+        <source>Additive scoring vᵀtanh(W₁q + W₂k) on the translation pair; the worked arithmetic shows the tanh layer (W₁, W₂, v are seeded, untrained).</source>
+        <translation>在翻译句对上使用加性评分 vᵀtanh(W₁q + W₂k)；逐步计算会展示 tanh 层（W₁、W₂、v 由种子生成，未经训练）。</translation>
+    </message>
+    <message>
+        <source>Multi-head on random weights (5 heads of 20)</source>
+        <translation>随机权重上的多头注意力（5 个头，每头 20 维）</translation>
+    </message>
+    <message>
+        <source>Seeded random weights 100 wide split into 5 heads, as in d2l&apos;s MultiHeadAttention test (num_hiddens 100, 5 heads, valid length 3).</source>
+        <translation>宽度 100 的带种子随机权重分成 5 个头，如同 d2l 的 MultiHeadAttention 测试（num_hiddens 100，5 个头，有效长度 3）。</translation>
+    </message>
+</context>
+<context>
     <name>ShortcutSheet</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -901,6 +1040,110 @@
     <message>
         <source>The selected cell is outside this result.</source>
         <translation>所选单元格不在这个结果中。</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>more terms</source>
+        <translation type="vanished">项未列出</translation>
+    </message>
+    <message>
+        <source>{0} more terms</source>
+        <translation>另有 {0} 项</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>no scaling</source>
+        <translation>不缩放</translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>visible</source>
+        <translation>可见</translation>
+    </message>
+    <message>
+        <source>masked: this key is hidden from this query</source>
+        <translation>已掩码：此查询看不到这个键</translation>
+    </message>
+    <message>
+        <source>Mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>Softmax over row {0}</source>
+        <translation>对第 {0} 行做 softmax</translation>
+    </message>
+    <message>
+        <source>{0} more keys</source>
+        <translation>另有 {0} 个键</translation>
+    </message>
+    <message>
+        <source>Output of query {0}</source>
+        <translation>查询 {0} 的输出</translation>
+    </message>
+    <message>
+        <source>{0} smaller terms</source>
+        <translation>另有 {0} 个较小的项</translation>
+    </message>
+    <message>
+        <source>{0} components</source>
+        <translation>共 {0} 个分量</translation>
+    </message>
+    <message>
+        <source>Softmax over row</source>
+        <translation type="vanished">对这一行做 softmax：行</translation>
+    </message>
+    <message>
+        <source>subtracting the row maximum does not change the weights</source>
+        <translation>减去行最大值不会改变注意力权重</translation>
+    </message>
+    <message>
+        <source>scaled</source>
+        <translation>缩放后</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>more keys</source>
+        <translation type="vanished">个键未列出</translation>
+    </message>
+    <message>
+        <source>Every key of this row is masked: all weights are 0.</source>
+        <translation>这一行的每个键都被掩码：所有权重都是 0。</translation>
+    </message>
+    <message>
+        <source>the weight is one-hot</source>
+        <translation>权重是独热的</translation>
+    </message>
+    <message>
+        <source>Output of query</source>
+        <translation type="vanished">查询的输出：查询</translation>
+    </message>
+    <message>
+        <source>smaller terms</source>
+        <translation type="vanished">个较小的项</translation>
+    </message>
+    <message>
+        <source>components</source>
+        <translation type="vanished">个分量</translation>
     </message>
 </context>
 </TS>

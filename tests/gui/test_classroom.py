@@ -1,6 +1,7 @@
 """The classroom: presentation mode, the step-through lesson, two languages, the keys."""
 
 import re
+import xml.etree.ElementTree as ET
 
 import pyqtgraph as pg
 import pytest
@@ -10,6 +11,7 @@ from explorer import i18n
 from explorer.core.config import AttentionConfig
 from explorer.gui.pipeline_view import STAGE_PANELS
 from explorer.lesson import STAGE_ORDER, STEPS
+from explorer.presets import DEFAULT_PRESET, PRESETS
 
 from .conftest import WAIT_MS
 
@@ -74,6 +76,42 @@ def test_presentation_text_is_at_least_20px_at_1024x768(qtbot, small_window):
     assert not w.classroom.active and w.statusBar().isVisible()
 
 
+def test_presentation_at_1024x768_prints_every_weight_and_hides_the_worked_dock(qtbot, make_window):
+    w = make_window(AttentionConfig(sentence="The animal didn't cross the street because it was too tired"),
+                    size=(1024, 768))
+    w.worked_dock.setVisible(True)
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.resize(1024, 768)
+    assert not w.worked_dock.isVisible()  # the stage gets the whole width
+    w.classroom.lesson.go(STAGE_ORDER.index("weights"))
+    qtbot.waitUntil(lambda: w.pipeline.zoom == ("weights",))
+    hm = w.pipeline.maps["weights"]
+    assert hm.data.shape == (15, 15) and hm.values.unit
+
+    def values_painted():
+        w.pipeline.graphics.grab()
+        assert hm.values.painted
+    qtbot.waitUntil(values_painted, timeout=WAIT_MS)
+    assert QtGui.QFontInfo(hm.values._font).pixelSize() >= 20
+    assert smallest_text_px(w)[0] >= 20
+    # the first column's label is painted whole, not clipped at the axis' left end
+    axis = hm.plot.getAxis("bottom")
+    first, text = axis._labels[0]
+    assert text == "[CLS]"
+    x = axis.mapFromScene(hm.plot.getViewBox().mapViewToScene(QtCore.QPointF(first, 0))).x()
+    width = QtGui.QFontMetricsF(axis._font()).horizontalAdvance(text)
+    rect = axis.boundingRect()
+    assert rect.left() <= x - width / 2 and x + width / 2 <= rect.right()
+    w.classroom.set_presentation(False)
+    assert w.worked_dock.isVisible()
+
+
+def test_weights_in_the_cells_read_without_the_leading_zero():
+    from explorer.gui.heatmap import cell_value_text
+    assert [cell_value_text(v, unit=True) for v in (0.0, 0.0712, 0.5, 0.999, 1.0)] == ["0", ".07", ".50", "1", "1"]
+    assert cell_value_text(-0.25) == "-0.25" and cell_value_text(0.07) == "0.07"
+
+
 def test_f11_toggles_presentation_and_full_screen(qtbot, small_window):
     w = small_window
     w.activateWindow()
@@ -131,15 +169,50 @@ def test_switching_language_changes_visible_texts(qtbot, small_window):
     w.classroom.show_lesson(True)
     assert w.classroom.lesson.title_label.text().endswith("词元</b>")
     assert "头" in w.pipeline.maps["Q"].title
+    # the File menu, the presets, the Compare tab and the worked arithmetic follow too
+    preset_row = w.controls.preset.findData(PRESETS.index(DEFAULT_PRESET))
+    assert w.file_menu.title() == "文件(&F)"
+    assert w.open_action.text() == "打开课程(&O)…"
+    assert w.controls.preset.itemText(preset_row) == "“it”指谁？（累了的动物）"
+    assert "注意力权重" in w.controls.preset.itemData(preset_row, QtCore.Qt.ItemDataRole.ToolTipRole)
+    assert w.tabs.tabText(w.tab_compare) == "对比"
+    assert w.compare.b_label.text() == "B = A 但"
+    assert w.worked_dock.windowTitle() == "逐步计算"
+    assert w.worked_action.text() == "逐步计算"
     w.classroom.act_languages["en"].trigger()
     assert label.text() == "Example" and w.tabs.tabText(0) == "Pipeline (one head)"
     assert "head" in w.pipeline.maps["Q"].title
+    assert w.file_menu.title() == "&File" and w.open_action.text() == "&Open session…"
+    assert w.controls.preset.itemText(preset_row) == DEFAULT_PRESET.name
+    assert w.tabs.tabText(w.tab_compare) == "Compare"
+    assert w.compare.b_label.text() == "B = A with"
+    assert w.worked_dock.windowTitle() == "Worked arithmetic"
+
+
+def test_the_worked_arithmetic_follows_the_language(qtbot, small_window):
+    w = small_window
+    w.state.select_cell((1, 0))
+    assert "Softmax over row 1" in w.worked.text()
+    w.classroom.set_language("zh_CN")
+    assert "对第 1 行做 softmax" in w.worked.text() and "Softmax" not in w.worked.text()
+    w.classroom.set_language("en")
+    assert "Softmax over row 1" in w.worked.text()
 
 
 def test_every_translation_is_finished_and_compiled():
     ts = i18n.translations_dir() / "explorer_zh_CN.ts"
     text = ts.read_text(encoding="utf-8")
     assert 'type="unfinished"' not in text
+    root = ET.fromstring(text)
+    contexts = {c.findtext("name") for c in root.iter("context")}
+    assert {"LessonToolsMixin", "Presets", "WorkedPanel", "CompareView"} <= contexts
+    for context in root.iter("context"):
+        for message in context.iter("message"):
+            translation = message.find("translation")
+            if translation.get("type") in ("obsolete", "vanished"):
+                continue  # kept by lupdate for texts that are gone from the code
+            where = (context.findtext("name"), message.findtext("source"))
+            assert translation.get("type") is None and (translation.text or "").strip(), where
     assert (i18n.translations_dir() / "explorer_zh_CN.qm").stat().st_size > 1000
     assert "查询" in text and "注意力权重" in text and "拼接" in text
 

@@ -63,3 +63,24 @@ def test_window_on_xcb_under_xvfb(tmp_path, xvfb_display):
     assert QtGui.QImage(str(out)).width() == 1200
     first = run_main(["--first-paint-exit"], env)
     assert first.returncode == 0, first.stderr
+
+
+def test_headless_runs_neither_read_nor_write_the_user_settings(tmp_path):
+    """A saved dark theme and Chinese must not change a screenshot, and no headless run may
+    write the user's settings file (theme, language, geometry, recent sessions)."""
+    config = tmp_path / "config"
+    ini = config / "AttentionExplorer" / "attention-explorer.ini"
+    ini.parent.mkdir(parents=True)
+    ini.write_text("[ui]\ntheme=dark\nlanguage=zh_CN\n", encoding="utf-8")
+    before = (ini.read_bytes(), ini.stat().st_mtime_ns)
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "QT_QPA_PLATFORM")}
+    env.update(HOME=str(tmp_path / "home"), XDG_CONFIG_HOME=str(config))
+    out = tmp_path / "shot.png"
+    done = run_main(["--screenshot", str(out), "--size", "800x600", "--weights", "random"], env)
+    assert done.returncode == 0, done.stderr
+    window_colour = QtGui.QImage(str(out)).pixelColor(799, 12)  # the menu bar's right end
+    assert window_colour.lightness() > 200, window_colour.name()  # the light theme, not the saved dark
+    first = run_main(["--first-paint-exit", "--weights", "random"], env)
+    assert first.returncode == 0, first.stderr
+    assert (ini.read_bytes(), ini.stat().st_mtime_ns) == before
+    assert [p for p in config.rglob("*") if p.is_file()] == [ini]
