@@ -55,7 +55,8 @@ def work_cell(trace: AttentionTrace, head: int, i: int, j: int) -> WorkedCell:
     row_scaled = trace.scaled[head, i].astype(np.float64)
     finite = row_scaled[row_visible]
     row_max = float(finite.max()) if finite.size else 0.0
-    row_exp = np.where(row_visible, np.exp(row_scaled - row_max), 0.0)
+    # Masked keys may hold larger scores than the row's visible maximum: never exponentiate them.
+    row_exp = np.exp(np.where(row_visible, row_scaled - row_max, -np.inf))
     total = float(row_exp.sum())
     weights = trace.weights[head, i].astype(np.float64)
     values = trace.V[head].astype(np.float64)
