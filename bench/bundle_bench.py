@@ -19,6 +19,7 @@ Cold runs drop the page cache first (`sync; echo 3 > /proc/sys/vm/drop_caches`),
 which needs root and a writable /proc/sys (many containers have neither); when it
 cannot, the table says so and the "cold" row is a first-launch number only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -64,8 +65,7 @@ def drop_caches() -> str | None:
 def run_once(cmd: list[str], cwd: Path, timeout: float) -> float:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, timeout=timeout)
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, timeout=timeout)
     dt = time.perf_counter() - t0
     if proc.returncode != 0:
         tail = proc.stderr.decode(errors="replace").strip().splitlines()[-5:]
@@ -79,12 +79,18 @@ def fmt(x: float | None, unit: str = "s") -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bundle", type=Path, default=ROOT / "dist" / APP,
-                    help="one-folder bundle (default: dist/attention-explorer)")
-    ap.add_argument("--python", default=sys.executable,
-                    help="interpreter for the from-source run (default: this one)")
-    ap.add_argument("--entry", type=Path, default=ROOT / "main.py",
-                    help="source entry point (default: main.py)")
+    ap.add_argument(
+        "--bundle",
+        type=Path,
+        default=ROOT / "dist" / APP,
+        help="one-folder bundle (default: dist/attention-explorer)",
+    )
+    ap.add_argument(
+        "--python", default=sys.executable, help="interpreter for the from-source run (default: this one)"
+    )
+    ap.add_argument(
+        "--entry", type=Path, default=ROOT / "main.py", help="source entry point (default: main.py)"
+    )
     ap.add_argument("--flag", default=FLAG, help=f"exit-after-first-paint flag (default: {FLAG})")
     ap.add_argument("--repeats", type=int, default=3, help="warm runs per side (median)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per launch")
@@ -105,8 +111,15 @@ def main(argv: list[str] | None = None) -> int:
         sides["source"] = ([args.python, str(args.entry), args.flag], args.entry.parent)
 
     size_mib, nfiles = bundle_stats(args.bundle)
-    result: dict = {"bundle": str(args.bundle), "size_mib": round(size_mib, 1), "files": nfiles,
-                    "cold_s": {}, "warm_s": {}, "warm_runs_s": {}, "cold_note": None}
+    result: dict = {
+        "bundle": str(args.bundle),
+        "size_mib": round(size_mib, 1),
+        "files": nfiles,
+        "cold_s": {},
+        "warm_s": {},
+        "warm_runs_s": {},
+        "cold_note": None,
+    }
 
     # Cold: one launch per side, each right after dropping the page cache.
     if not args.no_cold:
@@ -127,11 +140,15 @@ def main(argv: list[str] | None = None) -> int:
 
     # ---- table
     cold, warm = result["cold_s"], result["warm_s"]
+
     def ratio(d: dict) -> float | None:
         return d["bundle"] / d["source"] if "bundle" in d and "source" in d else None
 
-    cold_label = "cold (page cache dropped)" if not args.no_cold and result["cold_note"] is None \
+    cold_label = (
+        "cold (page cache dropped)"
+        if not args.no_cold and result["cold_note"] is None
         else "cold (first launch; caches NOT dropped)"
+    )
     rows = [
         ("bundle size", f"{size_mib:.1f} MiB", "", ""),
         ("bundle file count", f"{nfiles}", "", ""),
@@ -139,11 +156,18 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if not args.no_cold:
         r = ratio(cold)
-        rows.append((cold_label, fmt(cold.get("bundle")), fmt(cold.get("source")),
-                     "-" if r is None else f"{r:.2f}x"))
+        rows.append(
+            (cold_label, fmt(cold.get("bundle")), fmt(cold.get("source")), "-" if r is None else f"{r:.2f}x")
+        )
     r = ratio(warm)
-    rows.append((f"warm (median of {args.repeats})", fmt(warm.get("bundle")), fmt(warm.get("source")),
-                 "-" if r is None else f"{r:.2f}x"))
+    rows.append(
+        (
+            f"warm (median of {args.repeats})",
+            fmt(warm.get("bundle")),
+            fmt(warm.get("source")),
+            "-" if r is None else f"{r:.2f}x",
+        )
+    )
     w = [max(len(row[i]) for row in rows) for i in range(4)]
     line = "+".join("-" * (n + 2) for n in w)
     print(f"Attention Explorer bundle bench  ({args.bundle}, QT_QPA_PLATFORM=offscreen, {args.flag})")
@@ -156,8 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, v in result["warm_runs_s"].items():
         print(f"warm runs, {name}: " + ", ".join(f"{x:.2f}" for x in v) + " s")
     if not args.no_cold and result["cold_note"] is not None:
-        print(f"note: could not drop the page cache ({result['cold_note']}); "
-              "the cold row is a first launch after earlier builds/runs, likely partly cached.")
+        print(
+            f"note: could not drop the page cache ({result['cold_note']}); "
+            "the cold row is a first launch after earlier builds/runs, likely partly cached."
+        )
     if args.json:
         print(json.dumps(result, indent=2))
     return 0

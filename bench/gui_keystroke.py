@@ -61,9 +61,15 @@ def measure(app, engine, config: AttentionConfig, tab: int, n: int) -> dict:
         QtTest.QTest.keyClick(field, QtCore.Qt.Key.Key_Backspace)
         wait_rendered(app, window)
     t = window.trace
-    result = dict(tokens=f"{t.n_query}x{t.n_key}", heads=t.heads, source=t.weights_source,
-                  median=statistics.median(times), worst=max(times), compute=t.compute_ms,
-                  render=window.render_ms)
+    result = dict(
+        tokens=f"{t.n_query}x{t.n_key}",
+        heads=t.heads,
+        source=t.weights_source,
+        median=statistics.median(times),
+        worst=max(times),
+        compute=t.compute_ms,
+        render=window.render_ms,
+    )
     window.close()
     window.deleteLater()
     app.processEvents()
@@ -87,13 +93,19 @@ def main() -> int:
         for tab, tab_name in ((TAB_PIPELINE, "pipeline"), (TAB_HEADS, "all heads")):
             r = measure(app, engine, config, tab, args.n)
             rows.append((label, tab_name, r))
-    print(f"keystroke -> visible views repainted, offscreen, {args.n} keystrokes each "
-          f"(torch threads {torch.get_num_threads()}, {os.cpu_count()} cores)")
-    print(f"{'weights':<11} {'tokens':>7} {'heads':>5} {'view':<10} {'median ms':>10} {'worst ms':>9} "
-          f"{'compute ms':>11} {'render ms':>10}")
+    print(
+        f"keystroke -> visible views repainted, offscreen, {args.n} keystrokes each "
+        f"(torch threads {torch.get_num_threads()}, {os.cpu_count()} cores)"
+    )
+    print(
+        f"{'weights':<11} {'tokens':>7} {'heads':>5} {'view':<10} {'median ms':>10} {'worst ms':>9} "
+        f"{'compute ms':>11} {'render ms':>10}"
+    )
     for label, tab_name, r in rows:
-        print(f"{label:<11} {r['tokens']:>7} {r['heads']:>5} {tab_name:<10} {r['median']:>10.1f} "
-              f"{r['worst']:>9.1f} {r['compute']:>11.1f} {r['render']:>10.1f}")
+        print(
+            f"{label:<11} {r['tokens']:>7} {r['heads']:>5} {tab_name:<10} {r['median']:>10.1f} "
+            f"{r['worst']:>9.1f} {r['compute']:>11.1f} {r['render']:>10.1f}"
+        )
     return 0
 
 

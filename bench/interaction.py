@@ -54,6 +54,7 @@ def rss_mb() -> float:
     except OSError:
         pass
     import resource
+
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
@@ -142,9 +143,16 @@ def keystrokes(app, engine, config: AttentionConfig, tab: int, n: int) -> dict:
         wait_rendered(window)
     t = shown
     close_window(app, window)
-    return dict(tokens=t.n_key, heads=t.heads, source=t.weights_source, median=statistics.median(wall),
-                p95=percentile(wall, 0.95), cpu=statistics.median(cpu), render=statistics.median(render),
-                compute=t.compute_ms)
+    return dict(
+        tokens=t.n_key,
+        heads=t.heads,
+        source=t.weights_source,
+        median=statistics.median(wall),
+        p95=percentile(wall, 0.95),
+        cpu=statistics.median(cpu),
+        render=statistics.median(render),
+        compute=t.compute_ms,
+    )
 
 
 def long_input(app, engine, base: AttentionConfig, text: str, tab: int = TAB_PIPELINE) -> dict:
@@ -161,8 +169,15 @@ def long_input(app, engine, base: AttentionConfig, text: str, tab: int = TAB_PIP
     QtTest.QTest.qWait(50)  # whatever the GUI still does after the paint counts too
     gap = meter.stop()
     t = window.trace
-    result = dict(tokens=t.n_key, heads=t.heads, source=t.weights_source, total=total, block=gap,
-                  compute=t.compute_ms, render=window.render_ms)
+    result = dict(
+        tokens=t.n_key,
+        heads=t.heads,
+        source=t.weights_source,
+        total=total,
+        block=gap,
+        compute=t.compute_ms,
+        render=window.render_ms,
+    )
     close_window(app, window)
     return result
 
@@ -170,6 +185,7 @@ def long_input(app, engine, base: AttentionConfig, text: str, tab: int = TAB_PIP
 def staged_over_fused(n: int = 512, heads: int = 8, d_k: int = 64, repeat: int = 20) -> tuple[float, float]:
     from explorer.core.attention import Settings, attend_heads
     from explorer.core.device import threads_for
+
     q, k, v = (torch.randn(heads, n, d_k) for _ in range(3))
     settings = Settings(heads)
 
@@ -193,8 +209,15 @@ def first_paint(runs: int = 3) -> list[float]:
     times = []
     for _ in range(runs):
         started = time.perf_counter()
-        subprocess.run([sys.executable, str(ROOT / "main.py"), "--first-paint-exit"], cwd=ROOT, env=env,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, check=True)
+        subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), "--first-paint-exit"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=120,
+            check=True,
+        )
         times.append((time.perf_counter() - started) * 1e3)
     return times
 
@@ -207,7 +230,9 @@ def memory(app, engine, updates: int) -> tuple[float, float]:
         window.state.update_config(sentence=WORDS12 + CHARS[k % len(CHARS)] + CHARS[(k // 36) % 36])
         wait_rendered(window)
         if k % 3 == 2:  # visit the other tab now and then: both views stay in use
-            window.tabs.setCurrentIndex(TAB_HEADS if window.tabs.currentIndex() == TAB_PIPELINE else TAB_PIPELINE)
+            window.tabs.setCurrentIndex(
+                TAB_HEADS if window.tabs.currentIndex() == TAB_PIPELINE else TAB_PIPELINE
+            )
     app.processEvents()
     end = rss_mb()
     close_window(app, window)
@@ -223,22 +248,29 @@ def machine() -> str:
     except OSError:
         pass
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python "
-            f"{platform.python_version()}, torch {torch.__version__}, Qt offscreen; "
-            f"load average at start {load:.2f}")
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python "
+        f"{platform.python_version()}, torch {torch.__version__}, Qt offscreen; "
+        f"load average at start {load:.2f}"
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keystrokes", type=int, default=100)
     parser.add_argument("--updates", type=int, default=1000)
-    parser.add_argument("--markdown", nargs="?", const="-", metavar="FILE",
-                        help="print the table as Markdown (or write it to FILE)")
+    parser.add_argument(
+        "--markdown",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="print the table as Markdown (or write it to FILE)",
+    )
     parser.add_argument("--memory-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     if args.memory_only:  # in a fresh process: nothing else has grown the heap
-        print("MEMORY %.1f %.1f" % memory(app, Engine(), args.updates))
+        print("MEMORY {:.1f} {:.1f}".format(*memory(app, Engine(), args.updates)))
         return 0
     described = machine()
     engine = Engine()
@@ -249,50 +281,88 @@ def main() -> int:
         print(f"  {what}: {measured}", file=sys.stderr, flush=True)
 
     print(f"measuring on {described}", file=sys.stderr, flush=True)
-    cases = [("pretrained", AttentionConfig(sentence=WORDS12), 33.0),
-             ("random", AttentionConfig(sentence=WORDS64, weights="random", d_model=64), 33.0)]
+    cases = [
+        ("pretrained", AttentionConfig(sentence=WORDS12), 33.0),
+        ("random", AttentionConfig(sentence=WORDS64, weights="random", d_model=64), 33.0),
+    ]
     for label, config, goal in cases:
         for tab, tab_name in ((TAB_PIPELINE, "pipeline"), (TAB_HEADS, "all heads")):
             r = keystrokes(app, engine, config, tab, args.keystrokes)
-            add(f"keystroke → pixels, {r['tokens']} tokens × {r['heads']} heads {label}, {tab_name} tab "
+            add(
+                f"keystroke → pixels, {r['tokens']} tokens × {r['heads']} heads {label}, {tab_name} tab "
                 f"({args.keystrokes} keys)",
                 f"median {r['median']:.1f} ms, p95 {r['p95']:.1f} ms (GUI-thread CPU {r['cpu']:.1f} ms, "
                 f"render {r['render']:.1f} ms, compute {r['compute']:.1f} ms)",
-                "p95 ≤ 33 ms" if label == "pretrained" else "fast", r["p95"] <= goal if label == "pretrained" else None)
-    long_cases = [("pretrained", AttentionConfig(sentence="a"), " ".join(["word"] * 510), 250.0),
-                  ("random", AttentionConfig(sentence="a", weights="random"),
-                   " ".join(f"w{i}" for i in range(2048)), None),
-                  ("random", AttentionConfig(sentence="a", weights="random"),
-                   " ".join(f"w{i}" for i in range(4096)), None)]
+                "p95 ≤ 33 ms" if label == "pretrained" else "fast",
+                r["p95"] <= goal if label == "pretrained" else None,
+            )
+    long_cases = [
+        ("pretrained", AttentionConfig(sentence="a"), " ".join(["word"] * 510), 250.0),
+        (
+            "random",
+            AttentionConfig(sentence="a", weights="random"),
+            " ".join(f"w{i}" for i in range(2048)),
+            None,
+        ),
+        (
+            "random",
+            AttentionConfig(sentence="a", weights="random"),
+            " ".join(f"w{i}" for i in range(4096)),
+            None,
+        ),
+    ]
     for label, base, text, goal in long_cases:
         for tab, tab_name in ((TAB_PIPELINE, "pipeline"), (TAB_HEADS, "all heads")):
             r = long_input(app, engine, base, text, tab)
-            add(f"paste {r['tokens']} tokens × {r['heads']} heads {label}, {tab_name} tab: full update",
+            add(
+                f"paste {r['tokens']} tokens × {r['heads']} heads {label}, {tab_name} tab: full update",
                 f"{r['total']:.0f} ms (compute {r['compute']:.0f}, render {r['render']:.0f})",
-                "≤ 250 ms" if goal else "", (r["total"] <= goal) if goal else None)
-            add(f"paste {r['tokens']} tokens {label}, {tab_name} tab: longest GUI block",
-                f"{r['block']:.0f} ms", "≤ 50 ms", r["block"] <= 50)
+                "≤ 250 ms" if goal else "",
+                (r["total"] <= goal) if goal else None,
+            )
+            add(
+                f"paste {r['tokens']} tokens {label}, {tab_name} tab: longest GUI block",
+                f"{r['block']:.0f} ms",
+                "≤ 50 ms",
+                r["block"] <= 50,
+            )
     staged, fused = staged_over_fused()
-    add("staged / fused SDPA at 512 tokens (8 heads, d_k 64)",
-        f"{staged / fused:.2f} ({staged:.1f} ms / {fused:.1f} ms)", "≤ 1.5", staged / fused <= 1.5)
+    add(
+        "staged / fused SDPA at 512 tokens (8 heads, d_k 64)",
+        f"{staged / fused:.2f} ({staged:.1f} ms / {fused:.1f} ms)",
+        "≤ 1.5",
+        staged / fused <= 1.5,
+    )
     starts = first_paint()
-    add("start from source to first painted window (3 runs)",
+    add(
+        "start from source to first painted window (3 runs)",
         f"median {statistics.median(starts) / 1e3:.2f} s (runs {', '.join(f'{t / 1e3:.2f}' for t in starts)})",
-        "≤ 2.5 s", statistics.median(starts) <= 2500)
+        "≤ 2.5 s",
+        statistics.median(starts) <= 2500,
+    )
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    out = subprocess.run([sys.executable, __file__, "--memory-only", "--updates", str(args.updates)], env=env,
-                         capture_output=True, text=True, timeout=1800, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, __file__, "--memory-only", "--updates", str(args.updates)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=True,
+    ).stdout
     before, after = (float(v) for v in out.split("MEMORY", 1)[1].split())
     add("resident memory after start", f"{before:.0f} MB")
-    add(f"resident memory after {args.updates} updates", f"{after:.0f} MB (growth {after - before:+.0f} MB)",
-        "growth < 50 MB", after - before < 50)
+    add(
+        f"resident memory after {args.updates} updates",
+        f"{after:.0f} MB (growth {after - before:+.0f} MB)",
+        "growth < 50 MB",
+        after - before < 50,
+    )
 
     def verdict(met):
         return "" if met is None else ("met" if met else "MISSED")
 
     if args.markdown:
-        lines = [f"Machine: {described}.", "",
-                 "| measurement | result | goal | |", "|---|---|---|---|"]
+        lines = [f"Machine: {described}.", "", "| measurement | result | goal | |", "|---|---|---|---|"]
         lines += [f"| {w} | {m} | {g} | {verdict(met)} |" for w, m, g, met in rows]
         text = "\n".join(lines) + "\n"
         if args.markdown == "-":

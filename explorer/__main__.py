@@ -8,8 +8,10 @@ import torch  # noqa: F401  (before Qt: torch >= 2.9 fails on Windows when impor
 def run() -> int:
     if sys.argv[1:2] == ["trace"]:
         from explorer.cli import main
+
         return main()
     from explorer.app import main
+
     return main()
 
 

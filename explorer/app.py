@@ -24,7 +24,7 @@ def _size(text: str) -> tuple[int, int]:
             raise ValueError
         return w, h
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 1600x900 (at least 200x200)")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 1600x900 (at least 200x200)") from None
 
 
 def _cell(text: str) -> tuple[int, int]:
@@ -34,7 +34,7 @@ def _cell(text: str) -> tuple[int, int]:
             raise ValueError
         return i, j
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a cell like 10,2 (row,column from 0)")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a cell like 10,2 (row,column from 0)") from None
 
 
 def _changes(text: str) -> dict:
@@ -50,35 +50,75 @@ def _changes(text: str) -> dict:
 def build_parser() -> argparse.ArgumentParser:
     from explorer.cli import Parser, add_config_arguments
 
-    parser = Parser(prog="attention-explorer",
-                     description="The Attention Explorer window: live Q, K, V and every stage.")
+    parser = Parser(
+        prog="attention-explorer", description="The Attention Explorer window: live Q, K, V and every stage."
+    )
     add_config_arguments(parser)
-    parser.add_argument("--screenshot", metavar="FILE.png",
-                        help="render the window for these inputs, save it and exit")
-    parser.add_argument("--size", type=_size, default=None, metavar="WxH",
-                        help="window size (default 1600x900 for --screenshot)")
-    parser.add_argument("--presentation", action="store_true",
-                        help="start in presentation mode (full screen unless --size is given)")
-    parser.add_argument("--theme", choices=("light", "dark"), default=None,
-                        help="light (high contrast) or dark")
-    parser.add_argument("--language", choices=("en", "zh_CN"), default=None,
-                        help="interface language: en (English) or zh_CN (简体中文)")
-    parser.add_argument("--step", type=int, default=None, metavar="N",
-                        help="show the lesson at step N (1 = tokens)")
-    parser.add_argument("--tab", choices=("pipeline", "heads", "overview", "compare"), default=None,
-                        help="open this tab (compare: the current settings A beside B)")
+    parser.add_argument(
+        "--screenshot", metavar="FILE.png", help="render the window for these inputs, save it and exit"
+    )
+    parser.add_argument(
+        "--size",
+        type=_size,
+        default=None,
+        metavar="WxH",
+        help="window size (default 1600x900 for --screenshot)",
+    )
+    parser.add_argument(
+        "--presentation",
+        action="store_true",
+        help="start in presentation mode (full screen unless --size is given)",
+    )
+    parser.add_argument(
+        "--theme", choices=("light", "dark"), default=None, help="light (high contrast) or dark"
+    )
+    parser.add_argument(
+        "--language",
+        choices=("en", "zh_CN"),
+        default=None,
+        help="interface language: en (English) or zh_CN (简体中文)",
+    )
+    parser.add_argument(
+        "--step", type=int, default=None, metavar="N", help="show the lesson at step N (1 = tokens)"
+    )
+    parser.add_argument(
+        "--tab",
+        choices=("pipeline", "heads", "overview", "compare"),
+        default=None,
+        help="open this tab (compare: the current settings A beside B)",
+    )
     parser.add_argument("--head", type=int, default=None, metavar="H", help="select head H")
-    parser.add_argument("--select-cell", type=_cell, default=None, metavar="I,J",
-                        help="select query row I, key column J (shows its worked arithmetic)")
-    parser.add_argument("--compare-with", type=_changes, default=None, metavar="KEY=VALUE,…",
-                        help="B's changes in compare mode, e.g. scoring=cosine or temperature=0.1")
-    parser.add_argument("--first-paint-exit", action="store_true",
-                        help="exit 0 right after the window's first paint (start-up benchmarks)")
-    parser.add_argument("--self-test", action="store_true",
-                        help="open the window offscreen, compute on the bundled model, check the "
-                             "numbers and a screenshot; exit 0 or print why not and exit 1")
-    parser.add_argument("--self-test-out", metavar="DIR", default=None,
-                        help="folder for the self-test screenshot (default: a new temporary folder)")
+    parser.add_argument(
+        "--select-cell",
+        type=_cell,
+        default=None,
+        metavar="I,J",
+        help="select query row I, key column J (shows its worked arithmetic)",
+    )
+    parser.add_argument(
+        "--compare-with",
+        type=_changes,
+        default=None,
+        metavar="KEY=VALUE,…",
+        help="B's changes in compare mode, e.g. scoring=cosine or temperature=0.1",
+    )
+    parser.add_argument(
+        "--first-paint-exit",
+        action="store_true",
+        help="exit 0 right after the window's first paint (start-up benchmarks)",
+    )
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="open the window offscreen, compute on the bundled model, check the "
+        "numbers and a screenshot; exit 0 or print why not and exit 1",
+    )
+    parser.add_argument(
+        "--self-test-out",
+        metavar="DIR",
+        default=None,
+        help="folder for the self-test screenshot (default: a new temporary folder)",
+    )
     return parser
 
 
@@ -93,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     log.info("start %s frozen=%s args=%s", sys.executable, bool(getattr(sys, "frozen", False)), argv)
     if args.self_test:
         from explorer.selftest import run_self_test
+
         return run_self_test(args.self_test_out)
     from explorer.cli import config_from_args
     from explorer.core.config import ConfigError
@@ -104,13 +145,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from explorer.core.config import AttentionConfig
     from explorer.presets import DEFAULT_PRESET
+
     first_view = None
     if config == AttentionConfig():  # no option given: open on a meaningful, computed example
         first_view = DEFAULT_PRESET
         config = DEFAULT_PRESET.config(base=config)
     headless = args.screenshot or args.first_paint_exit
-    if headless and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY") \
-            and not os.environ.get("WAYLAND_DISPLAY") and sys.platform.startswith("linux"):
+    if (
+        headless
+        and not os.environ.get("QT_QPA_PLATFORM")
+        and not os.environ.get("DISPLAY")
+        and not os.environ.get("WAYLAND_DISPLAY")
+        and sys.platform.startswith("linux")
+    ):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
     import torch  # noqa: F401  (before Qt: torch >= 2.9 fails on Windows when imported after it)
@@ -119,22 +166,27 @@ def main(argv: list[str] | None = None) -> int:
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([sys.argv[0]])
     app.setApplicationName("Attention Explorer")
     from explorer.resources import app_icon_paths
+
     for icon_file in app_icon_paths():
         icon = QtGui.QIcon(str(icon_file))
         if not icon.isNull():
             app.setWindowIcon(icon)
             break
     if not headless and os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+
         def report(text: str) -> None:  # an uncaught error, shown rather than lost
             QtWidgets.QMessageBox.critical(None, "Attention Explorer: unexpected error", text)
+
         set_gui_reporter(report)
 
     if args.first_paint_exit:
+
         class FirstPaint(QtCore.QObject):
             def eventFilter(self, obj, event):  # noqa: N802
                 if event.type() == QtCore.QEvent.Type.Paint:
                     QtCore.QTimer.singleShot(0, app.quit)
                 return False
+
         first_paint = FirstPaint(app)
         app.installEventFilter(first_paint)
 
@@ -144,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = None
     if headless:  # reproducible: the user's saved theme, language and size neither apply nor change
         from explorer.gui.preferences import MemorySettings
+
         settings = MemorySettings()
     window = MainWindow(Engine(), config, settings=settings)
     size = args.size or ((1600, 900) if args.screenshot else None)
@@ -164,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         window.compare.set_changes(**args.compare_with)
     if first_view is not None:  # the picker names the example on screen
         from explorer.presets import PRESETS
+
         picker = window.controls.preset
         picker.setCurrentIndex(max(0, picker.findData(PRESETS.index(first_view))))
     if first_view is not None and first_view.head is not None:
@@ -182,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     outcome = {"code": 0}
 
     if args.screenshot:
+
         def save() -> None:
             window.repaint()
             pixmap = window.grab()
@@ -203,8 +258,10 @@ def main(argv: list[str] | None = None) -> int:
             outcome["code"] = 1
             app.quit()
 
-        ready = {"compare": window.compare.rendered,  # the tab's own drawing, not the pipeline's
-                 "overview": window.overviewRendered}.get(args.tab, window.rendered)
+        ready = {
+            "compare": window.compare.rendered,  # the tab's own drawing, not the pipeline's
+            "overview": window.overviewRendered,
+        }.get(args.tab, window.rendered)
         ready.connect(done, QtCore.Qt.ConnectionType.SingleShotConnection)
         window.failed.connect(failed)
         QtCore.QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, timeout)

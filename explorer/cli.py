@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from explorer.core.config import (ATTENTIONS, DEVICES, SCALES, SCORINGS, WEIGHT_SOURCES,
-                                  AttentionConfig, ConfigError)
+from explorer.core.config import (
+    ATTENTIONS,
+    DEVICES,
+    SCALES,
+    SCORINGS,
+    WEIGHT_SOURCES,
+    AttentionConfig,
+    ConfigError,
+)
 
 EXIT_BAD_INPUT = 2
 
@@ -31,10 +38,21 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace) -> AttentionConfig:
     return AttentionConfig(
-        sentence=args.sentence, query=args.query, scoring=args.scoring, scale=args.scale,
-        temperature=args.temperature, heads=args.heads, attention=args.attention, mask=args.mask,
-        weights=args.weights, layer=args.layer, d_model=args.d_model, seed=args.seed,
-        device=args.device, model_dir=args.model_dir)
+        sentence=args.sentence,
+        query=args.query,
+        scoring=args.scoring,
+        scale=args.scale,
+        temperature=args.temperature,
+        heads=args.heads,
+        attention=args.attention,
+        mask=args.mask,
+        weights=args.weights,
+        layer=args.layer,
+        d_model=args.d_model,
+        seed=args.seed,
+        device=args.device,
+        model_dir=args.model_dir,
+    )
 
 
 class Parser(argparse.ArgumentParser):
@@ -51,8 +69,9 @@ def fail(message: str) -> None:
 
 
 def trace_main(argv: list[str]) -> int:
-    parser = Parser(prog="python -m explorer trace",
-                     description="Compute every attention stage and write it to a file.")
+    parser = Parser(
+        prog="python -m explorer trace", description="Compute every attention stage and write it to a file."
+    )
     add_config_arguments(parser)
     parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
     args = parser.parse_args(argv)
@@ -72,8 +91,10 @@ def trace_main(argv: list[str]) -> int:
     if sys.stdout is not None:
         for notice in trace.notices:
             print(f"note: {notice}")
-        print(f"{args.out}: {trace.heads} heads, {trace.n_query}x{trace.n_key} tokens, "
-              f"{trace.weights_source} weights on {trace.device}, {trace.compute_ms:.1f} ms")
+        print(
+            f"{args.out}: {trace.heads} heads, {trace.n_query}x{trace.n_key} tokens, "
+            f"{trace.weights_source} weights on {trace.device}, {trace.compute_ms:.1f} ms"
+        )
     return 0
 
 
@@ -82,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "trace":
         return trace_main(argv[1:])
     if sys.stderr is not None:
-        print("usage: python -m explorer trace [options] --out FILE.json|FILE.npz\n"
-              "       python -m explorer [window options]   (starts the window)", file=sys.stderr)
+        print(
+            "usage: python -m explorer trace [options] --out FILE.json|FILE.npz\n"
+            "       python -m explorer [window options]   (starts the window)",
+            file=sys.stderr,
+        )
     return EXIT_BAD_INPUT

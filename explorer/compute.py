@@ -14,8 +14,9 @@ import inspect
 import itertools
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -79,6 +80,7 @@ class LatestWins:
     def _stop_check(self, channel: str, request_id: int) -> Callable[[], bool]:
         def should_stop() -> bool:  # read without the lock: a stale answer only delays a stop
             return self._closed or self._latest.get(channel) != request_id
+
         return should_stop
 
     def is_current(self, result: Result) -> bool:
@@ -203,8 +205,9 @@ def _pool_max(a: np.ndarray, fr: int, fc: int, how: str) -> np.ndarray:
     return hi.reshape(*a.shape[:-2], *hi.shape[-2:]).numpy()
 
 
-def display_arrays(trace, limit: int = DISPLAY_LIMIT,
-                   should_stop: Callable[[], bool] | None = None) -> dict[str, np.ndarray]:
+def display_arrays(
+    trace, limit: int = DISPLAY_LIMIT, should_stop: Callable[[], bool] | None = None
+) -> dict[str, np.ndarray]:
     """Reduced copies of the trace's large stages, keyed by stage name (only those reduced).
 
     "mask" is the fraction of visible keys in each block, "hidden" marks blocks with no

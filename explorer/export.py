@@ -27,9 +27,21 @@ def stage_tables(trace: AttentionTrace) -> list[tuple[str, np.ndarray, list[str]
     def dims(n: int) -> list[str]:
         return [f"d{d}" for d in range(n)]
 
-    rows_of = {"X_query": tq, "X_key": tk, "Q": tq, "K": tk, "V": tk, "scores": tq, "scaled": tq,
-               "mask": tq, "weights": tq, "head_outputs": tq, "concat": tq, "output": tq,
-               "entropy": [f"head {h}" for h in range(trace.heads)]}
+    rows_of = {
+        "X_query": tq,
+        "X_key": tk,
+        "Q": tq,
+        "K": tk,
+        "V": tk,
+        "scores": tq,
+        "scaled": tq,
+        "mask": tq,
+        "weights": tq,
+        "head_outputs": tq,
+        "concat": tq,
+        "output": tq,
+        "entropy": [f"head {h}" for h in range(trace.heads)],
+    }
     tables = []
     for stage in STAGE_ARRAYS:
         array = np.asarray(getattr(trace, stage))

@@ -22,6 +22,7 @@ _current = DEFAULT_LANGUAGE
 def translations_dir() -> Path:
     try:
         from explorer.resources import resource_path
+
         return resource_path("translations")
     except ImportError:  # pragma: no cover (resources.py is part of the project)
         return Path(__file__).resolve().parent.parent / "resources" / "translations"

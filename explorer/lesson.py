@@ -26,54 +26,129 @@ class Step:
 
 
 STEPS: tuple[Step, ...] = (
-    Step("tokens", QT_TRANSLATE_NOOP("Lesson", "Tokens"), "text → [t₁, t₂, …, tₙ]",
-         QT_TRANSLATE_NOOP("Lesson", "The text is cut into tokens. A pretrained model adds its own "
-                           "[CLS] at the start and [SEP] at the end; characters it does not know "
-                           "become [UNK].")),
-    Step("X", QT_TRANSLATE_NOOP("Lesson", "Input vectors X"), "X ∈ ℝⁿˣᵈ",
-         QT_TRANSLATE_NOOP("Lesson", "Each token becomes one row of numbers. With pretrained weights "
-                           "these are the real hidden states entering the chosen layer, so earlier "
-                           "layers have already mixed in context.")),
-    Step("Q", QT_TRANSLATE_NOOP("Lesson", "Project to queries, keys and values"),
-         "Q = X·W_Q,  K = X·W_K,  V = X·W_V",
-         QT_TRANSLATE_NOOP("Lesson", "Three learned matrices give every token three roles: a query "
-                           "(what am I looking for?), a key (what do I offer to be found by?) and a "
-                           "value (what do I hand over if chosen?). Like a shop search: the query is "
-                           "what you type, keys are product names, values are the products.")),
-    Step("heads", QT_TRANSLATE_NOOP("Lesson", "Split into heads"), "Q → [Q₁ | Q₂ | … | Q_h],  d_k = d / h",
-         QT_TRANSLATE_NOOP("Lesson", "The columns of Q, K and V are cut into h equal groups, one per "
-                           "head. Each head attends on its own, so different heads can follow "
-                           "different relations between words.")),
-    Step("scores", QT_TRANSLATE_NOOP("Lesson", "Score every pair"), "sᵢⱼ = score(qᵢ, kⱼ)",
-         QT_TRANSLATE_NOOP("Lesson", "Each query is compared with each key. The dot product rewards "
-                           "vectors that point the same way and are long; cosine keeps only the angle; "
-                           "additive scoring uses a small tanh network; general scoring puts a matrix "
-                           "between q and k.")),
-    Step("scaled", QT_TRANSLATE_NOOP("Lesson", "Scale"), "sᵢⱼ / √d_k   or   sᵢⱼ / τ",
-         QT_TRANSLATE_NOOP("Lesson", "Dot products grow with the dimension, and large scores push "
-                           "softmax towards a single winner. Dividing by √d_k keeps them moderate; "
-                           "a temperature τ below 1 sharpens the choice, above 1 softens it.")),
-    Step("mask", QT_TRANSLATE_NOOP("Lesson", "Mask"), "sᵢⱼ = −∞  where key j is hidden from query i",
-         QT_TRANSLATE_NOOP("Lesson", "A mask decides which keys a query may see: a causal mask hides "
-                           "the future, a window keeps only nearby tokens (local attention), a valid "
-                           "length hides padding. Hidden keys receive exactly zero weight.")),
-    Step("weights", QT_TRANSLATE_NOOP("Lesson", "Normalise: softmax or a hard choice"),
-         "αᵢⱼ = exp(sᵢⱼ) / Σₖ exp(sᵢₖ)",
-         QT_TRANSLATE_NOOP("Lesson", "Softmax turns each row of scores into weights between 0 and 1 "
-                           "that add up to 1, and lets the largest scores stand out. Hard attention "
-                           "keeps only the best key (weight 1, all others 0); sampling draws one key "
-                           "with the softmax probabilities.")),
-    Step("head_outputs", QT_TRANSLATE_NOOP("Lesson", "Weighted sum of the values"), "zᵢ = Σⱼ αᵢⱼ vⱼ",
-         QT_TRANSLATE_NOOP("Lesson", "Each query's output is a blend of the value rows, mixed in the "
-                           "proportions of its weights. Important tokens contribute much, ignored "
-                           "tokens almost nothing.")),
-    Step("concat", QT_TRANSLATE_NOOP("Lesson", "Concatenate the heads"), "Z = [z⁽¹⁾ | z⁽²⁾ | … | z⁽ʰ⁾]",
-         QT_TRANSLATE_NOOP("Lesson", "The outputs of all heads are placed side by side, giving back "
-                           "one row of the full width for every query.")),
-    Step("output", QT_TRANSLATE_NOOP("Lesson", "Project with W_O"), "output = Z·W_O",
-         QT_TRANSLATE_NOOP("Lesson", "A last learned matrix mixes the heads' results together. In a "
-                           "Transformer this output is then added to the input (residual) and passes "
-                           "on to the next layer.")),
+    Step(
+        "tokens",
+        QT_TRANSLATE_NOOP("Lesson", "Tokens"),
+        "text → [t₁, t₂, …, tₙ]",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "The text is cut into tokens. A pretrained model adds its own "
+            "[CLS] at the start and [SEP] at the end; characters it does not know "
+            "become [UNK].",
+        ),
+    ),
+    Step(
+        "X",
+        QT_TRANSLATE_NOOP("Lesson", "Input vectors X"),
+        "X ∈ ℝⁿˣᵈ",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Each token becomes one row of numbers. With pretrained weights "
+            "these are the real hidden states entering the chosen layer, so earlier "
+            "layers have already mixed in context.",
+        ),
+    ),
+    Step(
+        "Q",
+        QT_TRANSLATE_NOOP("Lesson", "Project to queries, keys and values"),
+        "Q = X·W_Q,  K = X·W_K,  V = X·W_V",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Three learned matrices give every token three roles: a query "
+            "(what am I looking for?), a key (what do I offer to be found by?) and a "
+            "value (what do I hand over if chosen?). Like a shop search: the query is "
+            "what you type, keys are product names, values are the products.",
+        ),
+    ),
+    Step(
+        "heads",
+        QT_TRANSLATE_NOOP("Lesson", "Split into heads"),
+        "Q → [Q₁ | Q₂ | … | Q_h],  d_k = d / h",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "The columns of Q, K and V are cut into h equal groups, one per "
+            "head. Each head attends on its own, so different heads can follow "
+            "different relations between words.",
+        ),
+    ),
+    Step(
+        "scores",
+        QT_TRANSLATE_NOOP("Lesson", "Score every pair"),
+        "sᵢⱼ = score(qᵢ, kⱼ)",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Each query is compared with each key. The dot product rewards "
+            "vectors that point the same way and are long; cosine keeps only the angle; "
+            "additive scoring uses a small tanh network; general scoring puts a matrix "
+            "between q and k.",
+        ),
+    ),
+    Step(
+        "scaled",
+        QT_TRANSLATE_NOOP("Lesson", "Scale"),
+        "sᵢⱼ / √d_k   or   sᵢⱼ / τ",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Dot products grow with the dimension, and large scores push "
+            "softmax towards a single winner. Dividing by √d_k keeps them moderate; "
+            "a temperature τ below 1 sharpens the choice, above 1 softens it.",
+        ),
+    ),
+    Step(
+        "mask",
+        QT_TRANSLATE_NOOP("Lesson", "Mask"),
+        "sᵢⱼ = −∞  where key j is hidden from query i",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "A mask decides which keys a query may see: a causal mask hides "
+            "the future, a window keeps only nearby tokens (local attention), a valid "
+            "length hides padding. Hidden keys receive exactly zero weight.",
+        ),
+    ),
+    Step(
+        "weights",
+        QT_TRANSLATE_NOOP("Lesson", "Normalise: softmax or a hard choice"),
+        "αᵢⱼ = exp(sᵢⱼ) / Σₖ exp(sᵢₖ)",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Softmax turns each row of scores into weights between 0 and 1 "
+            "that add up to 1, and lets the largest scores stand out. Hard attention "
+            "keeps only the best key (weight 1, all others 0); sampling draws one key "
+            "with the softmax probabilities.",
+        ),
+    ),
+    Step(
+        "head_outputs",
+        QT_TRANSLATE_NOOP("Lesson", "Weighted sum of the values"),
+        "zᵢ = Σⱼ αᵢⱼ vⱼ",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Each query's output is a blend of the value rows, mixed in the "
+            "proportions of its weights. Important tokens contribute much, ignored "
+            "tokens almost nothing.",
+        ),
+    ),
+    Step(
+        "concat",
+        QT_TRANSLATE_NOOP("Lesson", "Concatenate the heads"),
+        "Z = [z⁽¹⁾ | z⁽²⁾ | … | z⁽ʰ⁾]",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "The outputs of all heads are placed side by side, giving back "
+            "one row of the full width for every query.",
+        ),
+    ),
+    Step(
+        "output",
+        QT_TRANSLATE_NOOP("Lesson", "Project with W_O"),
+        "output = Z·W_O",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "A last learned matrix mixes the heads' results together. In a "
+            "Transformer this output is then added to the input (residual) and passes "
+            "on to the next layer.",
+        ),
+    ),
 )
 
 STAGE_ORDER = tuple(step.stage for step in STEPS)

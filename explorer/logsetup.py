@@ -80,8 +80,9 @@ def setup_logging(level: int = logging.INFO) -> logging.Logger:
         folder = log_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / LOG_FILE_NAME
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3,
-                                                       encoding="utf-8", delay=False)
+        handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=1_000_000, backupCount=3, encoding="utf-8", delay=False
+        )
         handler.setFormatter(fmt)
         logger.addHandler(handler)
         _log_file = path

@@ -37,66 +37,146 @@ class Preset:
 
 
 PRESETS: list[Preset] = [
-    Preset(QT_TRANSLATE_NOOP("Presets", "Thinking Machines (self-attention)"),
-           QT_TRANSLATE_NOOP("Presets", "Two words attending to each other: the smallest example of the lesson."),
-           {"sentence": "Thinking Machines"}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Who is 'it'? (the tired animal)"),
-           QT_TRANSLATE_NOOP("Presets", "Layer 5, head 11: the row of 'it' puts 0.65 of its weight on 'animal' and 0.02 on "
-                                        "'street' (layer 3, head 1 does the same); other heads look elsewhere."),
-           {"sentence": "The animal didn't cross the street because it was too tired", "layer": 5},
-           head=11, cell=(10, 2)),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Shopping search: red running shoes"),
-           QT_TRANSLATE_NOOP("Presets", "Soft addressing: the query's weights over the product names (keys) blend their "
-                                        "items (values) into one answer."),
-           {"query": "red running shoes",
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Thinking Machines (self-attention)"),
+        QT_TRANSLATE_NOOP(
+            "Presets", "Two words attending to each other: the smallest example of the lesson."
+        ),
+        {"sentence": "Thinking Machines"},
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Who is 'it'? (the tired animal)"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "Layer 5, head 11: the row of 'it' puts 0.65 of its weight on 'animal' and 0.02 on "
+            "'street' (layer 3, head 1 does the same); other heads look elsewhere.",
+        ),
+        {"sentence": "The animal didn't cross the street because it was too tired", "layer": 5},
+        head=11,
+        cell=(10, 2),
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Shopping search: red running shoes"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "Soft addressing: the query's weights over the product names (keys) blend their "
+            "items (values) into one answer.",
+        ),
+        {
+            "query": "red running shoes",
             "sentence": "blue denim jacket, red trail running shoes, black leather boots, "
-                        "white tennis shoes, red wool scarf"}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Translation: English query over French"),
-           QT_TRANSLATE_NOOP("Presets", "Cross-attention as in an encoder-decoder translator: do words find their partners?"),
-           {"query": "Jane visits Africa in September",
-            "sentence": "Jane visite l'Afrique en septembre"}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Chinese sentence (watch the [UNK] notice)"),
-           QT_TRANSLATE_NOOP("Presets", "MiniLM's vocabulary knows few Chinese characters: most become [UNK]."),
-           {"sentence": "注意力机制源自人对外部信息的处理能力"}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Causal mask (a decoder's view)"),
-           QT_TRANSLATE_NOOP("Presets", "Each token may only look at itself and earlier tokens: the upper triangle is hidden."),
-           {"sentence": "the model writes one word after another", "mask": "causal"}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Hard attention: one key per query"),
-           QT_TRANSLATE_NOOP("Presets", "Hard attention keeps only the best key of every row (compare with soft)."),
-           {"sentence": "the cat sat on the warm mat near the door", "attention": "hard"}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Sharp softmax: temperature 0.2"),
-           QT_TRANSLATE_NOOP("Presets", "A low temperature makes the softmax almost hard; raise τ to flatten it."),
-           {"sentence": "the cat sat on the warm mat near the door", "scale": "temperature",
-            "temperature": 0.2}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Local window of 2 (random weights)"),
-           QT_TRANSLATE_NOOP("Presets", "Seeded random weights with a window mask: each query sees at most 2 neighbours per side."),
-           {"sentence": "one two three four five six seven eight nine ten", "weights": "random",
-            "mask": "window:2"}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Cosine scoring"),
-           QT_TRANSLATE_NOOP("Presets", "Cosine similarity ignores vector length: scores lie between -1 and 1."),
-           {"sentence": "The animal didn't cross the street because it was too tired",
-            "scoring": "cosine", "scale": "temperature", "temperature": 0.1}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Soft attention: every key gets a share"),
-           QT_TRANSLATE_NOOP("Presets", "The same sentence as the hard preset, with the softmax: compare the two weight maps."),
-           {"sentence": "the cat sat on the warm mat near the door", "attention": "soft"}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Padding mask (valid:4)"),
-           QT_TRANSLATE_NOOP("Presets", "As d2l's valid_lens: only the first 4 keys ([CLS] short text then) are real; the padding after them gets weight 0."),
-           {"sentence": "short text then pad pad pad pad", "mask": "valid:4"}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Chinese: a teacher at the blackboard"),
-           QT_TRANSLATE_NOOP("Presets", "A short Chinese sentence: the tokenizer splits it into characters; unknown ones stay "
-                                        "visible as [UNK:字]."),
-           {"sentence": "老师在黑板上写下注意力的公式"}),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Bahdanau additive scoring (translation)"),
-           QT_TRANSLATE_NOOP("Presets", "Additive scoring vᵀtanh(W₁q + W₂k) on the translation pair; the worked arithmetic "
-                                        "shows the tanh layer (W₁, W₂, v are seeded, untrained)."),
-           {"query": "Jane visits Africa in September",
-            "sentence": "Jane visite l'Afrique en septembre", "scoring": "additive"},
-           cell=(1, 1)),
-    Preset(QT_TRANSLATE_NOOP("Presets", "Multi-head on random weights (5 heads of 20)"),
-           QT_TRANSLATE_NOOP("Presets", "Seeded random weights 100 wide split into 5 heads, as in d2l's MultiHeadAttention test "
-                                        "(num_hiddens 100, 5 heads, valid length 3)."),
-           {"sentence": "one two three four five six", "query": "a b c d", "weights": "random",
-            "d_model": 100, "heads": 5, "mask": "valid:3"}),
+            "white tennis shoes, red wool scarf",
+        },
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Translation: English query over French"),
+        QT_TRANSLATE_NOOP(
+            "Presets", "Cross-attention as in an encoder-decoder translator: do words find their partners?"
+        ),
+        {"query": "Jane visits Africa in September", "sentence": "Jane visite l'Afrique en septembre"},
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Chinese sentence (watch the [UNK] notice)"),
+        QT_TRANSLATE_NOOP("Presets", "MiniLM's vocabulary knows few Chinese characters: most become [UNK]."),
+        {"sentence": "注意力机制源自人对外部信息的处理能力"},
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Causal mask (a decoder's view)"),
+        QT_TRANSLATE_NOOP(
+            "Presets", "Each token may only look at itself and earlier tokens: the upper triangle is hidden."
+        ),
+        {"sentence": "the model writes one word after another", "mask": "causal"},
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Hard attention: one key per query"),
+        QT_TRANSLATE_NOOP(
+            "Presets", "Hard attention keeps only the best key of every row (compare with soft)."
+        ),
+        {"sentence": "the cat sat on the warm mat near the door", "attention": "hard"},
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Sharp softmax: temperature 0.2"),
+        QT_TRANSLATE_NOOP(
+            "Presets", "A low temperature makes the softmax almost hard; raise τ to flatten it."
+        ),
+        {"sentence": "the cat sat on the warm mat near the door", "scale": "temperature", "temperature": 0.2},
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Local window of 2 (random weights)"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "Seeded random weights with a window mask: each query sees at most 2 neighbours per side.",
+        ),
+        {
+            "sentence": "one two three four five six seven eight nine ten",
+            "weights": "random",
+            "mask": "window:2",
+        },
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Cosine scoring"),
+        QT_TRANSLATE_NOOP("Presets", "Cosine similarity ignores vector length: scores lie between -1 and 1."),
+        {
+            "sentence": "The animal didn't cross the street because it was too tired",
+            "scoring": "cosine",
+            "scale": "temperature",
+            "temperature": 0.1,
+        },
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Soft attention: every key gets a share"),
+        QT_TRANSLATE_NOOP(
+            "Presets", "The same sentence as the hard preset, with the softmax: compare the two weight maps."
+        ),
+        {"sentence": "the cat sat on the warm mat near the door", "attention": "soft"},
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Padding mask (valid:4)"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "As d2l's valid_lens: only the first 4 keys ([CLS] short text then) are real; the padding after them gets weight 0.",
+        ),
+        {"sentence": "short text then pad pad pad pad", "mask": "valid:4"},
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Chinese: a teacher at the blackboard"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "A short Chinese sentence: the tokenizer splits it into characters; unknown ones stay "
+            "visible as [UNK:字].",
+        ),
+        {"sentence": "老师在黑板上写下注意力的公式"},
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Bahdanau additive scoring (translation)"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "Additive scoring vᵀtanh(W₁q + W₂k) on the translation pair; the worked arithmetic "
+            "shows the tanh layer (W₁, W₂, v are seeded, untrained).",
+        ),
+        {
+            "query": "Jane visits Africa in September",
+            "sentence": "Jane visite l'Afrique en septembre",
+            "scoring": "additive",
+        },
+        cell=(1, 1),
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Multi-head on random weights (5 heads of 20)"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "Seeded random weights 100 wide split into 5 heads, as in d2l's MultiHeadAttention test "
+            "(num_hiddens 100, 5 heads, valid length 3).",
+        ),
+        {
+            "sentence": "one two three four five six",
+            "query": "a b c d",
+            "weights": "random",
+            "d_model": 100,
+            "heads": 5,
+            "mask": "valid:3",
+        },
+    ),
 ]
 
 DEFAULT_PRESET = PRESETS[1]

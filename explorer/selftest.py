@@ -11,7 +11,6 @@ windowed build has neither) and always to the log file.
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 import tempfile
@@ -46,8 +45,10 @@ def check_trace(trace, mask_kind: str) -> str:
 
     if trace.weights_source != "pretrained":
         notices = "; ".join(trace.notices) or "no notice"
-        raise SelfTestError(f"the trace used {trace.weights_source!r} weights, not the bundled "
-                            f"pretrained model (is the model bundled?): {notices}")
+        raise SelfTestError(
+            f"the trace used {trace.weights_source!r} weights, not the bundled "
+            f"pretrained model (is the model bundled?): {notices}"
+        )
     w = np.asarray(trace.weights, dtype=np.float64)
     mask = np.asarray(trace.mask, dtype=bool)
     n_q, n_k = trace.n_query, trace.n_key
@@ -68,14 +69,16 @@ def check_trace(trace, mask_kind: str) -> str:
     err = np.abs(sums[:, visible_rows] - 1.0)
     if err.size and err.max() > ROW_SUM_TOL:
         h, q = np.unravel_index(int(err.argmax()), err.shape)
-        raise SelfTestError(f"weights of head {h}, query {q} sum to {sums[h, q]:.8f}, not 1 "
-                            f"(mask {mask_kind})")
+        raise SelfTestError(
+            f"weights of head {h}, query {q} sum to {sums[h, q]:.8f}, not 1 (mask {mask_kind})"
+        )
     if np.any(w[:, ~visible_rows, :] != 0):
         raise SelfTestError("a row with no visible key has non-zero weights")
     hidden = np.broadcast_to(~mask, w.shape)
     if np.any(w[hidden] != 0):
-        raise SelfTestError(f"masked weights are not exactly 0 (max {np.abs(w[hidden]).max():.3g}, "
-                            f"mask {mask_kind})")
+        raise SelfTestError(
+            f"masked weights are not exactly 0 (max {np.abs(w[hidden]).max():.3g}, mask {mask_kind})"
+        )
     out = np.asarray(trace.output)
     if out.shape != (n_q, EXPECTED_WIDTH):
         raise SelfTestError(f"output has shape {out.shape}, expected ({n_q}, {EXPECTED_WIDTH})")
@@ -167,8 +170,9 @@ def _run(out_dir: Path) -> str:
     # Fresh settings in the output folder: the user's preferences neither steer nor
     # receive anything from the self-test.
     QtCore.QSettings.setDefaultFormat(QtCore.QSettings.Format.IniFormat)
-    QtCore.QSettings.setPath(QtCore.QSettings.Format.IniFormat, QtCore.QSettings.Scope.UserScope,
-                             str(out_dir / "settings"))
+    QtCore.QSettings.setPath(
+        QtCore.QSettings.Format.IniFormat, QtCore.QSettings.Scope.UserScope, str(out_dir / "settings")
+    )
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([sys.argv[0]])
     if app.windowIcon().isNull():
         app.setWindowIcon(QtGui.QIcon(str(app_icon_paths()[0])))
@@ -177,6 +181,7 @@ def _run(out_dir: Path) -> str:
 
     config = AttentionConfig(sentence=SENTENCE, weights="pretrained", device="cpu")
     from explorer.gui.preferences import MemorySettings
+
     window = MainWindow(Engine(), config, settings=MemorySettings())
     window.resize(*SCREENSHOT_SIZE)
     try:
@@ -207,8 +212,10 @@ def _run(out_dir: Path) -> str:
         QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
         app.processEvents()
     where = "frozen bundle" if getattr(sys, "frozen", False) else "source"
-    return (f"self-test OK: {where}, {trace.model_name} pretrained from {model_dir}, {shape}, "
-            f"first trace {t_first:.2f} s, causal mask ok, screenshot {shot} ({pixels})")
+    return (
+        f"self-test OK: {where}, {trace.model_name} pretrained from {model_dir}, {shape}, "
+        f"first trace {t_first:.2f} s, causal mask ok, screenshot {shot} ({pixels})"
+    )
 
 
 def run_self_test(out_dir: str | os.PathLike | None = None) -> int:

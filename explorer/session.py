@@ -81,8 +81,10 @@ def session_from_dict(data, name: str = "the session") -> Session:
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise SessionError(f"{name} has no valid version number")
     if version > SESSION_VERSION:
-        raise SessionError(f"{name} was saved by a newer version (format {version}); "
-                           f"this explorer reads up to format {SESSION_VERSION}")
+        raise SessionError(
+            f"{name} was saved by a newer version (format {version}); "
+            f"this explorer reads up to format {SESSION_VERSION}"
+        )
     try:
         config = AttentionConfig.from_dict(dict(data.get("config") or {}))
         cell = data.get("selected_cell")

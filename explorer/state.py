@@ -7,7 +7,7 @@ state, the state asks for a trace, traces become pictures.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from explorer.core.config import AttentionConfig
 from explorer.presets import DEFAULT_PRESET

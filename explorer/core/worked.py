@@ -61,12 +61,26 @@ def work_cell(trace: AttentionTrace, head: int, i: int, j: int) -> WorkedCell:
     weights = trace.weights[head, i].astype(np.float64)
     values = trace.V[head].astype(np.float64)
     return WorkedCell(
-        head=head, i=i, j=j, query_token=trace.tokens_query[i], key_token=trace.tokens_key[j],
-        score=worked, divisor=divisor, scaled=worked.score / divisor, visible=bool(row_visible[j]),
-        row_visible=row_visible, row_scaled=row_scaled, row_max=row_max, row_exp=row_exp,
-        row_exp_sum=total, softmax_weight=float(row_exp[j] / total) if total else 0.0,
-        weight=float(weights[j]), attention=trace.config.attention, value_weights=weights,
-        values=values, output=weights @ values,
+        head=head,
+        i=i,
+        j=j,
+        query_token=trace.tokens_query[i],
+        key_token=trace.tokens_key[j],
+        score=worked,
+        divisor=divisor,
+        scaled=worked.score / divisor,
+        visible=bool(row_visible[j]),
+        row_visible=row_visible,
+        row_scaled=row_scaled,
+        row_max=row_max,
+        row_exp=row_exp,
+        row_exp_sum=total,
+        softmax_weight=float(row_exp[j] / total) if total else 0.0,
+        weight=float(weights[j]),
+        attention=trace.config.attention,
+        value_weights=weights,
+        values=values,
+        output=weights @ values,
     )
 
 
@@ -80,8 +94,9 @@ def _worked_score(trace: AttentionTrace, head: int, q: np.ndarray, k: np.ndarray
         terms = q * k
         nq, nk = float(np.linalg.norm(q)), float(np.linalg.norm(k))
         denom = max(nq, 1e-12) * max(nk, 1e-12)
-        return WorkedScore(kind, terms, float(terms.sum()), float(terms.sum()) / denom,
-                           {"norm_q": nq, "norm_k": nk})
+        return WorkedScore(
+            kind, terms, float(terms.sum()), float(terms.sum()) / denom, {"norm_q": nq, "norm_k": nk}
+        )
     if kind == "general":
         qw = q @ params["general_W"][head]
         terms = qw * k
@@ -90,8 +105,13 @@ def _worked_score(trace: AttentionTrace, head: int, q: np.ndarray, k: np.ndarray
         pre = q @ params["additive_W1"][head] + k @ params["additive_W2"][head]
         hidden = np.tanh(pre)
         terms = params["additive_v"][head] * hidden
-        return WorkedScore(kind, terms, float(terms.sum()), float(terms.sum()),
-                           {"W1q_plus_W2k": pre, "tanh": hidden, "v": params["additive_v"][head]})
+        return WorkedScore(
+            kind,
+            terms,
+            float(terms.sum()),
+            float(terms.sum()),
+            {"W1q_plus_W2k": pre, "tanh": hidden, "v": params["additive_v"][head]},
+        )
     raise ValueError(f"unknown scoring {kind!r}")
 
 
@@ -120,11 +140,19 @@ def format_cell(cell: WorkedCell, max_terms: int = 8) -> list[str]:
         lines.append("masked: this key is hidden from this query, weight 0")
     if cell.row_visible.any():
         exps = [f"{e:.4f}" for e, v in zip(cell.row_exp, cell.row_visible) if v]
-        lines.append(f"exp(scaled − {cell.row_max:.4f}) over the row = {', '.join(exps[:max_terms])}"
-                     + (" …" if len(exps) > max_terms else "") + f"; sum = {cell.row_exp_sum:.4f}")
-        lines.append(f"softmax = {cell.row_exp[cell.j]:.4f} / {cell.row_exp_sum:.4f} = {cell.softmax_weight:.4f}")
+        lines.append(
+            f"exp(scaled − {cell.row_max:.4f}) over the row = {', '.join(exps[:max_terms])}"
+            + (" …" if len(exps) > max_terms else "")
+            + f"; sum = {cell.row_exp_sum:.4f}"
+        )
+        lines.append(
+            f"softmax = {cell.row_exp[cell.j]:.4f} / {cell.row_exp_sum:.4f} = {cell.softmax_weight:.4f}"
+        )
     if cell.attention != "soft":
         lines.append(f"{cell.attention}: weight = {cell.weight:.0f}")
-    lines.append("output = Σ_j w_ij · v_j = " + ", ".join(f"{x:.4f}" for x in cell.output[:max_terms])
-                 + (" …" if cell.output.size > max_terms else ""))
+    lines.append(
+        "output = Σ_j w_ij · v_j = "
+        + ", ".join(f"{x:.4f}" for x in cell.output[:max_terms])
+        + (" …" if cell.output.size > max_terms else "")
+    )
     return lines

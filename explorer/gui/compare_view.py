@@ -20,12 +20,16 @@ SAME = "same"
 
 def describe(config: AttentionConfig, short: bool = False) -> str:
     translate = QtCore.QCoreApplication.translate
-    scale = {"sqrt": "÷√d_k", "none": translate("CompareView", "no scaling"),
-             "temperature": f"τ = {config.temperature:g}"}[config.scale]
+    scale = {
+        "sqrt": "÷√d_k",
+        "none": translate("CompareView", "no scaling"),
+        "temperature": f"τ = {config.temperature:g}",
+    }[config.scale]
     if short:
         return f"{config.scoring}, {config.attention}, {scale}"
-    return f"{config.scoring}, {config.attention}, {scale}, " + translate(
-        "CompareView", "mask {0}").format(config.mask)
+    return f"{config.scoring}, {config.attention}, {scale}, " + translate("CompareView", "mask {0}").format(
+        config.mask
+    )
 
 
 class CompareView(QtWidgets.QWidget):
@@ -87,10 +91,16 @@ class CompareView(QtWidgets.QWidget):
     def retranslate(self) -> None:
         """Every text in the interface language (the window calls this on a language switch)."""
         self.b_label.setText(self.tr("B = A with"))
-        same = {self.scoring: self.tr("same scoring"), self.attention: self.tr("same attention"),
-                self.mask: self.tr("same mask")}
-        named = {self.scoring: self.tr("scoring: {0}"), self.attention: self.tr("attention: {0}"),
-                 self.mask: self.tr("mask: {0}")}
+        same = {
+            self.scoring: self.tr("same scoring"),
+            self.attention: self.tr("same attention"),
+            self.mask: self.tr("same mask"),
+        }
+        named = {
+            self.scoring: self.tr("scoring: {0}"),
+            self.attention: self.tr("attention: {0}"),
+            self.mask: self.tr("mask: {0}"),
+        }
         for combo in (self.scoring, self.attention, self.mask):
             for i in range(combo.count()):
                 name = combo.itemData(i)
@@ -135,27 +145,50 @@ class CompareView(QtWidgets.QWidget):
     def show_message(self, text: str) -> None:
         self.summary.setText(text)
 
-    def show_pair(self, a: AttentionTrace, b: AttentionTrace, head: int,
-                  cell: tuple[int, int] | None) -> None:
+    def show_pair(
+        self, a: AttentionTrace, b: AttentionTrace, head: int, cell: tuple[int, int] | None
+    ) -> None:
         self.trace_a, self.trace_b = a, b
         self.head = min(head, a.heads - 1, b.heads - 1)
         h = self.head
         wa, wb = a.weights[h], b.weights[h]
         self.difference = wb - wa
         hidden_a, hidden_b = ~a.mask, ~b.mask
-        self.map_a.set_matrix(wa, a.tokens_query, a.tokens_key, kind="weights", hidden=hidden_a,
-                              title=self.tr("A: {0}").format(describe(a.config, short=True)))
-        self.map_b.set_matrix(wb, b.tokens_query, b.tokens_key, kind="weights", hidden=hidden_b,
-                              title=self.tr("B: {0}").format(describe(b.config, short=True)))
-        self.map_diff.set_matrix(self.difference, a.tokens_query, a.tokens_key, kind="diverging",
-                                 levels=symmetric_levels(self.difference),
-                                 title=self.tr("B − A (red: more in B)"))
+        self.map_a.set_matrix(
+            wa,
+            a.tokens_query,
+            a.tokens_key,
+            kind="weights",
+            hidden=hidden_a,
+            title=self.tr("A: {0}").format(describe(a.config, short=True)),
+        )
+        self.map_b.set_matrix(
+            wb,
+            b.tokens_query,
+            b.tokens_key,
+            kind="weights",
+            hidden=hidden_b,
+            title=self.tr("B: {0}").format(describe(b.config, short=True)),
+        )
+        self.map_diff.set_matrix(
+            self.difference,
+            a.tokens_query,
+            a.tokens_key,
+            kind="diverging",
+            levels=symmetric_levels(self.difference),
+            title=self.tr("B − A (red: more in B)"),
+        )
         peak = float(np.abs(self.difference).max()) if self.difference.size else 0.0
-        i, j = np.unravel_index(int(np.abs(self.difference).argmax()), self.difference.shape) \
-            if self.difference.size else (0, 0)
-        self.summary.setText(self.tr(
-            "Head {5}.  A = {0}.  B = {1}.  Largest change: {2:.4f} at query “{3}”, key “{4}”.").format(
-            describe(a.config), describe(b.config), peak, a.tokens_query[i], a.tokens_key[j], h))
+        i, j = (
+            np.unravel_index(int(np.abs(self.difference).argmax()), self.difference.shape)
+            if self.difference.size
+            else (0, 0)
+        )
+        self.summary.setText(
+            self.tr(
+                "Head {5}.  A = {0}.  B = {1}.  Largest change: {2:.4f} at query “{3}”, key “{4}”."
+            ).format(describe(a.config), describe(b.config), peak, a.tokens_query[i], a.tokens_key[j], h)
+        )
         self.set_selection(cell)
 
     def set_selection(self, cell: tuple[int, int] | None) -> None:

@@ -6,7 +6,7 @@ import math
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
+from explorer.core.config import AttentionConfig, MaskSpec
 from explorer.core.device import device_reasons
 from explorer.presets import PRESET_CONTEXT, PRESETS
 
@@ -56,35 +56,45 @@ class Controls(QtWidgets.QWidget):
         self.query = QtWidgets.QLineEdit()
         self.query.setMaxLength(MAX_TEXT_CHARS)  # Qt's default 32,767 would cut a pasted page silently
         self.query.setPlaceholderText("empty: the sentence attends to itself")
-        self.query.setToolTip("The tokens that ask (rows of Q). Leave empty for self-attention; "
-                              "fill it for cross-attention over the sentence.")
+        self.query.setToolTip(
+            "The tokens that ask (rows of Q). Leave empty for self-attention; "
+            "fill it for cross-attention over the sentence."
+        )
         form.addRow("&Query", self.query)
         self.sentence = QtWidgets.QLineEdit()
         self.sentence.setMaxLength(MAX_TEXT_CHARS)  # Qt's default 32,767 would cut a pasted page silently
-        self.sentence.setToolTip("The tokens that answer: keys (K) and values (V) come from this text (Ctrl+L)")
+        self.sentence.setToolTip(
+            "The tokens that answer: keys (K) and values (V) come from this text (Ctrl+L)"
+        )
         form.addRow("&Sentence", self.sentence)
 
         self.scoring = QtWidgets.QComboBox()
         for name, tip in SCORING_TIPS.items():
             self.scoring.addItem(name, name)
             self.scoring.setItemData(self.scoring.count() - 1, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
-        self.scoring.setToolTip("How a query and a key become one score: " +
-                                "; ".join(f"{k}: {v}" for k, v in SCORING_TIPS.items()))
+        self.scoring.setToolTip(
+            "How a query and a key become one score: "
+            + "; ".join(f"{k}: {v}" for k, v in SCORING_TIPS.items())
+        )
         form.addRow("Scoring", self.scoring)
 
         self.scale = QtWidgets.QComboBox()
         for name, text in (("sqrt", "÷ √d_k"), ("temperature", "÷ τ (temperature)"), ("none", "none")):
             self.scale.addItem(text, name)
-        self.scale.setToolTip("What divides the scores before the softmax: √d_k keeps dot products "
-                              "of long vectors from saturating it; τ sets the sharpness by hand")
+        self.scale.setToolTip(
+            "What divides the scores before the softmax: √d_k keeps dot products "
+            "of long vectors from saturating it; τ sets the sharpness by hand"
+        )
         form.addRow("Scaling", self.scale)
         tau_row = QtWidgets.QHBoxLayout()
         self.tau = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.tau.setRange(0, TAU_STEPS)
         self.tau.setValue(tau_to_slider(1.0))
-        self.tau.setToolTip("Temperature τ (0.01 to 10, log scale): scores are divided by τ. "
-                            "Small τ: sharp, almost one-hot weights; large τ: flat weights. "
-                            "Moving it switches scaling to τ.")
+        self.tau.setToolTip(
+            "Temperature τ (0.01 to 10, log scale): scores are divided by τ. "
+            "Small τ: sharp, almost one-hot weights; large τ: flat weights. "
+            "Moving it switches scaling to τ."
+        )
         self.tau_label = QtWidgets.QLabel("τ = 1")
         self.tau_label.setMinimumWidth(60)
         tau_row.addWidget(self.tau, 1)
@@ -92,39 +102,50 @@ class Controls(QtWidgets.QWidget):
         form.addRow("τ", tau_row)
 
         self.heads = QtWidgets.QComboBox()
-        self.heads.setToolTip("How many heads split the model width: each head gets width/heads "
-                              "columns of Q, K and V. Only counts that divide the width are offered.")
+        self.heads.setToolTip(
+            "How many heads split the model width: each head gets width/heads "
+            "columns of Q, K and V. Only counts that divide the width are offered."
+        )
         form.addRow("Heads", self.heads)
 
         att_row = QtWidgets.QHBoxLayout()
         self.attention = QtWidgets.QComboBox()
-        for name, tip in (("soft", "softmax: every visible key gets a share of the weight"),
-                          ("hard", "all the weight goes to the best-scoring key of each row"),
-                          ("sample", "one key per row drawn at random from the softmax (seeded)")):
+        for name, tip in (
+            ("soft", "softmax: every visible key gets a share of the weight"),
+            ("hard", "all the weight goes to the best-scoring key of each row"),
+            ("sample", "one key per row drawn at random from the softmax (seeded)"),
+        ):
             self.attention.addItem(name, name)
             self.attention.setItemData(self.attention.count() - 1, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
-        self.attention.setToolTip("Soft: softmax weights. Hard: one-hot at the best key. "
-                                  "Sample: one-hot at a key drawn from the softmax with the seed.")
+        self.attention.setToolTip(
+            "Soft: softmax weights. Hard: one-hot at the best key. "
+            "Sample: one-hot at a key drawn from the softmax with the seed."
+        )
         att_row.addWidget(self.attention, 1)
         form.addRow("Attention", att_row)
 
         self.seed = QtWidgets.QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
-        self.seed.setToolTip("Seeds the sampled attention, the random weights and the untrained "
-                             "parameters of additive and general scoring: same seed, same numbers")
+        self.seed.setToolTip(
+            "Seeds the sampled attention, the random weights and the untrained "
+            "parameters of additive and general scoring: same seed, same numbers"
+        )
         form.addRow("Seed", self.seed)
 
         mask_row = QtWidgets.QHBoxLayout()
         self.mask = QtWidgets.QComboBox()
         for name, text, tip in (
-                ("none", "none", "every query sees every key"),
-                ("causal", "causal", "query i sees keys 0..i only (a decoder)"),
-                ("window", "window ±K", "query i sees keys within K positions (local attention)"),
-                ("valid", "valid length N", "only the first N keys are visible (padding)")):
+            ("none", "none", "every query sees every key"),
+            ("causal", "causal", "query i sees keys 0..i only (a decoder)"),
+            ("window", "window ±K", "query i sees keys within K positions (local attention)"),
+            ("valid", "valid length N", "only the first N keys are visible (padding)"),
+        ):
             self.mask.addItem(text, name)
             self.mask.setItemData(self.mask.count() - 1, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
-        self.mask.setToolTip("Which keys each query may see: hidden scores become -∞ before the "
-                             "softmax, so their weights are exactly 0 (drawn hatched)")
+        self.mask.setToolTip(
+            "Which keys each query may see: hidden scores become -∞ before the "
+            "softmax, so their weights are exactly 0 (drawn hatched)"
+        )
         self.mask_size = QtWidgets.QSpinBox()
         self.mask_size.setRange(0, 4096)
         self.mask_size.setValue(2)
@@ -135,12 +156,20 @@ class Controls(QtWidgets.QWidget):
 
         self.weights = QtWidgets.QComboBox()
         for name, text, tip in (
-                ("pretrained", "pretrained (MiniLM)", "the W_Q, W_K, W_V, W_O of a trained model's layer, "
-                 "with X its hidden state entering that layer"),
-                ("random", "random (seeded)", "seeded random embeddings and projections of the chosen width"),
-                ("identity", "identity", "W = I: Q = K = V = X, to see the bare mechanism"),
-                (OPEN_FOLDER, "Open model folder…", "load a local BERT-family model folder "
-                 "(config.json, model.safetensors, tokenizer.json)")):
+            (
+                "pretrained",
+                "pretrained (MiniLM)",
+                "the W_Q, W_K, W_V, W_O of a trained model's layer, "
+                "with X its hidden state entering that layer",
+            ),
+            ("random", "random (seeded)", "seeded random embeddings and projections of the chosen width"),
+            ("identity", "identity", "W = I: Q = K = V = X, to see the bare mechanism"),
+            (
+                OPEN_FOLDER,
+                "Open model folder…",
+                "load a local BERT-family model folder (config.json, model.safetensors, tokenizer.json)",
+            ),
+        ):
             self.weights.addItem(text, name)
             self.weights.setItemData(self.weights.count() - 1, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
         self.weights.setToolTip("Where X and the projection matrices come from")
@@ -152,8 +181,10 @@ class Controls(QtWidgets.QWidget):
 
         self.layer = QtWidgets.QSpinBox()
         self.layer.setRange(0, 5)
-        self.layer.setToolTip("Which layer of the pretrained model: X is the hidden state entering "
-                              "it and W_Q, W_K, W_V, W_O are its projections")
+        self.layer.setToolTip(
+            "Which layer of the pretrained model: X is the hidden state entering "
+            "it and W_Q, W_K, W_V, W_O are its projections"
+        )
         form.addRow("Layer", self.layer)
         self.width = QtWidgets.QSpinBox()
         self.width.setRange(1, 4096)
@@ -173,8 +204,10 @@ class Controls(QtWidgets.QWidget):
                 item.setToolTip(f"compute on {name}" if name != "auto" else "CUDA, then MPS, then CPU")
             model.appendRow(item)
         self.device.setModel(model)
-        self.device.setToolTip("Where the attention is computed; the numbers are the same up to rounding. "
-                               + "; ".join(f"{k.upper()}: {v}" for k, v in device_reasons().items() if v))
+        self.device.setToolTip(
+            "Where the attention is computed; the numbers are the same up to rounding. "
+            + "; ".join(f"{k.upper()}: {v}" for k, v in device_reasons().items() if v)
+        )
         form.addRow("Device", self.device)
 
         for w in (self.scoring, self.scale, self.heads, self.attention, self.mask, self.device):
@@ -190,7 +223,9 @@ class Controls(QtWidgets.QWidget):
         self.mask.currentIndexChanged.connect(self._sync_enabled)
         self._last_weights_index = 0
         for combo in self.findChildren(QtWidgets.QComboBox):  # long items must not widen the panel
-            combo.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setSizeAdjustPolicy(
+                QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
             combo.setMinimumContentsLength(8)
         self.tau_label.setMinimumWidth(0)
         self._sync_enabled()
@@ -200,13 +235,20 @@ class Controls(QtWidgets.QWidget):
     def retranslate(self) -> None:
         """Every label, item and tooltip in the interface language (also on LanguageChange)."""
         form = self.layout()
-        for field, text in ((self.preset, self.tr("Example")), (self.query, self.tr("&Query")),
-                            (self.sentence, self.tr("&Sentence")), (self.scoring, self.tr("Scoring")),
-                            (self.scale, self.tr("Scaling")),
-                            (self.heads, self.tr("Heads")), (self.seed, self.tr("Seed")),
-                            (self.weights, self.tr("Weights")), (self.model_label, self.tr("Model")),
-                            (self.layer, self.tr("Layer")), (self.width, self.tr("Width")),
-                            (self.device, self.tr("Device"))):
+        for field, text in (
+            (self.preset, self.tr("Example")),
+            (self.query, self.tr("&Query")),
+            (self.sentence, self.tr("&Sentence")),
+            (self.scoring, self.tr("Scoring")),
+            (self.scale, self.tr("Scaling")),
+            (self.heads, self.tr("Heads")),
+            (self.seed, self.tr("Seed")),
+            (self.weights, self.tr("Weights")),
+            (self.model_label, self.tr("Model")),
+            (self.layer, self.tr("Layer")),
+            (self.width, self.tr("Width")),
+            (self.device, self.tr("Device")),
+        ):
             label = form.labelForField(field) if field is not None else None
             if label is not None:
                 label.setText(text)
@@ -223,30 +265,57 @@ class Controls(QtWidgets.QWidget):
                 label.widget().setText(self.tr("Mask"))
         self.preset.setItemText(0, self.tr("Choose an example…"))
         self._fill_presets()
-        self.preset.setToolTip(self.tr("Load a ready-made example: it sets the texts and the options it is about"))
+        self.preset.setToolTip(
+            self.tr("Load a ready-made example: it sets the texts and the options it is about")
+        )
         self.query.setPlaceholderText(self.tr("empty: the sentence attends to itself"))
-        self.query.setToolTip(self.tr("The tokens that ask (rows of Q). Leave empty for self-attention; "
-                                      "fill it for cross-attention over the sentence."))
-        self.sentence.setToolTip(self.tr("The tokens that answer: keys (K) and values (V) come from "
-                                         "this text (Ctrl+L)"))
-        texts = {"sqrt": "÷ √d_k", "temperature": self.tr("÷ τ (temperature)"), "none": self.tr("none"),
-                 "soft": self.tr("soft (softmax)"), "hard": self.tr("hard (one key)"),
-                 "sample": self.tr("sample (drawn)"),
-                 "causal": self.tr("causal"), "window": self.tr("window ±K"),
-                 "valid": self.tr("valid length N"),
-                 "pretrained": self.tr("pretrained (MiniLM)"), "random": self.tr("random (seeded)"),
-                 "identity": self.tr("identity"), OPEN_FOLDER: self.tr("Open model folder…")}
+        self.query.setToolTip(
+            self.tr(
+                "The tokens that ask (rows of Q). Leave empty for self-attention; "
+                "fill it for cross-attention over the sentence."
+            )
+        )
+        self.sentence.setToolTip(
+            self.tr("The tokens that answer: keys (K) and values (V) come from this text (Ctrl+L)")
+        )
+        texts = {
+            "sqrt": "÷ √d_k",
+            "temperature": self.tr("÷ τ (temperature)"),
+            "none": self.tr("none"),
+            "soft": self.tr("soft (softmax)"),
+            "hard": self.tr("hard (one key)"),
+            "sample": self.tr("sample (drawn)"),
+            "causal": self.tr("causal"),
+            "window": self.tr("window ±K"),
+            "valid": self.tr("valid length N"),
+            "pretrained": self.tr("pretrained (MiniLM)"),
+            "random": self.tr("random (seeded)"),
+            "identity": self.tr("identity"),
+            OPEN_FOLDER: self.tr("Open model folder…"),
+        }
         for combo in (self.scale, self.attention, self.mask, self.weights):
             for i in range(combo.count()):
                 text = texts.get(combo.itemData(i))
                 if text is not None:
                     combo.setItemText(i, text)
-        self.scale.setToolTip(self.tr("What divides the scores before the softmax: √d_k keeps dot products "
-                                      "of long vectors from saturating it; τ sets the sharpness by hand"))
-        self.heads.setToolTip(self.tr("How many heads split the model width: each head gets width/heads "
-                                      "columns of Q, K and V. Only counts that divide the width are offered."))
-        self.mask.setToolTip(self.tr("Which keys each query may see: hidden scores become -∞ before the "
-                                     "softmax, so their weights are exactly 0 (drawn hatched)"))
+        self.scale.setToolTip(
+            self.tr(
+                "What divides the scores before the softmax: √d_k keeps dot products "
+                "of long vectors from saturating it; τ sets the sharpness by hand"
+            )
+        )
+        self.heads.setToolTip(
+            self.tr(
+                "How many heads split the model width: each head gets width/heads "
+                "columns of Q, K and V. Only counts that divide the width are offered."
+            )
+        )
+        self.mask.setToolTip(
+            self.tr(
+                "Which keys each query may see: hidden scores become -∞ before the "
+                "softmax, so their weights are exactly 0 (drawn hatched)"
+            )
+        )
         self.weights.setToolTip(self.tr("Where X and the projection matrices come from"))
         if not self._model_dir:
             self.model_label.setText(self.tr("bundled all-MiniLM-L6-v2"))
@@ -259,8 +328,11 @@ class Controls(QtWidgets.QWidget):
                 continue
             preset = PRESETS[index]
             self.preset.setItemText(row, QtCore.QCoreApplication.translate(PRESET_CONTEXT, preset.name))
-            self.preset.setItemData(row, QtCore.QCoreApplication.translate(PRESET_CONTEXT, preset.description),
-                                    QtCore.Qt.ItemDataRole.ToolTipRole)
+            self.preset.setItemData(
+                row,
+                QtCore.QCoreApplication.translate(PRESET_CONTEXT, preset.description),
+                QtCore.Qt.ItemDataRole.ToolTipRole,
+            )
 
     def changeEvent(self, event):  # noqa: N802
         if event.type() == QtCore.QEvent.Type.LanguageChange:
@@ -301,7 +373,8 @@ class Controls(QtWidgets.QWidget):
             return
         if self.weights.itemData(index) == OPEN_FOLDER:
             folder = QtWidgets.QFileDialog.getExistingDirectory(
-                self, "Open a BERT-family model folder (config.json, model.safetensors, tokenizer.json)")
+                self, "Open a BERT-family model folder (config.json, model.safetensors, tokenizer.json)"
+            )
             self._updating = True
             self.weights.setCurrentIndex(0 if folder else self._last_weights_index)
             self._updating = False
@@ -331,16 +404,24 @@ class Controls(QtWidgets.QWidget):
         weights = self.weights.currentData()
         heads = None if self._heads_auto else self.heads.currentData()
         return AttentionConfig(
-            sentence=self.sentence.text(), query=self.query.text(),
-            scoring=self.scoring.currentData(), scale=self.scale.currentData(),
-            temperature=slider_to_tau(self.tau.value()) if self.scale.currentData() == "temperature"
+            sentence=self.sentence.text(),
+            query=self.query.text(),
+            scoring=self.scoring.currentData(),
+            scale=self.scale.currentData(),
+            temperature=slider_to_tau(self.tau.value())
+            if self.scale.currentData() == "temperature"
             else base.temperature,
-            heads=heads, attention=self.attention.currentData(), mask=mask,
-            weights=weights if weights != OPEN_FOLDER else "pretrained", layer=self.layer.value(),
-            d_model=self.width.value(), seed=self.seed.value(),
+            heads=heads,
+            attention=self.attention.currentData(),
+            mask=mask,
+            weights=weights if weights != OPEN_FOLDER else "pretrained",
+            layer=self.layer.value(),
+            d_model=self.width.value(),
+            seed=self.seed.value(),
             device=self.device.currentData(QtCore.Qt.ItemDataRole.UserRole) or "auto",
             model_dir=self._model_dir if weights == "pretrained" else None,
-            max_tokens=base.max_tokens)
+            max_tokens=base.max_tokens,
+        )
 
     def show_config(self, config: AttentionConfig) -> None:
         """Set every widget from a config without emitting ``edited``."""

@@ -42,6 +42,7 @@ def save_svg(target, path: str | Path, title: str = "Attention Explorer") -> Pat
     """Vector SVG through Qt's QSvgGenerator (pyqtgraph's SVGExporter cannot parse the path
     syntax of current Qt); the heatmap image itself is embedded as a picture."""
     from PySide6 import QtSvg
+
     path = Path(path)
     if isinstance(target, pg.PlotItem):
         source = target.sceneBoundingRect()
@@ -96,8 +97,12 @@ class ExportDialog(QtWidgets.QDialog):
         path_row.addWidget(browse)
         form.addRow(self.tr("To"), path_row)
         buttons = QtWidgets.QDialogButtonBox()
-        self.export_button = buttons.addButton(self.tr("Export"), QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
-        self.copy_button = buttons.addButton(self.tr("Copy to clipboard"), QtWidgets.QDialogButtonBox.ButtonRole.ActionRole)
+        self.export_button = buttons.addButton(
+            self.tr("Export"), QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.copy_button = buttons.addButton(
+            self.tr("Copy to clipboard"), QtWidgets.QDialogButtonBox.ButtonRole.ActionRole
+        )
         buttons.addButton(QtWidgets.QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         self.export_button.clicked.connect(self._export)
@@ -110,9 +115,11 @@ class ExportDialog(QtWidgets.QDialog):
         what = self.what.currentData()
         self.format.clear()
         if what == "data":
-            for text, fmt in ((self.tr("CSV (a folder, one file per stage and head)"), "csv"),
-                              (self.tr("NPY (a folder, one file per stage)"), "npy"),
-                              (self.tr("JSON (one file, as the trace command)"), "json")):
+            for text, fmt in (
+                (self.tr("CSV (a folder, one file per stage and head)"), "csv"),
+                (self.tr("NPY (a folder, one file per stage)"), "npy"),
+                (self.tr("JSON (one file, as the trace command)"), "json"),
+            ):
                 self.format.addItem(text, fmt)
         elif what == "window":
             self.format.addItem("PNG", "png")

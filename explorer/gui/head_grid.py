@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
@@ -50,16 +49,20 @@ class HeadGrid(QtWidgets.QWidget):
             self.stage_combo.addItem(STAGE_LABELS[name], name)
         self.stage_combo.setToolTip("Which stage every head shows (weights by default)")
         self.stage_combo.currentIndexChanged.connect(
-            lambda _: self.stageChanged.emit(self.stage_combo.currentData()))
+            lambda _: self.stageChanged.emit(self.stage_combo.currentData())
+        )
         bar.addWidget(self.stage_combo)
-        self.hover_label = QtWidgets.QLabel("Click a head to select it; H̄ is the mean entropy of its weight rows.")
+        self.hover_label = QtWidgets.QLabel(
+            "Click a head to select it; H̄ is the mean entropy of its weight rows."
+        )
         bar.addWidget(self.hover_label, 1)
         layout.addLayout(bar)
         self.graphics = pg.GraphicsLayoutWidget()
         layout.addWidget(self.graphics, 1)
         self.maps: list[Heatmap] = []
-        self.bar = pg.ColorBarItem(values=(0, 1), colorMap=SEQUENTIAL, interactive=False, width=12,
-                                   colorMapMenu=False)
+        self.bar = pg.ColorBarItem(
+            values=(0, 1), colorMap=SEQUENTIAL, interactive=False, width=12, colorMapMenu=False
+        )
         self.trace: AttentionTrace | None = None
         self.stage = "weights"
         self.head = 0
@@ -82,7 +85,9 @@ class HeadGrid(QtWidgets.QWidget):
             name = self.stage_combo.itemData(i)
             self.stage_combo.setItemText(i, self.tr(STAGE_LABELS[name]))
         self.stage_combo.setToolTip(self.tr("Which stage every head shows (weights by default)"))
-        self.hover_label.setText(self.tr("Click a head to select it; H̄ is the mean entropy of its weight rows."))
+        self.hover_label.setText(
+            self.tr("Click a head to select it; H̄ is the mean entropy of its weight rows.")
+        )
         if self.trace is not None:
             self.show_trace(self.trace, self.stage, self.head, self.maps[0].selection if self.maps else None)
 
@@ -95,15 +100,22 @@ class HeadGrid(QtWidgets.QWidget):
         cols = grid_columns(heads)
         small = heads > 16
         for h in range(heads):
-            hm = Heatmap(self.graphics.ci, h // cols, h % cols, colorbar=False,
-                         title_size="7pt" if small else "9pt", tick_font_pt=6.5 if small else 7.5)
+            hm = Heatmap(
+                self.graphics.ci,
+                h // cols,
+                h % cols,
+                colorbar=False,
+                title_size="7pt" if small else "9pt",
+                tick_font_pt=6.5 if small else 7.5,
+            )
             if self._style is not None:
                 hm.set_style(*self._style)
             hm.selected.connect(lambda i, j, h=h: self._on_selected(h, i, j))
             hm.hovered.connect(lambda text, h=h: self._on_hover(h, text))
             self.maps.append(hm)
-        self.bar = pg.ColorBarItem(values=(0, 1), colorMap=SEQUENTIAL, interactive=False, width=12,
-                                   colorMapMenu=False)
+        self.bar = pg.ColorBarItem(
+            values=(0, 1), colorMap=SEQUENTIAL, interactive=False, width=12, colorMapMenu=False
+        )
         self._bar_shown = None
         self.graphics.ci.addItem(self.bar, row=0, col=cols, rowspan=max(1, math.ceil(heads / cols)))
         self.bar.setImageItem([hm.image for hm in self.maps])
@@ -125,8 +137,7 @@ class HeadGrid(QtWidgets.QWidget):
         self.stage_combo.blockSignals(False)
         self.stage = stage
 
-    def show_trace(self, trace: AttentionTrace, stage: str, head: int,
-                   cell: tuple[int, int] | None) -> None:
+    def show_trace(self, trace: AttentionTrace, stage: str, head: int, cell: tuple[int, int] | None) -> None:
         for _ in self.show_trace_steps(trace, stage, head, cell):
             pass
 
@@ -159,8 +170,17 @@ class HeadGrid(QtWidgets.QWidget):
             title = f"{self.tr('head')} {h} · H̄ {mean_entropy[h]:.2f}  [{'×'.join(map(str, data[h].shape))}]"
             if title != hm.title:  # styled once, here, as set_head would style it
                 self._style_title(hm, h == head, title)
-            hm.set_matrix(data[h], rows, cols, title=title, kind=kind, role=role, levels=levels,
-                          hidden=hidden, display=None if picture is None else picture[h])
+            hm.set_matrix(
+                data[h],
+                rows,
+                cols,
+                title=title,
+                kind=kind,
+                role=role,
+                levels=levels,
+                hidden=hidden,
+                display=None if picture is None else picture[h],
+            )
             yield h
             if self._drawing is not token:
                 return

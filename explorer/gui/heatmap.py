@@ -68,7 +68,7 @@ def hatch_image(hidden: np.ndarray, max_px: int = 1536) -> np.ndarray:
 class _CellImage(pg.ImageItem):
     """An ImageItem that reports the cell under the mouse and clicks on it."""
 
-    def __init__(self, owner: "Heatmap"):
+    def __init__(self, owner: Heatmap):
         super().__init__(axisOrder="row-major")
         self._owner = owner
         self.setAcceptHoverEvents(True)
@@ -271,7 +271,9 @@ class ValueLabels(pg.GraphicsObject):
         cmap, (lo, hi) = self._colours
         x = 0.5 if hi <= lo else min(max((float(v) - lo) / (hi - lo), 0.0), 1.0)
         r, g, b = cmap.map(x, mode="byte")[:3]
-        return QtGui.QColor(0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else QtGui.QColor(255, 255, 255)
+        return (
+            QtGui.QColor(0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else QtGui.QColor(255, 255, 255)
+        )
 
     def set_data(self, data: np.ndarray | None) -> None:
         self.prepareGeometryChange()
@@ -315,11 +317,20 @@ class Heatmap(QtCore.QObject):
     hovered = QtCore.Signal(str)
     clicked = QtCore.Signal(int, int)  # the raw (row, col) of this matrix
 
-    def __init__(self, layout: pg.GraphicsLayout, row: int, col: int, *, colorbar: bool = True,
-                 title_size: str = "9pt", tick_font_pt: float = 8.0):
+    def __init__(
+        self,
+        layout: pg.GraphicsLayout,
+        row: int,
+        col: int,
+        *,
+        colorbar: bool = True,
+        title_size: str = "9pt",
+        tick_font_pt: float = 8.0,
+    ):
         super().__init__()
         self.plot: pg.PlotItem = layout.addPlot(
-            row=row, col=col, axisItems={"left": TokenAxis("left"), "bottom": TokenAxis("bottom")})
+            row=row, col=col, axisItems={"left": TokenAxis("left"), "bottom": TokenAxis("bottom")}
+        )
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         self._title_size = title_size
@@ -331,6 +342,7 @@ class Heatmap(QtCore.QObject):
         def update_min():
             full_update_min()
             label.setMinimumWidth(20)
+
         label.updateMin = update_min
         vb = self.plot.getViewBox()
         vb.setMouseEnabled(x=False, y=False)
@@ -357,8 +369,9 @@ class Heatmap(QtCore.QObject):
         self.col_band = self._band()
         self.bar: pg.ColorBarItem | None = None
         if colorbar:
-            self.bar = pg.ColorBarItem(values=(0, 1), colorMap=SEQUENTIAL, interactive=False,
-                                       width=10, colorMapMenu=False)
+            self.bar = pg.ColorBarItem(
+                values=(0, 1), colorMap=SEQUENTIAL, interactive=False, width=10, colorMapMenu=False
+            )
             self.bar.setImageItem(self.image, insert_in=self.plot)
             self.bar.axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
             for axis in self.bar.axes.values():
@@ -393,9 +406,19 @@ class Heatmap(QtCore.QObject):
         return band
 
     # -- data -------------------------------------------------------------------
-    def set_matrix(self, data: np.ndarray, rows: list[str], cols: list[str] | None, *, title: str,
-                   kind: str = "diverging", role: str = "qk", levels: tuple[float, float] | None = None,
-                   hidden: np.ndarray | None = None, display: np.ndarray | None = None) -> None:
+    def set_matrix(
+        self,
+        data: np.ndarray,
+        rows: list[str],
+        cols: list[str] | None,
+        *,
+        title: str,
+        kind: str = "diverging",
+        role: str = "qk",
+        levels: tuple[float, float] | None = None,
+        hidden: np.ndarray | None = None,
+        display: np.ndarray | None = None,
+    ) -> None:
         """Show ``data`` [rows × cols]; ``cols`` None means numbered feature columns.
 
         kind: "diverging" (centred at 0), "weights" (fixed 0..1) or "mask" (0/1).
@@ -410,8 +433,9 @@ class Heatmap(QtCore.QObject):
         if levels is None:
             levels = (0.0, 1.0) if kind in ("weights", "mask") else symmetric_levels(picture)
         self.levels = (float(levels[0]), float(levels[1]))
-        shown = np.nan_to_num(picture.astype(np.float32, copy=False), nan=0.0,
-                              posinf=self.levels[1], neginf=self.levels[0])
+        shown = np.nan_to_num(
+            picture.astype(np.float32, copy=False), nan=0.0, posinf=self.levels[1], neginf=self.levels[0]
+        )
         if kind != self.kind:
             cmap = SEQUENTIAL if kind in ("weights", "mask") else DIVERGING
             if self.bar is not None:
@@ -448,7 +472,6 @@ class Heatmap(QtCore.QObject):
         self.title = title
         self.plot.setTitle(title, size=self._title_size, color=color, bold=bold)
 
-
     def set_style(self, font_px: int, theme=None) -> None:
         """Tick, title and cell-value fonts in pixels, and the axes' colours from a theme."""
         font = QtGui.QFont()
@@ -481,13 +504,19 @@ class Heatmap(QtCore.QObject):
         height, width = max(vb.height(), 1.0), max(vb.width(), 1.0)
         key = (id(self._metrics), n_rows, n_cols, round(height), round(width))
         src = getattr(self, "_tick_src", (None, None))
-        if (key == getattr(self, "_tick_key", None) and src[0] is self.rows and src[1] is self.cols
-                and self._shown_ticks != ([], [])):
+        if (
+            key == getattr(self, "_tick_key", None)
+            and src[0] is self.rows
+            and src[1] is self.cols
+            and self._shown_ticks != ([], [])
+        ):
             return  # the same token lists in the same room: nothing to redo
         self._tick_key, self._tick_src = key, (self.rows, self.cols)
         line = self._metrics.height() + 1
         row_step = max(1, math.ceil(n_rows * line / height))
-        self.row_ticks = [(i, short_label(self.rows[i])) for i in range(0, min(n_rows, len(self.rows)), row_step)]
+        self.row_ticks = [
+            (i, short_label(self.rows[i])) for i in range(0, min(n_rows, len(self.rows)), row_step)
+        ]
         if self.cols is not None:
             if n_cols <= 256:
                 col_labels = [short_label(t) for t in self.cols]
@@ -502,7 +531,9 @@ class Heatmap(QtCore.QObject):
             col_step = next(s for s in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096) if s >= col_step)
             self.col_ticks = [(j, str(j)) for j in range(0, n_cols, col_step)]
         else:
-            self.col_ticks = [(j, short_label(col_labels[j])) for j in range(0, min(n_cols, len(col_labels)), col_step)]
+            self.col_ticks = [
+                (j, short_label(col_labels[j])) for j in range(0, min(n_cols, len(col_labels)), col_step)
+            ]
         # Only touch an axis whose ticks changed: regenerating an axis picture is the
         # costliest part of a repaint (measured: about 2 ms per axis).
         if self.row_ticks != self._shown_ticks[0]:

@@ -50,7 +50,9 @@ class LessonPanel(QtWidgets.QFrame):
         self.formula_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.explanation_label = QtWidgets.QLabel()
         self.explanation_label.setWordWrap(True)
-        self.explanation_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
+        self.explanation_label.setAlignment(
+            QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft
+        )
         outer.addWidget(self.formula_label)
         outer.addWidget(self.explanation_label)
         self.timer = QtCore.QTimer(self)
@@ -127,8 +129,11 @@ class LessonPanel(QtWidgets.QFrame):
         current = max(self.speed.currentIndex(), 1 if self.speed.count() == 0 else 0)
         self.speed.blockSignals(True)
         self.speed.clear()
-        for text, seconds in ((self.tr("slow"), SPEEDS_S[0]), (self.tr("normal"), SPEEDS_S[1]),
-                              (self.tr("fast"), SPEEDS_S[2])):
+        for text, seconds in (
+            (self.tr("slow"), SPEEDS_S[0]),
+            (self.tr("normal"), SPEEDS_S[1]),
+            (self.tr("fast"), SPEEDS_S[2]),
+        ):
             self.speed.addItem(self.tr("{speed} ({s} s a step)").format(speed=text, s=seconds))
         self.speed.setCurrentIndex(current)
         self.speed.blockSignals(False)

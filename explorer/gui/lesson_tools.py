@@ -22,7 +22,9 @@ from explorer.gui.worked_panel import WorkedPanel
 from explorer.session import Session, SessionError, load_session, save_session
 from explorer.state import GRID_STAGES
 
-SESSION_FILTER = QtCore.QT_TRANSLATE_NOOP("LessonToolsMixin", "Attention Explorer session (*.aexp.json *.json)")
+SESSION_FILTER = QtCore.QT_TRANSLATE_NOOP(
+    "LessonToolsMixin", "Attention Explorer session (*.aexp.json *.json)"
+)
 
 
 def translate(context: str, text: str) -> str:
@@ -84,19 +86,36 @@ class LessonToolsMixin:
         self.worked_dock.setWindowTitle(translate("LessonToolsMixin", "Worked arithmetic"))
         self.worked_action.setText(translate("LessonToolsMixin", "Worked arithmetic"))
         self.worked_action.setStatusTip(
-            translate("LessonToolsMixin", "Show the actual numbers behind the selected cell"))
+            translate("LessonToolsMixin", "Show the actual numbers behind the selected cell")
+        )
         self.tabs.setTabText(self.tab_compare, translate("LessonToolsMixin", "Compare"))
-        self.tabs.setTabToolTip(self.tab_compare, translate(
-            "LessonToolsMixin", "The selected head's weights for the current settings (A) and for B, and B − A"))
+        self.tabs.setTabToolTip(
+            self.tab_compare,
+            translate(
+                "LessonToolsMixin",
+                "The selected head's weights for the current settings (A) and for B, and B − A",
+            ),
+        )
         self.file_menu.setTitle(translate("LessonToolsMixin", "&File"))
         texts = {
-            self.open_action: (translate("LessonToolsMixin", "&Open session…"), translate(
-                "LessonToolsMixin", "Open a saved lesson: inputs, options, selection, theme, language")),
-            self.save_action: (translate("LessonToolsMixin", "&Save session"), translate(
-                "LessonToolsMixin", "Save the whole state to the current session file")),
+            self.open_action: (
+                translate("LessonToolsMixin", "&Open session…"),
+                translate(
+                    "LessonToolsMixin", "Open a saved lesson: inputs, options, selection, theme, language"
+                ),
+            ),
+            self.save_action: (
+                translate("LessonToolsMixin", "&Save session"),
+                translate("LessonToolsMixin", "Save the whole state to the current session file"),
+            ),
             self.save_as_action: (translate("LessonToolsMixin", "Save session &as…"), None),
-            self.export_action: (translate("LessonToolsMixin", "&Export…"), translate(
-                "LessonToolsMixin", "A panel as PNG or SVG, the window as PNG, the data as CSV, NPY or JSON")),
+            self.export_action: (
+                translate("LessonToolsMixin", "&Export…"),
+                translate(
+                    "LessonToolsMixin",
+                    "A panel as PNG or SVG, the window as PNG, the data as CSV, NPY or JSON",
+                ),
+            ),
             self.export_window_action: (translate("LessonToolsMixin", "Export the window as PNG…"), None),
             self.copy_action: (translate("LessonToolsMixin", "Copy the current view to the clipboard"), None),
             self.quit_action: (translate("LessonToolsMixin", "&Quit"), None),
@@ -128,6 +147,7 @@ class LessonToolsMixin:
     def current_language(self) -> str:
         if getattr(self, "classroom", None) is not None:
             from explorer import i18n
+
             return i18n.current_language()
         return getattr(self, "language", "en")
 
@@ -181,8 +201,9 @@ class LessonToolsMixin:
             self._update_worked()
             if self.compare.trace_a is not None and self._compare_for is not None:
                 if event == "head":
-                    self.compare.show_pair(self.compare.trace_a, self.compare.trace_b,
-                                           state.selected_head, state.selected_cell)
+                    self.compare.show_pair(
+                        self.compare.trace_a, self.compare.trace_b, state.selected_head, state.selected_cell
+                    )
                 else:
                     self.compare.set_selection(state.selected_cell)
         elif event == "config":
@@ -226,6 +247,7 @@ class LessonToolsMixin:
         self._compare_wanted = None
         if not result.ok:
             from explorer.gui.main_window import error_message
+
             self.compare.show_message(error_message(result.error))
             return
         key, ta, tb = result.value
@@ -238,8 +260,14 @@ class LessonToolsMixin:
     # -- sessions ------------------------------------------------------------------------
     def current_session(self) -> Session:
         s = self.state
-        return Session(s.config, s.selected_head, s.selected_cell, s.grid_stage,
-                       self.current_theme(), self.current_language())
+        return Session(
+            s.config,
+            s.selected_head,
+            s.selected_cell,
+            s.grid_stage,
+            self.current_theme(),
+            self.current_language(),
+        )
 
     def open_session(self, path: str | Path, interactive: bool = False) -> bool:
         """Load a session; on a bad file show why (banner, and a message box when interactive)
@@ -250,7 +278,9 @@ class LessonToolsMixin:
             self.session_message = translate("LessonToolsMixin", "Cannot open the session: {0}").format(exc)
             self.show_error(self.session_message)
             if interactive:
-                QtWidgets.QMessageBox.warning(self, translate("LessonToolsMixin", "Open session"), self.session_message)
+                QtWidgets.QMessageBox.warning(
+                    self, translate("LessonToolsMixin", "Open session"), self.session_message
+                )
             return False
         s = self.state
         s.set_config(session.config)
@@ -272,10 +302,14 @@ class LessonToolsMixin:
         try:
             save_session(path, self.current_session())
         except OSError as exc:
-            self.session_message = translate("LessonToolsMixin", "Cannot save the session: {0}").format(exc.strerror or exc)
+            self.session_message = translate("LessonToolsMixin", "Cannot save the session: {0}").format(
+                exc.strerror or exc
+            )
             self.show_error(self.session_message)
             if interactive:
-                QtWidgets.QMessageBox.warning(self, translate("LessonToolsMixin", "Save session"), self.session_message)
+                QtWidgets.QMessageBox.warning(
+                    self, translate("LessonToolsMixin", "Save session"), self.session_message
+                )
             return False
         self.session_path = str(path)
         self.session_message = translate("LessonToolsMixin", "Saved {0}").format(Path(path).name)
@@ -290,8 +324,12 @@ class LessonToolsMixin:
         self.setWindowTitle(f"{name} — Attention Explorer" if name else "Attention Explorer")
 
     def open_session_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, translate("LessonToolsMixin", "Open session"), "",
-                                                        translate("LessonToolsMixin", SESSION_FILTER))
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(
+            self,
+            translate("LessonToolsMixin", "Open session"),
+            "",
+            translate("LessonToolsMixin", SESSION_FILTER),
+        )
         if path:
             self.open_session(path, interactive=True)
 
@@ -302,8 +340,12 @@ class LessonToolsMixin:
             self.save_session_dialog()
 
     def save_session_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, translate("LessonToolsMixin", "Save session"), "lesson.aexp.json",
-                                                        translate("LessonToolsMixin", SESSION_FILTER))
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self,
+            translate("LessonToolsMixin", "Save session"),
+            "lesson.aexp.json",
+            translate("LessonToolsMixin", SESSION_FILTER),
+        )
         if path:
             if not path.lower().endswith(".json"):
                 path += ".aexp.json"
@@ -312,9 +354,17 @@ class LessonToolsMixin:
     # -- export --------------------------------------------------------------------------------
     def export_panels(self) -> dict[str, tuple[str, object]]:
         """name -> (label, PlotItem or QWidget) of every panel that can be exported."""
-        panels = {"pipeline": (translate("LessonToolsMixin", "Pipeline: every stage of the head"), self.pipeline.graphics)}
+        panels = {
+            "pipeline": (
+                translate("LessonToolsMixin", "Pipeline: every stage of the head"),
+                self.pipeline.graphics,
+            )
+        }
         for name, hm in self.pipeline.maps.items():
-            panels[f"pipeline:{name}"] = (translate("LessonToolsMixin", "Pipeline stage: {0}").format(name), hm.plot)
+            panels[f"pipeline:{name}"] = (
+                translate("LessonToolsMixin", "Pipeline stage: {0}").format(name),
+                hm.plot,
+            )
         panels["heads"] = (translate("LessonToolsMixin", "All heads"), self.heads.graphics)
         panels["overview"] = (translate("LessonToolsMixin", "Model overview"), self.overview)
         panels["compare"] = (translate("LessonToolsMixin", "Compare: A, B and B − A"), self.compare.graphics)
@@ -363,13 +413,17 @@ class LessonToolsMixin:
     def export_window(self, path: str | Path) -> str | None:
         image = self.grab().toImage()
         if image.isNull() or not image.save(str(path), "PNG"):
-            return self._export_done(translate("LessonToolsMixin", "Export failed: cannot write {0}").format(path), path)
+            return self._export_done(
+                translate("LessonToolsMixin", "Export failed: cannot write {0}").format(path), path
+            )
         return self._export_done(None, Path(path).name)
 
     def export_data(self, fmt: str, path: str | Path) -> str | None:
         """Every stage of the current trace: csv / npy (into a folder) or json (one file)."""
         if self.trace is None:
-            return self._export_done(translate("LessonToolsMixin", "Nothing to export yet: no result has been computed"), path)
+            return self._export_done(
+                translate("LessonToolsMixin", "Nothing to export yet: no result has been computed"), path
+            )
         try:
             data_export.export_data(self.trace, fmt, path)
         except (OSError, ValueError) as exc:
@@ -388,8 +442,9 @@ class LessonToolsMixin:
         image_export.ExportDialog(self).exec()
 
     def _export_window_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, translate("LessonToolsMixin", "Export the window"), "window.png",
-                                                        "PNG (*.png)")
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self, translate("LessonToolsMixin", "Export the window"), "window.png", "PNG (*.png)"
+        )
         if path:
             self.export_window(path if path.lower().endswith(".png") else path + ".png")
 

@@ -16,8 +16,8 @@ from explorer.core.trace import AttentionTrace
 from explorer.gui.bridge import ComputeBridge
 from explorer.gui.controls import Controls
 from explorer.gui.head_grid import HeadGrid
-from explorer.gui.overview import ModelOverview
 from explorer.gui.lesson_tools import LessonToolsMixin
+from explorer.gui.overview import ModelOverview
 from explorer.gui.pipeline_view import PipelineView
 from explorer.presets import PRESETS
 from explorer.state import ExplorerState
@@ -47,7 +47,8 @@ def paint_now(view) -> None:
     if scene is not None and hasattr(scene, "prepareForPaint"):
         scene.prepareForPaint()  # pyqtgraph's ViewBoxes apply new ranges now, not mid-paint
     if scene is None or not QtCore.QMetaObject.invokeMethod(
-            scene, "_q_processDirtyItems", QtCore.Qt.ConnectionType.DirectConnection):
+        scene, "_q_processDirtyItems", QtCore.Qt.ConnectionType.DirectConnection
+    ):
         view.viewport().repaint()
 
 
@@ -64,18 +65,21 @@ def collect_garbage_on_the_gui_thread() -> None:
     global _GUI_GC
     if _GUI_GC is None:
         from pyqtgraph.util.garbage_collector import GarbageCollector
+
         _GUI_GC = GarbageCollector(interval=0.5)
 
 
 def block_labels(tokens: list[str], blocks: int) -> list[str]:
     """Names of the token blocks of a reduced matrix: "first … last" of each block."""
     step = -(-len(tokens) // blocks)
-    return [f"{tokens[i * step]} … {tokens[min(len(tokens), (i + 1) * step) - 1]} (max)"
-            for i in range(blocks)]
+    return [
+        f"{tokens[i * step]} … {tokens[min(len(tokens), (i + 1) * step) - 1]} (max)" for i in range(blocks)
+    ]
 
 
 def error_message(exc: BaseException) -> str:
     from explorer.models.loader import ModelError
+
     if isinstance(exc, ConfigError):
         return f"Cannot compute this: {exc}"
     if isinstance(exc, ModelError):
@@ -88,8 +92,9 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
     failed = QtCore.Signal(str)  # a request ended in an error (shown in the banner)
     overviewRendered = QtCore.Signal()
 
-    def __init__(self, engine, config: AttentionConfig | None = None, synchronous: bool = False,
-                 settings=None):
+    def __init__(
+        self, engine, config: AttentionConfig | None = None, synchronous: bool = False, settings=None
+    ):
         super().__init__()
         self.setWindowTitle("Attention Explorer")
         self.engine = engine
@@ -115,8 +120,11 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         self.tabs.addTab(self.pipeline, "Pipeline (one head)")
         self.tabs.addTab(self.heads, "All heads")
         self.tabs.addTab(self.overview, "Model overview")
-        self.tabs.setTabToolTip(0, "Every stage of the selected head, in order: X, Q, K, V, scores, "
-                                   "scaled, mask, weights, head output, concat, output")
+        self.tabs.setTabToolTip(
+            0,
+            "Every stage of the selected head, in order: X, Q, K, V, scores, "
+            "scaled, mask, weights, head output, concat, output",
+        )
         self.tabs.setTabToolTip(1, "One stage for every head; click a head to select it")
         self.tabs.setTabToolTip(2, "Attention weights of every layer and head; click one to open it")
 
@@ -149,8 +157,10 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
 
         # status bar: device, tokens, heads, compute ms, render ms; busy bar and Cancel
         self.status_text = QtWidgets.QLabel("Starting…")
-        self.status_text.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,  # long text never widens
-                                       QtWidgets.QSizePolicy.Policy.Preferred)  # the window
+        self.status_text.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Ignored,  # long text never widens
+            QtWidgets.QSizePolicy.Policy.Preferred,
+        )  # the window
         self.statusBar().addWidget(self.status_text, 1)
         self.progress = QtWidgets.QProgressBar()
         self.progress.setRange(0, 0)  # busy indicator
@@ -180,6 +190,7 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         self.tabs.currentChanged.connect(self._on_tab)
         self._shortcuts()
         from explorer.gui.presentation import Classroom
+
         self.classroom = Classroom(self)  # View and Help menus, presentation mode, lesson, language
         self._init_lesson_tools(settings)  # worked arithmetic, compare, File menu, sessions, export
 
@@ -195,6 +206,7 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
     def _shortcuts(self) -> None:
         def add(key, slot):
             QtGui.QShortcut(QtGui.QKeySequence(key), self, activated=slot)
+
         add("Ctrl+L", lambda: (self.controls.sentence.setFocus(), self.controls.sentence.selectAll()))
         add("Ctrl+K", lambda: (self.controls.query.setFocus(), self.controls.query.selectAll()))
         add("Ctrl+Q", self.close)
@@ -265,8 +277,9 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         config, engine = self.state.config, self.engine
         # On the worker: the trace plus reduced copies of huge matrices (trace.display); a newer
         # request or Cancel stops an older computation between its steps.
-        self.bridge.submit("trace", lambda should_stop: trace_for_display(engine, config, should_stop),
-                           cancellable=True)
+        self.bridge.submit(
+            "trace", lambda should_stop: trace_for_display(engine, config, should_stop), cancellable=True
+        )
         self._busy_timer.start()
         if self.tabs.currentIndex() == TAB_OVERVIEW:
             self.request_overview()
@@ -279,16 +292,23 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         self._overview_wanted = key
         self.overview.show_message("Computing every layer and head…")
         # thumbnails are a hundred pixels wide: huge weights are block-reduced on the worker
-        self.bridge.submit("overview", lambda should_stop: (key, reduce_for_display(
-            engine.layer_weights(config, should_stop), OVERVIEW_LIMIT, "max")), cancellable=True)
+        self.bridge.submit(
+            "overview",
+            lambda should_stop: (
+                key,
+                reduce_for_display(engine.layer_weights(config, should_stop), OVERVIEW_LIMIT, "max"),
+            ),
+            cancellable=True,
+        )
 
     def cancel(self) -> None:
         self.bridge.cancel("trace")
         self.bridge.cancel("overview")
         self._overview_wanted = None
         self._hide_busy()
-        self.show_banner("Cancelled: the window keeps the last result. Edit anything to compute again.",
-                         INFO_STYLE)
+        self.show_banner(
+            "Cancelled: the window keeps the last result. Edit anything to compute again.", INFO_STYLE
+        )
 
     def _show_busy(self) -> None:
         if self.bridge.busy():
@@ -428,22 +448,45 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         t = self.trace
         if t is None:
             return self.tr("No result yet")
-        source = t.weights_source + (self.tr(" {model} layer {layer}").format(model=t.model_name, layer=t.layer)
-                                     if t.model_name else "")
-        return self.tr("device {device}  |  tokens {nq}×{nk}  |  {heads} heads of {dk}  |  {source}  |  "
-                       "compute {compute} ms  |  render {render} ms").format(
-            device=t.device, nq=t.n_query, nk=t.n_key, heads=t.heads, dk=t.d_k, source=source,
-            compute=f"{t.compute_ms:.1f}", render=f"{self.render_ms:.1f}")
+        source = t.weights_source + (
+            self.tr(" {model} layer {layer}").format(model=t.model_name, layer=t.layer)
+            if t.model_name
+            else ""
+        )
+        return self.tr(
+            "device {device}  |  tokens {nq}×{nk}  |  {heads} heads of {dk}  |  {source}  |  "
+            "compute {compute} ms  |  render {render} ms"
+        ).format(
+            device=t.device,
+            nq=t.n_query,
+            nk=t.n_key,
+            heads=t.heads,
+            dk=t.d_k,
+            source=source,
+            compute=f"{t.compute_ms:.1f}",
+            render=f"{self.render_ms:.1f}",
+        )
 
     def retranslate(self) -> None:
         """The window's own texts in the interface language (called on every language switch)."""
         self.setWindowTitle(self.tr("Attention Explorer"))
-        titles = {self.pipeline: (self.tr("Pipeline (one head)"),
-                                  self.tr("Every stage of the selected head, in order: X, Q, K, V, scores, "
-                                          "scaled, mask, weights, head output, concat, output")),
-                  self.heads: (self.tr("All heads"), self.tr("One stage for every head; click a head to select it")),
-                  self.overview: (self.tr("Model overview"),
-                                  self.tr("Attention weights of every layer and head; click one to open it"))}
+        titles = {
+            self.pipeline: (
+                self.tr("Pipeline (one head)"),
+                self.tr(
+                    "Every stage of the selected head, in order: X, Q, K, V, scores, "
+                    "scaled, mask, weights, head output, concat, output"
+                ),
+            ),
+            self.heads: (
+                self.tr("All heads"),
+                self.tr("One stage for every head; click a head to select it"),
+            ),
+            self.overview: (
+                self.tr("Model overview"),
+                self.tr("Attention weights of every layer and head; click one to open it"),
+            ),
+        }
         for widget, (title, tip) in titles.items():
             index = self.tabs.indexOf(widget)
             if index >= 0:

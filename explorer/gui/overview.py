@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from explorer.gui.heatmap import SEQUENTIAL, format_value
 
@@ -12,7 +12,7 @@ SELECTED_COLOR = "#d55e00"
 
 
 class _Thumb(pg.ImageItem):
-    def __init__(self, owner: "ModelOverview", layer: int, head: int):
+    def __init__(self, owner: ModelOverview, layer: int, head: int):
         super().__init__(axisOrder="row-major")
         self._owner, self.layer, self.head = owner, layer, head
         self.setColorMap(SEQUENTIAL)
@@ -39,8 +39,10 @@ class ModelOverview(QtWidgets.QWidget):
         super().__init__(parent)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.info = QtWidgets.QLabel("Attention weights of every layer and head for the current "
-                                     "sentence. Click one to open it in the pipeline.")
+        self.info = QtWidgets.QLabel(
+            "Attention weights of every layer and head for the current "
+            "sentence. Click one to open it in the pipeline."
+        )
         self.info.setWordWrap(True)
         layout.addWidget(self.info)
         self.graphics = pg.GraphicsLayoutWidget()
@@ -68,8 +70,12 @@ class ModelOverview(QtWidgets.QWidget):
 
     def retranslate(self) -> None:
         if self.weights is None:
-            self.info.setText(self.tr("Attention weights of every layer and head for the current "
-                                      "sentence. Click one to open it in the pipeline."))
+            self.info.setText(
+                self.tr(
+                    "Attention weights of every layer and head for the current "
+                    "sentence. Click one to open it in the pipeline."
+                )
+            )
         else:
             self.thumbs = []  # rebuild the head and layer labels in the new language
             self.show_weights(self.weights, *self.tokens, self._model_name, self.selected or (0, 0))
@@ -87,8 +93,14 @@ class ModelOverview(QtWidgets.QWidget):
             ci.addLabel(self.tr("layer {n}").format(n=layer), row=layer + 1, col=0, size="8pt", angle=-90)
             row_items, row_boxes = [], []
             for h in range(heads):
-                vb = ci.addViewBox(row=layer + 1, col=h + 1, lockAspect=False, enableMouse=False,
-                                   invertY=True, defaultPadding=0.02)
+                vb = ci.addViewBox(
+                    row=layer + 1,
+                    col=h + 1,
+                    lockAspect=False,
+                    enableMouse=False,
+                    invertY=True,
+                    defaultPadding=0.02,
+                )
                 vb.setMenuEnabled(False)
                 thumb = _Thumb(self, layer, h)
                 vb.addItem(thumb)
@@ -97,8 +109,14 @@ class ModelOverview(QtWidgets.QWidget):
             self.thumbs.append(row_items)
             self.boxes.append(row_boxes)
 
-    def show_weights(self, weights: np.ndarray, tokens_query: list[str], tokens_key: list[str],
-                     model_name: str | None, selected: tuple[int, int]) -> None:
+    def show_weights(
+        self,
+        weights: np.ndarray,
+        tokens_query: list[str],
+        tokens_key: list[str],
+        model_name: str | None,
+        selected: tuple[int, int],
+    ) -> None:
         """weights: [layers, heads, n_q, n_k] from Engine.layer_weights."""
         self.weights, self.tokens = weights, (tokens_query, tokens_key)
         layers, heads = weights.shape[:2]
@@ -110,17 +128,23 @@ class ModelOverview(QtWidgets.QWidget):
         self._model_name = model_name
         self._restyle_labels()
         source = model_name or self.tr("these weights")
-        self.info.setText(self.tr("{source}: attention weights of {layers} layer(s) × {heads} heads for "
-                                  "{nq}×{nk} tokens. Click one to open it in the pipeline.").format(
-            source=source, layers=layers, heads=heads, nq=len(tokens_query), nk=len(tokens_key)))
+        self.info.setText(
+            self.tr(
+                "{source}: attention weights of {layers} layer(s) × {heads} heads for "
+                "{nq}×{nk} tokens. Click one to open it in the pipeline."
+            ).format(source=source, layers=layers, heads=heads, nq=len(tokens_query), nk=len(tokens_key))
+        )
         self.set_selected(*selected)
 
     def set_selected(self, layer: int, head: int) -> None:
         self.selected = (layer, head)
         for l_, row in enumerate(self.boxes):
             for h, vb in enumerate(row):
-                vb.setBorder(pg.mkPen(SELECTED_COLOR, width=3) if (l_, h) == (layer, head) else
-                             pg.mkPen("#bbbbbb", width=1))
+                vb.setBorder(
+                    pg.mkPen(SELECTED_COLOR, width=3)
+                    if (l_, h) == (layer, head)
+                    else pg.mkPen("#bbbbbb", width=1)
+                )
 
     def hover(self, layer: int, head: int, r: int, c: int) -> None:
         if self.weights is None:
@@ -128,8 +152,10 @@ class ModelOverview(QtWidgets.QWidget):
         q, k = self.tokens
         if 0 <= r < len(q) and 0 <= c < len(k):
             value = format_value(self.weights[layer, head, r, c])
-            self.info.setText(self.tr("layer {layer}, head {head}").format(layer=layer, head=head)
-                              + f" — {q[r]}, {k[c]}: {value}")
+            self.info.setText(
+                self.tr("layer {layer}, head {head}").format(layer=layer, head=head)
+                + f" — {q[r]}, {k[c]}: {value}"
+            )
 
     def show_message(self, text: str) -> None:
         self.info.setText(text)

@@ -24,14 +24,28 @@ WEIGHT_FORMULAS = {
     "hard": "weights = one-hot argmax(masked)",
     "sample": "weights = one-hot sample of softmax",
 }
-LAYOUT = (("X", "Q", "K", "V"), ("scores", "scaled", "mask", "weights"),
-          ("head_output", "concat", "output", "entropy"))
+LAYOUT = (
+    ("X", "Q", "K", "V"),
+    ("scores", "scaled", "mask", "weights"),
+    ("head_output", "concat", "output", "entropy"),
+)
 ROW_HEIGHT = 250
 # The panels each lesson step (explorer/lesson.py STEPS) highlights and zooms into.
-STAGE_PANELS = {"tokens": ("X",), "X": ("X",), "Q": ("Q", "K", "V"), "heads": ("Q", "K", "V"),
-                "scores": ("scores",), "scaled": ("scaled",), "mask": ("mask",), "weights": ("weights",),
-                "head_outputs": ("head_output",), "head_output": ("head_output",), "concat": ("concat",),
-                "output": ("output",), "entropy": ("entropy",)}
+STAGE_PANELS = {
+    "tokens": ("X",),
+    "X": ("X",),
+    "Q": ("Q", "K", "V"),
+    "heads": ("Q", "K", "V"),
+    "scores": ("scores",),
+    "scaled": ("scaled",),
+    "mask": ("mask",),
+    "weights": ("weights",),
+    "head_outputs": ("head_output",),
+    "head_output": ("head_output",),
+    "concat": ("concat",),
+    "output": ("output",),
+    "entropy": ("entropy",),
+}
 NARROW_PX = 1100  # below this width the pipeline shows two stages a row
 
 
@@ -51,41 +65,83 @@ def stage_views(trace: AttentionTrace, head: int) -> dict[str, dict]:
         scaled_f = f"scaled = scores / τ (τ={t.scale_divisor:.4g})"
     else:
         scaled_f = QtCore.QCoreApplication.translate("PipelineView", "scaled = scores (no scaling)")
-    x_title = (QtCore.QCoreApplication.translate("PipelineView", "X (queries = keys)") if cfg.is_self_attention
-               else QtCore.QCoreApplication.translate("PipelineView", "X (query side)"))
+    x_title = (
+        QtCore.QCoreApplication.translate("PipelineView", "X (queries = keys)")
+        if cfg.is_self_attention
+        else QtCore.QCoreApplication.translate("PipelineView", "X (query side)")
+    )
     head_word = QtCore.QCoreApplication.translate("PipelineView", "head")
     views = {
         "X": dict(data=t.X_query, rows=q_tok, cols=None, role="q", f=x_title),
         "Q": dict(data=t.Q[h], rows=q_tok, cols=None, role="q", f=f"Q = X·W_Q  ({head_word} {h})"),
         "K": dict(data=t.K[h], rows=k_tok, cols=None, role="k", f=f"K = X_key·W_K  ({head_word} {h})"),
         "V": dict(data=t.V[h], rows=k_tok, cols=None, role="k", f=f"V = X_key·W_V  ({head_word} {h})"),
-        "scores": dict(data=t.scores[h], rows=q_tok, cols=k_tok, role="qk",
-                       f=SCORE_FORMULAS.get(cfg.scoring, "scores"), hidden=hidden),
+        "scores": dict(
+            data=t.scores[h],
+            rows=q_tok,
+            cols=k_tok,
+            role="qk",
+            f=SCORE_FORMULAS.get(cfg.scoring, "scores"),
+            hidden=hidden,
+        ),
         "scaled": dict(data=t.scaled[h], rows=q_tok, cols=k_tok, role="qk", f=scaled_f, hidden=hidden),
-        "mask": dict(data=t.mask, rows=q_tok, cols=k_tok, role="qk", kind="mask",
-                     f=QtCore.QCoreApplication.translate("PipelineView", "mask: {mask} (1 = visible)").format(mask=cfg.mask), hidden=hidden),
-        "weights": dict(data=t.weights[h], rows=q_tok, cols=k_tok, role="qk", kind="weights",
-                        f=WEIGHT_FORMULAS.get(cfg.attention, "weights"), hidden=hidden),
-        "head_output": dict(data=t.head_outputs[h], rows=q_tok, cols=None, role="q",
-                            f=f"{head_word} {h} = weights·V"),
-        "concat": dict(data=t.concat, rows=q_tok, cols=None, role="q",
-                       f=f"concat = [head 0 … head {t.heads - 1}]"),
+        "mask": dict(
+            data=t.mask,
+            rows=q_tok,
+            cols=k_tok,
+            role="qk",
+            kind="mask",
+            f=QtCore.QCoreApplication.translate("PipelineView", "mask: {mask} (1 = visible)").format(
+                mask=cfg.mask
+            ),
+            hidden=hidden,
+        ),
+        "weights": dict(
+            data=t.weights[h],
+            rows=q_tok,
+            cols=k_tok,
+            role="qk",
+            kind="weights",
+            f=WEIGHT_FORMULAS.get(cfg.attention, "weights"),
+            hidden=hidden,
+        ),
+        "head_output": dict(
+            data=t.head_outputs[h], rows=q_tok, cols=None, role="q", f=f"{head_word} {h} = weights·V"
+        ),
+        "concat": dict(
+            data=t.concat, rows=q_tok, cols=None, role="q", f=f"concat = [head 0 … head {t.heads - 1}]"
+        ),
         "output": dict(data=t.output, rows=q_tok, cols=None, role="q", f="output = concat·W_O"),
-        "entropy": dict(data=t.entropy, rows=[f"{head_word} {i}" for i in range(t.heads)], cols=q_tok,
-                        role="hq", kind="weights", f=QtCore.QCoreApplication.translate("PipelineView", "entropy of each weight row (nats)"),
-                        levels=(0.0, max(float(np.log(max(t.n_key, 2))), 1e-6))),
+        "entropy": dict(
+            data=t.entropy,
+            rows=[f"{head_word} {i}" for i in range(t.heads)],
+            cols=q_tok,
+            role="hq",
+            kind="weights",
+            f=QtCore.QCoreApplication.translate("PipelineView", "entropy of each weight row (nats)"),
+            levels=(0.0, max(float(np.log(max(t.n_key, 2))), 1e-6)),
+        ),
     }
-    for name, v in views.items():
+    for _name, v in views.items():
         v["title"] = f"{v['f']}  [{shape_text(v['data'])}]"
     # Scores before and after scaling share one scale per stage, so the colours compare.
     return views
 
 
 # Pipeline panel -> (trace stage, indexed by head) for the reduced copies in trace.display.
-DISPLAY_STAGES = {"X": ("X_query", False), "Q": ("Q", True), "K": ("K", True), "V": ("V", True),
-                  "scores": ("scores", True), "scaled": ("scaled", True), "mask": ("mask", False),
-                  "weights": ("weights", True), "head_output": ("head_outputs", True),
-                  "concat": ("concat", False), "output": ("output", False)}
+DISPLAY_STAGES = {
+    "X": ("X_query", False),
+    "Q": ("Q", True),
+    "K": ("K", True),
+    "V": ("V", True),
+    "scores": ("scores", True),
+    "scaled": ("scaled", True),
+    "mask": ("mask", False),
+    "weights": ("weights", True),
+    "head_output": ("head_outputs", True),
+    "concat": ("concat", False),
+    "output": ("output", False),
+}
 
 
 def display_for(trace: AttentionTrace, head: int) -> dict[str, np.ndarray]:
@@ -181,8 +237,9 @@ class PipelineView(QtWidgets.QWidget):
         self.graphics.setMinimumHeight(self.row_height * ((len(order) + columns - 1) // columns))
 
     # -- classroom: style, highlight, zoom --------------------------------------------
-    def set_style(self, font_px: int, theme=None, row_height: int | None = None,
-                  wide_columns: int = 4) -> None:
+    def set_style(
+        self, font_px: int, theme=None, row_height: int | None = None, wide_columns: int = 4
+    ) -> None:
         """Fonts of every panel in pixels, plot colours from a theme, taller rows for a projector."""
         if theme is not None:
             self.graphics.setBackground(theme.plot_bg)
@@ -236,8 +293,10 @@ class PipelineView(QtWidgets.QWidget):
         return None
 
     def eventFilter(self, obj, event):  # noqa: N802
-        if event.type() == QtCore.QEvent.Type.MouseButtonDblClick and \
-                event.button() == QtCore.Qt.MouseButton.LeftButton:
+        if (
+            event.type() == QtCore.QEvent.Type.MouseButtonDblClick
+            and event.button() == QtCore.Qt.MouseButton.LeftButton
+        ):
             if self.zoom:
                 self.set_zoom(None)
             else:
@@ -282,9 +341,17 @@ class PipelineView(QtWidgets.QWidget):
             levels = v.get("levels")
             if name in ("scores", "scaled"):
                 levels = symmetric_levels(reduced.get(name, v["data"]))
-            self.maps[name].set_matrix(v["data"], v["rows"], v["cols"], title=v["title"],
-                                       kind=v.get("kind", "diverging"), role=v["role"],
-                                       levels=levels, hidden=v.get("hidden"), display=reduced.get(name))
+            self.maps[name].set_matrix(
+                v["data"],
+                v["rows"],
+                v["cols"],
+                title=v["title"],
+                kind=v.get("kind", "diverging"),
+                role=v["role"],
+                levels=levels,
+                hidden=v.get("hidden"),
+                display=reduced.get(name),
+            )
             yield name
             if self._drawing is not token:
                 return
@@ -293,8 +360,9 @@ class PipelineView(QtWidgets.QWidget):
             self._apply_highlight()  # a new title drops the highlight colour
 
     def retranslate(self) -> None:
-        self.head_label.setText(self.tr("Head (of {n})").format(n=self.trace.heads) if self.trace is not None
-                                else self.tr("Head"))
+        self.head_label.setText(
+            self.tr("Head (of {n})").format(n=self.trace.heads) if self.trace is not None else self.tr("Head")
+        )
         self.head_spin.setToolTip(self.tr("The head whose stages are shown (keys 1-9 pick heads 0-8)"))
         self.values_box.setText(self.tr("Values on cells"))
         self.values_box.setToolTip(self.tr("Write each cell's value on it when the cells are large enough"))

@@ -20,8 +20,9 @@ APPLICATION = "attention-explorer"
 
 
 def default_settings() -> QtCore.QSettings:
-    return QtCore.QSettings(QtCore.QSettings.Format.IniFormat, QtCore.QSettings.Scope.UserScope,
-                            ORGANIZATION, APPLICATION)
+    return QtCore.QSettings(
+        QtCore.QSettings.Format.IniFormat, QtCore.QSettings.Scope.UserScope, ORGANIZATION, APPLICATION
+    )
 
 
 class MemorySettings:

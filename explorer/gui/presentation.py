@@ -33,8 +33,10 @@ OTHER_KEYS = (
     ("Ctrl+K", QtCore.QT_TRANSLATE_NOOP("Classroom", "Edit the query")),
     ("Esc", QtCore.QT_TRANSLATE_NOOP("Classroom", "Clear the selected cell")),
     ("Ctrl+Q", QtCore.QT_TRANSLATE_NOOP("Classroom", "Quit")),
-    (QtCore.QT_TRANSLATE_NOOP("Classroom", "Double-click a panel"),
-     QtCore.QT_TRANSLATE_NOOP("Classroom", "Zoom into that stage, or back to every stage")),
+    (
+        QtCore.QT_TRANSLATE_NOOP("Classroom", "Double-click a panel"),
+        QtCore.QT_TRANSLATE_NOOP("Classroom", "Zoom into that stage, or back to every stage"),
+    ),
 )
 
 
@@ -207,10 +209,13 @@ class Classroom(QtCore.QObject):
         self.active = on
         side = w.centralWidget().widget(0) if isinstance(w.centralWidget(), QtWidgets.QSplitter) else None
         if on:
-            self._restore = dict(maximized=w.isMaximized(), fullscreen=w.isFullScreen(),
-                                 values=w.pipeline.values_box.isChecked(),
-                                 lesson=self.lesson.isVisible(),
-                                 side=side.isVisible() if side is not None else True)
+            self._restore = dict(
+                maximized=w.isMaximized(),
+                fullscreen=w.isFullScreen(),
+                values=w.pipeline.values_box.isChecked(),
+                lesson=self.lesson.isVisible(),
+                side=side.isVisible() if side is not None else True,
+            )
             if side is not None:
                 side.setVisible(False)
             dock = getattr(w, "worked_dock", None)  # the stage needs the whole width on a projector
@@ -269,8 +274,9 @@ class Classroom(QtCore.QObject):
         px = self.font_px()
         w.setStyleSheet(themes.font_style_sheet(px) if custom else "")
         self.lesson.set_accent(t.accent)
-        self.lesson.formula_label.setStyleSheet(f"font-size: {round(px * 1.25)}px;" if custom else
-                                                "font-size: 15px;")
+        self.lesson.formula_label.setStyleSheet(
+            f"font-size: {round(px * 1.25)}px;" if custom else "font-size: 15px;"
+        )
         if not (custom or self._styled):
             return  # the window keeps its own plot sizes until anything is changed
         self._styled = True
@@ -291,8 +297,11 @@ class Classroom(QtCore.QObject):
     def _step_key(self, delta: int) -> None:
         focus = QtWidgets.QApplication.focusWidget()
         if isinstance(focus, QtWidgets.QAbstractSlider):  # arrows keep moving a slider
-            focus.triggerAction(QtWidgets.QAbstractSlider.SliderAction.SliderSingleStepAdd if delta > 0
-                                else QtWidgets.QAbstractSlider.SliderAction.SliderSingleStepSub)
+            focus.triggerAction(
+                QtWidgets.QAbstractSlider.SliderAction.SliderSingleStepAdd
+                if delta > 0
+                else QtWidgets.QAbstractSlider.SliderAction.SliderSingleStepSub
+            )
             return
         if not self.lesson.isVisible():
             self.show_lesson(True)
@@ -337,8 +346,9 @@ class Classroom(QtCore.QObject):
         self.language_menu.setTitle(self.tr("Language"))
         self.act_present.setText(self.tr("Presentation mode"))
         self.act_present.setIconText(self.tr("Presentation"))
-        self.act_present.setToolTip(self.tr("Full screen, large fonts and values in the cells, "
-                                            "for a projector (F11)"))
+        self.act_present.setToolTip(
+            self.tr("Full screen, large fonts and values in the cells, for a projector (F11)")
+        )
         self.act_lesson.setText(self.tr("Lesson steps"))
         self.act_lesson.setIconText(self.tr("Lesson"))
         self.act_lesson.setToolTip(self.tr("Walk the stages one at a time with ← and →"))
@@ -357,13 +367,15 @@ class Classroom(QtCore.QObject):
         self.act_themes["dark"].setText(self.tr("Dark"))
         self.toolbar.setWindowTitle(self.tr("Classroom"))
         self.zoom_label.setText(self.tr("Show:") + " ")
-        self.zoom_combo.setToolTip(self.tr("Show one stage large, or every stage "
-                                           "(or double-click a panel)"))
+        self.zoom_combo.setToolTip(self.tr("Show one stage large, or every stage (or double-click a panel)"))
         current = self.window.pipeline.zoom
         self.zoom_combo.clear()
         for title, panels in zoom_choices():
-            label = self.tr("Every stage") if panels is None else QtCore.QCoreApplication.translate(
-                "Lesson", title)
+            label = (
+                self.tr("Every stage")
+                if panels is None
+                else QtCore.QCoreApplication.translate("Lesson", title)
+            )
             self.zoom_combo.addItem(label, ",".join(panels) if panels else "")
         self._on_zoom_changed(current)
         if hasattr(self.window, "retranslate"):

@@ -15,8 +15,14 @@ from PySide6 import QtGui, QtWidgets
 
 # A CJK-capable family last in the fallback list, so Chinese never renders as boxes
 # when the default family lacks the glyphs (offscreen and in screenshots too).
-CJK_FAMILIES = ("Noto Sans CJK SC", "WenQuanYi Micro Hei", "Microsoft YaHei", "PingFang SC",
-                "Source Han Sans SC", "SimHei")
+CJK_FAMILIES = (
+    "Noto Sans CJK SC",
+    "WenQuanYi Micro Hei",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "Source Han Sans SC",
+    "SimHei",
+)
 
 PRESENTATION_FONT_PX = 22  # at 1024×768 nothing is under 20 px
 NORMAL_FONT_PX = 0  # 0: the platform's own size
@@ -41,13 +47,22 @@ class Theme:
         c = QtGui.QColor
         pal = QtGui.QPalette()
         R = QtGui.QPalette.ColorRole
-        for role, colour in ((R.Window, self.window), (R.WindowText, self.text), (R.Base, self.base),
-                             (R.AlternateBase, self.alt_base), (R.Text, self.text),
-                             (R.Button, self.button), (R.ButtonText, self.text),
-                             (R.ToolTipBase, self.base), (R.ToolTipText, self.text),
-                             (R.Highlight, self.highlight), (R.HighlightedText, self.highlight_text),
-                             (R.PlaceholderText, self.muted), (R.BrightText, "#ff4040"),
-                             (R.Link, self.accent)):
+        for role, colour in (
+            (R.Window, self.window),
+            (R.WindowText, self.text),
+            (R.Base, self.base),
+            (R.AlternateBase, self.alt_base),
+            (R.Text, self.text),
+            (R.Button, self.button),
+            (R.ButtonText, self.text),
+            (R.ToolTipBase, self.base),
+            (R.ToolTipText, self.text),
+            (R.Highlight, self.highlight),
+            (R.HighlightedText, self.highlight_text),
+            (R.PlaceholderText, self.muted),
+            (R.BrightText, "#ff4040"),
+            (R.Link, self.accent),
+        ):
             pal.setColor(role, c(colour))
         disabled = QtGui.QPalette.ColorGroup.Disabled
         for role in (R.WindowText, R.Text, R.ButtonText):
@@ -57,12 +72,34 @@ class Theme:
 
 THEMES: dict[str, Theme] = {
     # Pure black on white, a deep blue highlight: survives a washed-out projector.
-    "light": Theme("light", window="#ffffff", text="#000000", base="#ffffff", alt_base="#f0f0f0",
-                   button="#e8e8e8", highlight="#0040a0", highlight_text="#ffffff",
-                   plot_bg="#ffffff", plot_fg="#000000", accent="#d55e00", muted="#606060"),
-    "dark": Theme("dark", window="#121212", text="#f2f2f2", base="#1e1e1e", alt_base="#2a2a2a",
-                  button="#2d2d2d", highlight="#4da3ff", highlight_text="#000000",
-                  plot_bg="#121212", plot_fg="#f2f2f2", accent="#ffb000", muted="#9a9a9a"),
+    "light": Theme(
+        "light",
+        window="#ffffff",
+        text="#000000",
+        base="#ffffff",
+        alt_base="#f0f0f0",
+        button="#e8e8e8",
+        highlight="#0040a0",
+        highlight_text="#ffffff",
+        plot_bg="#ffffff",
+        plot_fg="#000000",
+        accent="#d55e00",
+        muted="#606060",
+    ),
+    "dark": Theme(
+        "dark",
+        window="#121212",
+        text="#f2f2f2",
+        base="#1e1e1e",
+        alt_base="#2a2a2a",
+        button="#2d2d2d",
+        highlight="#4da3ff",
+        highlight_text="#000000",
+        plot_bg="#121212",
+        plot_fg="#f2f2f2",
+        accent="#ffb000",
+        muted="#9a9a9a",
+    ),
 }
 DEFAULT_THEME = "light"
 
@@ -103,9 +140,11 @@ def font_style_sheet(font_px: int) -> str:
     """One font size for every widget of a window (0: leave the platform's sizes)."""
     if font_px <= 0:
         return ""
-    return (f"* {{ font-size: {font_px}px; }}\n"
-            f"QToolTip {{ font-size: {font_px}px; }}\n"
-            f"QTabBar::tab {{ padding: 4px 12px; }}\n")
+    return (
+        f"* {{ font-size: {font_px}px; }}\n"
+        f"QToolTip {{ font-size: {font_px}px; }}\n"
+        f"QTabBar::tab {{ padding: 4px 12px; }}\n"
+    )
 
 
 def font_px_for(font_px: int) -> int:

@@ -66,14 +66,23 @@ class WorkedPanel(QtWidgets.QWidget):
         self.trace, self.head, self.selected = trace, head, cell
         if trace is None or cell is None:
             self.cell = None
-            self.view.setHtml("<p>" + html.escape(self.tr(
-                "Click a cell of the scores or weights (query row i, key column j) to see its "
-                "arithmetic: the sum of products, the scaling, the softmax and the weighted sum.")) + "</p>")
+            self.view.setHtml(
+                "<p>"
+                + html.escape(
+                    self.tr(
+                        "Click a cell of the scores or weights (query row i, key column j) to see its "
+                        "arithmetic: the sum of products, the scaling, the softmax and the weighted sum."
+                    )
+                )
+                + "</p>"
+            )
             return
         i, j = cell
         if not (0 <= head < trace.heads and 0 <= i < trace.n_query and 0 <= j < trace.n_key):
             self.cell = None
-            self.view.setHtml("<p>" + html.escape(self.tr("The selected cell is outside this result.")) + "</p>")
+            self.view.setHtml(
+                "<p>" + html.escape(self.tr("The selected cell is outside this result.")) + "</p>"
+            )
             return
         self.cell = work_cell(trace, head, i, j)
         self.view.setHtml(self._html(trace, self.cell))
@@ -82,106 +91,145 @@ class WorkedPanel(QtWidgets.QWidget):
     def _html(self, t: AttentionTrace, c: WorkedCell) -> str:
         e = html.escape
         # the words outside the f-strings, where pyside6-lupdate can read them
-        words = {text: e(translated) for text, translated in (
-            ("Head", self.tr("Head")),
-            ("query", self.tr("query")),
-            ("key", self.tr("key")),
-            ("{0} more terms", self.tr("{0} more terms")),
-            ("Score", self.tr("Score")),
-            ("no scaling", self.tr("no scaling")),
-            ("Scale", self.tr("Scale")),
-            ("visible", self.tr("visible")),
-            ("masked: this key is hidden from this query",
-             self.tr("masked: this key is hidden from this query")),
-            ("Mask", self.tr("Mask")),
-            ("Softmax over row {0}", self.tr("Softmax over row {0}")),
-            ("subtracting the row maximum does not change the weights",
-             self.tr("subtracting the row maximum does not change the weights")),
-            ("scaled", self.tr("scaled")),
-            ("weight", self.tr("weight")),
-            ("{0} more keys", self.tr("{0} more keys")),
-            ("Every key of this row is masked: all weights are 0.",
-             self.tr("Every key of this row is masked: all weights are 0.")),
-            ("the weight is one-hot", self.tr("the weight is one-hot")),
-            ("Output of query {0}", self.tr("Output of query {0}")),
-            ("{0} smaller terms", self.tr("{0} smaller terms")),
-            ("{0} components", self.tr("{0} components")),
-        )}
-        parts = [f"<h3>{words['Head']} {c.head} · {words['query']} {c.i} “{e(c.query_token)}” · "
-                 f"{words['key']} {c.j} “{e(c.key_token)}”</h3>"]
+        words = {
+            text: e(translated)
+            for text, translated in (
+                ("Head", self.tr("Head")),
+                ("query", self.tr("query")),
+                ("key", self.tr("key")),
+                ("{0} more terms", self.tr("{0} more terms")),
+                ("Score", self.tr("Score")),
+                ("no scaling", self.tr("no scaling")),
+                ("Scale", self.tr("Scale")),
+                ("visible", self.tr("visible")),
+                (
+                    "masked: this key is hidden from this query",
+                    self.tr("masked: this key is hidden from this query"),
+                ),
+                ("Mask", self.tr("Mask")),
+                ("Softmax over row {0}", self.tr("Softmax over row {0}")),
+                (
+                    "subtracting the row maximum does not change the weights",
+                    self.tr("subtracting the row maximum does not change the weights"),
+                ),
+                ("scaled", self.tr("scaled")),
+                ("weight", self.tr("weight")),
+                ("{0} more keys", self.tr("{0} more keys")),
+                (
+                    "Every key of this row is masked: all weights are 0.",
+                    self.tr("Every key of this row is masked: all weights are 0."),
+                ),
+                ("the weight is one-hot", self.tr("the weight is one-hot")),
+                ("Output of query {0}", self.tr("Output of query {0}")),
+                ("{0} smaller terms", self.tr("{0} smaller terms")),
+                ("{0} components", self.tr("{0} components")),
+            )
+        }
+        parts = [
+            f"<h3>{words['Head']} {c.head} · {words['query']} {c.i} “{e(c.query_token)}” · "
+            f"{words['key']} {c.j} “{e(c.key_token)}”</h3>"
+        ]
         s = c.score
         q, k = t.Q[c.head, c.i], t.K[c.head, c.j]
 
         def products(left: np.ndarray, right: np.ndarray, fmt_left=paren) -> str:
             n = min(len(s.terms), MAX_TERMS)
             pieces = [f"{fmt_left(a)}×{paren(b)}" for a, b in zip(left[:n], right[:n])]
-            lines = [" + ".join(pieces[p:p + 3]) for p in range(0, n, 3)]
+            lines = [" + ".join(pieces[p : p + 3]) for p in range(0, n, 3)]
             more = f"<br>+ … ({words['{0} more terms'].format(len(s.terms) - n)})" if len(s.terms) > n else ""
             return "<br>+ ".join(lines) + more
 
         parts.append(f"<p><b>1. {words['Score']}</b> ({e(s.kind)})<br>")
         if s.kind in ("dot", "cosine"):
-            parts.append(f"q = {vec(q)}<br>k = {vec(k)}<br>"
-                         f"q·k = Σ<sub>d</sub> q<sub>d</sub>·k<sub>d</sub> =<br>{products(q, k)}<br>"
-                         f"= <b>{num(s.total)}</b>")
+            parts.append(
+                f"q = {vec(q)}<br>k = {vec(k)}<br>"
+                f"q·k = Σ<sub>d</sub> q<sub>d</sub>·k<sub>d</sub> =<br>{products(q, k)}<br>"
+                f"= <b>{num(s.total)}</b>"
+            )
             if s.kind == "cosine":
-                parts.append(f"<br>cos = q·k / (|q| × |k|) = {num(s.total)} / ({num(s.extra['norm_q'])} × "
-                             f"{num(s.extra['norm_k'])}) = <b>{num(s.score)}</b>")
+                parts.append(
+                    f"<br>cos = q·k / (|q| × |k|) = {num(s.total)} / ({num(s.extra['norm_q'])} × "
+                    f"{num(s.extra['norm_k'])}) = <b>{num(s.score)}</b>"
+                )
         elif s.kind == "general":
             qw = np.asarray(s.extra["qW"])
-            parts.append(f"qW = {vec(qw)}<br>k = {vec(k)}<br>"
-                         f"qᵀWk = Σ<sub>d</sub> (qW)<sub>d</sub>·k<sub>d</sub> =<br>{products(qw, k)}<br>"
-                         f"= <b>{num(s.score)}</b>")
+            parts.append(
+                f"qW = {vec(qw)}<br>k = {vec(k)}<br>"
+                f"qᵀWk = Σ<sub>d</sub> (qW)<sub>d</sub>·k<sub>d</sub> =<br>{products(qw, k)}<br>"
+                f"= <b>{num(s.score)}</b>"
+            )
         else:  # additive
             pre = np.asarray(s.extra["W1q_plus_W2k"])
             v = np.asarray(s.extra["v"])
             n = min(len(s.terms), MAX_TERMS)
             pieces = [f"{paren(a)}×tanh({num(b)})" for a, b in zip(v[:n], pre[:n])]
-            lines = "<br>+ ".join(" + ".join(pieces[p:p + 2]) for p in range(0, n, 2))
-            parts.append(f"W₁q + W₂k = {vec(pre)}<br>tanh(W₁q + W₂k) = {vec(np.asarray(s.extra['tanh']))}<br>"
-                         f"vᵀ tanh(W₁q + W₂k) =<br>{lines}<br>= <b>{num(s.score)}</b>")
+            lines = "<br>+ ".join(" + ".join(pieces[p : p + 2]) for p in range(0, n, 2))
+            parts.append(
+                f"W₁q + W₂k = {vec(pre)}<br>tanh(W₁q + W₂k) = {vec(np.asarray(s.extra['tanh']))}<br>"
+                f"vᵀ tanh(W₁q + W₂k) =<br>{lines}<br>= <b>{num(s.score)}</b>"
+            )
         parts.append("</p>")
 
         scale = t.config.scale
-        how = {"sqrt": f"√d_k = √{t.d_k}", "temperature": f"τ = {num(c.divisor)}",
-               "none": words["no scaling"]}[scale]
-        parts.append(f"<p><b>2. {words['Scale']}</b> ({how})<br>"
-                     f"{num(s.score)} / {num(c.divisor)} = <b>{num(c.scaled)}</b></p>")
+        how = {
+            "sqrt": f"√d_k = √{t.d_k}",
+            "temperature": f"τ = {num(c.divisor)}",
+            "none": words["no scaling"],
+        }[scale]
+        parts.append(
+            f"<p><b>2. {words['Scale']}</b> ({how})<br>"
+            f"{num(s.score)} / {num(c.divisor)} = <b>{num(c.scaled)}</b></p>"
+        )
 
         visible = words["visible"] if c.visible else words["masked: this key is hidden from this query"]
         parts.append(f"<p><b>3. {words['Mask']}</b> ({e(t.config.mask)}): {visible}</p>")
 
-        parts.append(f"<p><b>4. {words['Softmax over row {0}'].format(c.i)}</b> "
-                     f"(exp(x − {num(c.row_max)}): "
-                     f"{words['subtracting the row maximum does not change the weights']})</p>")
-        rows = [f"<tr><th align=left>{words['key']}</th><th align=right>{words['scaled']}</th>"
-                f"<th align=right>exp</th><th align=right>{words['weight']}</th></tr>"]
+        parts.append(
+            f"<p><b>4. {words['Softmax over row {0}'].format(c.i)}</b> "
+            f"(exp(x − {num(c.row_max)}): "
+            f"{words['subtracting the row maximum does not change the weights']})</p>"
+        )
+        rows = [
+            f"<tr><th align=left>{words['key']}</th><th align=right>{words['scaled']}</th>"
+            f"<th align=right>exp</th><th align=right>{words['weight']}</th></tr>"
+        ]
         for jj in range(min(t.n_key, MAX_ROW)):
             bg = f" bgcolor='{HIGHLIGHT}'" if jj == c.j else ""
             if c.row_visible[jj]:
                 cells = (num(c.row_scaled[jj]), num(c.row_exp[jj]), num(c.value_weights[jj]))
             else:
                 cells = (num(c.row_scaled[jj]), "—", num(c.value_weights[jj]))
-            rows.append(f"<tr{bg}><td>{jj} {e(t.tokens_key[jj])}</td>" +
-                        "".join(f"<td align=right>&nbsp;{x}</td>" for x in cells) + "</tr>")
+            rows.append(
+                f"<tr{bg}><td>{jj} {e(t.tokens_key[jj])}</td>"
+                + "".join(f"<td align=right>&nbsp;{x}</td>" for x in cells)
+                + "</tr>"
+            )
         if t.n_key > MAX_ROW:
             rows.append(f"<tr><td colspan=4>… {words['{0} more keys'].format(t.n_key - MAX_ROW)}</td></tr>")
         parts.append("<table cellspacing=0 cellpadding=1>" + "".join(rows) + "</table>")
         if c.row_visible.any():
-            parts.append(f"<p>Σ exp = <b>{num(c.row_exp_sum)}</b><br>"
-                         f"softmax = {num(c.row_exp[c.j])} / {num(c.row_exp_sum)} = <b>{num(c.softmax_weight)}</b>")
+            parts.append(
+                f"<p>Σ exp = <b>{num(c.row_exp_sum)}</b><br>"
+                f"softmax = {num(c.row_exp[c.j])} / {num(c.row_exp_sum)} = <b>{num(c.softmax_weight)}</b>"
+            )
         else:
             parts.append(f"<p>{words['Every key of this row is masked: all weights are 0.']}")
         if c.attention != "soft":
-            parts.append(f"<br>{e(c.attention)}: {words['the weight is one-hot']}, "
-                         f"w<sub>{c.i},{c.j}</sub> = <b>{num(c.weight, 0)}</b>")
+            parts.append(
+                f"<br>{e(c.attention)}: {words['the weight is one-hot']}, "
+                f"w<sub>{c.i},{c.j}</sub> = <b>{num(c.weight, 0)}</b>"
+            )
         parts.append("</p>")
 
-        parts.append(f"<p><b>5. {words['Output of query {0}'].format(c.i)}</b> = Σ<sub>j</sub> w<sub>{c.i},j</sub> · v<sub>j</sub><br>")
+        parts.append(
+            f"<p><b>5. {words['Output of query {0}'].format(c.i)}</b> = Σ<sub>j</sub> w<sub>{c.i},j</sub> · v<sub>j</sub><br>"
+        )
         shown = [jj for jj in np.argsort(-c.value_weights, kind="stable")[:6] if c.value_weights[jj] != 0]
         for jj in shown:
-            parts.append(f"&nbsp;&nbsp;{num(c.value_weights[jj])} × v<sub>{jj}</sub> “{e(t.tokens_key[jj])}” "
-                         f"{vec(c.values[jj], 4)}<br>")
+            parts.append(
+                f"&nbsp;&nbsp;{num(c.value_weights[jj])} × v<sub>{jj}</sub> “{e(t.tokens_key[jj])}” "
+                f"{vec(c.values[jj], 4)}<br>"
+            )
         rest = int((c.value_weights != 0).sum()) - len(shown)
         if rest > 0:
             parts.append(f"&nbsp;&nbsp;+ {words['{0} smaller terms'].format(rest)}<br>")

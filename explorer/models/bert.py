@@ -29,7 +29,7 @@ class BertConfig:
     hidden_act: str = "gelu"
 
     @classmethod
-    def from_file(cls, path: Path) -> "BertConfig":
+    def from_file(cls, path: Path) -> BertConfig:
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
         fields = {name: raw[name] for name in cls.__dataclass_fields__ if name in raw}
         return cls(**fields)
@@ -58,14 +58,22 @@ class LayerWeights:
 
 
 _LAYER_KEYS = {
-    "w_q": "attention.self.query.weight", "b_q": "attention.self.query.bias",
-    "w_k": "attention.self.key.weight", "b_k": "attention.self.key.bias",
-    "w_v": "attention.self.value.weight", "b_v": "attention.self.value.bias",
-    "w_o": "attention.output.dense.weight", "b_o": "attention.output.dense.bias",
-    "ln1_w": "attention.output.LayerNorm.weight", "ln1_b": "attention.output.LayerNorm.bias",
-    "w_in": "intermediate.dense.weight", "b_in": "intermediate.dense.bias",
-    "w_out": "output.dense.weight", "b_out": "output.dense.bias",
-    "ln2_w": "output.LayerNorm.weight", "ln2_b": "output.LayerNorm.bias",
+    "w_q": "attention.self.query.weight",
+    "b_q": "attention.self.query.bias",
+    "w_k": "attention.self.key.weight",
+    "b_k": "attention.self.key.bias",
+    "w_v": "attention.self.value.weight",
+    "b_v": "attention.self.value.bias",
+    "w_o": "attention.output.dense.weight",
+    "b_o": "attention.output.dense.bias",
+    "ln1_w": "attention.output.LayerNorm.weight",
+    "ln1_b": "attention.output.LayerNorm.bias",
+    "w_in": "intermediate.dense.weight",
+    "b_in": "intermediate.dense.bias",
+    "w_out": "output.dense.weight",
+    "b_out": "output.dense.bias",
+    "ln2_w": "output.LayerNorm.weight",
+    "ln2_b": "output.LayerNorm.bias",
 }
 
 _ACTIVATIONS = {
@@ -91,19 +99,22 @@ class BertEncoder:
             raise ValueError(f"unsupported activation {config.hidden_act!r}")
         self.activation = _ACTIVATIONS[config.hidden_act]
 
-    def to(self, device: torch.device) -> "BertEncoder":
+    def to(self, device: torch.device) -> BertEncoder:
         moved = object.__new__(BertEncoder)
         moved.config, moved.activation = self.config, self.activation
         moved.word, moved.position, moved.token_type = (
-            t.to(device) for t in (self.word, self.position, self.token_type))
+            t.to(device) for t in (self.word, self.position, self.token_type)
+        )
         moved.emb_ln = tuple(t.to(device) for t in self.emb_ln)
-        moved.layers = [LayerWeights(**{k: getattr(lw, k).to(device) for k in _LAYER_KEYS})
-                        for lw in self.layers]
+        moved.layers = [
+            LayerWeights(**{k: getattr(lw, k).to(device) for k in _LAYER_KEYS}) for lw in self.layers
+        ]
         return moved
 
     @torch.inference_mode()
-    def hidden_states(self, input_ids: torch.Tensor, up_to_layer: int | None = None,
-                      between_layers=None) -> list[torch.Tensor]:
+    def hidden_states(
+        self, input_ids: torch.Tensor, up_to_layer: int | None = None, between_layers=None
+    ) -> list[torch.Tensor]:
         """[embeddings, after layer 0, ...] for ids [n]: entry L is what enters layer L.
 
         ``between_layers`` is called before each layer; it may raise to stop early.

@@ -109,8 +109,10 @@ def load_model(path: str | Path) -> PretrainedModel:
     except (ValueError, TypeError, OSError) as exc:
         raise ModelError(f"{folder / 'config.json'} is not a BERT config: {exc}") from None
     if config.hidden_size % config.num_attention_heads:
-        raise ModelError(f"{folder / 'config.json'}: width {config.hidden_size} "
-                         f"is not divisible by {config.num_attention_heads} heads")
+        raise ModelError(
+            f"{folder / 'config.json'}: width {config.hidden_size} "
+            f"is not divisible by {config.num_attention_heads} heads"
+        )
     try:
         tensors = load_file(str(folder / "model.safetensors"))
     except (SafetensorError, OSError, RuntimeError, ValueError) as exc:

@@ -36,7 +36,7 @@ def embed_words(words: list[str], d_model: int, seed: int) -> torch.Tensor:
 def random_projections(d_model: int, seed: int) -> dict[str, torch.Tensor]:
     """W_q, W_k, W_v, W_O ~ N(0, 1/d_model) and zero biases, nn.Linear convention."""
     gen = torch.Generator().manual_seed(seed)
-    std = d_model ** -0.5
+    std = d_model**-0.5
     out = {}
     for name in ("q", "k", "v", "o"):
         out[f"w_{name}"] = torch.randn(d_model, d_model, generator=gen) * std
@@ -46,5 +46,8 @@ def random_projections(d_model: int, seed: int) -> dict[str, torch.Tensor]:
 
 def identity_projections(d_model: int) -> dict[str, torch.Tensor]:
     eye, zero = torch.eye(d_model), torch.zeros(d_model)
-    return {f"{kind}_{name}": (eye if kind == "w" else zero).clone()
-            for name in ("q", "k", "v", "o") for kind in ("w", "b")}
+    return {
+        f"{kind}_{name}": (eye if kind == "w" else zero).clone()
+        for name in ("q", "k", "v", "o")
+        for kind in ("w", "b")
+    }

@@ -8,12 +8,16 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def test_core_and_models_never_import_qt():
-    code = ("import sys, explorer.core, explorer.core.engine, explorer.models.loader, explorer.cli;"
-            "from explorer.core import Engine, AttentionConfig;"
-            "Engine().trace(AttentionConfig(weights='random'));"
-            "bad=[m for m in sys.modules if m.startswith(('PySide6','PyQt','shiboken','pyqtgraph'))];"
-            "print(bad); sys.exit(1 if bad else 0)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    code = (
+        "import sys, explorer.core, explorer.core.engine, explorer.models.loader, explorer.cli;"
+        "from explorer.core import Engine, AttentionConfig;"
+        "Engine().trace(AttentionConfig(weights='random'));"
+        "bad=[m for m in sys.modules if m.startswith(('PySide6','PyQt','shiboken','pyqtgraph'))];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -66,8 +66,11 @@ def test_rows_sum_to_one_and_hard_rows_are_one_hot(engine, attention):
 
 
 def test_hard_picks_argmax_with_ties_to_lowest_index(engine):
-    t = engine.trace(AttentionConfig(sentence="same same same other", weights="identity",
-                                     d_model=16, heads=1, attention="hard"))
+    t = engine.trace(
+        AttentionConfig(
+            sentence="same same same other", weights="identity", d_model=16, heads=1, attention="hard"
+        )
+    )
     # identical words have identical rows, so the first of equal maxima wins.
     masked = np.where(t.mask, t.scaled, -np.inf)
     np.testing.assert_array_equal(t.weights.argmax(-1), masked.argmax(-1))
@@ -82,19 +85,24 @@ def test_sample_is_reproducible_for_a_seed(engine):
 
 def test_sample_frequencies_match_softmax():
     import torch
+
     from explorer.core.attention import Settings, normalise
+
     scaled = torch.log(torch.tensor([[[0.1, 0.2, 0.7]]]))
     mask = torch.ones(1, 3, dtype=torch.bool)
     counts = sum(normalise(scaled, mask, Settings(1, attention="sample", seed=s))[0, 0] for s in range(3000))
     np.testing.assert_allclose(counts.numpy() / 3000, [0.1, 0.2, 0.7], atol=0.03)
 
 
-@pytest.mark.parametrize("mask,visible", [
-    ("causal", lambda i, j: j <= i),
-    ("window:2", lambda i, j: abs(i - j) <= 2),
-    ("window:0", lambda i, j: i == j),
-    ("valid:4", lambda i, j: j < 4),
-])
+@pytest.mark.parametrize(
+    "mask,visible",
+    [
+        ("causal", lambda i, j: j <= i),
+        ("window:2", lambda i, j: abs(i - j) <= 2),
+        ("window:0", lambda i, j: i == j),
+        ("valid:4", lambda i, j: j < 4),
+    ],
+)
 def test_masks(engine, mask, visible):
     t = engine.trace(rand_cfg(mask=mask))
     expected = np.array([[visible(i, j) for j in range(t.n_key)] for i in range(t.n_query)])
@@ -145,18 +153,21 @@ def test_tiny_temperature_stays_finite(engine):
         assert np.all(np.isfinite(getattr(t, name))), name
 
 
-@pytest.mark.parametrize("kw,message", [
-    (dict(sentence="   "), "empty"),
-    (dict(scale="temperature", temperature=0.0), "temperature"),
-    (dict(temperature=-1.0), "temperature"),
-    (dict(temperature=float("nan")), "temperature"),
-    (dict(temperature=float("inf")), "temperature"),
-    (dict(mask="window:-1"), "0 or more"),
-    (dict(mask="diagonal"), "not one of"),
-    (dict(scoring="euclid"), "scoring"),
-    (dict(heads=0), "heads"),
-    (dict(d_model=0), "d_model"),
-])
+@pytest.mark.parametrize(
+    "kw,message",
+    [
+        (dict(sentence="   "), "empty"),
+        (dict(scale="temperature", temperature=0.0), "temperature"),
+        (dict(temperature=-1.0), "temperature"),
+        (dict(temperature=float("nan")), "temperature"),
+        (dict(temperature=float("inf")), "temperature"),
+        (dict(mask="window:-1"), "0 or more"),
+        (dict(mask="diagonal"), "not one of"),
+        (dict(scoring="euclid"), "scoring"),
+        (dict(heads=0), "heads"),
+        (dict(d_model=0), "d_model"),
+    ],
+)
 def test_invalid_configs_are_refused(kw, message):
     with pytest.raises(ConfigError, match=message):
         AttentionConfig(**kw)
@@ -174,6 +185,7 @@ def test_mask_spec_round_trip():
 
 def test_cuda_or_mps_absent_falls_back_with_notice(engine):
     import torch
+
     for device in ("cuda", "mps"):
         available = torch.cuda.is_available() if device == "cuda" else torch.backends.mps.is_available()
         t = engine.trace(rand_cfg(device=device))

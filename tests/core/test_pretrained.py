@@ -11,7 +11,8 @@ from explorer.core.engine import Engine
 from explorer.models.loader import ModelError, load_model
 
 LONG_SENTENCE = " ".join(
-    f"sentence {i} says that attention weighs every word against every other word." for i in range(60))
+    f"sentence {i} says that attention weighs every word against every other word." for i in range(60)
+)
 
 
 @pytest.fixture(scope="module")
@@ -21,12 +22,15 @@ def hf_model(model_dir):
     return model.eval()
 
 
-@pytest.mark.parametrize("sentence", [
-    "Thinking Machines",
-    "The animal didn't cross the street because it was too tired.",
-    "注意力机制其实是源自于人对于外部信息的处理能力",
-    LONG_SENTENCE,
-])
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Thinking Machines",
+        "The animal didn't cross the street because it was too tired.",
+        "注意力机制其实是源自于人对于外部信息的处理能力",
+        LONG_SENTENCE,
+    ],
+)
 def test_every_layer_matches_hugging_face(engine, hf_model, sentence):
     model = engine.model()
     ids = model.tokenizer.encode(sentence, 512).ids
@@ -46,8 +50,11 @@ def test_regrouped_heads_reuse_the_same_projections(engine):
     regrouped = engine.trace(AttentionConfig(sentence="the quick brown fox", heads=6))
     assert regrouped.Q.shape == (6, own.n_key, 64)
     # Regrouping changes how columns are split, never the projected values.
-    np.testing.assert_allclose(regrouped.Q.transpose(1, 0, 2).reshape(own.n_key, -1),
-                               own.Q.transpose(1, 0, 2).reshape(own.n_key, -1), atol=1e-6)
+    np.testing.assert_allclose(
+        regrouped.Q.transpose(1, 0, 2).reshape(own.n_key, -1),
+        own.Q.transpose(1, 0, 2).reshape(own.n_key, -1),
+        atol=1e-6,
+    )
     assert any("regrouped" in n for n in regrouped.notices)
     assert not any("regrouped" in n for n in own.notices)
 
@@ -68,8 +75,11 @@ def test_tokenizer_does_not_pad_and_truncates_at_512(engine):
 
 
 def test_cross_attention_uses_query_tokens(engine):
-    trace = engine.trace(AttentionConfig(sentence="Jane visite l'Afrique en septembre",
-                                         query="Jane visits Africa in September"))
+    trace = engine.trace(
+        AttentionConfig(
+            sentence="Jane visite l'Afrique en septembre", query="Jane visits Africa in September"
+        )
+    )
     assert trace.tokens_query != trace.tokens_key
     assert trace.weights.shape == (12, trace.n_query, trace.n_key)
     assert trace.output.shape == (trace.n_query, 384)
@@ -94,13 +104,16 @@ def _copy_model(model_dir, target):
     return target
 
 
-@pytest.mark.parametrize("damage,message", [
-    ("missing", "does not exist"),
-    ("empty", "lacks config.json"),
-    ("truncated", "unreadable or corrupt"),
-    ("garbage", "unreadable or corrupt"),
-    ("bad_config", "not a BERT config"),
-])
+@pytest.mark.parametrize(
+    "damage,message",
+    [
+        ("missing", "does not exist"),
+        ("empty", "lacks config.json"),
+        ("truncated", "unreadable or corrupt"),
+        ("garbage", "unreadable or corrupt"),
+        ("bad_config", "not a BERT config"),
+    ],
+)
 def test_broken_model_folders_give_clear_errors(model_dir, tmp_path, damage, message):
     folder = tmp_path / "model"
     if damage == "empty":
@@ -130,6 +143,7 @@ def test_a_copied_model_folder_loads_the_same(model_dir, tmp_path, engine):
 
 def test_should_stop_cancels_between_layers(engine):
     from explorer.core.engine import Cancelled
+
     calls = []
 
     def stop_at_third_check():
@@ -137,8 +151,10 @@ def test_should_stop_cancels_between_layers(engine):
         return len(calls) >= 3
 
     with pytest.raises(Cancelled):
-        engine.trace(AttentionConfig(sentence="a sentence nobody computed before, to skip the cache"),
-                     should_stop=stop_at_third_check)
+        engine.trace(
+            AttentionConfig(sentence="a sentence nobody computed before, to skip the cache"),
+            should_stop=stop_at_third_check,
+        )
     assert len(calls) == 3
     # The engine still works afterwards, and a never-true check changes nothing.
     trace = engine.trace(AttentionConfig(sentence="Thinking Machines"), should_stop=lambda: False)

@@ -8,10 +8,13 @@ from explorer.core.config import AttentionConfig
 from explorer.core.trace import STAGE_ARRAYS
 
 texts = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40).filter(
-    lambda s: any(not ch.isspace() and ord(ch) >= 32 for ch in s) and any(ch.isalnum() for ch in s))
-masks = st.one_of(st.sampled_from(["none", "causal"]),
-                  st.builds(lambda k: f"window:{k}", st.integers(0, 6)),
-                  st.builds(lambda n: f"valid:{n}", st.integers(0, 12)))
+    lambda s: any(not ch.isspace() and ord(ch) >= 32 for ch in s) and any(ch.isalnum() for ch in s)
+)
+masks = st.one_of(
+    st.sampled_from(["none", "causal"]),
+    st.builds(lambda k: f"window:{k}", st.integers(0, 6)),
+    st.builds(lambda n: f"valid:{n}", st.integers(0, 12)),
+)
 
 configs = st.builds(
     AttentionConfig,
@@ -55,10 +58,14 @@ def test_every_stage_is_finite(engine, config):
 def test_zero_vectors_under_cosine(engine, heads, attention):
     # identity weights on a zero embedding: every q and k is the zero vector.
     import torch
+
     from explorer.core.attention import Projections, Settings, attend
+
     x = torch.zeros(3, 8)
     eye = torch.eye(8)
-    stages = attend(x, x, Projections(eye, eye, eye, eye), Settings(heads, scoring="cosine", attention=attention))
+    stages = attend(
+        x, x, Projections(eye, eye, eye, eye), Settings(heads, scoring="cosine", attention=attention)
+    )
     for name in ("scores", "weights", "output", "entropy"):
         assert torch.isfinite(getattr(stages, name)).all()
     torch.testing.assert_close(stages.weights.sum(-1), torch.ones(heads, 3))

@@ -13,7 +13,9 @@ from tests.core.conftest import random_projections
 TOL = 1e-5
 
 
-@pytest.mark.parametrize("heads,n_q,n_k,width", [(1, 3, 3, 8), (4, 7, 7, 32), (8, 16, 16, 512), (3, 5, 9, 48)])
+@pytest.mark.parametrize(
+    "heads,n_q,n_k,width", [(1, 3, 3, 8), (4, 7, 7, 32), (8, 16, 16, 512), (3, 5, 9, 48)]
+)
 def test_soft_dot_sqrt_equals_sdpa(heads, n_q, n_k, width):
     torch.manual_seed(heads * 100 + n_q)
     xq, xk = torch.randn(n_q, width), torch.randn(n_k, width)
@@ -51,6 +53,7 @@ def test_equals_multihead_attention(heads, width, n_q, n_k):
     w_q, w_k, w_v = mha.in_proj_weight.detach().chunk(3)
     b_q, b_k, b_v = mha.in_proj_bias.detach().chunk(3)
     from explorer.core.attention import Projections
+
     proj = Projections(w_q, w_k, w_v, mha.out_proj.weight.detach(), b_q, b_k, b_v, mha.out_proj.bias.detach())
     xq, xk = torch.randn(n_q, width), torch.randn(n_k, width)
 
@@ -67,15 +70,20 @@ class D2LMultiHeadAttention(torch.nn.Module):
     def __init__(self, num_hiddens, num_heads):
         super().__init__()
         self.num_heads = num_heads
-        self.W_q, self.W_k, self.W_v, self.W_o = (torch.nn.Linear(num_hiddens, num_hiddens, bias=False)
-                                                  for _ in range(4))
+        self.W_q, self.W_k, self.W_v, self.W_o = (
+            torch.nn.Linear(num_hiddens, num_hiddens, bias=False) for _ in range(4)
+        )
 
     def transpose_qkv(self, x):
         x = x.reshape(x.shape[0], x.shape[1], self.num_heads, -1).permute(0, 2, 1, 3)
         return x.reshape(-1, x.shape[2], x.shape[3])
 
     def forward(self, queries, keys, values, valid_lens):
-        q, k, v = self.transpose_qkv(self.W_q(queries)), self.transpose_qkv(self.W_k(keys)), self.transpose_qkv(self.W_v(values))
+        q, k, v = (
+            self.transpose_qkv(self.W_q(queries)),
+            self.transpose_qkv(self.W_k(keys)),
+            self.transpose_qkv(self.W_v(values)),
+        )
         valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
         scores = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
         keep = torch.arange(scores.shape[-1])[None, None, :] < valid_lens[:, None, None]
@@ -96,15 +104,19 @@ def test_d2l_multihead_example():
         expected, expected_w = d2l(X, Y, Y, valid_lens)
 
     from explorer.core.attention import Projections
-    proj = Projections(d2l.W_q.weight.detach(), d2l.W_k.weight.detach(),
-                       d2l.W_v.weight.detach(), d2l.W_o.weight.detach())
+
+    proj = Projections(
+        d2l.W_q.weight.detach(), d2l.W_k.weight.detach(), d2l.W_v.weight.detach(), d2l.W_o.weight.detach()
+    )
     outputs = []
     for b in range(batch):
         stages = attend(X[b], Y[b], proj, Settings(num_heads, mask=MaskSpec("valid", int(valid_lens[b]))))
         outputs.append(stages.output)
         n_valid = int(valid_lens[b])
         assert torch.all(stages.weights[..., n_valid:] == 0)
-        torch.testing.assert_close(stages.weights, expected_w[b * num_heads:(b + 1) * num_heads], atol=TOL, rtol=0)
+        torch.testing.assert_close(
+            stages.weights, expected_w[b * num_heads : (b + 1) * num_heads], atol=TOL, rtol=0
+        )
     output = torch.stack(outputs)
     assert output.shape == (2, 4, 100)
     torch.testing.assert_close(output, expected, atol=TOL, rtol=0)

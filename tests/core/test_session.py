@@ -7,32 +7,64 @@ from explorer.session import MAX_SESSION_BYTES, Session, SessionError, load_sess
 
 
 def test_round_trip_is_exact(tmp_path):
-    session = Session(AttentionConfig(sentence="注意力 ✓ attention", query="who?", scoring="additive",
-                                      scale="temperature", temperature=0.1, heads=4, attention="sample",
-                                      mask="window:2", weights="random", d_model=32, seed=9),
-                      selected_head=3, selected_cell=(1, 2), stage="scores", theme="dark", language="zh_CN")
+    session = Session(
+        AttentionConfig(
+            sentence="注意力 ✓ attention",
+            query="who?",
+            scoring="additive",
+            scale="temperature",
+            temperature=0.1,
+            heads=4,
+            attention="sample",
+            mask="window:2",
+            weights="random",
+            d_model=32,
+            seed=9,
+        ),
+        selected_head=3,
+        selected_cell=(1, 2),
+        stage="scores",
+        theme="dark",
+        language="zh_CN",
+    )
     path = tmp_path / "lesson.json"
     save_session(path, session)
     assert load_session(path) == session
     assert [p.name for p in tmp_path.iterdir()] == ["lesson.json"], "no temporary file left behind"
 
 
-@pytest.mark.parametrize("content,message", [
-    (b"", "empty"),
-    (b"   \n", "empty"),
-    (b"{not json", "not valid JSON"),
-    (b"\xff\xfe\x00", "not valid JSON"),
-    (b"[1, 2, 3]", "not an Attention Explorer session"),
-    (json.dumps({"format": "something-else", "version": 1}).encode(), "not an Attention Explorer session"),
-    (json.dumps({"format": "attention-explorer-session", "version": 99}).encode(), "newer version"),
-    (json.dumps({"format": "attention-explorer-session", "version": "1"}).encode(), "no valid version"),
-    (json.dumps({"format": "attention-explorer-session", "version": 1,
-                 "config": {"heads": -3}}).encode(), "invalid settings"),
-    (json.dumps({"format": "attention-explorer-session", "version": 1,
-                 "config": {"colour": "red"}}).encode(), "invalid settings"),
-    (json.dumps({"format": "attention-explorer-session", "version": 1,
-                 "selected_cell": [1]}).encode(), "invalid settings"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (b"", "empty"),
+        (b"   \n", "empty"),
+        (b"{not json", "not valid JSON"),
+        (b"\xff\xfe\x00", "not valid JSON"),
+        (b"[1, 2, 3]", "not an Attention Explorer session"),
+        (
+            json.dumps({"format": "something-else", "version": 1}).encode(),
+            "not an Attention Explorer session",
+        ),
+        (json.dumps({"format": "attention-explorer-session", "version": 99}).encode(), "newer version"),
+        (json.dumps({"format": "attention-explorer-session", "version": "1"}).encode(), "no valid version"),
+        (
+            json.dumps(
+                {"format": "attention-explorer-session", "version": 1, "config": {"heads": -3}}
+            ).encode(),
+            "invalid settings",
+        ),
+        (
+            json.dumps(
+                {"format": "attention-explorer-session", "version": 1, "config": {"colour": "red"}}
+            ).encode(),
+            "invalid settings",
+        ),
+        (
+            json.dumps({"format": "attention-explorer-session", "version": 1, "selected_cell": [1]}).encode(),
+            "invalid settings",
+        ),
+    ],
+)
 def test_bad_files_are_refused_with_a_reason(tmp_path, content, message):
     path = tmp_path / "bad.json"
     path.write_bytes(content)

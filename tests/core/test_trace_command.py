@@ -12,13 +12,31 @@ from explorer.cli import main as cli_main
 from explorer.core.config import AttentionConfig
 from explorer.core.engine import Engine
 
-REQUIRED_KEYS = {"config", "device", "tokens_query", "tokens_key", "X_query", "X_key", "Q", "K", "V",
-                 "scores", "scaled", "mask", "weights", "head_outputs", "concat", "output", "entropy"}
+REQUIRED_KEYS = {
+    "config",
+    "device",
+    "tokens_query",
+    "tokens_key",
+    "X_query",
+    "X_key",
+    "Q",
+    "K",
+    "V",
+    "scores",
+    "scaled",
+    "mask",
+    "weights",
+    "head_outputs",
+    "concat",
+    "output",
+    "entropy",
+}
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "explorer", "trace", *args],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "explorer", "trace", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_json_has_every_stage_with_documented_shapes(tmp_path):
@@ -50,43 +68,75 @@ def test_npz_loads_without_pickle(tmp_path):
         assert data["mask"].dtype == bool
 
 
-OPTION_GRID = list(itertools.product(
-    ["dot", "cosine", "additive", "general"],
-    ["none", "sqrt", "temperature"],
-    ["soft", "hard", "sample"],
-    ["none", "causal", "window:1", "valid:2"],
-    ["pretrained", "random", "identity"],
-))
+OPTION_GRID = list(
+    itertools.product(
+        ["dot", "cosine", "additive", "general"],
+        ["none", "sqrt", "temperature"],
+        ["soft", "hard", "sample"],
+        ["none", "causal", "window:1", "valid:2"],
+        ["pretrained", "random", "identity"],
+    )
+)
 
 
 @pytest.mark.parametrize("scoring,scale,attention,mask,weights", OPTION_GRID)
 def test_every_option_combination(tmp_path, scoring, scale, attention, mask, weights):
     out = tmp_path / "t.json"
-    argv = ["trace", "--sentence", "the cat sat on the mat", "--query", "" if mask != "causal" else "a cat",
-            "--scoring", scoring, "--scale", scale, "--temperature", "0.5", "--attention", attention,
-            "--mask", mask, "--weights", weights, "--layer", "2", "--d-model", "16", "--heads", "4",
-            "--seed", "3", "--device", "cpu", "--out", str(out)]
+    argv = [
+        "trace",
+        "--sentence",
+        "the cat sat on the mat",
+        "--query",
+        "" if mask != "causal" else "a cat",
+        "--scoring",
+        scoring,
+        "--scale",
+        scale,
+        "--temperature",
+        "0.5",
+        "--attention",
+        attention,
+        "--mask",
+        mask,
+        "--weights",
+        weights,
+        "--layer",
+        "2",
+        "--d-model",
+        "16",
+        "--heads",
+        "4",
+        "--seed",
+        "3",
+        "--device",
+        "cpu",
+        "--out",
+        str(out),
+    ]
     assert cli_main(argv) == 0
     data = json.loads(out.read_text(encoding="utf-8"))
     w = np.array(data["weights"])
     assert np.all(np.isfinite(w)) and np.all(w[:, ~np.array(data["mask"])] == 0)
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--sentence", ""], "empty"),
-    (["--sentence", "   "], "empty"),
-    (["--heads", "5"], "do not divide"),
-    (["--scale", "temperature", "--temperature", "0"], "temperature"),
-    (["--temperature", "nan"], "temperature"),
-    (["--temperature", "-2"], "temperature"),
-    (["--mask", "window:x"], "mask"),
-    (["--mask", "valid:-1"], "0 or more"),
-    (["--scoring", "euclid"], "invalid choice"),
-    (["--layer", "9"], "layers 0 to 5"),
-    (["--model-dir", "/nonexistent/folder"], "does not exist"),
-    (["--heads", "three"], "invalid int"),
-    ([], "required"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--sentence", ""], "empty"),
+        (["--sentence", "   "], "empty"),
+        (["--heads", "5"], "do not divide"),
+        (["--scale", "temperature", "--temperature", "0"], "temperature"),
+        (["--temperature", "nan"], "temperature"),
+        (["--temperature", "-2"], "temperature"),
+        (["--mask", "window:x"], "mask"),
+        (["--mask", "valid:-1"], "0 or more"),
+        (["--scoring", "euclid"], "invalid choice"),
+        (["--layer", "9"], "layers 0 to 5"),
+        (["--model-dir", "/nonexistent/folder"], "does not exist"),
+        (["--heads", "three"], "invalid int"),
+        ([], "required"),
+    ],
+)
 def test_bad_input_exits_2_with_one_line(tmp_path, args, message):
     if args:  # the empty case checks that --out itself is required
         args = [*args, "--out", str(tmp_path / "t.json")]

@@ -4,8 +4,8 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import torch  # noqa: E402,F401  (before Qt, as in main.py)
 import pytest  # noqa: E402
+import torch  # noqa: E402,F401  (before Qt, as in main.py)
 
 from explorer.core.config import AttentionConfig  # noqa: E402
 from explorer.core.engine import Engine  # noqa: E402
@@ -22,9 +22,11 @@ def engine():
 def _fresh_settings(tmp_path, monkeypatch):
     """Nothing reads or writes the real user settings."""
     from PySide6 import QtCore
+
     QtCore.QSettings.setDefaultFormat(QtCore.QSettings.Format.IniFormat)
-    QtCore.QSettings.setPath(QtCore.QSettings.Format.IniFormat, QtCore.QSettings.Scope.UserScope,
-                             str(tmp_path / "settings"))
+    QtCore.QSettings.setPath(
+        QtCore.QSettings.Format.IniFormat, QtCore.QSettings.Scope.UserScope, str(tmp_path / "settings")
+    )
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
 
 
@@ -46,4 +48,6 @@ def make_window(qtbot, engine):
 
 @pytest.fixture
 def window(make_window):
-    return make_window(AttentionConfig(sentence="The animal didn't cross the street because it was too tired"))
+    return make_window(
+        AttentionConfig(sentence="The animal didn't cross the street because it was too tired")
+    )

@@ -9,15 +9,21 @@ def cell_point(graphics, heatmap, row: int, col: int) -> QtCore.QPoint:
 
 
 def click_cell(qtbot, graphics, heatmap, row: int, col: int) -> None:
-    qtbot.mouseClick(graphics.viewport(), QtCore.Qt.MouseButton.LeftButton,
-                     pos=cell_point(graphics, heatmap, row, col))
+    qtbot.mouseClick(
+        graphics.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=cell_point(graphics, heatmap, row, col)
+    )
 
 
 def hover_cell(qtbot, graphics, heatmap, row: int, col: int) -> None:
     """A real mouse-move event (QTest.mouseMove only moves the cursor, which offscreen ignores)."""
     viewport = graphics.viewport()
     pos = QtCore.QPointF(cell_point(graphics, heatmap, row, col))
-    event = QtGui.QMouseEvent(QtCore.QEvent.Type.MouseMove, pos, viewport.mapToGlobal(pos),
-                              QtCore.Qt.MouseButton.NoButton, QtCore.Qt.MouseButton.NoButton,
-                              QtCore.Qt.KeyboardModifier.NoModifier)
+    event = QtGui.QMouseEvent(
+        QtCore.QEvent.Type.MouseMove,
+        pos,
+        viewport.mapToGlobal(pos),
+        QtCore.Qt.MouseButton.NoButton,
+        QtCore.Qt.MouseButton.NoButton,
+        QtCore.Qt.KeyboardModifier.NoModifier,
+    )
     QtWidgets.QApplication.sendEvent(viewport, event)

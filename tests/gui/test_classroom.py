@@ -77,8 +77,10 @@ def test_presentation_text_is_at_least_20px_at_1024x768(qtbot, small_window):
 
 
 def test_presentation_at_1024x768_prints_every_weight_and_hides_the_worked_dock(qtbot, make_window):
-    w = make_window(AttentionConfig(sentence="The animal didn't cross the street because it was too tired"),
-                    size=(1024, 768))
+    w = make_window(
+        AttentionConfig(sentence="The animal didn't cross the street because it was too tired"),
+        size=(1024, 768),
+    )
     w.worked_dock.setVisible(True)
     w.classroom.set_presentation(True, fullscreen=False)
     w.resize(1024, 768)
@@ -91,6 +93,7 @@ def test_presentation_at_1024x768_prints_every_weight_and_hides_the_worked_dock(
     def values_painted():
         w.pipeline.graphics.grab()
         assert hm.values.painted
+
     qtbot.waitUntil(values_painted, timeout=WAIT_MS)
     assert QtGui.QFontInfo(hm.values._font).pixelSize() >= 20
     assert smallest_text_px(w)[0] >= 20
@@ -108,7 +111,14 @@ def test_presentation_at_1024x768_prints_every_weight_and_hides_the_worked_dock(
 
 def test_weights_in_the_cells_read_without_the_leading_zero():
     from explorer.gui.heatmap import cell_value_text
-    assert [cell_value_text(v, unit=True) for v in (0.0, 0.0712, 0.5, 0.999, 1.0)] == ["0", ".07", ".50", "1", "1"]
+
+    assert [cell_value_text(v, unit=True) for v in (0.0, 0.0712, 0.5, 0.999, 1.0)] == [
+        "0",
+        ".07",
+        ".50",
+        "1",
+        "1",
+    ]
     assert cell_value_text(-0.25) == "-0.25" and cell_value_text(0.07) == "0.07"
 
 

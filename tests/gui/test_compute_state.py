@@ -68,14 +68,18 @@ def test_presets_are_valid_configs():
 
 
 def test_state_compute_and_presets_do_not_import_qt():
-    code = ("import sys, explorer.state, explorer.compute, explorer.presets; "
-            "sys.exit(any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules))")
+    code = (
+        "import sys, explorer.state, explorer.compute, explorer.presets; "
+        "sys.exit(any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules))"
+    )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 
 
 def test_pooled_reduction_equals_the_numpy_reduction():
     import numpy as np
+
     from explorer.compute import reduce_for_display
+
     rng = np.random.default_rng(0)
     for shape in [(3, 1000, 777), (600, 600), (2, 300, 257)]:
         a = rng.standard_normal(shape).astype(np.float32)

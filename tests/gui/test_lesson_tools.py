@@ -12,7 +12,7 @@ from explorer.core.config import AttentionConfig
 from explorer.core.trace import STAGE_ARRAYS
 from explorer.export import read_csv
 from explorer.presets import PRESETS
-from explorer.session import MAX_SESSION_BYTES, SESSION_FORMAT, Session, save_session
+from explorer.session import MAX_SESSION_BYTES, SESSION_FORMAT, Session
 
 from .conftest import WAIT_MS
 
@@ -25,6 +25,7 @@ def wait_trace(qtbot, window, **expected):
         assert t is not None and not window.bridge.busy("trace")
         for key, value in expected.items():
             assert getattr(t.config, key) == value
+
     qtbot.waitUntil(done, timeout=WAIT_MS)
 
 
@@ -55,8 +56,12 @@ def test_worked_arithmetic_equals_the_trace(qtbot, small):
             np.testing.assert_allclose(c.output, t.head_outputs[head, i], atol=1e-5)
             text = w.worked.text()
             # the numbers on screen are the trace's, to 4 decimals
-            for value in (t.scores[head, i, j], t.scaled[head, i, j], t.weights[head, i, j],
-                          t.head_outputs[head, i, 0]):
+            for value in (
+                t.scores[head, i, j],
+                t.scaled[head, i, j],
+                t.weights[head, i, j],
+                t.head_outputs[head, i, 0],
+            ):
                 assert f"{float(value):.4f}" in text
             assert f"{float(c.row_exp_sum):.4f}" in text
             assert f"{t.scale_divisor:.4f}" in text
@@ -118,13 +123,16 @@ def test_every_export_writes_the_trace(qtbot, small, tmp_path):
     for stage in ("output", "entropy", "mask", "concat"):
         with open(tmp_path / "csv" / f"{stage}.csv", newline="", encoding="utf-8") as f:
             body = list(csv.reader(f))[1:]
-        np.testing.assert_array_equal(np.array([[float(x) for x in r[1:]] for r in body]).astype(
-            getattr(t, stage).dtype), getattr(t, stage))
+        np.testing.assert_array_equal(
+            np.array([[float(x) for x in r[1:]] for r in body]).astype(getattr(t, stage).dtype),
+            getattr(t, stage),
+        )
 
     assert w.export_data("npy", tmp_path / "npy") is None
     for stage in STAGE_ARRAYS:
-        np.testing.assert_array_equal(np.load(tmp_path / "npy" / f"{stage}.npy", allow_pickle=False),
-                                      getattr(t, stage))
+        np.testing.assert_array_equal(
+            np.load(tmp_path / "npy" / f"{stage}.npy", allow_pickle=False), getattr(t, stage)
+        )
     assert list(np.load(tmp_path / "npy" / "tokens_key.npy", allow_pickle=False)) == t.tokens_key
 
     assert w.export_data("json", tmp_path / "t.json") is None
@@ -153,8 +161,16 @@ def test_every_export_writes_the_trace(qtbot, small, tmp_path):
 
 def test_session_round_trips_exactly(qtbot, small, tmp_path):
     w = small
-    w.state.update_config(sentence=ANIMAL, scoring="cosine", scale="temperature", temperature=0.25,
-                          mask="window:3", layer=2, attention="sample", seed=7)
+    w.state.update_config(
+        sentence=ANIMAL,
+        scoring="cosine",
+        scale="temperature",
+        temperature=0.25,
+        mask="window:3",
+        layer=2,
+        attention="sample",
+        seed=7,
+    )
     wait_trace(qtbot, w, layer=2, scoring="cosine")
     w.state.select_head(7)
     w.state.select_cell((10, 2))
@@ -165,8 +181,15 @@ def test_session_round_trips_exactly(qtbot, small, tmp_path):
     assert w.save_session(path)
     assert path.exists() and not list(tmp_path.glob(".*tmp"))  # written, then renamed
     # change everything
-    w.state.update_config(sentence="Thinking Machines", scoring="dot", scale="sqrt", mask="none",
-                          layer=0, attention="soft", seed=0)
+    w.state.update_config(
+        sentence="Thinking Machines",
+        scoring="dot",
+        scale="sqrt",
+        mask="none",
+        layer=0,
+        attention="soft",
+        seed=0,
+    )
     w.state.select_head(1)
     w.state.select_cell((0, 1))
     w.state.set_grid_stage("weights")
@@ -203,9 +226,15 @@ def test_bad_session_files_are_refused_and_change_nothing(qtbot, small, tmp_path
     w.state.select_head(3)
     w.state.select_cell((1, 2))
     before, trace = w.current_session(), w.trace
-    expected = {"corrupt": "not valid JSON", "empty": "is empty", "foreign": "not an Attention Explorer",
-                "newer": "newer version", "huge": "never that large", "invalid": "invalid settings",
-                "binary": "not a session file"}
+    expected = {
+        "corrupt": "not valid JSON",
+        "empty": "is empty",
+        "foreign": "not an Attention Explorer",
+        "newer": "newer version",
+        "huge": "never that large",
+        "invalid": "invalid settings",
+        "binary": "not a session file",
+    }
     for name in bad_files(tmp_path):
         assert not w.open_session(tmp_path / f"{name}.json")
         assert expected[name] in w.session_message, (name, w.session_message)
@@ -220,6 +249,7 @@ def test_bad_session_files_are_refused_and_change_nothing(qtbot, small, tmp_path
 
 def test_preferences_persist_in_the_given_settings_only(qtbot, engine, tmp_path):
     from explorer.gui.main_window import MainWindow
+
     ini = tmp_path / "prefs.ini"
     settings = QtCore.QSettings(str(ini), QtCore.QSettings.Format.IniFormat)
     w = MainWindow(engine, AttentionConfig(sentence="a b"), settings=settings)
@@ -230,8 +260,11 @@ def test_preferences_persist_in_the_given_settings_only(qtbot, engine, tmp_path)
     geometry = w.saveGeometry()
     w.close()
     assert ini.exists()
-    w2 = MainWindow(engine, AttentionConfig(sentence="a b"),
-                    settings=QtCore.QSettings(str(ini), QtCore.QSettings.Format.IniFormat))
+    w2 = MainWindow(
+        engine,
+        AttentionConfig(sentence="a b"),
+        settings=QtCore.QSettings(str(ini), QtCore.QSettings.Format.IniFormat),
+    )
     qtbot.addWidget(w2)
     assert w2.prefs.geometry() == geometry and w2.restore_geometry()
     assert w2.size() == QtCore.QSize(700, 500)

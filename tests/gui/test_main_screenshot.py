@@ -14,8 +14,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_main(args, env, timeout=180):
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_screenshot_offscreen(tmp_path):
@@ -40,8 +46,11 @@ def xvfb_display():
     for number in range(99, 140):
         if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
             break
-    proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [xvfb, f":{number}", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     socket = Path(f"/tmp/.X11-unix/X{number}")
     deadline = time.monotonic() + 10
     while not socket.exists() and proc.poll() is None and time.monotonic() < deadline:

@@ -22,9 +22,20 @@ from .conftest import WAIT_MS
 ACTIONS = int(os.environ.get("EXPLORER_SOAK", "2000"))
 SEED = int(os.environ.get("EXPLORER_MONKEY_SEED", "20240606"))
 IGNORED_MESSAGES = ("This plugin does not support propagateSizeHints()",)
-TEXTS = ["The animal didn't cross the street because it was too tired", "Thinking Machines",
-         "a", "Jane visits Africa in September", "😀 emoji 🚀", "שלום עולם", "注意力机制",
-         " ".join(f"w{i}" for i in range(120)), "tab\tand\x07bell", "x" * 300, "   ", ""]
+TEXTS = [
+    "The animal didn't cross the street because it was too tired",
+    "Thinking Machines",
+    "a",
+    "Jane visits Africa in September",
+    "😀 emoji 🚀",
+    "שלום עולם",
+    "注意力机制",
+    " ".join(f"w{i}" for i in range(120)),
+    "tab\tand\x07bell",
+    "x" * 300,
+    "   ",
+    "",
+]
 CHARS = "abcdefghijklmnopqrstuvwxyz  ,.!?'éß字😀0123456789"
 
 
@@ -37,6 +48,7 @@ def rss_mb() -> float:
     except OSError:
         pass
     import resource
+
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
@@ -46,8 +58,11 @@ def qt_messages():
     seen: list[str] = []
 
     def handler(kind, context, message):
-        if kind != QtCore.QtMsgType.QtDebugMsg and kind != QtCore.QtMsgType.QtInfoMsg \
-                and not any(m in message for m in IGNORED_MESSAGES):
+        if (
+            kind != QtCore.QtMsgType.QtDebugMsg
+            and kind != QtCore.QtMsgType.QtInfoMsg
+            and not any(m in message for m in IGNORED_MESSAGES)
+        ):
             seen.append(f"{kind.name}: {message}")
 
     previous = QtCore.qInstallMessageHandler(handler)
@@ -62,10 +77,22 @@ class Monkey:
         self.combos = [c.scoring, c.scale, c.attention, c.mask, c.weights, c.device, c.heads]
         self.spins = [(c.seed, 0, 50), (c.mask_size, 0, 20), (c.layer, 0, 5), (c.width, 1, 96)]
         self.actions = [
-            (12, self.type_char), (4, self.backspace), (3, self.paste), (6, self.click_cell),
-            (3, self.click_head), (2, self.head_key), (8, self.combo), (5, self.spin), (3, self.tau),
-            (3, self.tab), (2, self.resize), (1, self.values), (2, self.stage), (1, self.preset),
-            (1, self.escape), (2, self.wait_idle),
+            (12, self.type_char),
+            (4, self.backspace),
+            (3, self.paste),
+            (6, self.click_cell),
+            (3, self.click_head),
+            (2, self.head_key),
+            (8, self.combo),
+            (5, self.spin),
+            (3, self.tau),
+            (3, self.tab),
+            (2, self.resize),
+            (1, self.values),
+            (2, self.stage),
+            (1, self.preset),
+            (1, self.escape),
+            (2, self.wait_idle),
         ]
         self.weights = [w for w, _ in self.actions]
 
@@ -129,9 +156,12 @@ class Monkey:
     def combo(self):
         combo = self.rng.choice(self.combos)
         model = combo.model()
-        choices = [i for i in range(combo.count())
-                   if combo.itemData(i) != "open" and (not hasattr(model, "item") or model.item(i) is None
-                                                       or model.item(i).isEnabled())]
+        choices = [
+            i
+            for i in range(combo.count())
+            if combo.itemData(i) != "open"
+            and (not hasattr(model, "item") or model.item(i) is None or model.item(i).isEnabled())
+        ]
         if not choices:
             return
         index = self.rng.choice(choices)
@@ -166,6 +196,7 @@ class Monkey:
 
     def preset(self):
         from explorer.presets import PRESETS
+
         self.w.apply_preset(self.rng.randrange(len(PRESETS)))
 
     def escape(self):
@@ -176,8 +207,9 @@ class Monkey:
 
 
 def test_monkey(qtbot, make_window, qt_messages):
-    window = make_window(AttentionConfig(sentence="The animal didn't cross the street", weights="random"),
-                         size=(1300, 850))
+    window = make_window(
+        AttentionConfig(sentence="The animal didn't cross the street", weights="random"), size=(1300, 850)
+    )
     rng = random.Random(SEED)
     monkey = Monkey(qtbot, window, rng)
     rss: dict[int, float] = {}
@@ -205,7 +237,16 @@ def test_monkey(qtbot, make_window, qt_messages):
     assert end - rss[marks[0]] < 800, f"resident memory grew too much: {trajectory}"
     assert not qt_messages, qt_messages
     # still alive: a plain edit computes and draws
-    window.state.update_config(sentence="still alive", query="", weights="random", heads=None,
-                               mask="none", d_model=64, model_dir=None, device="cpu")
-    qtbot.waitUntil(lambda: window.trace is not None and window.trace.config.sentence == "still alive",
-                    timeout=WAIT_MS)
+    window.state.update_config(
+        sentence="still alive",
+        query="",
+        weights="random",
+        heads=None,
+        mask="none",
+        d_model=64,
+        model_dir=None,
+        device="cpu",
+    )
+    qtbot.waitUntil(
+        lambda: window.trace is not None and window.trace.config.sentence == "still alive", timeout=WAIT_MS
+    )

@@ -28,17 +28,31 @@ socket.gethostbyname = _refuse
 
 
 def run_offline(code: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "QT_QPA_PLATFORM": "offscreen",
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_RUNTIME_DIR": str(tmp_path),
-           "HF_HUB_OFFLINE": "0", "TRANSFORMERS_OFFLINE": "0"}
-    return subprocess.run([sys.executable, "-c", BLOCK_NETWORK + code], capture_output=True, text=True,
-                          cwd=ROOT, timeout=240, env=env)
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(tmp_path),
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_RUNTIME_DIR": str(tmp_path),
+        "HF_HUB_OFFLINE": "0",
+        "TRANSFORMERS_OFFLINE": "0",
+    }
+    return subprocess.run(
+        [sys.executable, "-c", BLOCK_NETWORK + code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=240,
+        env=env,
+    )
 
 
 def test_window_screenshot_with_the_network_blocked(tmp_path):
     shot = tmp_path / "offline.png"
-    code = ("import runpy; sys.argv = ['main.py', '--sentence', 'offline attention', '--screenshot', %r, "
-            "'--size', '1200x800']; runpy.run_path('main.py', run_name='__main__')" % str(shot))
+    code = (
+        f"import runpy; sys.argv = ['main.py', '--sentence', 'offline attention', '--screenshot', {str(shot)!r}, "
+        "'--size', '1200x800']; runpy.run_path('main.py', run_name='__main__')"
+    )
     result = run_offline(code, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert shot.exists() and shot.stat().st_size > 10_000
@@ -53,8 +67,10 @@ def test_window_first_paint_with_the_network_blocked(tmp_path):
 
 def test_trace_end_to_end_with_the_network_blocked(tmp_path):
     out = tmp_path / "t.json"
-    code = ("import runpy; sys.argv = ['explorer', 'trace', '--sentence', 'no network needed', '--out', %r]; "
-            "runpy.run_module('explorer', run_name='__main__')" % str(out))
+    code = (
+        f"import runpy; sys.argv = ['explorer', 'trace', '--sentence', 'no network needed', '--out', {str(out)!r}]; "
+        "runpy.run_module('explorer', run_name='__main__')"
+    )
     result = run_offline(code, tmp_path)
     assert result.returncode == 0, result.stderr
     data = json.loads(out.read_text(encoding="utf-8"))

@@ -2,7 +2,6 @@
 the heatmap's labels and masks, and value labels drawn in one pass."""
 
 import numpy as np
-from PySide6 import QtGui
 
 from explorer.core.config import AttentionConfig
 from explorer.gui.heatmap import Heatmap, ValueLabels, format_value, short_label
@@ -26,14 +25,21 @@ def test_head_grid_paints_48_labelled_plots(qtbot, make_window):
 
 def test_heatmap_labels_levels_and_mask(qtbot):
     import pyqtgraph as pg
+
     widget = pg.GraphicsLayoutWidget()
     qtbot.addWidget(widget)
     widget.resize(400, 400)
     hm = Heatmap(widget.ci, 0, 0)
     data = np.array([[0.5, -2.0, np.inf], [1.0, 0.0, -1.0]], np.float32)
     hidden = np.array([[False, False, True], [False, False, False]])
-    hm.set_matrix(data, ["q0", "q1"], ["a-very-long-token", "k1", "k2"], title="scores [2×3]",
-                  kind="diverging", hidden=hidden)
+    hm.set_matrix(
+        data,
+        ["q0", "q1"],
+        ["a-very-long-token", "k1", "k2"],
+        title="scores [2×3]",
+        kind="diverging",
+        hidden=hidden,
+    )
     widget.show()
     assert hm.levels == (-2.0, 2.0)  # centred at 0, rounded up to 2 digits
     assert hm.image.levels.tolist() == [-2.0, 2.0]

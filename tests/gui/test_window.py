@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtWidgets
 
-from explorer.core.config import AttentionConfig
 from explorer.gui.head_grid import HeadGrid
 from explorer.gui.main_window import TAB_HEADS, TAB_OVERVIEW, TAB_PIPELINE
 from explorer.presets import PRESETS
@@ -19,6 +18,7 @@ def wait_config(qtbot, window, **expected):
         assert t is not None
         for key, value in expected.items():
             assert getattr(t.config, key) == value
+
     qtbot.waitUntil(done, timeout=WAIT_MS)
 
 
@@ -115,8 +115,9 @@ def test_every_control_changes_the_trace(qtbot, window):
 
 def test_absent_devices_are_disabled_with_a_reason(window):
     from explorer.core.device import device_reasons
+
     model = window.controls.device.model()
-    for row, (name, reason) in enumerate(device_reasons().items()):
+    for row, (_name, reason) in enumerate(device_reasons().items()):
         item = model.item(row)
         assert item.isEnabled() == (reason is None)
         if reason:
@@ -125,8 +126,23 @@ def test_absent_devices_are_disabled_with_a_reason(window):
 
 def test_every_control_has_a_tooltip(window):
     c = window.controls
-    for w in (c.preset, c.query, c.sentence, c.scoring, c.scale, c.tau, c.heads, c.attention, c.seed,
-              c.mask, c.mask_size, c.weights, c.layer, c.width, c.device):
+    for w in (
+        c.preset,
+        c.query,
+        c.sentence,
+        c.scoring,
+        c.scale,
+        c.tau,
+        c.heads,
+        c.attention,
+        c.seed,
+        c.mask,
+        c.mask_size,
+        c.weights,
+        c.layer,
+        c.width,
+        c.device,
+    ):
         assert w.toolTip(), w
 
 
@@ -197,8 +213,10 @@ def test_overview_click_opens_layer_and_head(qtbot, window):
     weights = ov.weights
     np.testing.assert_allclose(weights[0], window.trace.weights, atol=1e-6)
     vb = ov.boxes[4][7]
-    qtbot.waitUntil(lambda: vb.sceneBoundingRect().contains(
-        ov.thumbs[4][7].mapToScene(QtCore.QPointF(1.5, 1.5))), timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: vb.sceneBoundingRect().contains(ov.thumbs[4][7].mapToScene(QtCore.QPointF(1.5, 1.5))),
+        timeout=WAIT_MS,
+    )
     pt = ov.graphics.mapFromScene(ov.thumbs[4][7].mapToScene(QtCore.QPointF(1.5, 1.5)))
     qtbot.mouseClick(ov.graphics.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=pt)
     wait_config(qtbot, window, layer=4)
@@ -251,6 +269,7 @@ def test_outdated_results_are_dropped(qtbot, window):
 
 def test_cancel_keeps_the_last_result(qtbot, window, monkeypatch):
     import threading
+
     release = threading.Event()
     real = window.engine.trace
 
