@@ -1,0 +1,123 @@
+"""Training a window can watch: progress, held-out numbers, snapshots and cancel, without Qt.
+
+The translation and vision labs each say how to take one optimiser step and how to measure
+the model on held-out data; ``train`` does the rest the same way for both: it reports every
+step to ``on_progress`` (on the caller's thread, e.g. the GUI's worker), evaluates every
+``eval_every`` steps, keeps CPU copies of the parameters every ``snapshot_every`` steps so a
+scrubber can replay how attention formed, and stops between steps when ``should_stop()``
+answers True.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+
+class TrainingCancelled(Exception):
+    """Raised by ``train`` when ``should_stop()`` answered True; ``log`` holds what was done."""
+
+    def __init__(self, log: TrainingLog):
+        super().__init__(f"training cancelled after {log.steps_done} steps")
+        self.log = log
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    step: int
+    state: dict[str, torch.Tensor]  # CPU copies of the model's parameters and buffers
+
+
+@dataclass(frozen=True)
+class Progress:
+    step: int  # 1-based: the number of optimiser steps taken so far
+    total_steps: int
+    loss: float
+    elapsed_s: float
+    metrics: dict[str, float] = field(default_factory=dict)  # only at evaluation steps
+    snapshot: Snapshot | None = None  # only at snapshot steps
+
+
+@dataclass
+class TrainingLog:
+    """The curves: loss per step, held-out metrics per evaluation, snapshots in step order."""
+
+    losses: list[float] = field(default_factory=list)
+    eval_steps: list[int] = field(default_factory=list)
+    metrics: list[dict[str, float]] = field(default_factory=list)
+    snapshots: list[Snapshot] = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+    @property
+    def steps_done(self) -> int:
+        return len(self.losses)
+
+    @property
+    def last_metrics(self) -> dict[str, float]:
+        return self.metrics[-1] if self.metrics else {}
+
+
+def seed_everything(seed: int) -> None:
+    """The same seed, the same run (on the CPU): Python, numpy and torch generators."""
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+
+
+def snapshot_of(model: torch.nn.Module, step: int) -> Snapshot:
+    state = {name: t.detach().to("cpu", copy=True) for name, t in model.state_dict().items()}
+    return Snapshot(step, state)
+
+
+def train(
+    model: torch.nn.Module,
+    take_step: Callable[[int], float],
+    evaluate: Callable[[], dict[str, float]],
+    *,
+    steps: int,
+    eval_every: int = 50,
+    snapshot_every: int = 10,
+    on_progress: Callable[[Progress], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> TrainingLog:
+    """Run ``take_step(i)`` (one optimiser step, returns the loss) for i = 0 … steps − 1.
+
+    Step 0's parameters (before any training) are snapshot too, so a replay starts from
+    the untrained model. ``evaluate()`` runs with the model in eval mode and no gradients,
+    after every ``eval_every`` steps and after the last.
+    """
+    if steps < 1:
+        raise ValueError(f"steps must be 1 or more, not {steps}")
+    log = TrainingLog()
+    started = time.perf_counter()
+    if snapshot_every:
+        log.snapshots.append(snapshot_of(model, 0))
+    for i in range(steps):
+        if should_stop is not None and should_stop():
+            log.elapsed_s = time.perf_counter() - started
+            raise TrainingCancelled(log)
+        model.train()
+        loss = float(take_step(i))
+        log.losses.append(loss)
+        step = i + 1
+        metrics: dict[str, float] = {}
+        if step % eval_every == 0 or step == steps:
+            model.eval()
+            with torch.no_grad():
+                metrics = dict(evaluate())
+            log.eval_steps.append(step)
+            log.metrics.append(metrics)
+        snapshot = None
+        if snapshot_every and (step % snapshot_every == 0 or step == steps):
+            snapshot = snapshot_of(model, step)
+            log.snapshots.append(snapshot)
+        log.elapsed_s = time.perf_counter() - started
+        if on_progress is not None:
+            on_progress(Progress(step, steps, loss, log.elapsed_s, metrics, snapshot))
+    model.eval()
+    return log
