@@ -76,7 +76,7 @@ def convert(source: Path) -> Path:
 
 def read_bin(source: Path) -> dict:
     """The named tensors of a .bin; anything but tensors and plain containers is refused."""
-    import pickle
+    from pickle import UnpicklingError  # the error weights_only raises; nothing is unpickled here
 
     import torch
 
@@ -84,7 +84,7 @@ def read_bin(source: Path) -> dict:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # protocol notices would reach the user's console
             loaded = torch.load(source, map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError as exc:
+    except UnpicklingError as exc:
         found = re.search(r"GLOBAL (\S+)", str(exc))
         what = f"a reference to {found.group(1)}" if found else "content that is not tensors"
         raise ModelError(
