@@ -38,6 +38,17 @@ def test_every_layer_equals_transformers(folders, family, head):
     assert attention < TOLERANCE and hidden < TOLERANCE
 
 
+@pytest.mark.parametrize("family", ["distilbert", "roberta"])
+def test_a_moved_encoder_computes_the_same(folders, family):
+    """What the engine does for another device, done on the CPU (no token types, offsets)."""
+    model = load_model(folders(family))
+    moved = model.encoder.to(torch.device("cpu"))
+    assert (moved.token_type is None) == (family == "distilbert")
+    ids = torch.tensor(model.tokenizer.encode(tiny.SENTENCE, 512).ids)
+    for a, b in zip(model.encoder.hidden_states(ids), moved.hidden_states(ids)):
+        assert torch.equal(a, b)
+
+
 def test_distilbert_with_sinusoidal_positions(folders):
     folder = folders("distilbert", sinusoidal_pos_embds=True)
     model = load_model(folder)
