@@ -74,14 +74,31 @@ def trace_main(argv: list[str]) -> int:
     )
     add_config_arguments(parser)
     parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
+    parser.add_argument(
+        "--convert-weights",
+        action="store_true",
+        help="convert a folder's pytorch_model.bin once to safetensors (tensors only) and use it",
+    )
     args = parser.parse_args(argv)
     if not args.out.lower().endswith((".json", ".npz")):
         fail(f"--out {args.out!r}: the file name must end in .json or .npz")
     from explorer.core.engine import Engine
-    from explorer.models.loader import ModelError
+    from explorer.models.loader import ModelError, NeedsConversion
 
+    engine = Engine()
     try:
-        trace = Engine().trace(config_from_args(args))
+        try:
+            trace = engine.trace(config_from_args(args))
+        except NeedsConversion as exc:
+            if not args.convert_weights:
+                fail(f"{exc}; re-run with --convert-weights to convert them")
+            from explorer.models.convert_bin import convert
+
+            converted = convert(exc.source)
+            if sys.stdout is not None:
+                print(f"note: converted {exc.source} to {converted}")
+            engine.forget_model(args.model_dir or exc.folder)
+            trace = engine.trace(config_from_args(args))
     except (ConfigError, ModelError) as exc:
         fail(str(exc))
     try:

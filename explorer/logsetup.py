@@ -24,6 +24,7 @@ from pathlib import Path
 
 APP_DIR_NAME = "attention-explorer"
 LOG_DIR_ENV = "EXPLORER_LOG_DIR"
+DATA_DIR_ENV = "EXPLORER_DATA_DIR"
 LOG_FILE_NAME = "explorer.log"
 LOGGER_NAME = "explorer"
 
@@ -40,6 +41,12 @@ def user_data_dir() -> Path:
         return Path.home() / "Library" / "Application Support" / APP_DIR_NAME
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / APP_DIR_NAME
+
+
+def data_dir() -> Path:
+    """Where the app keeps what it makes for the user (converted weights); tests override it."""
+    override = os.environ.get(DATA_DIR_ENV)
+    return Path(override).expanduser() if override else user_data_dir()
 
 
 def log_dir() -> Path:

@@ -20,7 +20,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-import torch  # noqa: E402,F401  (before Qt, as in main.py)
+import torch  # noqa: E402  (before Qt, as in main.py)
 
 from explorer.core.config import AttentionConfig, ConfigError  # noqa: E402
 from explorer.session import Session, SessionError, load_session, save_session  # noqa: E402
@@ -91,22 +91,55 @@ def accepted(result: subprocess.CompletedProcess, tmp_path, *notes: str) -> dict
 
 
 def model_folders(tmp_path) -> dict[str, Path]:
-    """A missing, an empty, a truncated and a corrupt model folder."""
+    """Broken model folders: missing, empty, truncated, corrupt, and ones that load but would lie."""
     from explorer.models.loader import default_model_dir
 
     good = Path(default_model_dir())
+    config = json.loads((good / "config.json").read_text(encoding="utf-8"))
     folders = {"missing": tmp_path / "no-such-folder", "empty": tmp_path / "empty"}
     folders["empty"].mkdir()
-    for name in ("truncated", "corrupt"):
-        folder = tmp_path / name
-        folder.mkdir()
-        for f in ("config.json", "tokenizer.json"):
-            shutil.copy(good / f, folder / f)
-        folders[name] = folder
+
+    def folder(name: str, config_changes=None, tokenizer=True, weights="link") -> Path:
+        path = tmp_path / name
+        path.mkdir()
+        (path / "config.json").write_text(json.dumps({**config, **(config_changes or {})}), encoding="utf-8")
+        if tokenizer:
+            shutil.copy(good / "tokenizer.json", path / "tokenizer.json")
+        if weights == "link":  # the bundled weights, unchanged and uncopied
+            (path / "model.safetensors").symlink_to(good / "model.safetensors")
+        folders[name] = path
+        return path
+
     with open(good / "model.safetensors", "rb") as f:
-        (folders["truncated"] / "model.safetensors").write_bytes(f.read(4096))
-    (folders["corrupt"] / "model.safetensors").write_bytes(b"\xff" * 8 + np.random.default_rng(0).bytes(4096))
+        folder("truncated", weights=None).joinpath("model.safetensors").write_bytes(f.read(4096))
+    folder("corrupt", weights=None).joinpath("model.safetensors").write_bytes(
+        b"\xff" * 8 + np.random.default_rng(0).bytes(4096)
+    )
+    folder("wrong width", {"hidden_size": 768})
+    folder("unknown model_type", {"model_type": "gpt2"})
+    folder("no tokenizer", tokenizer=False)
+    # Never read before the user agrees, so a tiny one is enough.
+    torch.save({"w": torch.zeros(2)}, folder("pickle only", weights=None) / "pytorch_model.bin")
+    from safetensors.torch import load_file, save_file
+
+    tensors = load_file(str(good / "model.safetensors"))
+    tensors["encoder.layer.3.attention.self.key.weight"][7, 7] = float("nan")
+    save_file(tensors, str(folder("NaN weights", weights=None) / "model.safetensors"))
     return folders
+
+
+# What each broken folder's one line must say (beyond naming the folder or file).
+MODEL_FOLDER_WORDS = {
+    "missing": ["does not exist"],
+    "empty": ["lacks config.json"],
+    "truncated": ["model.safetensors", "corrupt"],
+    "corrupt": ["model.safetensors", "corrupt"],
+    "wrong width": ["model.safetensors", "hidden_size"],
+    "unknown model_type": ["config.json", "gpt2", "supported"],
+    "no tokenizer": ["no tokenizer"],
+    "pickle only": ["pytorch_model.bin", "converted"],
+    "NaN weights": ["encoder.layer.3.attention.self.key.weight", "NaN"],
+}
 
 
 CLI_REFUSED = [
@@ -161,8 +194,8 @@ def test_trace_accepts_with_a_notice(run_trace, tmp_path, name, args, notes, che
 
 
 def test_trace_refuses_bad_model_folders(run_trace, tmp_path):
-    for _name, folder in model_folders(tmp_path).items():
-        refused(run_trace("--model-dir", str(folder)))
+    for name, folder in model_folders(tmp_path).items():
+        refused(run_trace("--model-dir", str(folder)), str(folder), *MODEL_FOLDER_WORDS[name])
 
 
 def test_nul_cannot_reach_the_command_but_the_engine_drops_it():
@@ -334,9 +367,9 @@ def test_window_mask_sizes(qtbot, window):
 
 def test_window_bad_model_folders(qtbot, window, tmp_path):
     good = window.trace
-    for _name, folder in model_folders(tmp_path).items():
+    for name, folder in model_folders(tmp_path).items():
         window.state.update_config(model_dir=str(folder))
-        wait_error(qtbot, window, "model could not be used")
+        wait_error(qtbot, window, "model could not be used", *MODEL_FOLDER_WORDS[name])
         assert_last_good_kept(window, good)
         window.banner.setVisible(False)
     window.state.update_config(model_dir=None)

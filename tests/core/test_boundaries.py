@@ -1,6 +1,7 @@
 """The Qt-free parts never load Qt; nothing loads files with pickle."""
 
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -28,7 +29,18 @@ def test_core_sources_do_not_mention_qt():
 
 
 def test_no_pickle_loading_anywhere():
+    """torch.load only with weights_only=True (convert_bin.py reads pytorch_model.bin so)."""
     for path in (ROOT / "explorer").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
-        for needle in ("import pickle", "allow_pickle=True", "torch.load(", "weights_only=False"):
+        for needle in (
+            "import pickle",
+            "pickle.load",
+            "Unpickler(",
+            "allow_pickle=True",
+            "weights_only=False",
+        ):
             assert needle not in text, f"{path} uses {needle}"
+        calls = re.findall(r"torch\.load\([^)]*\)", text)
+        assert text.count("torch.load(") == len(calls), f"{path}: a torch.load call spans lines"
+        for call in calls:
+            assert "weights_only=True" in call, f"{path}: {call}"

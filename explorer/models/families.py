@@ -1,0 +1,298 @@
+"""The encoder families the explorer reads, and how each spells its config and tensors.
+
+Every family is run by the one BERT forward in ``bert.py``: they differ only in
+names (DistilBERT says ``dim`` and ``q_lin``), in where positions start (RoBERTa
+and XLM-R count from ``pad_token_id + 1``) and in whether token types exist.
+Tensors are renamed here to BERT's names, so the forward and the checks need
+to know one spelling only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from explorer.models.bert import ACTIVATIONS, BertConfig
+from explorer.models.errors import ModelError
+
+# The canonical names, after ``encoder.layer.N.``: BERT's own spelling.
+LAYER_SUFFIXES = (
+    "attention.self.query.weight",
+    "attention.self.query.bias",
+    "attention.self.key.weight",
+    "attention.self.key.bias",
+    "attention.self.value.weight",
+    "attention.self.value.bias",
+    "attention.output.dense.weight",
+    "attention.output.dense.bias",
+    "attention.output.LayerNorm.weight",
+    "attention.output.LayerNorm.bias",
+    "intermediate.dense.weight",
+    "intermediate.dense.bias",
+    "output.dense.weight",
+    "output.dense.bias",
+    "output.LayerNorm.weight",
+    "output.LayerNorm.bias",
+)
+CANONICAL_LAYER = "encoder.layer."
+WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
+
+_BERT_KEYS = {
+    name: name
+    for name in (
+        "hidden_size",
+        "num_attention_heads",
+        "num_hidden_layers",
+        "intermediate_size",
+        "max_position_embeddings",
+        "vocab_size",
+        "type_vocab_size",
+        "layer_norm_eps",
+        "hidden_act",
+        "pad_token_id",
+    )
+}
+
+
+@dataclass(frozen=True)
+class Family:
+    model_type: str
+    label: str  # how the window names it
+    config_keys: dict[str, str]  # BertConfig field -> the key in this family's config.json
+    defaults: dict[str, object]  # transformers' defaults for keys a config may omit
+    positions_from_padding: bool = False  # RoBERTa: position i is pad_token_id + 1 + i
+    token_types: bool = True
+    layer_prefix: str = CANONICAL_LAYER
+    layer_names: dict[str, str] = field(default_factory=dict)  # canonical suffix -> own suffix
+
+    def own_name(self, canonical: str) -> str:
+        """A canonical tensor name as this family's files spell it (for messages)."""
+        if canonical.startswith(CANONICAL_LAYER):
+            index, _, suffix = canonical[len(CANONICAL_LAYER) :].partition(".")
+            return f"{self.layer_prefix}{index}.{self.layer_names.get(suffix, suffix)}"
+        return canonical
+
+    def canonical_name(self, own: str) -> str:
+        if self.layer_prefix != CANONICAL_LAYER and own.startswith(self.layer_prefix):
+            index, _, suffix = own[len(self.layer_prefix) :].partition(".")
+            back = {v: k for k, v in self.layer_names.items()}
+            return f"{CANONICAL_LAYER}{index}.{back.get(suffix, suffix)}"
+        return own
+
+
+_ROBERTA_DEFAULTS = {"type_vocab_size": 1, "layer_norm_eps": 1e-5, "hidden_act": "gelu", "pad_token_id": 1}
+_BERT_DEFAULTS = {"type_vocab_size": 2, "layer_norm_eps": 1e-12, "hidden_act": "gelu", "pad_token_id": 0}
+
+FAMILIES: dict[str, Family] = {
+    "bert": Family("bert", "BERT", _BERT_KEYS, _BERT_DEFAULTS),
+    "roberta": Family("roberta", "RoBERTa", _BERT_KEYS, _ROBERTA_DEFAULTS, positions_from_padding=True),
+    "xlm-roberta": Family(
+        "xlm-roberta", "XLM-RoBERTa", _BERT_KEYS, _ROBERTA_DEFAULTS, positions_from_padding=True
+    ),
+    "distilbert": Family(
+        "distilbert",
+        "DistilBERT",
+        {
+            "hidden_size": "dim",
+            "num_attention_heads": "n_heads",
+            "num_hidden_layers": "n_layers",
+            "intermediate_size": "hidden_dim",
+            "max_position_embeddings": "max_position_embeddings",
+            "vocab_size": "vocab_size",
+            "hidden_act": "activation",
+            "pad_token_id": "pad_token_id",
+        },
+        # DistilBERT fixes its LayerNorm epsilon in code, not in the config.
+        {"hidden_act": "gelu", "pad_token_id": 0, "layer_norm_eps": 1e-12, "type_vocab_size": 0},
+        token_types=False,
+        layer_prefix="transformer.layer.",
+        layer_names={
+            "attention.self.query.weight": "attention.q_lin.weight",
+            "attention.self.query.bias": "attention.q_lin.bias",
+            "attention.self.key.weight": "attention.k_lin.weight",
+            "attention.self.key.bias": "attention.k_lin.bias",
+            "attention.self.value.weight": "attention.v_lin.weight",
+            "attention.self.value.bias": "attention.v_lin.bias",
+            "attention.output.dense.weight": "attention.out_lin.weight",
+            "attention.output.dense.bias": "attention.out_lin.bias",
+            "attention.output.LayerNorm.weight": "sa_layer_norm.weight",
+            "attention.output.LayerNorm.bias": "sa_layer_norm.bias",
+            "intermediate.dense.weight": "ffn.lin1.weight",
+            "intermediate.dense.bias": "ffn.lin1.bias",
+            "output.dense.weight": "ffn.lin2.weight",
+            "output.dense.bias": "ffn.lin2.bias",
+            "output.LayerNorm.weight": "output_layer_norm.weight",
+            "output.LayerNorm.bias": "output_layer_norm.bias",
+        },
+    ),
+}
+SUPPORTED = ", ".join(FAMILIES)
+_SIZES = ("hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size")
+_FIX = "use the config.json that came with the model"
+
+
+def family_of(config: BertConfig) -> Family:
+    return FAMILIES[config.model_type]
+
+
+def read_config(path: Path) -> BertConfig:
+    """config.json → a checked BertConfig, or ModelError naming the key and the fix."""
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ModelError(f"{path} is not a BERT config: not UTF-8 text; {_FIX}") from None
+    except json.JSONDecodeError as exc:
+        raise ModelError(f"{path} is not a BERT config: invalid JSON ({exc}); {_FIX}") from None
+    except OSError as exc:
+        raise ModelError(f"{path} is unreadable ({exc.strerror or exc}); check its permissions") from None
+    if not isinstance(raw, dict):
+        raise ModelError(f"{path} is not a BERT config: it holds no JSON object; {_FIX}")
+    model_type = raw.get("model_type") or _guess_type(raw)
+    if not model_type:
+        raise ModelError(
+            f'{path} has no model_type (supported: {SUPPORTED}); add "model_type": "bert" '
+            "(or the model's own family) to it"
+        )
+    if model_type not in FAMILIES:
+        raise ModelError(
+            f"{path}: model_type {model_type!r} is not an encoder the explorer can run "
+            f"(supported: {SUPPORTED}); open a {', '.join(f.label for f in FAMILIES.values())} model folder"
+        )
+    family = FAMILIES[model_type]
+    values: dict[str, object] = {}
+    for name, key in family.config_keys.items():
+        if key in raw:
+            values[name] = raw[key]
+        elif name in family.defaults:
+            values[name] = family.defaults[name]
+        else:
+            raise ModelError(f"{path} lacks {key!r}; {_FIX}")
+    for name, value in family.defaults.items():
+        values.setdefault(name, value)
+    return _checked(path, family, values, raw)
+
+
+def _guess_type(raw: dict) -> str | None:
+    """Old configs lack model_type; their architectures still say what they are."""
+    for arch in raw.get("architectures") or []:
+        arch = str(arch)
+        for prefix, model_type in (
+            ("XLMRoberta", "xlm-roberta"),
+            ("Roberta", "roberta"),
+            ("DistilBert", "distilbert"),
+            ("Bert", "bert"),
+        ):
+            if arch.startswith(prefix):
+                return model_type
+    return None
+
+
+def _checked(path: Path, family: Family, values: dict, raw: dict) -> BertConfig:
+    def key(name: str) -> str:
+        return family.config_keys.get(name, name)
+
+    for name in (*_SIZES, "max_position_embeddings", "vocab_size"):
+        if not _whole(values[name]) or values[name] <= 0:
+            raise ModelError(f"{path}: {key(name)} is {values[name]!r}, not a whole number above 0; {_FIX}")
+    if not _whole(values["type_vocab_size"]) or values["type_vocab_size"] < 0:
+        raise ModelError(f"{path}: type_vocab_size is {values['type_vocab_size']!r}; {_FIX}")
+    if values["hidden_size"] % values["num_attention_heads"]:
+        raise ModelError(
+            f"{path}: width {key('hidden_size')}={values['hidden_size']} is not divisible by "
+            f"{values['num_attention_heads']} heads ({key('num_attention_heads')}); {_FIX}"
+        )
+    eps = values["layer_norm_eps"]
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not (0 < eps < 1):
+        raise ModelError(f"{path}: layer_norm_eps is {eps!r}, not a small number above 0; {_FIX}")
+    act = values["hidden_act"]
+    if not isinstance(act, str) or act not in ACTIVATIONS:
+        raise ModelError(
+            f"{path}: activation {key('hidden_act')}={act!r} is not supported "
+            f"(supported: {', '.join(ACTIVATIONS)}); {_FIX}"
+        )
+    kind = raw.get("position_embedding_type", "absolute")
+    if kind not in (None, "absolute"):
+        raise ModelError(
+            f"{path}: position_embedding_type {kind!r} is not supported (only absolute positions); "
+            "open a model with absolute position embeddings"
+        )
+    pad = values["pad_token_id"]
+    offset = 0
+    if family.positions_from_padding:
+        if not _whole(pad) or not 0 <= pad < values["vocab_size"]:
+            raise ModelError(f"{path}: pad_token_id is {pad!r}, needed to number positions; {_FIX}")
+        offset = pad + 1
+        if values["max_position_embeddings"] <= offset:
+            raise ModelError(
+                f"{path}: max_position_embeddings {values['max_position_embeddings']} leaves no "
+                f"position after the padding offset {offset}; {_FIX}"
+            )
+    return BertConfig(
+        hidden_size=values["hidden_size"],
+        num_attention_heads=values["num_attention_heads"],
+        num_hidden_layers=values["num_hidden_layers"],
+        intermediate_size=values["intermediate_size"],
+        max_position_embeddings=values["max_position_embeddings"],
+        vocab_size=values["vocab_size"],
+        type_vocab_size=values["type_vocab_size"] if family.token_types else 0,
+        layer_norm_eps=float(eps),
+        hidden_act=act,
+        model_type=family.model_type,
+        pad_token_id=pad if _whole(pad) else None,
+        position_offset=offset,
+    )
+
+
+def _whole(value) -> bool:
+    """A JSON whole number: 3 or 3.0 would do for Python, but only 3 is honest in a config."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# -- tensors -------------------------------------------------------------------------------
+_LAYER_INDEX = re.compile(r"^(?:encoder|transformer)\.layer\.(\d+)\.")
+
+
+@dataclass
+class CanonicalTensors:
+    tensors: dict  # canonical name -> tensor (as stored: not yet upcast)
+    own_names: dict[str, str]  # canonical name -> the name in the file, prefix included
+    layers_found: int  # 1 + the highest layer index in the file
+
+
+def canonical_tensors(config: BertConfig, stored: dict) -> CanonicalTensors:
+    """Strip a head's prefix (``bert.``, ``roberta.``, ``distilbert.``), rename to BERT's names.
+
+    Tensors outside the encoder (pooler, masked-LM head, position_ids) are dropped.
+    """
+    family = family_of(config)
+    prefix = _prefix(stored)
+    out, own, layers = {}, {}, 0
+    for name, tensor in stored.items():
+        if not name.startswith(prefix):
+            continue
+        bare = _modern(name[len(prefix) :])
+        match = _LAYER_INDEX.match(bare)
+        if match and bare.startswith(family.layer_prefix):
+            layers = max(layers, int(match.group(1)) + 1)
+        canonical = family.canonical_name(bare)
+        out[canonical], own[canonical] = tensor, name
+    return CanonicalTensors(out, own, layers)
+
+
+def _prefix(stored: dict) -> str:
+    """What precedes ``embeddings.word_embeddings.weight``: '' or a head's ``bert.``."""
+    found = [name[: -len(WORD_EMBEDDINGS)] for name in stored if name.endswith(WORD_EMBEDDINGS)]
+    found = [p for p in found if p == "" or p.endswith(".")]
+    return min(found, key=len) if found else ""
+
+
+def _modern(name: str) -> str:
+    """Checkpoints converted from TensorFlow call LayerNorm's weight and bias gamma and beta."""
+    if ".LayerNorm." in name or "layer_norm." in name:
+        if name.endswith(".gamma"):
+            return name[: -len("gamma")] + "weight"
+        if name.endswith(".beta"):
+            return name[: -len("beta")] + "bias"
+    return name
