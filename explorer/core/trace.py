@@ -31,8 +31,6 @@ STAGE_ARRAYS = (
 )
 # Arrays with one entry per head first; ``--only-heads`` keeps some of them.
 PER_HEAD_STAGES = frozenset({"Q", "K", "V", "scores", "scaled", "weights", "head_outputs", "entropy"})
-# Per-head slices of the projections, written on request (see ``projection_slices``).
-PROJECTION_ARRAYS = ("W_Q", "b_Q", "W_K", "b_K", "W_V", "b_V", "W_O", "b_O")
 TRACE_DTYPES = ("float32", "float16")
 TRACE_FORMAT_VERSION = 2  # 2: selections, dtype, numerics and projections in the metadata
 
@@ -189,6 +187,8 @@ class AttentionTrace:
         """W_Q … b_O per head, so that for head h (see PROJECTION_LAYOUT)
         Q[h] = X_query · W_Q[h]ᵀ + b_Q[h] and output = Σ_h head_outputs[h] · W_O[h]ᵀ + b_O."""
         d_k, p = self.d_k, self.projections
+        if "w_q" not in p:
+            raise ValueError("this trace carries no projections (it was not made by the engine)")
         width = p["w_q"].shape[0]
         rows = lambda h: slice(h * d_k, (h + 1) * d_k)  # noqa: E731  head h's rows of W_q, W_k, W_v
         zeros = np.zeros(width, dtype=p["w_q"].dtype)
