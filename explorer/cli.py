@@ -14,6 +14,7 @@ from explorer.core.config import (
     AttentionConfig,
     ConfigError,
 )
+from explorer.core.trace import STAGE_ARRAYS, TRACE_DTYPES, TraceSelection
 
 EXIT_BAD_INPUT = 2
 
@@ -32,7 +33,11 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--layer", type=int, default=d.layer, help="pretrained layer (0-based)")
     parser.add_argument("--d-model", type=int, default=d.d_model, help="width of random/identity weights")
     parser.add_argument("--seed", type=int, default=d.seed)
-    parser.add_argument("--device", choices=DEVICES, default=d.device)
+    parser.add_argument(
+        "--device",
+        default=d.device,
+        help=f"{', '.join(DEVICES)} or cuda:N (the N-th GPU); an absent device falls back to the CPU",
+    )
     parser.add_argument("--model-dir", default=None, help="a BERT-family folder (default: bundled MiniLM)")
 
 
@@ -68,12 +73,51 @@ def fail(message: str) -> None:
     raise SystemExit(EXIT_BAD_INPUT)
 
 
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """What the trace file holds (the metadata always)."""
+    parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
+    parser.add_argument(
+        "--stages",
+        default=None,
+        metavar="LIST",
+        help=f"write only these arrays, comma-separated, from: {', '.join(STAGE_ARRAYS)} (default: all)",
+    )
+    parser.add_argument(
+        "--only-heads",
+        default=None,
+        metavar="LIST",
+        help="write only these heads of the per-head arrays, e.g. 0,3 (--heads sets the head count)",
+    )
+    parser.add_argument(
+        "--dtype",
+        choices=TRACE_DTYPES,
+        default="float32",
+        help="precision of the written numbers; float16 halves the file (about 3 digits, |x| ≤ 65504)",
+    )
+    parser.add_argument(
+        "--with-projections",
+        action="store_true",
+        help="also write W_Q, W_K, W_V, W_O and their biases, sliced per head",
+    )
+    parser.add_argument(
+        "--strict-device",
+        action="store_true",
+        help="exit with an error when --device is absent or runs out of memory, instead of using the CPU",
+    )
+
+
+OUT_OF_MEMORY = (
+    "not enough memory for this trace: write fewer arrays (--stages weights), fewer heads "
+    "(--only-heads), --dtype float16, or use a shorter text"
+)
+
+
 def trace_main(argv: list[str]) -> int:
     parser = Parser(
         prog="python -m explorer trace", description="Compute every attention stage and write it to a file."
     )
     add_config_arguments(parser)
-    parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
+    add_output_arguments(parser)
     parser.add_argument(
         "--convert-weights",
         action="store_true",
@@ -82,13 +126,18 @@ def trace_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not args.out.lower().endswith((".json", ".npz")):
         fail(f"--out {args.out!r}: the file name must end in .json or .npz")
+    from explorer.core.device import is_out_of_memory
     from explorer.core.engine import Engine
     from explorer.models.loader import ModelError, NeedsConversion
 
     engine = Engine()
     try:
+        selection = TraceSelection.parse(args.stages, args.only_heads, args.dtype, args.with_projections)
+        config = config_from_args(args)
+        if selection.heads is not None:  # refuse an impossible head before computing anything
+            selection.heads_of(config.heads or engine.source_info(config).default_heads)
         try:
-            trace = engine.trace(config_from_args(args))
+            trace = engine.trace(config, strict_device=args.strict_device)
         except NeedsConversion as exc:
             if not args.convert_weights:
                 fail(f"{exc}; re-run with --convert-weights to convert them")
@@ -98,11 +147,19 @@ def trace_main(argv: list[str]) -> int:
             if sys.stdout is not None:
                 print(f"note: converted {exc.source} to {converted}")
             engine.forget_model(args.model_dir or exc.folder)
-            trace = engine.trace(config_from_args(args))
+            trace = engine.trace(config, strict_device=args.strict_device)
     except (ConfigError, ModelError) as exc:
         fail(str(exc))
+    except MemoryError:
+        fail(OUT_OF_MEMORY)
+    except RuntimeError as exc:  # torch's "can't allocate memory" is a RuntimeError
+        if not is_out_of_memory(exc):
+            raise
+        fail(OUT_OF_MEMORY)
     try:
-        trace.save(args.out)
+        trace.save(args.out, selection)  # all or nothing: no partial file is left behind
+    except MemoryError:
+        fail(OUT_OF_MEMORY)
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
     if sys.stdout is not None:
@@ -111,8 +168,19 @@ def trace_main(argv: list[str]) -> int:
         print(
             f"{args.out}: {trace.heads} heads, {trace.n_query}x{trace.n_key} tokens, "
             f"{trace.weights_source} weights on {trace.device}, {trace.compute_ms:.1f} ms"
+            + ("" if selection == TraceSelection() else f"; wrote {describe(selection, trace.heads)}")
         )
     return 0
+
+
+def describe(selection: TraceSelection, heads: int) -> str:
+    parts = ["every stage" if selection.stages == STAGE_ARRAYS else ", ".join(selection.stages)]
+    if selection.heads is not None:
+        parts.append(f"heads {','.join(map(str, selection.heads_of(heads)))}")
+    if selection.projections:
+        parts.append("projections")
+    parts.append(selection.dtype)
+    return "; ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:

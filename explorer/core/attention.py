@@ -7,6 +7,7 @@ Shapes: x [n, d_model]; per-head tensors [heads, n, d_k]; scores [heads, n_q, n_
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -14,6 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from explorer.core.config import MaskSpec
+from explorer.core.device import run_blocks
 from explorer.core.scoring import ScoringParams, score
 
 NO_SCORING_PARAMS = ScoringParams()  # dot and cosine need none
@@ -131,9 +133,9 @@ def attend_heads(
     divisor = scale_divisor(settings, q.shape[-1])
     scaled = (scores / divisor).clamp_(-_FINITE, _FINITE)  # keep softmax out of saturation
     mask = build_mask(settings.mask, q.shape[1], k.shape[1], q.device)  # which keys may be seen
-    weights = normalise(scaled, mask, settings)  # soft, hard or sampled choice of keys
+    weights, entropy = normalise_with_entropy(scaled, mask, settings)  # soft, hard or sampled
     head_outputs = weights @ v  # weigh the values
-    return HeadStages(scores, scaled, mask, weights, head_outputs, row_entropy(weights), divisor)
+    return HeadStages(scores, scaled, mask, weights, head_outputs, entropy, divisor)
 
 
 def split_heads(x: torch.Tensor, heads: int) -> torch.Tensor:
@@ -172,19 +174,91 @@ def build_mask(spec: MaskSpec, n_q: int, n_k: int, device=None) -> torch.Tensor:
 def normalise(scaled: torch.Tensor, mask: torch.Tensor, settings: Settings) -> torch.Tensor:
     """Turn scores into weights. A row whose every key is masked gets all-zero weights,
     so its head output is the zero vector (softmax over nothing has no answer)."""
-    everything_visible = bool(mask.all())
-    masked = scaled if everything_visible else scaled.masked_fill(~mask, float("-inf"))
-    if settings.attention == "hard":
-        choice = masked.argmax(dim=-1)  # ties go to the lowest index
-        weights = F.one_hot(choice, scaled.shape[-1]).to(scaled.dtype)
-    else:
-        weights = torch.softmax(masked, dim=-1)
-        if settings.attention == "sample":
-            weights = sample_one_hot(weights.nan_to_num(1.0), settings.seed)
-    if everything_visible:
-        return weights
+    return normalise_with_entropy(scaled, mask, settings)[0]
+
+
+def normalise_with_entropy(
+    scaled: torch.Tensor, mask: torch.Tensor, settings: Settings
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The weights and each row's entropy (nats), from one pass over the scores."""
+    if settings.attention == "soft":
+        return softmax_with_entropy(scaled, mask)
     visible_rows = mask.any(dim=-1, keepdim=True)  # [n_q, 1]
-    return weights.where(visible_rows, torch.zeros((), dtype=scaled.dtype, device=scaled.device))
+    if settings.attention == "hard":
+        masked = scaled.masked_fill(~mask, float("-inf"))
+        choice = masked.argmax(dim=-1, keepdim=True)  # ties go to the lowest index
+        weights = torch.zeros_like(scaled).scatter_(-1, choice, 1.0)
+    else:
+        probs, _ = softmax_with_entropy(scaled, mask)
+        weights = sample_one_hot(probs.where(visible_rows, 1.0), settings.seed)
+    weights.mul_(visible_rows)  # fully masked rows: zero
+    # One-hot and all-zero rows carry no uncertainty: −Σ p ln p is exactly 0.
+    return weights, scaled.new_zeros(scaled.shape[:-1])
+
+
+# Rows are normalised in blocks of about this many cells: the temporaries stay in cache
+# and are reused, instead of two more arrays as large as the scores.
+BLOCK_CELLS = 1 << 20
+
+
+def softmax_with_entropy(scaled: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Softmax over the visible keys and its entropy, H = ln Z − Σ p·s.
+
+    With s = scores − row max (so s ≤ 0 and exp(s) cannot overflow) and Z = Σ exp(s), the
+    weights are p = exp(s) / Z and −Σ p ln p = −Σ p (s − ln Z) = ln Z − Σ p·s: the
+    entropy needs only the numbers the softmax already made. Masked keys get p = 0 and
+    count as s = 0 (0 · −∞ would be NaN); a row with no visible key gets p = 0 and H = 0.
+    """
+    if scaled.requires_grad and torch.is_grad_enabled():
+        return differentiable_softmax_with_entropy(scaled, mask)
+    weights = torch.empty_like(scaled)
+    entropy = scaled.new_zeros(scaled.shape[:-1])
+    if scaled.shape[-1] == 0:
+        return weights, entropy
+    visible = None if bool(mask.all()) else mask.expand(scaled.shape)
+
+    def block(index) -> None:
+        rows, hidden = scaled[index], None if visible is None else ~visible[index]
+        if hidden is None:
+            s = rows - rows.amax(dim=-1, keepdim=True)
+        else:
+            s = rows.masked_fill(hidden, float("-inf"))
+            top = s.amax(dim=-1, keepdim=True)
+            s.sub_(top.masked_fill_(top == float("-inf"), 0.0))  # no visible key: nothing to shift
+        p = torch.exp(s, out=weights[index])
+        if hidden is not None:
+            s.masked_fill_(hidden, 0.0)
+        z = p.sum(dim=-1, keepdim=True).clamp_min_(1.0)  # ≥ 1 (the max gives e⁰) unless no key
+        entropy[index] = (z.log() - s.mul_(p).sum(dim=-1, keepdim=True) / z).squeeze(-1)
+        p.div_(z)
+
+    run_blocks(block, row_blocks(scaled.shape, BLOCK_CELLS if scaled.device.type == "cpu" else None))
+    return weights, entropy
+
+
+def differentiable_softmax_with_entropy(
+    scaled: torch.Tensor, mask: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The same numbers through autograd (training needs gradients), with no NaN gradient:
+    a row with no visible key is computed as all zeros and then multiplied by 0, and the
+    entropy uses ln Z − Σ p·s with masked s set to 0, never p ln p at p = 0."""
+    visible_rows = mask.any(dim=-1, keepdim=True)
+    s = scaled.masked_fill(~mask, float("-inf")).masked_fill(~visible_rows, 0.0)
+    s = s - s.amax(dim=-1, keepdim=True).detach()  # H and p do not depend on the shift
+    weights = torch.softmax(s, dim=-1)
+    entropy = torch.logsumexp(s, dim=-1) - (weights * s.masked_fill(~mask, 0.0)).sum(dim=-1)
+    return weights * visible_rows, entropy * visible_rows.squeeze(-1)
+
+
+def row_blocks(shape: torch.Size, cells: int | None) -> list[tuple]:
+    """Index tuples covering [..., n_q, n_k] in blocks of whole rows of about ``cells`` cells."""
+    *lead, n_q, n_k = shape
+    everything = (Ellipsis, slice(None))
+    if cells is None or math.prod(shape) <= cells or n_q == 0:
+        return [everything]
+    rows = max(1, cells // max(1, n_k))
+    heads = [tuple(i) for i in itertools.product(*map(range, lead))]
+    return [(*h, slice(a, min(n_q, a + rows))) for h in heads for a in range(0, n_q, rows)]
 
 
 def sample_one_hot(probs: torch.Tensor, seed: int) -> torch.Tensor:
@@ -196,5 +270,8 @@ def sample_one_hot(probs: torch.Tensor, seed: int) -> torch.Tensor:
 
 
 def row_entropy(weights: torch.Tensor) -> torch.Tensor:
-    """−Σ p ln p per row, in nats: 0 for one-hot, ln(n) for uniform over n keys."""
+    """−Σ p ln p per row, in nats: 0 for one-hot, ln(n) for uniform over n keys.
+
+    The definition, for any weights; ``attend`` gets the same numbers from
+    ``normalise_with_entropy`` without another pass over the weights."""
     return torch.special.entr(weights).sum(dim=-1)

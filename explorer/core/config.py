@@ -16,7 +16,7 @@ SCORINGS = ("dot", "cosine", "additive", "general")
 SCALES = ("none", "sqrt", "temperature")
 ATTENTIONS = ("soft", "hard", "sample")
 WEIGHT_SOURCES = ("pretrained", "random", "identity")
-DEVICES = ("auto", "cpu", "cuda", "mps")
+DEVICES = ("auto", "cpu", "cuda", "mps")  # and "cuda:N" for the N-th GPU
 
 # The encoder's position table ends here; longer inputs are cut and the trace says so.
 MAX_TOKENS = 512
@@ -78,7 +78,7 @@ class AttentionConfig:
         _check_choice("scale", self.scale, SCALES)
         _check_choice("attention", self.attention, ATTENTIONS)
         _check_choice("weights", self.weights, WEIGHT_SOURCES)
-        _check_choice("device", self.device, DEVICES)
+        _check_device(self.device)
         if not isinstance(self.sentence, str) or not isinstance(self.query, str):
             raise ConfigError("sentence and query must be text")
         if not self.sentence.strip():
@@ -124,6 +124,12 @@ class AttentionConfig:
 def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
     if value not in choices:
         raise ConfigError(f"{name} {value!r} is not one of {', '.join(choices)}")
+
+
+def _check_device(value) -> None:
+    if value in DEVICES or (isinstance(value, str) and re.fullmatch(r"cuda:\d{1,3}", value)):
+        return
+    raise ConfigError(f"device {value!r} is not one of {', '.join(DEVICES)} or cuda:N (N = 0, 1, …)")
 
 
 def _is_int(value) -> bool:

@@ -19,7 +19,14 @@ import torch
 
 from explorer.core.attention import Projections, Settings, attend
 from explorer.core.config import AttentionConfig, ConfigError
-from explorer.core.device import choose_device, is_out_of_memory, threads_for
+from explorer.core.device import (
+    DeviceUnavailable,
+    choose_device,
+    is_out_of_memory,
+    numerics,
+    release_memory,
+    threads_for,
+)
 from explorer.core.scoring import make_scoring_params
 from explorer.core.trace import AttentionTrace
 from explorer.models.loader import ModelError, PretrainedModel, default_model_dir, load_model
@@ -33,6 +40,8 @@ from explorer.models.random_source import (
 
 DEFAULT_RANDOM_HEADS = 8
 _HIDDEN_CACHE_SIZE = 16
+# Seeded projections are kept per (kind, width, seed, device); a width of 4,096 takes 256 MB.
+_PROJECTION_CACHE_BYTES = 256 * 1024 * 1024
 
 
 @dataclass
@@ -43,7 +52,8 @@ class Prepared:
     tokens_key: list[str]
     x_query: torch.Tensor
     x_key: torch.Tensor
-    projections: Projections
+    projections: Projections  # on the compute device
+    cpu_projections: Projections  # the same numbers on the CPU, for the trace file
     default_heads: int
     source: str
     model_name: str | None = None
@@ -90,6 +100,7 @@ class Engine:
         self._default_model = default_model
         self._models: dict[str, PretrainedModel | ModelError] = {}
         self._on_device: dict[tuple[str, str], object] = {}
+        self._projections: OrderedDict[tuple, Projections] = OrderedDict()
         self._hidden: OrderedDict[tuple, list[torch.Tensor]] = OrderedDict()
         self._lock = threading.RLock()
         self._local = threading.local()
@@ -154,19 +165,26 @@ class Engine:
         layers = range(info.layers) if info.source == "pretrained" else [config.layer]
         return np.stack([self.trace(config.with_(layer=layer), should_stop).weights for layer in layers])
 
-    def trace(self, config: AttentionConfig, should_stop=None) -> AttentionTrace:
+    def trace(self, config: AttentionConfig, should_stop=None, strict_device: bool = False) -> AttentionTrace:
         """Compute every stage. ``should_stop()`` is consulted between the encoder's layers
-        and before attention; when it answers True the call raises ``Cancelled``."""
+        and before attention; when it answers True the call raises ``Cancelled``.
+
+        An absent device or an out-of-memory error falls back to the CPU with a notice;
+        ``strict_device`` raises ``DeviceUnavailable`` instead."""
         started = time.perf_counter()
         self._local.should_stop = should_stop  # per thread: engines are shared
-        device, device_notice = choose_device(config.device)
+        device, device_notice = choose_device(config.device, strict=strict_device)
         notices = [device_notice] if device_notice else []
         try:
             return self._trace_on(config, device, notices, started)
         except RuntimeError as exc:
             if device.type == "cpu" or not is_out_of_memory(exc):
                 raise
-            notices.append(f"{device.type.upper()} ran out of memory: computed on the CPU")
+            release_memory(device)  # the failed attempt's blocks, for the next trace
+            name = device.type.upper()
+            if strict_device:
+                raise DeviceUnavailable(f"{name} ran out of memory (--strict-device: no fallback)") from None
+            notices.append(f"{name} ran out of memory: computed on the CPU")
             return self._trace_on(config, torch.device("cpu"), notices, started)
 
     def _trace_on(
@@ -210,7 +228,7 @@ class Engine:
         attn_started = time.perf_counter()
         with threads_for(heads * n_q * n_k * d_k + (n_q + n_k) * width * width * 4):
             stages = attend(
-                prepared.x_query, prepared.x_key, prepared.projections.to(device), settings, params.to(device)
+                prepared.x_query, prepared.x_key, prepared.projections, settings, params.to(device)
             )
             if device.type != "cpu":
                 torch.cuda.synchronize() if device.type == "cuda" else None
@@ -244,6 +262,8 @@ class Engine:
             untrained=untrained,
             notices=notices,
             unk_count=prepared.unk_count,
+            projections=projection_arrays(prepared.cpu_projections),
+            numerics=numerics(device),
             timings_ms={
                 "total": (done - started) * 1e3,
                 "attention": (done - attn_started) * 1e3,
@@ -306,14 +326,15 @@ class Engine:
         x_query = (
             x_key if query_tok is key_tok else self._hidden_state(model, query_tok.ids, config.layer, device)
         )
-        lw = model.encoder.layers[config.layer]
-        proj = Projections(lw.w_q, lw.w_k, lw.w_v, lw.w_o, lw.b_q, lw.b_k, lw.b_v, lw.b_o)
+        on_cpu = model.encoder.layers[config.layer]
+        on_device = self._encoder_on(model, device).layers[config.layer]
         return Prepared(
             query_tok.tokens,
             key_tok.tokens,
             x_query,
             x_key,
-            proj,
+            layer_projections(on_device),
+            layer_projections(on_cpu),
             model.config.num_attention_heads,
             "pretrained",
             model.name,
@@ -331,10 +352,7 @@ class Engine:
             if states is not None:
                 self._hidden.move_to_end(key)
                 return states[layer]
-            encoder = self._on_device.get((str(model.path), str(device)))
-            if encoder is None:
-                encoder = model.encoder if device.type == "cpu" else model.encoder.to(device)
-                self._on_device[(str(model.path), str(device))] = encoder
+        encoder = self._encoder_on(model, device)
         ids_t = torch.tensor(ids, dtype=torch.long, device=device)
         with threads_for(len(ids) * model.config.hidden_size**2 * 12 * model.config.num_hidden_layers):
             states = encoder.hidden_states(ids_t, between_layers=self._check_stop)
@@ -343,6 +361,36 @@ class Engine:
             while len(self._hidden) > _HIDDEN_CACHE_SIZE:
                 self._hidden.popitem(last=False)
         return states[layer]
+
+    def _encoder_on(self, model: PretrainedModel, device: torch.device):
+        """The model's encoder on ``device``: moved there once per (model, device), not per trace."""
+        key = (str(model.path), str(device))
+        with self._lock:
+            encoder = self._on_device.get(key)
+            if encoder is None:
+                encoder = model.encoder if device.type == "cpu" else model.encoder.to(device)
+                self._on_device[key] = encoder
+        return encoder
+
+    def _seeded_projections(self, kind: str, d: int, seed: int, device: torch.device) -> Projections:
+        """Random or identity projections, made once per (kind, width, seed) and moved
+        to each device once; the least recently used go when they pass the byte budget."""
+        key = (kind, d, seed if kind == "random" else 0, str(device))
+        with self._lock:
+            cached = self._projections.get(key)
+            if cached is not None:
+                self._projections.move_to_end(key)
+                return cached
+        if device.type == "cpu":
+            tensors = identity_projections(d) if kind == "identity" else random_projections(d, seed)
+            made = Projections(**tensors)
+        else:
+            made = self._seeded_projections(kind, d, seed, torch.device("cpu")).to(device)
+        with self._lock:
+            self._projections[key] = made
+            while len(self._projections) > 1 and _total_bytes(self._projections) > _PROJECTION_CACHE_BYTES:
+                self._projections.popitem(last=False)
+        return made
 
     def _prepare_random(
         self, config: AttentionConfig, sentence: str, query: str, device: torch.device, notices: list[str]
@@ -363,26 +411,39 @@ class Engine:
             if words_query is words_key or not query.strip()
             else embed_words(words_query, d, config.seed).to(device)
         )
-        tensors = (
-            identity_projections(d) if config.weights == "identity" else random_projections(d, config.seed)
-        )
-        proj = Projections(
-            tensors["w_q"],
-            tensors["w_k"],
-            tensors["w_v"],
-            tensors["w_o"],
-            tensors["b_q"],
-            tensors["b_k"],
-            tensors["b_v"],
-            tensors["b_o"],
-        )
         default_heads = DEFAULT_RANDOM_HEADS if d % DEFAULT_RANDOM_HEADS == 0 else 1
         return Prepared(
             words_query if query.strip() else words_key,
             words_key,
             x_query,
             x_key,
-            proj,
+            self._seeded_projections(config.weights, d, config.seed, device),
+            self._seeded_projections(config.weights, d, config.seed, torch.device("cpu")),
             default_heads,
             config.weights,
         )
+
+
+def layer_projections(lw) -> Projections:
+    return Projections(lw.w_q, lw.w_k, lw.w_v, lw.w_o, lw.b_q, lw.b_k, lw.b_v, lw.b_o)
+
+
+def projection_arrays(proj: Projections) -> dict[str, np.ndarray]:
+    """nn.Linear weights and biases as read-only numpy views (CPU tensors: no copy)."""
+    arrays = {}
+    for name in ("w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o"):
+        tensor = getattr(proj, name)
+        if tensor is not None:
+            array = tensor.detach().numpy()
+            array.flags.writeable = False
+            arrays[name] = array
+    return arrays
+
+
+def _total_bytes(cache: OrderedDict) -> int:
+    return sum(
+        t.numel() * t.element_size()
+        for proj in cache.values()
+        for t in vars(proj).values()
+        if isinstance(t, torch.Tensor)
+    )

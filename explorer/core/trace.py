@@ -5,15 +5,13 @@ This is what the window draws and what ``trace`` writes; nothing downstream comp
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from explorer.core.config import AttentionConfig
+from explorer.core.config import AttentionConfig, ConfigError
 
 # Array stages, in the order of the lesson; JSON keys and NPZ names alike.
 STAGE_ARRAYS = (
@@ -31,7 +29,60 @@ STAGE_ARRAYS = (
     "output",
     "entropy",
 )
-TRACE_FORMAT_VERSION = 1
+# Arrays with one entry per head first; ``--only-heads`` keeps some of them.
+PER_HEAD_STAGES = frozenset({"Q", "K", "V", "scores", "scaled", "weights", "head_outputs", "entropy"})
+TRACE_DTYPES = ("float32", "float16")
+TRACE_FORMAT_VERSION = 2  # 2: selections, dtype, numerics and projections in the metadata
+
+
+@dataclass(frozen=True)
+class TraceSelection:
+    """Which arrays a trace file holds, and in what precision. Metadata is always written."""
+
+    stages: tuple[str, ...] = STAGE_ARRAYS
+    heads: tuple[int, ...] | None = None  # None: every head
+    dtype: str = "float32"  # floating arrays; the mask stays bool
+    projections: bool = False  # W_Q, W_K, W_V, W_O and biases, sliced per head
+
+    def __post_init__(self) -> None:
+        unknown = [s for s in self.stages if s not in STAGE_ARRAYS]
+        if unknown or not self.stages:
+            what = f"unknown stage {unknown[0]!r}" if unknown else "no stage named"
+            raise ConfigError(f"{what}: choose from {', '.join(STAGE_ARRAYS)}")
+        if self.dtype not in TRACE_DTYPES:
+            raise ConfigError(f"dtype {self.dtype!r} is not one of {', '.join(TRACE_DTYPES)}")
+        # Lesson order, each stage once, whatever order they were asked in.
+        object.__setattr__(self, "stages", tuple(s for s in STAGE_ARRAYS if s in self.stages))
+        if self.heads is not None:
+            if not self.heads or any(not isinstance(h, int) or h < 0 for h in self.heads):
+                raise ConfigError(f"head numbers must be 0 or more, not {list(self.heads)}")
+            object.__setattr__(self, "heads", tuple(sorted(set(self.heads))))
+
+    @classmethod
+    def parse(
+        cls, stages: str | None, heads: str | None, dtype: str = "float32", projections: bool = False
+    ) -> TraceSelection:
+        """From the command line's comma-separated lists (None: everything)."""
+        names = STAGE_ARRAYS if stages is None else tuple(s.strip() for s in stages.split(",") if s.strip())
+        numbers = None
+        if heads is not None:
+            if not re.fullmatch(r"\s*\d+\s*(,\s*\d+\s*)*", heads):
+                raise ConfigError(
+                    f"heads to write {heads!r}: give head numbers separated by commas, e.g. 0,3"
+                )
+            numbers = tuple(int(h) for h in heads.split(","))
+        return cls(names, numbers, dtype, projections)
+
+    def heads_of(self, head_count: int) -> list[int]:
+        """The heads to write, checked against the trace's head count."""
+        if self.heads is None:
+            return list(range(head_count))
+        missing = [h for h in self.heads if h >= head_count]
+        if missing:
+            raise ConfigError(
+                f"head {missing[0]} does not exist: this trace has {head_count} heads, 0 to {head_count - 1}"
+            )
+        return list(self.heads)
 
 
 @dataclass
@@ -64,6 +115,9 @@ class AttentionTrace:
     notices: list[str] = field(default_factory=list)  # fallbacks, truncation, [UNK], regrouping
     unk_count: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # nn.Linear weights [out, in] and biases [out] on the CPU: w_q, b_q, … w_o, b_o.
+    projections: dict[str, np.ndarray] = field(default_factory=dict)
+    numerics: dict = field(default_factory=dict)  # precision, versions, device name
 
     @property
     def n_query(self) -> int:
@@ -77,8 +131,9 @@ class AttentionTrace:
     def compute_ms(self) -> float:
         return self.timings_ms.get("total", 0.0)
 
-    def meta(self) -> dict:
-        return {
+    def meta(self, selection: TraceSelection | None = None) -> dict:
+        """Everything but the arrays; with a selection, also what the file holds."""
+        data = {
             "format_version": TRACE_FORMAT_VERSION,
             "config": self.config.to_dict(),
             "device": self.device,
@@ -95,43 +150,62 @@ class AttentionTrace:
             "unk_count": self.unk_count,
             "compute_ms": self.compute_ms,
             "timings_ms": self.timings_ms,
+            "numerics": self.numerics,
         }
-
-    def to_dict(self) -> dict:
-        data = self.meta()
-        for name in STAGE_ARRAYS:
-            data[name] = getattr(self, name).tolist()
-        data["scoring_params"] = {k: v.tolist() for k, v in self.scoring_params.items()}
+        if selection is not None:
+            data["stages_written"] = list(selection.stages)
+            data["heads_written"] = selection.heads_of(self.heads)
+            data["dtype"] = selection.dtype
+            if selection.projections:
+                data["projections"] = {
+                    "layout": PROJECTION_LAYOUT,
+                    "absent_biases": [b for b in ("b_q", "b_k", "b_v", "b_o") if b not in self.projections],
+                }
         return data
 
-    def to_json(self, path: str | Path) -> None:
-        _atomic_write(Path(path), lambda f: json.dump(self.to_dict(), f, ensure_ascii=False), "w")
-
-    def to_npz(self, path: str | Path) -> None:
-        arrays = {name: getattr(self, name) for name in STAGE_ARRAYS}
-        arrays.update({f"param_{k}": v for k, v in self.scoring_params.items()})
-        # Metadata as a JSON string, so loading needs no pickle.
-        arrays["meta_json"] = np.array(json.dumps(self.meta(), ensure_ascii=False))
-        _atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays), "wb")
-
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path, selection: TraceSelection | None = None) -> None:
+        """Write the selected arrays (default: every stage) to FILE.json or FILE.npz."""
         suffix = Path(path).suffix.lower()
-        if suffix == ".json":
-            self.to_json(path)
-        elif suffix == ".npz":
-            self.to_npz(path)
-        else:
+        if suffix not in (".json", ".npz"):
             raise ValueError(f"{path}: the file name must end in .json or .npz")
+        self._write(Path(path), suffix[1:], selection or TraceSelection())
+
+    def to_json(self, path: str | Path, selection: TraceSelection | None = None) -> None:
+        self._write(Path(path), "json", selection or TraceSelection())
+
+    def to_npz(self, path: str | Path, selection: TraceSelection | None = None) -> None:
+        self._write(Path(path), "npz", selection or TraceSelection())
+
+    def _write(self, path: Path, fmt: str, selection: TraceSelection) -> None:
+        from explorer.core import trace_files  # the writers import this module
+
+        selection.heads_of(self.heads)  # an impossible head fails before any byte is written
+        write = trace_files.write_json if fmt == "json" else trace_files.write_npz
+        trace_files.atomic_write(path, lambda f: write(self, f, selection))
+
+    def projection_slices(self, heads: list[int]) -> dict[str, np.ndarray]:
+        """W_Q … b_O per head, so that for head h (see PROJECTION_LAYOUT)
+        Q[h] = X_query · W_Q[h]ᵀ + b_Q[h] and output = Σ_h head_outputs[h] · W_O[h]ᵀ + b_O."""
+        d_k, p = self.d_k, self.projections
+        if "w_q" not in p:
+            raise ValueError("this trace carries no projections (it was not made by the engine)")
+        width = p["w_q"].shape[0]
+        rows = lambda h: slice(h * d_k, (h + 1) * d_k)  # noqa: E731  head h's rows of W_q, W_k, W_v
+        zeros = np.zeros(width, dtype=p["w_q"].dtype)
+        out = {}
+        for name in ("q", "k", "v"):
+            weight, bias = p[f"w_{name}"], p.get(f"b_{name}", zeros)
+            out[f"W_{name.upper()}"] = np.stack([weight[rows(h)] for h in heads])  # [heads, d_k, d_model]
+            out[f"b_{name.upper()}"] = np.stack([bias[rows(h)] for h in heads])  # [heads, d_k]
+        out["W_O"] = np.stack([p["w_o"][:, rows(h)] for h in heads])  # [heads, d_model, d_k]
+        out["b_O"] = np.array(p.get("b_o", zeros))  # [d_model], added once after the sum over heads
+        return out
 
 
-def _atomic_write(path: Path, write, mode: str) -> None:
-    """Write beside the target, then rename: a crash never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, mode, **({"encoding": "utf-8"} if "b" not in mode else {})) as f:
-            write(f)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+PROJECTION_LAYOUT = (
+    "nn.Linear convention, weight [out, in]. Head h owns rows h*d_k ... (h+1)*d_k - 1 of W_q, W_k, W_v "
+    "and columns h*d_k ... (h+1)*d_k - 1 of W_O. W_Q[i] = W_q[rows of head heads_written[i]] "
+    "[d_k, d_model] and b_Q[i] its bias slice, so Q[i] = X_query @ W_Q[i].T + b_Q[i] (K and V from "
+    "X_key alike); W_O[i] = W_O[:, columns of that head] [d_model, d_k], and with every head written "
+    "output = sum_i head_outputs[i] @ W_O[i].T + b_O. Absent biases are written as zeros."
+)

@@ -1,0 +1,171 @@
+"""Trace files: the selected arrays of an AttentionTrace, streamed to NPZ or JSON.
+
+Both writers go block by block through each array, so writing never holds more than one
+block beyond the trace itself: a 4,096-token trace has arrays of 537 MB, and turning
+them into Python lists first (json.dump) took gigabytes and minutes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import orjson
+
+from explorer.core.trace import PER_HEAD_STAGES, AttentionTrace, TraceSelection
+
+# Bytes of source array per written block: big enough that per-block work is noise,
+# small enough to stay out of the memory peak.
+BLOCK_BYTES = 8 * 1024 * 1024
+
+
+@dataclass
+class Entry:
+    """One array of the file: ``parts`` stacked along a new first axis, or ``parts[0]`` alone."""
+
+    name: str
+    parts: list[np.ndarray]
+    stacked: bool
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        first = self.parts[0].shape
+        return (len(self.parts), *first) if self.stacked else first
+
+
+def entries(trace: AttentionTrace, selection: TraceSelection) -> Iterator[Entry]:
+    """The arrays the selection asks for, in the file's order (views, not copies)."""
+    heads = selection.heads_of(trace.heads)
+    every_head = heads == list(range(trace.heads))
+
+    def entry(name: str, array: np.ndarray, per_head: bool) -> Entry:
+        if per_head and not every_head:
+            return Entry(name, [array[h] for h in heads], True)
+        return Entry(name, [array], False)
+
+    for name in selection.stages:
+        yield entry(name, getattr(trace, name), name in PER_HEAD_STAGES)
+    if selection.projections:
+        for name, array in trace.projection_slices(heads).items():
+            yield Entry(name, [array], False)
+    for name, array in trace.scoring_params.items():  # [heads, …], seeded per head
+        yield entry(f"param_{name}", array, True)
+
+
+def output_dtype(array: np.ndarray, selection: TraceSelection) -> np.dtype:
+    return np.dtype(selection.dtype) if array.dtype.kind == "f" else array.dtype
+
+
+def blocks(array: np.ndarray, dtype: np.dtype) -> Iterator[np.ndarray]:
+    """C-contiguous blocks of whole rows (first axis), converted to ``dtype``."""
+    if array.ndim == 0 or array.nbytes <= BLOCK_BYTES:
+        yield np.ascontiguousarray(array, dtype=dtype)
+        return
+    rows = max(1, BLOCK_BYTES * len(array) // array.nbytes)
+    for start in range(0, len(array), rows):
+        yield np.ascontiguousarray(array[start : start + rows], dtype=dtype)
+
+
+# -- NPZ -----------------------------------------------------------------------------------
+def write_npz(trace: AttentionTrace, f, selection: TraceSelection) -> None:
+    """An uncompressed NPZ (np.load(..., allow_pickle=False) reads it): attention arrays
+    compress by 7-10 % at 15-30 MB/s, which made writing slower than computing."""
+    with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
+        for entry in entries(trace, selection):
+            dtype = output_dtype(entry.parts[0], selection)
+            with archive.open(f"{entry.name}.npy", "w", force_zip64=True) as out:
+                header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False}
+                np.lib.format.write_array_header_2_0(out, {**header, "shape": entry.shape})
+                for part in entry.parts:
+                    for block in blocks(part, dtype):
+                        out.write(block.tobytes())
+        # Metadata as a JSON string, so loading needs no pickle.
+        meta = np.array(json.dumps(trace.meta(selection), ensure_ascii=False))
+        with archive.open("meta_json.npy", "w", force_zip64=True) as out:
+            np.lib.format.write_array(out, meta, allow_pickle=False)
+
+
+# -- JSON ----------------------------------------------------------------------------------
+def write_json(trace: AttentionTrace, f, selection: TraceSelection) -> None:
+    """One JSON object: the metadata, then each array as nested lists, streamed.
+
+    Numbers are the shortest text that reads back to the same float32 (or float16);
+    NaN and infinities are written as Python's json writes them (NaN, Infinity)."""
+    f.write(b"{")
+    for i, (key, value) in enumerate(trace.meta(selection).items()):
+        f.write(("," if i else "").encode() + _json(key) + b":" + _json(value))
+    params = []
+    for entry in entries(trace, selection):
+        if entry.name.startswith("param_"):
+            params.append(entry)
+            continue
+        f.write(b"," + _json(entry.name) + b":")
+        _write_entry(f, entry, selection)
+    f.write(b',"scoring_params":{')
+    for i, entry in enumerate(params):
+        f.write((b"," if i else b"") + _json(entry.name.removeprefix("param_")) + b":")
+        _write_entry(f, entry, selection)
+    f.write(b"}}")
+
+
+def _json(value) -> bytes:
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def _write_entry(f, entry: Entry, selection: TraceSelection) -> None:
+    dtype = output_dtype(entry.parts[0], selection)
+    if entry.stacked:
+        f.write(b"[")
+    for i, part in enumerate(entry.parts):
+        if i:
+            f.write(b",")
+        _write_nested(f, part, dtype)
+    if entry.stacked:
+        f.write(b"]")
+
+
+def _write_nested(f, array: np.ndarray, dtype: np.dtype) -> None:
+    if array.ndim <= 1 or array.nbytes <= BLOCK_BYTES:
+        f.write(_numbers(np.ascontiguousarray(array, dtype=dtype)))
+    elif array.ndim == 2:  # blocks of rows, each "[[…],[…]]" without its outer brackets
+        f.write(b"[")
+        for i, block in enumerate(blocks(array, dtype)):
+            f.write((b"," if i else b"") + _numbers(block)[1:-1])
+        f.write(b"]")
+    else:
+        f.write(b"[")
+        for i, sub in enumerate(array):
+            if i:
+                f.write(b",")
+            _write_nested(f, sub, dtype)
+        f.write(b"]")
+
+
+def _numbers(block: np.ndarray) -> bytes:
+    if block.dtype.kind == "f" and not np.isfinite(block).all():
+        # orjson writes null for NaN; json keeps NaN and ±Infinity (float64 text, still exact).
+        return _json(block.astype(np.float64).tolist())
+    return orjson.dumps(block, option=orjson.OPT_SERIALIZE_NUMPY)
+
+
+# -- files ---------------------------------------------------------------------------------
+def atomic_write(path: Path, write) -> None:
+    """Write beside the target, then rename: a crash, a full disk or a MemoryError never
+    leaves half a file (nor the temporary one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.part"
+    # os.open, not mkstemp: the file gets the usual permissions (umask), not 0600.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
