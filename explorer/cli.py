@@ -8,6 +8,7 @@ import sys
 from explorer.core.config import (
     ATTENTIONS,
     DEVICES,
+    MODEL_KEYS,
     SCALES,
     SCORINGS,
     WEIGHT_SOURCES,
@@ -33,7 +34,13 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--d-model", type=int, default=d.d_model, help="width of random/identity weights")
     parser.add_argument("--seed", type=int, default=d.seed)
     parser.add_argument("--device", choices=DEVICES, default=d.device)
-    parser.add_argument("--model-dir", default=None, help="a BERT-family folder (default: bundled MiniLM)")
+    parser.add_argument(
+        "--model",
+        choices=MODEL_KEYS,
+        default=d.model,
+        help="bundled model: minilm (English) or multilingual (Chinese, English, French)",
+    )
+    parser.add_argument("--model-dir", default=None, help="any BERT-family folder (overrides --model)")
 
 
 def config_from_args(args: argparse.Namespace) -> AttentionConfig:
@@ -51,6 +58,7 @@ def config_from_args(args: argparse.Namespace) -> AttentionConfig:
         d_model=args.d_model,
         seed=args.seed,
         device=args.device,
+        model=args.model,
         model_dir=args.model_dir,
     )
 
