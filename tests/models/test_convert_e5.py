@@ -171,7 +171,7 @@ def test_conversion_writes_a_standard_folder(tiny, tmp_path):
     assert info["vocabulary"]["pieces"] == len(kept) and "4-bit q4_0 weights, dequantised" in info["summary"]
 
 
-def test_up_to_date_and_reconversion(tiny, tmp_path, real_normalisation):
+def test_up_to_date_and_reconversion(tiny, tmp_path, real_normalisation, monkeypatch):
     path, _ = tiny
     out = tmp_path / "out"
     sha = convert_e5.file_sha256(path)
@@ -181,6 +181,9 @@ def test_up_to_date_and_reconversion(tiny, tmp_path, real_normalisation):
     stamp = (out / "model.safetensors").stat().st_mtime_ns
     assert convert_e5.ensure_converted(path, out) == out
     assert (out / "model.safetensors").stat().st_mtime_ns == stamp  # nothing rewritten
+    monkeypatch.setattr(convert_e5, "RECIPE", "another character set")
+    assert not convert_e5.is_up_to_date(out, sha)  # a new recipe converts again
+    monkeypatch.undo()
     write_tiny_e5s1(path, real_normalisation, seed=1)  # a different source
     assert not convert_e5.is_up_to_date(out, convert_e5.file_sha256(path))
     convert_e5.ensure_converted(path, out)
