@@ -97,20 +97,20 @@ class Engine:
 
     # -- models -------------------------------------------------------------
     def model(
-        self, model_dir: str | Path | None = None, key: str = catalogue.DEFAULT_MODEL
+        self, model_dir: str | Path | None = None, model_key: str = catalogue.DEFAULT_MODEL
     ) -> PretrainedModel:
         """The loaded model for a folder, else for a catalogue key (MiniLM by default);
         raises ModelError. The catalogue's folder is looked up only here, when it is used."""
-        folder = model_dir or (self._default_model if key == catalogue.DEFAULT_MODEL else None)
+        folder = model_dir or (self._default_model if model_key == catalogue.DEFAULT_MODEL else None)
         if not folder:
             from explorer.models.convert_e5 import ConversionError
 
             try:
-                folder = catalogue.ready_dir(key)
+                folder = catalogue.ready_dir(model_key)
             except ConversionError as exc:
                 raise ModelError(str(exc)) from None
         if folder is None:
-            raise ModelError(catalogue.missing_message(key))
+            raise ModelError(catalogue.missing_message(model_key))
         key = str(Path(folder).expanduser().resolve())
         with self._lock:
             if key not in self._models:

@@ -405,12 +405,20 @@ def ensure_converted(source_path: Path, out: Path) -> Path:
     """``out`` up to date with ``source_path``, converting once (thread-safe): the frozen
     app's first use of its bundled 4-bit file."""
     with _converting:
-        stat = source_path.stat()
+        try:
+            stat = source_path.stat()
+        except OSError as exc:
+            raise ConversionError(f"cannot read {source_path}: {exc.strerror or exc}") from None
         key = (str(source_path), stat.st_size, stat.st_mtime_ns)
         if key not in _sha_cache:
             _sha_cache[key] = file_sha256(source_path)
         if not is_up_to_date(out, _sha_cache[key]):
-            done = convert(source_path, out, _sha_cache[key])
+            try:
+                done = convert(source_path, out, _sha_cache[key])
+            except OSError as exc:
+                raise ConversionError(
+                    f"cannot convert {source_path.name} into {out}: {exc.strerror or exc}"
+                ) from None
             logging.getLogger("explorer").info(
                 "converted %s into %s (%d pieces, %.0f MB) in %.1f s",
                 source_path,

@@ -272,3 +272,11 @@ def test_missing_source_file(tmp_path, capsys):
 def test_dequantiser_rejects_partial_blocks():
     with pytest.raises(E5FormatError, match="whole 32-value blocks"):
         dequantise_q4_0(b"\0" * 18, (10,))
+
+
+def test_a_conversion_that_cannot_write_is_one_line(tiny, tmp_path):
+    path, _ = tiny
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(convert_e5.ConversionError, match="cannot convert tiny.bin into .*a-file/x"):
+        convert_e5.ensure_converted(path, blocker / "x")
