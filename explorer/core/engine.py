@@ -103,11 +103,9 @@ class Engine:
         raises ModelError. The catalogue's folder is looked up only here, when it is used."""
         folder = model_dir or (self._default_model if model_key == catalogue.DEFAULT_MODEL else None)
         if not folder:
-            from explorer.models.convert_e5 import ConversionError
-
             try:
                 folder = catalogue.ready_dir(model_key)
-            except ConversionError as exc:
+            except catalogue.CatalogueError as exc:
                 raise ModelError(str(exc)) from None
         if folder is None:
             raise ModelError(catalogue.missing_message(model_key))

