@@ -8,6 +8,7 @@ import sys
 from explorer.core.config import (
     ATTENTIONS,
     DEVICES,
+    MODEL_KEYS,
     SCALES,
     SCORINGS,
     WEIGHT_SOURCES,
@@ -38,7 +39,13 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.device,
         help=f"{', '.join(DEVICES)} or cuda:N (the N-th GPU); an absent device falls back to the CPU",
     )
-    parser.add_argument("--model-dir", default=None, help="a BERT-family folder (default: bundled MiniLM)")
+    parser.add_argument(
+        "--model",
+        choices=MODEL_KEYS,
+        default=d.model,
+        help="bundled model: minilm (English) or multilingual (Chinese, English, French)",
+    )
+    parser.add_argument("--model-dir", default=None, help="any BERT-family folder (overrides --model)")
 
 
 def config_from_args(args: argparse.Namespace) -> AttentionConfig:
@@ -56,6 +63,7 @@ def config_from_args(args: argparse.Namespace) -> AttentionConfig:
         d_model=args.d_model,
         seed=args.seed,
         device=args.device,
+        model=args.model,
         model_dir=args.model_dir,
     )
 

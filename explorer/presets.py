@@ -32,7 +32,7 @@ class Preset:
         """The preset applied to the defaults (``base`` keeps weights, device and model folder)."""
         keep = {}
         if base is not None:
-            keep = {"device": base.device, "model_dir": base.model_dir}
+            keep = {"device": base.device, "model": base.model, "model_dir": base.model_dir}
         return AttentionConfig(**{**keep, **self.changes})
 
 

@@ -4,7 +4,9 @@ It opens the real MainWindow offscreen, lets the window's own worker compute a t
 the bundled pretrained model (no silent fallback to random weights), checks the numbers
 (weight rows sum to 1 where a key is visible, masked weights are exactly 0, the output is
 [n_query, 384]) with no mask and with a causal mask, saves a screenshot and checks that it
-is not blank. Exit status 0 with one ``self-test OK: ...`` line, or 1 with one
+is not blank, then computes on the multilingual model (converting its bundled 4-bit file on
+first use) and checks that a Chinese sentence has no unknown token. Exit status 0 with one
+``self-test OK: ...`` line, or 1 with one
 ``self-test FAILED: <reason>`` line. The lines go to stdout/stderr when those exist (a
 windowed build has neither) and always to the log file.
 """
@@ -18,6 +20,7 @@ import time
 from pathlib import Path
 
 SENTENCE = "The animal didn't cross the street because it was too tired"
+CHINESE_SENTENCE = "注意力机制让模型在处理每个词时关注最相关的词。"
 EXPECTED_WIDTH = 384  # all-MiniLM-L6-v2's hidden size
 ROW_SUM_TOL = 1e-5
 STEP_TIMEOUT_S = 120.0
@@ -106,6 +109,30 @@ def check_image(image) -> str:
     if colours < MIN_DISTINCT_COLOURS or std < MIN_LUMA_STD:
         raise SelfTestError(f"the screenshot looks blank ({colours} colours, luminance std {std:.1f})")
     return f"{colours} colours, luminance std {std:.1f}"
+
+
+def check_multilingual() -> str:
+    """Compute on the multilingual model and count unknown tokens on a Chinese sentence."""
+    from tokenizers import Tokenizer
+
+    from explorer.core.config import AttentionConfig
+    from explorer.core.engine import Engine
+    from explorer.models import catalogue
+    from explorer.models.loader import ModelError
+
+    started = time.perf_counter()
+    try:
+        trace = Engine().trace(AttentionConfig(sentence=CHINESE_SENTENCE, model="multilingual", device="cpu"))
+    except ModelError as exc:
+        raise SelfTestError(f"the multilingual model: {exc}") from None
+    check_trace(trace, "none")
+    # Count by id: a Unigram tokenizer shows an unknown token as the text it covers.
+    tok = Tokenizer.from_file(str(catalogue.model_dir("multilingual") / "tokenizer.json"))
+    ids = tok.encode(CHINESE_SENTENCE).ids
+    unknown = ids.count(tok.token_to_id("<unk>"))
+    if unknown:
+        raise SelfTestError(f"the multilingual model reads {unknown} unknown token(s) in {CHINESE_SENTENCE}")
+    return f"{trace.model_name} {len(ids)} tokens, 0 [UNK] ({time.perf_counter() - started:.1f} s)"
 
 
 def _wait_for_trace(app, window, config, timeout_s: float):
@@ -211,10 +238,11 @@ def _run(out_dir: Path) -> str:
         window.deleteLater()
         QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
         app.processEvents()
+    multilingual = check_multilingual()
     where = "frozen bundle" if getattr(sys, "frozen", False) else "source"
     return (
         f"self-test OK: {where}, {trace.model_name} pretrained from {model_dir}, {shape}, "
-        f"first trace {t_first:.2f} s, causal mask ok, screenshot {shot} ({pixels})"
+        f"first trace {t_first:.2f} s, causal mask ok, screenshot {shot} ({pixels}), {multilingual}"
     )
 
 

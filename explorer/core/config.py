@@ -12,6 +12,8 @@ import math
 import re
 from dataclasses import asdict, dataclass, replace
 
+from explorer.models.catalogue import DEFAULT_MODEL, MODEL_KEYS
+
 SCORINGS = ("dot", "cosine", "additive", "general")
 SCALES = ("none", "sqrt", "temperature")
 ATTENTIONS = ("soft", "hard", "sample")
@@ -70,7 +72,8 @@ class AttentionConfig:
     d_model: int = 64  # width of random and identity weights
     seed: int = 0
     device: str = "auto"
-    model_dir: str | None = None  # None: the bundled all-MiniLM-L6-v2
+    model: str = DEFAULT_MODEL  # a catalogue key: minilm or multilingual
+    model_dir: str | None = None  # any model folder; overrides ``model``
     max_tokens: int = MAX_TOKENS
 
     def __post_init__(self) -> None:
@@ -79,6 +82,7 @@ class AttentionConfig:
         _check_choice("attention", self.attention, ATTENTIONS)
         _check_choice("weights", self.weights, WEIGHT_SOURCES)
         _check_device(self.device)
+        _check_choice("model", self.model, MODEL_KEYS)
         if not isinstance(self.sentence, str) or not isinstance(self.query, str):
             raise ConfigError("sentence and query must be text")
         if not self.sentence.strip():
@@ -146,4 +150,5 @@ __all__ = [
     "WEIGHT_SOURCES",
     "DEVICES",
     "MAX_TOKENS",
+    "MODEL_KEYS",
 ]

