@@ -47,6 +47,7 @@ def train_vision_main(argv: list[str]) -> int:
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--eval-every", type=int, default=25)
+    parser.add_argument("--pool-size", type=int, default=4096, help="how many training pictures to draw from")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads (1 is fastest for this size)")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda", "mps"), default="auto")
     args = parser.parse_args(argv)
@@ -73,6 +74,7 @@ def train_vision_main(argv: list[str]) -> int:
             batch_size=args.batch_size,
             learning_rate=args.lr,
             eval_every=args.eval_every,
+            pool_size=args.pool_size,
             device=args.device,
             threads=args.threads,
             snapshot_every=0,
@@ -103,6 +105,7 @@ def train_vision_main(argv: list[str]) -> int:
         "steps": settings.steps,
         "seed": seed,
         "batch_size": settings.batch_size,
+        "pool_size": settings.pool_size,
         "learning_rate": settings.learning_rate,
         "device": run.device,
         "train_seconds": round(seconds, 1),

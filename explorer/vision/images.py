@@ -67,8 +67,14 @@ def load_image(path: str | Path, size: int = IMAGE_SIZE) -> LoadedImage:
         try:
             picture = Image.open(path, formats=FORMATS)
         except UnidentifiedImageError:
+            declared = declared_size(path)
+            if declared is not None and 0 in declared:
+                raise ImageError(_empty_message(path, *declared)) from None
             raise ImageError(f"{path}: not a {', '.join(FORMATS[:-1])} or {FORMATS[-1]} image") from None
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            declared = declared_size(path)
+            if declared is not None:
+                raise ImageError(_too_large_message(path, *declared)) from None
             raise ImageError(
                 f"{path}: the picture declares too many pixels (a decompression bomb?)"
             ) from None
@@ -79,12 +85,9 @@ def load_image(path: str | Path, size: int = IMAGE_SIZE) -> LoadedImage:
         with picture:
             width, height = picture.size
             if width < 1 or height < 1:
-                raise ImageError(f"{path}: the picture is {width}×{height} pixels: there is nothing to see")
+                raise ImageError(_empty_message(path, width, height))
             if width * height > MAX_PIXELS:
-                raise ImageError(
-                    f"{path}: {width:,}×{height:,} pixels is too large (at most {MAX_PIXELS:,} pixels); "
-                    "refused before decoding"
-                )
+                raise ImageError(_too_large_message(path, width, height))
             notices = []
             if getattr(picture, "n_frames", 1) > 1:
                 notices.append(f"an animation of {picture.n_frames} frames: the first frame is used")
@@ -100,6 +103,36 @@ def load_image(path: str | Path, size: int = IMAGE_SIZE) -> LoadedImage:
     resized, resize_notice = resize(rgb, size)
     notices += converted + ([resize_notice] if resize_notice else [])
     return LoadedImage(resized, (width, height), mode, notices)
+
+
+def _empty_message(path: Path, width: int, height: int) -> str:
+    return f"{path}: the picture is {width}×{height} pixels: there is nothing to see"
+
+
+def _too_large_message(path: Path, width: int, height: int) -> str:
+    return (
+        f"{path}: {width:,}×{height:,} pixels is too large (at most {MAX_PIXELS:,}); refused before decoding"
+    )
+
+
+def declared_size(path: Path) -> tuple[int, int] | None:
+    """(width, height) as a PNG, GIF or BMP header declares it, read from the first bytes only.
+
+    For messages about files Pillow refuses before saying their size (0×0, bombs)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(32)
+    except OSError:
+        return None
+    if head.startswith(b"\x89PNG\r\n\x1a\n") and head[12:16] == b"IHDR" and len(head) >= 24:
+        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    if head[:6] in (b"GIF87a", b"GIF89a") and len(head) >= 10:
+        return int.from_bytes(head[6:8], "little"), int.from_bytes(head[8:10], "little")
+    if head.startswith(b"BM") and len(head) >= 26:
+        width = int.from_bytes(head[18:22], "little", signed=True)
+        height = int.from_bytes(head[22:26], "little", signed=True)
+        return abs(width), abs(height)
+    return None
 
 
 def _reason(exc: BaseException) -> str:
