@@ -2,11 +2,11 @@
 
 Every picture is a pure function of one integer seed, ``generate(seed)``: a 32×32 RGB image in
 [0, 1], its label and the boolean mask of the target object's pixels. The class is the target's
-shape AND colour ("red circle", "blue cross", …): the target is the only red or blue thing in
-the picture, while distractor shapes of every kind are drawn in colours that share a channel
-with a target colour (yellow = red + green, cyan = blue + green, green), over a background of
-a dim colour, stripes, small blobs and pixel noise. So a model must find the right place (the
-shape) and read the right channels (red vs yellow differ only in green).
+shape AND colour ("red circle", "blue cross", …): the target is the only bright red or blue
+thing in the picture, while one or two distractor shapes of every kind are drawn in yellow,
+cyan or green (yellow is red plus green, cyan is blue plus green), over a background of a dim
+colour, stripes, small dim blobs and pixel noise. So a model must find the right place (the
+shape) and read the right channels (red and yellow differ only in green).
 
 Held-out pictures use seeds from ``HELD_OUT_FIRST`` up; training draws its seeds below it, so
 the two sets never share a picture's seed (their shapes, colours and places overlap, as they
