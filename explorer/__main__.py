@@ -6,7 +6,7 @@ import torch  # noqa: F401  (before Qt: torch >= 2.9 fails on Windows when impor
 
 
 def run() -> int:
-    if sys.argv[1:2] == ["trace"]:
+    if sys.argv[1:2] in (["trace"], ["train-vision"], ["vision"]):
         from explorer.cli import main
 
         return main()

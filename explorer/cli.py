@@ -195,6 +195,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "trace":
         return trace_main(argv[1:])
+    if argv and argv[0] in ("train-vision", "vision"):
+        from explorer.vision.cli import main as vision_main
+
+        return vision_main(argv)
     if sys.stderr is not None:
         print(
             "usage: python -m explorer trace [options] --out FILE.json|FILE.npz\n"

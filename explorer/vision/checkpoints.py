@@ -1,0 +1,105 @@
+"""Checkpoints: the weights as safetensors, the configuration and story as JSON. No pickle.
+
+A checkpoint is two files side by side, ``NAME.safetensors`` and ``NAME.json``; the JSON holds
+``config`` (a VisionConfig), and whatever the trainer adds (steps, seed, held-out accuracy,
+the command that made it). The shipped ones live in resources/vision/, one per variant,
+named after it: ``load_shipped("cbam")`` reads them once and keeps the model (eval mode, CPU).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save
+
+from explorer.core.trace_files import atomic_write
+from explorer.resources import resource_path
+from explorer.vision.models import VARIANTS, TinyCNN, VisionConfig, VisionConfigError
+
+FORMAT_VERSION = 1
+
+
+class CheckpointError(ValueError):
+    """A user-facing message about a missing or damaged checkpoint."""
+
+
+def checkpoint_paths(stem: str | Path) -> tuple[Path, Path]:
+    stem = Path(stem)
+    return stem.with_suffix(".safetensors"), stem.with_suffix(".json")
+
+
+def save_checkpoint(model: TinyCNN, stem: str | Path, info: dict | None = None) -> tuple[Path, Path]:
+    """Write ``stem.safetensors`` and ``stem.json`` (each written beside, then renamed)."""
+    weights_path, json_path = checkpoint_paths(stem)
+    state = {name: t.detach().to("cpu").contiguous() for name, t in model.state_dict().items()}
+    meta = {"format_version": FORMAT_VERSION, "config": model.config.to_dict(), **(info or {})}
+
+    atomic_write(weights_path, lambda f: f.write(save(state)))
+    atomic_write(json_path, lambda f: f.write(json.dumps(meta, indent=2, ensure_ascii=False).encode("utf-8")))
+    return weights_path, json_path
+
+
+def read_info(stem: str | Path) -> dict:
+    _, json_path = checkpoint_paths(stem)
+    try:
+        info = json.loads(json_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CheckpointError(
+            f"{json_path}: no such file (a checkpoint is NAME.safetensors + NAME.json)"
+        ) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CheckpointError(f"{json_path}: not a readable checkpoint description ({exc})") from None
+    if not isinstance(info, dict) or not isinstance(info.get("config"), dict):
+        raise CheckpointError(f"{json_path}: it holds no model configuration")
+    return info
+
+
+def load_checkpoint(stem: str | Path) -> tuple[TinyCNN, dict]:
+    """The model (CPU, eval mode) and the checkpoint's JSON; every problem a CheckpointError."""
+    weights_path, json_path = checkpoint_paths(stem)
+    info = read_info(stem)
+    try:
+        config = VisionConfig.from_dict(info["config"])
+    except (VisionConfigError, TypeError, ValueError) as exc:
+        raise CheckpointError(f"{json_path}: {exc}") from None
+    try:
+        state = load_file(str(weights_path), device="cpu")
+    except FileNotFoundError:
+        raise CheckpointError(f"{weights_path}: no such file") from None
+    except (OSError, SafetensorError, ValueError) as exc:
+        raise CheckpointError(f"{weights_path}: not a readable safetensors file ({exc})") from None
+    model = TinyCNN(config)
+    try:
+        model.load_state_dict(state)
+    except RuntimeError as exc:
+        first = str(exc).strip().splitlines()
+        raise CheckpointError(
+            f"{weights_path}: the weights do not fit the configuration ({first[-1].strip()})"
+        ) from None
+    return model.eval(), info
+
+
+def shipped_stem(variant: str) -> Path:
+    return resource_path("vision", variant)
+
+
+@lru_cache(maxsize=len(VARIANTS))
+def load_shipped(variant: str) -> tuple[TinyCNN, dict]:
+    """The shipped, trained model of ``variant`` and its JSON, read once and kept.
+
+    The same model object is handed to every caller: use it to compute, never to train.
+    """
+    if variant not in VARIANTS:
+        raise CheckpointError(f"model {variant!r} is not one of {', '.join(VARIANTS)}")
+    model, info = load_checkpoint(shipped_stem(variant))
+    for p in model.parameters():
+        p.requires_grad_(False)
+    return model, info
+
+
+def state_size_bytes(model: torch.nn.Module) -> int:
+    return sum(t.numel() * t.element_size() for t in model.state_dict().values())
