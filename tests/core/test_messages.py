@@ -162,3 +162,18 @@ def test_no_user_text_is_built_outside_the_table(source):
             key = node.args[0]
             if isinstance(key, ast.Constant):
                 assert key.value in TEMPLATES, f"{where}: no template {key.value!r}"
+
+
+def test_a_cut_sentence_is_reported_once_in_self_attention(model_dir):
+    # The query is the sentence there: one notice, not a second one about "the query".
+    random = AttentionConfig(sentence="a b c d", weights="random", d_model=16, max_tokens=2, device="cpu")
+    assert [n.key for n in Engine().trace(random).notices] == ["engine.sentence_cut_words"]
+    pretrained = AttentionConfig(
+        sentence="the cat sat on the mat", model_dir=str(model_dir), max_tokens=4, device="cpu"
+    )
+    assert [n.key for n in Engine().trace(pretrained).notices] == ["engine.sentence_cut_tokens"]
+    crossed = pretrained.with_(query="where did the cat sit today")
+    assert [n.key for n in Engine().trace(crossed).notices] == [
+        "engine.sentence_cut_tokens",
+        "engine.query_cut_tokens",
+    ]
