@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from explorer.messages import Message, MessageError
 
-class TrainingCancelled(Exception):
+
+class TrainingCancelled(MessageError):
     """Raised by ``train`` when ``should_stop()`` answered True; ``log`` holds what was done."""
 
     def __init__(self, log: TrainingLog):
-        super().__init__(f"training cancelled after {log.steps_done} steps")
+        super().__init__(Message.of("training.cancelled", steps=log.steps_done))
         self.log = log
 
 

@@ -12,6 +12,7 @@ import math
 import re
 from dataclasses import asdict, dataclass, replace
 
+from explorer.messages import MessageError
 from explorer.models.catalogue import DEFAULT_MODEL, MODEL_KEYS
 
 SCORINGS = ("dot", "cosine", "additive", "general")
@@ -25,8 +26,8 @@ MAX_TOKENS = 512
 MAX_RANDOM_D_MODEL = 4096
 
 
-class ConfigError(ValueError):
-    """A user-facing message about an impossible configuration."""
+class ConfigError(MessageError, ValueError):
+    """A user-facing message about an impossible configuration (raise with ``ConfigError.of``)."""
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,10 @@ class MaskSpec:
             return cls(text)
         match = re.fullmatch(r"(window|valid):\s*(-?\d+)", text)
         if not match:
-            raise ConfigError(f"mask {text!r} is not one of none, causal, window:K, valid:N")
+            raise ConfigError.of("config.mask_malformed", text=text)
         kind, size = match.group(1), int(match.group(2))
         if size < 0:
-            raise ConfigError(f"mask {kind}:{size}: the size must be 0 or more")
+            raise ConfigError.of("config.mask_negative", kind=kind, size=size)
         return cls(kind, size)
 
     def __str__(self) -> str:
@@ -77,29 +78,29 @@ class AttentionConfig:
     max_tokens: int = MAX_TOKENS
 
     def __post_init__(self) -> None:
-        _check_choice("scoring", self.scoring, SCORINGS)
-        _check_choice("scale", self.scale, SCALES)
-        _check_choice("attention", self.attention, ATTENTIONS)
-        _check_choice("weights", self.weights, WEIGHT_SOURCES)
+        _check_choice("config.scoring", self.scoring, SCORINGS)
+        _check_choice("config.scale", self.scale, SCALES)
+        _check_choice("config.attention", self.attention, ATTENTIONS)
+        _check_choice("config.weights", self.weights, WEIGHT_SOURCES)
         _check_device(self.device)
-        _check_choice("model", self.model, MODEL_KEYS)
+        _check_choice("config.model", self.model, MODEL_KEYS)
         if not isinstance(self.sentence, str) or not isinstance(self.query, str):
-            raise ConfigError("sentence and query must be text")
+            raise ConfigError.of("config.text_not_text")
         if not self.sentence.strip():
-            raise ConfigError("the sentence is empty: type at least one word")
+            raise ConfigError.of("config.sentence_empty")
         t = self.temperature
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t <= 0:
-            raise ConfigError(f"temperature must be a finite number above 0, not {t!r}")
+            raise ConfigError.of("config.temperature", value=t)
         if self.heads is not None and (not _is_int(self.heads) or self.heads < 1):
-            raise ConfigError(f"heads must be a whole number of 1 or more, not {self.heads!r}")
+            raise ConfigError.of("config.heads", value=self.heads)
         if not _is_int(self.layer) or self.layer < 0:
-            raise ConfigError(f"layer must be 0 or more, not {self.layer!r}")
+            raise ConfigError.of("config.layer", value=self.layer)
         if not _is_int(self.d_model) or not 1 <= self.d_model <= MAX_RANDOM_D_MODEL:
-            raise ConfigError(f"d_model must be between 1 and {MAX_RANDOM_D_MODEL}, not {self.d_model!r}")
+            raise ConfigError.of("config.d_model", limit=MAX_RANDOM_D_MODEL, value=self.d_model)
         if not _is_int(self.seed) or self.seed < 0:
-            raise ConfigError(f"seed must be 0 or more, not {self.seed!r}")
+            raise ConfigError.of("config.seed", value=self.seed)
         if not _is_int(self.max_tokens) or self.max_tokens < 2:
-            raise ConfigError(f"max_tokens must be 2 or more, not {self.max_tokens!r}")
+            raise ConfigError.of("config.max_tokens", value=self.max_tokens)
         MaskSpec.parse(self.mask)  # raises on a malformed mask
 
     @property
@@ -121,19 +122,19 @@ class AttentionConfig:
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(data) - known
         if unknown:
-            raise ConfigError(f"unknown configuration keys: {', '.join(sorted(unknown))}")
+            raise ConfigError.of("config.unknown_keys", keys=", ".join(sorted(unknown)))
         return cls(**data)
 
 
-def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+def _check_choice(key: str, value: str, choices: tuple[str, ...]) -> None:
     if value not in choices:
-        raise ConfigError(f"{name} {value!r} is not one of {', '.join(choices)}")
+        raise ConfigError.of(key, value=value, choices=", ".join(choices))
 
 
 def _check_device(value) -> None:
     if value in DEVICES or (isinstance(value, str) and re.fullmatch(r"cuda:\d{1,3}", value)):
         return
-    raise ConfigError(f"device {value!r} is not one of {', '.join(DEVICES)} or cuda:N (N = 0, 1, …)")
+    raise ConfigError.of("config.device", value=value, choices=", ".join(DEVICES))
 
 
 def _is_int(value) -> bool:

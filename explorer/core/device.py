@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from explorer.core.config import ConfigError
+from explorer.messages import Message
 
 # Below this many multiply-adds one thread wins: waking the pool costs more than the
 # work (measured: 20 µs on one thread became 8 ms on two under contention).
@@ -35,13 +36,13 @@ def mps_available() -> bool:
     return bool(backend and backend.is_available())
 
 
-def device_reasons() -> dict[str, str | None]:
+def device_reasons() -> dict[str, Message | None]:
     """For each device choice: None if usable, else why not (for tooltips and messages)."""
     reasons = {
         "auto": None,
         "cpu": None,
-        "cuda": None if cuda_available() else "no CUDA GPU found (or this torch is a CPU build)",
-        "mps": None if mps_available() else "Apple's Metal (MPS) is not available on this machine",
+        "cuda": None if cuda_available() else Message.of("device.no_cuda"),
+        "mps": None if mps_available() else Message.of("device.no_mps"),
     }
     if cuda_available() and torch.cuda.device_count() > 1:  # offer each GPU by number
         reasons.update({f"cuda:{i}": None for i in range(torch.cuda.device_count())})
@@ -52,20 +53,23 @@ class DeviceUnavailable(ConfigError):
     """The asked device is absent and the caller said not to fall back (--strict-device)."""
 
 
-def choose_device(requested: str, strict: bool = False) -> tuple[torch.device, str | None]:
+def choose_device(requested: str, strict: bool = False) -> tuple[torch.device, Message | None]:
     """The device to use and, when it differs from the request, a notice saying why.
 
-    ``strict``: raise DeviceUnavailable with that notice instead of falling back to the CPU.
+    ``strict``: raise DeviceUnavailable with that reason instead of falling back to the CPU.
     """
-    device, notice = _choose(requested)
-    if notice and strict:
-        raise DeviceUnavailable(notice.replace(": computed on the CPU", " (--strict-device: no fallback)"))
+    device, reason = _choose(requested)
+    if reason is not None:
+        if strict:
+            raise DeviceUnavailable.of("device.strict", device=requested.upper(), reason=reason)
+        return device, Message.of("device.fallback", device=requested.upper(), reason=reason)
     if device.type == "cuda":
         pin_full_precision()
-    return device, notice
+    return device, None
 
 
-def _choose(requested: str) -> tuple[torch.device, str | None]:
+def _choose(requested: str) -> tuple[torch.device, Message | None]:
+    """The device, and why it is not the one asked for (None when it is)."""
     if requested == "auto":
         if cuda_available():
             return torch.device("cuda", torch.cuda.current_device()), None
@@ -77,13 +81,13 @@ def _choose(requested: str) -> tuple[torch.device, str | None]:
         if not cuda_available():
             reason = device_reasons()["cuda"]
         elif index >= torch.cuda.device_count():
-            reason = f"this machine has only {', '.join(cuda_devices())}"
+            reason = Message.of("device.only_these", devices=", ".join(cuda_devices()))
         else:
             return torch.device("cuda", index), None
-        return torch.device("cpu"), f"{requested.upper()} asked for, but {reason}: computed on the CPU"
-    reason = device_reasons().get(requested, f"unknown device {requested!r}")
+        return torch.device("cpu"), reason
+    reason = device_reasons().get(requested, Message.of("device.unknown", device=requested))
     if reason:
-        return torch.device("cpu"), f"{requested.upper()} asked for, but {reason}: computed on the CPU"
+        return torch.device("cpu"), reason
     if requested == "cuda":
         return torch.device("cuda", torch.cuda.current_device()), None
     return torch.device(requested), None

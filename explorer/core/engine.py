@@ -29,6 +29,7 @@ from explorer.core.device import (
 )
 from explorer.core.scoring import make_scoring_params
 from explorer.core.trace import AttentionTrace
+from explorer.messages import Message, message_of
 from explorer.models import catalogue
 from explorer.models.loader import ModelError, PretrainedModel, load_model
 from explorer.models.random_source import (
@@ -40,6 +41,8 @@ from explorer.models.random_source import (
 )
 
 DEFAULT_RANDOM_HEADS = 8
+# The scorings with seeded, untrained parameters of their own, and what the trace says of them.
+UNTRAINED_NOTICES = {"additive": "engine.untrained_additive", "general": "engine.untrained_general"}
 _HIDDEN_CACHE_SIZE = 16
 # Seeded projections are kept per (kind, width, seed, device); a width of 4,096 takes 256 MB.
 _PROJECTION_CACHE_BYTES = 256 * 1024 * 1024
@@ -75,7 +78,7 @@ class SourceInfo:
     layers: int  # 0 for random and identity
     default_heads: int
     model_name: str | None = None
-    problem: str | None = None  # why pretrained weights were not available
+    problem: str | None = None  # why pretrained weights were not available (a Message when known)
 
     @property
     def head_counts(self) -> list[int]:
@@ -117,7 +120,7 @@ class Engine:
             try:
                 folder = catalogue.ready_dir(model_key)
             except catalogue.CatalogueError as exc:
-                raise ModelError(str(exc)) from None
+                raise ModelError(message_of(exc)) from None
         if folder is None:
             raise ModelError(catalogue.missing_message(model_key))
         key = str(Path(folder).expanduser().resolve())
@@ -144,7 +147,7 @@ class Engine:
         except ModelError as exc:
             if config.model_dir or config.model != catalogue.DEFAULT_MODEL:
                 raise
-            return None, str(exc)
+            return None, message_of(exc)
 
     def source_info(self, config: AttentionConfig) -> SourceInfo:
         """Width, layers and default heads of the config's weights (loads the model if needed)."""
@@ -181,7 +184,7 @@ class Engine:
         started = time.perf_counter()
         self._local.should_stop = should_stop  # per thread: engines are shared
         device, device_notice = choose_device(config.device, strict=strict_device)
-        notices = [device_notice] if device_notice else []
+        notices: list[Message] = [device_notice] if device_notice else []
         try:
             return self._trace_on(config, device, notices, started)
         except RuntimeError as exc:
@@ -190,37 +193,40 @@ class Engine:
             release_memory(device)  # the failed attempt's blocks, for the next trace
             name = device.type.upper()
             if strict_device:
-                raise DeviceUnavailable(f"{name} ran out of memory (--strict-device: no fallback)") from None
-            notices.append(f"{name} ran out of memory: computed on the CPU")
+                raise DeviceUnavailable.of("device.oom_strict", device=name) from None
+            notices.append(Message.of("device.oom_fallback", device=name))
             return self._trace_on(config, torch.device("cpu"), notices, started)
 
     def _trace_on(
-        self, config: AttentionConfig, device: torch.device, notices: list[str], started: float
+        self, config: AttentionConfig, device: torch.device, notices: list[Message], started: float
     ) -> AttentionTrace:
         prepared = self._prepare(config, device, notices)
         width = prepared.projections.width
         heads = config.heads or prepared.default_heads
         if width % heads:
             options = ", ".join(map(str, valid_head_counts(width)))
-            raise ConfigError(f"{heads} heads do not divide the width {width}; choose one of {options}")
+            raise ConfigError.of("engine.heads_not_dividing", heads=heads, width=width, options=options)
         if prepared.source == "pretrained" and heads != prepared.default_heads:
             notices.append(
-                f"the model's {width} projection columns regrouped from "
-                f"{prepared.default_heads} heads of {width // prepared.default_heads} "
-                f"into {heads} heads of {width // heads}: not how the model was trained"
+                Message.of(
+                    "engine.heads_regrouped",
+                    width=width,
+                    model_heads=prepared.default_heads,
+                    model_d_k=width // prepared.default_heads,
+                    heads=heads,
+                    d_k=width // heads,
+                )
             )
         d_k = width // heads
         mask = config.mask_spec
         if mask.kind == "valid" and mask.size == 0:
-            notices.append("valid:0 hides every key: every weight and head output is zero")
+            notices.append(Message.of("engine.valid_zero"))
         elif mask.kind == "valid" and mask.size > len(prepared.tokens_key):
-            notices.append(
-                f"valid:{mask.size} is beyond the {len(prepared.tokens_key)} keys: all are visible"
-            )
+            notices.append(Message.of("engine.valid_beyond", size=mask.size, keys=len(prepared.tokens_key)))
         params = make_scoring_params(config.scoring, heads, d_k, config.seed)
         untrained = sorted(params.as_arrays())
         if untrained:
-            notices.append(f"{config.scoring} scoring uses seeded, untrained parameters")
+            notices.append(Message.of(UNTRAINED_NOTICES[config.scoring]))
         settings = Settings(
             heads,
             config.scoring,
@@ -284,17 +290,17 @@ class Engine:
             raise Cancelled()
 
     # -- inputs ----------------------------------------------------------------
-    def _prepare(self, config: AttentionConfig, device: torch.device, notices: list[str]) -> Prepared:
+    def _prepare(self, config: AttentionConfig, device: torch.device, notices: list[Message]) -> Prepared:
         sentence, dropped = clean_text(config.sentence)
         query, dropped_q = clean_text(config.query)
         if dropped + dropped_q:
-            notices.append(f"{dropped + dropped_q} control character(s) removed from the input")
+            notices.append(Message.of("engine.control_characters", count=dropped + dropped_q))
         if not sentence.strip():
-            raise ConfigError("the sentence holds no visible characters")
+            raise ConfigError.of("engine.no_visible_characters")
         if config.weights == "pretrained":
             model, problem = self._pretrained_or_problem(config)
             if model is None:
-                notices.append(f"pretrained weights unavailable ({problem}): using seeded random weights")
+                notices.append(Message.of("engine.pretrained_unavailable", problem=problem))
                 return self._prepare_random(config.with_(weights="random"), sentence, query, device, notices)
             return self._prepare_pretrained(config, model, sentence, query, device, notices)
         return self._prepare_random(config, sentence, query, device, notices)
@@ -306,29 +312,32 @@ class Engine:
         sentence: str,
         query: str,
         device: torch.device,
-        notices: list[str],
+        notices: list[Message],
     ) -> Prepared:
         layers = model.config.num_hidden_layers
         if config.layer >= layers:
-            raise ConfigError(
-                f"layer {config.layer} does not exist: {model.name} has layers 0 to {layers - 1}"
+            raise ConfigError.of(
+                "engine.layer_missing", layer=config.layer, model=model.name, last=layers - 1
             )
         limit = min(config.max_tokens, model.max_tokens)
         key_tok = model.tokenizer.encode(sentence, limit)
         query_tok = model.tokenizer.encode(query, limit) if query.strip() else key_tok
-        for label, tok in (("sentence", key_tok), ("query", query_tok)):
+        for key, tok in (("engine.sentence_cut_tokens", key_tok), ("engine.query_cut_tokens", query_tok)):
             if tok.original_length > len(tok.ids):
                 notices.append(
-                    f"the {label} was cut from {tok.original_length} to {len(tok.ids)} "
-                    f"tokens ({model.name} reads at most {limit})"
+                    Message.of(
+                        key,
+                        before=tok.original_length,
+                        after=len(tok.ids),
+                        model=model.name,
+                        limit=limit,
+                    )
                 )
-            if label == "query" and query_tok is key_tok:
-                break
+            if query_tok is key_tok:
+                break  # self-attention: the query is the sentence
         unk = key_tok.unk_count + (query_tok.unk_count if query_tok is not key_tok else 0)
         if unk:
-            notices.append(
-                f"{unk} token(s) unknown to {model.name} became [UNK] (their characters are kept in brackets)"
-            )
+            notices.append(Message.of("engine.unknown_tokens", count=unk, model=model.name))
         x_key = self._hidden_state(model, key_tok.ids, config.layer, device)
         x_query = (
             x_key if query_tok is key_tok else self._hidden_state(model, query_tok.ids, config.layer, device)
@@ -400,17 +409,19 @@ class Engine:
         return made
 
     def _prepare_random(
-        self, config: AttentionConfig, sentence: str, query: str, device: torch.device, notices: list[str]
+        self, config: AttentionConfig, sentence: str, query: str, device: torch.device, notices: list[Message]
     ) -> Prepared:
         limit = min(config.max_tokens if config.max_tokens != 512 else MAX_RANDOM_TOKENS, MAX_RANDOM_TOKENS)
         words_key = split_words(sentence)
         words_query = split_words(query) if query.strip() else words_key
-        for label, words in (("sentence", words_key), ("query", words_query)):
+        for key, words in (("engine.sentence_cut_words", words_key), ("engine.query_cut_words", words_query)):
             if len(words) > limit:
-                notices.append(f"the {label} was cut from {len(words)} to {limit} words")
+                notices.append(Message.of(key, before=len(words), limit=limit))
+            if words_query is words_key:
+                break  # self-attention: the query is the sentence
         words_key, words_query = words_key[:limit], words_query[:limit]
-        if not words_key:
-            raise ConfigError("the sentence holds no words")
+        if not words_key:  # a guard: _prepare already refused a sentence without a visible character
+            raise ConfigError.of("engine.no_visible_characters")
         d = config.d_model
         x_key = embed_words(words_key, d, config.seed).to(device)
         x_query = (

@@ -47,15 +47,17 @@ class TraceSelection:
     def __post_init__(self) -> None:
         unknown = [s for s in self.stages if s not in STAGE_ARRAYS]
         if unknown or not self.stages:
-            what = f"unknown stage {unknown[0]!r}" if unknown else "no stage named"
-            raise ConfigError(f"{what}: choose from {', '.join(STAGE_ARRAYS)}")
+            stages = ", ".join(STAGE_ARRAYS)
+            if unknown:
+                raise ConfigError.of("trace.stage_unknown", stage=unknown[0], stages=stages)
+            raise ConfigError.of("trace.stage_none", stages=stages)
         if self.dtype not in TRACE_DTYPES:
-            raise ConfigError(f"dtype {self.dtype!r} is not one of {', '.join(TRACE_DTYPES)}")
+            raise ConfigError.of("trace.dtype", value=self.dtype, choices=", ".join(TRACE_DTYPES))
         # Lesson order, each stage once, whatever order they were asked in.
         object.__setattr__(self, "stages", tuple(s for s in STAGE_ARRAYS if s in self.stages))
         if self.heads is not None:
             if not self.heads or any(not isinstance(h, int) or h < 0 for h in self.heads):
-                raise ConfigError(f"head numbers must be 0 or more, not {list(self.heads)}")
+                raise ConfigError.of("trace.head_numbers", heads=list(self.heads))
             object.__setattr__(self, "heads", tuple(sorted(set(self.heads))))
 
     @classmethod
@@ -67,9 +69,7 @@ class TraceSelection:
         numbers = None
         if heads is not None:
             if not re.fullmatch(r"\s*\d+\s*(,\s*\d+\s*)*", heads):
-                raise ConfigError(
-                    f"heads to write {heads!r}: give head numbers separated by commas, e.g. 0,3"
-                )
+                raise ConfigError.of("trace.heads_to_write", text=heads)
             numbers = tuple(int(h) for h in heads.split(","))
         return cls(names, numbers, dtype, projections)
 
@@ -79,9 +79,7 @@ class TraceSelection:
             return list(range(head_count))
         missing = [h for h in self.heads if h >= head_count]
         if missing:
-            raise ConfigError(
-                f"head {missing[0]} does not exist: this trace has {head_count} heads, 0 to {head_count - 1}"
-            )
+            raise ConfigError.of("trace.head_missing", head=missing[0], count=head_count, last=head_count - 1)
         return list(self.heads)
 
 
@@ -112,7 +110,8 @@ class AttentionTrace:
     layer: int | None = None
     scoring_params: dict[str, np.ndarray] = field(default_factory=dict)
     untrained: list[str] = field(default_factory=list)  # parameters that are seeded, not learned
-    notices: list[str] = field(default_factory=list)  # fallbacks, truncation, [UNK], regrouping
+    # Fallbacks, truncation, [UNK], regrouping: explorer.messages.Message, English text with a key.
+    notices: list[str] = field(default_factory=list)
     unk_count: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
     # nn.Linear weights [out, in] and biases [out] on the CPU: w_q, b_q, … w_o, b_o.
@@ -167,7 +166,7 @@ class AttentionTrace:
         """Write the selected arrays (default: every stage) to FILE.json or FILE.npz."""
         suffix = Path(path).suffix.lower()
         if suffix not in (".json", ".npz"):
-            raise ValueError(f"{path}: the file name must end in .json or .npz")
+            raise ConfigError.of("trace.file_suffix", path=path)
         self._write(Path(path), suffix[1:], selection or TraceSelection())
 
     def to_json(self, path: str | Path, selection: TraceSelection | None = None) -> None:
@@ -188,7 +187,7 @@ class AttentionTrace:
         Q[h] = X_query · W_Q[h]ᵀ + b_Q[h] and output = Σ_h head_outputs[h] · W_O[h]ᵀ + b_O."""
         d_k, p = self.d_k, self.projections
         if "w_q" not in p:
-            raise ValueError("this trace carries no projections (it was not made by the engine)")
+            raise ConfigError.of("trace.no_projections")
         width = p["w_q"].shape[0]
         rows = lambda h: slice(h * d_k, (h + 1) * d_k)  # noqa: E731  head h's rows of W_q, W_k, W_v
         zeros = np.zeros(width, dtype=p["w_q"].dtype)

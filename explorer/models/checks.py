@@ -17,7 +17,6 @@ from explorer.models.errors import ModelError
 from explorer.models.families import LAYER_SUFFIXES, CanonicalTensors, family_of
 
 _FLOATS = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
-_SAME_CONFIG = "use the config.json that came with these weights"
 
 
 def expected_shapes(config: BertConfig) -> dict[str, tuple[tuple[int, ...], str]]:
@@ -57,35 +56,45 @@ def check_tensors(config: BertConfig, found: CanonicalTensors, weights_file: Pat
     family = family_of(config)
     layers_key = family.config_keys["num_hidden_layers"]
     if found.layers_found > config.num_hidden_layers:
-        raise ModelError(
-            f"{weights_file} holds {found.layers_found} layers but {config_file} says "
-            f"{layers_key}={config.num_hidden_layers}; {_SAME_CONFIG} (or set {layers_key} "
-            f"to {found.layers_found})"
+        raise ModelError.of(
+            "checks.layers_in_weights",
+            weights=weights_file,
+            found=found.layers_found,
+            config=config_file,
+            key=layers_key,
+            layers=config.num_hidden_layers,
         )
     for name, (shape, why) in expected_shapes(config).items():
         own = found.own_names.get(name, family.own_name(name))
         tensor = found.tensors.get(name)
         if tensor is None:
-            raise ModelError(
-                f"{weights_file} lacks the tensor {own} that {config_file} calls for; "
-                f"{_SAME_CONFIG}, or a {family.label} model's weights"
+            raise ModelError.of(
+                "checks.tensor_missing",
+                weights=weights_file,
+                tensor=own,
+                config=config_file,
+                family=family.label,
             )
         if tuple(tensor.shape) != shape:
-            raise ModelError(
-                f"{weights_file}: {own} is {list(tensor.shape)} but {config_file} ({why}) calls for "
-                f"{list(shape)}; {_SAME_CONFIG}"
+            raise ModelError.of(
+                "checks.tensor_shape",
+                weights=weights_file,
+                tensor=own,
+                shape=list(tensor.shape),
+                config=config_file,
+                sizes=why,
+                expected=list(shape),
             )
         if tensor.dtype not in _FLOATS:
-            raise ModelError(
-                f"{weights_file}: {own} is stored as {str(tensor.dtype).removeprefix('torch.')}; the "
-                "explorer reads float32, float16 or bfloat16 weights: save the model unquantised"
+            raise ModelError.of(
+                "checks.tensor_dtype",
+                weights=weights_file,
+                tensor=own,
+                dtype=str(tensor.dtype).removeprefix("torch."),
             )
         bad = _non_finite(tensor)
         if bad:
-            raise ModelError(
-                f"{weights_file}: {own} holds {bad} NaN or infinite value(s); the weights are "
-                "damaged (a failed training run or download): get a clean copy"
-            )
+            raise ModelError.of("checks.non_finite", weights=weights_file, tensor=own, count=bad)
 
 
 def _non_finite(tensor: torch.Tensor) -> int:
@@ -108,7 +117,10 @@ def check_vocabulary(
 ) -> None:
     """Every id the tokenizer can produce must have a row in the embedding table."""
     if tokenizer_size > config.vocab_size:
-        raise ModelError(
-            f"{tokenizer_file} knows {tokenizer_size} tokens but {weights_file} embeds only "
-            f"{config.vocab_size}; use the tokenizer that came with the model"
+        raise ModelError.of(
+            "checks.vocabulary",
+            tokenizer=tokenizer_file,
+            size=tokenizer_size,
+            weights=weights_file,
+            rows=config.vocab_size,
         )

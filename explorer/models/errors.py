@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from explorer.messages import Message, MessageError
 
-class ModelError(Exception):
+
+class ModelError(MessageError):
     """A model folder that cannot be used, with a message for the user.
 
-    The message names the file at fault and how to fix it, on one line.
+    The message names the file at fault and how to fix it, on one line; raise with
+    ``ModelError.of(key, **params)`` (keys in explorer.messages).
     """
 
 
@@ -21,6 +24,5 @@ class NeedsConversion(ModelError):
     def __init__(self, folder: Path, source: Path, target: Path, size: int):
         self.folder, self.source, self.target, self.size = folder, source, target, size
         super().__init__(
-            f"{source}: this folder has only PyTorch pickle weights ({size / 1e6:.1f} MB); they must be "
-            f"converted once into {target} (safe: tensors only, nothing in the file is run)"
+            Message.of("convert_bin.needs_conversion", source=source, megabytes=size / 1e6, target=target)
         )

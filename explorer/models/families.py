@@ -130,7 +130,6 @@ FAMILIES: dict[str, Family] = {
 }
 SUPPORTED = ", ".join(FAMILIES)
 _SIZES = ("hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size")
-_FIX = "use the config.json that came with the model"
 
 
 def family_of(config: BertConfig) -> Family:
@@ -142,23 +141,23 @@ def read_config(path: Path) -> BertConfig:
     try:
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
     except UnicodeDecodeError:
-        raise ModelError(f"{path} is not a BERT config: not UTF-8 text; {_FIX}") from None
+        raise ModelError.of("families.not_utf8", path=path) from None
     except json.JSONDecodeError as exc:
-        raise ModelError(f"{path} is not a BERT config: invalid JSON ({exc}); {_FIX}") from None
+        raise ModelError.of("families.invalid_json", path=path, detail=str(exc)) from None
     except OSError as exc:
-        raise ModelError(f"{path} is unreadable ({exc.strerror or exc}); check its permissions") from None
+        raise ModelError.of("families.unreadable", path=path, detail=exc.strerror or str(exc)) from None
     if not isinstance(raw, dict):
-        raise ModelError(f"{path} is not a BERT config: it holds no JSON object; {_FIX}")
+        raise ModelError.of("families.not_object", path=path)
     model_type = raw.get("model_type") or _guess_type(raw)
     if not model_type:
-        raise ModelError(
-            f'{path} has no model_type (supported: {SUPPORTED}); add "model_type": "bert" '
-            "(or the model's own family) to it"
-        )
+        raise ModelError.of("families.no_model_type", path=path, supported=SUPPORTED)
     if model_type not in FAMILIES:
-        raise ModelError(
-            f"{path}: model_type {model_type!r} is not an encoder the explorer can run "
-            f"(supported: {SUPPORTED}); open a {', '.join(f.label for f in FAMILIES.values())} model folder"
+        raise ModelError.of(
+            "families.unsupported_type",
+            path=path,
+            model_type=model_type,
+            supported=SUPPORTED,
+            labels=", ".join(f.label for f in FAMILIES.values()),
         )
     family = FAMILIES[model_type]
     values: dict[str, object] = {}
@@ -168,7 +167,7 @@ def read_config(path: Path) -> BertConfig:
         elif name in family.defaults:
             values[name] = family.defaults[name]
         else:
-            raise ModelError(f"{path} lacks {key!r}; {_FIX}")
+            raise ModelError.of("families.key_missing", path=path, key=key)
     for name, value in family.defaults.items():
         values.setdefault(name, value)
     return _checked(path, family, values, raw)
@@ -195,39 +194,45 @@ def _checked(path: Path, family: Family, values: dict, raw: dict) -> BertConfig:
 
     for name in (*_SIZES, "max_position_embeddings", "vocab_size"):
         if not _whole(values[name]) or values[name] <= 0:
-            raise ModelError(f"{path}: {key(name)} is {values[name]!r}, not a whole number above 0; {_FIX}")
+            raise ModelError.of("families.not_positive", path=path, key=key(name), value=values[name])
     if not _whole(values["type_vocab_size"]) or values["type_vocab_size"] < 0:
-        raise ModelError(f"{path}: type_vocab_size is {values['type_vocab_size']!r}; {_FIX}")
+        raise ModelError.of("families.type_vocab", path=path, value=values["type_vocab_size"])
     if values["hidden_size"] % values["num_attention_heads"]:
-        raise ModelError(
-            f"{path}: width {key('hidden_size')}={values['hidden_size']} is not divisible by "
-            f"{values['num_attention_heads']} heads ({key('num_attention_heads')}); {_FIX}"
+        raise ModelError.of(
+            "families.heads_not_dividing",
+            path=path,
+            width_key=key("hidden_size"),
+            width=values["hidden_size"],
+            heads=values["num_attention_heads"],
+            heads_key=key("num_attention_heads"),
         )
     eps = values["layer_norm_eps"]
     if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not (0 < eps < 1):
-        raise ModelError(f"{path}: layer_norm_eps is {eps!r}, not a small number above 0; {_FIX}")
+        raise ModelError.of("families.layer_norm_eps", path=path, value=eps)
     act = values["hidden_act"]
     if not isinstance(act, str) or act not in ACTIVATIONS:
-        raise ModelError(
-            f"{path}: activation {key('hidden_act')}={act!r} is not supported "
-            f"(supported: {', '.join(ACTIVATIONS)}); {_FIX}"
+        raise ModelError.of(
+            "families.activation",
+            path=path,
+            key=key("hidden_act"),
+            value=act,
+            supported=", ".join(ACTIVATIONS),
         )
     kind = raw.get("position_embedding_type", "absolute")
     if kind not in (None, "absolute"):
-        raise ModelError(
-            f"{path}: position_embedding_type {kind!r} is not supported (only absolute positions); "
-            "open a model with absolute position embeddings"
-        )
+        raise ModelError.of("families.position_type", path=path, value=kind)
     pad = values["pad_token_id"]
     offset = 0
     if family.positions_from_padding:
         if not _whole(pad) or not 0 <= pad < values["vocab_size"]:
-            raise ModelError(f"{path}: pad_token_id is {pad!r}, needed to number positions; {_FIX}")
+            raise ModelError.of("families.pad_token", path=path, value=pad)
         offset = pad + 1
         if values["max_position_embeddings"] <= offset:
-            raise ModelError(
-                f"{path}: max_position_embeddings {values['max_position_embeddings']} leaves no "
-                f"position after the padding offset {offset}; {_FIX}"
+            raise ModelError.of(
+                "families.positions_offset",
+                path=path,
+                positions=values["max_position_embeddings"],
+                offset=offset,
             )
     return BertConfig(
         hidden_size=values["hidden_size"],

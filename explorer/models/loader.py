@@ -18,6 +18,7 @@ from pathlib import Path
 
 import torch
 
+from explorer.messages import Message
 from explorer.models.bert import BertConfig, BertEncoder
 from explorer.models.checks import check_tensors, check_vocabulary
 from explorer.models.convert_bin import BIN_NAME, converted_weights, needs_conversion
@@ -40,7 +41,6 @@ BUNDLED_MODEL_NAME = "all-MiniLM-L6-v2"
 MODEL_DIR_ENV = "EXPLORER_MODEL_DIR"
 SAFETENSORS = "model.safetensors"
 SHARD_INDEX = "model.safetensors.index.json"
-_WHOLE_FOLDER = "open the folder that holds the model's config.json, weights and tokenizer"
 
 
 @dataclass
@@ -90,7 +90,7 @@ def resolve_folder(path: str | Path) -> Path:
     leads to the snapshot its ``refs/main`` names (or its only snapshot)."""
     folder = Path(path).expanduser()
     if not folder.is_dir():
-        raise ModelError(f"model folder {folder} does not exist; {_WHOLE_FOLDER}")
+        raise ModelError.of("loader.folder_missing", folder=folder)
     snapshots = folder / "snapshots"
     if (folder / "config.json").exists() or not snapshots.is_dir():
         return folder
@@ -99,17 +99,11 @@ def resolve_folder(path: str | Path) -> Path:
         commit = ref.read_text(encoding="utf-8", errors="replace").strip()
         chosen = snapshots / commit
         if not chosen.is_dir():
-            raise ModelError(
-                f"{ref} names snapshot {commit[:12]}, which is not in {snapshots}; "
-                "download the model again, or open one of the snapshot folders"
-            )
+            raise ModelError.of("loader.snapshot_missing", ref=ref, commit=commit[:12], snapshots=snapshots)
         return chosen
     found = sorted(p for p in snapshots.iterdir() if p.is_dir())
     if len(found) != 1:
-        raise ModelError(
-            f"{snapshots} holds {len(found)} snapshots and no refs/main says which to use; "
-            "open one snapshot folder"
-        )
+        raise ModelError.of("loader.snapshots_ambiguous", snapshots=snapshots, count=len(found))
     return found[0]
 
 
@@ -126,7 +120,7 @@ def load_model(path: str | Path) -> PretrainedModel:
     """Load and check a model folder, or raise ModelError saying what is wrong with it."""
     folder = resolve_folder(path)
     config_file = folder / "config.json"
-    _require(config_file, f"{folder} lacks config.json; {_WHOLE_FOLDER}")
+    _require(config_file, Message.of("loader.config_missing", folder=folder))
     config = read_config(config_file)
     tokenizer = load_tokenizer(folder, wordpiece_family=config.model_type in ("bert", "distilbert"))
     weights_file, stored, notes = _read_weights(folder)
@@ -156,12 +150,10 @@ def _read_weights(folder: Path) -> tuple[Path, dict, list[str]]:
         files = [converted]
         notes.append(f"converted from {BIN_NAME}")
     else:
-        raise ModelError(
-            f"{folder} has no weights ({SAFETENSORS} or {BIN_NAME}); copy the model's weights into the folder"
-        )
+        raise ModelError.of("loader.no_weights", folder=folder)  # model.safetensors or pytorch_model.bin
     stored: dict = {}
     for file in files:
-        _require(file, f"{file} is missing; download the model again")
+        _require(file, Message.of("loader.file_missing", file=file))
         stored.update(_read_safetensors(file))
     return named or files[0], stored, notes
 
@@ -174,7 +166,7 @@ def _read_safetensors(file: Path) -> dict:
             return {name: f.get_tensor(name) for name in f.keys()}  # noqa: SIM118  (not a dict)
     except (SafetensorError, OSError, RuntimeError, ValueError, TypeError) as exc:
         detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
-        raise ModelError(f"{file} is unreadable or corrupt ({detail}); download it again") from None
+        raise ModelError.of("loader.corrupt", file=file, detail=detail) from None
 
 
 def _shards(index: Path) -> list[Path]:
@@ -182,7 +174,7 @@ def _shards(index: Path) -> list[Path]:
         weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
         names = sorted(set(weight_map.values()))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        raise ModelError(f"{index} is unreadable or corrupt; download the model again") from None
+        raise ModelError.of("loader.index_corrupt", index=index) from None
     return [index.parent / name for name in names]
 
 
@@ -190,15 +182,12 @@ def _present(path: Path) -> bool:
     return path.is_file() or path.is_symlink()
 
 
-def _require(path: Path, message: str) -> None:
+def _require(path: Path, message: Message) -> None:
     """A file that exists, or ModelError; a dangling cache link gets its own message."""
     if path.is_file():
         return
     if path.is_symlink():
-        raise ModelError(
-            f"{path} links to {os.readlink(path)}, which is missing (an interrupted download?); "
-            "download the model again"
-        )
+        raise ModelError.of("loader.dangling_link", path=path, target=os.readlink(path))
     raise ModelError(message)
 
 

