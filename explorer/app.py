@@ -143,8 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         _say(f"error: {exc}")
         return 2
+    from explorer.appstate.presets import DEFAULT_PRESET
     from explorer.core.config import AttentionConfig
-    from explorer.presets import DEFAULT_PRESET
 
     first_view = None
     if config == AttentionConfig():  # no option given: open on a meaningful, computed example
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare_with is not None:
         window.compare.set_changes(**args.compare_with)
     if first_view is not None:  # the picker names the example on screen
-        from explorer.presets import PRESETS
+        from explorer.appstate.presets import PRESETS
 
         picker = window.controls.preset
         picker.setCurrentIndex(max(0, picker.findData(PRESETS.index(first_view))))

@@ -22,8 +22,8 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402,F401  (before Qt, as in main.py)
 
+from explorer.appstate.session import Session, SessionError, load_session, save_session  # noqa: E402
 from explorer.core.config import AttentionConfig, ConfigError  # noqa: E402
-from explorer.session import Session, SessionError, load_session, save_session  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT_MS = 30_000
@@ -377,7 +377,8 @@ def test_window_absent_device_computes_on_the_cpu(qtbot, window, device):
 def test_a_newer_request_stops_an_older_long_computation():
     import threading
 
-    from explorer.compute import DisplayCancelled, LatestWins, trace_for_display
+    from explorer.appstate.display import DisplayCancelled, prepare_trace
+    from explorer.appstate.worker import LatestWins
     from explorer.core.engine import Cancelled, Engine
 
     started, release, results = threading.Event(), threading.Event(), []
@@ -399,4 +400,4 @@ def test_a_newer_request_stops_an_older_long_computation():
     assert not executor.is_current(results[0]) and executor.is_current(results[-1])
     # the window's job honours it: the engine stops before attention, the display between heads
     with pytest.raises((Cancelled, DisplayCancelled)):
-        trace_for_display(Engine(), AttentionConfig(sentence=" ".join(["word"] * 600)), lambda: True)
+        prepare_trace(Engine(), AttentionConfig(sentence=" ".join(["word"] * 600)), lambda: True)

@@ -6,13 +6,12 @@ This is what the window draws and what ``trace`` writes; nothing downstream comp
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from explorer.atomic import atomic_write
 from explorer.core.config import AttentionConfig
 
 # Array stages, in the order of the lesson; JSON keys and NPZ names alike.
@@ -105,14 +104,14 @@ class AttentionTrace:
         return data
 
     def to_json(self, path: str | Path) -> None:
-        _atomic_write(Path(path), lambda f: json.dump(self.to_dict(), f, ensure_ascii=False), "w")
+        atomic_write(Path(path), lambda f: json.dump(self.to_dict(), f, ensure_ascii=False), "w")
 
     def to_npz(self, path: str | Path) -> None:
         arrays = {name: getattr(self, name) for name in STAGE_ARRAYS}
         arrays.update({f"param_{k}": v for k, v in self.scoring_params.items()})
         # Metadata as a JSON string, so loading needs no pickle.
         arrays["meta_json"] = np.array(json.dumps(self.meta(), ensure_ascii=False))
-        _atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays), "wb")
+        atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays), "wb")
 
     def save(self, path: str | Path) -> None:
         suffix = Path(path).suffix.lower()
@@ -122,16 +121,3 @@ class AttentionTrace:
             self.to_npz(path)
         else:
             raise ValueError(f"{path}: the file name must end in .json or .npz")
-
-
-def _atomic_write(path: Path, write, mode: str) -> None:
-    """Write beside the target, then rename: a crash never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, mode, **({"encoding": "utf-8"} if "b" not in mode else {})) as f:
-            write(f)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6 import QtCore
 
-from explorer.compute import LatestWins, Result
+from explorer.appstate.worker import LatestWins, Result
 
 
 class ComputeBridge(QtCore.QObject):

@@ -6,9 +6,9 @@ import math
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.appstate.presets import PRESET_CONTEXT, PRESETS
 from explorer.core.config import AttentionConfig, MaskSpec
 from explorer.core.device import device_reasons
-from explorer.presets import PRESET_CONTEXT, PRESETS
 
 TAU_MIN_LOG, TAU_MAX_LOG, TAU_STEPS = -2.0, 1.0, 300  # τ from 0.01 to 10 on a log scale
 OPEN_FOLDER = "open"

@@ -7,9 +7,10 @@ import math
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
+from explorer.appstate.display import DisplayArrays
+from explorer.appstate.state import GRID_STAGES
 from explorer.core.trace import AttentionTrace
 from explorer.gui.heatmap import DIVERGING, SEQUENTIAL, Heatmap, symmetric_levels
-from explorer.state import GRID_STAGES
 
 STAGE_LABELS = {
     "weights": QtCore.QT_TRANSLATE_NOOP("HeadGrid", "weights (after softmax / hard)"),
@@ -89,7 +90,9 @@ class HeadGrid(QtWidgets.QWidget):
             self.tr("Click a head to select it; H̄ is the mean entropy of its weight rows.")
         )
         if self.trace is not None:
-            self.show_trace(self.trace, self.stage, self.head, self.maps[0].selection if self.maps else None)
+            self.show_trace(
+                self.trace, self.stage, self.head, self.maps[0].selection if self.maps else None, self.display
+            )
 
     def _build(self, heads: int) -> None:
         """Create (only when the head count changes) one heatmap per head plus one colour bar."""
@@ -137,11 +140,11 @@ class HeadGrid(QtWidgets.QWidget):
         self.stage_combo.blockSignals(False)
         self.stage = stage
 
-    def show_trace(self, trace: AttentionTrace, stage: str, head: int, cell: tuple[int, int] | None) -> None:
-        for _ in self.show_trace_steps(trace, stage, head, cell):
+    def show_trace(self, trace, stage: str, head: int, cell: tuple[int, int] | None, display=None) -> None:
+        for _ in self.show_trace_steps(trace, stage, head, cell, display):
             pass
 
-    def show_trace_steps(self, trace: AttentionTrace, stage: str, head: int, cell: tuple[int, int] | None):
+    def show_trace_steps(self, trace, stage: str, head: int, cell: tuple[int, int] | None, display=None):
         """``show_trace`` one head at a time (yields after each), for painting large traces in
         slices; a later call abandons an earlier one."""
         token = self._drawing = object()
@@ -149,10 +152,10 @@ class HeadGrid(QtWidgets.QWidget):
         self.set_stage(stage)
         self._build(trace.heads)
         data = getattr(trace, stage)
-        display = getattr(trace, "display", None) or {}  # reduced copies of huge stages
-        picture = display.get(stage)
+        self.display = display = display if display is not None else DisplayArrays()
+        picture = display.picture(stage)
         if stage in ("weights", "scores", "scaled"):
-            hidden = display["hidden"] if "hidden" in display else ~trace.mask
+            hidden = display.hidden_cells(trace)
         else:
             hidden = None
         if stage == "weights":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from explorer.lesson import LESSON_CONTEXT, STEPS
+from explorer.appstate.lesson import LESSON_CONTEXT, STEPS
 
 SPEEDS_S = (8, 5, 3)  # slow, normal, fast: seconds a step
 

@@ -12,15 +12,15 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer import export as data_export
-from explorer.compute import Result
+from explorer.appstate import data_export
+from explorer.appstate.session import Session, SessionError, load_session, save_session
+from explorer.appstate.state import GRID_STAGES
+from explorer.appstate.worker import Result
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.gui import export as image_export
 from explorer.gui.compare_view import CompareView
 from explorer.gui.preferences import Preferences
 from explorer.gui.worked_panel import WorkedPanel
-from explorer.session import Session, SessionError, load_session, save_session
-from explorer.state import GRID_STAGES
 
 SESSION_FILTER = QtCore.QT_TRANSLATE_NOOP(
     "LessonToolsMixin", "Attention Explorer session (*.aexp.json *.json)"
@@ -146,7 +146,7 @@ class LessonToolsMixin:
 
     def current_language(self) -> str:
         if getattr(self, "classroom", None) is not None:
-            from explorer import i18n
+            from explorer.gui import i18n
 
             return i18n.current_language()
         return getattr(self, "language", "en")

@@ -10,7 +10,10 @@ import time
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.compute import Result, reduce_for_display, trace_for_display
+from explorer.appstate.display import DisplayArrays, prepare_trace, reduce_for_display
+from explorer.appstate.presets import PRESETS
+from explorer.appstate.state import ExplorerState
+from explorer.appstate.worker import Result
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.core.trace import AttentionTrace
 from explorer.gui.bridge import ComputeBridge
@@ -19,8 +22,6 @@ from explorer.gui.head_grid import HeadGrid
 from explorer.gui.lesson_tools import LessonToolsMixin
 from explorer.gui.overview import ModelOverview
 from explorer.gui.pipeline_view import PipelineView
-from explorer.presets import PRESETS
-from explorer.state import ExplorerState
 
 BUSY_AFTER_MS = 250
 TAB_PIPELINE, TAB_HEADS, TAB_OVERVIEW = 0, 1, 2
@@ -103,6 +104,7 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         self.bridge = ComputeBridge(synchronous=synchronous, parent=self)
         self.bridge.resultReady.connect(self._on_result)
         self.trace: AttentionTrace | None = None
+        self.display = DisplayArrays()
         self.source_info = None
         self.render_ms = 0.0
         self.dropped = 0
@@ -262,7 +264,7 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         elif self.trace is None:
             return
         elif event == "head":
-            self.pipeline.show_trace(self.trace, state.selected_head, state.selected_cell)
+            self.pipeline.show_trace(self.trace, state.selected_head, state.selected_cell, self.display)
             self.heads.set_head(state.selected_head)
             self.overview.set_selected(state.config.layer, state.selected_head)
         elif event == "cell":
@@ -275,10 +277,10 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
     # -- computation ------------------------------------------------------------------------
     def request_trace(self) -> None:
         config, engine = self.state.config, self.engine
-        # On the worker: the trace plus reduced copies of huge matrices (trace.display); a newer
+        # On the worker: the trace plus reduced copies of huge matrices; a newer
         # request or Cancel stops an older computation between its steps.
         self.bridge.submit(
-            "trace", lambda should_stop: trace_for_display(engine, config, should_stop), cancellable=True
+            "trace", lambda should_stop: prepare_trace(engine, config, should_stop), cancellable=True
         )
         self._busy_timer.start()
         if self.tabs.currentIndex() == TAB_OVERVIEW:
@@ -337,8 +339,9 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
             self.show_error(error_message(result.error))
             self.failed.emit(str(result.error))
             return
-        trace, info = result.value
-        self.trace, self.source_info = trace, info
+        prepared = result.value
+        trace, info = prepared.trace, prepared.source
+        self.trace, self.source_info, self.display = trace, info, prepared.display
         self.banner.setVisible(False)
         self.controls.set_source(info.head_counts, info.default_heads, trace.heads, info.layers)
         self.state.clamp_to(trace.heads, trace.n_query, trace.n_key)
@@ -397,13 +400,15 @@ class MainWindow(LessonToolsMixin, QtWidgets.QMainWindow):
         view = steps = None
         if index == TAB_PIPELINE:
             view = self.pipeline.graphics
-            steps = self.pipeline.show_trace_steps(self.trace, s.selected_head, s.selected_cell)
+            steps = self.pipeline.show_trace_steps(self.trace, s.selected_head, s.selected_cell, self.display)
         elif index == TAB_HEADS:
             view = self.heads.graphics
-            steps = self.heads.show_trace_steps(self.trace, s.grid_stage, s.selected_head, s.selected_cell)
+            steps = self.heads.show_trace_steps(
+                self.trace, s.grid_stage, s.selected_head, s.selected_cell, self.display
+            )
         self._stale[index] = False
         self._slicing = None
-        if steps is not None and getattr(self.trace, "display", None):
+        if steps is not None and self.display:
             self._draw_in_slices(view, steps, started)  # a large trace: never block the GUI long
             return
         if steps is not None:

@@ -10,6 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
+from explorer.appstate.display import DisplayArrays
 from explorer.core.trace import AttentionTrace
 from explorer.gui.heatmap import Heatmap, symmetric_levels
 
@@ -53,12 +54,11 @@ def shape_text(a: np.ndarray) -> str:
     return "×".join(str(s) for s in a.shape)
 
 
-def stage_views(trace: AttentionTrace, head: int) -> dict[str, dict]:
+def stage_views(trace: AttentionTrace, head: int, display: DisplayArrays) -> dict[str, dict]:
     """For each pipeline stage: the matrix, its axes, title and colouring (all from the trace)."""
     t, h, cfg = trace, head, trace.config
     q_tok, k_tok = t.tokens_query, t.tokens_key
-    display = getattr(t, "display", None) or {}  # reduced copies of huge stages (explorer.compute)
-    hidden = display["hidden"] if "hidden" in display else ~t.mask
+    hidden = display.hidden_cells(t)
     if cfg.scale == "sqrt":
         scaled_f = f"scaled = scores / √d_k (÷{t.scale_divisor:.4g})"
     elif cfg.scale == "temperature":
@@ -144,13 +144,13 @@ DISPLAY_STAGES = {
 }
 
 
-def display_for(trace: AttentionTrace, head: int) -> dict[str, np.ndarray]:
+def display_for(display: DisplayArrays, head: int) -> dict[str, np.ndarray]:
     """The reduced picture of each large panel of one head (empty for small traces)."""
-    display = getattr(trace, "display", None) or {}
     out = {}
-    for panel, (stage, per_head) in DISPLAY_STAGES.items():
-        if stage in display:
-            out[panel] = display[stage][head] if per_head else display[stage]
+    for panel, (stage, _per_head) in DISPLAY_STAGES.items():
+        picture = display.picture(stage, head)
+        if picture is not None:
+            out[panel] = picture
     return out
 
 
@@ -321,11 +321,13 @@ class PipelineView(QtWidgets.QWidget):
         if self.trace is not None and value != self.head:
             self.headSelected.emit(value)
 
-    def show_trace(self, trace: AttentionTrace, head: int, cell: tuple[int, int] | None) -> None:
-        for _ in self.show_trace_steps(trace, head, cell):
+    def show_trace(
+        self, trace: AttentionTrace, head: int, cell: tuple[int, int] | None, display=None
+    ) -> None:
+        for _ in self.show_trace_steps(trace, head, cell, display):
             pass
 
-    def show_trace_steps(self, trace: AttentionTrace, head: int, cell: tuple[int, int] | None):
+    def show_trace_steps(self, trace: AttentionTrace, head: int, cell: tuple[int, int] | None, display=None):
         """``show_trace`` one panel at a time: yields after each panel, so that the window can
         paint a large trace in slices without blocking. A later call abandons an earlier one."""
         token = self._drawing = object()
@@ -335,8 +337,9 @@ class PipelineView(QtWidgets.QWidget):
         self.head_spin.setValue(self.head)
         self.head_spin.blockSignals(False)
         self.head_label.setText(self.tr("Head (of {n})").format(n=trace.heads))
-        views = stage_views(trace, self.head)
-        reduced = display_for(trace, self.head)
+        self.display = display = display if display is not None else DisplayArrays()
+        views = stage_views(trace, self.head, display)
+        reduced = display_for(display, self.head)
         for name, v in views.items():
             levels = v.get("levels")
             if name in ("scores", "scaled"):
@@ -368,7 +371,7 @@ class PipelineView(QtWidgets.QWidget):
         self.values_box.setToolTip(self.tr("Write each cell's value on it when the cells are large enough"))
         self.hover_label.setText(self.tr("Point at a cell to read its exact value; click to select it."))
         if self.trace is not None:  # the panel titles
-            self.show_trace(self.trace, self.head, self.maps["weights"].selection)
+            self.show_trace(self.trace, self.head, self.maps["weights"].selection, self.display)
 
     def set_selection(self, cell: tuple[int, int] | None, head: int | None = None) -> None:
         for name, hm in self.maps.items():

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6 import QtCore
 
-from explorer.session import LANGUAGES, THEMES
+from explorer.appstate.state import LANGUAGES, THEMES
 
 MAX_RECENT = 8
 ORGANIZATION = "AttentionExplorer"

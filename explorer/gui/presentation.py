@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer import i18n
+from explorer.appstate.lesson import STEPS
+from explorer.gui import i18n
 from explorer.gui import theme as themes
 from explorer.gui.lesson_panel import LessonPanel
 from explorer.gui.pipeline_view import LAYOUT, STAGE_PANELS
-from explorer.lesson import STEPS
 
 ZOOM_STEP_PX = 2
 ZOOM_MIN, ZOOM_MAX = -3, 12

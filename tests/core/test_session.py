@@ -2,8 +2,8 @@ import json
 
 import pytest
 
+from explorer.appstate.session import MAX_SESSION_BYTES, Session, SessionError, load_session, save_session
 from explorer.core.config import AttentionConfig
-from explorer.session import MAX_SESSION_BYTES, Session, SessionError, load_session, save_session
 
 
 def test_round_trip_is_exact(tmp_path):

@@ -7,11 +7,11 @@ import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer import i18n
+from explorer.appstate.lesson import STAGE_ORDER, STEPS
+from explorer.appstate.presets import DEFAULT_PRESET, PRESETS
 from explorer.core.config import AttentionConfig
+from explorer.gui import i18n
 from explorer.gui.pipeline_view import STAGE_PANELS
-from explorer.lesson import STAGE_ORDER, STEPS
-from explorer.presets import DEFAULT_PRESET, PRESETS
 
 from .conftest import WAIT_MS
 

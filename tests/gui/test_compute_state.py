@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from explorer.compute import LatestWins
+from explorer.appstate.presets import PRESETS
+from explorer.appstate.state import ExplorerState
+from explorer.appstate.worker import LatestWins
 from explorer.core.config import AttentionConfig, ConfigError
-from explorer.presets import PRESETS
-from explorer.state import ExplorerState
 
 
 def test_state_notifies_each_change():
@@ -69,7 +69,7 @@ def test_presets_are_valid_configs():
 
 def test_state_compute_and_presets_do_not_import_qt():
     code = (
-        "import sys, explorer.state, explorer.compute, explorer.presets; "
+        "import sys, explorer.appstate.state, explorer.appstate.worker, explorer.appstate.display, explorer.appstate.presets; "
         "sys.exit(any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules))"
     )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
@@ -78,7 +78,7 @@ def test_state_compute_and_presets_do_not_import_qt():
 def test_pooled_reduction_equals_the_numpy_reduction():
     import numpy as np
 
-    from explorer.compute import reduce_for_display
+    from explorer.appstate.display import reduce_for_display
 
     rng = np.random.default_rng(0)
     for shape in [(3, 1000, 777), (600, 600), (2, 300, 257)]:

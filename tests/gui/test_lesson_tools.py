@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui
 
+from explorer.appstate.data_export import read_csv
+from explorer.appstate.presets import PRESETS
+from explorer.appstate.session import MAX_SESSION_BYTES, SESSION_FORMAT, Session
 from explorer.core.config import AttentionConfig
 from explorer.core.trace import STAGE_ARRAYS
-from explorer.export import read_csv
-from explorer.presets import PRESETS
-from explorer.session import MAX_SESSION_BYTES, SESSION_FORMAT, Session
 
 from .conftest import WAIT_MS
 

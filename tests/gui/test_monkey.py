@@ -195,7 +195,7 @@ class Monkey:
         combo.setCurrentIndex(self.rng.randrange(combo.count()))
 
     def preset(self):
-        from explorer.presets import PRESETS
+        from explorer.appstate.presets import PRESETS
 
         self.w.apply_preset(self.rng.randrange(len(PRESETS)))
 

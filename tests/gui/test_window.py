@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtWidgets
 
+from explorer.appstate.presets import PRESETS
 from explorer.gui.head_grid import HeadGrid
 from explorer.gui.main_window import TAB_HEADS, TAB_OVERVIEW, TAB_PIPELINE
-from explorer.presets import PRESETS
 from tests.gui.helpers import click_cell, hover_cell
 
 from .conftest import WAIT_MS

@@ -7,18 +7,16 @@ for the user, and nothing of the current state is touched (loading returns a new
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from explorer.appstate.state import LANGUAGES, THEMES
+from explorer.atomic import atomic_write
 from explorer.core.config import AttentionConfig, ConfigError
 
 SESSION_FORMAT = "attention-explorer-session"
 SESSION_VERSION = 1
 MAX_SESSION_BYTES = 2 * 1024 * 1024  # a session holds settings and text, never arrays
-THEMES = ("light", "dark")
-LANGUAGES = ("en", "zh_CN")
 
 
 class SessionError(Exception):
@@ -42,18 +40,8 @@ class Session:
 
 def save_session(path: str | Path, session: Session) -> None:
     """Write to a temporary file beside the target, then rename over it."""
-    path = Path(path)
     text = session.to_json()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, lambda f: f.write(text))
 
 
 def load_session(path: str | Path) -> Session:

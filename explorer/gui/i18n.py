@@ -12,7 +12,9 @@ from pathlib import Path
 
 from PySide6 import QtCore
 
-LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
+from explorer.appstate.state import LANGUAGES
+from explorer.resources import resource_path
+
 DEFAULT_LANGUAGE = "en"
 
 _installed: list[QtCore.QTranslator] = []
@@ -20,12 +22,7 @@ _current = DEFAULT_LANGUAGE
 
 
 def translations_dir() -> Path:
-    try:
-        from explorer.resources import resource_path
-
-        return resource_path("translations")
-    except ImportError:  # pragma: no cover (resources.py is part of the project)
-        return Path(__file__).resolve().parent.parent / "resources" / "translations"
+    return resource_path("translations")
 
 
 def normalise(code: str | None) -> str:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from explorer.appstate.presets import DEFAULT_PRESET
 from explorer.core.config import AttentionConfig
-from explorer.presets import DEFAULT_PRESET
 
+THEMES = ("light", "dark")  # the palettes are explorer.gui.theme's
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}  # each language in its own words
 GRID_STAGES = ("weights", "scores", "scaled", "head_outputs", "Q", "K", "V")
 
 Callback = Callable[[str, "ExplorerState"], None]
