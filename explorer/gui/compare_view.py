@@ -13,7 +13,7 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.core.config import SCORINGS, AttentionConfig
 from explorer.core.trace import AttentionTrace
-from explorer.gui.heatmap import Heatmap, symmetric_levels
+from explorer.gui.old_heatmap import Heatmap, symmetric_levels
 
 SAME = "same"
 

@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from explorer.appstate.display import DisplayArrays
 from explorer.appstate.state import GRID_STAGES
 from explorer.core.trace import AttentionTrace
-from explorer.gui.heatmap import DIVERGING, SEQUENTIAL, Heatmap, symmetric_levels
+from explorer.gui.old_heatmap import DIVERGING, SEQUENTIAL, Heatmap, symmetric_levels
 
 STAGE_LABELS = {
     "weights": QtCore.QT_TRANSLATE_NOOP("HeadGrid", "weights (after softmax / hard)"),

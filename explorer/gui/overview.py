@@ -6,7 +6,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from explorer.gui.heatmap import SEQUENTIAL, format_value
+from explorer.gui.old_heatmap import SEQUENTIAL, format_value
 
 SELECTED_COLOR = "#d55e00"
 

@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.display import DisplayArrays
 from explorer.core.trace import AttentionTrace
-from explorer.gui.heatmap import Heatmap, symmetric_levels
+from explorer.gui.old_heatmap import Heatmap, symmetric_levels
 
 SCORE_FORMULAS = {
     "dot": "scores = Q·Kᵀ",

@@ -110,7 +110,7 @@ def test_presentation_at_1024x768_prints_every_weight_and_hides_the_worked_dock(
 
 
 def test_weights_in_the_cells_read_without_the_leading_zero():
-    from explorer.gui.heatmap import cell_value_text
+    from explorer.gui.old_heatmap import cell_value_text
 
     assert [cell_value_text(v, unit=True) for v in (0.0, 0.0712, 0.5, 0.999, 1.0)] == [
         "0",

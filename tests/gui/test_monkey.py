@@ -15,7 +15,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.core.config import AttentionConfig
-from tests.gui.helpers import click_cell
+from tests.gui.helpers import plot_click_cell as click_cell
 
 from .conftest import WAIT_MS
 

@@ -4,8 +4,8 @@ the heatmap's labels and masks, and value labels drawn in one pass."""
 import numpy as np
 
 from explorer.core.config import AttentionConfig
-from explorer.gui.heatmap import Heatmap, ValueLabels, format_value, short_label
 from explorer.gui.main_window import TAB_HEADS
+from explorer.gui.old_heatmap import Heatmap, ValueLabels, format_value, short_label
 
 from .conftest import WAIT_MS
 

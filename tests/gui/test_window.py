@@ -7,7 +7,8 @@ from PySide6 import QtCore, QtWidgets
 from explorer.appstate.presets import PRESETS
 from explorer.gui.head_grid import HeadGrid
 from explorer.gui.main_window import TAB_HEADS, TAB_OVERVIEW, TAB_PIPELINE
-from tests.gui.helpers import click_cell, hover_cell
+from tests.gui.helpers import plot_click_cell as click_cell
+from tests.gui.helpers import plot_hover_cell as hover_cell
 
 from .conftest import WAIT_MS
 
