@@ -152,6 +152,15 @@ class ExplorerState:
             raise ValueError(f"stage {stage!r} is not one of {', '.join(GRID_STAGES)}")
         self._set("grid_stage", stage, "stage")
 
+    def apply_preset(self, preset) -> None:
+        """A ready-made example (explorer.appstate.presets): its inputs, options, head and cell."""
+        self.select_cell(None)
+        self.set_config(preset.config(base=self.config))
+        if preset.head is not None:
+            self.select_head(preset.head)
+        if preset.cell is not None:
+            self.select_cell(preset.cell)
+
     def clamp_to(self, heads: int, n_query: int, n_key: int) -> None:
         """Keep the selection inside a new trace's shape."""
         if self.selected_head >= heads:

@@ -70,3 +70,9 @@ def set_language(code: str | None) -> bool:
     # Deliver the LanguageChange events now, so the texts are new when this returns.
     QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.LanguageChange)
     return ok
+
+
+def translate(context: str, text: str) -> str:
+    """``text`` in the interface language. Call it with literal strings,
+    ``translate("Stages", "raw scores")``: pyside6-lupdate extracts those calls under their context."""
+    return QtCore.QCoreApplication.translate(context, text)

@@ -89,9 +89,5 @@ class Preferences:
         self.settings.setValue("sessions/recent", recent[:MAX_RECENT])
         return recent[:MAX_RECENT]
 
-    def remove_recent(self, path: str | Path) -> None:
-        path = str(Path(path).resolve())
-        self.settings.setValue("sessions/recent", [p for p in self.recent() if p != path])
-
     def sync(self) -> None:
         self.settings.sync()

@@ -1,7 +1,23 @@
-"""Driving the views as a user would: hover and click a matrix cell on screen."""
+"""Helpers of the window tests: waiting for a trace, hovering and clicking cells, pixels."""
 
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
+
+WAIT_MS = 30_000
+ANIMAL = "The animal didn't cross the street because it was too tired"
+
+
+def wait_trace(qtbot, window, **expected):
+    """Wait until the window holds a trace of these config values and computes nothing more."""
+
+    def done():
+        t = window.trace
+        assert t is not None and not window.worker.busy("trace")
+        for key, value in expected.items():
+            assert getattr(t.config, key) == value
+
+    qtbot.waitUntil(done, timeout=WAIT_MS)
+    return window.trace
 
 
 def cell_point(canvas, panel: int, row: int, col: int) -> QtCore.QPoint:
@@ -38,31 +54,3 @@ def pixels(image: QtGui.QImage) -> np.ndarray:
     raw = np.frombuffer(img.constBits(), np.uint8, img.sizeInBytes()).reshape(h, img.bytesPerLine())
     bgra = raw[:, : w * 4].reshape(h, w, 4)
     return bgra[..., [2, 1, 0]].copy()
-
-
-# -- the pyqtgraph views, until the window moves to the lean heatmap -------------------------
-def plot_cell_point(graphics, heatmap, row: int, col: int) -> QtCore.QPoint:
-    scene_pt = heatmap.image.mapToScene(QtCore.QPointF(col + 0.5, row + 0.5))
-    return graphics.mapFromScene(scene_pt)
-
-
-def plot_click_cell(qtbot, graphics, heatmap, row: int, col: int) -> None:
-    qtbot.mouseClick(
-        graphics.viewport(),
-        QtCore.Qt.MouseButton.LeftButton,
-        pos=plot_cell_point(graphics, heatmap, row, col),
-    )
-
-
-def plot_hover_cell(qtbot, graphics, heatmap, row: int, col: int) -> None:
-    viewport = graphics.viewport()
-    pos = QtCore.QPointF(plot_cell_point(graphics, heatmap, row, col))
-    event = QtGui.QMouseEvent(
-        QtCore.QEvent.Type.MouseMove,
-        pos,
-        viewport.mapToGlobal(pos),
-        QtCore.Qt.MouseButton.NoButton,
-        QtCore.Qt.MouseButton.NoButton,
-        QtCore.Qt.KeyboardModifier.NoModifier,
-    )
-    QtWidgets.QApplication.sendEvent(viewport, event)

@@ -474,14 +474,24 @@ def _paint_col_labels(
     painter.restore()
 
 
+def values_fit(plot: QtCore.QRectF, p: MatrixPanel, font: axis.LabelFont) -> bool:
+    """Whether a panel's values, printed in its cells, would be readable (else not drawn)."""
+    rows, cols = p.shape
+    text_w = font.width(".00" if p.unit else "-0.00") + 4
+    text_h = font.metrics.capHeight() + 4
+    return (
+        p.values_printable
+        and plot.width() / cols >= max(MIN_VALUE_CELL_PX, text_w)
+        and (plot.height() / rows >= max(11, text_h))
+    )
+
+
 def _paint_values(
     painter, plot: QtCore.QRectF, p: MatrixPanel, cw: float, ch: float, font: axis.LabelFont
 ) -> None:
-    unit = p.unit
-    text_w = font.width(".00" if unit else "-0.00") + 4
-    text_h = font.metrics.capHeight() + 4
-    if cw < max(MIN_VALUE_CELL_PX, text_w) or ch < max(11, text_h):
+    if not values_fit(plot, p, font):
         return  # the values would not fit their cells: unreadable, so not drawn
+    unit = p.unit
     rows, cols = p.shape
     dark = p.colours.dark[p.indices]
     white, black = QtGui.QColor(255, 255, 255), QtGui.QColor(0, 0, 0)

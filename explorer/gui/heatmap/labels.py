@@ -18,30 +18,7 @@ from PySide6 import QtCore, QtGui
 
 LABEL_CHARS = 12  # longest label, in average character widths, before it is elided
 GAP_PX = 4  # room between two horizontal labels
-ROUND_STEPS = (
-    1,
-    2,
-    4,
-    5,
-    8,
-    10,
-    16,
-    20,
-    25,
-    32,
-    50,
-    64,
-    100,
-    128,
-    200,
-    256,
-    500,
-    512,
-    1000,
-    1024,
-    2048,
-    4096,
-)
+ROUND_STEPS = tuple(2**k for k in range(16))  # 1, 2, 4, …: feature columns split into heads read well
 
 
 @dataclass(frozen=True)

@@ -10,15 +10,10 @@ import numpy as np
 from PySide6 import QtCore
 
 from explorer.appstate.display import DisplayArrays
+from explorer.appstate.state import PANEL_NAMES
 from explorer.core.trace import AttentionTrace
 from explorer.gui.heatmap import MatrixPanel, symmetric_levels
-
-CONTEXT = "Stages"
-
-
-def tr(text: str) -> str:
-    return QtCore.QCoreApplication.translate(CONTEXT, text)
-
+from explorer.gui.i18n import translate
 
 SCORE_FORMULAS = {
     "dot": "scores = Q·Kᵀ",
@@ -31,13 +26,8 @@ WEIGHT_FORMULAS = {
     "hard": "weights = one-hot argmax(masked)",
     "sample": "weights = one-hot sample of softmax",
 }
-# The pipeline's panels, in the lesson's order, four a row on a wide window.
-PIPELINE_LAYOUT = (
-    ("X", "Q", "K", "V"),
-    ("scores", "scaled", "mask", "weights"),
-    ("head_output", "concat", "output", "entropy"),
-)
-PIPELINE_STAGES = tuple(name for row in PIPELINE_LAYOUT for name in row)
+# The pipeline's panels, in the lesson's order (four a row on a wide window).
+PIPELINE_STAGES = PANEL_NAMES
 # The panels each lesson step (explorer/appstate/lesson.py STEPS) highlights and zooms into.
 STAGE_PANELS = {
     "tokens": ("X",),
@@ -80,9 +70,13 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
     """One stage of one head, as the pipeline shows it."""
     t, h, cfg = trace, head, trace.config
     q_tok, k_tok = t.tokens_query, t.tokens_key
-    head_word = tr("head")
+    head_word = translate("Stages", "head")
     if name == "X":
-        x_title = tr("X (queries = keys)") if cfg.is_self_attention else tr("X (query side)")
+        x_title = (
+            translate("Stages", "X (queries = keys)")
+            if cfg.is_self_attention
+            else translate("Stages", "X (query side)")
+        )
         panel = MatrixPanel(t.X_query, q_tok, None, role="q", picture=display.picture("X_query"))
         return _titled(panel, x_title)
     if name in ("Q", "K", "V"):
@@ -112,7 +106,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
         elif cfg.scale == "temperature":
             formula = f"scaled = scores / τ (τ={t.scale_divisor:.4g})"
         else:
-            formula = tr("scaled = scores (no scaling)")
+            formula = translate("Stages", "scaled = scores (no scaling)")
         return _titled(panel, formula)
     if name == "mask":
         panel = MatrixPanel(
@@ -124,7 +118,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             picture=display.picture("mask"),
             hidden=display.hidden_cells(t),
         )
-        return _titled(panel, tr("mask: {mask} (1 = visible)").format(mask=cfg.mask))
+        return _titled(panel, translate("Stages", "mask: {mask} (1 = visible)").format(mask=cfg.mask))
     if name == "weights":
         panel = MatrixPanel(
             t.weights[h],
@@ -156,7 +150,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             role="hq",
             levels=(0.0, max(float(np.log(max(t.n_key, 2))), 1e-6)),
         )
-        return _titled(panel, tr("entropy of each weight row (nats)"))
+        return _titled(panel, translate("Stages", "entropy of each weight row (nats)"))
     raise KeyError(f"no pipeline stage {name!r}")
 
 
@@ -197,11 +191,12 @@ def head_panel(
     else:
         rows, cols, role = trace.tokens_query, None, "q"
     mean_entropy = float(trace.entropy[head].mean())
+    head_word = translate("Stages", "head")
     return MatrixPanel(
         data,
         rows,
         cols,
-        title=f"{tr('head')} {head} · H̄ {mean_entropy:.2f}  [{shape_text(data)}]",
+        title=f"{head_word} {head} · H̄ {mean_entropy:.2f}  [{shape_text(data)}]",
         kind=kind,
         levels=levels,
         role=role,
@@ -227,6 +222,16 @@ def grid_columns(heads: int) -> int:
     return min(choices, key=lambda c: (-heads % c, abs(c - target), c))
 
 
+def _axis_labels(tokens: list[str], n: int) -> list[str]:
+    """The tokens of an axis of n cells: themselves, their blocks when the axis was reduced
+    on the worker, or numbers when the tokens belong to other inputs."""
+    if len(tokens) == n:
+        return tokens
+    if len(tokens) > n and -(-len(tokens) // -(-len(tokens) // n)) == n:
+        return block_labels(tokens, n)
+    return [str(i) for i in range(n)]
+
+
 def block_labels(tokens: list[str], blocks: int) -> list[str]:
     """Names of the token blocks of a reduced matrix: "first … last" of each block."""
     step = -(-len(tokens) // blocks)
@@ -237,13 +242,8 @@ def block_labels(tokens: list[str], blocks: int) -> list[str]:
 
 def overview_panels(weights: np.ndarray, tokens_query: list[str], tokens_key: list[str]) -> list[MatrixPanel]:
     """layers × heads thumbnails of the attention weights [layers, heads, n_q, n_k]."""
-    rows, cols = list(tokens_query), list(tokens_key)
     n_q, n_k = weights.shape[2:]
-    if (n_q, n_k) != (len(rows), len(cols)):
-        if len(rows) > n_q and len(cols) > n_k:  # reduced on the worker: name each block
-            rows, cols = block_labels(rows, n_q), block_labels(cols, n_k)
-        else:
-            rows, cols = [str(i) for i in range(n_q)], [str(j) for j in range(n_k)]
+    rows, cols = _axis_labels(list(tokens_query), n_q), _axis_labels(list(tokens_key), n_k)
     layers, heads = weights.shape[:2]
     return [
         MatrixPanel(weights[layer, h], rows, cols, kind="weights", role="", name=f"layer {layer} head {h}")
