@@ -35,7 +35,6 @@ class MatrixCanvas(QtWidgets.QWidget):
         self._layout: Layout | None = None
         self._cache = PaintCache()
         self._hover: tuple[int, int, int] | None = None
-        self.paints = 0  # how many times the canvas painted (tests: nothing painted twice)
         self.setMouseTracking(True)
         self.setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
@@ -55,11 +54,6 @@ class MatrixCanvas(QtWidgets.QWidget):
     def show_panel(self, panel: MatrixPanel, **options) -> None:
         """Show one matrix (the standalone heatmap); options are Figure's fields."""
         self.set_figure(Figure([panel], columns=1, **options))
-
-    def set_panel(self, index: int, panel: MatrixPanel) -> None:
-        """Replace one panel (a large trace is drawn a few panels per event-loop turn)."""
-        self.figure.panels[index] = panel
-        self._relayout()
 
     def set_selection(self, cell: tuple[int, int] | None) -> None:
         if cell != self.figure.selection:
@@ -146,7 +140,6 @@ class MatrixCanvas(QtWidgets.QWidget):
             )
         finally:
             painter.end()
-        self.paints += 1
 
     def mouseMoveEvent(self, event):  # noqa: N802
         hit = self.cell_at(event.position())

@@ -9,7 +9,7 @@ so panels of the same shape have plots of the same size and label the same token
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 from PySide6 import QtCore, QtGui
@@ -534,7 +534,3 @@ def _paint_bar(
         painter.drawLine(QtCore.QLineF(bar.right(), y, bar.right() + TICK_PX, y))
         top = min(max(y - font.line / 2, bar.top() - font.line / 2), bar.bottom() - font.line / 2)
         painter.drawText(QtCore.QPointF(bar.right() + TICK_PX + PAD_PX / 2, top + font.ascent), text)
-
-
-def with_selection(figure: Figure, cell) -> Figure:
-    return replace(figure, selection=cell)

@@ -8,7 +8,7 @@ coloured pixels, the outline of masked cells) is computed once, on first use.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -67,7 +67,6 @@ class MatrixPanel:
     background: np.ndarray | None = None
     overlay_alpha: float = 0.55
     name: str = ""  # what the panel shows ("weights", "head 3"): for the views, never drawn
-    extra: dict = field(default_factory=dict)  # the view's own notes about the panel
 
     def __post_init__(self) -> None:
         self.data = np.asarray(self.data)
