@@ -169,3 +169,18 @@ def test_display_arrays_of_a_large_trace():
     assert not small and small.picture("weights") is None
     assert np.array_equal(small.hidden_cells(trace), ~trace.mask)
     assert isinstance(small, DisplayArrays)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{}, {"scale": "temperature", "temperature": 0.01}, {"scoring": "cosine", "scale": "none"}],
+    ids=["sqrt", "temperature", "none"],
+)
+def test_the_scaled_picture_is_the_reduction_of_the_scaled_scores(changes):
+    """The picture of the scaled scores comes from the scores' (a monotone map keeps each
+    block's extreme): it must equal the reduction of the scaled scores themselves."""
+    words = " ".join(f"w{i}" for i in range(600))
+    trace = Engine().trace(AttentionConfig(sentence=words, weights="random", **changes))
+    display = display_arrays(trace)
+    direct = np.stack([reduce_for_display(trace.scaled[h], 256, "maxabs") for h in range(trace.heads)])
+    np.testing.assert_array_equal(display.picture("scaled"), direct)
