@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate import data_export
 from explorer.gui.docks import worked
@@ -92,6 +92,8 @@ class Exporter(QtCore.QObject):
 
     def svg(self, name: str, path: str | Path) -> None:
         """Text and lines as vectors, the cells as an embedded picture."""
+        from PySide6 import QtSvg  # only when exporting (a sixth of a second at start-up)
+
         picture = self.picture(name)
         generator = QtSvg.QSvgGenerator()
         generator.setFileName(str(path))

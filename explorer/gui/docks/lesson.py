@@ -26,6 +26,8 @@ class LessonPanel(QtWidgets.QFrame):
         self.state = context.state
         self.setObjectName("LessonPanel")
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+        # as tall as its text, no taller: the figures below get the rest
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Maximum)
         outer = QtWidgets.QVBoxLayout(self)
         outer.setContentsMargins(8, 4, 8, 4)
         outer.setSpacing(2)

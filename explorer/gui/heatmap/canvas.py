@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.heatmap.figure import Figure, Layout, Mark, PaintCache, Style, layout_figure, paint_figure
 from explorer.gui.heatmap.panel import MatrixPanel
@@ -192,6 +192,8 @@ def render_image(figure: Figure, style: Style, size: QtCore.QSize, scale: float 
 
 def render_svg(figure: Figure, style: Style, size: QtCore.QSize, path: str, title: str) -> None:
     """The figure as SVG: text and lines as vectors, the cells as an embedded picture."""
+    from PySide6 import QtSvg  # only when exporting (a sixth of a second at start-up)
+
     generator = QtSvg.QSvgGenerator()
     generator.setFileName(path)
     generator.setSize(size)

@@ -103,9 +103,12 @@ class PipelineView(View):
             panel.hidden_path  # noqa: B018
             panels.append(panel)
             yield
+        first = not self.canvas.panels
         self.canvas.set_figure(self._figure(panels))
         self._fit_height()
         self.canvas.repaint()  # the keystroke's pixels are on screen when this returns
+        if first and highlighted_panels(self.state) and not self.state.stage_zoom:
+            QtCore.QTimer.singleShot(0, self, self.scroll_to_highlight)  # the lesson's stage in view
         self.rendered.emit()
 
     def _figure(self, panels: list[MatrixPanel]) -> Figure:
