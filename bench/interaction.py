@@ -183,7 +183,7 @@ def long_input(app, engine, base: AttentionConfig, text: str, tab: Tab = Tab.PIP
         done = (
             (lambda: view.weights_for is not None and view.weights_for.sentence == text)
             if tab == Tab.OVERVIEW
-            else (lambda: view.pair is not None and view.pair[0][0].sentence == text)
+            else (lambda: view.pair is not None and view.pair.key[0].sentence == text)
         )
         while not done():
             wait_for(view.rendered, window, 300)

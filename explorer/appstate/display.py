@@ -191,6 +191,68 @@ def _scale_of(trace: AttentionTrace) -> Callable[[np.ndarray], np.ndarray] | Non
     return scale if np.array_equal(scale(trace.scores[0, sample]), trace.scaled[0, sample]) else None
 
 
+class Difference:
+    """B − A of two matrices, read cell by cell (a huge difference is never formed whole on
+    the GUI thread: hovering reads one cell; ``np.asarray`` forms it when asked)."""
+
+    ndim = 2
+
+    def __init__(self, b: np.ndarray, a: np.ndarray):
+        self.b, self.a = b, a
+        self.shape = a.shape
+        self.size = a.size
+        self.dtype = np.result_type(a, b)
+
+    def __getitem__(self, index):
+        return self.b[index] - self.a[index]
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.b - self.a, dtype=dtype)
+
+
+@dataclass(frozen=True)
+class ComparedPair:
+    """The compare view's job: A and B, and for large inputs the pictures of each head's
+    weights of A and B and of B − A (reduced on the worker)."""
+
+    key: tuple
+    a: AttentionTrace
+    b: AttentionTrace
+    pictures: dict[str, np.ndarray] = field(default_factory=dict)  # "A", "B", "diff", "hidden_a", "hidden_b"
+
+    def panel_data(self, head: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | Difference]:
+        """A's and B's weights of one head and their difference (lazy when large)."""
+        wa, wb = self.a.weights[head], self.b.weights[head]
+        return wa, wb, (Difference(wb, wa) if self.pictures else wb - wa)
+
+    def picture(self, name: str, head: int | None = None) -> np.ndarray | None:
+        picture = self.pictures.get(name)
+        return picture if picture is None or head is None else picture[head]
+
+
+def compare_pair(engine, a_config, b_config, limit: int = DISPLAY_LIMIT, should_stop=None) -> ComparedPair:
+    """A and B on the worker, and what drawing them needs when they are large."""
+    a, b = engine.trace(a_config), engine.trace(b_config)
+    pictures: dict[str, np.ndarray] = {}
+    n_q, n_k = a.mask.shape
+    if n_q * n_k > limit * limit and a.weights.shape == b.weights.shape:
+        for name in ("A", "B", "diff"):
+            parts = []
+            for h in range(min(a.heads, b.heads)):
+                if should_stop is not None and should_stop():
+                    raise DisplayCancelled()
+                wa, wb = a.weights[h], b.weights[h]
+                matrix = {"A": wa, "B": wb}.get(name)
+                if matrix is None:
+                    parts.append(reduce_for_display(wb - wa, limit, "maxabs"))
+                else:
+                    parts.append(reduce_for_display(matrix, limit, "max"))
+            pictures[name] = np.stack(parts)
+        pictures["hidden_a"] = reduce_for_display(~a.mask, limit, "all")
+        pictures["hidden_b"] = reduce_for_display(~b.mask, limit, "all")
+    return ComparedPair((a_config, b_config), a, b, pictures)
+
+
 def accepts_should_stop(fn: Callable) -> bool:
     try:
         params = inspect.signature(fn).parameters.values()

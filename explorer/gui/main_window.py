@@ -17,6 +17,7 @@ from explorer.appstate.display import PreparedTrace, prepare_trace
 from explorer.appstate.presets import PRESETS
 from explorer.appstate.state import ExplorerState
 from explorer.core.config import AttentionConfig, ConfigError
+from explorer.gui.app_setup import settle
 from explorer.gui.classroom import Classroom
 from explorer.gui.docks.controls import Controls
 from explorer.gui.docks.registry import Dock, DockHost
@@ -26,12 +27,11 @@ from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, INFO_STYLE, NOTICE_STYLE, error_message
 from explorer.gui.preferences import Preferences
 from explorer.gui.tabs import TabHost
-from explorer.gui.views.base import ViewContext
+from explorer.gui.views.base import ViewContext, run_in_slices
 from explorer.gui.views.registry import Tab
 from explorer.gui.worker_bridge import WorkerBridge
 
 BUSY_AFTER_MS = 250
-SLICE_S = 0.012  # a large trace's panels are built for this long per event-loop turn
 CHANNELS = ("trace", "compare", "overview")  # what Cancel stops
 
 
@@ -51,7 +51,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.prepared: PreparedTrace | None = None
         self.render_ms = 0.0
         self._started = False
-        self._drawing: object | None = None  # the drawing in progress (a large trace, in slices)
+        self._settled = False
+        self._slicing: object | None = None  # the drawing in progress (a large trace, in slices)
         self.context = ViewContext(self.state, self.worker, engine, lambda: self.prepared, self.tabs_built)
 
         self.controls = Controls(self.state)
@@ -272,36 +273,25 @@ class MainWindow(QtWidgets.QMainWindow):
     # -- drawing ------------------------------------------------------------------------------------------
     def _draw(self, view) -> None:
         """Draw the trace in a view: at once for a small trace (the keystroke's pixels are on
-        screen when this returns), a few panels per event-loop turn for a large one, so that
-        typing, Cancel and the busy bar stay live; a newer drawing abandons this one."""
+        screen when this returns), a few panels per event-loop turn for a large one; a newer
+        drawing abandons this one."""
         started = time.perf_counter()
-        token = self._drawing = object()
         steps = view.draw(self.prepared)
-        if not self.prepared.display:
-            for _ in steps:
-                pass
-            self._finish(started)
+        if self.prepared.display:
+            run_in_slices(self, steps, lambda: self._finish(started))
             return
-
-        def step() -> None:
-            if self._drawing is not token:
-                return
-            until = time.perf_counter() + SLICE_S
-            for _ in steps:
-                if time.perf_counter() >= until:
-                    # not 0: queued input and timers run between slices; with the window as
-                    # context, a closed and deleted window drops the pending slice
-                    QtCore.QTimer.singleShot(2, self, step)
-                    return
-            self._drawing = None
-            self._finish(started)
-
-        step()
+        self._slicing = None
+        for _ in steps:
+            pass
+        self._finish(started)
 
     def _finish(self, started: float) -> None:
         self.render_ms = (time.perf_counter() - started) * 1e3
         if not self.worker.busy("trace"):
             self.status_text.setText(self._status_line())
+        if not self._settled:  # the first trace is drawn: the model and the views are loaded
+            self._settled = True
+            settle()
         self.rendered.emit()
 
     def _status_line(self) -> str:
@@ -373,7 +363,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.prefs.sync()
 
     def closeEvent(self, event):  # noqa: N802
-        self._drawing = None  # a large trace being drawn in slices stops here
+        self._slicing = None  # a large trace being drawn in slices stops here
         self.save_preferences()
         self.worker.shutdown()
         super().closeEvent(event)

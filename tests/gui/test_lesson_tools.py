@@ -88,7 +88,7 @@ def test_compare_difference_is_b_minus_a(qtbot, small):
     for changes in ({"scoring": "cosine"}, {"temperature": 0.1}, {"attention": "hard"}):
         with qtbot.waitSignal(w.compare.rendered, timeout=WAIT_MS):
             w.state.set_compare(CompareOptions.from_changes(**changes))
-        _, a, b = w.compare.pair
+        a, b = w.compare.pair.a, w.compare.pair.b
         assert a.config == w.state.config
         for key, value in changes.items():
             assert getattr(b.config, key) == value

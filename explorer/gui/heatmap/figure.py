@@ -295,19 +295,22 @@ def paint_figure(
     style: Style,
     layout: Layout | None = None,
     cache: PaintCache | None = None,
+    exposed: QtCore.QRectF | None = None,
 ) -> Layout:
     """Paint the whole figure into ``rect``; returns the layout used (for hit testing).
-    With a ``cache`` (a canvas on screen), axis labels and hatching are reused as pictures."""
+    With a ``cache`` (a canvas on screen), axis labels and hatching are reused as pictures;
+    with ``exposed``, panels outside that part (scrolled away) are not painted."""
     if layout is None:
         layout = layout_figure(rect, figure, style)
     painter.save()
-    painter.fillRect(rect, style.bg)
+    painter.fillRect(exposed if exposed is not None else rect, style.bg)
     painter.setRenderHint(QtGui.QPainter.RenderHint.SmoothPixmapTransform, False)
     painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
     painter.setFont(style.font)
     font = style.labels
     for box in layout.boxes:
-        _paint_panel(painter, box, figure.panels[box.index], figure, style, font, cache)
+        if exposed is None or box.slot.intersects(exposed):
+            _paint_panel(painter, box, figure.panels[box.index], figure, style, font, cache)
     if layout.bar is not None and layout.boxes:
         p = figure.panels[layout.boxes[0].index]
         _paint_bar(painter, layout.bar, p.colours, p.levels, p.kind, style, font)

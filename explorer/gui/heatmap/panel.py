@@ -69,7 +69,8 @@ class MatrixPanel:
     name: str = ""  # what the panel shows ("weights", "head 3"): for the views, never drawn
 
     def __post_init__(self) -> None:
-        self.data = np.asarray(self.data)
+        if not hasattr(self.data, "shape"):  # an array, or a lazy matrix read cell by cell
+            self.data = np.asarray(self.data)
         if self.data.ndim != 2:
             raise ValueError(f"a panel shows a matrix, not an array of shape {self.data.shape}")
         if self.role not in ROLES:

@@ -10,6 +10,7 @@ built) for its figures to be exported.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -19,6 +20,28 @@ from explorer.appstate.display import PreparedTrace
 from explorer.appstate.state import ExplorerState
 from explorer.gui import theme
 from explorer.gui.heatmap import Figure, Style
+
+SLICE_S = 0.012  # drawing a large result: this long per event-loop turn, then input and timers
+
+
+def run_in_slices(owner: QtCore.QObject, steps: Iterator, done: Callable[[], None]) -> None:
+    """Run ``steps`` a slice at a time (``SLICE_S`` each, then the event loop runs), then
+    ``done()``, so that typing, Cancel and the busy bar stay live while a large result is
+    drawn. A newer call for the same owner abandons this one; a deleted owner drops it."""
+    token = owner._slicing = object()
+
+    def step() -> None:
+        if getattr(owner, "_slicing", None) is not token:
+            return
+        until = time.perf_counter() + SLICE_S
+        for _ in steps:
+            if time.perf_counter() >= until:
+                QtCore.QTimer.singleShot(2, owner, step)  # not 0: queued input runs between slices
+                return
+        owner._slicing = None
+        done()
+
+    step()
 
 
 @dataclass

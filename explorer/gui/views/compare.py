@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
+from explorer.appstate.display import ComparedPair, compare_pair
 from explorer.appstate.state import CompareOptions
 from explorer.core.config import SCORINGS, AttentionConfig, ConfigError
-from explorer.core.trace import AttentionTrace
 from explorer.gui.heatmap import Figure, MatrixCanvas
 from explorer.gui.i18n import translate
 from explorer.gui.messages import error_message
@@ -37,14 +37,15 @@ def describe(config: AttentionConfig, short: bool = False) -> str:
     )
 
 
-def compare_figure(a: AttentionTrace, b: AttentionTrace, head: int, cell) -> Figure:
+def compare_figure(pair: ComparedPair, head: int, cell) -> Figure:
+    a, b = pair.a, pair.b
     head = min(head, a.heads - 1, b.heads - 1)
     titles = (
         translate("CompareView", "A: {0}").format(describe(a.config, short=True)),
         translate("CompareView", "B: {0}").format(describe(b.config, short=True)),
         translate("CompareView", "B − A (red: more in B)"),
     )
-    return Figure(stages.compare_panels(a, b, head, titles), columns=3, selection=cell)
+    return Figure(stages.compare_panels(pair, head, titles), columns=3, selection=cell)
 
 
 class CompareView(View):
@@ -83,9 +84,7 @@ class CompareView(View):
         self.canvas = MatrixCanvas(style=context.style())
         layout.addWidget(self.canvas, 1)
         self.canvas.clicked.connect(self._on_click)
-        self.pair: tuple[tuple[AttentionConfig, AttentionConfig], AttentionTrace, AttentionTrace] | None = (
-            None
-        )
+        self.pair: ComparedPair | None = None  # the pair on screen
         self._wanted = None
         self._show_options()
         for combo in (self.scoring, self.attention, self.mask):
@@ -144,12 +143,16 @@ class CompareView(View):
         except ConfigError as exc:
             self.summary.setText(translate("CompareView", "B cannot be computed: {0}").format(exc))
             return
-        if self.pair is not None and key == self.pair[0] or key == self._wanted:
+        if self.pair is not None and key == self.pair.key or key == self._wanted:
             return
         self._wanted = key
         self.summary.setText(translate("CompareView", "Computing A and B…"))
         engine = self.context.engine
-        self.context.worker.submit("compare", lambda: (key, engine.trace(key[0]), engine.trace(key[1])))
+        self.context.worker.submit(
+            "compare",
+            lambda should_stop: compare_pair(engine, *key, should_stop=should_stop),
+            cancellable=True,
+        )
 
     def cancelled(self) -> None:
         self._wanted = None
@@ -165,7 +168,7 @@ class CompareView(View):
             current = self.key()
         except ConfigError:
             return
-        if current != self.pair[0] and self.is_shown():
+        if current != self.pair.key and self.is_shown():
             self.request()  # something changed meanwhile
 
     def on_state(self, event: str) -> None:
@@ -182,16 +185,19 @@ class CompareView(View):
     # -- drawing -------------------------------------------------------------------------------------
     @property
     def difference(self) -> np.ndarray | None:
-        return None if self.pair is None else self.canvas.panels[2].data
+        return None if self.pair is None else np.asarray(self.canvas.panels[2].data)
 
     def _show(self) -> None:
-        _, a, b = self.pair
-        figure = compare_figure(a, b, self.state.selected_head, self.state.selected_cell)
+        a, b = self.pair.a, self.pair.b
+        figure = compare_figure(self.pair, self.state.selected_head, self.state.selected_cell)
         self.canvas.set_figure(figure)
-        diff = self.canvas.panels[2].data
+        diff = figure.panels[2].shown  # the picture of a large difference: its extremes are kept
         h = min(self.state.selected_head, a.heads - 1, b.heads - 1)
         peak = float(np.abs(diff).max()) if diff.size else 0.0
         i, j = np.unravel_index(int(np.abs(diff).argmax()), diff.shape) if diff.size else (0, 0)
+        if figure.panels[2].reduced:  # a block of tokens: name its first
+            i = i * a.n_query // diff.shape[0]
+            j = j * a.n_key // diff.shape[1]
         self.summary.setText(
             translate(
                 "CompareView",
@@ -242,21 +248,24 @@ class CompareView(View):
 def figures(context: ViewContext) -> dict[str, FigureSource]:
     view = context.view(CompareView.TAB)
 
-    def pair():
-        state = context.state
+    def pair() -> ComparedPair:
+        if view is not None and view.pair is not None:  # what the tab shows
+            return view.pair
+        prepared = context.current()  # else A is the trace on screen, and B is computed now
+        if prepared is None:
+            raise NothingToExport(
+                translate("CompareView", "Nothing to export yet: no result has been computed")
+            )
+        a = prepared.trace.config
         try:
-            key = (state.config, state.compare_config())
+            b = context.state.compare.config_b(a)
         except ConfigError as exc:
             raise NothingToExport(translate("CompareView", "B cannot be computed: {0}").format(exc)) from None
-        if view is not None and view.pair is not None and view.pair[0] == key:
-            return view.pair[1], view.pair[2]
-        engine = context.engine  # not computed on the worker yet: compute it now, the user asked
-        return engine.trace(key[0]), engine.trace(key[1])
+        return compare_pair(context.engine, a, b)
 
     def make(index: int | None):
         def build():
-            a, b = pair()
-            figure = compare_figure(a, b, context.state.selected_head, context.state.selected_cell)
+            figure = compare_figure(pair(), context.state.selected_head, context.state.selected_cell)
             if index is None:
                 shown = view is not None and view.isVisible() and view.canvas.width() > 100
                 return figure, (view.canvas.size() if shown else EXPORT_SIZE)

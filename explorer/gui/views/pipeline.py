@@ -140,10 +140,12 @@ class PipelineView(View):
         look = theme.look(self.state)
         if self.state.presentation:
             return round(look.figure_px * PRESENTATION_ROW_FONTS)
-        # tall enough that every token of a short input is labelled (rows a line apart)
+        # tall enough that every token of a short input is labelled (rows a line apart); in
+        # steps of 8 tokens, so that typing rarely resizes (a resize costs a second paint)
         n = 0
         if self.prepared is not None:
             n = min(FIT_TOKENS, max(self.prepared.trace.n_query, self.prepared.trace.n_key))
+            n = -(-n // 8) * 8
         line = self.canvas.style_.labels.line
         bottom = self.canvas.style_.labels.metrics.averageCharWidth() * LABEL_CHARS
         return max(ROW_HEIGHT, math.ceil(line * (n + 2.5) + bottom + 16))

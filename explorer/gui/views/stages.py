@@ -252,10 +252,14 @@ def overview_panels(weights: np.ndarray, tokens_query: list[str], tokens_key: li
     ]
 
 
-def compare_panels(a: AttentionTrace, b: AttentionTrace, head: int, titles: tuple[str, str, str]):
-    """A's weights, B's weights and B − A (diverging, centred at 0) for one head."""
-    wa, wb = a.weights[head], b.weights[head]
-    difference = wb - wa
+def compare_panels(pair, head: int, titles: tuple[str, str, str]) -> list[MatrixPanel]:
+    """A's weights, B's weights and B − A (diverging, centred at 0) for one head of a
+    ``ComparedPair`` (explorer.appstate.display): large ones drawn from its pictures."""
+    a, b = pair.a, pair.b
+    wa, wb, difference = pair.panel_data(head)
+    hidden_a = pair.picture("hidden_a") if pair.pictures else ~a.mask
+    hidden_b = pair.picture("hidden_b") if pair.pictures else ~b.mask
+    diff_picture = pair.picture("diff", head)
     return [
         MatrixPanel(
             wa,
@@ -264,7 +268,8 @@ def compare_panels(a: AttentionTrace, b: AttentionTrace, head: int, titles: tupl
             title=titles[0],
             kind="weights",
             role="qk",
-            hidden=~a.mask,
+            picture=pair.picture("A", head),
+            hidden=hidden_a,
             name="A",
         ),
         MatrixPanel(
@@ -274,7 +279,8 @@ def compare_panels(a: AttentionTrace, b: AttentionTrace, head: int, titles: tupl
             title=titles[1],
             kind="weights",
             role="qk",
-            hidden=~b.mask,
+            picture=pair.picture("B", head),
+            hidden=hidden_b,
             name="B",
         ),
         MatrixPanel(
@@ -283,8 +289,9 @@ def compare_panels(a: AttentionTrace, b: AttentionTrace, head: int, titles: tupl
             a.tokens_key,
             title=titles[2],
             kind="diverging",
-            levels=symmetric_levels(difference),
+            levels=symmetric_levels(difference if diff_picture is None else diff_picture),
             role="qk",
+            picture=diff_picture,
             name="diff",
         ),
     ]
