@@ -184,3 +184,22 @@ def test_the_scaled_picture_is_the_reduction_of_the_scaled_scores(changes):
     display = display_arrays(trace)
     direct = np.stack([reduce_for_display(trace.scaled[h], 256, "maxabs") for h in range(trace.heads)])
     np.testing.assert_array_equal(display.picture("scaled"), direct)
+
+
+def test_a_large_compare_pair_is_reduced_on_the_worker():
+    from explorer.appstate.display import Difference, compare_pair
+
+    words = " ".join(f"w{i}" for i in range(400))
+    a = AttentionConfig(sentence=words, weights="random")
+    pair = compare_pair(Engine(), a, a.with_(mask="causal"))
+    wa, wb, diff = pair.panel_data(3)
+    assert isinstance(diff, Difference) and diff.shape == wa.shape
+    assert diff[5, 7] == wb[5, 7] - wa[5, 7]  # one cell, read on demand
+    np.testing.assert_array_equal(np.asarray(diff), wb - wa)
+    np.testing.assert_array_equal(pair.picture("diff", 3), reduce_for_display(wb - wa, 256, "maxabs"))
+    np.testing.assert_array_equal(pair.picture("A", 3), reduce_for_display(wa, 256, "max"))
+    np.testing.assert_array_equal(pair.picture("hidden_b"), reduce_for_display(~pair.b.mask, 256, "all"))
+    small = compare_pair(
+        Engine(), AttentionConfig(sentence="a b c", weights="random"), a.with_(sentence="a b c")
+    )
+    assert not small.pictures and isinstance(small.panel_data(0)[2], np.ndarray)
