@@ -55,11 +55,16 @@ class Exporter(QtCore.QObject):
 
     # -- what can be exported ----------------------------------------------------------------------
     def sources(self) -> dict[str, FigureSource]:
-        """name -> figure, from every tab of the registry, and the worked arithmetic."""
+        """name -> figure, from every tab of the registry."""
         out: dict[str, FigureSource] = {}
         for spec in TABS:
             out.update(spec.figure_sources(self.window.context))
-        out["worked"] = FigureSource(translate("Exporter", "Worked arithmetic"), lambda: None)
+        return out
+
+    def labels(self) -> dict[str, str]:
+        """name -> label of everything that can be exported as a picture."""
+        out = {name: source.label for name, source in self.sources().items()}
+        out["worked"] = translate("Exporter", "Worked arithmetic")
         return out
 
     def picture(self, name: str) -> Picture:
@@ -198,8 +203,8 @@ class ExportDialog(QtWidgets.QDialog):
         self.what = QtWidgets.QComboBox()
         self.what.addItem(self.tr("All stages of the current trace (data)"), "data")
         self.what.addItem(self.tr("The whole window (PNG)"), "window")
-        for name, source in exporter.sources().items():
-            self.what.addItem(source.label, name)
+        for name, label in exporter.labels().items():
+            self.what.addItem(label, name)
         form.addRow(self.tr("What"), self.what)
         self.format = QtWidgets.QComboBox()
         form.addRow(self.tr("Format"), self.format)

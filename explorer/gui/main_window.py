@@ -53,7 +53,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._started = False
         self._settled = False
         self._slicing: object | None = None  # the drawing in progress (a large trace, in slices)
-        self.context = ViewContext(self.state, self.worker, engine, lambda: self.prepared, self.tabs_built)
+        self.context = ViewContext(self.state, self.worker, engine, lambda: self.prepared, self.built_view)
 
         self.controls = Controls(self.state)
         self.controls.invalid.connect(lambda text: self.show_error(error_message(ConfigError(text))))
@@ -164,7 +164,8 @@ class MainWindow(QtWidgets.QMainWindow):
         """A tab's view, built now if it was not yet."""
         return self.tabs.view(tab)
 
-    def tabs_built(self, tab: str):
+    def built_view(self, tab: Tab | str):
+        """A tab's view if it was built (the export asks without building it)."""
         return self.tabs.built(tab)
 
     @property
@@ -226,8 +227,7 @@ class MainWindow(QtWidgets.QMainWindow):
         for channel in CHANNELS:
             self.worker.cancel(channel)
         for view in self.tabs.built_views():
-            if hasattr(view, "cancelled"):
-                view.cancelled()
+            view.cancelled()
         self._hide_busy()
         self.show_banner(
             self.tr("Cancelled: the window keeps the last result. Edit anything to compute again."),

@@ -284,3 +284,23 @@ def test_preferences_persist_in_the_given_settings_only(qtbot, engine, tmp_path)
     w2.state.set_theme("light")
     shortcuts = {a.shortcut().toString() for a in w2.file_menu.actions()}
     assert {"Ctrl+O", "Ctrl+S", "Ctrl+E"} <= shortcuts
+
+
+def test_every_stage_exports_whatever_is_on_screen(qtbot, small, tmp_path):
+    """Ctrl+E on a stage not on screen (issue 12 found a crash there): every stage of the
+    pipeline and of the grid exports from another tab, with the pipeline zoomed elsewhere."""
+    from explorer.appstate.state import GRID_STAGES, PANEL_NAMES
+
+    w = small
+    w.state.set_stage_zoom(("weights",))
+    w.state.set_tab(Tab.HEADS)
+    for name in PANEL_NAMES:
+        path = tmp_path / f"{name}.png"
+        assert w.exporter.export_panel(f"pipeline:{name}", path) is None, w.exporter.message
+        assert QtGui.QImage(str(path)).width() > 100
+    w.state.set_tab(Tab.PIPELINE)
+    for stage in GRID_STAGES:
+        w.state.set_grid_stage(stage)
+        assert w.exporter.export_panel("heads", tmp_path / f"heads-{stage}.svg") is None, w.exporter.message
+        svg = (tmp_path / f"heads-{stage}.svg").read_text(encoding="utf-8")
+        assert "head 11" in svg  # every head, titled, though the grid is not on screen

@@ -210,7 +210,7 @@ class Monkey:
     def export(self):
         """Any figure, on screen or not, as PNG or SVG (the overview and compare only now and
         then: they compute on the spot when their tab never did)."""
-        names = [n for n in self.w.exporter.sources() if not n.startswith(("overview", "compare"))]
+        names = [n for n in self.w.exporter.labels() if not n.startswith(("overview", "compare"))]
         if self.rng.random() < 0.15:
             names = ["overview", "compare", "compare:diff"]
         name = self.rng.choice(names)

@@ -105,6 +105,9 @@ class View(QtWidgets.QWidget):
     def activated(self) -> None:
         """The tab came to the front (after any stale trace was drawn)."""
 
+    def cancelled(self) -> None:
+        """Cancel dropped the tab's computations in progress (its own worker channel)."""
+
     # -- helpers -------------------------------------------------------------------------------
     def is_shown(self) -> bool:
         return self.state.tab == self.TAB

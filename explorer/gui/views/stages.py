@@ -6,6 +6,8 @@ that is not on screen, so what a file shows is what the view would show.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PySide6 import QtCore
 
@@ -215,8 +217,6 @@ def head_panels(trace: AttentionTrace, display: DisplayArrays, stage: str) -> li
 def grid_columns(heads: int) -> int:
     """About 1.6 times as many columns as rows (a wide window), preferring a count that
     leaves no empty places in the last row (12 heads: 4 × 3 rather than 5, 5, 2)."""
-    import math
-
     target = max(1, min(heads, math.ceil(math.sqrt(heads * 1.6))))
     choices = [c for c in (target - 1, target, target + 1) if 1 <= c <= heads]
     return min(choices, key=lambda c: (-heads % c, abs(c - target), c))
