@@ -17,6 +17,13 @@ def _say(message: str) -> None:
         print(message, file=sys.stderr)
 
 
+def _mark(event: str) -> None:
+    """One line on stdout when a start-up milestone is reached (bench/interaction.py times
+    its arrival: the process's exit, which waits for the worker, is not the milestone)."""
+    if sys.stdout is not None:
+        print(event, flush=True)
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -182,11 +189,14 @@ def main(argv: list[str] | None = None) -> int:
 
         class FirstPaint(QtCore.QObject):
             def eventFilter(self, obj, event):  # noqa: N802
-                if event.type() == QtCore.QEvent.Type.Paint:
+                if event.type() == QtCore.QEvent.Type.Paint and not self.done:
+                    self.done = True
+                    _mark("first-paint")
                     QtCore.QTimer.singleShot(0, app.quit)
                 return False
 
         first_paint = FirstPaint(app)
+        first_paint.done = False
         app.installEventFilter(first_paint)
 
     from explorer.appstate.state import CompareOptions
@@ -240,7 +250,11 @@ def main(argv: list[str] | None = None) -> int:
             _say(f"error: {message}")
             app.exit(1)
 
-        window.rendered.connect(lambda: QtCore.QTimer.singleShot(0, app.quit))
+        def trace_drawn() -> None:
+            _mark("first-trace")
+            QtCore.QTimer.singleShot(0, app.quit)
+
+        window.rendered.connect(trace_drawn, QtCore.Qt.ConnectionType.SingleShotConnection)
         window.failed.connect(trace_failed)
 
     if args.screenshot:

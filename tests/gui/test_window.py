@@ -33,7 +33,9 @@ def test_first_launch_shows_a_computed_example(window):
     assert "scores = Q·Kᵀ" in p.panel("scores").title
     assert "[15×15]" in p.panel("scores").title
     status = window.status_text.text()
-    assert "device cpu" in status and "tokens 15×15" in status and "render" in status
+    assert f"device {t.device}" in status and f"tokens {t.n_query}×{t.n_key}" in status
+    assert f"{t.heads} heads of {t.d_k}" in status and f"compute {t.compute_ms:.1f} ms" in status
+    assert f"render {window.render_ms:.1f} ms" in status
     assert not window.banner.isVisible()
 
 
