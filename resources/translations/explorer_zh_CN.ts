@@ -179,6 +179,10 @@
         <translation>用温度 τ 除 B 的分数，替代 A 的缩放</translation>
     </message>
     <message>
+        <source>Nothing to export yet: no result has been computed</source>
+        <translation>还没有可导出的内容：尚未计算出结果</translation>
+    </message>
+    <message>
         <source>Compare: A, B and B − A</source>
         <translation>对比：A、B 和 B − A</translation>
     </message>
