@@ -21,11 +21,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import torch  # noqa: E402,F401  (before Qt)
-from PySide6 import QtCore, QtTest, QtWidgets  # noqa: E402
+from PySide6 import QtCore, QtTest  # noqa: E402
 
 from explorer.core.config import AttentionConfig  # noqa: E402
 from explorer.core.engine import Engine  # noqa: E402
-from explorer.gui.main_window import TAB_HEADS, TAB_PIPELINE, MainWindow  # noqa: E402
+from explorer.gui.app_setup import configure_app  # noqa: E402
+from explorer.gui.main_window import MainWindow  # noqa: E402
+from explorer.gui.views.registry import Tab  # noqa: E402
 
 CHARS = string.ascii_lowercase + string.digits  # 36 > the engine's 16-text cache
 
@@ -42,12 +44,12 @@ def wait_rendered(app, window, timeout_s: float = 30.0) -> None:
         raise RuntimeError("no repaint within the timeout")
 
 
-def measure(app, engine, config: AttentionConfig, tab: int, n: int) -> dict:
+def measure(app, engine, config: AttentionConfig, tab: Tab, n: int) -> dict:
     window = MainWindow(engine, config)
     window.resize(1600, 900)
     window.show()
     wait_rendered(app, window)
-    window.tabs.setCurrentIndex(tab)
+    window.state.set_tab(tab)
     app.processEvents()
     field = window.controls.sentence
     field.setFocus()
@@ -80,7 +82,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=50)
     args = parser.parse_args()
-    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    app = configure_app()
     engine = Engine()
     words12 = "the animal did not cross the street because it was "  # + 1 char = 12 tokens
     words64 = " ".join(f"w{i}" for i in range(63)) + " "  # + 1 char = 64 words
@@ -90,7 +92,7 @@ def main() -> int:
     ]
     rows = []
     for label, config in cases:
-        for tab, tab_name in ((TAB_PIPELINE, "pipeline"), (TAB_HEADS, "all heads")):
+        for tab, tab_name in ((Tab.PIPELINE, "pipeline"), (Tab.HEADS, "all heads")):
             r = measure(app, engine, config, tab, args.n)
             rows.append((label, tab_name, r))
     print(

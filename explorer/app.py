@@ -17,6 +17,13 @@ def _say(message: str) -> None:
         print(message, file=sys.stderr)
 
 
+def _mark(event: str) -> None:
+    """One line on stdout when a start-up milestone is reached (bench/interaction.py times
+    its arrival: the process's exit, which waits for the worker, is not the milestone)."""
+    if sys.stdout is not None:
+        print(event, flush=True)
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -48,7 +55,9 @@ def _changes(text: str) -> dict:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from explorer.appstate.state import LANGUAGES, THEMES  # Qt-free: read before torch and Qt
     from explorer.cli import Parser, add_config_arguments
+    from explorer.gui.views.registry import TABS
 
     parser = Parser(
         prog="attention-explorer", description="The Attention Explorer window: live Q, K, V and every stage."
@@ -69,21 +78,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="start in presentation mode (full screen unless --size is given)",
     )
-    parser.add_argument(
-        "--theme", choices=("light", "dark"), default=None, help="light (high contrast) or dark"
-    )
+    parser.add_argument("--theme", choices=THEMES, default=None, help="light (high contrast) or dark")
     parser.add_argument(
         "--language",
-        choices=("en", "zh_CN"),
+        choices=tuple(LANGUAGES),
         default=None,
-        help="interface language: en (English) or zh_CN (简体中文)",
+        help="interface language: " + ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items()),
     )
     parser.add_argument(
         "--step", type=int, default=None, metavar="N", help="show the lesson at step N (1 = tokens)"
     )
     parser.add_argument(
         "--tab",
-        choices=("pipeline", "heads", "overview", "compare"),
+        choices=[spec.tab.value for spec in TABS],
         default=None,
         help="open this tab (compare: the current settings A beside B)",
     )
@@ -106,6 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--first-paint-exit",
         action="store_true",
         help="exit 0 right after the window's first paint (start-up benchmarks)",
+    )
+    parser.add_argument(
+        "--first-trace-exit",
+        action="store_true",
+        help="exit 0 right after the opening trace is drawn (start-up benchmarks)",
     )
     parser.add_argument(
         "--self-test",
@@ -143,14 +155,14 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         _say(f"error: {exc}")
         return 2
+    from explorer.appstate.presets import DEFAULT_PRESET, PRESETS
     from explorer.core.config import AttentionConfig
-    from explorer.presets import DEFAULT_PRESET
 
     first_view = None
     if config == AttentionConfig():  # no option given: open on a meaningful, computed example
         first_view = DEFAULT_PRESET
         config = DEFAULT_PRESET.config(base=config)
-    headless = args.screenshot or args.first_paint_exit
+    headless = args.screenshot or args.first_paint_exit or args.first_trace_exit
     if (
         headless
         and not os.environ.get("QT_QPA_PLATFORM")
@@ -161,17 +173,11 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
     import torch  # noqa: F401  (before Qt: torch >= 2.9 fails on Windows when imported after it)
-    from PySide6 import QtCore, QtGui, QtWidgets
+    from PySide6 import QtCore, QtWidgets
 
-    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([sys.argv[0]])
-    app.setApplicationName("Attention Explorer")
-    from explorer.resources import app_icon_paths
+    from explorer.gui.app_setup import configure_app
 
-    for icon_file in app_icon_paths():
-        icon = QtGui.QIcon(str(icon_file))
-        if not icon.isNull():
-            app.setWindowIcon(icon)
-            break
+    app = configure_app([sys.argv[0]])
     if not headless and os.environ.get("QT_QPA_PLATFORM") != "offscreen":
 
         def report(text: str) -> None:  # an uncaught error, shown rather than lost
@@ -183,14 +189,19 @@ def main(argv: list[str] | None = None) -> int:
 
         class FirstPaint(QtCore.QObject):
             def eventFilter(self, obj, event):  # noqa: N802
-                if event.type() == QtCore.QEvent.Type.Paint:
+                if event.type() == QtCore.QEvent.Type.Paint and not self.done:
+                    self.done = True
+                    _mark("first-paint")
                     QtCore.QTimer.singleShot(0, app.quit)
                 return False
 
         first_paint = FirstPaint(app)
+        first_paint.done = False
         app.installEventFilter(first_paint)
 
+    from explorer.appstate.state import CompareOptions
     from explorer.core.engine import Engine
+    from explorer.gui.docks.registry import Dock
     from explorer.gui.main_window import MainWindow
 
     settings = None
@@ -199,41 +210,52 @@ def main(argv: list[str] | None = None) -> int:
 
         settings = MemorySettings()
     window = MainWindow(Engine(), config, settings=settings)
+    state = window.state
     size = args.size or ((1600, 900) if args.screenshot else None)
     if size:
         window.resize(*size)
     elif not window.restore_geometry():  # the size and place of the last run
         window.resize(1500, 900)
     if args.theme:
-        window.classroom.set_theme(args.theme)
+        state.set_theme(args.theme)
     if args.language:
-        window.classroom.set_language(args.language)
+        state.set_language(args.language)
     if args.presentation:
         window.classroom.set_presentation(True, fullscreen=size is None)
     if args.step:
-        window.classroom.show_lesson(True)
-        window.classroom.lesson.go(args.step - 1)
+        state.show_lesson(True)
+        state.set_lesson_step(args.step - 1)
     if args.compare_with is not None:
-        window.compare.set_changes(**args.compare_with)
+        state.set_compare(CompareOptions.from_changes(**args.compare_with))
     if first_view is not None:  # the picker names the example on screen
-        from explorer.presets import PRESETS
-
         picker = window.controls.preset
         picker.setCurrentIndex(max(0, picker.findData(PRESETS.index(first_view))))
-    if first_view is not None and first_view.head is not None:
-        window.state.select_head(first_view.head)
+        if first_view.head is not None:
+            state.select_head(first_view.head)
         if first_view.cell is not None:
-            window.state.select_cell(first_view.cell)
+            state.select_cell(first_view.cell)
     if args.head is not None:
-        window.state.select_head(args.head)
+        state.select_head(args.head)
     if args.select_cell is not None:
-        window.state.select_cell(args.select_cell)
-        if not window.classroom.active:  # presentation mode gives the stage the whole width
-            window.worked_dock.setVisible(True)  # its worked arithmetic beside the views
+        state.select_cell(args.select_cell)
+        if not state.presentation:  # presentation mode gives the stage the whole width
+            window.docks.set_visible(Dock.WORKED, True)  # its worked arithmetic beside the views
     if args.tab:
-        tab_index = {"pipeline": 0, "heads": 1, "overview": 2, "compare": window.tab_compare}[args.tab]
-        window.tabs.setCurrentIndex(tab_index)
+        state.set_tab(args.tab)
     outcome = {"code": 0}
+
+    if args.first_trace_exit:
+
+        def trace_failed(message: str) -> None:
+            _say(f"error: {message}")
+            app.exit(1)
+
+        def trace_drawn() -> None:
+            _mark("first-trace")
+            QtCore.QTimer.singleShot(0, app.quit)
+
+        window.rendered.connect(trace_drawn, QtCore.Qt.ConnectionType.SingleShotConnection)
+        window.failed.connect(trace_failed)
 
     if args.screenshot:
 
@@ -258,16 +280,13 @@ def main(argv: list[str] | None = None) -> int:
             outcome["code"] = 1
             app.quit()
 
-        ready = {
-            "compare": window.compare.rendered,  # the tab's own drawing, not the pipeline's
-            "overview": window.overviewRendered,
-        }.get(args.tab, window.rendered)
-        ready.connect(done, QtCore.Qt.ConnectionType.SingleShotConnection)
+        # the shown tab's own drawing (compare and overview compute more than the trace)
+        window.view(state.tab).rendered.connect(done, QtCore.Qt.ConnectionType.SingleShotConnection)
         window.failed.connect(failed)
         QtCore.QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, timeout)
 
     window.show()
     rc = app.exec()
     # Let a running computation finish before the interpreter (and torch) shut down.
-    window.bridge.executor.shutdown(timeout=30)
+    window.worker.shutdown(timeout=30)
     return outcome["code"] or rc

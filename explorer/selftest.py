@@ -180,7 +180,7 @@ def _run(out_dir: Path) -> str:
     # Offscreen always: the self-test must run on CI machines and never flash a window.
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     import torch  # noqa: F401  (before Qt: torch >= 2.9 fails on Windows when imported after it)
-    from PySide6 import QtCore, QtGui, QtWidgets
+    from PySide6 import QtCore, QtGui
 
     from explorer.core.config import AttentionConfig
     from explorer.core.engine import Engine
@@ -200,9 +200,9 @@ def _run(out_dir: Path) -> str:
     QtCore.QSettings.setPath(
         QtCore.QSettings.Format.IniFormat, QtCore.QSettings.Scope.UserScope, str(out_dir / "settings")
     )
-    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([sys.argv[0]])
-    if app.windowIcon().isNull():
-        app.setWindowIcon(QtGui.QIcon(str(app_icon_paths()[0])))
+    from explorer.gui.app_setup import configure_app
+
+    app = configure_app([sys.argv[0]])
     if app.windowIcon().isNull():
         raise SelfTestError("Qt could not load the application icon (image plugins missing?)")
 
@@ -234,7 +234,7 @@ def _run(out_dir: Path) -> str:
         # Tear the window down now, not during interpreter shutdown (after the
         # QApplication): that order crashes at exit.
         window.close()
-        window.bridge.executor.shutdown(timeout=30)
+        window.worker.shutdown(timeout=30)
         window.deleteLater()
         QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
         app.processEvents()

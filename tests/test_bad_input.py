@@ -22,8 +22,14 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402  (before Qt, as in main.py)
 
+from explorer.appstate.session import (  # noqa: E402
+    SESSION_VERSION,
+    Session,
+    SessionError,
+    load_session,
+    save_session,
+)
 from explorer.core.config import AttentionConfig, ConfigError  # noqa: E402
-from explorer.session import Session, SessionError, load_session, save_session  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT_MS = 30_000
@@ -222,7 +228,9 @@ def bad_sessions(tmp_path) -> dict[str, Path]:
     files["huge"] = tmp_path / "huge.json"
     files["huge"].write_text('{"pad": "' + "x" * (3 * 1024 * 1024) + '"}', encoding="utf-8")
     files["other version"] = tmp_path / "v99.json"
-    files["other version"].write_text(text.replace('"version": 1', '"version": 99'), encoding="utf-8")
+    files["other version"].write_text(
+        text.replace(f'"version": {SESSION_VERSION}', '"version": 99'), encoding="utf-8"
+    )
     files["not JSON"] = tmp_path / "binary.json"
     files["not JSON"].write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
     return files
@@ -238,30 +246,9 @@ def test_bad_session_files_raise_a_clear_session_error(tmp_path):
 
 
 # -- the window -----------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def engine():
-    from explorer.core.engine import Engine
-
-    return Engine()
-
-
 @pytest.fixture
-def window(qtbot, engine, tmp_path, monkeypatch):
-    from PySide6 import QtCore
-
-    QtCore.QSettings.setDefaultFormat(QtCore.QSettings.Format.IniFormat)
-    QtCore.QSettings.setPath(
-        QtCore.QSettings.Format.IniFormat, QtCore.QSettings.Scope.UserScope, str(tmp_path / "settings")
-    )
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    from explorer.gui.main_window import MainWindow
-
-    w = MainWindow(engine, AttentionConfig(sentence="The animal was tired"))
-    qtbot.addWidget(w)
-    w.resize(1200, 800)
-    with qtbot.waitSignal(w.rendered, timeout=WAIT_MS):
-        w.show()
-    return w
+def window(make_window):
+    return make_window(AttentionConfig(sentence="The animal was tired"), size=(1200, 800))
 
 
 def type_text(qtbot, window, text: str) -> None:
@@ -273,7 +260,7 @@ def wait_trace(qtbot, window, sentence: str):
         lambda: (
             window.trace is not None
             and window.trace.config.sentence == sentence
-            and not window.bridge.busy("trace")
+            and not window.worker.busy("trace")
         ),
         timeout=WAIT_MS,
     )
@@ -288,7 +275,7 @@ def wait_error(qtbot, window, *words: str) -> None:
 
 def assert_last_good_kept(window, good) -> None:
     assert window.trace is good
-    np.testing.assert_array_equal(window.pipeline.maps["weights"].data, good.weights[window.pipeline.head])
+    np.testing.assert_array_equal(window.pipeline.panel("weights").data, good.weights[window.pipeline.head])
 
 
 @pytest.mark.parametrize("text", ["", "   \t  "], ids=["empty", "whitespace"])
@@ -313,16 +300,16 @@ ACCEPTED_TEXTS = [
 def test_window_accepts_odd_text(qtbot, window, name, text, notice):
     type_text(qtbot, window, text)
     trace = wait_trace(qtbot, window, text)
-    weights = window.pipeline.maps["weights"]  # large traces are drawn panel by panel
+    pipeline = window.pipeline  # large traces are drawn a few panels per event-loop turn
     qtbot.waitUntil(
-        lambda: weights.data is not None and weights.data.shape == (trace.n_query, trace.n_key),
+        lambda: pipeline.canvas.panels and pipeline.panel("weights").shape == (trace.n_query, trace.n_key),
         timeout=WAIT_MS,
     )
     assert window.controls.sentence.text() == text
     assert not window.banner.isVisible()
     if notice:
         assert window.notice.isVisible() and notice in window.notice.text()
-    assert not window.pipeline.maps["weights"].reduced or trace.n_key > 256
+    assert not window.pipeline.panel("weights").reduced or trace.n_key > 256
 
 
 def test_window_heads_that_do_not_divide(qtbot, window):
@@ -338,7 +325,7 @@ def test_window_heads_that_do_not_divide(qtbot, window):
 def test_window_bad_temperature(qtbot, window, tau):
     """The τ slider spans 0.01 to 10, so these can only come through the state (or a session):
     the config refuses them and nothing changes."""
-    from explorer.gui.controls import slider_to_tau
+    from explorer.gui.docks.controls import slider_to_tau
 
     c = window.controls
     assert slider_to_tau(c.tau.minimum()) > 0 and math.isfinite(slider_to_tau(c.tau.maximum()))
@@ -379,12 +366,10 @@ def test_window_bad_model_folders(qtbot, window, tmp_path):
 
 
 def test_window_bad_session_files(qtbot, window, tmp_path):
-    if not hasattr(window, "open_session"):
-        pytest.skip("the window has no open-session action yet")
     good, config = window.trace, window.state.config
     for name, path in bad_sessions(tmp_path).items():
         window.banner.setVisible(False)
-        assert window.open_session(path) is False, name
+        assert window.files.open(path) is False, name
         assert window.banner.isVisible() and "session" in window.banner.text().lower(), name
         assert window.state.config == config
         assert_last_good_kept(window, good)
@@ -410,7 +395,8 @@ def test_window_absent_device_computes_on_the_cpu(qtbot, window, device):
 def test_a_newer_request_stops_an_older_long_computation():
     import threading
 
-    from explorer.compute import DisplayCancelled, LatestWins, trace_for_display
+    from explorer.appstate.display import DisplayCancelled, prepare_trace
+    from explorer.appstate.worker import LatestWins
     from explorer.core.engine import Cancelled, Engine
 
     started, release, results = threading.Event(), threading.Event(), []
@@ -432,4 +418,4 @@ def test_a_newer_request_stops_an_older_long_computation():
     assert not executor.is_current(results[0]) and executor.is_current(results[-1])
     # the window's job honours it: the engine stops before attention, the display between heads
     with pytest.raises((Cancelled, DisplayCancelled)):
-        trace_for_display(Engine(), AttentionConfig(sentence=" ".join(["word"] * 600)), lambda: True)
+        prepare_trace(Engine(), AttentionConfig(sentence=" ".join(["word"] * 600)), lambda: True)

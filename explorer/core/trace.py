@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from explorer.atomic import atomic_write
 from explorer.core.config import AttentionConfig, ConfigError
 
 # Array stages, in the order of the lesson; JSON keys and NPZ names alike.
@@ -180,7 +181,7 @@ class AttentionTrace:
 
         selection.heads_of(self.heads)  # an impossible head fails before any byte is written
         write = trace_files.write_json if fmt == "json" else trace_files.write_npz
-        trace_files.atomic_write(path, lambda f: write(self, f, selection))
+        atomic_write(path, lambda f: write(self, f, selection), "wb")
 
     def projection_slices(self, heads: list[int]) -> dict[str, np.ndarray]:
         """W_Q … b_O per head, so that for head h (see PROJECTION_LAYOUT)

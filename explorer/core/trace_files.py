@@ -8,12 +8,9 @@ them into Python lists first (json.dump) took gigabytes and minutes.
 from __future__ import annotations
 
 import json
-import os
-import secrets
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import orjson
@@ -152,20 +149,3 @@ def _numbers(block: np.ndarray) -> bytes:
         # orjson writes null for NaN; json keeps NaN and ±Infinity (float64 text, still exact).
         return _json(block.astype(np.float64).tolist())
     return orjson.dumps(block, option=orjson.OPT_SERIALIZE_NUMPY)
-
-
-# -- files ---------------------------------------------------------------------------------
-def atomic_write(path: Path, write) -> None:
-    """Write beside the target, then rename: a crash, a full disk or a MemoryError never
-    leaves half a file (nor the temporary one)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.part"
-    # os.open, not mkstemp: the file gets the usual permissions (umask), not 0600.
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

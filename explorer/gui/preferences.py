@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6 import QtCore
 
-from explorer.session import LANGUAGES, THEMES
+from explorer.appstate.state import LANGUAGES, THEMES
 
 MAX_RECENT = 8
 ORGANIZATION = "AttentionExplorer"
@@ -88,10 +88,6 @@ class Preferences:
         recent = [path] + [p for p in self.recent() if p != path]
         self.settings.setValue("sessions/recent", recent[:MAX_RECENT])
         return recent[:MAX_RECENT]
-
-    def remove_recent(self, path: str | Path) -> None:
-        path = str(Path(path).resolve())
-        self.settings.setValue("sessions/recent", [p for p in self.recent() if p != path])
 
     def sync(self) -> None:
         self.settings.sync()

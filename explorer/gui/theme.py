@@ -1,31 +1,25 @@
-"""Two themes for the classroom: a high-contrast light one and a dark one.
+"""The two themes (a high-contrast light one and a dark one) and the text sizes, as Qt sees them.
 
-A theme is a palette for the widgets, a background and foreground for the plots and an
-accent colour (the lesson's highlight). ``apply_theme`` sets them on the application;
-``font_style_sheet`` gives the style sheet that sets one font size on a whole window
-(presentation mode), so that every label, button, tab and menu grows together.
+A theme is a palette for the widgets, a background and foreground for the figures and an
+accent colour (the lesson's highlight, the selected head). Which theme, which text zoom and
+whether presentation mode is on are the ExplorerState's; ``look(state)`` turns them into
+what the widgets and the heatmaps need, so every view draws from the same source.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pyqtgraph as pg
 from PySide6 import QtGui, QtWidgets
 
-# A CJK-capable family last in the fallback list, so Chinese never renders as boxes
-# when the default family lacks the glyphs (offscreen and in screenshots too).
-CJK_FAMILIES = (
-    "Noto Sans CJK SC",
-    "WenQuanYi Micro Hei",
-    "Microsoft YaHei",
-    "PingFang SC",
-    "Source Han Sans SC",
-    "SimHei",
-)
+from explorer.appstate.state import THEMES as THEME_NAMES
+from explorer.appstate.state import ExplorerState
+from explorer.gui.heatmap import Style
 
 PRESENTATION_FONT_PX = 22  # at 1024×768 nothing is under 20 px
-NORMAL_FONT_PX = 0  # 0: the platform's own size
+ZOOM_STEP_PX = 2
+FIGURE_FONT_PX = 11  # labels and titles of the figures in the ordinary window
+SELECTED = "#d55e00"  # the selected head, the selected thumbnail
 
 
 @dataclass(frozen=True)
@@ -41,7 +35,7 @@ class Theme:
     plot_bg: str
     plot_fg: str
     accent: str  # the lesson's current stage
-    muted: str  # borders of panels that are not current
+    muted: str  # frames of panels, disabled text
 
     def palette(self) -> QtGui.QPalette:
         c = QtGui.QColor
@@ -70,7 +64,7 @@ class Theme:
         return pal
 
 
-THEMES: dict[str, Theme] = {
+PALETTES: dict[str, Theme] = {
     # Pure black on white, a deep blue highlight: survives a washed-out projector.
     "light": Theme(
         "light",
@@ -101,39 +95,45 @@ THEMES: dict[str, Theme] = {
         muted="#9a9a9a",
     ),
 }
-DEFAULT_THEME = "light"
+assert tuple(PALETTES) == THEME_NAMES, "one palette per theme of explorer.appstate.state.THEMES"
 
 
 def theme(name: str | None) -> Theme:
-    return THEMES.get(name or DEFAULT_THEME, THEMES[DEFAULT_THEME])
+    return PALETTES.get(name or THEME_NAMES[0], PALETTES[THEME_NAMES[0]])
 
 
-def ensure_cjk_fallback() -> None:
-    """Let every family fall back to an installed CJK font for Chinese characters."""
-    installed = set(QtGui.QFontDatabase.families())
-    cjk = [f for f in CJK_FAMILIES if f in installed]
-    if not cjk:
-        return
-    app_font = QtWidgets.QApplication.font()
-    for family in {app_font.family(), "Sans Serif", "DejaVu Sans", "Helvetica", "Arial"}:
-        subs = QtGui.QFont.substitutes(family)
-        missing = [f for f in cjk if f not in subs]
-        if missing:
-            QtGui.QFont.insertSubstitutions(family, missing)
-    families = app_font.families() or [app_font.family()]
-    if not any(f in families for f in cjk):
-        app_font.setFamilies(families + cjk)
-        QtWidgets.QApplication.setFont(app_font)
+def platform_font_px() -> int:
+    return max(QtGui.QFontInfo(QtWidgets.QApplication.font()).pixelSize(), 11)
 
 
-def apply_theme(name: str) -> Theme:
-    """Set the palette of the whole application and the plot colours for new plot items."""
-    t = theme(name)
+@dataclass(frozen=True)
+class Look:
+    """What the state's theme, text zoom and presentation mode mean in pixels and colours."""
+
+    theme: Theme
+    widget_px: int  # 0: the platform's own sizes (the ordinary window, not zoomed)
+    figure_px: int  # labels and titles of the heatmaps
+
+    def style(self) -> Style:
+        t = self.theme
+        return Style.make(self.figure_px, fg=t.plot_fg, bg=t.plot_bg, accent=t.accent, frame=t.muted)
+
+
+def look(state: ExplorerState) -> Look:
+    t = theme(state.theme)
+    zoom = state.text_zoom * ZOOM_STEP_PX
+    if state.presentation:
+        px = PRESENTATION_FONT_PX + zoom
+        return Look(t, px, px)
+    if state.text_zoom == 0:
+        return Look(t, 0, FIGURE_FONT_PX)
+    return Look(t, max(8, platform_font_px() + zoom), max(7, FIGURE_FONT_PX + zoom))
+
+
+def apply_palette(t: Theme) -> None:
     app = QtWidgets.QApplication.instance()
     if app is not None:
         app.setPalette(t.palette())
-    pg.setConfigOptions(background=t.plot_bg, foreground=t.plot_fg)
-    return t
 
 
 def font_style_sheet(font_px: int) -> str:
@@ -145,10 +145,3 @@ def font_style_sheet(font_px: int) -> str:
         f"QToolTip {{ font-size: {font_px}px; }}\n"
         f"QTabBar::tab {{ padding: 4px 12px; }}\n"
     )
-
-
-def font_px_for(font_px: int) -> int:
-    """The pixel size plots use: presentation size, or about the platform's default."""
-    if font_px > 0:
-        return font_px
-    return max(QtGui.QFontInfo(QtWidgets.QApplication.font()).pixelSize(), 11)

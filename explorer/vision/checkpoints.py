@@ -16,7 +16,7 @@ import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save
 
-from explorer.core.trace_files import atomic_write
+from explorer.atomic import atomic_write
 from explorer.resources import resource_path
 from explorer.vision.models import VARIANTS, TinyCNN, VisionConfig, VisionConfigError
 
@@ -38,8 +38,8 @@ def save_checkpoint(model: TinyCNN, stem: str | Path, info: dict | None = None) 
     state = {name: t.detach().to("cpu").contiguous() for name, t in model.state_dict().items()}
     meta = {"format_version": FORMAT_VERSION, "config": model.config.to_dict(), **(info or {})}
 
-    atomic_write(weights_path, lambda f: f.write(save(state)))
-    atomic_write(json_path, lambda f: f.write(json.dumps(meta, indent=2, ensure_ascii=False).encode("utf-8")))
+    atomic_write(weights_path, lambda f: f.write(save(state)), "wb")
+    atomic_write(json_path, lambda f: json.dump(meta, f, indent=2, ensure_ascii=False))
     return weights_path, json_path
 
 

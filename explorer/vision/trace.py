@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from explorer.core.trace_files import atomic_write
+from explorer.atomic import atomic_write
 from explorer.vision.models import TinyCNN, VisionConfig
 
 # The fixed names first (the issue's), then the others blocks keep, in the order they happen.
@@ -143,14 +143,12 @@ class VisionTrace:
         return out
 
     def to_json(self, path: str | Path) -> None:
-        atomic_write(
-            Path(path), lambda f: f.write(json.dumps(self.to_dict(), ensure_ascii=False).encode("utf-8"))
-        )
+        atomic_write(Path(path), lambda f: json.dump(self.to_dict(), f, ensure_ascii=False))
 
     def to_npz(self, path: str | Path) -> None:
         arrays = self.arrays()
         arrays["meta_json"] = np.array(json.dumps(self.meta(), ensure_ascii=False))  # no pickle needed
-        atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays))
+        atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays), "wb")
 
     def save(self, path: str | Path) -> None:
         suffix = Path(path).suffix.lower()

@@ -2,21 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name></name>
-    <message>
-        <source>no scaling</source>
-        <translation type="vanished">不缩放</translation>
-    </message>
-    <message>
-        <source>visible</source>
-        <translation type="vanished">可见</translation>
-    </message>
-    <message>
-        <source>masked: this key is hidden from this query</source>
-        <translation type="vanished">已掩码：此查询看不到这个键</translation>
-    </message>
-</context>
-<context>
     <name>Classroom</name>
     <message>
         <source>Select head 0 … 8</source>
@@ -170,6 +155,14 @@
         <translation>相同注意力</translation>
     </message>
     <message>
+        <source>B cannot be computed: {0}</source>
+        <translation>无法计算 B：{0}</translation>
+    </message>
+    <message>
+        <source>Computing A and B…</source>
+        <translation>正在计算 A 和 B…</translation>
+    </message>
+    <message>
         <source>attention: {0}</source>
         <translation>注意力：{0}</translation>
     </message>
@@ -184,6 +177,18 @@
     <message>
         <source>Divide B&apos;s scores by the temperature τ instead of A&apos;s scaling</source>
         <translation>用温度 τ 除 B 的分数，替代 A 的缩放</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: no result has been computed</source>
+        <translation>还没有可导出的内容：尚未计算出结果</translation>
+    </message>
+    <message>
+        <source>Compare: A, B and B − A</source>
+        <translation>对比：A、B 和 B − A</translation>
+    </message>
+    <message>
+        <source>Compare: {0}</source>
+        <translation>对比：{0}</translation>
     </message>
     <message>
         <source>same mask</source>
@@ -301,6 +306,22 @@
         <translation>被查询的词元：键（K）和值（V）来自这段文本（Ctrl+L）</translation>
     </message>
     <message>
+        <source>score = q·k: large when query and key point the same way and are long</source>
+        <translation>分数 = q·k：查询和键方向相同且都很长时分数大</translation>
+    </message>
+    <message>
+        <source>score = q·k / (|q||k|): only the angle counts, from -1 to 1</source>
+        <translation>分数 = q·k / (|q||k|)：只看夹角，范围 -1 到 1</translation>
+    </message>
+    <message>
+        <source>Bahdanau: score = vᵀ tanh(W₁q + W₂k) with seeded, untrained W₁, W₂, v</source>
+        <translation>Bahdanau：分数 = vᵀ tanh(W₁q + W₂k)，其中 W₁、W₂、v 由种子生成、未经训练</translation>
+    </message>
+    <message>
+        <source>Luong: score = qᵀ W k with a seeded, untrained W</source>
+        <translation>Luong：分数 = qᵀ W k，其中 W 由种子生成、未经训练</translation>
+    </message>
+    <message>
         <source>÷ τ (temperature)</source>
         <translation>÷ τ（温度）</translation>
     </message>
@@ -313,60 +334,164 @@
         <translation>软（softmax）</translation>
     </message>
     <message>
+        <source>softmax: every visible key gets a share of the weight</source>
+        <translation>softmax：每个可见的键都分到一部分权重</translation>
+    </message>
+    <message>
         <source>hard (one key)</source>
         <translation>硬（只取一个键）</translation>
+    </message>
+    <message>
+        <source>all the weight goes to the best-scoring key of each row</source>
+        <translation>每一行的全部权重都给分数最高的键</translation>
     </message>
     <message>
         <source>sample (drawn)</source>
         <translation>采样</translation>
     </message>
     <message>
+        <source>one key per row drawn at random from the softmax (seeded)</source>
+        <translation>每一行按 softmax 概率随机抽取一个键（固定种子）</translation>
+    </message>
+    <message>
+        <source>every query sees every key</source>
+        <translation>每个查询都能看到每个键</translation>
+    </message>
+    <message>
         <source>causal</source>
         <translation>因果</translation>
+    </message>
+    <message>
+        <source>query i sees keys 0..i only (a decoder)</source>
+        <translation>查询 i 只能看到键 0..i（解码器）</translation>
     </message>
     <message>
         <source>window ±K</source>
         <translation>窗口 ±K</translation>
     </message>
     <message>
+        <source>query i sees keys within K positions (local attention)</source>
+        <translation>查询 i 只能看到相距 K 个位置以内的键（局部注意力）</translation>
+    </message>
+    <message>
         <source>valid length N</source>
         <translation>有效长度 N</translation>
+    </message>
+    <message>
+        <source>only the first N keys are visible (padding)</source>
+        <translation>只有前 N 个键可见（其余是填充）</translation>
     </message>
     <message>
         <source>pretrained (MiniLM)</source>
         <translation>预训练（MiniLM）</translation>
     </message>
     <message>
+        <source>the W_Q, W_K, W_V, W_O of a trained model&apos;s layer, with X its hidden state entering that layer</source>
+        <translation>训练好的模型某一层的 W_Q、W_K、W_V、W_O，X 是进入该层的隐藏状态</translation>
+    </message>
+    <message>
         <source>random (seeded)</source>
         <translation>随机（固定种子）</translation>
+    </message>
+    <message>
+        <source>seeded random embeddings and projections of the chosen width</source>
+        <translation>按所选宽度生成的带种子随机嵌入和投影</translation>
     </message>
     <message>
         <source>identity</source>
         <translation>恒等</translation>
     </message>
     <message>
+        <source>W = I: Q = K = V = X, to see the bare mechanism</source>
+        <translation>W = I：Q = K = V = X，看最朴素的机制</translation>
+    </message>
+    <message>
         <source>Open model folder…</source>
         <translation>打开模型文件夹…</translation>
+    </message>
+    <message>
+        <source>load a local BERT-family model folder (config.json, model.safetensors, tokenizer.json)</source>
+        <translation>加载本地的 BERT 系列模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
+    </message>
+    <message>
+        <source>How a query and a key become one score: </source>
+        <translation>查询和键如何变成一个分数：</translation>
     </message>
     <message>
         <source>What divides the scores before the softmax: √d_k keeps dot products of long vectors from saturating it; τ sets the sharpness by hand</source>
         <translation>softmax 之前分数除以什么：√d_k 防止长向量的点积使 softmax 饱和；τ 手动调节尖锐程度</translation>
     </message>
     <message>
+        <source>Temperature τ (0.01 to 10, log scale): scores are divided by τ. Small τ: sharp, almost one-hot weights; large τ: flat weights. Moving it switches scaling to τ.</source>
+        <translation>温度 τ（0.01 到 10，对数刻度）：分数除以 τ。τ 小：权重尖锐，几乎是独热；τ 大：权重平缓。拖动它会把缩放方式切换为 τ。</translation>
+    </message>
+    <message>
         <source>How many heads split the model width: each head gets width/heads columns of Q, K and V. Only counts that divide the width are offered.</source>
         <translation>把模型宽度分成几个头：每个头得到 Q、K、V 的 宽度/头数 列。只提供能整除宽度的头数。</translation>
+    </message>
+    <message>
+        <source>Soft: softmax weights. Hard: one-hot at the best key. Sample: one-hot at a key drawn from the softmax with the seed.</source>
+        <translation>软：softmax 权重。硬：最佳键为 1 的独热权重。采样：按 softmax 用种子抽取一个键，独热权重。</translation>
+    </message>
+    <message>
+        <source>Seeds the sampled attention, the random weights and the untrained parameters of additive and general scoring: same seed, same numbers</source>
+        <translation>为采样注意力、随机权重以及加性和通用评分中未训练的参数设定种子：种子相同，数字就相同</translation>
     </message>
     <message>
         <source>Which keys each query may see: hidden scores become -∞ before the softmax, so their weights are exactly 0 (drawn hatched)</source>
         <translation>每个查询能看到哪些键：被遮住的分数在 softmax 前变为 -∞，权重恰好为 0（画成斜线）</translation>
     </message>
     <message>
+        <source>K for the window (keys within K positions), N for the valid length</source>
+        <translation>窗口的 K（相距 K 个位置以内的键），有效长度的 N</translation>
+    </message>
+    <message>
         <source>Where X and the projection matrices come from</source>
         <translation>X 和投影矩阵的来源</translation>
     </message>
     <message>
+        <source>The model folder in use</source>
+        <translation>正在使用的模型文件夹</translation>
+    </message>
+    <message>
         <source>bundled all-MiniLM-L6-v2</source>
         <translation>内置 all-MiniLM-L6-v2</translation>
+    </message>
+    <message>
+        <source>Which layer of the pretrained model: X is the hidden state entering it and W_Q, W_K, W_V, W_O are its projections</source>
+        <translation>预训练模型的哪一层：X 是进入该层的隐藏状态，W_Q、W_K、W_V、W_O 是它的投影矩阵</translation>
+    </message>
+    <message>
+        <source>d_model of random and identity weights: the width of X, split among the heads</source>
+        <translation>随机权重和单位权重的 d_model：X 的宽度，平均分给各个头</translation>
+    </message>
+    <message>
+        <source>auto (best available)</source>
+        <translation>自动（选用最好的）</translation>
+    </message>
+    <message>
+        <source>unavailable: {0}</source>
+        <translation>不可用：{0}</translation>
+    </message>
+    <message>
+        <source>CUDA, then MPS, then CPU</source>
+        <translation>依次尝试 CUDA、MPS、CPU</translation>
+    </message>
+    <message>
+        <source>compute on {0}</source>
+        <translation>在 {0} 上计算</translation>
+    </message>
+    <message>
+        <source>Where the attention is computed; the numbers are the same up to rounding.</source>
+        <translation>在哪里计算注意力；不同设备的结果只差舍入误差。</translation>
+    </message>
+    <message>
+        <source>Open a BERT-family model folder (config.json, model.safetensors, tokenizer.json)</source>
+        <translation>打开 BERT 系列模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
+    </message>
+    <message>
+        <source>{0} (model&apos;s own)</source>
+        <translation>{0}（模型自带）</translation>
     </message>
 </context>
 <context>
@@ -913,6 +1038,21 @@
     </message>
 </context>
 <context>
+    <name>Docks</name>
+    <message>
+        <source>Worked arithmetic</source>
+        <translation>逐步计算</translation>
+    </message>
+    <message>
+        <source>Show the actual numbers behind the selected cell</source>
+        <translation>显示所选单元格背后的实际数字</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>讲解</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <source>Export</source>
@@ -972,22 +1112,69 @@
     </message>
 </context>
 <context>
+    <name>Exporter</name>
+    <message>
+        <source>Worked arithmetic</source>
+        <translation>逐步计算</translation>
+    </message>
+    <message>
+        <source>cannot write {0}</source>
+        <translation>无法写入 {0}</translation>
+    </message>
+    <message>
+        <source>Exported {0}</source>
+        <translation>已导出 {0}</translation>
+    </message>
+    <message>
+        <source>{0}: choose PNG or SVG</source>
+        <translation>{0}：请选择 PNG 或 SVG</translation>
+    </message>
+    <message>
+        <source>Export failed: {0}</source>
+        <translation>导出失败：{0}</translation>
+    </message>
+    <message>
+        <source>Export failed: cannot write {0}</source>
+        <translation>导出失败：无法写入 {0}</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: no result has been computed</source>
+        <translation>还没有可导出的内容：尚未计算出结果</translation>
+    </message>
+    <message>
+        <source>Copy failed: {0}</source>
+        <translation>复制失败：{0}</translation>
+    </message>
+    <message>
+        <source>{0} to the clipboard</source>
+        <translation>{0} 已复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Export the window</source>
+        <translation>导出窗口</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>A panel as PNG or SVG, the window as PNG, the data as CSV, NPY or JSON</source>
+        <translation>面板导出为 PNG 或 SVG，窗口导出为 PNG，数据导出为 CSV、NPY 或 JSON</translation>
+    </message>
+    <message>
+        <source>Export the window as PNG…</source>
+        <translation>把窗口导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Copy the current view to the clipboard</source>
+        <translation>把当前视图复制到剪贴板</translation>
+    </message>
+</context>
+<context>
     <name>HeadGrid</name>
     <message>
-        <source>weights (after softmax / hard)</source>
-        <translation>注意力权重（softmax / 硬选择之后）</translation>
-    </message>
-    <message>
-        <source>raw scores</source>
-        <translation>原始分数</translation>
-    </message>
-    <message>
-        <source>scaled scores</source>
-        <translation>缩放后的分数</translation>
-    </message>
-    <message>
-        <source>head outputs (weights·V)</source>
-        <translation>各头输出（权重·V）</translation>
+        <source>head {h}: {text}</source>
+        <translation>头 {h}：{text}</translation>
     </message>
     <message>
         <source>Stage</source>
@@ -1000,6 +1187,14 @@
     <message>
         <source>Click a head to select it; H̄ is the mean entropy of its weight rows.</source>
         <translation>点击一个头来选中它；H̄ 是其权重各行的平均熵。</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: no result has been computed</source>
+        <translation>还没有可导出的内容：尚未计算出结果</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>所有头</translation>
     </message>
 </context>
 <context>
@@ -1141,170 +1336,23 @@
     </message>
 </context>
 <context>
-    <name>LessonToolsMixin</name>
-    <message>
-        <source>Worked arithmetic</source>
-        <translation>逐步计算</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>对比</translation>
-    </message>
-    <message>
-        <source>The selected head&apos;s weights for the current settings (A) and for B, and B − A</source>
-        <translation>所选头在当前设置（A）和 B 下的权重，以及 B − A</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Open session…</source>
-        <translation>打开课程(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Open a saved lesson: inputs, options, selection, theme, language</source>
-        <translation>打开保存的课程：输入、选项、选择、主题、语言</translation>
-    </message>
-    <message>
-        <source>Recent sessions</source>
-        <translation>最近的课程</translation>
-    </message>
-    <message>
-        <source>&amp;Save session</source>
-        <translation>保存课程(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Attention Explorer session (*.aexp.json *.json)</source>
-        <translation>注意力探索器课程 (*.aexp.json *.json)</translation>
-    </message>
-    <message>
-        <source>Show the actual numbers behind the selected cell</source>
-        <translation>显示所选单元格背后的实际数字</translation>
-    </message>
-    <message>
-        <source>Save the whole state to the current session file</source>
-        <translation>把全部状态保存到当前课程文件</translation>
-    </message>
-    <message>
-        <source>Save session &amp;as…</source>
-        <translation>课程另存为(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>&amp;Export…</source>
-        <translation>导出(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>A panel as PNG or SVG, the window as PNG, the data as CSV, NPY or JSON</source>
-        <translation>面板导出为 PNG 或 SVG，窗口导出为 PNG，数据导出为 CSV、NPY 或 JSON</translation>
-    </message>
-    <message>
-        <source>Export the window as PNG…</source>
-        <translation>把窗口导出为 PNG…</translation>
-    </message>
-    <message>
-        <source>Copy the current view to the clipboard</source>
-        <translation>把当前视图复制到剪贴板</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>(none yet)</source>
-        <translation>（暂无）</translation>
-    </message>
-    <message>
-        <source>B cannot be computed: {0}</source>
-        <translation>无法计算 B：{0}</translation>
-    </message>
-    <message>
-        <source>Computing A and B…</source>
-        <translation>正在计算 A 和 B…</translation>
-    </message>
-    <message>
-        <source>Cannot open the session: {0}</source>
-        <translation>无法打开课程：{0}</translation>
-    </message>
-    <message>
-        <source>Open session</source>
-        <translation>打开课程</translation>
-    </message>
-    <message>
-        <source>Opened {0}</source>
-        <translation>已打开 {0}</translation>
-    </message>
-    <message>
-        <source>Cannot save the session: {0}</source>
-        <translation>无法保存课程：{0}</translation>
-    </message>
-    <message>
-        <source>Save session</source>
-        <translation>保存课程</translation>
-    </message>
-    <message>
-        <source>Saved {0}</source>
-        <translation>已保存 {0}</translation>
-    </message>
-    <message>
-        <source>Pipeline: every stage of the head</source>
-        <translation>流程：该头的每个阶段</translation>
-    </message>
-    <message>
-        <source>Pipeline stage: {0}</source>
-        <translation>流程阶段：{0}</translation>
-    </message>
-    <message>
-        <source>All heads</source>
-        <translation>所有头</translation>
-    </message>
-    <message>
-        <source>Model overview</source>
-        <translation>模型总览</translation>
-    </message>
-    <message>
-        <source>Compare: A, B and B − A</source>
-        <translation>对比：A、B 和 B − A</translation>
-    </message>
-    <message>
-        <source>Compare: {0}</source>
-        <translation>对比：{0}</translation>
-    </message>
-    <message>
-        <source>Exported {0}</source>
-        <translation>已导出 {0}</translation>
-    </message>
-    <message>
-        <source>{0}: choose PNG or SVG</source>
-        <translation>{0}：请选择 PNG 或 SVG</translation>
-    </message>
-    <message>
-        <source>Export failed: {0}</source>
-        <translation>导出失败：{0}</translation>
-    </message>
-    <message>
-        <source>Export failed: cannot write {0}</source>
-        <translation>导出失败：无法写入 {0}</translation>
-    </message>
-    <message>
-        <source>Nothing to export yet: no result has been computed</source>
-        <translation>还没有可导出的内容：尚未计算出结果</translation>
-    </message>
-    <message>
-        <source>Copy failed: {0}</source>
-        <translation>复制失败：{0}</translation>
-    </message>
-    <message>
-        <source>{0} to the clipboard</source>
-        <translation>{0} 已复制到剪贴板</translation>
-    </message>
-    <message>
-        <source>Export the window</source>
-        <translation>导出窗口</translation>
-    </message>
-</context>
-<context>
     <name>MainWindow</name>
+    <message>
+        <source>Loading the model… the first result appears in a moment.</source>
+        <translation>正在加载模型……第一个结果马上就出来。</translation>
+    </message>
+    <message>
+        <source>Cancelled: the window keeps the last result. Edit anything to compute again.</source>
+        <translation>已取消：窗口保留上一个结果。修改任何内容即可重新计算。</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <source>Note: </source>
+        <translation>注意：</translation>
+    </message>
     <message>
         <source>No result yet</source>
         <translation>尚无结果</translation>
@@ -1318,36 +1366,24 @@
         <translation>设备 {device}  |  词元 {nq}×{nk}  |  {heads} 个头，每头 {dk} 维  |  {source}  |  计算 {compute} ms  |  绘制 {render} ms</translation>
     </message>
     <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
         <source>Attention Explorer</source>
         <translation>注意力探索器</translation>
     </message>
     <message>
-        <source>Pipeline (one head)</source>
-        <translation>流程（单个头）</translation>
-    </message>
-    <message>
-        <source>Every stage of the selected head, in order: X, Q, K, V, scores, scaled, mask, weights, head output, concat, output</source>
-        <translation>所选头的每个阶段，按顺序：X、Q、K、V、分数、缩放、掩码、权重、头输出、拼接、输出</translation>
-    </message>
-    <message>
-        <source>All heads</source>
-        <translation>所有头</translation>
-    </message>
-    <message>
-        <source>One stage for every head; click a head to select it</source>
-        <translation>每个头的同一阶段；点击一个头来选中它</translation>
-    </message>
-    <message>
-        <source>Model overview</source>
-        <translation>模型总览</translation>
-    </message>
-    <message>
-        <source>Attention weights of every layer and head; click one to open it</source>
-        <translation>每一层每个头的注意力权重；点击一个打开它</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation type="vanished">对比</translation>
+        <source>(The views still show the last good result.)</source>
+        <translation>（视图仍显示上一个正确的结果。）</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -1356,6 +1392,21 @@
     <message>
         <source>Drop the computation in progress and keep the last result</source>
         <translation>放弃正在进行的计算，保留上一个结果</translation>
+    </message>
+</context>
+<context>
+    <name>Messages</name>
+    <message>
+        <source>Cannot compute this: {0}</source>
+        <translation>无法计算：{0}</translation>
+    </message>
+    <message>
+        <source>The model could not be used: {0}</source>
+        <translation>无法使用这个模型：{0}</translation>
+    </message>
+    <message>
+        <source>Unexpected error ({0}): {1}</source>
+        <translation>意外错误（{0}）：{1}</translation>
     </message>
 </context>
 <context>
@@ -1373,6 +1424,10 @@
         <translation>第 {n} 层</translation>
     </message>
     <message>
+        <source>Computing every layer and head…</source>
+        <translation>正在计算每一层、每个头…</translation>
+    </message>
+    <message>
         <source>these weights</source>
         <translation>这些权重</translation>
     </message>
@@ -1384,32 +1439,24 @@
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，头 {head}</translation>
     </message>
+    <message>
+        <source>Nothing to export yet: no result has been computed</source>
+        <translation>还没有可导出的内容：尚未计算出结果</translation>
+    </message>
+    <message>
+        <source>Model overview</source>
+        <translation>模型总览</translation>
+    </message>
 </context>
 <context>
     <name>PipelineView</name>
     <message>
-        <source>scaled = scores (no scaling)</source>
-        <translation>scaled = scores（不缩放）</translation>
+        <source>visible</source>
+        <translation>可见</translation>
     </message>
     <message>
-        <source>X (queries = keys)</source>
-        <translation>X（查询 = 键）</translation>
-    </message>
-    <message>
-        <source>X (query side)</source>
-        <translation>X（查询一侧）</translation>
-    </message>
-    <message>
-        <source>head</source>
-        <translation>头</translation>
-    </message>
-    <message>
-        <source>mask: {mask} (1 = visible)</source>
-        <translation>掩码：{mask}（1 = 可见）</translation>
-    </message>
-    <message>
-        <source>entropy of each weight row (nats)</source>
-        <translation>每行权重的熵（奈特）</translation>
+        <source>hidden (masked)</source>
+        <translation>被遮住（已掩码）</translation>
     </message>
     <message>
         <source>Head (of {n})</source>
@@ -1434,6 +1481,18 @@
     <message>
         <source>Point at a cell to read its exact value; click to select it.</source>
         <translation>指向单元格可读出精确数值；点击选中。</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: no result has been computed</source>
+        <translation>还没有可导出的内容：尚未计算出结果</translation>
+    </message>
+    <message>
+        <source>Pipeline: every stage of the head</source>
+        <translation>流程：该头的每个阶段</translation>
+    </message>
+    <message>
+        <source>Pipeline stage: {0}</source>
+        <translation>流程阶段：{0}</translation>
     </message>
 </context>
 <context>
@@ -1560,6 +1619,65 @@
     </message>
 </context>
 <context>
+    <name>SessionFiles</name>
+    <message>
+        <source>Attention Explorer session (*.aexp.json *.json)</source>
+        <translation>注意力探索器课程 (*.aexp.json *.json)</translation>
+    </message>
+    <message>
+        <source>Cannot open the session: {0}</source>
+        <translation>无法打开课程：{0}</translation>
+    </message>
+    <message>
+        <source>Opened {0}</source>
+        <translation>已打开 {0}</translation>
+    </message>
+    <message>
+        <source>Cannot save the session: {0}</source>
+        <translation>无法保存课程：{0}</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>已保存 {0}</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>保存课程</translation>
+    </message>
+    <message>
+        <source>(none yet)</source>
+        <translation>（暂无）</translation>
+    </message>
+    <message>
+        <source>&amp;Open session…</source>
+        <translation>打开课程(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a saved lesson: inputs, options, selection, theme, language</source>
+        <translation>打开保存的课程：输入、选项、选择、主题、语言</translation>
+    </message>
+    <message>
+        <source>&amp;Save session</source>
+        <translation>保存课程(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save the whole state to the current session file</source>
+        <translation>把全部状态保存到当前课程文件</translation>
+    </message>
+    <message>
+        <source>Save session &amp;as…</source>
+        <translation>课程另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Recent sessions</source>
+        <translation>最近的课程</translation>
+    </message>
+</context>
+<context>
     <name>ShortcutSheet</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -1572,6 +1690,84 @@
     <message>
         <source>Action</source>
         <translation>功能</translation>
+    </message>
+</context>
+<context>
+    <name>Stages</name>
+    <message>
+        <source>weights (after softmax / hard)</source>
+        <translation>注意力权重（softmax / 硬选择之后）</translation>
+    </message>
+    <message>
+        <source>raw scores</source>
+        <translation>原始分数</translation>
+    </message>
+    <message>
+        <source>scaled scores</source>
+        <translation>缩放后的分数</translation>
+    </message>
+    <message>
+        <source>head outputs (weights·V)</source>
+        <translation>各头输出（权重·V）</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>X (queries = keys)</source>
+        <translation>X（查询 = 键）</translation>
+    </message>
+    <message>
+        <source>X (query side)</source>
+        <translation>X（查询一侧）</translation>
+    </message>
+    <message>
+        <source>scaled = scores (no scaling)</source>
+        <translation>scaled = scores（不缩放）</translation>
+    </message>
+    <message>
+        <source>mask: {mask} (1 = visible)</source>
+        <translation>掩码：{mask}（1 = 可见）</translation>
+    </message>
+    <message>
+        <source>entropy of each weight row (nats)</source>
+        <translation>每行权重的熵（奈特）</translation>
+    </message>
+</context>
+<context>
+    <name>Tabs</name>
+    <message>
+        <source>Pipeline (one head)</source>
+        <translation>流程（单个头）</translation>
+    </message>
+    <message>
+        <source>Every stage of the selected head, in order: X, Q, K, V, scores, scaled, mask, weights, head output, concat, output</source>
+        <translation>所选头的每个阶段，按顺序：X、Q、K、V、分数、缩放、掩码、权重、头输出、拼接、输出</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>所有头</translation>
+    </message>
+    <message>
+        <source>One stage for every head; click a head to select it</source>
+        <translation>每个头的同一阶段；点击一个头来选中它</translation>
+    </message>
+    <message>
+        <source>Model overview</source>
+        <translation>模型总览</translation>
+    </message>
+    <message>
+        <source>Attention weights of every layer and head; click one to open it</source>
+        <translation>每一层每个头的注意力权重；点击一个打开它</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>The selected head&apos;s weights for the current settings (A) and for B, and B − A</source>
+        <translation>所选头在当前设置（A）和 B 下的权重，以及 B − A</translation>
     </message>
 </context>
 <context>
@@ -1595,10 +1791,6 @@
     <message>
         <source>key</source>
         <translation>键</translation>
-    </message>
-    <message>
-        <source>more terms</source>
-        <translation type="vanished">项未列出</translation>
     </message>
     <message>
         <source>{0} more terms</source>
@@ -1649,10 +1841,6 @@
         <translation>共 {0} 个分量</translation>
     </message>
     <message>
-        <source>Softmax over row</source>
-        <translation type="vanished">对这一行做 softmax：行</translation>
-    </message>
-    <message>
         <source>subtracting the row maximum does not change the weights</source>
         <translation>减去行最大值不会改变注意力权重</translation>
     </message>
@@ -1665,28 +1853,12 @@
         <translation>权重</translation>
     </message>
     <message>
-        <source>more keys</source>
-        <translation type="vanished">个键未列出</translation>
-    </message>
-    <message>
         <source>Every key of this row is masked: all weights are 0.</source>
         <translation>这一行的每个键都被掩码：所有权重都是 0。</translation>
     </message>
     <message>
         <source>the weight is one-hot</source>
         <translation>权重是独热的</translation>
-    </message>
-    <message>
-        <source>Output of query</source>
-        <translation type="vanished">查询的输出：查询</translation>
-    </message>
-    <message>
-        <source>smaller terms</source>
-        <translation type="vanished">个较小的项</translation>
-    </message>
-    <message>
-        <source>components</source>
-        <translation type="vanished">个分量</translation>
     </message>
 </context>
 </TS>

@@ -2,13 +2,7 @@ import pytest
 import torch
 
 from explorer.core.attention import Projections
-from explorer.core.engine import Engine
 from explorer.models.loader import default_model_dir
-
-
-@pytest.fixture(scope="session")
-def engine() -> Engine:
-    return Engine()
 
 
 @pytest.fixture(scope="session")

@@ -2,8 +2,17 @@ import json
 
 import pytest
 
+from explorer.appstate.session import (
+    MAX_SESSION_BYTES,
+    Session,
+    SessionError,
+    apply_session,
+    load_session,
+    save_session,
+    session_of,
+)
+from explorer.appstate.state import CompareOptions, ExplorerState
 from explorer.core.config import AttentionConfig
-from explorer.session import MAX_SESSION_BYTES, Session, SessionError, load_session, save_session
 
 
 def test_round_trip_is_exact(tmp_path):
@@ -94,3 +103,96 @@ def test_failed_save_keeps_the_old_file(tmp_path, monkeypatch):
         save_session(path, Session(AttentionConfig(sentence="new text")))
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["lesson.json"]
+
+
+# A session saved by the explorer before format 2 (written by the code of commit 572205d).
+VERSION_1 = """{
+  "format": "attention-explorer-session",
+  "version": 1,
+  "config": {
+    "sentence": "The animal didn't cross the street because it was too tired",
+    "query": "",
+    "scoring": "cosine",
+    "scale": "temperature",
+    "temperature": 0.25,
+    "heads": null,
+    "attention": "sample",
+    "mask": "window:3",
+    "weights": "pretrained",
+    "layer": 2,
+    "d_model": 64,
+    "seed": 7,
+    "device": "auto",
+    "model_dir": null,
+    "max_tokens": 512
+  },
+  "selected_head": 7,
+  "selected_cell": [10, 2],
+  "stage": "scores",
+  "theme": "dark",
+  "language": "zh_CN"
+}"""
+
+
+def test_version_1_files_still_open(tmp_path):
+    path = tmp_path / "old.aexp.json"
+    path.write_text(VERSION_1, encoding="utf-8")
+    session = load_session(path)
+    assert session.config.scoring == "cosine" and session.config.temperature == 0.25
+    assert session.config.mask == "window:3" and session.config.layer == 2 and session.config.seed == 7
+    assert (session.selected_head, session.selected_cell, session.stage) == (7, (10, 2), "scores")
+    assert (session.theme, session.language) == ("dark", "zh_CN")
+    # what format 1 did not hold keeps its defaults
+    assert session.compare == CompareOptions() and session.tab == "pipeline" and not session.presentation
+    assert session.lesson_step == 0 and session.stage_zoom is None and session.text_zoom == 0
+
+
+def test_the_session_is_a_snapshot_of_the_whole_state(tmp_path):
+    state = ExplorerState(AttentionConfig(sentence="the cat sat", mask="causal"))
+    state.select_head(3)
+    state.select_cell((1, 2))
+    state.set_grid_stage("scaled")
+    state.set_compare(CompareOptions.from_changes(scoring="cosine", temperature=0.1))
+    state.set_theme("dark")
+    state.set_language("zh_CN")
+    state.set_presentation(True)
+    state.set_text_zoom(2)
+    state.set_stage_zoom(("weights",))
+    state.set_values_on_cells(True)
+    state.show_lesson(True)
+    state.set_lesson_step(7)
+    state.set_tab("heads")
+    path = tmp_path / "all.aexp.json"
+    save_session(path, session_of(state))
+    assert json.loads(path.read_text(encoding="utf-8"))["version"] == 2
+    fresh = ExplorerState(AttentionConfig(sentence="other"))
+    events = []
+    fresh.subscribe(lambda event, s: events.append(event))
+    apply_session(fresh, load_session(path))
+    for attribute in vars(state):
+        if not attribute.startswith("_"):
+            assert getattr(fresh, attribute) == getattr(state, attribute), attribute
+    assert {"config", "head", "cell", "stage", "compare", "theme", "language", "presentation"} <= set(events)
+    assert fresh.compare_config().scoring == "cosine" and fresh.compare_config().temperature == 0.1
+
+
+@pytest.mark.parametrize(
+    "field_,value,message",
+    [
+        ("compare", {"scoring": "cosine", "colour": "red"}, "unknown compare option"),
+        ("compare", {"temperature": -1}, "positive"),
+        ("compare", [1], "must be an object"),
+        ("presentation", "yes", "true or false"),
+        ("text_zoom", 99, "whole number"),
+        ("stage_zoom", ["weights", "nothing"], "pipeline panels"),
+        ("lesson_step", 400, "lesson_step"),
+        ("tab", 3, "tab's name"),
+    ],
+)
+def test_bad_format_2_fields_are_refused(tmp_path, field_, value, message):
+    data = json.loads(Session().to_json())
+    data[field_] = value
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SessionError, match=message):
+        load_session(path)

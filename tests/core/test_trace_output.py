@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from explorer import atomic
 from explorer.cli import main as cli_main
 from explorer.core import trace_files
 from explorer.core.config import AttentionConfig, ConfigError
@@ -221,7 +222,7 @@ class FullDisk:
 
 @pytest.mark.parametrize("suffix", [".npz", ".json"])
 def test_full_disk_gives_one_line_and_no_file(tmp_path, monkeypatch, capsys, suffix):
-    real = trace_files.os.fdopen
+    real = atomic.os.fdopen
 
     class Wrapped:
         def __init__(self, *args, **kw):
@@ -233,7 +234,7 @@ def test_full_disk_gives_one_line_and_no_file(tmp_path, monkeypatch, capsys, suf
         def __exit__(self, *exc):
             return self.f.__exit__(*exc)
 
-    monkeypatch.setattr(trace_files.os, "fdopen", Wrapped)
+    monkeypatch.setattr(atomic.os, "fdopen", Wrapped)
     out = tmp_path / f"t{suffix}"
     with pytest.raises(SystemExit) as exit_:
         cli_main(["trace", "--weights", "random", "--sentence", SENTENCE, "--out", str(out)])

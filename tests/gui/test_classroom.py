@@ -1,56 +1,55 @@
 """The classroom: presentation mode, the step-through lesson, two languages, the keys."""
 
-import re
 import xml.etree.ElementTree as ET
 
-import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer import i18n
+from explorer.appstate.lesson import STAGE_ORDER, STEPS
+from explorer.appstate.presets import DEFAULT_PRESET, PRESETS
 from explorer.core.config import AttentionConfig
-from explorer.gui.pipeline_view import STAGE_PANELS
-from explorer.lesson import STAGE_ORDER, STEPS
-from explorer.presets import DEFAULT_PRESET, PRESETS
+from explorer.gui import i18n
+from explorer.gui.docks.registry import Dock
+from explorer.gui.heatmap import MatrixCanvas
+from explorer.gui.heatmap.figure import values_fit
+from explorer.gui.views.registry import Tab
+from explorer.gui.views.stages import STAGE_PANELS
 
-from .conftest import WAIT_MS
+from .helpers import ANIMAL, WAIT_MS, double_click_panel
 
 SMALL = AttentionConfig(sentence="Thinking Machines", weights="random", d_model=32, heads=4)
 
 
 @pytest.fixture
 def small_window(make_window):
-    window = make_window(SMALL, size=(1024, 768))
-    yield window
-    i18n.set_language("en")  # the language is application-wide: leave it as found
-
-
-def css_px(size: str) -> float:
-    number = float(re.match(r"[\d.]+", size).group())
-    return number * 96 / 72 if size.endswith("pt") else number
+    return make_window(SMALL, size=(1024, 768))
 
 
 def smallest_text_px(window) -> tuple[float, str]:
-    """The smallest font among visible widgets and the visible plots' ticks and titles."""
+    """The smallest font among visible widgets and the visible figures' labels and titles."""
     smallest = (1e9, "")
     for w in [window] + window.findChildren(QtWidgets.QWidget):
         if not w.isVisible() or QtWidgets.QWidget.width(w) <= 0:
             continue
+        if isinstance(w, MatrixCanvas):
+            smallest = min(smallest, (w.style_.font.pixelSize(), "figure labels"))
         px = QtGui.QFontInfo(w.font()).pixelSize()
         smallest = min(smallest, (px, f"{type(w).__name__} {w.objectName()}"))
-    for view in window.findChildren(pg.GraphicsLayoutWidget):
-        if not view.isVisible():
-            continue
-        for item in view.scene().items():
-            if not item.isVisible():
-                continue
-            if isinstance(item, pg.AxisItem) and item.style.get("showValues", True):
-                font = item.style.get("tickFont")
-                px = QtGui.QFontInfo(font).pixelSize() if font is not None else 0
-                smallest = min(smallest, (px, f"axis {item.orientation}"))
-            elif isinstance(item, pg.LabelItem) and item.text:
-                smallest = min(smallest, (css_px(str(item.opts.get("size") or "9pt")), f"label {item.text}"))
     return smallest
+
+
+def assert_labels_inside(canvas) -> None:
+    """Every label of every laid-out panel lies inside the canvas: none is clipped."""
+    font = canvas.style_.labels
+    for box in canvas.current_layout().boxes:
+        for w in box.rows.widths:
+            assert box.plot.left() - 6 - w >= 0
+        rows, cols = canvas.panels[box.index].shape
+        for index, w in zip(box.cols.indices, box.cols.widths):
+            x = box.plot.left() + (index + 0.5) * box.plot.width() / cols
+            half = font.line / 2 if box.cols.rotated else w / 2
+            assert 0 <= x - half and x + half <= canvas.width()
+            assert box.plot.bottom() + 6 + (w if box.cols.rotated else font.line) <= canvas.height() + 1
 
 
 def test_presentation_text_is_at_least_20px_at_1024x768(qtbot, small_window):
@@ -61,52 +60,43 @@ def test_presentation_text_is_at_least_20px_at_1024x768(qtbot, small_window):
     qtbot.waitUntil(lambda: w.pipeline.values_box.isChecked())
     px, where = smallest_text_px(w)
     assert px >= 20, where
-    # the zoomed stage is large enough for its values to be printed in the cells
-    hm = w.pipeline.maps["X"]
-    assert w.pipeline.zoom == STAGE_PANELS[STEPS[0].stage]
-    assert hm.values._data is not None
+    assert w.pipeline.zoom == STAGE_PANELS[STEPS[0].stage] and w.pipeline.canvas.figure.show_values
     # every stage (two columns, taller rows) keeps the sizes too
     w.classroom.zoom_combo.setCurrentIndex(0)
     w.classroom._on_zoom_combo(0)
     assert w.pipeline.zoom is None
     assert smallest_text_px(w)[0] >= 20
-    w.classroom.zoom_in()
-    assert smallest_text_px(w)[0] >= 22
+    w.classroom.act_zoom_in.trigger()
+    assert w.state.text_zoom == 1 and smallest_text_px(w)[0] >= 22
     w.classroom.set_presentation(False)
     assert not w.classroom.active and w.statusBar().isVisible()
 
 
 def test_presentation_at_1024x768_prints_every_weight_and_hides_the_worked_dock(qtbot, make_window):
-    w = make_window(
-        AttentionConfig(sentence="The animal didn't cross the street because it was too tired"),
-        size=(1024, 768),
-    )
-    w.worked_dock.setVisible(True)
+    w = make_window(AttentionConfig(sentence=ANIMAL), size=(1024, 768))
+    worked_dock = w.docks.widget(Dock.WORKED)
+    worked_dock.setVisible(True)
     w.classroom.set_presentation(True, fullscreen=False)
     w.resize(1024, 768)
-    assert not w.worked_dock.isVisible()  # the stage gets the whole width
+    assert not worked_dock.isVisible()  # the stage gets the whole width
     w.classroom.lesson.go(STAGE_ORDER.index("weights"))
     qtbot.waitUntil(lambda: w.pipeline.zoom == ("weights",))
-    hm = w.pipeline.maps["weights"]
-    assert hm.data.shape == (15, 15) and hm.values.unit
-
-    def values_painted():
-        w.pipeline.graphics.grab()
-        assert hm.values.painted
-
-    qtbot.waitUntil(values_painted, timeout=WAIT_MS)
-    assert QtGui.QFontInfo(hm.values._font).pixelSize() >= 20
-    assert smallest_text_px(w)[0] >= 20
-    # the first column's label is painted whole, not clipped at the axis' left end
-    axis = hm.plot.getAxis("bottom")
-    first, text = axis._labels[0]
-    assert text == "[CLS]"
-    x = axis.mapFromScene(hm.plot.getViewBox().mapViewToScene(QtCore.QPointF(first, 0))).x()
-    width = QtGui.QFontMetricsF(axis._font()).horizontalAdvance(text)
-    rect = axis.boundingRect()
-    assert rect.left() <= x - width / 2 and x + width / 2 <= rect.right()
+    p = w.pipeline
+    panel = p.panel("weights")
+    assert panel.shape == (15, 15) and panel.unit
+    canvas = p.canvas
+    qtbot.waitUntil(lambda: canvas.box(p.index("weights")) is not None, timeout=WAIT_MS)
+    box = canvas.box(p.index("weights"))
+    assert values_fit(box.plot, panel, canvas.style_.labels)  # every weight printed in its cell
+    assert canvas.style_.font.pixelSize() >= 20 and smallest_text_px(w)[0] >= 20
+    # every key labelled; rows as densely as one line a label allows; no label clipped
+    assert box.cols.indices == tuple(range(15))
+    line, cell_h = canvas.style_.labels.line, box.plot.height() / 15
+    assert box.rows.stride * cell_h >= line and (box.rows.stride - 1) * cell_h < line
+    assert box.rows.indices == tuple(range(0, 15, box.rows.stride))
+    assert_labels_inside(canvas)
     w.classroom.set_presentation(False)
-    assert w.worked_dock.isVisible()
+    assert worked_dock.isVisible()
 
 
 def test_weights_in_the_cells_read_without_the_leading_zero():
@@ -132,19 +122,24 @@ def test_f11_toggles_presentation_and_full_screen(qtbot, small_window):
     qtbot.waitUntil(lambda: not w.classroom.active and not w.isFullScreen(), timeout=WAIT_MS)
 
 
+def highlighted(window) -> set[str]:
+    pipeline = window.pipeline
+    return {pipeline.names[i] for i in pipeline.canvas.figure.marks}
+
+
 def test_arrow_keys_walk_every_stage_in_order_and_back(qtbot, small_window):
     w = small_window
     lesson = w.classroom.lesson
     qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_Right)  # first press opens the lesson at step 1
     qtbot.waitUntil(lesson.isVisible)
     visited = [w.classroom.current_stage()]
-    assert w.pipeline.highlighted == STAGE_PANELS[visited[0]]
+    assert highlighted(w) == set(STAGE_PANELS[visited[0]])
     for _ in range(len(STEPS) + 2):  # pressing past the end stays on the last step
         qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_Right)
         stage = w.classroom.current_stage()
         if stage != visited[-1]:
             visited.append(stage)
-        assert w.pipeline.highlighted == STAGE_PANELS[stage]
+        assert highlighted(w) == set(STAGE_PANELS[stage])
     assert tuple(visited) == STAGE_ORDER
     for expected in reversed(STAGE_ORDER[:-1]):
         qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_Left)
@@ -156,8 +151,8 @@ def test_arrow_keys_walk_every_stage_in_order_and_back(qtbot, small_window):
 
 
 def test_play_advances_by_itself(qtbot, small_window):
+    small_window.state.show_lesson(True)
     lesson = small_window.classroom.lesson
-    small_window.classroom.show_lesson(True)
     lesson.timer.setInterval(10)
     lesson.play_button.setChecked(True)
     lesson.timer.setInterval(10)
@@ -168,44 +163,45 @@ def test_play_advances_by_itself(qtbot, small_window):
 
 def test_switching_language_changes_visible_texts(qtbot, small_window):
     w = small_window
-    label = w.controls.layout().labelForField(w.controls.preset)
+    label = w.controls.labels["example"]
     assert label.text() == "Example" and w.tabs.tabText(0) == "Pipeline (one head)"
+    compare_tab = [t.value for t in Tab].index("compare")
     w.classroom.act_languages["zh_CN"].trigger()
     assert i18n.current_language() == "zh_CN"
     assert label.text() == "示例"
     assert w.tabs.tabText(0) == "流程（单个头）"
     assert w.classroom.view_menu.title() == "视图(&V)"
     assert w.pipeline.values_box.text() == "单元格显示数值"
-    w.classroom.show_lesson(True)
+    w.state.show_lesson(True)
     assert w.classroom.lesson.title_label.text().endswith("词元</b>")
-    assert "头" in w.pipeline.maps["Q"].title
+    assert "头" in w.pipeline.panel("Q").title
     # the File menu, the presets, the Compare tab and the worked arithmetic follow too
     preset_row = w.controls.preset.findData(PRESETS.index(DEFAULT_PRESET))
     assert w.file_menu.title() == "文件(&F)"
-    assert w.open_action.text() == "打开课程(&O)…"
+    assert w.files.open_action.text() == "打开课程(&O)…"
     assert w.controls.preset.itemText(preset_row) == "“it”指谁？（累了的动物）"
     assert "注意力权重" in w.controls.preset.itemData(preset_row, QtCore.Qt.ItemDataRole.ToolTipRole)
-    assert w.tabs.tabText(w.tab_compare) == "对比"
+    assert w.tabs.tabText(compare_tab) == "对比"
     assert w.compare.b_label.text() == "B = A 但"
-    assert w.worked_dock.windowTitle() == "逐步计算"
-    assert w.worked_action.text() == "逐步计算"
+    assert w.docks.widget(Dock.WORKED).windowTitle() == "逐步计算"
+    assert w.docks.action(Dock.WORKED).text() == "逐步计算"
     w.classroom.act_languages["en"].trigger()
     assert label.text() == "Example" and w.tabs.tabText(0) == "Pipeline (one head)"
-    assert "head" in w.pipeline.maps["Q"].title
-    assert w.file_menu.title() == "&File" and w.open_action.text() == "&Open session…"
+    assert "head" in w.pipeline.panel("Q").title
+    assert w.file_menu.title() == "&File" and w.files.open_action.text() == "&Open session…"
     assert w.controls.preset.itemText(preset_row) == DEFAULT_PRESET.name
-    assert w.tabs.tabText(w.tab_compare) == "Compare"
+    assert w.tabs.tabText(compare_tab) == "Compare"
     assert w.compare.b_label.text() == "B = A with"
-    assert w.worked_dock.windowTitle() == "Worked arithmetic"
+    assert w.docks.widget(Dock.WORKED).windowTitle() == "Worked arithmetic"
 
 
 def test_the_worked_arithmetic_follows_the_language(qtbot, small_window):
     w = small_window
     w.state.select_cell((1, 0))
     assert "Softmax over row 1" in w.worked.text()
-    w.classroom.set_language("zh_CN")
+    w.state.set_language("zh_CN")
     assert "对第 1 行做 softmax" in w.worked.text() and "Softmax" not in w.worked.text()
-    w.classroom.set_language("en")
+    w.state.set_language("en")
     assert "Softmax over row 1" in w.worked.text()
 
 
@@ -215,7 +211,7 @@ def test_every_translation_is_finished_and_compiled():
     assert 'type="unfinished"' not in text
     root = ET.fromstring(text)
     contexts = {c.findtext("name") for c in root.iter("context")}
-    assert {"LessonToolsMixin", "Presets", "WorkedPanel", "CompareView"} <= contexts
+    assert {"SessionFiles", "Exporter", "Presets", "WorkedPanel", "CompareView", "Tabs", "Stages"} <= contexts
     for context in root.iter("context"):
         for message in context.iter("message"):
             translation = message.find("translation")
@@ -245,18 +241,17 @@ def test_shortcut_sheet_lists_the_keys(qtbot, small_window):
 
 def test_theme_and_zoom_into_a_stage(qtbot, small_window):
     w = small_window
-    w.classroom.set_theme("dark")
-    assert w.pipeline.graphics.backgroundBrush().color().name() == "#121212"
+    w.classroom.act_themes["dark"].trigger()
+    assert w.state.theme == "dark" and w.pipeline.canvas.style_.bg.name() == "#121212"
     assert QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.Window).name() == "#121212"
-    w.classroom.set_theme("light")
+    w.state.set_theme("light")
     assert QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.Window).name() == "#ffffff"
     # double-click a panel: only that stage, large; double-click again: every stage
-    w.pipeline.set_zoom(None)
-    hm = w.pipeline.maps["weights"]
-    qtbot.waitUntil(lambda: hm.plot.sceneBoundingRect().width() > 50)
-    centre = w.pipeline.graphics.mapFromScene(hm.plot.sceneBoundingRect().center())
-    qtbot.mouseDClick(w.pipeline.graphics.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=centre)
-    qtbot.waitUntil(lambda: w.pipeline.zoom == ("weights",))
-    assert w.pipeline.maps["X"].plot.scene() is None
-    w.pipeline.set_zoom(None)
-    assert w.pipeline.maps["X"].plot.scene() is not None
+    p = w.pipeline
+    w.state.set_stage_zoom(None)
+    qtbot.waitUntil(lambda: p.canvas.plot_rect(p.index("weights")) is not None)
+    double_click_panel(qtbot, p.canvas, p.index("weights"))
+    qtbot.waitUntil(lambda: p.zoom == ("weights",))
+    assert p.canvas.box(p.index("X")) is None and w.classroom.zoom_combo.currentData() == "weights"
+    double_click_panel(qtbot, p.canvas, p.index("weights"))
+    assert p.zoom is None and p.canvas.box(p.index("X")) is not None

@@ -8,25 +8,16 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui
 
+from explorer.appstate.data_export import read_csv
+from explorer.appstate.presets import PRESETS
+from explorer.appstate.session import MAX_SESSION_BYTES, SESSION_FORMAT, Session
+from explorer.appstate.state import CompareOptions
 from explorer.core.config import AttentionConfig
 from explorer.core.trace import STAGE_ARRAYS
-from explorer.export import read_csv
-from explorer.presets import PRESETS
-from explorer.session import MAX_SESSION_BYTES, SESSION_FORMAT, Session
+from explorer.gui.docks.registry import Dock
+from explorer.gui.views.registry import Tab
 
-from .conftest import WAIT_MS
-
-ANIMAL = "The animal didn't cross the street because it was too tired"
-
-
-def wait_trace(qtbot, window, **expected):
-    def done():
-        t = window.trace
-        assert t is not None and not window.bridge.busy("trace")
-        for key, value in expected.items():
-            assert getattr(t.config, key) == value
-
-    qtbot.waitUntil(done, timeout=WAIT_MS)
+from .helpers import ANIMAL, WAIT_MS, wait_trace
 
 
 @pytest.fixture
@@ -36,9 +27,10 @@ def small(make_window):
 
 def test_worked_arithmetic_equals_the_trace(qtbot, small):
     w = small
-    assert not w.worked_dock.isVisible()
-    w.worked_action.trigger()
-    assert w.worked_dock.isVisible()
+    dock = w.docks.widget(Dock.WORKED)
+    assert not dock.isVisible() and w.docks.built(Dock.WORKED) is None  # built when first shown
+    w.docks.action(Dock.WORKED).trigger()
+    assert dock.isVisible() and w.docks.built(Dock.WORKED) is not None
     for scoring in ("dot", "cosine", "additive", "general"):
         w.state.update_config(scoring=scoring, mask="causal" if scoring == "general" else "none")
         wait_trace(qtbot, w, scoring=scoring)
@@ -92,28 +84,35 @@ def test_compare_difference_is_b_minus_a(qtbot, small):
     w = small
     w.state.select_head(4)
     with qtbot.waitSignal(w.compare.rendered, timeout=WAIT_MS):
-        w.tabs.setCurrentIndex(w.tab_compare)
+        w.state.set_tab(Tab.COMPARE)
     for changes in ({"scoring": "cosine"}, {"temperature": 0.1}, {"attention": "hard"}):
         with qtbot.waitSignal(w.compare.rendered, timeout=WAIT_MS):
-            w.compare.set_changes(**changes)
-        a, b = w.compare.trace_a, w.compare.trace_b
+            w.state.set_compare(CompareOptions.from_changes(**changes))
+        a, b = w.compare.pair.a, w.compare.pair.b
         assert a.config == w.state.config
         for key, value in changes.items():
             assert getattr(b.config, key) == value
         expected = b.weights[4] - a.weights[4]
+        a_panel, b_panel, diff = w.compare.canvas.panels
         np.testing.assert_array_equal(w.compare.difference, expected)
-        np.testing.assert_array_equal(w.compare.map_diff.image.image, expected.astype(np.float32))
-        np.testing.assert_array_equal(w.compare.map_a.image.image, a.weights[4])
-        lo, hi = w.compare.map_diff.levels
+        np.testing.assert_array_equal(diff.shown, expected.astype(np.float32))
+        np.testing.assert_array_equal(a_panel.shown, a.weights[4])
+        np.testing.assert_array_equal(b_panel.shown, b.weights[4])
+        lo, hi = diff.levels
         assert lo == -hi and hi >= np.abs(expected).max()  # centred at 0
+        assert w.compare.tau_box.isChecked() == ("temperature" in changes)  # the options show the state
     w.state.select_head(2)  # a new head redraws from the same pair, nothing recomputed
     np.testing.assert_array_equal(w.compare.difference, b.weights[2] - a.weights[2])
+    # B's options edited in the tab go to the state
+    w.compare.scoring.setCurrentIndex(w.compare.scoring.findData("general"))
+    assert w.state.compare.scoring == "general"
 
 
 def test_every_export_writes_the_trace(qtbot, small, tmp_path):
     w = small
     t = w.trace
-    assert w.export_data("csv", tmp_path / "csv") is None
+    x = w.exporter
+    assert x.export_data("csv", tmp_path / "csv") is None
     rows, cols, values = read_csv(tmp_path / "csv" / "weights_head03.csv")
     assert rows == t.tokens_query and cols == t.tokens_key
     np.testing.assert_array_equal(values, t.weights[3])
@@ -128,35 +127,41 @@ def test_every_export_writes_the_trace(qtbot, small, tmp_path):
             getattr(t, stage),
         )
 
-    assert w.export_data("npy", tmp_path / "npy") is None
+    assert x.export_data("npy", tmp_path / "npy") is None
     for stage in STAGE_ARRAYS:
         np.testing.assert_array_equal(
             np.load(tmp_path / "npy" / f"{stage}.npy", allow_pickle=False), getattr(t, stage)
         )
     assert list(np.load(tmp_path / "npy" / "tokens_key.npy", allow_pickle=False)) == t.tokens_key
 
-    assert w.export_data("json", tmp_path / "t.json") is None
+    assert x.export_data("json", tmp_path / "t.json") is None
     data = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
     np.testing.assert_array_equal(np.array(data["weights"], dtype=np.float32), t.weights)
     assert data["tokens_query"] == t.tokens_query
 
     w.state.select_cell((2, 1))
-    for name in ("pipeline:weights", "pipeline", "heads", "worked", "compare:diff"):
+    assert w.tabs.built(Tab.COMPARE) is None and w.docks.built(Dock.WORKED) is None
+    # figures drawn from the data: tabs never opened and stages not on screen export alike
+    for name in ("pipeline:weights", "pipeline:head_output", "pipeline", "heads", "worked", "compare:diff"):
         stem = name.replace(":", "_")
-        assert w.export_panel(name, tmp_path / f"{stem}.png") is None, w.export_message
+        assert x.export_panel(name, tmp_path / f"{stem}.png") is None, x.message
         image = QtGui.QImage(str(tmp_path / f"{stem}.png"))
         assert not image.isNull() and image.width() > 100 and image.height() > 100
-        if name == "worked":  # a widget: exactly its size on screen
-            assert image.size() == w.worked.view.size()
-        assert w.export_panel(name, tmp_path / f"{stem}.svg") is None, w.export_message
+        assert x.export_panel(name, tmp_path / f"{stem}.svg") is None, x.message
         root = ET.parse(tmp_path / f"{stem}.svg").getroot()
         assert root.tag.endswith("svg") and len(list(root.iter())) > 5
-    assert w.export_window(tmp_path / "window.png") is None
+    assert w.tabs.built(Tab.COMPARE) is None  # exporting built no tab
+    worked_svg = (tmp_path / "worked.svg").read_text(encoding="utf-8")
+    assert f"{float(t.weights[0, 2, 1]):.4f}" in worked_svg  # the worked numbers, as text
+    stage_svg = (tmp_path / "pipeline_weights.svg").read_text(encoding="utf-8")
+    assert "animal" not in stage_svg and "sat" in stage_svg  # the trace's own tokens label it
+    assert x.export_window(tmp_path / "window.png") is None
     image = QtGui.QImage(str(tmp_path / "window.png"))
     assert (image.width(), image.height()) == (w.width(), w.height())
-    assert w.copy_panel("pipeline:weights") is None
+    assert x.copy_panel("pipeline:weights") is None
     assert not QtGui.QGuiApplication.clipboard().image().isNull()
-    assert w.export_panel("pipeline:weights", tmp_path / "x.gif") is not None  # refused
+    assert x.export_panel("pipeline:weights", tmp_path / "x.gif") is not None  # refused
+    assert x.export_panel("nothing:here", tmp_path / "y.png") is not None  # refused, no traceback
 
 
 def test_session_round_trips_exactly(qtbot, small, tmp_path):
@@ -175,10 +180,12 @@ def test_session_round_trips_exactly(qtbot, small, tmp_path):
     w.state.select_head(7)
     w.state.select_cell((10, 2))
     w.state.set_grid_stage("scores")
-    w._apply_look("dark", "en")
-    saved = w.current_session()
+    w.state.set_theme("dark")
+    w.state.set_tab(Tab.HEADS)
+    w.state.set_compare(CompareOptions.from_changes(scoring="general"))
+    saved = w.files.current()
     path = tmp_path / "lesson.aexp.json"
-    assert w.save_session(path)
+    assert w.files.save(path)
     assert path.exists() and not list(tmp_path.glob(".*tmp"))  # written, then renamed
     # change everything
     w.state.update_config(
@@ -193,16 +200,20 @@ def test_session_round_trips_exactly(qtbot, small, tmp_path):
     w.state.select_head(1)
     w.state.select_cell((0, 1))
     w.state.set_grid_stage("weights")
-    w._apply_look("light", "en")
+    w.state.set_theme("light")
+    w.state.set_tab(Tab.PIPELINE)
+    w.state.set_compare(CompareOptions())
     wait_trace(qtbot, w, sentence="Thinking Machines")
-    assert w.current_session() != saved
-    assert w.open_session(path)
+    assert w.files.current() != saved
+    assert w.files.open(path)
     wait_trace(qtbot, w, sentence=ANIMAL, layer=2)
-    assert w.current_session() == saved
+    assert w.files.current() == saved
     assert w.controls.sentence.text() == ANIMAL
+    assert w.tabs.current_tab() == Tab.HEADS and w.heads.stage_combo.currentData() == "scores"
     assert w.worked.cell is not None and (w.worked.cell.head, w.worked.cell.i, w.worked.cell.j) == (7, 10, 2)
     assert w.prefs.recent()[0] == str(path.resolve())
-    w._apply_look("light", "en")
+    assert "lesson.aexp.json" in w.windowTitle()
+    w.state.set_theme("light")
 
 
 def bad_files(tmp_path):
@@ -225,7 +236,7 @@ def test_bad_session_files_are_refused_and_change_nothing(qtbot, small, tmp_path
     w = small
     w.state.select_head(3)
     w.state.select_cell((1, 2))
-    before, trace = w.current_session(), w.trace
+    before, trace = w.files.current(), w.trace
     expected = {
         "corrupt": "not valid JSON",
         "empty": "is empty",
@@ -236,15 +247,15 @@ def test_bad_session_files_are_refused_and_change_nothing(qtbot, small, tmp_path
         "binary": "not a session file",
     }
     for name in bad_files(tmp_path):
-        assert not w.open_session(tmp_path / f"{name}.json")
-        assert expected[name] in w.session_message, (name, w.session_message)
+        assert not w.files.open(tmp_path / f"{name}.json")
+        assert expected[name] in w.files.message, (name, w.files.message)
         assert w.banner.isVisible() and expected[name] in w.banner.text()
-        assert w.current_session() == before and w.trace is trace
-    assert not w.bridge.busy("trace")
-    assert not w.open_session(tmp_path / "missing.json")
-    assert "cannot read" in w.session_message
+        assert w.files.current() == before and w.trace is trace
+    assert not w.worker.busy("trace")
+    assert not w.files.open(tmp_path / "missing.json")
+    assert "cannot read" in w.files.message
     assert w.prefs.recent() == []
-    assert SESSION_FORMAT not in w.session_message
+    assert SESSION_FORMAT not in w.files.message
 
 
 def test_preferences_persist_in_the_given_settings_only(qtbot, engine, tmp_path):
@@ -255,8 +266,8 @@ def test_preferences_persist_in_the_given_settings_only(qtbot, engine, tmp_path)
     w = MainWindow(engine, AttentionConfig(sentence="a b"), settings=settings)
     qtbot.addWidget(w)
     w.resize(700, 500)  # the offscreen screen is small: restoring clamps to it
-    w.save_session(tmp_path / "one.json")
-    w._apply_look("dark", "en")
+    w.files.save(tmp_path / "one.json")
+    w.state.set_theme("dark")
     geometry = w.saveGeometry()
     w.close()
     assert ini.exists()
@@ -268,8 +279,28 @@ def test_preferences_persist_in_the_given_settings_only(qtbot, engine, tmp_path)
     qtbot.addWidget(w2)
     assert w2.prefs.geometry() == geometry and w2.restore_geometry()
     assert w2.size() == QtCore.QSize(700, 500)
-    assert w2.current_theme() == "dark" and w2.prefs.recent() == [str((tmp_path / "one.json").resolve())]
-    assert [a.text() for a in w2.recent_menu.actions()] == ["one.json"]
-    w2._apply_look("light", "en")
+    assert w2.state.theme == "dark" and w2.prefs.recent() == [str((tmp_path / "one.json").resolve())]
+    assert [a.text() for a in w2.files.recent_menu.actions()] == ["one.json"]
+    w2.state.set_theme("light")
     shortcuts = {a.shortcut().toString() for a in w2.file_menu.actions()}
     assert {"Ctrl+O", "Ctrl+S", "Ctrl+E"} <= shortcuts
+
+
+def test_every_stage_exports_whatever_is_on_screen(qtbot, small, tmp_path):
+    """Ctrl+E on a stage not on screen (issue 12 found a crash there): every stage of the
+    pipeline and of the grid exports from another tab, with the pipeline zoomed elsewhere."""
+    from explorer.appstate.state import GRID_STAGES, PANEL_NAMES
+
+    w = small
+    w.state.set_stage_zoom(("weights",))
+    w.state.set_tab(Tab.HEADS)
+    for name in PANEL_NAMES:
+        path = tmp_path / f"{name}.png"
+        assert w.exporter.export_panel(f"pipeline:{name}", path) is None, w.exporter.message
+        assert QtGui.QImage(str(path)).width() > 100
+    w.state.set_tab(Tab.PIPELINE)
+    for stage in GRID_STAGES:
+        w.state.set_grid_stage(stage)
+        assert w.exporter.export_panel("heads", tmp_path / f"heads-{stage}.svg") is None, w.exporter.message
+        svg = (tmp_path / f"heads-{stage}.svg").read_text(encoding="utf-8")
+        assert "head 11" in svg  # every head, titled, though the grid is not on screen

@@ -93,3 +93,19 @@ def test_headless_runs_neither_read_nor_write_the_user_settings(tmp_path):
     assert first.returncode == 0, first.stderr
     assert (ini.read_bytes(), ini.stat().st_mtime_ns) == before
     assert [p for p in config.rglob("*") if p.is_file()] == [ini]
+
+
+def test_the_command_line_reads_the_tab_registry_before_qt():
+    """--tab NAME comes from the registry, and reading it imports no Qt: torch must be
+    imported before Qt (Windows)."""
+    code = (
+        "import sys; from explorer.app import build_parser; "
+        "p = build_parser(); a = p.parse_args(['--tab', 'compare']); "
+        "assert a.tab == 'compare'; "
+        "sys.exit(any(m.startswith('PySide6') for m in sys.modules))"
+    )
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+    from explorer.gui.views.registry import TABS
+
+    done = run_main(["--tab", "nowhere"], dict(os.environ))
+    assert done.returncode == 2 and all(spec.tab.value in done.stderr for spec in TABS)

@@ -1,8 +1,9 @@
 """A GUI monkey: thousands of random user actions with a fixed seed.
 
-Typing, pasting, clicking cells and heads, every control, tabs and window sizes; no
-exception (pytest-qt fails the test on one raised in a Qt callback), no Qt warning, no
-"Unexpected error" banner, and bounded memory. ``EXPLORER_SOAK=20000`` runs a longer soak;
+Typing, pasting, clicking cells and heads, every control, tabs and window sizes, exporting
+any figure (on screen or not), the language, presentation mode and zoom; no exception
+(pytest-qt fails the test on one raised in a Qt callback), no Qt warning, no "Unexpected
+error" banner, and bounded memory. ``EXPLORER_SOAK=20000`` runs a longer soak;
 ``EXPLORER_MONKEY_SEED`` picks another seed.
 """
 
@@ -14,14 +15,16 @@ import random
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.appstate.state import PANEL_NAMES
 from explorer.core.config import AttentionConfig
-from tests.gui.helpers import click_cell
+from explorer.gui.views.registry import TABS
 
-from .conftest import WAIT_MS
+from .helpers import WAIT_MS, click_cell
 
 ACTIONS = int(os.environ.get("EXPLORER_SOAK", "2000"))
 SEED = int(os.environ.get("EXPLORER_MONKEY_SEED", "20240606"))
 IGNORED_MESSAGES = ("This plugin does not support propagateSizeHints()",)
+UNEXPECTED = ("Unexpected error", "意外错误")
 TEXTS = [
     "The animal didn't cross the street because it was too tired",
     "Thinking Machines",
@@ -71,10 +74,10 @@ def qt_messages():
 
 
 class Monkey:
-    def __init__(self, qtbot, window, rng: random.Random):
-        self.qtbot, self.w, self.rng = qtbot, window, rng
+    def __init__(self, qtbot, window, rng: random.Random, folder):
+        self.qtbot, self.w, self.rng, self.folder = qtbot, window, rng, folder
         c = window.controls
-        self.combos = [c.scoring, c.scale, c.attention, c.mask, c.weights, c.device, c.heads]
+        self.combos = [c.scoring, c.scale, c.attention, c.mask, c.source, c.device, c.heads]
         self.spins = [(c.seed, 0, 50), (c.mask_size, 0, 20), (c.layer, 0, 5), (c.width, 1, 96)]
         self.actions = [
             (12, self.type_char),
@@ -93,6 +96,11 @@ class Monkey:
             (1, self.preset),
             (1, self.escape),
             (2, self.wait_idle),
+            (1, self.export),
+            (1, self.language),
+            (1, self.presentation),
+            (1, self.zoom),
+            (1, self.lesson),
         ]
         self.weights = [w for w, _ in self.actions]
 
@@ -128,22 +136,17 @@ class Monkey:
             text = ""
         field.setText(text)
 
-    def visible_maps(self):
-        w = self.w
-        if w.tabs.currentWidget() is w.pipeline:
-            return w.pipeline.graphics, [hm for hm in w.pipeline.maps.values() if hm.plot.scene() is not None]
-        if w.tabs.currentWidget() is w.heads:
-            return w.heads.graphics, list(w.heads.maps)
-        return None, []
-
     def click_cell(self):
-        graphics, maps = self.visible_maps()
-        maps = [hm for hm in maps if hm.data is not None and hm.data.size]
-        if not maps:
+        view = self.w.tabs.current_view()
+        canvas = getattr(view, "canvas", None)
+        if canvas is None:
             return
-        hm = self.rng.choice(maps)
-        rows, cols = hm.data.shape
-        click_cell(self.qtbot, graphics, hm, self.rng.randrange(rows), self.rng.randrange(cols))
+        boxes = canvas.current_layout().boxes
+        if not boxes:
+            return
+        box = self.rng.choice(boxes)
+        rows, cols = canvas.panels[box.index].shape
+        click_cell(self.qtbot, canvas, box.index, self.rng.randrange(rows), self.rng.randrange(cols))
 
     def click_head(self):
         if self.w.trace is not None:
@@ -178,11 +181,13 @@ class Monkey:
         slider.setValue(self.rng.randint(slider.minimum(), slider.maximum()))
 
     def tab(self):
-        tabs = self.w.tabs
-        index = self.rng.randrange(tabs.count())
-        if index == 2 and self.rng.random() < 0.7:  # the overview computes every layer: now and then
-            index = 0
-        tabs.setCurrentIndex(index)
+        tab = self.rng.choice(TABS).tab
+        if tab == "overview" and self.rng.random() < 0.7:  # the overview computes every layer: now and then
+            tab = TABS[0].tab
+        if self.rng.random() < 0.5:
+            self.w.tabs.setCurrentIndex([s.tab for s in TABS].index(tab))  # a click on the tab bar
+        else:
+            self.w.state.set_tab(tab.value)
 
     def resize(self):
         self.w.resize(self.rng.randint(700, 1700), self.rng.randint(500, 1000))
@@ -195,23 +200,58 @@ class Monkey:
         combo.setCurrentIndex(self.rng.randrange(combo.count()))
 
     def preset(self):
-        from explorer.presets import PRESETS
+        from explorer.appstate.presets import PRESETS
 
         self.w.apply_preset(self.rng.randrange(len(PRESETS)))
 
     def escape(self):
         self.w.state.select_cell(None)
 
+    def export(self):
+        """Any figure, on screen or not, as PNG or SVG (the overview and compare only now and
+        then: they compute on the spot when their tab never did)."""
+        names = [n for n in self.w.exporter.labels() if not n.startswith(("overview", "compare"))]
+        if self.rng.random() < 0.15:
+            names = ["overview", "compare", "compare:diff"]
+        name = self.rng.choice(names)
+        path = self.folder / f"export.{self.rng.choice(['png', 'svg'])}"
+        message = self.w.exporter.export_panel(name, path)
+        if message is not None:  # a refusal names the reason (no result yet, B impossible)
+            assert not any(u in message for u in UNEXPECTED), message
+        else:
+            assert path.stat().st_size > 0
+
+    def language(self):
+        self.w.state.set_language(self.rng.choice(["en", "zh_CN"]))
+
+    def presentation(self):
+        self.w.classroom.set_presentation(not self.w.state.presentation, fullscreen=False)
+
+    def zoom(self):
+        c = self.w.classroom
+        action = self.rng.choice([c.act_zoom_in, c.act_zoom_out, c.act_zoom_reset, None])
+        if action is not None:
+            action.trigger()
+        else:
+            self.w.state.set_stage_zoom(self.rng.choice([None, (self.rng.choice(PANEL_NAMES),)]))
+
+    def lesson(self):
+        s = self.w.state
+        if self.rng.random() < 0.3:
+            s.show_lesson(not s.lesson_visible)
+        else:
+            self.w.classroom.act_next.trigger() if self.rng.random() < 0.6 else self.w.classroom.act_prev.trigger()
+
     def wait_idle(self):
-        self.qtbot.waitUntil(lambda: not self.w.bridge.busy(), timeout=WAIT_MS)
+        self.qtbot.waitUntil(lambda: not self.w.worker.busy(), timeout=WAIT_MS)
 
 
-def test_monkey(qtbot, make_window, qt_messages):
+def test_monkey(qtbot, make_window, qt_messages, tmp_path):
     window = make_window(
         AttentionConfig(sentence="The animal didn't cross the street", weights="random"), size=(1300, 850)
     )
     rng = random.Random(SEED)
-    monkey = Monkey(qtbot, window, rng)
+    monkey = Monkey(qtbot, window, rng, tmp_path)
     rss: dict[int, float] = {}
     done: dict[str, int] = {}
     for n in range(ACTIONS):
@@ -219,7 +259,7 @@ def test_monkey(qtbot, make_window, qt_messages):
         done[name] = done.get(name, 0) + 1
         if n % 25 == 24:  # let the worker catch up now and then: renders really happen
             monkey.wait_idle()
-        if "Unexpected error" in window.banner.text() and window.banner.isVisible():
+        if any(u in window.banner.text() for u in UNEXPECTED) and window.banner.isVisible():
             pytest.fail(f"action {n} ({name}): {window.banner.text()}")
         if (n + 1) % max(1, ACTIONS // 4) == 0:
             rss[n + 1] = rss_mb()
@@ -227,7 +267,7 @@ def test_monkey(qtbot, make_window, qt_messages):
     monkey.wait_idle()
     QtWidgets.QApplication.processEvents()
     assert window.isVisible()
-    assert len(done) >= 14, done  # every kind of action ran
+    assert len(done) == len(monkey.actions), done  # every kind of action ran
     # Caches fill in the first half (hidden states of 16 texts, a model per folder, the
     # allocators' pools, head grids of up to 96 heads); after that memory must level off.
     marks = sorted(rss)

@@ -1,15 +1,12 @@
 """The window driven as a user would: typing, every control, clicks on cells and heads."""
 
 import numpy as np
-import pytest
 from PySide6 import QtCore, QtWidgets
 
-from explorer.gui.head_grid import HeadGrid
-from explorer.gui.main_window import TAB_HEADS, TAB_OVERVIEW, TAB_PIPELINE
-from explorer.presets import PRESETS
-from tests.gui.helpers import click_cell, hover_cell
+from explorer.appstate.presets import PRESETS
+from explorer.gui.views.registry import Tab
 
-from .conftest import WAIT_MS
+from .helpers import WAIT_MS, click_cell, hover_cell
 
 
 def wait_config(qtbot, window, **expected):
@@ -25,17 +22,20 @@ def wait_config(qtbot, window, **expected):
 def test_first_launch_shows_a_computed_example(window):
     t = window.trace
     assert t is not None and t.n_key == 15 and t.heads == 12
-    weights = window.pipeline.maps["weights"]
-    np.testing.assert_array_equal(weights.image.image, t.weights[0])
+    p = window.pipeline
+    weights = p.panel("weights")
+    np.testing.assert_array_equal(weights.shown, t.weights[0])
     assert weights.levels == (0.0, 1.0)
-    # rows and columns: every k-th token (k as small as the plot size allows), never overlapping
-    for ticks, tokens in ((weights.row_ticks, t.tokens_query), (weights.col_ticks, t.tokens_key)):
-        step = ticks[1][0] - ticks[0][0]
-        assert step <= 4 and ticks == [(j, tokens[j]) for j in range(0, 15, step)]
-    assert "scores = Q·Kᵀ" in window.pipeline.maps["scores"].title
-    assert "[15×15]" in window.pipeline.maps["scores"].title
+    # every token labelled on both axes of every token panel
+    for name in ("scores", "scaled", "mask", "weights"):
+        box = p.canvas.box(p.index(name))
+        assert list(box.rows.texts) == t.tokens_query and list(box.cols.texts) == t.tokens_key
+    assert "scores = Q·Kᵀ" in p.panel("scores").title
+    assert "[15×15]" in p.panel("scores").title
     status = window.status_text.text()
-    assert "device cpu" in status and "tokens 15×15" in status and "render" in status
+    assert f"device {t.device}" in status and f"tokens {t.n_query}×{t.n_key}" in status
+    assert f"{t.heads} heads of {t.d_k}" in status and f"compute {t.compute_ms:.1f} ms" in status
+    assert f"render {window.render_ms:.1f} ms" in status
     assert not window.banner.isVisible()
 
 
@@ -43,14 +43,15 @@ def test_typing_in_both_fields_updates_every_view(qtbot, window):
     qtbot.keyClicks(window.controls.sentence, " today")
     wait_config(qtbot, window, sentence="The animal didn't cross the street because it was too tired today")
     assert window.trace.n_key == 16
-    assert window.pipeline.maps["weights"].image.image.shape == (16, 16)
+    p = window.pipeline
+    assert p.panel("weights").shape == (16, 16)
     qtbot.keyClicks(window.controls.query, "animal")
     wait_config(qtbot, window, query="animal")
     t = window.trace
     assert t.tokens_query == ["[CLS]", "animal", "[SEP]"]
-    assert window.pipeline.maps["weights"].image.image.shape == (3, 16)
-    assert [lbl for _, lbl in window.pipeline.maps["Q"].row_ticks] == ["[CLS]", "animal", "[SEP]"]
-    np.testing.assert_allclose(window.pipeline.maps["scores"].image.image, t.scores[0], rtol=1e-6)
+    assert p.panel("weights").shape == (3, 16)
+    assert list(p.canvas.box(p.index("Q")).rows.texts) == ["[CLS]", "animal", "[SEP]"]
+    np.testing.assert_allclose(p.panel("scores").shown, t.scores[0], rtol=1e-6)
 
 
 def test_every_control_changes_the_trace(qtbot, window):
@@ -64,23 +65,23 @@ def test_every_control_changes_the_trace(qtbot, window):
     assert np.abs(window.trace.scores).max() <= 1.0 + 1e-5
     c.tau.setValue(0)  # τ = 0.01 switches scaling to temperature
     wait_config(qtbot, window, scale="temperature", temperature=0.01)
-    assert "τ" in window.pipeline.maps["scaled"].title
+    assert "τ" in window.pipeline.panel("scaled").title
     pick(c.scale, "sqrt")
     wait_config(qtbot, window, scale="sqrt")
     pick(c.scoring, "dot")
     wait_config(qtbot, window, scoring="dot")
     pick(c.attention, "hard")
     wait_config(qtbot, window, attention="hard")
-    w = window.pipeline.maps["weights"].image.image
+    w = window.pipeline.panel("weights").shown
     assert set(np.unique(w)) <= {0.0, 1.0} and (w.sum(axis=1) == 1).all()
     pick(c.attention, "sample")
     c.seed.setValue(3)
     wait_config(qtbot, window, attention="sample", seed=3)
     pick(c.mask, "causal")
     wait_config(qtbot, window, mask="causal")
-    hm = window.pipeline.maps["weights"]
-    assert hm.overlay.isVisible()  # masked cells drawn hatched, not merely dark
-    assert hm.overlay.image[..., 3].max() > 0
+    weights = window.pipeline.panel("weights")
+    np.testing.assert_array_equal(weights.hidden, ~window.trace.mask)  # masked cells drawn hatched
+    assert weights.hidden_path is not None and not weights.hidden_path.isEmpty()
     pick(c.mask, "window")
     c.mask_size.setValue(1)
     wait_config(qtbot, window, mask="window:1")
@@ -101,12 +102,12 @@ def test_every_control_changes_the_trace(qtbot, window):
     c.layer.setValue(3)
     wait_config(qtbot, window, layer=3)
     assert window.trace.layer == 3
-    pick(c.weights, "random")
+    pick(c.source, "random")
     wait_config(qtbot, window, weights="random", heads=None)
     assert window.trace.heads == 8 and window.trace.X_query.shape[1] == 64
     c.width.setValue(48)
     wait_config(qtbot, window, d_model=48)
-    pick(c.weights, "identity")
+    pick(c.source, "identity")
     wait_config(qtbot, window, weights="identity")
     np.testing.assert_allclose(window.trace.Q[0], window.trace.K[0])
     pick(c.device, "cpu")
@@ -138,7 +139,7 @@ def test_every_control_has_a_tooltip(window):
         c.seed,
         c.mask,
         c.mask_size,
-        c.weights,
+        c.source,
         c.layer,
         c.width,
         c.device,
@@ -148,51 +149,54 @@ def test_every_control_has_a_tooltip(window):
 
 def test_click_cell_selects_it_everywhere(qtbot, window):
     p = window.pipeline
-    click_cell(qtbot, p.graphics, p.maps["weights"], 10, 2)  # query "it", key "animal"
+    click_cell(qtbot, p.canvas, p.index("weights"), 10, 2)  # query "it", key "animal"
     qtbot.waitUntil(lambda: window.state.selected_cell == (10, 2), timeout=WAIT_MS)
+    assert p.canvas.figure.selection == (10, 2)
     for name in ("scores", "scaled", "weights", "mask"):
-        hm = p.maps[name]
-        assert hm.row_band.isVisible() and hm.col_band.isVisible()
-        assert hm.row_band.rect().top() == pytest.approx(9.5)
-        assert hm.col_band.rect().left() == pytest.approx(1.5)
-    assert p.maps["Q"].row_band.isVisible() and not p.maps["Q"].col_band.isVisible()
-    assert p.maps["K"].row_band.rect().top() == pytest.approx(1.5)  # K's row 2 is key "animal"
+        assert p.panel(name).matrix_cell((10, 2)) == (10, 2)  # a row band and a column band
+    assert p.panel("Q").matrix_cell((10, 2)) == (10, None)  # Q's row 10 is query "it"
+    assert p.panel("K").matrix_cell((10, 2)) == (2, None)  # K's row 2 is key "animal"
     # a click on K selects a key and keeps the query
-    click_cell(qtbot, p.graphics, p.maps["K"], 5, 7)
+    click_cell(qtbot, p.canvas, p.index("K"), 5, 7)
     qtbot.waitUntil(lambda: window.state.selected_cell == (10, 5), timeout=WAIT_MS)
-    window.tabs.setCurrentIndex(TAB_HEADS)
-    qtbot.waitUntil(lambda: len(window.heads.maps) == 12, timeout=WAIT_MS)
-    assert all(hm.selection == (10, 5) for hm in window.heads.maps)
+    window.state.set_tab(Tab.HEADS)
+    grid = window.heads
+    qtbot.waitUntil(lambda: len(grid.panels) == 12, timeout=WAIT_MS)
+    assert grid.canvas.figure.selection == (10, 5)
 
 
 def test_hover_shows_the_exact_value(qtbot, window):
     p = window.pipeline
-    hover_cell(qtbot, p.graphics, p.maps["scores"], 2, 3)
+    hover_cell(qtbot, p.canvas, p.index("scores"), 2, 3)
     t = window.trace
     expected = f"{t.tokens_query[2]}, {t.tokens_key[3]}: {str(np.float32(t.scores[0, 2, 3]))}"
     qtbot.waitUntil(lambda: expected in p.hover_label.text(), timeout=WAIT_MS)
 
 
 def test_head_grid_click_selects_the_head(qtbot, window):
-    window.tabs.setCurrentIndex(TAB_HEADS)
-    grid: HeadGrid = window.heads
-    qtbot.waitUntil(lambda: len(grid.maps) == 12 and grid.trace is window.trace, timeout=WAIT_MS)
-    for h, hm in enumerate(grid.maps):
-        np.testing.assert_array_equal(hm.image.image, window.trace.weights[h])
-        assert hm.title.startswith(f"head {h} · H̄ {window.trace.entropy[h].mean():.2f}")
-    click_cell(qtbot, grid.graphics, grid.maps[5], 1, 1)
+    window.state.set_tab(Tab.HEADS)
+    grid = window.heads
+    qtbot.waitUntil(lambda: len(grid.panels) == 12 and grid.prepared is window.prepared, timeout=WAIT_MS)
+    boxes = grid.canvas.current_layout().boxes
+    assert len({(b.rows.indices, b.cols.indices) for b in boxes}) == 1  # every head labels the same tokens
+    for h, panel in enumerate(grid.panels):
+        np.testing.assert_array_equal(panel.shown, window.trace.weights[h])
+        assert panel.title.startswith(f"head {h} · H̄ {window.trace.entropy[h].mean():.2f}")
+    click_cell(qtbot, grid.canvas, 5, 1, 1)
     qtbot.waitUntil(lambda: window.state.selected_head == 5, timeout=WAIT_MS)
     assert window.state.selected_cell == (1, 1)
-    window.tabs.setCurrentIndex(TAB_PIPELINE)
-    np.testing.assert_array_equal(window.pipeline.maps["weights"].image.image, window.trace.weights[5])
-    assert "(head 5)" in window.pipeline.maps["Q"].title
+    assert 5 in grid.canvas.figure.marks  # the selected head is framed
+    window.state.set_tab(Tab.PIPELINE)
+    np.testing.assert_array_equal(window.pipeline.panel("weights").shown, window.trace.weights[5])
+    assert "(head 5)" in window.pipeline.panel("Q").title
     # the stage picker
-    window.tabs.setCurrentIndex(TAB_HEADS)
+    window.state.set_tab(Tab.HEADS)
     grid.stage_combo.setCurrentIndex(grid.stage_combo.findData("scores"))
     qtbot.waitUntil(lambda: window.state.grid_stage == "scores", timeout=WAIT_MS)
-    np.testing.assert_allclose(grid.maps[3].image.image, window.trace.scores[3])
-    lo, hi = grid.maps[0].levels
-    assert lo == -hi  # diverging, centred at 0
+    np.testing.assert_allclose(grid.panels[3].shown, window.trace.scores[3])
+    lo, hi = grid.panels[0].levels
+    assert lo == -hi and hi >= np.abs(window.trace.scores).max()  # diverging, centred at 0, one scale
+    assert {p.levels for p in grid.panels} == {(lo, hi)}
 
 
 def test_number_keys_select_heads_but_not_while_typing(qtbot, window):
@@ -206,24 +210,18 @@ def test_number_keys_select_heads_but_not_while_typing(qtbot, window):
 
 
 def test_overview_click_opens_layer_and_head(qtbot, window):
-    with qtbot.waitSignal(window.overviewRendered, timeout=WAIT_MS):
-        window.tabs.setCurrentIndex(TAB_OVERVIEW)
     ov = window.overview
-    assert len(ov.thumbs) == 6 and len(ov.thumbs[0]) == 12
+    with qtbot.waitSignal(ov.rendered, timeout=WAIT_MS):
+        window.state.set_tab(Tab.OVERVIEW)
     weights = ov.weights
+    assert weights.shape[:2] == (6, 12) and len(ov.canvas.panels) == 72
     np.testing.assert_allclose(weights[0], window.trace.weights, atol=1e-6)
-    vb = ov.boxes[4][7]
-    qtbot.waitUntil(
-        lambda: vb.sceneBoundingRect().contains(ov.thumbs[4][7].mapToScene(QtCore.QPointF(1.5, 1.5))),
-        timeout=WAIT_MS,
-    )
-    pt = ov.graphics.mapFromScene(ov.thumbs[4][7].mapToScene(QtCore.QPointF(1.5, 1.5)))
-    qtbot.mouseClick(ov.graphics.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=pt)
+    click_cell(qtbot, ov.canvas, 4 * 12 + 7, 1, 1)
     wait_config(qtbot, window, layer=4)
-    assert window.state.selected_head == 7 and window.tabs.currentIndex() == TAB_PIPELINE
-    qtbot.waitUntil(lambda: "(head 7)" in window.pipeline.maps["Q"].title, timeout=WAIT_MS)
-    np.testing.assert_allclose(window.pipeline.maps["weights"].image.image, weights[4, 7], atol=1e-6)
-    assert vb is ov.boxes[4][7]
+    assert window.state.selected_head == 7 and window.state.tab == Tab.PIPELINE
+    assert window.tabs.current_tab() == Tab.PIPELINE
+    qtbot.waitUntil(lambda: "(head 7)" in window.pipeline.panel("Q").title, timeout=WAIT_MS)
+    np.testing.assert_allclose(window.pipeline.panel("weights").shown, weights[4, 7], atol=1e-6)
 
 
 def test_error_shows_a_banner_and_keeps_the_last_result(qtbot, window):
@@ -232,7 +230,7 @@ def test_error_shows_a_banner_and_keeps_the_last_result(qtbot, window):
     qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=WAIT_MS)
     assert "sentence is empty" in window.banner.text()
     assert window.trace is good
-    np.testing.assert_array_equal(window.pipeline.maps["weights"].image.image, good.weights[0])
+    np.testing.assert_array_equal(window.pipeline.panel("weights").shown, good.weights[0])
     qtbot.keyClicks(window.controls.sentence, "hello")
     wait_config(qtbot, window, sentence="hello")
     assert not window.banner.isVisible()
@@ -242,7 +240,7 @@ def test_bad_model_folder_shows_the_model_error(qtbot, window, tmp_path, monkeyp
     monkeypatch.setattr(QtWidgets.QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path))
     good = window.trace
     c = window.controls
-    c.weights.setCurrentIndex(c.weights.findData("open"))
+    c.source.setCurrentIndex(c.source.findData("open"))
     qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=WAIT_MS)
     assert "model could not be used" in window.banner.text()
     assert window.trace is good and window.state.config.model_dir == str(tmp_path)

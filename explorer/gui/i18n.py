@@ -12,7 +12,9 @@ from pathlib import Path
 
 from PySide6 import QtCore
 
-LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
+from explorer.appstate.state import LANGUAGES
+from explorer.resources import resource_path
+
 DEFAULT_LANGUAGE = "en"
 
 _installed: list[QtCore.QTranslator] = []
@@ -20,12 +22,7 @@ _current = DEFAULT_LANGUAGE
 
 
 def translations_dir() -> Path:
-    try:
-        from explorer.resources import resource_path
-
-        return resource_path("translations")
-    except ImportError:  # pragma: no cover (resources.py is part of the project)
-        return Path(__file__).resolve().parent.parent / "resources" / "translations"
+    return resource_path("translations")
 
 
 def normalise(code: str | None) -> str:
@@ -73,3 +70,9 @@ def set_language(code: str | None) -> bool:
     # Deliver the LanguageChange events now, so the texts are new when this returns.
     QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.LanguageChange)
     return ok
+
+
+def translate(context: str, text: str) -> str:
+    """``text`` in the interface language. Call it with literal strings,
+    ``translate("Stages", "raw scores")``: pyside6-lupdate extracts those calls under their context."""
+    return QtCore.QCoreApplication.translate(context, text)

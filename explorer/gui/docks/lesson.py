@@ -1,7 +1,8 @@
 """The step-through lesson: one stage at a time, its formula and explanation.
 
-← and → (or the buttons) walk ``explorer.lesson.STEPS`` in order; Play advances by itself
-at the chosen speed. ``stepChanged(index)`` tells the window which stage to highlight.
+← and → (or the buttons) walk ``explorer.appstate.lesson.STEPS`` in order; Play advances by
+itself at the chosen speed. The step is the ExplorerState's ``lesson_step``: the panel
+shows it and sets it, and the pipeline highlights that stage's panels from the same state.
 Texts are shown in the interface language (``QCoreApplication.translate("Lesson", …)``).
 """
 
@@ -9,7 +10,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from explorer.lesson import LESSON_CONTEXT, STEPS
+from explorer.appstate.lesson import LESSON_CONTEXT, STEPS
+from explorer.gui import theme
 
 SPEEDS_S = (8, 5, 3)  # slow, normal, fast: seconds a step
 
@@ -19,14 +21,13 @@ def lesson_text(text: str) -> str:
 
 
 class LessonPanel(QtWidgets.QFrame):
-    stepChanged = QtCore.Signal(int)
-
-    def __init__(self, parent=None):
+    def __init__(self, context, parent=None):
         super().__init__(parent)
+        self.state = context.state
         self.setObjectName("LessonPanel")
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
-        self.index = 0
-        self.accent = "#d55e00"
+        # as tall as its text, no taller: the figures below get the rest
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Maximum)
         outer = QtWidgets.QVBoxLayout(self)
         outer.setContentsMargins(8, 4, 8, 4)
         outer.setSpacing(2)
@@ -61,20 +62,21 @@ class LessonPanel(QtWidgets.QFrame):
         self.next_button.clicked.connect(self.next)
         self.play_button.toggled.connect(self.set_playing)
         self.speed.currentIndexChanged.connect(self._on_speed)
+        unsubscribe = self.state.subscribe(lambda *_: self._show_step(), ("lesson", "theme"))
+        self.destroyed.connect(lambda *_: unsubscribe())
         self.retranslate()
 
     # -- steps ------------------------------------------------------------------------
+    @property
+    def index(self) -> int:
+        return self.state.lesson_step
+
     @property
     def step(self):
         return STEPS[self.index]
 
     def go(self, index: int) -> None:
-        index = max(0, min(len(STEPS) - 1, index))
-        changed = index != self.index
-        self.index = index
-        self._show_step()
-        if changed:
-            self.stepChanged.emit(index)
+        self.state.set_lesson_step(index)
 
     def next(self) -> None:
         self.go(self.index + 1)
@@ -105,14 +107,11 @@ class LessonPanel(QtWidgets.QFrame):
             self.timer.start(SPEEDS_S[max(index, 0)] * 1000)
 
     # -- texts ----------------------------------------------------------------------------
-    def set_accent(self, colour: str) -> None:
-        self.accent = colour
-        self._show_step()
-
     def _show_step(self) -> None:
         s = self.step
+        accent = theme.look(self.state).theme.accent
         self.step_label.setText(self.tr("Step {n} of {total}:").format(n=self.index + 1, total=len(STEPS)))
-        self.title_label.setText(f"<b style='color:{self.accent}'>{lesson_text(s.title)}</b>")
+        self.title_label.setText(f"<b style='color:{accent}'>{lesson_text(s.title)}</b>")
         self.formula_label.setText(f"<b>{s.formula}</b>")
         self.explanation_label.setText(lesson_text(s.explanation))
         self.back_button.setEnabled(self.index > 0)

@@ -1,30 +1,25 @@
-"""The classroom around the window: presentation mode, the lesson, themes, languages, keys.
+"""The classroom around the window: presentation mode, the lesson, themes, languages, zoom, keys.
 
-``Classroom(window)`` adds to a MainWindow, without the window knowing the details:
-
-- the View menu (presentation mode F11, the lesson and its steps ← →, zoom Ctrl+= / Ctrl+-,
-  zoom into one stage, theme, language) and the Help menu (the keyboard shortcut sheet);
-- a toolbar with the same controls, so a teacher never needs a key;
-- presentation mode: full screen, one large font for every widget (22 px: at 1024×768
-  nothing is under 20 px), the plots' ticks, titles and cell values at the same size,
-  values printed in every cell large enough to hold them, taller rows in two columns,
-  the controls and status bar out of the way, and the lesson panel shown;
-- the step-through lesson panel, which highlights the current stage's panels.
+``Classroom(window)`` adds the View menu (presentation mode F11, the lesson and its steps
+← →, text size Ctrl+= / Ctrl+-, one stage large, theme, language) and the Help menu (the
+keyboard shortcut sheet), and a toolbar with the same controls, so a teacher never needs
+a key. Every choice is the ExplorerState's; this class turns the state into the window's
+look: the palette, one font size for every widget, the controls and status bar out of the
+way in presentation mode (22 px: at 1024×768 nothing is under 20 px), and the lesson dock.
 """
 
 from __future__ import annotations
 
+import sys
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer import i18n
-from explorer.gui import theme as themes
-from explorer.gui.lesson_panel import LessonPanel
-from explorer.gui.pipeline_view import LAYOUT, STAGE_PANELS
-from explorer.lesson import STEPS
-
-ZOOM_STEP_PX = 2
-ZOOM_MIN, ZOOM_MAX = -3, 12
-PRESENTATION_ROW_PX = 17  # row height of the pipeline in presentation mode, in font sizes
+from explorer.appstate.lesson import STEPS
+from explorer.appstate.state import LANGUAGES, THEMES
+from explorer.gui import i18n, theme
+from explorer.gui.docks.registry import Dock
+from explorer.gui.i18n import translate
+from explorer.gui.views import stages
 
 # Keys that are not menu actions, for the shortcut sheet (the actions list themselves).
 OTHER_KEYS = (
@@ -44,16 +39,19 @@ def _ctx(text: str) -> str:
     return QtCore.QCoreApplication.translate("Classroom", text)
 
 
-def zoom_choices() -> list[tuple[str, tuple[str, ...] | None]]:
-    """(label, panel names) for the "Zoom into" picker: every stage, then each lesson stage."""
-    names = [n for row in LAYOUT for n in row]
+def zoom_choices() -> list[tuple[str | None, tuple[str, ...] | None]]:
+    """(lesson title, panel names) for the "Show:" picker: every stage, then each lesson stage."""
     seen, out = set(), [(None, None)]
     for step in STEPS:
-        panels = STAGE_PANELS.get(step.stage)
-        if panels and panels not in seen and all(p in names for p in panels):
+        panels = stages.STAGE_PANELS.get(step.stage)
+        if panels and panels not in seen:
             seen.add(panels)
             out.append((step.title, panels))
     return out
+
+
+def step_panels(state) -> tuple[str, ...] | None:
+    return stages.STAGE_PANELS.get(STEPS[state.lesson_step].stage)
 
 
 class ShortcutSheet(QtWidgets.QDialog):
@@ -83,37 +81,24 @@ class ShortcutSheet(QtWidgets.QDialog):
 
 
 class Classroom(QtCore.QObject):
-    """Presentation mode, lesson steps, themes, language and zoom for one MainWindow."""
+    """Presentation mode, lesson steps, themes, language and text size for one MainWindow."""
 
-    presentationChanged = QtCore.Signal(bool)
-
-    def __init__(self, window: QtWidgets.QMainWindow):
+    def __init__(self, window):
         super().__init__(window)
         self.window = window
-        self.active = False
-        self.theme_name = themes.DEFAULT_THEME
-        self.zoom_level = 0
-        self._styled = False
-        self._restore: dict = {}
+        self.state = window.state
+        self._before: dict = {}  # what presentation mode changed, to put back when it ends
         self.sheet: ShortcutSheet | None = None
-        themes.ensure_cjk_fallback()
-
-        # the lesson panel, above the tabs
-        self.lesson = LessonPanel()
-        self.lesson.setVisible(False)
-        self.lesson.stepChanged.connect(self._on_step)
-        tabs = window.tabs
-        host = tabs.parentWidget().layout()
-        host.insertWidget(host.indexOf(tabs), self.lesson)
-        window.pipeline.zoomChanged.connect(self._on_zoom_changed)
-
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
         window.installEventFilter(self)
+        self.state.subscribe(
+            self._on_state, ("theme", "language", "presentation", "zoom", "lesson", "stage_zoom")
+        )
         self.retranslate()
 
-    # -- actions, menus, toolbar ---------------------------------------------------------------
+    # -- actions, menus, toolbar ------------------------------------------------------------------
     def _action(self, slot, keys=(), checkable=False) -> QtGui.QAction:
         action = QtGui.QAction(self.window)
         action.setCheckable(checkable)
@@ -124,36 +109,36 @@ class Classroom(QtCore.QObject):
         return action
 
     def _build_actions(self) -> None:
+        s = self.state
         self.act_present = self._action(self.set_presentation, ["F11"], checkable=True)
-        self.act_lesson = self._action(self.show_lesson, [], checkable=True)
+        self.act_lesson = self._action(s.show_lesson, [], checkable=True)
         self.act_prev = self._action(lambda: self._step_key(-1), ["Left"])
         self.act_next = self._action(lambda: self._step_key(+1), ["Right"])
-        self.act_play = self._action(lambda: self.lesson.set_playing(not self.lesson.timer.isActive()))
-        self.act_zoom_in = self._action(self.zoom_in, ["Ctrl+=", "Ctrl++"])
-        self.act_zoom_out = self._action(self.zoom_out, ["Ctrl+-"])
-        self.act_zoom_reset = self._action(self.zoom_reset, ["Ctrl+0"])
+        self.act_play = self._action(self._toggle_play)
+        self.act_zoom_in = self._action(lambda: s.set_text_zoom(s.text_zoom + 1), ["Ctrl+=", "Ctrl++"])
+        self.act_zoom_out = self._action(lambda: s.set_text_zoom(s.text_zoom - 1), ["Ctrl+-"])
+        self.act_zoom_reset = self._action(lambda: s.set_text_zoom(0), ["Ctrl+0"])
         self.act_shortcuts = self._action(self.show_shortcuts, ["F1"])
         self.theme_group = QtGui.QActionGroup(self.window)
         self.act_themes = {}
-        for name in themes.THEMES:
+        for name in THEMES:
             a = QtGui.QAction(self.window, checkable=True)
-            a.setChecked(name == self.theme_name)
-            a.triggered.connect(lambda _=False, n=name: self.set_theme(n))
+            a.setChecked(name == s.theme)
+            a.triggered.connect(lambda _=False, n=name: s.set_theme(n))
             self.theme_group.addAction(a)
             self.act_themes[name] = a
         self.language_group = QtGui.QActionGroup(self.window)
         self.act_languages = {}
-        for code, native in i18n.LANGUAGES.items():
+        for code, native in LANGUAGES.items():
             a = QtGui.QAction(native, self.window, checkable=True)  # each language in its own words
-            a.setChecked(code == i18n.current_language())
-            a.triggered.connect(lambda _=False, c=code: self.set_language(c))
+            a.setChecked(code == s.language)
+            a.triggered.connect(lambda _=False, c=code: s.set_language(c))
             self.language_group.addAction(a)
             self.act_languages[code] = a
 
     def _build_menus(self) -> None:
         bar = self.window.menuBar()
-        self.view_menu = bar.addMenu("")
-        m = self.view_menu
+        self.view_menu = m = bar.addMenu("")
         m.addAction(self.act_present)
         m.addSeparator()
         m.addAction(self.act_lesson)
@@ -170,6 +155,9 @@ class Classroom(QtCore.QObject):
         self.language_menu = m.addMenu("")
         for a in self.act_languages.values():
             self.language_menu.addAction(a)
+        m.addSeparator()
+        for action in self.window.docks.menu_actions():
+            m.addAction(action)
         self.help_menu = bar.addMenu("")
         self.help_menu.addAction(self.act_shortcuts)
 
@@ -190,109 +178,120 @@ class Classroom(QtCore.QObject):
         self.zoom_combo.activated.connect(self._on_zoom_combo)
         tb.addWidget(self.zoom_label)
         tb.addWidget(self.zoom_combo)
-        self.toolbar = tb
         self.window.addToolBar(QtCore.Qt.ToolBarArea.TopToolBarArea, tb)
+        self.toolbar = tb
 
-    # -- presentation mode --------------------------------------------------------------------
-    def font_px(self) -> int:
-        base = themes.PRESENTATION_FONT_PX if self.active else themes.font_px_for(0)
-        return max(8, base + ZOOM_STEP_PX * self.zoom_level)
-
-    def toggle_presentation(self) -> None:
-        self.set_presentation(not self.active)
+    # -- presentation mode ------------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        return self.state.presentation
 
     def set_presentation(self, on: bool, fullscreen: bool = True) -> None:
-        on = bool(on)
-        w = self.window
-        if on == self.active:
+        """The teacher's switch (F11): besides the state's presentation flag, the values on
+        cells, the lesson, the pipeline zoomed into the lesson's stage, and full screen;
+        switching off puts back what it changed."""
+        on, s, w = bool(on), self.state, self.window
+        if on == s.presentation:
             return
-        self.active = on
-        side = w.centralWidget().widget(0) if isinstance(w.centralWidget(), QtWidgets.QSplitter) else None
         if on:
-            self._restore = dict(
+            self._before = dict(
+                values=s.values_on_cells,
+                lesson=s.lesson_visible,
                 maximized=w.isMaximized(),
                 fullscreen=w.isFullScreen(),
-                values=w.pipeline.values_box.isChecked(),
-                lesson=self.lesson.isVisible(),
-                side=side.isVisible() if side is not None else True,
             )
-            if side is not None:
-                side.setVisible(False)
-            dock = getattr(w, "worked_dock", None)  # the stage needs the whole width on a projector
-            self._restore["worked"] = dock is not None and not dock.isHidden()
-            if dock is not None:
-                dock.setVisible(False)
-            w.statusBar().setVisible(False)
-            w.pipeline.values_box.setChecked(True)
-            self.show_lesson(True)
-            w.tabs.setCurrentIndex(0)
+            s.set_presentation(True)
+            s.set_values_on_cells(True)
+            s.show_lesson(True)
+            s.set_tab("pipeline")
             # one stage at a time, large: the zoom then follows the lesson (Show: every stage undoes it)
-            w.pipeline.set_zoom(STAGE_PANELS.get(self.current_stage()))
+            s.set_stage_zoom(step_panels(s))
             if fullscreen and not w.isFullScreen():
                 w.showFullScreen()
         else:
-            r = self._restore
-            if side is not None:
-                side.setVisible(r.get("side", True))
-            w.statusBar().setVisible(True)
-            if r.get("worked") and getattr(w, "worked_dock", None) is not None:
-                w.worked_dock.setVisible(True)
-            w.pipeline.values_box.setChecked(r.get("values", False))
-            w.pipeline.set_zoom(None)
-            self.show_lesson(r.get("lesson", False))
-            if w.isFullScreen() and not r.get("fullscreen"):
-                w.showMaximized() if r.get("maximized") else w.showNormal()
-        self.act_present.blockSignals(True)
-        self.act_present.setChecked(on)
-        self.act_present.blockSignals(False)
-        self.apply_style()
-        self.presentationChanged.emit(on)
+            before = self._before
+            s.set_presentation(False)
+            s.set_values_on_cells(before.get("values", False))
+            s.set_stage_zoom(None)
+            s.show_lesson(before.get("lesson", False))
+            if w.isFullScreen() and not before.get("fullscreen"):
+                w.showMaximized() if before.get("maximized") else w.showNormal()
 
-    def zoom_in(self) -> None:
-        self.zoom_level = min(ZOOM_MAX, self.zoom_level + 1)
-        self.apply_style()
+    def _apply_presentation(self) -> None:
+        """The layout for the mode: the stage gets the whole width on a projector."""
+        w, on = self.window, self.state.presentation
+        w.side.setVisible(not on)
+        w.statusBar().setVisible(not on)
+        worked = w.docks.widget(Dock.WORKED)
+        if on:
+            self._before["worked"] = not worked.isHidden()
+            worked.setVisible(False)
+        elif self._before.pop("worked", False):
+            worked.setVisible(True)
+        self._check(self.act_present, on)
 
-    def zoom_out(self) -> None:
-        self.zoom_level = max(ZOOM_MIN, self.zoom_level - 1)
-        self.apply_style()
+    def apply_look(self) -> None:
+        """Palette and fonts of the whole window for the theme, mode and text size."""
+        look = theme.look(self.state)
+        theme.apply_palette(look.theme)
+        self.window.setStyleSheet(theme.font_style_sheet(look.widget_px))
+        lesson = self.window.docks.built(Dock.LESSON)
+        if lesson is not None:
+            px = look.widget_px or theme.platform_font_px()
+            lesson.formula_label.setStyleSheet(f"font-size: {round(px * 1.25)}px;")
+        if "pyqtgraph" in sys.modules:  # a tab plots with it: its new plots follow the theme
+            from explorer.gui.app_setup import configure_pyqtgraph
 
-    def zoom_reset(self) -> None:
-        self.zoom_level = 0
-        self.apply_style()
+            configure_pyqtgraph(look.theme.name)
 
-    def set_theme(self, name: str) -> None:
-        self.theme_name = themes.theme(name).name
-        self.act_themes[self.theme_name].setChecked(True)
-        self._styled = True
-        self.apply_style()
+    # -- the state --------------------------------------------------------------------------------
+    def _on_state(self, event: str, state) -> None:
+        if event == "theme":
+            self._check(self.act_themes[state.theme], True)
+            self.apply_look()
+        elif event == "language":
+            if not i18n.set_language(state.language):  # our translation is missing: stay in English
+                state.set_language(i18n.current_language())
+                return
+            self._check(self.act_languages[state.language], True)
+        elif event == "presentation":
+            self._apply_presentation()
+            self.apply_look()
+        elif event == "zoom":
+            self.apply_look()
+        elif event == "lesson":
+            self._on_lesson()
+        elif event == "stage_zoom":
+            self._show_stage_zoom()
 
-    def apply_style(self) -> None:
-        """Fonts and colours of the whole window for the mode, zoom and theme."""
-        w = self.window
-        t = themes.apply_theme(self.theme_name)
-        custom = self.active or self.zoom_level != 0
-        px = self.font_px()
-        w.setStyleSheet(themes.font_style_sheet(px) if custom else "")
-        self.lesson.set_accent(t.accent)
-        self.lesson.formula_label.setStyleSheet(
-            f"font-size: {round(px * 1.25)}px;" if custom else "font-size: 15px;"
-        )
-        if not (custom or self._styled):
-            return  # the window keeps its own plot sizes until anything is changed
-        self._styled = True
-        row = round(px * PRESENTATION_ROW_PX) if self.active else None
-        w.pipeline.set_style(px, t, row_height=row, wide_columns=2 if self.active else 4)
-        for view in (w.heads, w.overview):
-            if hasattr(view, "set_style"):
-                view.set_style(px, t)
+    def _on_lesson(self) -> None:
+        s = self.state
+        self.window.docks.set_visible(Dock.LESSON, s.lesson_visible)
+        self._check(self.act_lesson, s.lesson_visible)
+        if not s.lesson_visible:
+            return
+        self.apply_look()  # the lesson panel's formula size
+        s.set_tab("pipeline")
+        if s.stage_zoom:
+            s.set_stage_zoom(step_panels(s))  # a zoomed view follows the lesson
+
+    @staticmethod
+    def _check(action: QtGui.QAction, on: bool) -> None:
+        action.blockSignals(True)
+        action.setChecked(on)
+        action.blockSignals(False)
 
     # -- the lesson ------------------------------------------------------------------------------
+    @property
+    def lesson(self):
+        """The lesson panel (built when first needed)."""
+        return self.window.docks.content(Dock.LESSON)
+
     def show_lesson(self, on: bool = True) -> None:
-        self.lesson.setVisible(bool(on))
-        self.act_lesson.blockSignals(True)
-        self.act_lesson.setChecked(bool(on))
-        self.act_lesson.blockSignals(False)
-        self._on_step(self.lesson.index) if on else self.window.pipeline.set_highlight(())
+        self.state.show_lesson(on)
+
+    def _toggle_play(self) -> None:
+        self.lesson.set_playing(not self.lesson.timer.isActive())
 
     def _step_key(self, delta: int) -> None:
         focus = QtWidgets.QApplication.focusWidget()
@@ -303,37 +302,25 @@ class Classroom(QtCore.QObject):
                 else QtWidgets.QAbstractSlider.SliderAction.SliderSingleStepSub
             )
             return
-        if not self.lesson.isVisible():
-            self.show_lesson(True)
+        if not self.state.lesson_visible:
+            self.state.show_lesson(True)
             return
-        self.lesson.go(self.lesson.index + delta)
-
-    def _on_step(self, index: int) -> None:
-        w = self.window
-        panels = STAGE_PANELS.get(STEPS[index].stage, ())
-        if w.tabs.currentIndex() != 0:
-            w.tabs.setCurrentIndex(0)
-        if w.pipeline.zoom:
-            w.pipeline.set_zoom(panels)  # a zoomed view follows the lesson
-        w.pipeline.set_highlight(panels)
+        self.state.set_lesson_step(self.state.lesson_step + delta)
 
     def current_stage(self) -> str:
-        return STEPS[self.lesson.index].stage
+        return STEPS[self.state.lesson_step].stage
 
-    # -- zoom into a stage ---------------------------------------------------------------------
+    # -- one stage large -------------------------------------------------------------------------
     def _on_zoom_combo(self, index: int) -> None:
         data = self.zoom_combo.itemData(index) or ""
-        self.window.pipeline.set_zoom(tuple(data.split(",")) if data else None)
+        self.state.set_stage_zoom(tuple(data.split(",")) if data else None)
 
-    def _on_zoom_changed(self, names) -> None:
+    def _show_stage_zoom(self) -> None:
+        names = self.state.stage_zoom
         index = self.zoom_combo.findData(",".join(names)) if names else 0
         self.zoom_combo.setCurrentIndex(max(index, 0))
 
-    # -- language ------------------------------------------------------------------------------
-    def set_language(self, code: str) -> None:
-        i18n.set_language(code)
-        self.act_languages[i18n.current_language()].setChecked(True)
-
+    # -- language -----------------------------------------------------------------------------------
     def eventFilter(self, obj, event):  # noqa: N802
         if obj is self.window and event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
@@ -368,23 +355,16 @@ class Classroom(QtCore.QObject):
         self.toolbar.setWindowTitle(self.tr("Classroom"))
         self.zoom_label.setText(self.tr("Show:") + " ")
         self.zoom_combo.setToolTip(self.tr("Show one stage large, or every stage (or double-click a panel)"))
-        current = self.window.pipeline.zoom
         self.zoom_combo.clear()
         for title, panels in zoom_choices():
-            label = (
-                self.tr("Every stage")
-                if panels is None
-                else QtCore.QCoreApplication.translate("Lesson", title)
-            )
+            label = self.tr("Every stage") if panels is None else translate("Lesson", title)
             self.zoom_combo.addItem(label, ",".join(panels) if panels else "")
-        self._on_zoom_changed(current)
-        if hasattr(self.window, "retranslate"):
-            self.window.retranslate()
+        self._show_stage_zoom()
         if self.sheet is not None:
             self.sheet.close()
             self.sheet = None
 
-    # -- the shortcut sheet ----------------------------------------------------------------------
+    # -- the shortcut sheet --------------------------------------------------------------------------
     def shortcut_rows(self) -> list[tuple[str, str]]:
         rows, seen = [], set()
         for action in self.window.findChildren(QtGui.QAction):

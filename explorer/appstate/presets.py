@@ -180,10 +180,3 @@ PRESETS: list[Preset] = [
 ]
 
 DEFAULT_PRESET = PRESETS[1]
-
-
-def preset_named(name: str) -> Preset:
-    for preset in PRESETS:
-        if preset.name == name:
-            return preset
-    raise KeyError(name)

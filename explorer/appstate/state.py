@@ -1,0 +1,208 @@
+"""The explorer's state, without Qt: the one source of truth for what the window shows.
+
+Everything a view draws or a session saves lives here: the configuration, the selected
+head and cell, the stage of the all-heads grid, the compare options, the theme, the
+language, presentation mode, the text zoom, the stage the pipeline zooms into, values on
+cells, the lesson step and the current tab. Views and controls subscribe; a change
+notifies them with the name of what changed (the ``EVENTS``). Data flows one way:
+controls edit the state, the state asks for a trace, traces become pictures. Widgets
+keep no copies: they read the state when they draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+
+from explorer.appstate.lesson import STEPS
+from explorer.appstate.presets import DEFAULT_PRESET
+from explorer.core.config import AttentionConfig
+
+THEMES = ("light", "dark")  # their palettes are explorer.gui.theme's
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}  # each language in its own words
+GRID_STAGES = ("weights", "scores", "scaled", "head_outputs", "Q", "K", "V")
+# The panels of the pipeline, in the lesson's order (the stage zoom names some of them).
+PIPELINE_PANELS = (
+    ("X", "Q", "K", "V"),
+    ("scores", "scaled", "mask", "weights"),
+    ("head_output", "concat", "output", "entropy"),
+)
+PANEL_NAMES = tuple(name for row in PIPELINE_PANELS for name in row)
+TEXT_ZOOM_RANGE = (-3, 12)  # steps of 2 px
+DEFAULT_TAB = "pipeline"
+EVENTS = (
+    "config",
+    "head",
+    "cell",
+    "stage",
+    "compare",
+    "theme",
+    "language",
+    "presentation",
+    "zoom",
+    "stage_zoom",
+    "values",
+    "lesson",
+    "tab",
+)
+
+Callback = Callable[[str, "ExplorerState"], None]
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    """How B differs from A (the current settings) in the compare view; None: the same."""
+
+    scoring: str | None = None
+    attention: str | None = "hard"  # soft vs hard to start
+    mask: str | None = None
+    temperature: float | None = None  # B divides its scores by τ instead of A's scaling
+
+    @staticmethod
+    def from_changes(**changes) -> CompareOptions:
+        """Exactly these changes (scoring, attention, mask, temperature); the rest the same."""
+        unknown = set(changes) - {"scoring", "attention", "mask", "temperature"}
+        if unknown:
+            raise ValueError(f"unknown compare option {sorted(unknown)[0]!r}")
+        t = changes.get("temperature")
+        return CompareOptions(
+            changes.get("scoring"),
+            changes.get("attention"),
+            changes.get("mask"),
+            None if t is None else float(t),
+        )
+
+    def changes(self) -> dict:
+        out = {k: v for k, v in asdict(self).items() if v is not None and k != "temperature"}
+        if self.temperature is not None:
+            out.update(scale="temperature", temperature=round(float(self.temperature), 4))
+        return out
+
+    def config_b(self, a: AttentionConfig) -> AttentionConfig:
+        """B's configuration (raises ConfigError when the combination is impossible)."""
+        return a.with_(**self.changes())
+
+
+class ExplorerState:
+    def __init__(self, config: AttentionConfig | None = None):
+        self.config: AttentionConfig = config if config is not None else DEFAULT_PRESET.config()
+        self.selected_head: int = 0
+        self.selected_cell: tuple[int, int] | None = None
+        self.grid_stage: str = "weights"
+        self.compare: CompareOptions = CompareOptions()
+        self.theme: str = THEMES[0]
+        self.language: str = "en"
+        self.presentation: bool = False
+        self.text_zoom: int = 0
+        self.stage_zoom: tuple[str, ...] | None = None
+        self.values_on_cells: bool = False
+        self.lesson_visible: bool = False
+        self.lesson_step: int = 0
+        self.tab: str = DEFAULT_TAB
+        self._subscribers: list[tuple[Callback, frozenset[str] | None]] = []
+
+    # -- events -----------------------------------------------------------------------
+    def subscribe(self, callback: Callback, events: Iterable[str] | None = None) -> Callable[[], None]:
+        """Call ``callback(event, state)`` on each change (only of ``events`` when given);
+        returns an unsubscribe function."""
+        wanted = None if events is None else frozenset(events)
+        if wanted is not None and not wanted <= set(EVENTS):
+            raise ValueError(f"unknown events {sorted(wanted - set(EVENTS))}")
+        entry = (callback, wanted)
+        self._subscribers.append(entry)
+        return lambda: self._subscribers.remove(entry) if entry in self._subscribers else None
+
+    def _emit(self, event: str) -> None:
+        for callback, wanted in list(self._subscribers):
+            if wanted is None or event in wanted:
+                callback(event, self)
+
+    def _set(self, attribute: str, value, event: str) -> bool:
+        if getattr(self, attribute) == value:
+            return False
+        setattr(self, attribute, value)
+        self._emit(event)
+        return True
+
+    # -- what is computed ---------------------------------------------------------------
+    def set_config(self, config: AttentionConfig) -> bool:
+        return self._set("config", config, "config")
+
+    def update_config(self, **changes) -> bool:
+        """Apply changes (raises ConfigError for an impossible combination)."""
+        return self.set_config(self.config.with_(**changes))
+
+    def set_compare(self, options: CompareOptions) -> bool:
+        return self._set("compare", options, "compare")
+
+    def compare_config(self) -> AttentionConfig:
+        """B of the compare view (raises ConfigError when impossible)."""
+        return self.compare.config_b(self.config)
+
+    # -- what is selected ------------------------------------------------------------------
+    def select_head(self, head: int) -> None:
+        self._set("selected_head", max(0, int(head)), "head")
+
+    def select_cell(self, cell: tuple[int, int] | None) -> None:
+        cell = None if cell is None else (int(cell[0]), int(cell[1]))
+        self._set("selected_cell", cell, "cell")
+
+    def set_grid_stage(self, stage: str) -> None:
+        if stage not in GRID_STAGES:
+            raise ValueError(f"stage {stage!r} is not one of {', '.join(GRID_STAGES)}")
+        self._set("grid_stage", stage, "stage")
+
+    def apply_preset(self, preset) -> None:
+        """A ready-made example (explorer.appstate.presets): its inputs, options, head and cell."""
+        self.select_cell(None)
+        self.set_config(preset.config(base=self.config))
+        if preset.head is not None:
+            self.select_head(preset.head)
+        if preset.cell is not None:
+            self.select_cell(preset.cell)
+
+    def clamp_to(self, heads: int, n_query: int, n_key: int) -> None:
+        """Keep the selection inside a new trace's shape."""
+        if self.selected_head >= heads:
+            self.select_head(heads - 1)
+        if self.selected_cell is not None:
+            i, j = self.selected_cell
+            if i >= n_query or j >= n_key:
+                self.select_cell((min(i, n_query - 1), min(j, n_key - 1)))
+
+    # -- how it is shown ---------------------------------------------------------------------
+    def set_theme(self, theme: str) -> None:
+        if theme not in THEMES:
+            raise ValueError(f"theme {theme!r} is not one of {', '.join(THEMES)}")
+        self._set("theme", theme, "theme")
+
+    def set_language(self, language: str) -> None:
+        if language not in LANGUAGES:
+            raise ValueError(f"language {language!r} is not one of {', '.join(LANGUAGES)}")
+        self._set("language", language, "language")
+
+    def set_presentation(self, on: bool) -> None:
+        self._set("presentation", bool(on), "presentation")
+
+    def set_text_zoom(self, level: int) -> None:
+        lo, hi = TEXT_ZOOM_RANGE
+        self._set("text_zoom", max(lo, min(hi, int(level))), "zoom")
+
+    def set_stage_zoom(self, panels: Iterable[str] | None) -> None:
+        """Show only these pipeline panels, large (None or empty: every stage)."""
+        names = tuple(n for n in (panels or ()) if n in PANEL_NAMES) or None
+        self._set("stage_zoom", names, "stage_zoom")
+
+    def set_values_on_cells(self, on: bool) -> None:
+        self._set("values_on_cells", bool(on), "values")
+
+    def show_lesson(self, on: bool) -> None:
+        self._set("lesson_visible", bool(on), "lesson")
+
+    def set_lesson_step(self, step: int) -> None:
+        self._set("lesson_step", max(0, min(len(STEPS) - 1, int(step))), "lesson")
+
+    def set_tab(self, tab: str) -> None:
+        if not isinstance(tab, str) or not tab:
+            raise ValueError(f"{tab!r} is not a tab name")
+        self._set("tab", tab, "tab")

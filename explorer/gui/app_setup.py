@@ -1,0 +1,116 @@
+"""``configure_app()``: the process-wide Qt settings, made once, by whoever starts the window.
+
+app.py, the self-test and the tests' conftest call it; importing a module changes nothing
+global. It sets the application's name and icon, a CJK fallback font (Chinese never
+renders as boxes), the light palette, and moves Python's cyclic garbage collection onto
+the GUI thread. pyqtgraph is not needed by the window; a tab that plots with it calls
+``configure_pyqtgraph()`` first, and theme changes reach it from then on.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.gui import theme as themes
+
+APP_NAME = "Attention Explorer"
+# A CJK-capable family last in the fallback list, so Chinese never renders as boxes
+# when the default family lacks the glyphs (offscreen and in screenshots too).
+CJK_FAMILIES = (
+    "Noto Sans CJK SC",
+    "WenQuanYi Micro Hei",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "Source Han Sans SC",
+    "SimHei",
+)
+GC_INTERVAL_MS = 500
+
+
+class GuiThreadCollector(QtCore.QObject):
+    """Python's cyclic garbage collector runs in whichever thread allocates when it triggers:
+    on the compute worker it would destroy Qt objects off the GUI thread, which deadlocked
+    the window (found by tests/gui/test_monkey.py). Automatic collection is switched off
+    and done here, by a timer on the GUI thread, with the interpreter's own thresholds.
+
+    A full collection walks every object of torch, Qt and numpy (about 180,000: 100 ms and
+    more, a visible stall): ``freeze()`` moves what exists once the window is up into the
+    permanent generation, so later collections walk only what came after."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.thresholds = gc.get_threshold()
+        gc.disable()
+        self.timer = QtCore.QTimer(self)
+        self.timer.timeout.connect(self.collect)
+        self.timer.start(GC_INTERVAL_MS)
+
+    @staticmethod
+    def freeze() -> None:
+        gc.freeze()
+
+    def collect(self) -> None:
+        counts = gc.get_count()
+        for generation in (2, 1, 0):  # the oldest generation due first: it collects the younger too
+            if counts[generation] > self.thresholds[generation]:
+                gc.collect(generation)
+                return
+
+
+def ensure_cjk_fallback() -> None:
+    """Let every family fall back to an installed CJK font for Chinese characters."""
+    installed = set(QtGui.QFontDatabase.families())
+    cjk = [f for f in CJK_FAMILIES if f in installed]
+    if not cjk:
+        return
+    app_font = QtWidgets.QApplication.font()
+    for family in {app_font.family(), "Sans Serif", "DejaVu Sans", "Helvetica", "Arial"}:
+        missing = [f for f in cjk if f not in QtGui.QFont.substitutes(family)]
+        if missing:
+            QtGui.QFont.insertSubstitutions(family, missing)
+    families = app_font.families() or [app_font.family()]
+    if not any(f in families for f in cjk):
+        app_font.setFamilies(families + cjk)
+        QtWidgets.QApplication.setFont(app_font)
+
+
+def configure_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
+    """The QApplication, configured once (later calls return it unchanged)."""
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(argv or [sys.argv[0]])
+    if app.property("explorer-configured"):
+        return app
+    app.setProperty("explorer-configured", True)
+    app.setApplicationName(APP_NAME)
+    from explorer.resources import app_icon_paths
+
+    for icon_file in app_icon_paths():
+        icon = QtGui.QIcon(str(icon_file))
+        if not icon.isNull():
+            app.setWindowIcon(icon)
+            break
+    ensure_cjk_fallback()
+    themes.apply_palette(themes.theme(None))
+    app._gc = GuiThreadCollector(app)  # lives as long as the application
+    app._gc.freeze()  # the imports' objects (torch, Qt, numpy) are never garbage
+    return app
+
+
+def settle() -> None:
+    """The window is up and its model loaded: what exists now lives as long as the window."""
+    app = QtWidgets.QApplication.instance()
+    collector = getattr(app, "_gc", None)
+    if collector is not None:
+        collector.freeze()
+
+
+def configure_pyqtgraph(theme_name: str | None = None) -> None:
+    """pyqtgraph's options for plots made from now on (row-major images, the theme's colours)."""
+    import pyqtgraph as pg
+
+    t = themes.theme(theme_name)
+    pg.setConfigOptions(
+        imageAxisOrder="row-major", antialias=False, background=t.plot_bg, foreground=t.plot_fg
+    )

@@ -1,0 +1,479 @@
+"""The inputs and every option of the core, each with a tooltip saying what it changes.
+
+The panel edits the ExplorerState's configuration and shows it back: every edit becomes a
+new config (or, when the combination is impossible, an ``invalid`` message for the
+banner), and every config change of the state (a preset, a session, the overview) is
+shown in the widgets. The texts are set in ``retranslate``, in the interface language.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.appstate.presets import PRESET_CONTEXT, PRESETS
+from explorer.appstate.state import ExplorerState
+from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
+from explorer.core.device import device_reasons
+
+TAU_MIN_LOG, TAU_MAX_LOG, TAU_STEPS = -2.0, 1.0, 300  # τ from 0.01 to 10 on a log scale
+OPEN_FOLDER = "open"
+MAX_TEXT_CHARS = 1_000_000  # a pasted page is kept whole; the engine cuts tokens and says so
+SCORINGS = ("dot", "cosine", "additive", "general")
+ATTENTIONS = ("soft", "hard", "sample")
+SCALES = ("sqrt", "temperature", "none")
+MASKS = ("none", "causal", "window", "valid")
+SOURCES = ("pretrained", "random", "identity", OPEN_FOLDER)
+
+
+def tau_to_slider(tau: float) -> int:
+    pos = (math.log10(max(tau, 1e-9)) - TAU_MIN_LOG) / (TAU_MAX_LOG - TAU_MIN_LOG)
+    return int(round(min(max(pos, 0.0), 1.0) * TAU_STEPS))
+
+
+def slider_to_tau(value: int) -> float:
+    return round(10 ** (TAU_MIN_LOG + (TAU_MAX_LOG - TAU_MIN_LOG) * value / TAU_STEPS), 4)
+
+
+class Controls(QtWidgets.QWidget):
+    invalid = QtCore.Signal(str)  # an edit gave an impossible combination: why
+
+    def __init__(self, state: ExplorerState, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self._model_dir: str | None = None
+        self._heads_auto = True  # heads follow the model until the user picks a count
+        self._updating = False
+        form = QtWidgets.QFormLayout(self)
+        form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.labels: dict[str, QtWidgets.QLabel] = {}
+
+        def row(key: str, field) -> None:
+            label = QtWidgets.QLabel()
+            self.labels[key] = label
+            if isinstance(field, QtWidgets.QWidget):
+                label.setBuddy(field)
+            form.addRow(label, field)
+
+        def combo(names) -> QtWidgets.QComboBox:
+            box = QtWidgets.QComboBox()
+            for name in names:
+                box.addItem("", name)
+            return box
+
+        self.preset = QtWidgets.QComboBox()
+        self.preset.addItem("", -1)
+        for i in range(len(PRESETS)):
+            self.preset.addItem("", i)
+        row("example", self.preset)
+        self.query = QtWidgets.QLineEdit()
+        self.query.setMaxLength(MAX_TEXT_CHARS)  # Qt's default 32,767 would cut a pasted page silently
+        row("query", self.query)
+        self.sentence = QtWidgets.QLineEdit()
+        self.sentence.setMaxLength(MAX_TEXT_CHARS)
+        row("sentence", self.sentence)
+        self.scoring = combo(SCORINGS)
+        row("scoring", self.scoring)
+        self.scale = combo(SCALES)
+        row("scale", self.scale)
+        tau_row = QtWidgets.QHBoxLayout()
+        self.tau = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.tau.setRange(0, TAU_STEPS)
+        self.tau.setValue(tau_to_slider(1.0))
+        self.tau_label = QtWidgets.QLabel("τ = 1")
+        tau_row.addWidget(self.tau, 1)
+        tau_row.addWidget(self.tau_label)
+        row("tau", tau_row)
+        self.heads = QtWidgets.QComboBox()
+        row("heads", self.heads)
+        self.attention = combo(ATTENTIONS)
+        row("attention", self.attention)
+        self.seed = QtWidgets.QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        row("seed", self.seed)
+        mask_row = QtWidgets.QHBoxLayout()
+        self.mask = combo(MASKS)
+        self.mask_size = QtWidgets.QSpinBox()
+        self.mask_size.setRange(0, 4096)
+        self.mask_size.setValue(2)
+        mask_row.addWidget(self.mask, 1)
+        mask_row.addWidget(self.mask_size)
+        row("mask", mask_row)
+        self.source = combo(SOURCES)  # where the weights come from
+        row("source", self.source)
+        self.model_label = QtWidgets.QLabel()
+        self.model_label.setWordWrap(True)
+        row("model", self.model_label)
+        self.layer = QtWidgets.QSpinBox()
+        self.layer.setRange(0, 5)
+        row("layer", self.layer)
+        self.width = QtWidgets.QSpinBox()
+        self.width.setRange(1, 4096)
+        self.width.setValue(64)
+        row("width", self.width)
+        self.device = QtWidgets.QComboBox()
+        model = QtGui.QStandardItemModel(self.device)
+        for name, reason in device_reasons().items():
+            item = QtGui.QStandardItem(name)
+            item.setData(name, QtCore.Qt.ItemDataRole.UserRole)
+            item.setEnabled(not reason)
+            model.appendRow(item)
+        self.device.setModel(model)
+        row("device", self.device)
+
+        for w in (self.scoring, self.scale, self.heads, self.attention, self.mask, self.device):
+            w.currentIndexChanged.connect(self._changed)
+        for w in (self.seed, self.mask_size, self.layer):
+            w.valueChanged.connect(self._changed)
+        self.query.textChanged.connect(self._changed)
+        self.sentence.textChanged.connect(self._changed)
+        self.preset.activated.connect(self._on_preset)
+        self.heads.activated.connect(self._on_heads_picked)
+        self.width.valueChanged.connect(self._on_width)
+        self.source.currentIndexChanged.connect(self._on_source)
+        self.tau.valueChanged.connect(self._on_tau)
+        self._last_source_index = 0
+        for box in self.findChildren(QtWidgets.QComboBox):  # long items must not widen the panel
+            box.setSizeAdjustPolicy(
+                QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            box.setMinimumContentsLength(8)
+        self.retranslate()
+        self.show_config(state.config)
+        state.subscribe(lambda event, s: self.show_config(s.config), ("config",))
+
+    # -- language ----------------------------------------------------------------------------
+    def retranslate(self) -> None:
+        """Every label, item and tooltip in the interface language (also on LanguageChange)."""
+        for key, text in {
+            "example": self.tr("Example"),
+            "query": self.tr("&Query"),
+            "sentence": self.tr("&Sentence"),
+            "scoring": self.tr("Scoring"),
+            "scale": self.tr("Scaling"),
+            "tau": "τ",
+            "heads": self.tr("Heads"),
+            "attention": self.tr("Attention"),
+            "seed": self.tr("Seed"),
+            "mask": self.tr("Mask"),
+            "source": self.tr("Weights"),
+            "model": self.tr("Model"),
+            "layer": self.tr("Layer"),
+            "width": self.tr("Width"),
+            "device": self.tr("Device"),
+        }.items():
+            self.labels[key].setText(text)
+        self.preset.setItemText(0, self.tr("Choose an example…"))
+        for row in range(1, self.preset.count()):
+            preset = PRESETS[self.preset.itemData(row)]
+            self.preset.setItemText(row, QtCore.QCoreApplication.translate(PRESET_CONTEXT, preset.name))
+            self.preset.setItemData(
+                row,
+                QtCore.QCoreApplication.translate(PRESET_CONTEXT, preset.description),
+                QtCore.Qt.ItemDataRole.ToolTipRole,
+            )
+        self.preset.setToolTip(
+            self.tr("Load a ready-made example: it sets the texts and the options it is about")
+        )
+        self.query.setPlaceholderText(self.tr("empty: the sentence attends to itself"))
+        self.query.setToolTip(
+            self.tr(
+                "The tokens that ask (rows of Q). Leave empty for self-attention; "
+                "fill it for cross-attention over the sentence."
+            )
+        )
+        self.sentence.setToolTip(
+            self.tr("The tokens that answer: keys (K) and values (V) come from this text (Ctrl+L)")
+        )
+        items = {
+            self.scoring: {
+                "dot": (
+                    "dot",
+                    self.tr("score = q·k: large when query and key point the same way and are long"),
+                ),
+                "cosine": ("cosine", self.tr("score = q·k / (|q||k|): only the angle counts, from -1 to 1")),
+                "additive": (
+                    "additive",
+                    self.tr("Bahdanau: score = vᵀ tanh(W₁q + W₂k) with seeded, untrained W₁, W₂, v"),
+                ),
+                "general": ("general", self.tr("Luong: score = qᵀ W k with a seeded, untrained W")),
+            },
+            self.scale: {
+                "sqrt": ("÷ √d_k", None),
+                "temperature": (self.tr("÷ τ (temperature)"), None),
+                "none": (self.tr("none"), None),
+            },
+            self.attention: {
+                "soft": (
+                    self.tr("soft (softmax)"),
+                    self.tr("softmax: every visible key gets a share of the weight"),
+                ),
+                "hard": (
+                    self.tr("hard (one key)"),
+                    self.tr("all the weight goes to the best-scoring key of each row"),
+                ),
+                "sample": (
+                    self.tr("sample (drawn)"),
+                    self.tr("one key per row drawn at random from the softmax (seeded)"),
+                ),
+            },
+            self.mask: {
+                "none": (self.tr("none"), self.tr("every query sees every key")),
+                "causal": (self.tr("causal"), self.tr("query i sees keys 0..i only (a decoder)")),
+                "window": (
+                    self.tr("window ±K"),
+                    self.tr("query i sees keys within K positions (local attention)"),
+                ),
+                "valid": (self.tr("valid length N"), self.tr("only the first N keys are visible (padding)")),
+            },
+            self.source: {
+                "pretrained": (
+                    self.tr("pretrained (MiniLM)"),
+                    self.tr(
+                        "the W_Q, W_K, W_V, W_O of a trained model's layer, with X its hidden state "
+                        "entering that layer"
+                    ),
+                ),
+                "random": (
+                    self.tr("random (seeded)"),
+                    self.tr("seeded random embeddings and projections of the chosen width"),
+                ),
+                "identity": (self.tr("identity"), self.tr("W = I: Q = K = V = X, to see the bare mechanism")),
+                OPEN_FOLDER: (
+                    self.tr("Open model folder…"),
+                    self.tr(
+                        "load a local BERT-family model folder (config.json, model.safetensors, tokenizer.json)"
+                    ),
+                ),
+            },
+        }
+        for box, texts in items.items():
+            for i in range(box.count()):
+                text, tip = texts[box.itemData(i)]
+                box.setItemText(i, text)
+                box.setItemData(i, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
+        self.scoring.setToolTip(
+            self.tr("How a query and a key become one score: ")
+            + "; ".join(f"{name}: {tip}" for name, (_, tip) in items[self.scoring].items())
+        )
+        self.scale.setToolTip(
+            self.tr(
+                "What divides the scores before the softmax: √d_k keeps dot products "
+                "of long vectors from saturating it; τ sets the sharpness by hand"
+            )
+        )
+        self.tau.setToolTip(
+            self.tr(
+                "Temperature τ (0.01 to 10, log scale): scores are divided by τ. Small τ: sharp, "
+                "almost one-hot weights; large τ: flat weights. Moving it switches scaling to τ."
+            )
+        )
+        self.heads.setToolTip(
+            self.tr(
+                "How many heads split the model width: each head gets width/heads "
+                "columns of Q, K and V. Only counts that divide the width are offered."
+            )
+        )
+        self.attention.setToolTip(
+            self.tr(
+                "Soft: softmax weights. Hard: one-hot at the best key. "
+                "Sample: one-hot at a key drawn from the softmax with the seed."
+            )
+        )
+        self.seed.setToolTip(
+            self.tr(
+                "Seeds the sampled attention, the random weights and the untrained parameters of "
+                "additive and general scoring: same seed, same numbers"
+            )
+        )
+        self.mask.setToolTip(
+            self.tr(
+                "Which keys each query may see: hidden scores become -∞ before the "
+                "softmax, so their weights are exactly 0 (drawn hatched)"
+            )
+        )
+        self.mask_size.setToolTip(
+            self.tr("K for the window (keys within K positions), N for the valid length")
+        )
+        self.source.setToolTip(self.tr("Where X and the projection matrices come from"))
+        self.model_label.setToolTip(self.tr("The model folder in use"))
+        self.model_label.setText(self._model_dir or self.tr("bundled all-MiniLM-L6-v2"))
+        self.layer.setToolTip(
+            self.tr(
+                "Which layer of the pretrained model: X is the hidden state entering "
+                "it and W_Q, W_K, W_V, W_O are its projections"
+            )
+        )
+        self.width.setToolTip(
+            self.tr("d_model of random and identity weights: the width of X, split among the heads")
+        )
+        reasons = device_reasons()
+        model = self.device.model()
+        for row_index in range(model.rowCount()):  # the devices found when the box was built
+            item = model.item(row_index)
+            name = item.data(QtCore.Qt.ItemDataRole.UserRole)
+            reason = reasons.get(name)
+            item.setText(self.tr("auto (best available)") if name == "auto" else name)
+            if reason:
+                item.setToolTip(self.tr("unavailable: {0}").format(reason))
+            else:
+                item.setToolTip(
+                    self.tr("CUDA, then MPS, then CPU")
+                    if name == "auto"
+                    else self.tr("compute on {0}").format(name)
+                )
+        self.device.setToolTip(
+            self.tr("Where the attention is computed; the numbers are the same up to rounding.")
+            + "".join(f" {k.upper()}: {v}." for k, v in reasons.items() if v)
+        )
+
+    def changeEvent(self, event):  # noqa: N802
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    # -- reactions ----------------------------------------------------------------------------
+    def _changed(self, *_):
+        if self._updating:
+            return
+        self._sync_enabled()
+        try:
+            config = self.read_config(self.state.config)
+        except ConfigError as exc:
+            self.invalid.emit(str(exc))
+            return
+        self.state.set_config(config)
+
+    def _on_preset(self, index: int) -> None:
+        data = self.preset.itemData(index)
+        if data is not None and data >= 0:
+            self.state.apply_preset(PRESETS[int(data)])
+
+    def _on_heads_picked(self, *_):
+        self._heads_auto = False
+        self._changed()
+
+    def _on_width(self, *_):
+        self._heads_auto = True
+        self._changed()
+
+    def _on_tau(self, value: int) -> None:
+        self.tau_label.setText(f"τ = {slider_to_tau(value):g}")
+        if self._updating:
+            return
+        if self.scale.currentData() != "temperature":
+            self._updating = True
+            self.scale.setCurrentIndex(self.scale.findData("temperature"))
+            self._updating = False
+        self._changed()
+
+    def _on_source(self, index: int) -> None:
+        if self._updating:
+            return
+        if self.source.itemData(index) == OPEN_FOLDER:
+            folder = QtWidgets.QFileDialog.getExistingDirectory(
+                self,
+                self.tr("Open a BERT-family model folder (config.json, model.safetensors, tokenizer.json)"),
+            )
+            self._updating = True
+            self.source.setCurrentIndex(0 if folder else self._last_source_index)
+            self._updating = False
+            if not folder:
+                return
+            self.set_model_dir(folder)
+        self._last_source_index = self.source.currentIndex()
+        self._heads_auto = True
+        self._changed()
+
+    def set_model_dir(self, folder: str | None) -> None:
+        self._model_dir = folder or None
+        self.model_label.setText(folder or self.tr("bundled all-MiniLM-L6-v2"))
+
+    def _sync_enabled(self, *_):
+        source = self.source.currentData()
+        self.layer.setEnabled(source == "pretrained")
+        self.width.setEnabled(source in ("random", "identity"))
+        self.mask_size.setEnabled(self.mask.currentData() in ("window", "valid"))
+
+    # -- config <-> widgets ----------------------------------------------------------------------
+    def read_config(self, base: AttentionConfig) -> AttentionConfig:
+        """The widgets' values as a config (raises ConfigError with a message for the user)."""
+        mask = self.mask.currentData()
+        if mask in ("window", "valid"):
+            mask = f"{mask}:{self.mask_size.value()}"
+        source = self.source.currentData()
+        scale = self.scale.currentData()
+        return AttentionConfig(
+            sentence=self.sentence.text(),
+            query=self.query.text(),
+            scoring=self.scoring.currentData(),
+            scale=scale,
+            temperature=slider_to_tau(self.tau.value()) if scale == "temperature" else base.temperature,
+            heads=None if self._heads_auto else self.heads.currentData(),
+            attention=self.attention.currentData(),
+            mask=mask,
+            weights=source if source != OPEN_FOLDER else "pretrained",
+            layer=self.layer.value(),
+            d_model=self.width.value(),
+            seed=self.seed.value(),
+            device=self.device.currentData(QtCore.Qt.ItemDataRole.UserRole) or "auto",
+            model=base.model,
+            model_dir=self._model_dir if source == "pretrained" else None,
+            max_tokens=base.max_tokens,
+        )
+
+    def show_config(self, config: AttentionConfig) -> None:
+        """Set every widget from a config without editing the state back."""
+        self._updating = True
+        try:
+            for field, text in ((self.query, config.query), (self.sentence, config.sentence)):
+                if field.text() != text:
+                    field.setText(text)
+            self.scoring.setCurrentIndex(self.scoring.findData(config.scoring))
+            self.scale.setCurrentIndex(self.scale.findData(config.scale))
+            self.tau.setValue(tau_to_slider(config.temperature))
+            self.tau_label.setText(f"τ = {config.temperature:g}")
+            self.attention.setCurrentIndex(self.attention.findData(config.attention))
+            self.seed.setValue(config.seed)
+            spec = MaskSpec.parse(config.mask)
+            self.mask.setCurrentIndex(self.mask.findData(spec.kind))
+            if spec.kind in ("window", "valid"):
+                self.mask_size.setValue(spec.size)
+            self.source.setCurrentIndex(self.source.findData(config.weights))
+            self._last_source_index = self.source.currentIndex()
+            self.set_model_dir(config.model_dir)
+            if config.layer > self.layer.maximum():
+                self.layer.setMaximum(config.layer)
+            self.layer.setValue(config.layer)
+            self.width.setValue(config.d_model)
+            self.device.setCurrentIndex(self.device.findData(config.device, QtCore.Qt.ItemDataRole.UserRole))
+            self._heads_auto = config.heads is None
+            if config.heads is not None:
+                index = self.heads.findData(config.heads)
+                if index < 0:
+                    self.heads.addItem(str(config.heads), config.heads)
+                    index = self.heads.count() - 1
+                self.heads.setCurrentIndex(index)
+        finally:
+            self._updating = False
+        self._sync_enabled()
+
+    def set_source(self, counts: list[int], default_heads: int, heads: int, layers: int) -> None:
+        """Offer only the head counts the width allows, and the layers the model has."""
+        self._updating = True
+        try:
+            own = self.tr("{0} (model's own)")
+            wanted = [(own.format(h) if h == default_heads else str(h), h) for h in counts]
+            current = [(self.heads.itemText(i), self.heads.itemData(i)) for i in range(self.heads.count())]
+            if wanted != current:
+                self.heads.clear()
+                for text, h in wanted:
+                    self.heads.addItem(text, h)
+            index = self.heads.findData(heads)
+            if index >= 0:
+                self.heads.setCurrentIndex(index)
+            if layers > 0:
+                self.layer.setMaximum(layers - 1)
+        finally:
+            self._updating = False

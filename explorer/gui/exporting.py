@@ -1,0 +1,277 @@
+"""Export: any figure as PNG or SVG, the window as PNG, the data as CSV, NPY or JSON, the clipboard.
+
+Every figure is drawn from the data, off-screen, by the tab that owns it (its ``figures``
+in the tab registry): a stage that is not on screen, or a tab never opened, exports the
+same picture it would show. A figure that needs a result not computed yet says so in a
+message; nothing here can fail with a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.appstate import data_export
+from explorer.gui.docks import worked
+from explorer.gui.heatmap.canvas import PNG_SCALE
+from explorer.gui.heatmap.figure import paint_figure
+from explorer.gui.i18n import translate
+from explorer.gui.views.base import FigureSource, NothingToExport
+from explorer.gui.views.registry import TABS
+
+WORKED_WIDTH = 470  # the worked arithmetic's page width, as the dock shows it by default
+
+
+@dataclass(frozen=True)
+class Picture:
+    size: QtCore.QSize  # in logical pixels (an SVG's size)
+    scale: float  # raster pictures are this much larger, for slides
+    background: QtGui.QColor
+    paint: Callable[[QtGui.QPainter], None]
+
+
+class Exporter(QtCore.QObject):
+    """Collaborators: the window (its context, banner, status bar, grab) and the tab registry."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.message = ""  # the last outcome, for the status bar and the tests
+
+        def action(slot, shortcut=None) -> QtGui.QAction:
+            act = QtGui.QAction(window)
+            if shortcut:
+                act.setShortcut(QtGui.QKeySequence(shortcut))
+            act.triggered.connect(slot)
+            return act
+
+        self.export_action = action(self.dialog, "Ctrl+E")
+        self.export_window_action = action(self.window_dialog)
+        self.copy_action = action(lambda: self.copy_panel(self.window.state.tab), "Ctrl+Shift+C")
+        self.retranslate()
+
+    # -- what can be exported ----------------------------------------------------------------------
+    def sources(self) -> dict[str, FigureSource]:
+        """name -> figure, from every tab of the registry."""
+        out: dict[str, FigureSource] = {}
+        for spec in TABS:
+            out.update(spec.figure_sources(self.window.context))
+        return out
+
+    def labels(self) -> dict[str, str]:
+        """name -> label of everything that can be exported as a picture."""
+        out = {name: source.label for name, source in self.sources().items()}
+        out["worked"] = translate("Exporter", "Worked arithmetic")
+        return out
+
+    def picture(self, name: str) -> Picture:
+        """A named figure, drawn from the data (raises NothingToExport, KeyError)."""
+        if name == "worked":
+            state, prepared = self.window.state, self.window.prepared
+            trace = prepared.trace if prepared else None
+            doc = worked.document(trace, state.selected_head, state.selected_cell, width=WORKED_WIDTH)
+            return Picture(doc.size().toSize(), 1.0, QtGui.QColor("white"), doc.drawContents)
+        sources = self.sources()
+        if name not in sources:
+            raise KeyError(name)
+        figure, size = sources[name].make()
+        style = self.window.context.style()
+        rect = QtCore.QRectF(0, 0, size.width(), size.height())
+        return Picture(size, PNG_SCALE, style.bg, lambda p: paint_figure(p, rect, figure, style))
+
+    def image(self, name: str) -> QtGui.QImage:
+        picture = self.picture(name)
+        size = picture.size * picture.scale
+        image = QtGui.QImage(max(1, size.width()), max(1, size.height()), QtGui.QImage.Format.Format_RGB32)
+        image.fill(picture.background)
+        painter = QtGui.QPainter(image)
+        try:
+            painter.scale(picture.scale, picture.scale)
+            picture.paint(painter)
+        finally:
+            painter.end()
+        return image
+
+    def svg(self, name: str, path: str | Path) -> None:
+        """Text and lines as vectors, the cells as an embedded picture."""
+        from PySide6 import QtSvg  # only when exporting (a sixth of a second at start-up)
+
+        picture = self.picture(name)
+        generator = QtSvg.QSvgGenerator()
+        generator.setFileName(str(path))
+        generator.setSize(picture.size)
+        generator.setViewBox(QtCore.QRect(QtCore.QPoint(0, 0), picture.size))
+        generator.setTitle("Attention Explorer")
+        painter = QtGui.QPainter(generator)
+        try:
+            picture.paint(painter)
+        finally:
+            painter.end()
+        if not Path(path).exists() or Path(path).stat().st_size == 0:
+            raise OSError(translate("Exporter", "cannot write {0}").format(path))
+
+    # -- the actions ----------------------------------------------------------------------------------
+    def _done(self, failure: str | None, what) -> str | None:
+        self.message = failure or translate("Exporter", "Exported {0}").format(what)
+        if failure:
+            self.window.show_error(failure)
+        else:
+            self.window.statusBar().showMessage(self.message, 5000)
+        return failure
+
+    def export_panel(self, name: str, path: str | Path, fmt: str | None = None) -> str | None:
+        """Write one figure as PNG or SVG (by ``fmt`` or the file's suffix); returns an error or None."""
+        fmt = (fmt or Path(path).suffix.lstrip(".")).lower()
+        try:
+            if fmt == "png":
+                image = self.image(name)
+                if image.isNull() or not image.save(str(path), "PNG"):
+                    raise OSError(translate("Exporter", "cannot write {0}").format(path))
+            elif fmt == "svg":
+                self.svg(name, path)
+            else:
+                raise ValueError(translate("Exporter", "{0}: choose PNG or SVG").format(path))
+        except NothingToExport as exc:
+            return self._done(str(exc), path)
+        except (OSError, ValueError, KeyError) as exc:
+            return self._done(translate("Exporter", "Export failed: {0}").format(exc), path)
+        except Exception as exc:  # a figure needing a computation that failed (a bad model folder)
+            from explorer.gui.messages import error_message
+
+            return self._done(translate("Exporter", "Export failed: {0}").format(error_message(exc)), path)
+        return self._done(None, Path(path).name)
+
+    def export_window(self, path: str | Path) -> str | None:
+        image = self.window.grab().toImage()
+        if image.isNull() or not image.save(str(path), "PNG"):
+            return self._done(translate("Exporter", "Export failed: cannot write {0}").format(path), path)
+        return self._done(None, Path(path).name)
+
+    def export_data(self, fmt: str, path: str | Path) -> str | None:
+        """Every stage of the current trace: csv / npy (into a folder) or json (one file)."""
+        prepared = self.window.prepared
+        if prepared is None:
+            return self._done(
+                translate("Exporter", "Nothing to export yet: no result has been computed"), path
+            )
+        try:
+            data_export.export_data(prepared.trace, fmt, path)
+        except (OSError, ValueError) as exc:
+            return self._done(translate("Exporter", "Export failed: {0}").format(exc), path)
+        return self._done(None, Path(path).name)
+
+    def copy_panel(self, name: str) -> str | None:
+        try:
+            image = self.window.grab().toImage() if name == "window" else self.image(name)
+        except NothingToExport as exc:
+            return self._done(str(exc), name)
+        except Exception as exc:  # noqa: BLE001 - any failure is a message, never a crash
+            return self._done(translate("Exporter", "Copy failed: {0}").format(exc), name)
+        QtWidgets.QApplication.clipboard().setImage(image)
+        return self._done(None, translate("Exporter", "{0} to the clipboard").format(name))
+
+    def dialog(self) -> None:
+        ExportDialog(self).exec()
+
+    def window_dialog(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self.window, translate("Exporter", "Export the window"), "window.png", "PNG (*.png)"
+        )
+        if path:
+            self.export_window(path if path.lower().endswith(".png") else path + ".png")
+
+    def retranslate(self) -> None:
+        self.export_action.setText(translate("Exporter", "&Export…"))
+        self.export_action.setStatusTip(
+            translate("Exporter", "A panel as PNG or SVG, the window as PNG, the data as CSV, NPY or JSON")
+        )
+        self.export_window_action.setText(translate("Exporter", "Export the window as PNG…"))
+        self.copy_action.setText(translate("Exporter", "Copy the current view to the clipboard"))
+
+
+class ExportDialog(QtWidgets.QDialog):
+    """What (a figure, the window or the data), the format and where; Export or Copy."""
+
+    def __init__(self, exporter: Exporter, parent=None):
+        super().__init__(parent or exporter.window)
+        self.exporter = exporter
+        self.setWindowTitle(self.tr("Export"))
+        form = QtWidgets.QFormLayout(self)
+        self.what = QtWidgets.QComboBox()
+        self.what.addItem(self.tr("All stages of the current trace (data)"), "data")
+        self.what.addItem(self.tr("The whole window (PNG)"), "window")
+        for name, label in exporter.labels().items():
+            self.what.addItem(label, name)
+        form.addRow(self.tr("What"), self.what)
+        self.format = QtWidgets.QComboBox()
+        form.addRow(self.tr("Format"), self.format)
+        path_row = QtWidgets.QHBoxLayout()
+        self.path = QtWidgets.QLineEdit()
+        browse = QtWidgets.QPushButton(self.tr("Browse…"))
+        browse.clicked.connect(self._browse)
+        path_row.addWidget(self.path, 1)
+        path_row.addWidget(browse)
+        form.addRow(self.tr("To"), path_row)
+        buttons = QtWidgets.QDialogButtonBox()
+        self.export_button = buttons.addButton(
+            self.tr("Export"), QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.copy_button = buttons.addButton(
+            self.tr("Copy to clipboard"), QtWidgets.QDialogButtonBox.ButtonRole.ActionRole
+        )
+        buttons.addButton(QtWidgets.QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        self.export_button.clicked.connect(self._export)
+        self.copy_button.clicked.connect(lambda: self.exporter.copy_panel(self.what.currentData()))
+        form.addRow(buttons)
+        self.what.currentIndexChanged.connect(self._formats)
+        self._formats()
+
+    def _formats(self) -> None:
+        what = self.what.currentData()
+        self.format.clear()
+        if what == "data":
+            for text, fmt in (
+                (self.tr("CSV (a folder, one file per stage and head)"), "csv"),
+                (self.tr("NPY (a folder, one file per stage)"), "npy"),
+                (self.tr("JSON (one file, as the trace command)"), "json"),
+            ):
+                self.format.addItem(text, fmt)
+        else:
+            self.format.addItem("PNG", "png")
+            if what != "window":
+                self.format.addItem(self.tr("SVG (vector)"), "svg")
+        self.copy_button.setEnabled(what != "data")
+
+    def _browse(self) -> None:
+        fmt = self.format.currentData()
+        if fmt in ("csv", "npy"):
+            path = QtWidgets.QFileDialog.getExistingDirectory(self, self.tr("Export into folder"))
+        else:
+            filters = {"png": "PNG (*.png)", "svg": "SVG (*.svg)", "json": "JSON (*.json)"}
+            path, _ = QtWidgets.QFileDialog.getSaveFileName(self, self.tr("Export to"), "", filters[fmt])
+            if path and not path.lower().endswith("." + fmt):
+                path += "." + fmt
+        if path:
+            self.path.setText(path)
+
+    def _export(self) -> None:
+        if not self.path.text().strip():
+            self._browse()
+        path = self.path.text().strip()
+        if not path:
+            return
+        what, fmt = self.what.currentData(), self.format.currentData()
+        if what == "data":
+            message = self.exporter.export_data(fmt, path)
+        elif what == "window":
+            message = self.exporter.export_window(path)
+        else:
+            message = self.exporter.export_panel(what, path, fmt)
+        if message:
+            QtWidgets.QMessageBox.warning(self, self.tr("Export"), message)
+        else:
+            self.accept()

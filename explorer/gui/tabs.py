@@ -1,0 +1,75 @@
+"""The tab bar of the registry's tabs, each built the first time it is shown.
+
+The current tab is the ExplorerState's ``tab``: a click on the bar sets the state, and the
+state's tab is what the bar shows.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtWidgets
+
+from explorer.gui.i18n import translate
+from explorer.gui.views.base import View
+from explorer.gui.views.registry import TABS, Tab, tab_named
+
+
+class TabHost(QtWidgets.QTabWidget):
+    def __init__(self, context, parent=None):
+        super().__init__(parent)
+        self.context = context
+        self._views: dict[Tab, View] = {}
+        self._pages: dict[Tab, QtWidgets.QWidget] = {}
+        for spec in TABS:
+            page = QtWidgets.QWidget()  # an empty page until the view is built
+            layout = QtWidgets.QVBoxLayout(page)
+            layout.setContentsMargins(0, 0, 0, 0)
+            self._pages[spec.tab] = page
+            self.addTab(page, "")
+        self.retranslate()
+        self.currentChanged.connect(self._on_current)
+
+    # -- views -------------------------------------------------------------------------------
+    def view(self, tab: Tab | str) -> View:
+        """The tab's view, built now if it was not yet."""
+        tab = Tab(tab)
+        view = self._views.get(tab)
+        if view is None:
+            spec = next(s for s in TABS if s.tab == tab)
+            view = spec.build(self.context)
+            self._views[tab] = view
+            self._pages[tab].layout().addWidget(view)
+        return view
+
+    def built(self, tab: Tab | str) -> View | None:
+        try:
+            return self._views.get(Tab(tab))
+        except ValueError:
+            return None
+
+    def built_views(self) -> list[View]:
+        return list(self._views.values())
+
+    def current_tab(self) -> Tab:
+        return TABS[self.currentIndex()].tab
+
+    def current_view(self) -> View:
+        return self.view(self.current_tab())
+
+    def show_tab(self, tab: Tab | str) -> View:
+        """Bring a tab to the front (building its view); the state is not touched."""
+        tab = tab_named(tab)
+        view = self.view(tab)
+        index = next(i for i, s in enumerate(TABS) if s.tab == tab)
+        if self.currentIndex() != index:
+            self.blockSignals(True)
+            self.setCurrentIndex(index)
+            self.blockSignals(False)
+        return view
+
+    def _on_current(self, index: int) -> None:
+        self.context.state.set_tab(TABS[index].tab.value)  # the window reacts to the state
+
+    def retranslate(self) -> None:
+        for i, spec in enumerate(TABS):
+            self.setTabText(i, translate("Tabs", spec.title))
+            self.setTabToolTip(i, translate("Tabs", spec.tooltip))

@@ -1,0 +1,301 @@
+"""The Pipeline tab: every stage of the selected head, in the order of the lesson.
+
+Row 1: X, Q, K, V. Row 2: raw scores, scaled scores, mask, weights.
+Row 3: head output, concatenation of heads, output after W_O, entropy of every head.
+The head, the selected cell, values on cells, the stage zoom and the lesson's highlight all
+come from the ExplorerState; this tab only draws them and edits the state.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.appstate.lesson import STEPS
+from explorer.gui import theme
+from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel
+from explorer.gui.heatmap.figure import Mark
+from explorer.gui.heatmap.labels import LABEL_CHARS
+from explorer.gui.i18n import translate
+from explorer.gui.views import stages
+from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
+
+ROW_HEIGHT = 250
+PRESENTATION_ROW_FONTS = 17  # a row's height in presentation mode, in font sizes
+NARROW_PX = 1100  # below this width the pipeline shows two stages a row
+FIT_TOKENS = 40  # rows grow so that up to this many tokens are all labelled
+EXPORT_SIZE = QtCore.QSize(1600, 900)
+STAGE_EXPORT_SIZE = QtCore.QSize(520, 420)
+
+
+def highlighted_panels(state) -> tuple[str, ...]:
+    """The panels of the lesson's current step, when the lesson is shown."""
+    if not state.lesson_visible:
+        return ()
+    return stages.STAGE_PANELS.get(STEPS[state.lesson_step].stage, ())
+
+
+class PipelineView(View):
+    TAB = "pipeline"
+    STATE_EVENTS = ("head", "cell", "values", "stage_zoom", "lesson")
+
+    def __init__(self, context: ViewContext, parent=None):
+        super().__init__(context, parent)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        bar = QtWidgets.QHBoxLayout()
+        self.head_label = QtWidgets.QLabel()
+        self.head_spin = QtWidgets.QSpinBox()
+        self.values_box = QtWidgets.QCheckBox()
+        self.hover_label = QtWidgets.QLabel()
+        self.hover_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.hover_label.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
+        )
+        bar.addWidget(self.head_label)
+        bar.addWidget(self.head_spin)
+        bar.addWidget(self.values_box)
+        bar.addWidget(self.hover_label, 1)
+        layout.addLayout(bar)
+        self.canvas = MatrixCanvas(style=context.style())
+        self.scroll = QtWidgets.QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(self.canvas)
+        self.scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        layout.addWidget(self.scroll, 1)
+        self.names: list[str] = list(stages.PIPELINE_STAGES)
+        self.canvas.set_figure(Figure([], columns=4))
+        self.canvas.clicked.connect(self._on_click)
+        self.canvas.hovered.connect(self._on_hover)
+        self.canvas.doubleClicked.connect(self._on_double_click)
+        self.head_spin.valueChanged.connect(self._on_head_spin)
+        self.values_box.toggled.connect(self.state.set_values_on_cells)
+        self.values_box.setChecked(self.state.values_on_cells)
+        self.retranslate()
+
+    # -- the panels ------------------------------------------------------------------------
+    @property
+    def head(self) -> int:
+        trace = self.prepared.trace if self.prepared is not None else None
+        return self.state.selected_head if trace is None else min(self.state.selected_head, trace.heads - 1)
+
+    def panel(self, name: str) -> MatrixPanel:
+        return self.canvas.panels[self.names.index(name)]
+
+    def index(self, name: str) -> int:
+        return self.names.index(name)
+
+    @property
+    def zoom(self) -> tuple[str, ...] | None:
+        return self.state.stage_zoom
+
+    def draw(self, prepared):
+        """Build each stage's panel (its pixels too: the heavy part), then paint them at once."""
+        self.prepared, self.stale = prepared, False
+        trace, head = prepared.trace, self.head
+        self._sync_head_spin()
+        panels = []
+        for name in stages.PIPELINE_STAGES:
+            panel = stages.pipeline_panel(trace, prepared.display, head, name)
+            panel.name = name
+            panel.image  # noqa: B018 (colour the cells now, between event-loop turns)
+            panel.hidden_path  # noqa: B018
+            panels.append(panel)
+            yield
+        first = not self.canvas.panels
+        self.canvas.set_figure(self._figure(panels))
+        self._fit_height()
+        self.canvas.repaint()  # the keystroke's pixels are on screen when this returns
+        if first and highlighted_panels(self.state) and not self.state.stage_zoom:
+            QtCore.QTimer.singleShot(0, self, self.scroll_to_highlight)  # the lesson's stage in view
+        self.rendered.emit()
+
+    def _figure(self, panels: list[MatrixPanel]) -> Figure:
+        return Figure(
+            panels,
+            columns=self._columns(),
+            visible=self._visible(),
+            selection=self.state.selected_cell,
+            marks=self._marks(),
+            show_values=self.state.values_on_cells,
+        )
+
+    def _visible(self) -> list[int] | None:
+        zoom = self.state.stage_zoom
+        return None if not zoom else [self.names.index(n) for n in zoom]
+
+    def _columns(self) -> int:
+        zoom = self.state.stage_zoom
+        if zoom:
+            return len(zoom)
+        wide = 2 if self.state.presentation else 4
+        return min(wide, 4 if self.width() >= NARROW_PX else 2)
+
+    def _marks(self) -> dict[int, Mark]:
+        accent = QtGui.QColor(theme.look(self.state).theme.accent)
+        return {self.names.index(n): Mark(accent, 4) for n in highlighted_panels(self.state)}
+
+    def _row_height(self) -> int:
+        look = theme.look(self.state)
+        if self.state.presentation:
+            return round(look.figure_px * PRESENTATION_ROW_FONTS)
+        # tall enough that every token of a short input is labelled (rows a line apart); in
+        # steps of 8 tokens, so that typing rarely resizes (a resize costs a second paint)
+        n = 0
+        if self.prepared is not None:
+            n = min(FIT_TOKENS, max(self.prepared.trace.n_query, self.prepared.trace.n_key))
+            n = -(-n // 8) * 8
+        line = self.canvas.style_.labels.line
+        bottom = self.canvas.style_.labels.metrics.averageCharWidth() * LABEL_CHARS
+        return max(ROW_HEIGHT, math.ceil(line * (n + 2.5) + bottom + 16))
+
+    def _fit_height(self) -> None:
+        if self.state.stage_zoom:
+            self.canvas.setMinimumHeight(min(self._row_height(), 200))
+            return
+        rows = math.ceil(len(stages.PIPELINE_STAGES) / self._columns())
+        self.canvas.setMinimumHeight(self._row_height() * rows)
+
+    def _relayout(self) -> None:
+        self.canvas.set_visible(self._visible(), self._columns())
+        self._fit_height()
+
+    # -- state -----------------------------------------------------------------------------
+    def on_state(self, event: str) -> None:
+        if event == "head":
+            if self.is_shown():
+                self.redraw()
+            else:
+                self.stale = True
+        elif event == "cell":
+            self.canvas.set_selection(self.state.selected_cell)
+        elif event == "values":
+            self.values_box.blockSignals(True)
+            self.values_box.setChecked(self.state.values_on_cells)
+            self.values_box.blockSignals(False)
+            self.canvas.set_show_values(self.state.values_on_cells)
+        elif event == "stage_zoom":
+            self._relayout()
+        elif event == "lesson":
+            self.canvas.set_marks(self._marks())
+            if highlighted_panels(self.state) and not self.state.stage_zoom:
+                QtCore.QTimer.singleShot(0, self, self.scroll_to_highlight)
+
+    def restyle(self) -> None:
+        self.canvas.set_style(self.context.style())
+        self.canvas.set_marks(self._marks())
+        self._relayout()
+
+    def resizeEvent(self, event):  # noqa: N802
+        super().resizeEvent(event)
+        if self._columns() != self.canvas.figure.columns:
+            self._relayout()
+
+    def scroll_to_highlight(self) -> None:
+        rects = [self.canvas.box(self.names.index(n)) for n in highlighted_panels(self.state)]
+        rects = [b.slot for b in rects if b is not None]
+        if not rects:
+            return
+        top = min(r.top() for r in rects)
+        bottom = max(r.bottom() for r in rects)
+        bar = self.scroll.verticalScrollBar()
+        if top < bar.value() or bottom > bar.value() + self.scroll.viewport().height():
+            bar.setValue(max(0, int(top) - 4))
+
+    # -- the user ----------------------------------------------------------------------------
+    def _on_click(self, index: int, r: int, c: int) -> None:
+        panel = self.canvas.panels[index]
+        if panel.name == "entropy":
+            self.state.select_head(r)
+        i, j = panel.selection_of(r, c)
+        if i < 0 and j < 0:
+            return
+        old = self.state.selected_cell or (0, 0)
+        self.state.select_cell((i if i >= 0 else old[0], j if j >= 0 else old[1]))
+
+    def _on_hover(self, index: int, r: int, c: int) -> None:
+        if index < 0:
+            return
+        panel = self.canvas.panels[index]
+        title = panel.title.split("  [")[0]
+        visible, hidden = translate("PipelineView", "visible"), translate("PipelineView", "hidden (masked)")
+        self.hover_label.setText(f"{title} — {panel.cell_text(r, c, visible, hidden)}")
+
+    def _on_double_click(self, index: int) -> None:
+        if self.state.stage_zoom:
+            self.state.set_stage_zoom(None)
+        elif index >= 0:
+            self.state.set_stage_zoom((self.canvas.panels[index].name,))
+
+    def _on_head_spin(self, value: int) -> None:
+        if self.prepared is not None and value != self.head:
+            self.state.select_head(value)
+
+    def _sync_head_spin(self) -> None:
+        trace = self.prepared.trace
+        self.head_spin.blockSignals(True)
+        self.head_spin.setRange(0, trace.heads - 1)
+        self.head_spin.setValue(self.head)
+        self.head_spin.blockSignals(False)
+        self.head_label.setText(translate("PipelineView", "Head (of {n})").format(n=trace.heads))
+
+    def retranslate(self) -> None:
+        trace = self.prepared.trace if self.prepared is not None else None
+        self.head_label.setText(
+            translate("PipelineView", "Head (of {n})").format(n=trace.heads)
+            if trace is not None
+            else translate("PipelineView", "Head")
+        )
+        self.head_spin.setToolTip(
+            translate("PipelineView", "The head whose stages are shown (keys 1-9 pick heads 0-8)")
+        )
+        self.values_box.setText(translate("PipelineView", "Values on cells"))
+        self.values_box.setToolTip(
+            translate("PipelineView", "Write each cell's value on it when the cells are large enough")
+        )
+        self.hover_label.setText(
+            translate("PipelineView", "Point at a cell to read its exact value; click to select it.")
+        )
+        if self.prepared is not None:  # the panel titles
+            self.redraw()
+
+
+# -- export: drawn from the data, whether the tab is on screen or not ------------------------------
+def figures(context: ViewContext) -> dict[str, FigureSource]:
+    view = context.view(PipelineView.TAB)
+
+    def size(default: QtCore.QSize) -> QtCore.QSize:
+        if view is not None and view.isVisible() and view.canvas.width() > 100:
+            return view.canvas.size() if default is EXPORT_SIZE else default
+        return default
+
+    def make(names: tuple[str, ...]):
+        def build():
+            prepared = context.current()
+            if prepared is None:
+                raise NothingToExport(
+                    translate("PipelineView", "Nothing to export yet: no result has been computed")
+                )
+            state = context.state
+            panels = stages.pipeline_panels(prepared.trace, prepared.display, state.selected_head, names)
+            columns = min(4, len(panels))
+            figure = Figure(
+                panels, columns=columns, selection=state.selected_cell, show_values=state.values_on_cells
+            )
+            if len(names) > 1:
+                return figure, size(EXPORT_SIZE)
+            return figure, STAGE_EXPORT_SIZE
+
+        return build
+
+    out = {
+        "pipeline": FigureSource(
+            translate("PipelineView", "Pipeline: every stage of the head"), make(stages.PIPELINE_STAGES)
+        )
+    }
+    for name in stages.PIPELINE_STAGES:
+        out[f"pipeline:{name}"] = FigureSource(
+            translate("PipelineView", "Pipeline stage: {0}").format(name), make((name,))
+        )
+    return out

@@ -1,0 +1,297 @@
+"""The matrices the views draw, built from a trace: one function per view, no widget.
+
+The views call these on every new trace; the export calls the same functions for a stage
+that is not on screen, so what a file shows is what the view would show.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6 import QtCore
+
+from explorer.appstate.display import DisplayArrays
+from explorer.appstate.state import PANEL_NAMES
+from explorer.core.trace import AttentionTrace
+from explorer.gui.heatmap import MatrixPanel, symmetric_levels
+from explorer.gui.i18n import translate
+
+SCORE_FORMULAS = {
+    "dot": "scores = Q·Kᵀ",
+    "cosine": "scores = cos(Q, K)",
+    "additive": "scores = vᵀ·tanh(W₁q + W₂k)",
+    "general": "scores = Q·W·Kᵀ",
+}
+WEIGHT_FORMULAS = {
+    "soft": "weights = softmax(masked)",
+    "hard": "weights = one-hot argmax(masked)",
+    "sample": "weights = one-hot sample of softmax",
+}
+# The pipeline's panels, in the lesson's order (four a row on a wide window).
+PIPELINE_STAGES = PANEL_NAMES
+# The panels each lesson step (explorer/appstate/lesson.py STEPS) highlights and zooms into.
+STAGE_PANELS = {
+    "tokens": ("X",),
+    "X": ("X",),
+    "Q": ("Q", "K", "V"),
+    "heads": ("Q", "K", "V"),
+    "scores": ("scores",),
+    "scaled": ("scaled",),
+    "mask": ("mask",),
+    "weights": ("weights",),
+    "head_outputs": ("head_output",),
+    "head_output": ("head_output",),
+    "concat": ("concat",),
+    "output": ("output",),
+    "entropy": ("entropy",),
+}
+# The stages the all-heads grid offers, with their names in the picker.
+GRID_STAGE_LABELS = {
+    "weights": QtCore.QT_TRANSLATE_NOOP("Stages", "weights (after softmax / hard)"),
+    "scores": QtCore.QT_TRANSLATE_NOOP("Stages", "raw scores"),
+    "scaled": QtCore.QT_TRANSLATE_NOOP("Stages", "scaled scores"),
+    "head_outputs": QtCore.QT_TRANSLATE_NOOP("Stages", "head outputs (weights·V)"),
+    "Q": "Q",
+    "K": "K",
+    "V": "V",
+}
+SQUARE = ("scores", "scaled", "weights")
+
+
+def shape_text(a: np.ndarray) -> str:
+    return "×".join(str(s) for s in np.shape(a))
+
+
+def _titled(panel: MatrixPanel, formula: str) -> MatrixPanel:
+    panel.title = f"{formula}  [{shape_text(panel.data)}]"
+    return panel
+
+
+def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, name: str) -> MatrixPanel:
+    """One stage of one head, as the pipeline shows it."""
+    t, h, cfg = trace, head, trace.config
+    q_tok, k_tok = t.tokens_query, t.tokens_key
+    head_word = translate("Stages", "head")
+    if name == "X":
+        x_title = (
+            translate("Stages", "X (queries = keys)")
+            if cfg.is_self_attention
+            else translate("Stages", "X (query side)")
+        )
+        panel = MatrixPanel(t.X_query, q_tok, None, role="q", picture=display.picture("X_query"))
+        return _titled(panel, x_title)
+    if name in ("Q", "K", "V"):
+        rows = q_tok if name == "Q" else k_tok
+        source = "X" if name == "Q" else "X_key"
+        data = getattr(t, name)[h]
+        panel = MatrixPanel(
+            data, rows, None, role="q" if name == "Q" else "k", picture=display.picture(name, h)
+        )
+        return _titled(panel, f"{name} = {source}·W_{name}  ({head_word} {h})")
+    if name in ("scores", "scaled"):
+        data = getattr(t, name)[h]
+        picture = display.picture(name, h)
+        panel = MatrixPanel(
+            data,
+            q_tok,
+            k_tok,
+            role="qk",
+            picture=picture,
+            hidden=display.hidden_cells(t),
+            levels=symmetric_levels(data if picture is None else picture),
+        )
+        if name == "scores":
+            return _titled(panel, SCORE_FORMULAS.get(cfg.scoring, "scores"))
+        if cfg.scale == "sqrt":
+            formula = f"scaled = scores / √d_k (÷{t.scale_divisor:.4g})"
+        elif cfg.scale == "temperature":
+            formula = f"scaled = scores / τ (τ={t.scale_divisor:.4g})"
+        else:
+            formula = translate("Stages", "scaled = scores (no scaling)")
+        return _titled(panel, formula)
+    if name == "mask":
+        panel = MatrixPanel(
+            t.mask,
+            q_tok,
+            k_tok,
+            kind="mask",
+            role="qk",
+            picture=display.picture("mask"),
+            hidden=display.hidden_cells(t),
+        )
+        return _titled(panel, translate("Stages", "mask: {mask} (1 = visible)").format(mask=cfg.mask))
+    if name == "weights":
+        panel = MatrixPanel(
+            t.weights[h],
+            q_tok,
+            k_tok,
+            kind="weights",
+            role="qk",
+            picture=display.picture("weights", h),
+            hidden=display.hidden_cells(t),
+        )
+        return _titled(panel, WEIGHT_FORMULAS.get(cfg.attention, "weights"))
+    if name == "head_output":
+        panel = MatrixPanel(
+            t.head_outputs[h], q_tok, None, role="q", picture=display.picture("head_outputs", h)
+        )
+        return _titled(panel, f"{head_word} {h} = weights·V")
+    if name == "concat":
+        panel = MatrixPanel(t.concat, q_tok, None, role="q", picture=display.picture("concat"))
+        return _titled(panel, f"concat = [{head_word} 0 … {head_word} {t.heads - 1}]")
+    if name == "output":
+        panel = MatrixPanel(t.output, q_tok, None, role="q", picture=display.picture("output"))
+        return _titled(panel, "output = concat·W_O")
+    if name == "entropy":
+        panel = MatrixPanel(
+            t.entropy,
+            [f"{head_word} {i}" for i in range(t.heads)],
+            q_tok,
+            kind="weights",
+            role="hq",
+            levels=(0.0, max(float(np.log(max(t.n_key, 2))), 1e-6)),
+        )
+        return _titled(panel, translate("Stages", "entropy of each weight row (nats)"))
+    raise KeyError(f"no pipeline stage {name!r}")
+
+
+def pipeline_panels(trace: AttentionTrace, display: DisplayArrays, head: int, names=PIPELINE_STAGES):
+    """Every pipeline stage of one head, each panel named after its stage."""
+    head = min(max(head, 0), trace.heads - 1)
+    out = []
+    for name in names:
+        panel = pipeline_panel(trace, display, head, name)
+        panel.name = name
+        out.append(panel)
+    return out
+
+
+def grid_levels(trace: AttentionTrace, display: DisplayArrays, stage: str) -> tuple[str, tuple[float, float]]:
+    """(kind, levels) shared by every head of the grid: one colour bar reads them all."""
+    if stage == "weights":
+        return "weights", (0.0, 1.0)
+    picture = display.picture(stage)
+    return "diverging", symmetric_levels(getattr(trace, stage) if picture is None else picture)
+
+
+def head_panel(
+    trace: AttentionTrace,
+    display: DisplayArrays,
+    stage: str,
+    head: int,
+    kind: str,
+    levels: tuple[float, float],
+    hidden: np.ndarray | None,
+) -> MatrixPanel:
+    """One head of the all-heads grid: its stage, titled with its mean row entropy."""
+    data = getattr(trace, stage)[head]
+    if stage in SQUARE:
+        rows, cols, role = trace.tokens_query, trace.tokens_key, "qk"
+    elif stage in ("K", "V"):
+        rows, cols, role = trace.tokens_key, None, "k"
+    else:
+        rows, cols, role = trace.tokens_query, None, "q"
+    mean_entropy = float(trace.entropy[head].mean())
+    head_word = translate("Stages", "head")
+    return MatrixPanel(
+        data,
+        rows,
+        cols,
+        title=f"{head_word} {head} · H̄ {mean_entropy:.2f}  [{shape_text(data)}]",
+        kind=kind,
+        levels=levels,
+        role=role,
+        picture=display.picture(stage, head),
+        hidden=hidden if stage in SQUARE else None,
+        name=f"head {head}",
+    )
+
+
+def head_panels(trace: AttentionTrace, display: DisplayArrays, stage: str) -> list[MatrixPanel]:
+    kind, levels = grid_levels(trace, display, stage)
+    hidden = display.hidden_cells(trace)  # one array for all heads: its hatching is drawn once
+    return [head_panel(trace, display, stage, h, kind, levels, hidden) for h in range(trace.heads)]
+
+
+def grid_columns(heads: int) -> int:
+    """About 1.6 times as many columns as rows (a wide window), preferring a count that
+    leaves no empty places in the last row (12 heads: 4 × 3 rather than 5, 5, 2)."""
+    target = max(1, min(heads, math.ceil(math.sqrt(heads * 1.6))))
+    choices = [c for c in (target - 1, target, target + 1) if 1 <= c <= heads]
+    return min(choices, key=lambda c: (-heads % c, abs(c - target), c))
+
+
+def _axis_labels(tokens: list[str], n: int) -> list[str]:
+    """The tokens of an axis of n cells: themselves, their blocks when the axis was reduced
+    on the worker, or numbers when the tokens belong to other inputs."""
+    if len(tokens) == n:
+        return tokens
+    if len(tokens) > n and -(-len(tokens) // -(-len(tokens) // n)) == n:
+        return block_labels(tokens, n)
+    return [str(i) for i in range(n)]
+
+
+def block_labels(tokens: list[str], blocks: int) -> list[str]:
+    """Names of the token blocks of a reduced matrix: "first … last" of each block."""
+    step = -(-len(tokens) // blocks)
+    return [
+        f"{tokens[i * step]} … {tokens[min(len(tokens), (i + 1) * step) - 1]} (max)" for i in range(blocks)
+    ]
+
+
+def overview_panels(weights: np.ndarray, tokens_query: list[str], tokens_key: list[str]) -> list[MatrixPanel]:
+    """layers × heads thumbnails of the attention weights [layers, heads, n_q, n_k]."""
+    n_q, n_k = weights.shape[2:]
+    rows, cols = _axis_labels(list(tokens_query), n_q), _axis_labels(list(tokens_key), n_k)
+    layers, heads = weights.shape[:2]
+    return [
+        MatrixPanel(weights[layer, h], rows, cols, kind="weights", role="", name=f"layer {layer} head {h}")
+        for layer in range(layers)
+        for h in range(heads)
+    ]
+
+
+def compare_panels(pair, head: int, titles: tuple[str, str, str]) -> list[MatrixPanel]:
+    """A's weights, B's weights and B − A (diverging, centred at 0) for one head of a
+    ``ComparedPair`` (explorer.appstate.display): large ones drawn from its pictures."""
+    a, b = pair.a, pair.b
+    wa, wb, difference = pair.panel_data(head)
+    hidden_a = pair.picture("hidden_a") if pair.pictures else ~a.mask
+    hidden_b = pair.picture("hidden_b") if pair.pictures else ~b.mask
+    diff_picture = pair.picture("diff", head)
+    return [
+        MatrixPanel(
+            wa,
+            a.tokens_query,
+            a.tokens_key,
+            title=titles[0],
+            kind="weights",
+            role="qk",
+            picture=pair.picture("A", head),
+            hidden=hidden_a,
+            name="A",
+        ),
+        MatrixPanel(
+            wb,
+            b.tokens_query,
+            b.tokens_key,
+            title=titles[1],
+            kind="weights",
+            role="qk",
+            picture=pair.picture("B", head),
+            hidden=hidden_b,
+            name="B",
+        ),
+        MatrixPanel(
+            difference,
+            a.tokens_query,
+            a.tokens_key,
+            title=titles[2],
+            kind="diverging",
+            levels=symmetric_levels(difference if diff_picture is None else diff_picture),
+            role="qk",
+            picture=diff_picture,
+            name="diff",
+        ),
+    ]
