@@ -102,9 +102,15 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "trace":
         return trace_main(argv[1:])
+    if argv and argv[0] in ("train", "translate"):
+        from explorer.seq2seq.cli import main as lab_main
+
+        return lab_main(argv)
     if sys.stderr is not None:
         print(
             "usage: python -m explorer trace [options] --out FILE.json|FILE.npz\n"
+            "       python -m explorer train --model M --steps N --seed S --out DIR\n"
+            "       python -m explorer translate --source TEXT [options] --out FILE.json|FILE.npz\n"
             "       python -m explorer [window options]   (starts the window)",
             file=sys.stderr,
         )
