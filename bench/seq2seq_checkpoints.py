@@ -1,0 +1,64 @@
+"""Translation lab: the shipped checkpoints, per format, on held-out dates.
+
+    python bench/seq2seq_checkpoints.py                    # 2,000 held-out dates of every format
+    python bench/seq2seq_checkpoints.py --per-format 200 --attention hard
+
+Prints two Markdown tables (exact match, alignment score): one row per format, one column per
+shipped (model, scoring). The alignment score counts, over output digits, how often the
+largest weight falls on the source characters of the digit's own field (for the Transformer:
+its last decoder layer's cross-attention averaged over heads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from explorer.seq2seq.dates import FORMATS, held_out_set  # noqa: E402
+from explorer.seq2seq.evaluate import predict  # noqa: E402
+from explorer.seq2seq.spec import GRU_MODELS, SCORINGS  # noqa: E402
+from explorer.seq2seq.translate import load_model  # noqa: E402
+from explorer.seq2seq.vocab import Vocabulary  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--per-format", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1, help="which held-out days (train's own check uses 1)")
+    parser.add_argument("--attention", choices=("soft", "hard"), default="soft")
+    args = parser.parse_args()
+    pairs = [(m, s) for m in GRU_MODELS for s in SCORINGS] + [("transformer", "scaled-dot")]
+    examples = held_out_set(args.per_format, args.seed)
+    results, started = {}, time.perf_counter()
+    for model, scoring in pairs:
+        module, spec, _ = load_model(model, scoring)
+        results[spec.name] = predict(module, examples, Vocabulary(spec.source_chars), args.attention)
+    names = list(results)
+    print(
+        f"{args.per_format} held-out dates per format, {args.attention} attention, "
+        f"{time.perf_counter() - started:.0f} s\n"
+    )
+    for title, key in (("Exact match", "exact_match"), ("Alignment score", "alignment_score")):
+        print(f"{title}\n\n| format | " + " | ".join(names) + " |")
+        print("|---|" + "---:|" * len(names))
+        by_format = {name: r.by_format() for name, r in results.items()}
+        for fmt in FORMATS:
+            cells = [
+                f"{by_format[n][fmt][key]:.4f}" if key == "exact_match" else f"{by_format[n][fmt][key]:.3f}"
+                for n in names
+            ]
+            print(f"| {fmt} | " + " | ".join(cells) + " |")
+        totals = [
+            f"{results[n].exact_match:.4f}" if key == "exact_match" else f"{results[n].alignment_score():.3f}"
+            for n in names
+        ]
+        print("| **all** | " + " | ".join(totals) + " |\n")
+
+
+if __name__ == "__main__":
+    main()
