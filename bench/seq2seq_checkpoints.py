@@ -3,8 +3,9 @@
     python bench/seq2seq_checkpoints.py                    # 2,000 held-out dates of every format
     python bench/seq2seq_checkpoints.py --per-format 200 --attention hard
 
-Prints two Markdown tables (exact match, alignment score): one row per format, one column per
-shipped (model, scoring). The alignment score counts, over output digits, how often the
+Prints Markdown tables (exact match, alignment score, and the alignment score split into digits
+a source character spells and *padded* digits no character spells): one row per format, one
+column per shipped (model, scoring). The alignment score counts, over output digits, how often the
 largest weight falls on the source characters of the digit's own field (for the Transformer:
 its last decoder layer's cross-attention averaged over heads).
 """
@@ -18,6 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from explorer.seq2seq.dates import FORMATS, held_out_set  # noqa: E402
+
+# Formats where some output digits have no source character (see explorer.seq2seq.dates).
+PADDED = tuple(f for f in FORMATS if f != "us_numeric")
 from explorer.seq2seq.evaluate import predict  # noqa: E402
 from explorer.seq2seq.spec import GRU_MODELS, SCORINGS  # noqa: E402
 from explorer.seq2seq.translate import load_model  # noqa: E402
@@ -43,21 +47,25 @@ def main() -> None:
         f"{args.per_format} held-out dates per format, {args.attention} attention, "
         f"{time.perf_counter() - started:.0f} s\n"
     )
-    for title, key in (("Exact match", "exact_match"), ("Alignment score", "alignment_score")):
+    by_format = {name: r.by_format() for name, r in results.items()}
+    totals = {name: {**r.digit_breakdown(), "exact_match": r.exact_match, "alignment_score": r.alignment_score()}
+              for name, r in results.items()}  # fmt: skip
+    tables = (
+        ("Exact match", "exact_match", FORMATS, "{:.4f}"),
+        ("Alignment score", "alignment_score", FORMATS, "{:.3f}"),
+        ("Alignment score of the digits a source character spells", "written_digits", FORMATS, "{:.3f}"),
+        ("Alignment score of padded digits (a leading 0, the century of `18`)", "padded_digits", PADDED, "{:.3f}"),
+        ("Padded digits whose largest weight is on the character next to the field", "padded_next_to_field", PADDED, "{:.3f}"),
+        ("Share of digits that are padded", "padded_share", PADDED, "{:.3f}"),
+    )  # fmt: skip
+    for title, key, formats, number in tables:
         print(f"{title}\n\n| format | " + " | ".join(names) + " |")
         print("|---|" + "---:|" * len(names))
-        by_format = {name: r.by_format() for name, r in results.items()}
-        for fmt in FORMATS:
-            cells = [
-                f"{by_format[n][fmt][key]:.4f}" if key == "exact_match" else f"{by_format[n][fmt][key]:.3f}"
-                for n in names
-            ]
-            print(f"| {fmt} | " + " | ".join(cells) + " |")
-        totals = [
-            f"{results[n].exact_match:.4f}" if key == "exact_match" else f"{results[n].alignment_score():.3f}"
-            for n in names
-        ]
-        print("| **all** | " + " | ".join(totals) + " |\n")
+        for fmt in formats:
+            print(f"| {fmt} | " + " | ".join(number.format(by_format[n][fmt][key]) for n in names) + " |")
+        if formats == FORMATS:
+            print("| **all** | " + " | ".join(number.format(totals[n][key]) for n in names) + " |")
+        print()
 
 
 if __name__ == "__main__":

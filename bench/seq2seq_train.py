@@ -2,7 +2,7 @@
 
     python bench/seq2seq_train.py                 # bahdanau-additive, luong-general, transformer
     python bench/seq2seq_train.py --all           # every (model, scoring) the lab ships
-    python bench/seq2seq_train.py --threads 1 2   # compare torch CPU thread counts
+    python bench/seq2seq_train.py --threads 1 2 --models bahdanau   # compare torch CPU threads
 
 Training runs the same code as ``python -m explorer train`` (seed 0, batch 128, Adam 3e-3),
 evaluating 400 held-out dates (50 per format) every ``--eval-every`` steps. "train s" leaves
@@ -82,6 +82,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--all", action="store_true", help="every GRU scoring too")
+    parser.add_argument("--models", nargs="+", default=None, help="e.g. bahdanau luong:dot transformer")
     parser.add_argument("--threads", type=int, nargs="+", default=[1])
     parser.add_argument("--eval-every", type=int, default=10)
     parser.add_argument("--steps", type=int, default=None, help="override the steps of every model")
@@ -91,6 +92,8 @@ def main() -> None:
     pairs = [(m, DEFAULT_SCORING[m]) for m in ("bahdanau", "luong", "transformer")]
     if args.all:
         pairs = [(m, s) for m in GRU_MODELS for s in SCORINGS] + [("transformer", "scaled-dot")]
+    if args.models:
+        pairs = [(m, s or DEFAULT_SCORING[m]) for m, _, s in (name.partition(":") for name in args.models)]
     print(
         f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
         f"{platform.python_version()}, torch {torch.__version__}; load average at start "

@@ -13,6 +13,9 @@ Conventions, one per format so no source text has two readings (a test checks ev
 (``Wednesday``, ``星期三``) belongs to no field: it follows from the date. French writes the
 first of the month ``1er``; the day field is the digit ``1``.
 
+Some output digits have no source character of their own (``padded_steps``): the leading 0
+of ``5月`` or ``9.5.18``, and the century 20 of ``18``. The model has to infer them.
+
 Held-out dates: a fixed permutation of all 36,525 days (seed ``SPLIT_SEED``) puts every
 eighth day aside. Training never sees a held-out day in any format.
 """
@@ -121,6 +124,17 @@ class DateExample:
             for p in positions:
                 fields[p] = name
         return fields
+
+    @property
+    def padded_steps(self) -> tuple[int, ...]:
+        """Output digits no source character spells: the leading 0 of a month or day below 10
+        written with one character, and the century of a two-digit year (``9.5.18``)."""
+        steps = (0, 1) if self.format == "dotted_short" else ()
+        if self.date.month < 10 and len(self.spans["month"]) == 1:
+            steps += (5,)
+        if self.date.day < 10 and len(self.spans["day"]) == 1:
+            steps += (8,)
+        return steps
 
     @property
     def target_spans(self) -> list[tuple[int, ...]]:

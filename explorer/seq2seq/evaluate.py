@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from explorer.seq2seq.alignment import alignment_hits
+from explorer.seq2seq.alignment import alignment_hits, digit_report
 from explorer.seq2seq.dates import FORMATS, DateExample, held_out_set
 from explorer.seq2seq.vocab import Vocabulary, make_batch
 
@@ -35,8 +35,21 @@ class Predictions:
         hits = [h for a, e in zip(self.alignments, self.examples) for h in alignment_hits(a, e)]
         return float(np.mean(hits)) if hits else 0.0
 
+    def digit_breakdown(self) -> dict[str, float]:
+        """Alignment score of written and of padded digits, and where padded misses land."""
+        digits = [d for a, e in zip(self.alignments, self.examples) for d in digit_report(a, e)]
+        written = [d.hit for d in digits if not d.padded]
+        padded = [d for d in digits if d.padded]
+        mean = lambda xs: float(np.mean(xs)) if len(xs) else float("nan")  # noqa: E731
+        return {
+            "written_digits": mean(written),
+            "padded_digits": mean([d.hit for d in padded]),
+            "padded_share": len(padded) / max(1, len(digits)),
+            "padded_next_to_field": mean([d.next_to_field for d in padded]),
+        }
+
     def by_format(self) -> dict[str, dict[str, float]]:
-        """{format: {"exact_match": …, "alignment_score": …, "count": …}} in FORMATS order."""
+        """{format: {"exact_match", "alignment_score", "count", and digit_breakdown()'s keys}}."""
         groups: dict[str, list[int]] = defaultdict(list)
         for i, e in enumerate(self.examples):
             groups[e.format].append(i)
@@ -51,6 +64,7 @@ class Predictions:
                 "exact_match": part.exact_match,
                 "alignment_score": part.alignment_score(),
                 "count": len(groups[fmt]),
+                **part.digit_breakdown(),
             }
         return report
 

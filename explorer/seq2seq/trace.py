@@ -128,6 +128,7 @@ class TranslationTrace:
             "alignment_note": self.alignment_note,
             "alignment_score": self.alignment_score,
             "alignment_hits": self.alignment_hits,
+            "padded_digits": list(self.example.padded_steps) if self.example else [],
             "scale_divisor": self.scale_divisor,
             "notices": self.notices,
             "unknown_characters": self.unknown_characters,

@@ -164,7 +164,8 @@ def _check_output(trace: TranslationTrace) -> None:
 # -- the GRU models --------------------------------------------------------------------------
 def _gru_fields(module, spec, source_ids, source, vocab, attention, seed) -> dict:
     decoded = module.greedy(source_ids[None], torch.tensor([len(source_ids)]), attention, seed)
-    out = {k: v[0].float().cpu().numpy() for k, v in vars(decoded).items() if isinstance(v, torch.Tensor)}
+    names = ("queries", "keys", "scores", "scaled", "weights", "context")
+    out = {name: getattr(decoded, name)[0].float().cpu().numpy() for name in names}
     output_tokens = [TARGET_TOKENS[int(i)] for i in decoded.tokens[0]]
     params = module.decoder.attention.params().as_arrays()
     settings = core_settings(spec.scoring, attention, seed)
