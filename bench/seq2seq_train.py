@@ -25,7 +25,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from explorer.seq2seq.dates import EXAMPLE_DATE, render  # noqa: E402
 from explorer.seq2seq.spec import DEFAULT_SCORING, GRU_MODELS, SCORINGS  # noqa: E402
-from explorer.seq2seq.train import TrainOptions, train_model  # noqa: E402
+from explorer.seq2seq.train import TrainOptions, alignment_at, train_model  # noqa: E402
 from explorer.seq2seq.translate import load_model, trace_translation  # noqa: E402
 
 TARGET = 0.95
@@ -77,6 +77,25 @@ def latency(repeat: int) -> list[tuple]:
     return rows
 
 
+def scrubber(repeat: int) -> list[tuple]:
+    """alignment_at: a training snapshot's parameters loaded and the text translated."""
+    rows = []
+    text = render(EXAMPLE_DATE, "zh_numerals").source
+    for model in ("bahdanau", "luong", "transformer"):
+        options = TrainOptions(eval_every=1000, eval_per_format=1, snapshot_every=5, device="cpu")
+        result = train_model(model, None, 10, 0, options=options)
+        snapshots = result.log.snapshots
+        alignment_at(result.spec, snapshots[0], text)  # warm up (builds the scratch model)
+        times = []
+        for i in range(repeat):
+            start = time.perf_counter()
+            alignment_at(result.spec, snapshots[i % len(snapshots)], text)
+            times.append((time.perf_counter() - start) * 1e3)
+        times.sort()
+        rows.append((result.spec.name, statistics.median(times), times[int(0.95 * (len(times) - 1))]))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -117,6 +136,10 @@ def main() -> None:
     print(f"{'model':<24} {'characters':>10} {'median ms':>10} {'p95 ms':>8}")
     for name, n, median, p95 in latency(args.repeat):
         print(f"{name:<24} {n:>10} {median:>10.2f} {p95:>8.2f}")
+    print(f"\nalignment_at(spec, snapshot, '{render(EXAMPLE_DATE, 'zh_numerals').source}'), the scrubber")
+    print(f"{'model':<24} {'median ms':>10} {'p95 ms':>8}")
+    for name, median, p95 in scrubber(args.repeat):
+        print(f"{name:<24} {median:>10.2f} {p95:>8.2f}")
     print(f"\nload average at the end {os.getloadavg()[0]:.2f}")
 
 

@@ -29,7 +29,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from explorer.core.device import choose_device
+from explorer.core.device import choose_device, threads_for
 from explorer.seq2seq import dates
 from explorer.seq2seq.evaluate import predict
 from explorer.seq2seq.spec import ModelSpec, build_model, default_spec
@@ -189,6 +189,6 @@ def alignment_at(spec: ModelSpec, snapshot: Snapshot, text: str, attention: str 
         if model is None:
             with torch.random.fork_rng(devices=[]):  # a throwaway start: leave the generator alone
                 model = _scratch[spec] = build_model(spec).eval()
-        model.load_state_dict(snapshot.state)
-        with torch.no_grad():
+        with threads_for(0), torch.no_grad():  # one thread: two made this copy 100× slower (busy CPU)
+            model.load_state_dict(snapshot.state)
             return trace_translation(model, spec, text, attention)
