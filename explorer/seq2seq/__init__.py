@@ -11,6 +11,7 @@ Translate with a shipped model (loaded once, cached, thread-safe):
                                explorer.core.worked.work_cell apply unchanged (GRU: kind "cross", one
                                head; Transformer: "encoder_self", "decoder_self", "cross", per layer)
     trace.alignment_score, trace.alignment_hits   (None / [] when the text is not a generated date)
+    trace.example.padded_steps  output digits no source character spells (a leading 0, the century)
     trace.source_fields        per source character "year" / "month" / "day" / None, for colouring
     trace.notices              unknown characters, spaces removed, an output that is not a date
 

@@ -38,7 +38,7 @@ from explorer.seq2seq.translate import trace_translation
 from explorer.seq2seq.vocab import Vocabulary, make_batch
 from explorer.training import Snapshot, TrainingLog, seed_everything, train
 
-# Evaluated while training: this many held-out days per format (same set for every run).
+# Which held-out days the evaluations during training use: the same for every run and seed.
 EVAL_SEED = 0
 
 
@@ -51,7 +51,7 @@ class TrainOptions:
     eval_every: int = 50
     snapshot_every: int = 10
     eval_per_format: int = 50
-    threads: int = 1  # measured: one thread beats two on this small work (docs/benchmarks.md)
+    threads: int = 1  # two are faster when idle, far slower on a busy CPU (docs/benchmarks.md)
     device: str = "auto"  # CUDA when present (explorer.core.device); determinism is promised on the CPU
 
 

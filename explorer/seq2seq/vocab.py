@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import torch
 
-from explorer.seq2seq.dates import TARGET_LENGTH, DateExample, source_alphabet
+from explorer.seq2seq.dates import DateExample, source_alphabet
 
 PAD, UNK = 0, 1  # source specials
 BOS = 0  # the decoder's first input
@@ -61,7 +61,7 @@ class Batch:
     source: torch.Tensor  # [B, n] ids, PAD after each text's end
     lengths: torch.Tensor  # [B] characters per text (CPU, int64)
     target_in: torch.Tensor  # [B, T] <bos> then the first T - 1 answer characters (teacher forcing)
-    target: torch.Tensor  # [B, T] the answer
+    target: torch.Tensor  # [B, T] the answer, T = 10 (YYYY-MM-DD)
 
     def to(self, device: torch.device) -> Batch:
         return Batch(self.source.to(device), self.lengths, self.target_in.to(device), self.target.to(device))
@@ -75,5 +75,4 @@ def make_batch(examples: list[DateExample], vocab: Vocabulary) -> Batch:
         source[row, : len(seq)] = torch.tensor(seq)
     target = torch.tensor([vocab.encode_target(e.target) for e in examples], dtype=torch.long)
     target_in = torch.cat([torch.full((len(ids), 1), BOS, dtype=torch.long), target[:, :-1]], dim=1)
-    assert target.shape[1] == TARGET_LENGTH
     return Batch(source, torch.tensor([len(i) for i in ids]), target_in, target)

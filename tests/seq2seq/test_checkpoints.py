@@ -90,3 +90,20 @@ def test_loading_leaves_the_global_generator_alone():
     torch.manual_seed(1)
     load_checkpoint(shipped_folder("bahdanau", "additive"))
     np.testing.assert_array_equal(torch.rand(3).numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize(
+    "model,scoring", [("bahdanau", "additive"), ("luong", "dot"), ("transformer", "scaled-dot")]
+)
+def test_a_padded_batch_decodes_like_one_text_at_a_time(model, scoring):
+    """Training and evaluation pad texts to one length (packed GRU, key-padding mask); a single
+    text is never padded. Both must give the same answers and the same weights."""
+    from explorer.seq2seq.translate import translate
+
+    module, spec, _ = load_model(model, scoring)
+    examples = held_out_set(2, seed=4)  # 16 texts of 6 to 27 characters
+    batched = predict(module, examples, Vocabulary(spec.source_chars))
+    for example, output, alignment in zip(examples, batched.outputs, batched.alignments):
+        single = translate(example.source, model, scoring)
+        assert single.output == output
+        np.testing.assert_allclose(single.alignment, alignment, atol=1e-5)
