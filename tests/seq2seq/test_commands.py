@@ -1,6 +1,7 @@
 """``python -m explorer translate`` and ``train``: files with the documented fields; bad input exits 2."""
 
 import json
+import signal
 import subprocess
 import sys
 
@@ -125,3 +126,33 @@ def test_unseen_characters_are_unknown_tokens_not_errors(tmp_path):
     assert data["source_tokens"][-2:] == ["<unk>", "<unk>"]
     assert any("<unk>" in n and "😀" in n for n in data["notices"])
     assert data["alignment_score"] is None  # not a generated date any more
+
+
+def test_ctrl_c_stops_training_and_writes_nothing(tmp_path):
+    folder = tmp_path / "never"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "explorer",
+            "train",
+            "--model",
+            "bahdanau",
+            "--steps",
+            "100000",
+            "--out",
+            str(folder),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout.readline().startswith("training bahdanau-additive: 100000 steps")
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert "cancelled after" in err and "nothing written" in err and "Traceback" not in err
+    assert not folder.exists()
