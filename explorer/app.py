@@ -56,7 +56,8 @@ def _changes(text: str) -> dict:
 
 def build_parser() -> argparse.ArgumentParser:
     from explorer.appstate.state import LANGUAGES, THEMES  # Qt-free: read before torch and Qt
-    from explorer.cli import Parser, add_config_arguments
+    from explorer.cli import add_config_arguments
+    from explorer.failing import Parser
     from explorer.gui.views.registry import TABS
 
     parser = Parser(

@@ -16,8 +16,7 @@ from explorer.core.config import (
     ConfigError,
 )
 from explorer.core.trace import STAGE_ARRAYS, TRACE_DTYPES, TraceSelection
-
-EXIT_BAD_INPUT = 2
+from explorer.failing import EXIT_BAD_INPUT, Parser, fail
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,19 +65,6 @@ def config_from_args(args: argparse.Namespace) -> AttentionConfig:
         model=args.model,
         model_dir=args.model_dir,
     )
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse that fails with one line and status 2, without the usage block."""
-
-    def error(self, message: str):  # noqa: D401
-        fail(message)
-
-
-def fail(message: str) -> None:
-    if sys.stderr is not None:
-        print(f"error: {message}", file=sys.stderr)
-    raise SystemExit(EXIT_BAD_INPUT)
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -195,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "trace":
         return trace_main(argv[1:])
+    if argv and argv[0] in ("train", "translate"):
+        from explorer.seq2seq.cli import main as lab_main
+
+        return lab_main(argv)
     if argv and argv[0] in ("train-vision", "vision"):
         from explorer.vision.cli import main as vision_main
 
@@ -202,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stderr is not None:
         print(
             "usage: python -m explorer trace [options] --out FILE.json|FILE.npz\n"
+            "       python -m explorer train --model M --steps N --seed S --out DIR\n"
+            "       python -m explorer translate --source TEXT [options] --out FILE.json|FILE.npz\n"
             "       python -m explorer [window options]   (starts the window)",
             file=sys.stderr,
         )

@@ -3,6 +3,8 @@
     project → score → scale → mask → normalise → weigh → concatenate → project
 
 Shapes: x [n, d_model]; per-head tensors [heads, n, d_k]; scores [heads, n_q, n_k].
+Training code may put batch dimensions in front of all of them (x [batch, n, d_model]) and
+pass an explicit boolean ``mask`` that broadcasts over [batch, heads, n_q, n_k].
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ class Stages:
     v: torch.Tensor  # [h, n_k, d_v]
     scores: torch.Tensor  # [h, n_q, n_k] raw similarity
     scaled: torch.Tensor  # [h, n_q, n_k] after the scale, before the mask
-    mask: torch.Tensor  # [n_q, n_k] bool, True where the query may attend
+    mask: torch.Tensor  # [n_q, n_k] bool, True where the query may attend (or the explicit mask given)
     weights: torch.Tensor  # [h, n_q, n_k] rows sum to 1 (0 where every key is masked)
     head_outputs: torch.Tensor  # [h, n_q, d_v]
     concat: torch.Tensor  # [n_q, h * d_v]
@@ -85,13 +87,14 @@ def attend(
     proj: Projections,
     settings: Settings,
     scoring_params: ScoringParams = NO_SCORING_PARAMS,
+    mask: torch.Tensor | None = None,
 ) -> Stages:
-    """Run every stage and keep them all."""
+    """Run every stage and keep them all. ``mask`` (bool, True = visible) replaces settings.mask."""
     h = settings.heads
     q = split_heads(F.linear(x_query, proj.w_q, proj.b_q), h)  # project the queries
     k = split_heads(F.linear(x_key, proj.w_k, proj.b_k), h)  # project the keys
     v = split_heads(F.linear(x_key, proj.w_v, proj.b_v), h)  # project the values
-    heads = attend_heads(q, k, v, settings, scoring_params)
+    heads = attend_heads(q, k, v, settings, scoring_params, mask)
     concat = merge_heads(heads.head_outputs)  # concatenate the heads
     output = F.linear(concat, proj.w_o, proj.b_o)  # project back with W_O
     return Stages(
@@ -127,27 +130,29 @@ def attend_heads(
     v: torch.Tensor,
     settings: Settings,
     scoring_params: ScoringParams = NO_SCORING_PARAMS,
+    mask: torch.Tensor | None = None,
 ) -> HeadStages:
     """Every head at once, from its queries, keys and values to its output."""
     scores = score(settings.scoring, q, k, scoring_params)  # how well each query matches each key
     divisor = scale_divisor(settings, q.shape[-1])
     scaled = (scores / divisor).clamp_(-_FINITE, _FINITE)  # keep softmax out of saturation
-    mask = build_mask(settings.mask, q.shape[1], k.shape[1], q.device)  # which keys may be seen
+    if mask is None:
+        mask = build_mask(settings.mask, q.shape[-2], k.shape[-2], q.device)  # which keys may be seen
     weights, entropy = normalise_with_entropy(scaled, mask, settings)  # soft, hard or sampled
     head_outputs = weights @ v  # weigh the values
     return HeadStages(scores, scaled, mask, weights, head_outputs, entropy, divisor)
 
 
 def split_heads(x: torch.Tensor, heads: int) -> torch.Tensor:
-    """[n, d_model] → [heads, n, d_model / heads]: head i owns columns i·d_k … (i+1)·d_k − 1."""
-    n, width = x.shape
-    return x.view(n, heads, width // heads).transpose(0, 1)
+    """[..., n, d_model] → [..., heads, n, d_model / heads]: head i owns columns i·d_k … (i+1)·d_k − 1."""
+    *batch, n, width = x.shape
+    return x.view(*batch, n, heads, width // heads).transpose(-3, -2)
 
 
 def merge_heads(x: torch.Tensor) -> torch.Tensor:
-    """[heads, n, d_v] → [n, heads · d_v], heads side by side."""
-    heads, n, d_v = x.shape
-    return x.transpose(0, 1).reshape(n, heads * d_v)
+    """[..., heads, n, d_v] → [..., n, heads · d_v], heads side by side."""
+    *batch, heads, n, d_v = x.shape
+    return x.transpose(-3, -2).reshape(*batch, n, heads * d_v)
 
 
 def scale_divisor(settings: Settings, d_k: int) -> float:

@@ -3,7 +3,7 @@
 train-vision trains one variant from scratch and writes a checkpoint (NAME.safetensors +
 NAME.json) into --out; vision computes every stage of one picture (a PNG, or a generated one)
 with a shipped or trained model and writes them like ``trace`` does (.json or .npz). Bad input
-exits with status 2 and one line on stderr (explorer.cli.fail), never a traceback.
+exits with status 2 and one line on stderr (explorer.failing.fail), never a traceback.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from explorer.cli import Parser, fail
+from explorer.failing import Parser, fail
 
 MAX_SEED = 2**63 - 1
 

@@ -1,0 +1,25 @@
+"""How every command fails: one ``error: …`` line on stderr and exit status 2, never a traceback.
+
+Shared by ``trace``, the labs' commands and the window's command line; it imports nothing of
+the explorer, so any package may use it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_BAD_INPUT = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that fails with one line and status 2, without the usage block."""
+
+    def error(self, message: str):  # noqa: D401
+        fail(message)
+
+
+def fail(message: str) -> None:
+    if sys.stderr is not None:  # windowed builds have no stderr
+        print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(EXIT_BAD_INPUT)

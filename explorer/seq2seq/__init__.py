@@ -1,0 +1,65 @@
+"""The translation lab, Qt-free: dates → ISO with attention you can watch being learned.
+
+What a window tab needs, in one place (each module's docstring says more):
+
+Translate with a shipped model (loaded once, cached, thread-safe):
+    trace = translate("9 mai 2018", model="bahdanau", scoring="additive", attention="soft")
+    trace.output, trace.output_tokens, trace.source_tokens
+    trace.alignment            [T, n] what the matrix / line view draws; trace.alignment_note says what it is
+    trace.step(i)              GRU: StepStages(query, scores, scaled, weights, context) of output step i
+    trace.attention_trace(kind, layer)   an explorer.core AttentionTrace: the stage panels and
+                               explorer.core.worked.work_cell apply unchanged (GRU: kind "cross", one
+                               head; Transformer: "encoder_self", "decoder_self", "cross", per layer)
+    trace.alignment_score, trace.alignment_hits   (None / [] when the text is not a generated date)
+    trace.example.padded_steps  output digits no source character spells (a leading 0, the century)
+    trace.source_fields        per source character "year" / "month" / "day" / None, for colouring
+    trace.notices              unknown characters, spaces removed, an output that is not a date
+
+Train from scratch on a worker thread, and replay:
+    result = train_model("bahdanau", "additive", steps=400, seed=0, on_progress=..., should_stop=...,
+                         watch_text="9 mai 2018")     → TrainResult(spec, model, log, ...)
+    LabProgress: step, loss, exact_match (held-out, at evaluations), snapshot and watched (a
+    TranslationTrace of watch_text) at snapshot steps; cancel raises explorer.training.TrainingCancelled.
+    alignment_at(result.spec, snapshot, text)   the scrubber: any snapshot, any text, milliseconds.
+    trace_translation(result.model, result.spec, text)   "use what I just trained".
+
+The task itself:
+    FORMATS, examples_of(date), render(date, fmt) → DateExample(source, target, spans),
+    find_fields(text) → the DateExample it is, or None; alignment_score(alignment, example).
+
+Errors meant for the user are ``LabError`` (a ValueError) with a one-line message.
+"""
+
+from explorer.seq2seq.alignment import alignment_hits, alignment_score
+from explorer.seq2seq.dates import EXAMPLE_DATE, FORMATS, DateExample, examples_of, find_fields, render
+from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError, ModelSpec
+from explorer.seq2seq.trace import StepStages, TranslationTrace
+from explorer.seq2seq.train import LabProgress, TrainOptions, TrainResult, alignment_at, train_model
+from explorer.seq2seq.translate import load_model, trace_translation, translate
+
+__all__ = [
+    "ATTENTIONS",
+    "DEFAULT_SCORING",
+    "EXAMPLE_DATE",
+    "FORMATS",
+    "MODELS",
+    "SCORINGS",
+    "DateExample",
+    "LabError",
+    "LabProgress",
+    "ModelSpec",
+    "StepStages",
+    "TrainOptions",
+    "TrainResult",
+    "TranslationTrace",
+    "alignment_at",
+    "alignment_hits",
+    "alignment_score",
+    "examples_of",
+    "find_fields",
+    "load_model",
+    "render",
+    "trace_translation",
+    "train_model",
+    "translate",
+]

@@ -1,0 +1,89 @@
+"""Checkpoints as a folder: ``model.safetensors`` (the weights) and ``config.json`` (spec,
+vocabulary, how it was trained and how well it did). No pickle anywhere.
+
+The shipped ones live in ``resources/seq2seq/<model>-<scoring>/`` (found through
+``explorer.resources.resource_path``, so the same code works from source and from a bundle).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save
+
+from explorer.atomic import atomic_write
+from explorer.resources import resource_path
+from explorer.seq2seq.spec import LabError, ModelSpec, build_model
+
+WEIGHTS_FILE = "model.safetensors"
+CONFIG_FILE = "config.json"
+CHECKPOINT_KIND = "attention-explorer translation checkpoint"
+CHECKPOINT_VERSION = 1
+
+
+class CheckpointError(LabError):
+    """A checkpoint folder that is missing, incomplete or does not fit its own description."""
+
+
+def shipped_folder(model: str, scoring: str) -> Path:
+    return resource_path("seq2seq", f"{model}-{scoring}")
+
+
+def save_checkpoint(folder: str | Path, model: torch.nn.Module, spec: ModelSpec, training: dict) -> Path:
+    """Write both files (each atomically); ``training`` records the command, seed, steps, scores."""
+    folder = Path(folder)
+    state = {name: t.detach().to("cpu").contiguous() for name, t in model.state_dict().items()}
+    config = {
+        "kind": CHECKPOINT_KIND,
+        "version": CHECKPOINT_VERSION,
+        "spec": spec.to_dict(),
+        "training": training,
+    }
+    atomic_write(folder / WEIGHTS_FILE, lambda f: f.write(save(state)), "wb")
+    atomic_write(
+        folder / CONFIG_FILE, lambda f: json.dump(config, f, ensure_ascii=False, indent=1), "w"
+    )  # fmt: skip
+    return folder
+
+
+def read_config(folder: str | Path) -> dict:
+    path = Path(folder) / CONFIG_FILE
+    if not path.is_file():
+        raise CheckpointError(f"no checkpoint in {folder}: {CONFIG_FILE} is missing")
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CheckpointError(f"{path} cannot be read as JSON: {exc}") from None
+    if not isinstance(config, dict) or config.get("kind") != CHECKPOINT_KIND:
+        raise CheckpointError(f"{path} is not a translation-lab checkpoint")
+    return config
+
+
+def load_checkpoint(folder: str | Path) -> tuple[torch.nn.Module, ModelSpec, dict]:
+    """(module in eval mode on the CPU, its spec, its training record); CheckpointError if unusable."""
+    folder = Path(folder)
+    config = read_config(folder)
+    try:
+        spec = ModelSpec.from_dict(config.get("spec", {}))
+    except (LabError, TypeError) as exc:
+        raise CheckpointError(f"{folder / CONFIG_FILE}: {exc}") from None
+    weights = folder / WEIGHTS_FILE
+    if not weights.is_file():
+        raise CheckpointError(f"no checkpoint in {folder}: {WEIGHTS_FILE} is missing")
+    try:
+        state = load_file(str(weights), device="cpu")
+    except (SafetensorError, OSError, ValueError) as exc:
+        raise CheckpointError(f"{weights} cannot be read: {exc}") from None
+    with torch.random.fork_rng(
+        devices=[]
+    ):  # the random start is overwritten at once: leave the generator alone
+        model = build_model(spec)
+    try:
+        model.load_state_dict(state)
+    except RuntimeError as exc:
+        first = str(exc).strip().splitlines()[0]
+        raise CheckpointError(f"{weights} does not fit its config.json: {first}") from None
+    return model.eval(), spec, config.get("training", {})

@@ -1,0 +1,180 @@
+"""``python -m explorer train ...`` and ``python -m explorer translate ...``.
+
+    train      --model bahdanau|luong|transformer [--scoring S] --steps N --seed S --out DIR
+    translate  --source TEXT [--model M] [--scoring S] [--attention soft|hard|sample] --out FILE.json|.npz
+
+Bad input exits with status 2 and one ``error: ...`` line (explorer.failing.fail); a cancelled
+training (Ctrl-C) writes nothing and exits 130.
+"""
+
+from __future__ import annotations
+
+import platform
+import shlex
+import signal
+import sys
+import threading
+
+from explorer.failing import Parser, fail
+from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError
+
+EXIT_CANCELLED = 130
+
+
+def say(line: str) -> None:
+    if sys.stdout is not None:
+        print(line, flush=True)
+
+
+def train_main(argv: list[str]) -> int:
+    parser = Parser(
+        prog="python -m explorer train", description="Train a date-translation model from scratch."
+    )
+    parser.add_argument("--model", choices=MODELS, required=True)
+    parser.add_argument(
+        "--scoring", choices=SCORINGS, default=None, help="default: bahdanau additive, luong general"
+    )
+    parser.add_argument("--steps", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", required=True, help="folder for model.safetensors and config.json")
+    parser.add_argument("--batch-size", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--eval-every", type=int, default=50)
+    parser.add_argument("--final-eval", type=int, default=250, help="held-out days per format at the end")
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (1 is fastest here)")
+    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    args = parser.parse_args(argv)
+    for name in ("steps", "batch_size", "eval_every", "final_eval", "threads"):
+        if getattr(args, name) < 1:
+            fail(f"--{name.replace('_', '-')} must be 1 or more, not {getattr(args, name)}")
+    if args.seed < 0:
+        fail(f"--seed must be 0 or more, not {args.seed}")
+    if not 0 < args.lr < 1:
+        fail(f"--lr must be between 0 and 1, not {args.lr}")
+
+    import torch
+
+    from explorer.seq2seq.checkpoints import save_checkpoint
+    from explorer.seq2seq.evaluate import held_out_report
+    from explorer.seq2seq.spec import default_spec
+    from explorer.seq2seq.train import TrainOptions, train_model
+    from explorer.seq2seq.vocab import Vocabulary
+    from explorer.training import TrainingCancelled
+
+    try:
+        spec = default_spec(args.model, args.scoring)
+    except LabError as exc:
+        fail(str(exc))
+    options = TrainOptions(
+        batch_size=args.batch_size,
+        lr=args.lr,
+        eval_every=args.eval_every,
+        threads=args.threads,
+        device=args.device,
+    )
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())  # finish the step, then stop
+    window: list[float] = []
+
+    def show(p) -> None:
+        window.append(p.loss)
+        if p.exact_match is not None:
+            say(
+                f"step {p.step:>6}/{p.total_steps}  loss {sum(window) / len(window):.4f}  "
+                f"held-out exact match {p.exact_match:.3f}  {p.elapsed_s:6.1f} s"
+            )
+            window.clear()
+
+    say(
+        f"training {spec.name}: {args.steps} steps, seed {args.seed}, batch {args.batch_size}, {args.threads} thread(s)"
+    )
+    try:
+        result = train_model(
+            args.model, args.scoring, args.steps, args.seed, show, stop.is_set, options=options, spec=spec
+        )
+    except TrainingCancelled as exc:
+        if sys.stderr is not None:
+            print(f"cancelled after {exc.log.steps_done} steps; nothing written", file=sys.stderr)
+        return EXIT_CANCELLED
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    for notice in result.notices:
+        say(f"note: {notice}")
+    report = held_out_report(result.model, Vocabulary(spec.source_chars), args.final_eval)
+    per_format = report.by_format()
+    say(f"held-out, {args.final_eval} days per format:  format  exact-match  alignment-score")
+    for fmt, numbers in per_format.items():
+        say(f"  {fmt:<15} {numbers['exact_match']:.4f}  {numbers['alignment_score']:.3f}")
+    training = {
+        "command": "python -m explorer train " + shlex.join(argv),
+        "seed": args.seed,
+        "steps": args.steps,
+        "options": vars(options),
+        "device": result.device,
+        "seconds": round(result.log.elapsed_s, 1),
+        "final_loss": result.log.losses[-1],
+        "held_out_per_format": args.final_eval,
+        "exact_match": report.exact_match,
+        "alignment_score": report.alignment_score(),
+        "by_format": per_format,
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+    }
+    try:
+        folder = save_checkpoint(args.out, result.model, spec, training)
+    except OSError as exc:
+        fail(f"cannot write {args.out}: {exc.strerror or exc}")
+    say(
+        f"{folder}: {spec.name}, held-out exact match {report.exact_match:.4f}, "
+        f"alignment score {report.alignment_score():.3f}, {result.log.elapsed_s:.1f} s on {result.device}"
+    )
+    return 0
+
+
+def translate_main(argv: list[str]) -> int:
+    parser = Parser(
+        prog="python -m explorer translate",
+        description="Translate a date to YYYY-MM-DD with a trained model and write every attention number.",
+    )
+    parser.add_argument("--source", required=True, help="the date to translate, e.g. '9 mai 2018'")
+    parser.add_argument("--model", choices=MODELS, default="bahdanau")
+    parser.add_argument(
+        "--scoring", choices=SCORINGS, default=None, help=f"default per model: {DEFAULT_SCORING}"
+    )  # fmt: skip
+    parser.add_argument("--attention", choices=ATTENTIONS, default="soft")
+    parser.add_argument("--seed", type=int, default=0, help="the draw of --attention sample")
+    parser.add_argument(
+        "--checkpoint", default=None, help="a folder written by train (sets model and scoring)"
+    )
+    parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
+    args = parser.parse_args(argv)
+    if not args.out.lower().endswith((".json", ".npz")):
+        fail(f"--out {args.out!r}: the file name must end in .json or .npz")
+    if args.seed < 0:
+        fail(f"--seed must be 0 or more, not {args.seed}")
+    from explorer.seq2seq.translate import translate
+
+    try:
+        trace = translate(args.source, args.model, args.scoring, args.attention, args.seed, args.checkpoint)
+    except LabError as exc:
+        fail(str(exc))
+    try:
+        trace.save(args.out)
+    except OSError as exc:
+        fail(f"cannot write {args.out}: {exc.strerror or exc}")
+    for notice in trace.notices:
+        say(f"note: {notice}")
+    score = "n/a" if trace.alignment_score is None else f"{trace.alignment_score:.2f}"
+    say(
+        f"{args.out}: {trace.source!r} → {trace.output} ({trace.model}-{trace.scoring}, {trace.attention}), "
+        f"alignment score {score}, {trace.timings_ms['translate']:.1f} ms"
+    )
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """``argv`` starts with the command name: train or translate."""
+    command, rest = argv[0], argv[1:]
+    if command == "train":
+        return train_main(rest)
+    return translate_main(rest)

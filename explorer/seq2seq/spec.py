@@ -1,0 +1,113 @@
+"""What a translation model is: its kind, its scoring, its sizes and its vocabulary.
+
+A ``ModelSpec`` is frozen and validated like ``explorer.core.config.AttentionConfig``; it is
+written into every checkpoint's config.json and ``build_model`` turns it into a module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+
+from explorer.core.attention import Settings
+
+MODELS = ("bahdanau", "luong", "transformer")
+GRU_MODELS = ("bahdanau", "luong")
+SCORINGS = ("additive", "general", "dot", "scaled-dot")
+ATTENTIONS = ("soft", "hard", "sample")
+DEFAULT_SCORING = {"bahdanau": "additive", "luong": "general", "transformer": "scaled-dot"}
+# The longest generated date has 27 characters; the Transformer's position table ends here.
+MAX_SOURCE_CHARS = 40
+
+
+class LabError(ValueError):
+    """A user-facing, one-line message from the translation lab (the CLI exits 2 with it)."""
+
+
+class SpecError(LabError):
+    """An impossible model description."""
+
+
+def core_settings(scoring: str, attention: str = "soft", seed: int = 0, heads: int = 1) -> Settings:
+    """The lab's scoring names in explorer.core's terms: scaled-dot is dot divided by √d."""
+    if scoring not in SCORINGS:
+        raise SpecError(f"scoring {scoring!r} is not one of {', '.join(SCORINGS)}")
+    if attention not in ATTENTIONS:
+        raise SpecError(f"attention {attention!r} is not one of {', '.join(ATTENTIONS)}")
+    core = "dot" if scoring == "scaled-dot" else scoring
+    scale = "sqrt" if scoring == "scaled-dot" else "none"
+    return Settings(heads=heads, scoring=core, scale=scale, attention=attention, seed=seed)
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    model: str = "bahdanau"
+    scoring: str = "additive"
+    source_chars: tuple[str, ...] = ()
+    embed: int = 32  # character embedding width (GRU models)
+    hidden: int = 64  # encoder GRU width per direction; the decoder has 2 × hidden
+    attention_dim: int = 64  # additive scoring's hidden layer d_a
+    d_model: int = 64  # Transformer width
+    heads: int = 4
+    layers: int = 2  # Transformer layers on each side
+    ffn: int = 128
+    max_source: int = MAX_SOURCE_CHARS
+
+    def __post_init__(self) -> None:
+        if self.model not in MODELS:
+            raise SpecError(f"model {self.model!r} is not one of {', '.join(MODELS)}")
+        if self.scoring not in SCORINGS:
+            raise SpecError(f"scoring {self.scoring!r} is not one of {', '.join(SCORINGS)}")
+        if self.model == "transformer" and self.scoring != "scaled-dot":
+            raise SpecError(
+                f"the transformer scores with scaled-dot only, not {self.scoring!r} "
+                "(--scoring chooses the GRU models' attention)"
+            )
+        if self.model == "transformer" and self.d_model % self.heads:
+            raise SpecError(f"d_model {self.d_model} is not divisible by {self.heads} heads")
+        for name in ("embed", "hidden", "attention_dim", "d_model", "heads", "layers", "ffn", "max_source"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise SpecError(f"{name} must be a whole number of 1 or more, not {value!r}")
+
+    @property
+    def name(self) -> str:
+        """``bahdanau-additive``, ``transformer-scaled-dot``: the checkpoint folder's name."""
+        return f"{self.model}-{self.scoring}"
+
+    def with_(self, **changes) -> ModelSpec:
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["source_chars"] = list(self.source_chars)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ModelSpec:
+        known = set(cls.__dataclass_fields__)
+        unknown = set(data) - known
+        if unknown:
+            raise SpecError(f"unknown model settings: {', '.join(sorted(unknown))}")
+        data = dict(data)
+        data["source_chars"] = tuple(data.get("source_chars", ()))
+        return cls(**data)
+
+
+def default_spec(model: str, scoring: str | None = None) -> ModelSpec:
+    from explorer.seq2seq.vocab import Vocabulary
+
+    return ModelSpec(
+        model=model,
+        scoring=scoring or DEFAULT_SCORING.get(model, "additive"),
+        source_chars=Vocabulary.default().source_chars,
+    )
+
+
+def build_model(spec: ModelSpec):
+    """A fresh, untrained module for the spec (weights from torch's current generator)."""
+    from explorer.seq2seq.rnn import GRUTranslator
+    from explorer.seq2seq.transformer import TransformerTranslator
+
+    if spec.model == "transformer":
+        return TransformerTranslator(spec)
+    return GRUTranslator(spec)

@@ -1,0 +1,45 @@
+"""The alignment score counts, per output digit, whether its largest weight is on its own field."""
+
+from datetime import date
+
+import numpy as np
+import pytest
+
+from explorer.seq2seq.alignment import alignment_score, digit_report
+from explorer.seq2seq.dates import TARGET_FIELDS, render
+
+DIGIT_STEPS = [i for i, f in enumerate(TARGET_FIELDS) if f]
+
+
+def one_hot_on(example, pick) -> np.ndarray:
+    """An alignment whose row for each output step puts all weight on pick(span)."""
+    rows = np.full((10, len(example.source)), 0.0)
+    for step, span in enumerate(example.target_spans):
+        rows[step, pick(span) if span else 0] = 1.0
+    return rows
+
+
+@pytest.mark.parametrize("fmt", ["weekday_long", "zh_numerals", "dotted_short", "us_numeric"])
+def test_on_the_field_scores_one_and_beside_it_scores_zero(fmt):
+    example = render(date(2018, 5, 9), fmt)
+    assert alignment_score(one_hot_on(example, lambda span: span[-1]), example) == 1.0
+    beside = one_hot_on(
+        example, lambda span: span[-1] + 1 if span[-1] + 1 < len(example.source) else span[0] - 1
+    )
+    assert alignment_score(beside, example) == 0.0
+    assert all(d.next_to_field and not d.hit for d in digit_report(beside, example))
+    half = one_hot_on(example, lambda span: span[0])
+    half[DIGIT_STEPS[:4]] = beside[DIGIT_STEPS[:4]]  # the year's four digits look beside the year
+    assert alignment_score(half, example) == 0.5
+
+
+def test_padded_digits_are_the_ones_no_character_spells():
+    assert render(date(2018, 5, 9), "dotted_short").padded_steps == (0, 1, 5, 8)
+    assert render(date(2018, 5, 9), "us_numeric").padded_steps == ()
+    assert render(date(2018, 12, 9), "zh_digits").padded_steps == (8,)
+    assert render(date(2018, 10, 10), "zh_numerals").padded_steps == ()  # 十 spells both digits
+    assert render(date(2018, 5, 19), "us_long").padded_steps == ()  # May is a word, not a digit
+    uniform = np.full((10, 6), 1 / 6)
+    assert [d.padded for d in digit_report(uniform, render(date(2018, 5, 9), "dotted_short"))] == [
+        True, True, False, False, True, False, True, False,
+    ]  # fmt: skip

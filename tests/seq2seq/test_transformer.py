@@ -1,0 +1,126 @@
+"""The Transformer's three attentions are explorer.core's, and equal torch's own implementations."""
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from explorer.core.attention import Projections, Settings, attend
+from explorer.core.config import MaskSpec
+from explorer.seq2seq.transformer import ATTENTION_KINDS
+from explorer.seq2seq.translate import load_model, translate
+
+
+def mha_like(proj: Projections, width: int, heads: int) -> torch.nn.MultiheadAttention:
+    mha = torch.nn.MultiheadAttention(width, heads, batch_first=True)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat([proj.w_q, proj.w_k, proj.w_v]))
+        mha.in_proj_bias.copy_(torch.cat([proj.b_q, proj.b_k, proj.b_v]))
+        mha.out_proj.weight.copy_(proj.w_o)
+        mha.out_proj.bias.copy_(proj.b_o)
+    return mha.eval()
+
+
+def random_projections(width, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    w = lambda: torch.randn(width, width, generator=g) / width**0.5  # noqa: E731
+    b = lambda: torch.randn(width, generator=g) * 0.1  # noqa: E731
+    return Projections(w(), w(), w(), w(), b(), b(), b(), b())
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_batched_attend_with_masks_equals_multihead_attention(causal):
+    """Key padding (explicit [B, 1, 1, n] mask) and causal (MaskSpec) masks, batch of 3."""
+    width, heads, n = 32, 4, 7
+    proj = random_projections(width)
+    x = torch.randn(3, n, width, generator=torch.Generator().manual_seed(1))
+    lengths = torch.tensor([7, 5, 2])
+    visible = torch.arange(n)[None, :] < lengths[:, None]  # [B, n]
+    settings = Settings(heads=heads, mask=MaskSpec("causal" if causal else "none"))
+    if causal:  # decoder self-attention: the core builds the causal mask, nothing is padded
+        stages = attend(x, x, proj, settings)
+        expected, expected_w = mha_like(proj, width, heads)(
+            x, x, x, attn_mask=~torch.ones(n, n, dtype=torch.bool).tril(), average_attn_weights=False
+        )
+    else:
+        stages = attend(x, x, proj, settings, mask=visible[:, None, None, :])
+        expected, expected_w = mha_like(proj, width, heads)(
+            x, x, x, key_padding_mask=~visible, average_attn_weights=False
+        )
+    torch.testing.assert_close(stages.output, expected, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(stages.weights, expected_w, atol=1e-6, rtol=1e-5)
+    # And per head against SDPA, which takes True = may attend.
+    sdpa_mask = torch.ones(n, n, dtype=torch.bool).tril() if causal else visible[:, None, None, :]
+    sdpa = F.scaled_dot_product_attention(stages.q, stages.k, stages.v, attn_mask=sdpa_mask)
+    torch.testing.assert_close(stages.head_outputs, sdpa, atol=1e-5, rtol=1e-5)
+
+
+def test_unbatched_attend_is_unchanged_by_the_batch_axis():
+    proj, width = random_projections(16, 3), 16
+    x = torch.randn(2, 5, width)
+    batched = attend(x, x, proj, Settings(heads=2))
+    for b in range(2):
+        single = attend(x[b], x[b], proj, Settings(heads=2))
+        torch.testing.assert_close(batched.output[b], single.output)
+        torch.testing.assert_close(batched.weights[b], single.weights)
+        assert single.mask.shape == (5, 5)
+
+
+@pytest.mark.parametrize("attention", ["soft", "hard"])
+def test_the_trained_models_stages_equal_multihead_attention(attention):
+    """Every layer and kind of the shipped model, recomputed by nn.MultiheadAttention from the
+    trace's own inputs X and the checkpoint's weights."""
+    module, spec, _ = load_model("transformer")
+    trace = translate("二〇一八年五月九日", "transformer", attention=attention)
+    layers = {
+        "encoder_self": [layer.attention for layer in module.encoder],
+        "decoder_self": [layer.self_attention for layer in module.decoder],
+        "cross": [layer.cross_attention for layer in module.decoder],
+    }
+    assert set(trace.stages) == set(ATTENTION_KINDS)
+    for kind in ATTENTION_KINDS:
+        assert len(trace.stages[kind]) == spec.layers >= 2
+        for layer, core in enumerate(trace.stages[kind]):
+            assert core.heads == spec.heads >= 4
+            xq, xk = torch.from_numpy(core.X_query)[None], torch.from_numpy(core.X_key)[None]
+            n_q, n_k = core.mask.shape
+            causal = kind == "decoder_self"
+            assert np.array_equal(
+                core.mask, np.tril(np.ones((n_q, n_k), bool)) if causal else np.ones((n_q, n_k), bool)
+            )
+            if attention == "hard" and kind == "cross":
+                assert set(np.unique(core.weights)) <= {0.0, 1.0}
+                np.testing.assert_array_equal(core.weights.argmax(-1), core.scaled.argmax(-1))
+                continue
+            mha = mha_like(layers[kind][layer].projections(), spec.d_model, spec.heads)
+            with torch.no_grad():
+                out, w = mha(xq, xk, xk, attn_mask=~torch.from_numpy(core.mask), average_attn_weights=False)
+            np.testing.assert_allclose(core.output, out[0].numpy(), atol=1e-5)
+            np.testing.assert_allclose(core.weights, w[0].numpy(), atol=1e-6)
+    np.testing.assert_allclose(trace.alignment, trace.stages["cross"][-1].weights.mean(axis=0), atol=1e-7)
+    assert "averaged over its 4 heads" in trace.alignment_note
+
+
+def test_the_final_pass_holds_every_decoding_step():
+    """With a causal mask, rerunning the decoder on a longer prefix leaves earlier rows as they were."""
+    module, _, _ = load_model("transformer")
+    trace = translate("May 9, 2018", "transformer")
+    ids = torch.tensor([module.spec.source_chars.index(c) + 2 for c in "May 9, 2018"])
+    inputs = torch.tensor([0] + ["0123456789-".index(c) + 1 for c in trace.output[:-1]])
+    with torch.no_grad():
+        memory = module.encode(ids)
+        for t in range(1, len(inputs) + 1):
+            record = {kind: [] for kind in ATTENTION_KINDS}
+            module.decode(memory, ids, inputs[:t], "soft", record)
+            np.testing.assert_allclose(
+                record["cross"][-1].stages.weights[:, -1].numpy(), trace.weights[:, t - 1], atol=1e-6
+            )
+
+
+def test_transformer_refuses_other_scorings_and_sampling():
+    from explorer.seq2seq.spec import LabError
+
+    with pytest.raises(LabError, match="scaled-dot only"):
+        translate("9 May 2018", "transformer", "additive")
+    with pytest.raises(LabError, match="sample"):
+        translate("9 May 2018", "transformer", attention="sample")
