@@ -1,6 +1,7 @@
 """Attention Explorer: ``python main.py`` opens the window (see ``--help``)."""
 
-import torch  # noqa: F401  first: torch >= 2.9 fails on Windows when imported after Qt
+import explorer  # noqa: F401  first: it tunes torch's threads before torch loads
+import torch  # noqa: F401  before Qt: torch >= 2.9 fails on Windows when imported after Qt
 
 from explorer.app import main
 

@@ -15,9 +15,11 @@ import torch
 from explorer.core.config import ConfigError
 from explorer.messages import Message
 
-# Below this many multiply-adds one thread wins: waking the pool costs more than the
-# work (measured: 20 µs on one thread became 8 ms on two under contention).
-SMALL_WORK = 100_000_000
+# Below this many multiply-adds one thread: a second one saves at most a few ms, and when
+# another process holds a core it costs far more (MiniLM, 2 cores, one kept busy: a 13-token
+# forward 9 ms on one thread, 14 ms median and 580 ms worst on two; 128 tokens 39 vs 45 ms).
+# 10⁹ is a MiniLM forward of about 90 tokens, about 30 ms on one thread.
+SMALL_WORK = 1_000_000_000
 
 
 def cuda_available() -> bool:
