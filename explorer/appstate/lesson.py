@@ -23,9 +23,13 @@ class Step:
     title: str
     formula: str
     explanation: str
+    tab: str = "pipeline"  # the tab the step is shown on: walking the lesson switches to it
 
 
-STEPS: tuple[Step, ...] = (
+# One lesson for the class, in teaching order: self-attention stage by stage on the pipeline,
+# then the labs' steps on their tabs (each lab keeps its steps in its own module and adds them
+# to STEPS below).
+ATTENTION_STEPS: tuple[Step, ...] = (
     Step(
         "tokens",
         QT_TRANSLATE_NOOP("Lesson", "Tokens"),
@@ -151,4 +155,5 @@ STEPS: tuple[Step, ...] = (
     ),
 )
 
+STEPS: tuple[Step, ...] = ATTENTION_STEPS
 STAGE_ORDER = tuple(step.stage for step in STEPS)

@@ -200,7 +200,10 @@ class ExplorerState:
         self._set("lesson_visible", bool(on), "lesson")
 
     def set_lesson_step(self, step: int) -> None:
-        self._set("lesson_step", max(0, min(len(STEPS) - 1, int(step))), "lesson")
+        """Go to a lesson step, and to the tab it is shown on."""
+        index = max(0, min(len(STEPS) - 1, int(step)))
+        self._set("lesson_step", index, "lesson")
+        self.set_tab(STEPS[index].tab)
 
     def set_tab(self, tab: str) -> None:
         if not isinstance(tab, str) or not tab:

@@ -203,3 +203,18 @@ def test_a_large_compare_pair_is_reduced_on_the_worker():
         Engine(), AttentionConfig(sentence="a b c", weights="random"), a.with_(sentence="a b c")
     )
     assert not small.pictures and isinstance(small.panel_data(0)[2], np.ndarray)
+
+
+def test_a_lesson_step_takes_the_window_to_its_tab(monkeypatch):
+    from explorer.appstate import state as state_module
+    from explorer.appstate.lesson import ATTENTION_STEPS, Step
+
+    steps = (*ATTENTION_STEPS[:2], Step("weights", "All heads", "", "", tab="heads"))
+    monkeypatch.setattr(state_module, "STEPS", steps)
+    state = ExplorerState()
+    tabs = []
+    state.subscribe(lambda event, s: tabs.append(s.tab), ("tab",))
+    state.set_lesson_step(2)
+    assert state.tab == "heads" and tabs == ["heads"]
+    state.set_lesson_step(0)
+    assert state.tab == "pipeline" and tabs == ["heads", "pipeline"]
