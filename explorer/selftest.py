@@ -135,6 +135,27 @@ def check_multilingual() -> str:
     return f"{trace.model_name} {len(ids)} tokens, 0 [UNK] ({time.perf_counter() - started:.1f} s)"
 
 
+def check_labs() -> str:
+    """The shipped lab checkpoints are in the bundle and still right: a date translated by the
+    Bahdanau GRU, a generated picture classified by the CBAM model."""
+    from explorer.seq2seq import translate
+    from explorer.vision.checkpoints import load_shipped
+    from explorer.vision.shapes import CLASS_NAMES, generate
+    from explorer.vision.trace import run_model
+
+    date = translate("9 mai 2018", model="bahdanau", scoring="additive", attention="soft")
+    if date.output != "2018-05-09":
+        raise SelfTestError(f"the translation lab read '9 mai 2018' as {date.output!r}")
+    picture = generate(7)
+    model, _ = load_shipped("cbam")
+    seen = run_model(model, picture.image)
+    if seen.prediction != picture.label:
+        raise SelfTestError(
+            f"the vision lab called a {CLASS_NAMES[picture.label]} a {CLASS_NAMES[seen.prediction]}"
+        )
+    return f"labs: 9 mai 2018 → {date.output}, picture 7 → {CLASS_NAMES[seen.prediction]}"
+
+
 def _wait_for_trace(app, window, config, timeout_s: float):
     """Set the window's config (or use the current one) and wait for the window to draw it."""
     from PySide6 import QtCore
@@ -239,10 +260,11 @@ def _run(out_dir: Path) -> str:
         QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
         app.processEvents()
     multilingual = check_multilingual()
+    labs = check_labs()
     where = "frozen bundle" if getattr(sys, "frozen", False) else "source"
     return (
         f"self-test OK: {where}, {trace.model_name} pretrained from {model_dir}, {shape}, "
-        f"first trace {t_first:.2f} s, causal mask ok, screenshot {shot} ({pixels}), {multilingual}"
+        f"first trace {t_first:.2f} s, causal mask ok, screenshot {shot} ({pixels}), {multilingual}, {labs}"
     )
 
 
