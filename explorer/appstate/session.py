@@ -76,13 +76,13 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.set_compare(session.compare)
     state.set_theme(session.theme)
     state.set_language(session.language)
-    state.set_tab(session.tab)
     state.set_text_zoom(session.text_zoom)
     state.set_values_on_cells(session.values_on_cells)
     state.set_presentation(session.presentation)
     state.set_stage_zoom(session.stage_zoom)
     state.set_lesson_step(session.lesson_step)
     state.show_lesson(session.lesson_visible)
+    state.set_tab(session.tab)  # last: a lesson step would otherwise take the window to its own tab
 
 
 _STATE_NAMES = {"stage": "grid_stage"}  # session field -> state attribute, where they differ
