@@ -2,6 +2,10 @@
 
 Each preset names the configuration fields it sets; every other field keeps the
 defaults of ``AttentionConfig``. The classroom material can append to ``PRESETS``.
+A preset whose description quotes a model's numbers names that model (``"model"``); the
+others keep the model in use. The layer, head and cell of the multilingual presets were
+chosen by measuring every layer and head (tests/appstate/test_presets.py checks the numbers
+their descriptions quote).
 Names and descriptions are English source strings marked with ``QT_TRANSLATE_NOOP`` so that
 ``pyside6-lupdate`` extracts them (context "Presets"); the window shows them through
 ``QCoreApplication.translate(PRESET_CONTEXT, text)``.
@@ -33,6 +37,8 @@ class Preset:
         keep = {}
         if base is not None:
             keep = {"device": base.device, "model": base.model, "model_dir": base.model_dir}
+            if "model" in self.changes:  # a named model, not the folder in use (model_dir wins)
+                keep["model_dir"] = None
         return AttentionConfig(**{**keep, **self.changes})
 
 
@@ -51,7 +57,11 @@ PRESETS: list[Preset] = [
             "Layer 5, head 11: the row of 'it' puts 0.65 of its weight on 'animal' and 0.02 on "
             "'street' (layer 3, head 1 does the same); other heads look elsewhere.",
         ),
-        {"sentence": "The animal didn't cross the street because it was too tired", "layer": 5},
+        {
+            "sentence": "The animal didn't cross the street because it was too tired",
+            "layer": 5,
+            "model": "minilm",
+        },
         head=11,
         cell=(10, 2),
     ),
@@ -71,14 +81,39 @@ PRESETS: list[Preset] = [
     Preset(
         QT_TRANSLATE_NOOP("Presets", "Translation: English query over French"),
         QT_TRANSLATE_NOOP(
-            "Presets", "Cross-attention as in an encoder-decoder translator: do words find their partners?"
+            "Presets",
+            "Multilingual model, layer 6, head 11: each English word finds its French partner "
+            "(visits → visite 0.75, Africa → Afrique 0.38, September → Septem 0.44); reorder the "
+            "English and the partners stay: the head follows the words, not their positions.",
         ),
-        {"query": "Jane visits Africa in September", "sentence": "Jane visite l'Afrique en septembre"},
+        {
+            "query": "Jane visits Africa in September",
+            "sentence": "Jane visite l'Afrique en Septembre",
+            "model": "multilingual",
+            "layer": 6,
+        },
+        head=11,
+        cell=(4, 5),
     ),
     Preset(
-        QT_TRANSLATE_NOOP("Presets", "Chinese sentence (watch the [UNK] notice)"),
-        QT_TRANSLATE_NOOP("Presets", "MiniLM's vocabulary knows few Chinese characters: most become [UNK]."),
-        {"sentence": "注意力机制源自人对外部信息的处理能力"},
+        QT_TRANSLATE_NOOP("Presets", "Chinese on the English model (watch the [UNK] notice)"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "all-MiniLM-L6-v2 knows few Chinese characters: 16 of the 25 tokens of this lesson "
+            "sentence become [UNK]. The next example reads it with the multilingual model.",
+        ),
+        {"sentence": "注意力机制其实是源自于人对于外部信息的处理能力", "model": "minilm"},
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Chinese on the multilingual model: the verb finds its object"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "The same sentence, 0 [UNK]. Layer 6, head 2: the verb 处理 looks at what it processes, "
+            "外部 0.19 and 信息 0.17 (external information).",
+        ),
+        {"sentence": "注意力机制其实是源自于人对于外部信息的处理能力", "model": "multilingual", "layer": 6},
+        head=2,
+        cell=(13, 10),
     ),
     Preset(
         QT_TRANSLATE_NOOP("Presets", "Causal mask (a decoder's view)"),
@@ -142,10 +177,12 @@ PRESETS: list[Preset] = [
         QT_TRANSLATE_NOOP("Presets", "Chinese: a teacher at the blackboard"),
         QT_TRANSLATE_NOOP(
             "Presets",
-            "A short Chinese sentence: the tokenizer splits it into characters; unknown ones stay "
-            "visible as [UNK:字].",
+            "Multilingual model, layer 6, head 2 (the verb-to-object head of the lesson sentence): "
+            "写 (writes) puts 0.32 on 公式, the formula it writes.",
         ),
-        {"sentence": "老师在黑板上写下注意力的公式"},
+        {"sentence": "老师在黑板上写下注意力的公式", "model": "multilingual", "layer": 6},
+        head=2,
+        cell=(7, 11),
     ),
     Preset(
         QT_TRANSLATE_NOOP("Presets", "Bahdanau additive scoring (translation)"),
@@ -176,6 +213,53 @@ PRESETS: list[Preset] = [
             "heads": 5,
             "mask": "valid:3",
         },
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Who is 它? (a pronoun refers back)"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "Multilingual model, layer 9, head 2: the row of 它 puts 0.39 on 机制 of 自注意机制, "
+            "the subject it stands for; 是 and 的一种 look there too.",
+        ),
+        {
+            "sentence": "自注意机制是注意力机制的一种，它要解决的实际问题是神经网络接收的输入是很多大小不一的向量",
+            "model": "multilingual",
+            "layer": 9,
+        },
+        head=2,
+        cell=(10, 4),
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Who are 他们? (two kinds of attention)"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "Multilingual model, layer 5, head 6: 他们的 puts 0.40 on 两种 (the two kinds of "
+            "attention it refers to); most other rows rest on <s> and </s>.",
+        ),
+        {
+            "sentence": "包含了两种Attention算法，他们的区别就是match操作的不同",
+            "model": "multilingual",
+            "layer": 5,
+        },
+        head=6,
+        cell=(9, 4),
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Shopping search in Chinese: 男鞋"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "The lesson's query 男鞋 over product names, multilingual model, layer 3, head 8: 男 "
+            "puts 0.63 and 0.18 on the two 男 of 男士, 鞋 0.28 and 0.21 on the two 鞋; the dress, "
+            "the bag and the knives get almost nothing.",
+        ),
+        {
+            "query": "男鞋",
+            "sentence": "女士连衣裙，男士跑鞋，儿童书包，男士皮鞋，厨房刀具",
+            "model": "multilingual",
+            "layer": 3,
+        },
+        head=8,
+        cell=(2, 7),
     ),
 ]
 

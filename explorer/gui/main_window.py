@@ -25,6 +25,7 @@ from explorer.gui.exporting import Exporter
 from explorer.gui.files import SessionFiles
 from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, INFO_STYLE, NOTICE_STYLE, error_message
+from explorer.gui.model_picker import ModelSwitch
 from explorer.gui.preferences import Preferences
 from explorer.gui.tabs import TabHost
 from explorer.gui.views.base import ViewContext, run_in_slices
@@ -89,6 +90,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.files = SessionFiles(self, self.prefs)
         self.exporter = Exporter(self)
         self.classroom = Classroom(self)
+        self.models = ModelSwitch(self)  # the model picker's loads and conversions
         self._file_menu()
         self._shortcuts()
         self.state.subscribe(self._on_state, ("config", "tab"))

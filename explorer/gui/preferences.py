@@ -1,4 +1,5 @@
-"""What the explorer remembers between runs: window geometry, theme, language, recent sessions.
+"""What the explorer remembers between runs: window geometry, theme, language, recent sessions
+and recent model folders.
 
 Stored with QSettings. ``Preferences(settings)`` takes the QSettings to use, so tests (and
 portable builds) can point it at their own file; the default is the user's INI file
@@ -78,16 +79,30 @@ class Preferences:
 
     # -- recent sessions --------------------------------------------------------------------
     def recent(self) -> list[str]:
-        value = self.settings.value("sessions/recent", [])
+        return self._list("sessions/recent")
+
+    def add_recent(self, path: str | Path) -> list[str]:
+        return self._add("sessions/recent", path)
+
+    # -- recent model folders (the model picker's list) ------------------------------------
+    def recent_models(self) -> list[str]:
+        return self._list("models/recent")
+
+    def add_recent_model(self, folder: str | Path) -> list[str]:
+        """Put a folder that loaded first; at most MAX_RECENT, most recent first."""
+        return self._add("models/recent", folder)
+
+    def _list(self, key: str) -> list[str]:
+        value = self.settings.value(key, [])
         if isinstance(value, str):  # QSettings returns one string for a one-item list
             value = [value]
         return [str(v) for v in (value or []) if v][:MAX_RECENT]
 
-    def add_recent(self, path: str | Path) -> list[str]:
-        path = str(Path(path).resolve())
-        recent = [path] + [p for p in self.recent() if p != path]
-        self.settings.setValue("sessions/recent", recent[:MAX_RECENT])
-        return recent[:MAX_RECENT]
+    def _add(self, key: str, path: str | Path) -> list[str]:
+        path = str(Path(path).expanduser().resolve())
+        recent = ([path] + [p for p in self._list(key) if p != path])[:MAX_RECENT]
+        self.settings.setValue(key, recent)
+        return recent
 
     def sync(self) -> None:
         self.settings.sync()

@@ -382,8 +382,28 @@
         <translation>只有前 N 个键可见（其余是填充）</translation>
     </message>
     <message>
+        <source>d_model of random and identity weights: the width of X, split among the heads (with pretrained weights: the model&apos;s own width)</source>
+        <translation>随机权重和单位权重的 d_model：X 的宽度，平均分给各个头（使用预训练权重时显示模型自身的宽度）</translation>
+    </message>
+    <message>
+        <source>pretrained: {0}</source>
+        <translation>预训练：{0}</translation>
+    </message>
+    <message>
+        <source>{0} (loading…)</source>
+        <translation>{0}（加载中…）</translation>
+    </message>
+    <message>
+        <source>Folder: {0}</source>
+        <translation>文件夹：{0}</translation>
+    </message>
+    <message>
+        <source>The model whose weights the pretrained source uses</source>
+        <translation>“预训练”权重来源所用的模型</translation>
+    </message>
+    <message>
         <source>pretrained (MiniLM)</source>
-        <translation>预训练（MiniLM）</translation>
+        <translation type="vanished">预训练（MiniLM）</translation>
     </message>
     <message>
         <source>the W_Q, W_K, W_V, W_O of a trained model&apos;s layer, with X its hidden state entering that layer</source>
@@ -407,11 +427,11 @@
     </message>
     <message>
         <source>Open model folder…</source>
-        <translation>打开模型文件夹…</translation>
+        <translation type="vanished">打开模型文件夹…</translation>
     </message>
     <message>
         <source>load a local BERT-family model folder (config.json, model.safetensors, tokenizer.json)</source>
-        <translation>加载本地的 BERT 系列模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
+        <translation type="vanished">加载本地的 BERT 系列模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
     </message>
     <message>
         <source>How a query and a key become one score: </source>
@@ -451,11 +471,11 @@
     </message>
     <message>
         <source>The model folder in use</source>
-        <translation>正在使用的模型文件夹</translation>
+        <translation type="vanished">正在使用的模型文件夹</translation>
     </message>
     <message>
         <source>bundled all-MiniLM-L6-v2</source>
-        <translation>内置 all-MiniLM-L6-v2</translation>
+        <translation type="vanished">内置 all-MiniLM-L6-v2</translation>
     </message>
     <message>
         <source>Which layer of the pretrained model: X is the hidden state entering it and W_Q, W_K, W_V, W_O are its projections</source>
@@ -463,7 +483,7 @@
     </message>
     <message>
         <source>d_model of random and identity weights: the width of X, split among the heads</source>
-        <translation>随机权重和单位权重的 d_model：X 的宽度，平均分给各个头</translation>
+        <translation type="vanished">随机权重和单位权重的 d_model：X 的宽度，平均分给各个头</translation>
     </message>
     <message>
         <source>auto (best available)</source>
@@ -487,7 +507,7 @@
     </message>
     <message>
         <source>Open a BERT-family model folder (config.json, model.safetensors, tokenizer.json)</source>
-        <translation>打开 BERT 系列模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
+        <translation type="vanished">打开 BERT 系列模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
     </message>
     <message>
         <source>{0} (model&apos;s own)</source>
@@ -1410,6 +1430,29 @@
     </message>
 </context>
 <context>
+    <name>ModelNotes</name>
+    <message>
+        <source>float16 weights, computed in float32</source>
+        <translation>float16 权重，按 float32 计算</translation>
+    </message>
+    <message>
+        <source>bfloat16 weights, computed in float32</source>
+        <translation>bfloat16 权重，按 float32 计算</translation>
+    </message>
+    <message>
+        <source>converted from pytorch_model.bin</source>
+        <translation>由 pytorch_model.bin 转换而来</translation>
+    </message>
+    <message>
+        <source>float32 weights as published; English word pieces</source>
+        <translation>原版发布的 float32 权重；英文词片</translation>
+    </message>
+    <message>
+        <source>4-bit weights, dequantised; vocabulary pruned to Chinese, English and French</source>
+        <translation>4 位量化权重，已反量化；词表裁剪为中文、英文和法文</translation>
+    </message>
+</context>
+<context>
     <name>ModelOverview</name>
     <message>
         <source>Attention weights of every layer and head for the current sentence. Click one to open it in the pipeline.</source>
@@ -1446,6 +1489,105 @@
     <message>
         <source>Model overview</source>
         <translation>模型总览</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPicker</name>
+    <message>
+        <source>{name} ({family}, {layers} layers × {heads} heads, {width} wide)</source>
+        <translation>{name}（{family}，{layers} 层 × {heads} 个头，宽 {width}）</translation>
+    </message>
+    <message>
+        <source>{0}; {1}</source>
+        <translation>{0}；{1}</translation>
+    </message>
+    <message>
+        <source>{name} ({family}, {layers} layers × {heads} heads, {width} wide; {notes})</source>
+        <translation>{name}（{family}，{layers} 层 × {heads} 个头，宽 {width}；{notes}）</translation>
+    </message>
+    <message>
+        <source>English: all-MiniLM-L6-v2</source>
+        <translation>英文：all-MiniLM-L6-v2</translation>
+    </message>
+    <message>
+        <source>Chinese + English + French: multilingual-e5-small</source>
+        <translation>中文 + 英文 + 法文：multilingual-e5-small</translation>
+    </message>
+    <message>
+        <source>sentence-transformers/all-MiniLM-L6-v2: BERT, 6 layers × 12 heads, 384 wide, float32 weights as published. Reads English; most Chinese characters become [UNK].</source>
+        <translation>sentence-transformers/all-MiniLM-L6-v2：BERT，6 层 × 12 个头，宽 384，原版发布的 float32 权重。读得懂英文；大多数汉字会变成 [UNK]。</translation>
+    </message>
+    <message>
+        <source>multilingual-e5-small: XLM-RoBERTa, 12 layers × 12 heads, 384 wide. 4-bit weights, dequantised; vocabulary pruned to the pieces of Chinese, English and French. Reads the lesson&apos;s Chinese without [UNK].</source>
+        <translation>multilingual-e5-small：XLM-RoBERTa，12 层 × 12 个头，宽 384。4 位量化权重，已反量化；词表裁剪为中文、英文和法文所需的词片。读课文里的中文不会出现 [UNK]。</translation>
+    </message>
+    <message>
+        <source>Open model folder…</source>
+        <translation>打开模型文件夹…</translation>
+    </message>
+    <message>
+        <source>Load any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder in Hugging Face layout (config.json, model.safetensors or pytorch_model.bin, tokenizer.json or vocab.txt); a Hugging Face cache folder (models--org--name) works too.</source>
+        <translation>加载任意 Hugging Face 格式的 BERT、RoBERTa、XLM-RoBERTa 或 DistilBERT 模型文件夹（config.json、model.safetensors 或 pytorch_model.bin、tokenizer.json 或 vocab.txt）；Hugging Face 缓存文件夹（models--org--name）也可以。</translation>
+    </message>
+    <message>
+        <source>The model whose attention you see: {0}</source>
+        <translation>你看到的是这个模型的注意力：{0}</translation>
+    </message>
+    <message>
+        <source>Not installed: {0}</source>
+        <translation>未安装：{0}</translation>
+    </message>
+    <message>
+        <source>First use: it is prepared once from the bundle (about 10 s).</source>
+        <translation>首次使用：从安装包里准备一次（约 10 秒）。</translation>
+    </message>
+    <message>
+        <source>{0} (not found)</source>
+        <translation>{0}（找不到）</translation>
+    </message>
+    <message>
+        <source>{0}: the folder is gone (moved or deleted)</source>
+        <translation>{0}：文件夹已不存在（被移动或删除）</translation>
+    </message>
+    <message>
+        <source>Open a model folder (config.json, weights, tokenizer) or a Hugging Face cache folder</source>
+        <translation>打开模型文件夹（config.json、权重、分词器）或 Hugging Face 缓存文件夹</translation>
+    </message>
+    <message>
+        <source>Preparing the Chinese model (first use, about 10 s)… the window stays usable.</source>
+        <translation>正在准备中文模型（首次使用，约 10 秒）… 窗口照常可用。</translation>
+    </message>
+    <message>
+        <source>Loading {0}…</source>
+        <translation>正在加载 {0}…</translation>
+    </message>
+    <message>
+        <source>Convert the model&apos;s weights?</source>
+        <translation>转换模型权重？</translation>
+    </message>
+    <message>
+        <source>{folder} holds its weights only as pytorch_model.bin ({size:.1f} MB), a Python pickle.</source>
+        <translation>{folder} 的权重只有 pytorch_model.bin（{size:.1f} MB），这是一个 Python pickle 文件。</translation>
+    </message>
+    <message>
+        <source>Convert it once to safetensors? Only tensors are read (torch.load with weights_only): nothing in the file is run. The copy, about {size:.1f} MB, is written to
+{target}
+The folder itself is not changed. Cancel keeps {keep}.</source>
+        <translation>要把它一次性转换为 safetensors 吗？只读取张量（torch.load 加 weights_only）：文件里的任何内容都不会被运行。副本约 {size:.1f} MB，写入
+{target}
+原文件夹保持不变。选“取消”则继续使用 {keep}。</translation>
+    </message>
+    <message>
+        <source>Convert</source>
+        <translation>转换</translation>
+    </message>
+    <message>
+        <source>Converting {0} to safetensors (tensors only)…</source>
+        <translation>正在把 {0} 转换为 safetensors（只读取张量）…</translation>
+    </message>
+    <message>
+        <source>Not converted: the window keeps {0}.</source>
+        <translation>未转换：窗口继续使用 {0}。</translation>
     </message>
 </context>
 <context>
@@ -1527,15 +1669,35 @@
     </message>
     <message>
         <source>Cross-attention as in an encoder-decoder translator: do words find their partners?</source>
-        <translation>编码器-解码器翻译模型中的交叉注意力：每个词能找到对应的词吗？</translation>
+        <translation type="vanished">编码器-解码器翻译模型中的交叉注意力：每个词能找到对应的词吗？</translation>
     </message>
     <message>
         <source>Chinese sentence (watch the [UNK] notice)</source>
-        <translation>中文句子（注意 [UNK] 提示）</translation>
+        <translation type="vanished">中文句子（注意 [UNK] 提示）</translation>
     </message>
     <message>
         <source>MiniLM&apos;s vocabulary knows few Chinese characters: most become [UNK].</source>
-        <translation>MiniLM 的词表认识的汉字很少：大多数会变成 [UNK]。</translation>
+        <translation type="vanished">MiniLM 的词表认识的汉字很少：大多数会变成 [UNK]。</translation>
+    </message>
+    <message>
+        <source>Multilingual model, layer 6, head 11: each English word finds its French partner (visits → visite 0.75, Africa → Afrique 0.38, September → Septem 0.44); reorder the English and the partners stay: the head follows the words, not their positions.</source>
+        <translation>多语言模型，第 6 层第 11 个头：每个英文词都找到对应的法文词（visits → visite 0.75，Africa → Afrique 0.38，September → Septem 0.44）；打乱英文的词序，对应关系不变：这个头跟随的是词本身，而不是位置。</translation>
+    </message>
+    <message>
+        <source>Chinese on the English model (watch the [UNK] notice)</source>
+        <translation>英文模型读中文（注意 [UNK] 提示）</translation>
+    </message>
+    <message>
+        <source>all-MiniLM-L6-v2 knows few Chinese characters: 16 of the 25 tokens of this lesson sentence become [UNK]. The next example reads it with the multilingual model.</source>
+        <translation>all-MiniLM-L6-v2 认识的汉字很少：这句课文的 25 个词元里有 16 个变成 [UNK]。下一个示例用多语言模型读同一句话。</translation>
+    </message>
+    <message>
+        <source>Chinese on the multilingual model: the verb finds its object</source>
+        <translation>多语言模型读中文：动词找到它的宾语</translation>
+    </message>
+    <message>
+        <source>The same sentence, 0 [UNK]. Layer 6, head 2: the verb 处理 looks at what it processes, 外部 0.19 and 信息 0.17 (external information).</source>
+        <translation>同一句话，0 个 [UNK]。第 6 层第 2 个头：动词“处理”看向它处理的对象，“外部”0.19、“信息”0.17（外部信息）。</translation>
     </message>
     <message>
         <source>Causal mask (a decoder&apos;s view)</source>
@@ -1598,8 +1760,36 @@
         <translation>中文：黑板前的老师</translation>
     </message>
     <message>
+        <source>Multilingual model, layer 6, head 2 (the verb-to-object head of the lesson sentence): 写 (writes) puts 0.32 on 公式, the formula it writes.</source>
+        <translation>多语言模型，第 6 层第 2 个头（就是课文句子里由动词看向宾语的那个头）：“写”把 0.32 的权重给了“公式”，也就是它写下的东西。</translation>
+    </message>
+    <message>
+        <source>Who is 它? (a pronoun refers back)</source>
+        <translation>“它”指谁？（代词回指）</translation>
+    </message>
+    <message>
+        <source>Multilingual model, layer 9, head 2: the row of 它 puts 0.39 on 机制 of 自注意机制, the subject it stands for; 是 and 的一种 look there too.</source>
+        <translation>多语言模型，第 9 层第 2 个头：“它”这一行把 0.39 的权重给了“自注意机制”的“机制”，也就是它所指的主语；“是”和“的一种”也看向那里。</translation>
+    </message>
+    <message>
+        <source>Who are 他们? (two kinds of attention)</source>
+        <translation>“他们”指谁？（两种注意力）</translation>
+    </message>
+    <message>
+        <source>Multilingual model, layer 5, head 6: 他们的 puts 0.40 on 两种 (the two kinds of attention it refers to); most other rows rest on &lt;s&gt; and &lt;/s&gt;.</source>
+        <translation>多语言模型，第 5 层第 6 个头：“他们的”把 0.40 的权重给了“两种”（它所指的两种注意力算法）；其他大多数行停在 &lt;s&gt; 和 &lt;/s&gt; 上。</translation>
+    </message>
+    <message>
+        <source>Shopping search in Chinese: 男鞋</source>
+        <translation>中文购物搜索：男鞋</translation>
+    </message>
+    <message>
+        <source>The lesson&apos;s query 男鞋 over product names, multilingual model, layer 3, head 8: 男 puts 0.63 and 0.18 on the two 男 of 男士, 鞋 0.28 and 0.21 on the two 鞋; the dress, the bag and the knives get almost nothing.</source>
+        <translation>课文里的查询“男鞋”对商品名做注意力，多语言模型，第 3 层第 8 个头：“男”把 0.63 和 0.18 给了两个“男士”里的“男”，“鞋”把 0.28 和 0.21 给了两个“鞋”；连衣裙、书包和刀具几乎分不到权重。</translation>
+    </message>
+    <message>
         <source>A short Chinese sentence: the tokenizer splits it into characters; unknown ones stay visible as [UNK:字].</source>
-        <translation>一个简短的中文句子：分词器把它切成单个汉字；不认识的字显示为 [UNK:字]。</translation>
+        <translation type="vanished">一个简短的中文句子：分词器把它切成单个汉字；不认识的字显示为 [UNK:字]。</translation>
     </message>
     <message>
         <source>Bahdanau additive scoring (translation)</source>

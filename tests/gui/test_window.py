@@ -239,11 +239,10 @@ def test_error_shows_a_banner_and_keeps_the_last_result(qtbot, window):
 def test_bad_model_folder_shows_the_model_error(qtbot, window, tmp_path, monkeypatch):
     monkeypatch.setattr(QtWidgets.QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path))
     good = window.trace
-    c = window.controls
-    c.source.setCurrentIndex(c.source.findData("open"))
-    qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=WAIT_MS)
-    assert "model could not be used" in window.banner.text()
-    assert window.trace is good and window.state.config.model_dir == str(tmp_path)
+    picker = window.controls.model_picker
+    picker.activated.emit(picker.count() - 1)  # "Open model folder…"
+    qtbot.waitUntil(lambda: "model could not be used" in window.banner.text(), timeout=WAIT_MS)
+    assert window.trace is good and window.state.config.model_dir is None  # the model in use stays
 
 
 def test_presets_all_compute(qtbot, window):

@@ -16,15 +16,15 @@ from explorer.appstate.presets import PRESET_CONTEXT, PRESETS
 from explorer.appstate.state import ExplorerState
 from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
 from explorer.core.device import device_reasons
+from explorer.gui.model_picker import Choice, LoadedModel, ModelPicker, choice_text, summary_text
 
 TAU_MIN_LOG, TAU_MAX_LOG, TAU_STEPS = -2.0, 1.0, 300  # τ from 0.01 to 10 on a log scale
-OPEN_FOLDER = "open"
 MAX_TEXT_CHARS = 1_000_000  # a pasted page is kept whole; the engine cuts tokens and says so
 SCORINGS = ("dot", "cosine", "additive", "general")
 ATTENTIONS = ("soft", "hard", "sample")
 SCALES = ("sqrt", "temperature", "none")
 MASKS = ("none", "causal", "window", "valid")
-SOURCES = ("pretrained", "random", "identity", OPEN_FOLDER)
+SOURCES = ("pretrained", "random", "identity")
 
 
 def tau_to_slider(tau: float) -> int:
@@ -42,7 +42,7 @@ class Controls(QtWidgets.QWidget):
     def __init__(self, state: ExplorerState, parent=None):
         super().__init__(parent)
         self.state = state
-        self._model_dir: str | None = None
+        self._model: LoadedModel | None = None  # the model the labels describe (ModelSwitch says)
         self._heads_auto = True  # heads follow the model until the user picks a count
         self._updating = False
         form = QtWidgets.QFormLayout(self)
@@ -102,9 +102,12 @@ class Controls(QtWidgets.QWidget):
         row("mask", mask_row)
         self.source = combo(SOURCES)  # where the weights come from
         row("source", self.source)
-        self.model_label = QtWidgets.QLabel()
+        self.model_picker = ModelPicker()  # which model (gui/model_picker.py; the window loads it)
+        row("model", self.model_picker)
+        self.model_label = QtWidgets.QLabel()  # the model actually loaded: name, family, shape, weights
         self.model_label.setWordWrap(True)
-        row("model", self.model_label)
+        self.model_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow(self.model_label)
         self.layer = QtWidgets.QSpinBox()
         self.layer.setRange(0, 5)
         row("layer", self.layer)
@@ -133,7 +136,6 @@ class Controls(QtWidgets.QWidget):
         self.width.valueChanged.connect(self._on_width)
         self.source.currentIndexChanged.connect(self._on_source)
         self.tau.valueChanged.connect(self._on_tau)
-        self._last_source_index = 0
         for box in self.findChildren(QtWidgets.QComboBox):  # long items must not widen the panel
             box.setSizeAdjustPolicy(
                 QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
@@ -229,7 +231,7 @@ class Controls(QtWidgets.QWidget):
             },
             self.source: {
                 "pretrained": (
-                    self.tr("pretrained (MiniLM)"),
+                    self._pretrained_text(),
                     self.tr(
                         "the W_Q, W_K, W_V, W_O of a trained model's layer, with X its hidden state "
                         "entering that layer"
@@ -240,12 +242,6 @@ class Controls(QtWidgets.QWidget):
                     self.tr("seeded random embeddings and projections of the chosen width"),
                 ),
                 "identity": (self.tr("identity"), self.tr("W = I: Q = K = V = X, to see the bare mechanism")),
-                OPEN_FOLDER: (
-                    self.tr("Open model folder…"),
-                    self.tr(
-                        "load a local BERT-family model folder (config.json, model.safetensors, tokenizer.json)"
-                    ),
-                ),
             },
         }
         for box, texts in items.items():
@@ -297,8 +293,7 @@ class Controls(QtWidgets.QWidget):
             self.tr("K for the window (keys within K positions), N for the valid length")
         )
         self.source.setToolTip(self.tr("Where X and the projection matrices come from"))
-        self.model_label.setToolTip(self.tr("The model folder in use"))
-        self.model_label.setText(self._model_dir or self.tr("bundled all-MiniLM-L6-v2"))
+        self._show_model_texts()
         self.layer.setToolTip(
             self.tr(
                 "Which layer of the pretrained model: X is the hidden state entering "
@@ -306,7 +301,10 @@ class Controls(QtWidgets.QWidget):
             )
         )
         self.width.setToolTip(
-            self.tr("d_model of random and identity weights: the width of X, split among the heads")
+            self.tr(
+                "d_model of random and identity weights: the width of X, split among the heads "
+                "(with pretrained weights: the model's own width)"
+            )
         )
         reasons = device_reasons()
         model = self.device.model()
@@ -371,29 +369,56 @@ class Controls(QtWidgets.QWidget):
     def _on_source(self, index: int) -> None:
         if self._updating:
             return
-        if self.source.itemData(index) == OPEN_FOLDER:
-            folder = QtWidgets.QFileDialog.getExistingDirectory(
-                self,
-                self.tr("Open a BERT-family model folder (config.json, model.safetensors, tokenizer.json)"),
-            )
-            self._updating = True
-            self.source.setCurrentIndex(0 if folder else self._last_source_index)
-            self._updating = False
-            if not folder:
-                return
-            self.set_model_dir(folder)
-        self._last_source_index = self.source.currentIndex()
         self._heads_auto = True
+        self._show_width(self.state.config)  # random weights keep their own width
         self._changed()
 
-    def set_model_dir(self, folder: str | None) -> None:
-        self._model_dir = folder or None
-        self.model_label.setText(folder or self.tr("bundled all-MiniLM-L6-v2"))
+    # -- the model in use --------------------------------------------------------------------------
+    def show_model(self, model: LoadedModel) -> None:
+        """The model the window loaded (ModelSwitch calls this): every label follows it."""
+        self._model = model
+        self._show_model_texts()
+        self._show_width(self.state.config)
+
+    def _loaded(self) -> LoadedModel | None:
+        """The described model if it is the one the configuration names."""
+        model = self._model
+        return model if model is not None and model.choice.same(Choice.of(self.state.config)) else None
+
+    def _pretrained_text(self) -> str:
+        model = self._loaded()
+        name = model.name if model is not None else Choice.of(self.state.config).short_name
+        return self.tr("pretrained: {0}").format(name)
+
+    def _show_model_texts(self) -> None:
+        model, choice = self._loaded(), Choice.of(self.state.config)
+        if model is not None:
+            text = summary_text(model)
+        else:
+            text = self.tr("{0} (loading…)").format(choice_text(choice))
+        if choice.folder:  # a folder the user chose: where it is, never "bundled"
+            text = self.tr("Folder: {0}").format(choice.folder) + "\n" + text
+        self.model_label.setText(text)
+        self.model_label.setToolTip(self.tr("The model whose weights the pretrained source uses"))
+        self.model_label.setEnabled(self.source.currentData() == "pretrained")
+        index = self.source.findData("pretrained")
+        self.source.setItemText(index, self._pretrained_text())
+
+    def _show_width(self, config: AttentionConfig) -> None:
+        """The model's width with pretrained weights, the chosen d_model with the others."""
+        model = self._loaded()
+        pretrained = self.source.currentData() == "pretrained"
+        width = model.width if pretrained and model is not None else config.d_model
+        if self.width.value() != width:
+            blocked = self.width.blockSignals(True)
+            self.width.setValue(width)
+            self.width.blockSignals(blocked)
 
     def _sync_enabled(self, *_):
         source = self.source.currentData()
         self.layer.setEnabled(source == "pretrained")
         self.width.setEnabled(source in ("random", "identity"))
+        self.model_label.setEnabled(source == "pretrained")
         self.mask_size.setEnabled(self.mask.currentData() in ("window", "valid"))
 
     # -- config <-> widgets ----------------------------------------------------------------------
@@ -404,6 +429,7 @@ class Controls(QtWidgets.QWidget):
             mask = f"{mask}:{self.mask_size.value()}"
         source = self.source.currentData()
         scale = self.scale.currentData()
+        own_width = source in ("random", "identity")  # pretrained weights show the model's width
         return AttentionConfig(
             sentence=self.sentence.text(),
             query=self.query.text(),
@@ -413,13 +439,13 @@ class Controls(QtWidgets.QWidget):
             heads=None if self._heads_auto else self.heads.currentData(),
             attention=self.attention.currentData(),
             mask=mask,
-            weights=source if source != OPEN_FOLDER else "pretrained",
+            weights=source,
             layer=self.layer.value(),
-            d_model=self.width.value(),
+            d_model=self.width.value() if own_width else base.d_model,
             seed=self.seed.value(),
             device=self.device.currentData(QtCore.Qt.ItemDataRole.UserRole) or "auto",
             model=base.model,
-            model_dir=self._model_dir if source == "pretrained" else None,
+            model_dir=base.model_dir,  # the model picker chooses (through the window)
             max_tokens=base.max_tokens,
         )
 
@@ -441,12 +467,12 @@ class Controls(QtWidgets.QWidget):
             if spec.kind in ("window", "valid"):
                 self.mask_size.setValue(spec.size)
             self.source.setCurrentIndex(self.source.findData(config.weights))
-            self._last_source_index = self.source.currentIndex()
-            self.set_model_dir(config.model_dir)
             if config.layer > self.layer.maximum():
                 self.layer.setMaximum(config.layer)
             self.layer.setValue(config.layer)
-            self.width.setValue(config.d_model)
+            self._show_width(config)
+            self._show_model_texts()
+            self.model_picker.show_choice(Choice.of(config))
             self.device.setCurrentIndex(self.device.findData(config.device, QtCore.Qt.ItemDataRole.UserRole))
             self._heads_auto = config.heads is None
             if config.heads is not None:
