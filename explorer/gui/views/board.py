@@ -260,6 +260,7 @@ class BoardView(View):
         self.scroll.viewport().installEventFilter(self)
         context.worker.listen(CHANNEL, self._on_result)
         self.retranslate()
+        self.restyle()
 
     # -- the board <-> the widgets ---------------------------------------------------------------
     @property
@@ -451,6 +452,9 @@ class BoardView(View):
 
     def restyle(self) -> None:
         self.canvas.set_style(board_style(self.state))
+        # the numbers typed, as large as the numbers computed from them
+        px = board_font_px(self.state)
+        self.table.setStyleSheet(f"QTableWidget, QHeaderView {{ font-size: {px}px; }}")
         self._fill_table()
         self._show()
 
