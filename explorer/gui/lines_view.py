@@ -73,10 +73,11 @@ def segments(
         kth = np.partition(w, -MAX_LINES_PER_ROW, axis=2)[:, :, -MAX_LINES_PER_ROW][:, :, None]
         keep &= w >= kth
     if keep.sum() > MAX_SEGMENTS:  # long inputs, many heads: the heaviest lines of them all
-        kth = np.partition(np.where(keep, w, 0.0).ravel(), -MAX_SEGMENTS)[-MAX_SEGMENTS]
-        heaviest = w >= max(kth, MIN_WEIGHT)
-        if w.shape[0] == 1:  # one head: every row keeps its heaviest line too
-            heaviest |= (w == w.max(axis=2, keepdims=True)) & (w >= MIN_WEIGHT)
+        heaviest = _heaviest(np.where(keep, w, 0.0), MAX_SEGMENTS)
+        if w.shape[0] == 1 and w.shape[1] <= MAX_SEGMENTS:  # one head: each row's heaviest too
+            best = np.zeros_like(keep)
+            best[0, np.arange(w.shape[1]), w[0].argmax(axis=1)] = True
+            heaviest |= best
         keep &= heaviest
     focus = np.zeros_like(keep)
     if focus_row is not None and 0 <= focus_row < w.shape[1]:
@@ -84,8 +85,7 @@ def segments(
     if focus_col is not None and 0 <= focus_col < w.shape[2]:
         focus[:, :, focus_col] = w[:, :, focus_col] > 0
     if focus.sum() > MAX_FOCUS_SEGMENTS:
-        kth = np.partition(np.where(focus, w, 0.0).ravel(), -MAX_FOCUS_SEGMENTS)[-MAX_FOCUS_SEGMENTS]
-        focus &= w >= kth
+        focus &= _heaviest(np.where(focus, w, 0.0), MAX_FOCUS_SEGMENTS)
     keep |= focus
     heads, rows, cols = np.nonzero(keep)
     values = w[heads, rows, cols]
@@ -94,6 +94,14 @@ def segments(
     return [
         Segment(int(heads[k]), int(rows[k]), int(cols[k]), float(values[k]), float(widths[k])) for k in order
     ]
+
+
+def _heaviest(w: np.ndarray, count: int) -> np.ndarray:
+    """A mask of exactly ``count`` of the largest entries (ties broken by position)."""
+    flat = w.ravel()
+    chosen = np.zeros(flat.shape, dtype=bool)
+    chosen[np.argpartition(-flat, count - 1, kind="introselect")[:count]] = True
+    return chosen.reshape(w.shape) & (w > 0)
 
 
 def elide(text: str, metrics: QtGui.QFontMetricsF, width: float) -> str:
@@ -271,13 +279,23 @@ def paint_lines(
     return geo
 
 
+def label_stride(count: int, width: float, metrics: QtGui.QFontMetricsF) -> int:
+    """Every how many tokens a name is written: names narrower than three letters say nothing,
+    so a long input names every k-th token (the focused and marked ones always)."""
+    staggered_slot = 2 * width / max(1, count)
+    return max(1, int(np.ceil(3 * metrics.averageCharWidth() / max(staggered_slot, 1e-6))))
+
+
 def _draw_tokens(painter, font, fg, geo: Geometry, tokens, xs, ys, focus, marks: dict) -> None:
     metrics = QtGui.QFontMetricsF(font)
     staggered = len(ys) > 1 and ys[0] != ys[1]
-    slot = (geo.right - geo.left) / max(1, len(tokens)) * (2 if staggered else 1)
+    stride = label_stride(len(tokens), geo.right - geo.left, metrics)
+    slot = (geo.right - geo.left) / max(1, len(tokens)) * (2 if staggered else 1) * stride
     bold = QtGui.QFont(font)
     bold.setBold(True)
     for index, (token, x, y) in enumerate(zip(tokens, xs, ys)):
+        if index % stride and index != focus and index not in marks:
+            continue
         painter.setFont(bold if index == focus else font)
         m = QtGui.QFontMetricsF(painter.font())
         text = elide(token, m, slot - 4)

@@ -13,6 +13,7 @@ from explorer.gui.lines_view import (
     MIN_WEIGHT,
     LinesPicture,
     LinesView,
+    label_stride,
     line_colour,
     segments,
     token_centres,
@@ -250,3 +251,19 @@ def test_lines_are_saved_with_the_session_and_exported(qtbot, small_window, tmp_
         text = (tmp_path / f"{stem}.svg").read_text(encoding="utf-8")
         assert "<svg" in text and "cat" in text and "mat" in text  # the tokens, as text
     assert "head 1" in (tmp_path / "heads_lines.svg").read_text(encoding="utf-8")  # the legend
+
+
+def test_a_long_input_names_every_kth_token(qtbot):
+    v = LinesView()
+    qtbot.addWidget(v)
+    v.resize(600, 240)
+    n = 300
+    w = np.full((n, n), 1.0 / n)
+    w[:, 7] += 0.5
+    v.set_data([f"t{i}" for i in range(n)], [f"t{i}" for i in range(n)], w / w.sum(axis=1, keepdims=True))
+    metrics = QtGui.QFontMetricsF(v._font())
+    stride = label_stride(n, v.geometry_now().right - v.geometry_now().left, metrics)
+    assert stride > 1 and label_stride(4, 500, metrics) == 1
+    assert len(segments(v.picture.weights)) <= 100  # one line a row at most, of 300 rows: a budget
+    image = v.render_image(600, 240)
+    assert not image.isNull()
