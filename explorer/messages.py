@@ -249,6 +249,26 @@ TRAINING = {
     "training.cancelled": "training cancelled after {steps} steps",
 }
 
+BOARD = {
+    "board.cell_empty": "a cell is empty: type a number",
+    "board.not_a_number": "{text!r} is not a number",
+    "board.not_finite": "{text!r} is not a finite number",
+    "board.tokens_not_text": "the tokens of the board must be a list of names",
+    "board.no_tokens": "the board needs at least one token",
+    "board.too_many_tokens": "the board holds at most {limit} tokens, not {count}",
+    "board.token_empty": "token {index} has no name",
+    "board.token_long": "token {index} is too long: at most {limit} characters",
+    "board.tables": "give one table X (Q = K = V = X) or three tables Q, K and V",
+    "board.too_wide": "a vector on the board has at most {limit} numbers, not {count}",
+    "board.widths_differ": "{matrix} has {count} numbers a row; every table needs {width}",
+    "board.heads": "{heads} heads do not divide the {width} numbers of a vector; choose one of {options}",
+    "board.unknown_keys": "unknown board keys: {keys}",
+    "board.rows": "{matrix} has {rows} rows for {tokens} tokens: one row per token",
+    "board.no_numbers": "{matrix} has no numbers: give each vector at least one",
+    "board.row_length": "{matrix} row {row} has {count} numbers; the first row has {width}",
+    "board.cell": "{matrix} row {row}, column {column}: {value!r} is not a finite number",
+}
+
 TEMPLATES: Mapping[str, str] = MappingProxyType(
     {
         **CONFIG,
@@ -262,6 +282,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType(
         **CONVERT_BIN,
         **CATALOGUE,
         **TRAINING,
+        **BOARD,
     }
 )
 

@@ -18,12 +18,33 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name l
 
 
 @dataclass(frozen=True)
+class Question:
+    """Asked before a step's numbers are shown: the class predicts, then the real weights reveal.
+
+    kind: "key" (click the key the query looks at most, in the weights or the lines) or
+    "choice" (pick one of ``choices``). ``answer`` names how the right answer is computed from
+    the trace (explorer.appstate.predict.ANSWERS). The prompt may name ``{query}``: the first
+    token of the input among ``query`` (else the selected row, else the first word).
+    """
+
+    kind: str
+    prompt: str
+    answer: str
+    choices: tuple[str, ...] = ()
+    query: tuple[str, ...] = ("it", "它")
+
+
+YES_NO = (QT_TRANSLATE_NOOP("Lesson", "Yes"), QT_TRANSLATE_NOOP("Lesson", "No"))
+
+
+@dataclass(frozen=True)
 class Step:
     stage: str  # which panel(s) the step highlights: a trace stage name
     title: str
     formula: str
     explanation: str
     tab: str = "pipeline"  # the tab the step is shown on: walking the lesson switches to it
+    question: Question | None = None  # predict, then reveal (when the lesson asks questions)
 
 
 # One lesson for the class, in teaching order: self-attention stage by stage on the pipeline,
@@ -97,6 +118,14 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "softmax towards a single winner. Dividing by √d_k keeps them moderate; "
             "a temperature τ below 1 sharpens the choice, above 1 softens it.",
         ),
+        question=Question(
+            "choice",
+            QT_TRANSLATE_NOOP(
+                "Lesson", "Will dividing the scores change which key '{query}' scores highest?"
+            ),
+            "scale_keeps_winner",
+            YES_NO,
+        ),
     ),
     Step(
         "mask",
@@ -120,6 +149,13 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "keeps only the best key (weight 1, all others 0); sampling draws one key "
             "with the softmax probabilities.",
         ),
+        question=Question(
+            "key",
+            QT_TRANSLATE_NOOP(
+                "Lesson", "Which word will '{query}' look at most? Click its column in the weights."
+            ),
+            "heaviest_key",
+        ),
     ),
     Step(
         "head_outputs",
@@ -130,6 +166,12 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "Each query's output is a blend of the value rows, mixed in the "
             "proportions of its weights. Important tokens contribute much, ignored "
             "tokens almost nothing.",
+        ),
+        question=Question(
+            "choice",
+            QT_TRANSLATE_NOOP("Lesson", "Would hard attention change the output row of '{query}'?"),
+            "hard_changes_output",
+            YES_NO,
         ),
     ),
     Step(

@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field, fields
+from operator import attrgetter
 from pathlib import Path
 
+from explorer.appstate.board import DEFAULT_BOARD
 from explorer.appstate.lesson import STEPS
+from explorer.appstate.lines import LinesOptions
 from explorer.appstate.state import (
     DEFAULT_TAB,
     GRID_STAGES,
@@ -26,6 +29,7 @@ from explorer.appstate.state import (
     ExplorerState,
 )
 from explorer.atomic import atomic_write
+from explorer.core.board import Board
 from explorer.core.config import AttentionConfig, ConfigError
 
 SESSION_FORMAT = "attention-explorer-session"
@@ -54,17 +58,22 @@ class Session:
     lesson_visible: bool = False
     lesson_step: int = 0
     tab: str = DEFAULT_TAB
+    board: Board = DEFAULT_BOARD  # board mode's vectors
+    lines: LinesOptions = field(default_factory=LinesOptions)  # the weights as lines
+    questions: bool = False  # the lesson asks its predict-then-reveal questions
 
     def to_json(self) -> str:
         data = {"format": SESSION_FORMAT, "version": SESSION_VERSION, **asdict(self)}
         data["selected_cell"] = list(self.selected_cell) if self.selected_cell else None
         data["stage_zoom"] = list(self.stage_zoom) if self.stage_zoom else None
+        data["board"] = self.board.to_dict()
+        data["lines"] = self.lines.to_dict()
         return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 def session_of(state: ExplorerState) -> Session:
     """The state as a session: what a saved lesson holds."""
-    return Session(**{f.name: getattr(state, _STATE_NAMES.get(f.name, f.name)) for f in fields(Session)})
+    return Session(**{f.name: attrgetter(_STATE_NAMES.get(f.name, f.name))(state) for f in fields(Session)})
 
 
 def apply_session(state: ExplorerState, session: Session) -> None:
@@ -80,12 +89,21 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.set_values_on_cells(session.values_on_cells)
     state.set_presentation(session.presentation)
     state.set_stage_zoom(session.stage_zoom)
-    state.set_lesson_step(session.lesson_step)
+    state.set_lesson_step(session.lesson_step)  # goes to the step's tab: the saved tab comes after
     state.show_lesson(session.lesson_visible)
-    state.set_tab(session.tab)  # last: a lesson step would otherwise take the window to its own tab
+    state.set_tab(session.tab)
+    state.board.set_board(session.board)
+    state.lines.set_options(session.lines)
+    state.predict.set_enabled(session.questions)
 
 
-_STATE_NAMES = {"stage": "grid_stage"}  # session field -> state attribute, where they differ
+# session field -> state attribute, where they differ
+_STATE_NAMES = {
+    "stage": "grid_stage",
+    "board": "board.board",
+    "lines": "lines.options",
+    "questions": "predict.enabled",
+}
 
 
 def save_session(path: str | Path, session: Session) -> None:
@@ -187,6 +205,14 @@ def _format_2(data: dict) -> dict:
         if not isinstance(data["tab"], str) or not data["tab"]:
             raise ValueError("tab must be a tab's name")
         out["tab"] = data["tab"]
+    if "board" in data:  # the board and the lines came later within format 2: optional
+        out["board"] = Board.from_dict(data["board"])
+    if "lines" in data:
+        out["lines"] = LinesOptions.from_dict(data["lines"])
+    if "questions" in data:
+        if not isinstance(data["questions"], bool):
+            raise ValueError("questions must be true or false")
+        out["questions"] = data["questions"]
     return out
 
 

@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
+from explorer.appstate.board import BoardState
 from explorer.appstate.lesson import STEPS
+from explorer.appstate.lines import LinesState
+from explorer.appstate.predict import Prediction
 from explorer.appstate.presets import DEFAULT_PRESET
 from explorer.core.config import AttentionConfig
 
@@ -44,6 +47,9 @@ EVENTS = (
     "values",
     "lesson",
     "tab",
+    "board",  # state.board (explorer.appstate.board)
+    "lines",  # state.lines (explorer.appstate.lines)
+    "predict",  # state.predict (explorer.appstate.predict)
 )
 
 Callback = Callable[[str, "ExplorerState"], None]
@@ -100,6 +106,9 @@ class ExplorerState:
         self.lesson_step: int = 0
         self.tab: str = DEFAULT_TAB
         self._subscribers: list[tuple[Callback, frozenset[str] | None]] = []
+        self.board = BoardState(self._emit)  # board mode's hand-made vectors
+        self.lines = LinesState(self._emit)  # the weights drawn as lines
+        self.predict = Prediction(self, self._emit)  # the lesson's predict-then-reveal
 
     # -- events -----------------------------------------------------------------------
     def subscribe(self, callback: Callback, events: Iterable[str] | None = None) -> Callable[[], None]:

@@ -439,6 +439,54 @@ ENGLISH: dict[str, str] = dict(
         ),
         # training.py
         QT_TRANSLATE_NOOP("CoreMessages", "training cancelled after {steps} steps", "training.cancelled"),
+        # board.py (board mode)
+        QT_TRANSLATE_NOOP("CoreMessages", "a cell is empty: type a number", "board.cell_empty"),
+        QT_TRANSLATE_NOOP("CoreMessages", "{text!r} is not a number", "board.not_a_number"),
+        QT_TRANSLATE_NOOP("CoreMessages", "{text!r} is not a finite number", "board.not_finite"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "the tokens of the board must be a list of names", "board.tokens_not_text"
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "the board needs at least one token", "board.no_tokens"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "the board holds at most {limit} tokens, not {count}", "board.too_many_tokens"
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "token {index} has no name", "board.token_empty"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "token {index} is too long: at most {limit} characters", "board.token_long"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "give one table X (Q = K = V = X) or three tables Q, K and V", "board.tables"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "a vector on the board has at most {limit} numbers, not {count}", "board.too_wide"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{matrix} has {count} numbers a row; every table needs {width}",
+            "board.widths_differ",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{heads} heads do not divide the {width} numbers of a vector; choose one of {options}",
+            "board.heads",
+        ),
+        QT_TRANSLATE_NOOP("CoreMessages", "unknown board keys: {keys}", "board.unknown_keys"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{matrix} has {rows} rows for {tokens} tokens: one row per token", "board.rows"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages", "{matrix} has no numbers: give each vector at least one", "board.no_numbers"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{matrix} row {row} has {count} numbers; the first row has {width}",
+            "board.row_length",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{matrix} row {row}, column {column}: {value!r} is not a finite number",
+            "board.cell",
+        ),
     ]
 )
 

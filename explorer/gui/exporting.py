@@ -80,6 +80,8 @@ class Exporter(QtCore.QObject):
         figure, size = sources[name].make()
         style = self.window.context.style()
         rect = QtCore.QRectF(0, 0, size.width(), size.height())
+        if hasattr(figure, "paint"):  # a picture that draws itself (the lines view)
+            return Picture(size, PNG_SCALE, style.bg, lambda p: figure.paint(p, rect, style))
         return Picture(size, PNG_SCALE, style.bg, lambda p: paint_figure(p, rect, figure, style))
 
     def image(self, name: str) -> QtGui.QImage:

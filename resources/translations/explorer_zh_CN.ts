@@ -2,6 +2,141 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Board</name>
+    <message>
+        <source>Thinking Machines: 2 tokens, Q, K, V of 3 numbers</source>
+        <translation>Thinking Machines：2 个词元，Q、K、V 各 3 个数</translation>
+    </message>
+    <message>
+        <source>3 tokens of 2 numbers, Q = K = V = X</source>
+        <translation>3 个词元，每个 2 个数，Q = K = V = X</translation>
+    </message>
+    <message>
+        <source>2 heads: 3 tokens of 4 numbers, Q = K = V = X</source>
+        <translation>2 个头：3 个词元，每个 4 个数，Q = K = V = X</translation>
+    </message>
+    <message>
+        <source>X = Q = K = V (typed)</source>
+        <translation>X = Q = K = V（手动输入）</translation>
+    </message>
+    <message>
+        <source>{name} (typed)</source>
+        <translation>{name}（手动输入）</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Example</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <source>Your own vectors</source>
+        <translation>自己输入的向量</translation>
+    </message>
+    <message>
+        <source>Start from a ready-made board; then change any number</source>
+        <translation>从现成的黑板示例开始，再随意修改其中的数字</translation>
+    </message>
+    <message>
+        <source>Q = K = V = X</source>
+        <translation>Q = K = V = X（只输入 X）</translation>
+    </message>
+    <message>
+        <source>Q, K, V typed</source>
+        <translation>分别输入 Q、K、V</translation>
+    </message>
+    <message>
+        <source>Type one table X (self-attention, W = I) or the three tables Q, K and V</source>
+        <translation>只输入一张表 X（自注意力，W = I），或者分别输入 Q、K、V 三张表</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>How many tokens (at most 8)</source>
+        <translation>词元的个数（最多 8 个）</translation>
+    </message>
+    <message>
+        <source>How many numbers in each vector (at most 8)</source>
+        <translation>每个向量有几个数（最多 8 个）</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <source>Heads split each vector&apos;s numbers into equal parts</source>
+        <translation>多头把每个向量的数平均分成几份，每个头一份</translation>
+    </message>
+    <message>
+        <source>How a query and a key become one score</source>
+        <translation>查询和键如何算出一个得分</translation>
+    </message>
+    <message>
+        <source>÷ √d_k</source>
+        <translation>÷ √d_k（维度开方）</translation>
+    </message>
+    <message>
+        <source>÷ τ</source>
+        <translation>÷ τ（温度）</translation>
+    </message>
+    <message>
+        <source>no scaling</source>
+        <translation>不缩放</translation>
+    </message>
+    <message>
+        <source>What the scores are divided by before the softmax</source>
+        <translation>在 softmax 之前，得分要除以什么</translation>
+    </message>
+    <message>
+        <source>The temperature τ the scores are divided by</source>
+        <translation>得分要除以的温度 τ</translation>
+    </message>
+    <message>
+        <source>soft (softmax)</source>
+        <translation>软（softmax）</translation>
+    </message>
+    <message>
+        <source>hard (one key)</source>
+        <translation>硬（只取一个键）</translation>
+    </message>
+    <message>
+        <source>sample (drawn)</source>
+        <translation>采样（随机抽取）</translation>
+    </message>
+    <message>
+        <source>Soft weights, one key, or one key drawn at random</source>
+        <translation>软权重、只取一个键，或者按概率随机抽一个键</translation>
+    </message>
+    <message>
+        <source>no mask</source>
+        <translation>不加掩码</translation>
+    </message>
+    <message>
+        <source>causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>Which keys each query may see</source>
+        <translation>每个查询能看到哪些键</translation>
+    </message>
+    <message>
+        <source>Type a token&apos;s name or a number in any cell (Tab moves on); every stage below follows</source>
+        <translation>在任意格子里输入词元名或数字（按 Tab 移到下一格）；下面的每个阶段都会随之更新</translation>
+    </message>
+    <message>
+        <source>Board: every stage</source>
+        <translation>黑板：所有阶段</translation>
+    </message>
+    <message>
+        <source>Board stage: {0}</source>
+        <translation>黑板阶段：{0}</translation>
+    </message>
+</context>
+<context>
     <name>Classroom</name>
     <message>
         <source>Select head 0 … 8</source>
@@ -1056,6 +1191,91 @@
         <comment>training.cancelled</comment>
         <translation>训练已取消，已完成 {steps} 步</translation>
     </message>
+    <message>
+        <source>a cell is empty: type a number</source>
+        <comment>board.cell_empty</comment>
+        <translation>有一个格子是空的：请输入一个数</translation>
+    </message>
+    <message>
+        <source>{text!r} is not a number</source>
+        <comment>board.not_a_number</comment>
+        <translation>{text!r} 不是数字</translation>
+    </message>
+    <message>
+        <source>{text!r} is not a finite number</source>
+        <comment>board.not_finite</comment>
+        <translation>{text!r} 不是有限的数</translation>
+    </message>
+    <message>
+        <source>the tokens of the board must be a list of names</source>
+        <comment>board.tokens_not_text</comment>
+        <translation>黑板上的词元必须是一组名称</translation>
+    </message>
+    <message>
+        <source>the board needs at least one token</source>
+        <comment>board.no_tokens</comment>
+        <translation>黑板上至少要有一个词元</translation>
+    </message>
+    <message>
+        <source>the board holds at most {limit} tokens, not {count}</source>
+        <comment>board.too_many_tokens</comment>
+        <translation>黑板上最多放 {limit} 个词元，而不是 {count} 个</translation>
+    </message>
+    <message>
+        <source>token {index} has no name</source>
+        <comment>board.token_empty</comment>
+        <translation>第 {index} 个词元没有名称</translation>
+    </message>
+    <message>
+        <source>token {index} is too long: at most {limit} characters</source>
+        <comment>board.token_long</comment>
+        <translation>第 {index} 个词元太长：最多 {limit} 个字符</translation>
+    </message>
+    <message>
+        <source>give one table X (Q = K = V = X) or three tables Q, K and V</source>
+        <comment>board.tables</comment>
+        <translation>请给出一张表 X（Q = K = V = X），或者 Q、K、V 三张表</translation>
+    </message>
+    <message>
+        <source>a vector on the board has at most {limit} numbers, not {count}</source>
+        <comment>board.too_wide</comment>
+        <translation>黑板上的向量最多有 {limit} 个数，而不是 {count} 个</translation>
+    </message>
+    <message>
+        <source>{matrix} has {count} numbers a row; every table needs {width}</source>
+        <comment>board.widths_differ</comment>
+        <translation>{matrix} 每行有 {count} 个数；每张表都需要 {width} 个</translation>
+    </message>
+    <message>
+        <source>{heads} heads do not divide the {width} numbers of a vector; choose one of {options}</source>
+        <comment>board.heads</comment>
+        <translation>{heads} 个头无法平分向量的 {width} 个数；请从 {options} 中选一个</translation>
+    </message>
+    <message>
+        <source>unknown board keys: {keys}</source>
+        <comment>board.unknown_keys</comment>
+        <translation>未知的黑板字段：{keys}</translation>
+    </message>
+    <message>
+        <source>{matrix} has {rows} rows for {tokens} tokens: one row per token</source>
+        <comment>board.rows</comment>
+        <translation>{matrix} 有 {rows} 行，但有 {tokens} 个词元：每个词元一行</translation>
+    </message>
+    <message>
+        <source>{matrix} has no numbers: give each vector at least one</source>
+        <comment>board.no_numbers</comment>
+        <translation>{matrix} 里没有数：每个向量至少要有一个数</translation>
+    </message>
+    <message>
+        <source>{matrix} row {row} has {count} numbers; the first row has {width}</source>
+        <comment>board.row_length</comment>
+        <translation>{matrix} 第 {row} 行有 {count} 个数，而第一行有 {width} 个</translation>
+    </message>
+    <message>
+        <source>{matrix} row {row}, column {column}: {value!r} is not a finite number</source>
+        <comment>board.cell</comment>
+        <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>
+    </message>
 </context>
 <context>
     <name>Docks</name>
@@ -1220,6 +1440,14 @@
 <context>
     <name>Lesson</name>
     <message>
+        <source>Yes</source>
+        <translation>会</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>不会</translation>
+    </message>
+    <message>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
@@ -1266,6 +1494,18 @@
     <message>
         <source>Dot products grow with the dimension, and large scores push softmax towards a single winner. Dividing by √d_k keeps them moderate; a temperature τ below 1 sharpens the choice, above 1 softens it.</source>
         <translation>点积随维度增大，过大的分数会让 softmax 只剩一个赢家。除以 √d_k 让分数保持适中；温度 τ 小于 1 使选择更尖锐，大于 1 使其更平缓。</translation>
+    </message>
+    <message>
+        <source>Will dividing the scores change which key &apos;{query}&apos; scores highest?</source>
+        <translation>把得分除以缩放因子，会改变“{query}”得分最高的键吗？</translation>
+    </message>
+    <message>
+        <source>Which word will &apos;{query}&apos; look at most? Click its column in the weights.</source>
+        <translation>“{query}”最关注哪个词？在权重里点击它所在的列。</translation>
+    </message>
+    <message>
+        <source>Would hard attention change the output row of &apos;{query}&apos;?</source>
+        <translation>改用硬注意力，会改变“{query}”的输出行吗？</translation>
     </message>
     <message>
         <source>Mask</source>
@@ -1353,6 +1593,69 @@
     <message>
         <source>How long Play stays on each stage</source>
         <translation>播放时每个阶段停留多久</translation>
+    </message>
+</context>
+<context>
+    <name>Lines</name>
+    <message>
+        <source>queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Weights of every head, overlaid</source>
+        <translation>所有头的权重，叠加显示</translation>
+    </message>
+    <message>
+        <source>Weights of heads {heads}, overlaid</source>
+        <translation>头 {heads} 的权重，叠加显示</translation>
+    </message>
+    <message>
+        <source>Weights as lines</source>
+        <translation>权重画成连线</translation>
+    </message>
+    <message>
+        <source>Draw the weights as lines between the tokens, as thick as each weight: readable from the back of the room</source>
+        <translation>把权重画成词元之间的连线，线越粗权重越大：教室后排也看得清</translation>
+    </message>
+    <message>
+        <source>Every head</source>
+        <translation>所有头</translation>
+    </message>
+    <message>
+        <source>Only the selected head</source>
+        <translation>只看选中的头</translation>
+    </message>
+    <message>
+        <source>As lines</source>
+        <translation>画成连线</translation>
+    </message>
+    <message>
+        <source>Overlay the heads&apos; weights as lines between the tokens, one colour a head</source>
+        <translation>把各个头的权重叠加成词元之间的连线，每个头一种颜色</translation>
+    </message>
+    <message>
+        <source>Heads…</source>
+        <translation>选择头…</translation>
+    </message>
+    <message>
+        <source>Which heads the lines overlay</source>
+        <translation>连线叠加哪些头</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: no result has been computed</source>
+        <translation>还没有可导出的内容：尚未计算出结果</translation>
+    </message>
+    <message>
+        <source>Pipeline stage: weights as lines</source>
+        <translation>流水线阶段：权重连线图</translation>
+    </message>
+    <message>
+        <source>All heads as lines, overlaid</source>
+        <translation>所有头的权重连线图（叠加）</translation>
     </message>
 </context>
 <context>
@@ -1638,6 +1941,13 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     </message>
 </context>
 <context>
+    <name>Predict</name>
+    <message>
+        <source>hidden until the reveal</source>
+        <translation>揭晓之前隐藏</translation>
+    </message>
+</context>
+<context>
     <name>Presets</name>
     <message>
         <source>Thinking Machines (self-attention)</source>
@@ -1809,6 +2119,77 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     </message>
 </context>
 <context>
+    <name>QuestionPanel</name>
+    <message>
+        <source>The class&apos;s answer: {0}.</source>
+        <translation>全班的回答：{0}。</translation>
+    </message>
+    <message>
+        <source>Predict:</source>
+        <translation>先猜一猜：</translation>
+    </message>
+    <message>
+        <source>The class&apos;s guess: {0}.</source>
+        <translation>全班的猜测：{0}。</translation>
+    </message>
+    <message>
+        <source>This query sees no key: every weight is 0.</source>
+        <translation>这个查询看不到任何键：所有权重都是 0。</translation>
+    </message>
+    <message>
+        <source>The most: {0}, weight {1:.2f}.</source>
+        <translation>权重最大的是：{0}，权重 {1:.2f}。</translation>
+    </message>
+    <message>
+        <source>The class&apos;s guess: {0}, weight {1:.2f}.</source>
+        <translation>全班的猜测：{0}，权重 {1:.2f}。</translation>
+    </message>
+    <message>
+        <source>Right!</source>
+        <translation>猜对了！</translation>
+    </message>
+    <message>
+        <source>Not this time.</source>
+        <translation>这次没猜中。</translation>
+    </message>
+    <message>
+        <source>This query sees no key: there is nothing to compare.</source>
+        <translation>这个查询看不到任何键：没有可比较的。</translation>
+    </message>
+    <message>
+        <source>Answer: {0}.</source>
+        <translation>答案：{0}。</translation>
+    </message>
+    <message>
+        <source>The highest score stays the highest: &apos;{key}&apos; scores {raw:.2f}, and {scaled:.2f} after dividing by {divisor:.2f}. A positive divisor never changes the order.</source>
+        <translation>最高分仍然最高：“{key}”的得分是 {raw:.2f}，除以 {divisor:.2f} 之后是 {scaled:.2f}。除以一个正数永远不会改变大小顺序。</translation>
+    </message>
+    <message>
+        <source>Soft attention blends the values: {soft}. Hard attention keeps only &apos;{key}&apos;: {hard}. The largest change is {change:.2f}.</source>
+        <translation>软注意力把各个值混合起来：{soft}。硬注意力只保留“{key}”：{hard}。最大的变化是 {change:.2f}。</translation>
+    </message>
+    <message>
+        <source>The class said {0}.</source>
+        <translation>全班说：{0}。</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>提问</translation>
+    </message>
+    <message>
+        <source>Before some steps, the class predicts (clicks a key or picks an answer); the step&apos;s numbers stay hidden until Reveal</source>
+        <translation>在某些步骤之前先让全班预测（点一个键或选一个答案）；点“揭晓”之前，这一步的数字保持隐藏</translation>
+    </message>
+    <message>
+        <source>Reveal</source>
+        <translation>揭晓</translation>
+    </message>
+    <message>
+        <source>Show the real numbers beside the class&apos;s guess</source>
+        <translation>把真实的数字显示在全班的猜测旁边</translation>
+    </message>
+</context>
+<context>
     <name>SessionFiles</name>
     <message>
         <source>Attention Explorer session (*.aexp.json *.json)</source>
@@ -1958,6 +2339,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>The selected head&apos;s weights for the current settings (A) and for B, and B − A</source>
         <translation>所选头在当前设置（A）和 B 下的权重，以及 B − A</translation>
+    </message>
+    <message>
+        <source>Board</source>
+        <translation>黑板</translation>
+    </message>
+    <message>
+        <source>Type a few tiny vectors and see every stage with every number, to check by hand</source>
+        <translation>输入几个很小的向量，看到每个阶段的每个数字，便于手算核对</translation>
     </message>
 </context>
 <context>

@@ -28,6 +28,7 @@ from safetensors.torch import load_file, save_file
 
 from explorer.core import device as device_module
 from explorer.core import engine as engine_module
+from explorer.core.board import Board, parse_number
 from explorer.core.config import AttentionConfig, MaskSpec
 from explorer.core.device import choose_device, device_reasons
 from explorer.core.engine import Engine
@@ -100,6 +101,10 @@ ALLOWED_LATIN = [
     "torch",
     "MB",
     "N",
+    "X",  # the board's tables: X, Q, K and V
+    "Q",
+    "K",
+    "V",
 ]
 
 
@@ -906,6 +911,43 @@ CASES = {
     ),
     # training.py
     "training.cancelled": Case(lambda env: raised(cancelled_training), "training cancelled after 0 steps"),
+    # board.py
+    "board.cell_empty": Case(lambda env: raised(lambda: parse_number("  ")), "a cell is empty"),
+    "board.not_a_number": Case(lambda env: raised(lambda: parse_number("two")), "'two' is not a number"),
+    "board.not_finite": Case(lambda env: raised(lambda: parse_number("inf")), "'inf' is not a finite number"),
+    "board.tokens_not_text": Case(
+        lambda env: raised(lambda: Board("ab", x=((1,), (2,)))), "must be a list of names"
+    ),
+    "board.no_tokens": Case(lambda env: raised(lambda: Board((), x=())), "at least one token"),
+    "board.too_many_tokens": Case(
+        lambda env: raised(lambda: Board(tuple("abcdefghi"), x=((1,),) * 9)), "at most 8 tokens, not 9"
+    ),
+    "board.token_empty": Case(lambda env: raised(lambda: Board(("a", " "), x=((1,), (2,)))), "token 2 has"),
+    "board.token_long": Case(
+        lambda env: raised(lambda: Board(("a" * 30,), x=((1,),))), "at most 24 characters"
+    ),
+    "board.tables": Case(lambda env: raised(lambda: Board(("a",), x=((1,),), q=((1,),))), "three tables"),
+    "board.too_wide": Case(
+        lambda env: raised(lambda: Board(("a",), x=((1,) * 9,))), "at most 8 numbers, not 9"
+    ),
+    "board.widths_differ": Case(
+        lambda env: raised(lambda: Board(("a",), q=((1, 2),), k=((1,),), v=((1, 2),))),
+        "K has 1 numbers a row; every table needs 2",
+    ),
+    "board.heads": Case(
+        lambda env: raised(lambda: Board(("a",), x=((1, 2, 3),), heads=2)), "choose one of 1, 3"
+    ),
+    "board.unknown_keys": Case(
+        lambda env: raised(lambda: Board.from_dict({"tokens": ["a"], "x": [[1]], "y": 2})), "keys: y"
+    ),
+    "board.rows": Case(lambda env: raised(lambda: Board(("a", "b"), x=((1,),))), "X has 1 rows for 2 tokens"),
+    "board.no_numbers": Case(lambda env: raised(lambda: Board(("a",), x=((),))), "X has no numbers"),
+    "board.row_length": Case(
+        lambda env: raised(lambda: Board(("a", "b"), x=((1, 2), (3,)))), "X row 2 has 1 numbers"
+    ),
+    "board.cell": Case(
+        lambda env: raised(lambda: Board(("a",), x=((float("nan"),),))), "X row 1, column 1: nan"
+    ),
 }
 
 

@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.lesson import LESSON_CONTEXT, STEPS
 from explorer.gui import theme
+from explorer.gui.docks.question import QuestionPanel
 
 SPEEDS_S = (8, 5, 3)  # slow, normal, fast: seconds a step
 
@@ -56,6 +57,9 @@ class LessonPanel(QtWidgets.QFrame):
         )
         outer.addWidget(self.formula_label)
         outer.addWidget(self.explanation_label)
+        self.question = QuestionPanel(context)  # predict, then reveal (docks/question.py)
+        outer.addWidget(self.question)
+        top.addWidget(self.question.toggle)
         self.timer = QtCore.QTimer(self)
         self.timer.timeout.connect(self._tick)
         self.back_button.clicked.connect(self.previous)

@@ -234,8 +234,10 @@ class WorkedPanel(QtWidgets.QWidget):
         layout.addWidget(self.view)
         self.cell: WorkedCell | None = None  # the worked cell on screen
         self.setMinimumWidth(220)  # small windows still fit; sizeHint asks for more
-        unsubscribe = context.state.subscribe(lambda *_: self.refresh(), ("head", "cell"))
+        unsubscribe = context.state.subscribe(lambda *_: self.refresh(), ("head", "cell", "tab"))
         self.destroyed.connect(lambda *_: unsubscribe())
+        # a tab with a trace of its own (the board) hands it over when it arrives
+        context.worker.listen("board", lambda _: QtCore.QTimer.singleShot(0, self, self.refresh))
         self.refresh()
 
     def sizeHint(self) -> QtCore.QSize:  # noqa: N802
@@ -244,12 +246,17 @@ class WorkedPanel(QtWidgets.QWidget):
     def text(self) -> str:
         return self.view.toPlainText()
 
-    def refresh(self) -> None:
+    def trace(self) -> AttentionTrace | None:
+        """The current tab's own trace (the board's), else the window's."""
+        own = getattr(self.context.view(self.context.state.tab), "worked_trace", None)
+        if own is not None:
+            return own()
         prepared = self.context.current()
+        return prepared.trace if prepared else None
+
+    def refresh(self) -> None:
         state = self.context.state
-        html_text, self.cell = page(
-            prepared.trace if prepared else None, state.selected_head, state.selected_cell
-        )
+        html_text, self.cell = page(self.trace(), state.selected_head, state.selected_cell)
         self.view.setHtml(html_text)
 
     def changeEvent(self, event):  # noqa: N802

@@ -17,7 +17,16 @@ from dataclasses import replace
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.gui.heatmap.figure import Figure, Layout, Mark, PaintCache, Style, layout_figure, paint_figure
+from explorer.gui.heatmap.figure import (
+    Figure,
+    Layout,
+    Mark,
+    Outline,
+    PaintCache,
+    Style,
+    layout_figure,
+    paint_figure,
+)
 from explorer.gui.heatmap.panel import MatrixPanel
 
 PNG_SCALE = 2  # exported pictures are twice the on-screen size, for slides
@@ -63,6 +72,11 @@ class MatrixCanvas(QtWidgets.QWidget):
     def set_marks(self, marks: dict[int, Mark]) -> None:
         if marks != self.figure.marks:
             self.figure = replace(self.figure, marks=dict(marks))
+            self.update()
+
+    def set_outlines(self, outlines: dict[int, tuple[Outline, ...]]) -> None:
+        if outlines != self.figure.outlines:
+            self.figure = replace(self.figure, outlines=dict(outlines))
             self.update()
 
     def set_show_values(self, on: bool) -> None:

@@ -63,6 +63,16 @@ class Mark:
     width: int = 3
 
 
+@dataclass(frozen=True)
+class Outline:
+    """A frame around one data cell (the class's guess, the real answer), in its own colour."""
+
+    row: int
+    col: int
+    colour: QtGui.QColor
+    width: int = 4
+
+
 @dataclass
 class Figure:
     """What a canvas shows. ``visible``: indices of the panels laid out (None: all)."""
@@ -78,6 +88,7 @@ class Figure:
     selection: tuple[int, int] | None = None  # (query i, key j)
     marks: dict[int, Mark] = field(default_factory=dict)
     show_values: bool = False
+    outlines: dict[int, tuple[Outline, ...]] = field(default_factory=dict)  # panel -> framed cells
 
     def shown(self) -> list[int]:
         if self.visible is None:
@@ -359,6 +370,13 @@ def _paint_panel(
         if c_sel is not None and 0 <= c_sel < cols:
             painter.drawRect(QtCore.QRectF(plot.left() + c_sel * cw, plot.top(), cw, plot.height()))
         painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+    for o in figure.outlines.get(box.index, ()):
+        if 0 <= o.row < rows and 0 <= o.col < cols:
+            painter.setPen(QtGui.QPen(o.colour, o.width))
+            painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+            inset = o.width / 2
+            cell = QtCore.QRectF(plot.left() + o.col * cw, plot.top() + o.row * ch, cw, ch)
+            painter.drawRect(cell.adjusted(inset, inset, -inset, -inset))
     # frame
     if mark is not None:
         painter.setPen(QtGui.QPen(mark.colour, mark.width))

@@ -13,6 +13,7 @@ from explorer.gui import theme
 from explorer.gui.heatmap import Figure, MatrixCanvas
 from explorer.gui.heatmap.figure import Mark
 from explorer.gui.i18n import translate
+from explorer.gui.views import lines as lines_views
 from explorer.gui.views import stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
 
@@ -46,6 +47,8 @@ class HeadGridView(View):
         layout.addLayout(bar)
         self.canvas = MatrixCanvas(style=context.style())
         layout.addWidget(self.canvas, 1)
+        self.lines_box = lines_views.HeadsLines(self, layout)  # the heads overlaid as lines
+        bar.insertWidget(bar.indexOf(self.hover_label), self.lines_box)
         self.canvas.clicked.connect(self._on_click)
         self.canvas.hovered.connect(self._on_hover)
         self.stage_combo.currentIndexChanged.connect(
@@ -150,4 +153,7 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
         shown = view is not None and view.isVisible() and view.canvas.width() > 100
         return figure, (view.canvas.size() if shown else EXPORT_SIZE)
 
-    return {"heads": FigureSource(translate("HeadGrid", "All heads"), build)}
+    return {
+        "heads": FigureSource(translate("HeadGrid", "All heads"), build),
+        **lines_views.figures(context, "heads"),
+    }

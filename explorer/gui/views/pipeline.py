@@ -18,7 +18,8 @@ from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel
 from explorer.gui.heatmap.figure import Mark
 from explorer.gui.heatmap.labels import LABEL_CHARS
 from explorer.gui.i18n import translate
-from explorer.gui.views import stages
+from explorer.gui.views import lines as lines_views
+from explorer.gui.views import predict, stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
 
 ROW_HEIGHT = 250
@@ -38,7 +39,7 @@ def highlighted_panels(state) -> tuple[str, ...]:
 
 class PipelineView(View):
     TAB = "pipeline"
-    STATE_EVENTS = ("head", "cell", "values", "stage_zoom", "lesson")
+    STATE_EVENTS = ("head", "cell", "values", "stage_zoom", "lesson", "predict")
 
     def __init__(self, context: ViewContext, parent=None):
         super().__init__(context, parent)
@@ -66,6 +67,8 @@ class PipelineView(View):
         layout.addWidget(self.scroll, 1)
         self.names: list[str] = list(stages.PIPELINE_STAGES)
         self.canvas.set_figure(Figure([], columns=4))
+        self.lines_box = lines_views.PipelineLines(self)  # the weights stage as lines
+        bar.insertWidget(bar.indexOf(self.hover_label), self.lines_box)
         self.canvas.clicked.connect(self._on_click)
         self.canvas.hovered.connect(self._on_hover)
         self.canvas.doubleClicked.connect(self._on_double_click)
@@ -103,6 +106,7 @@ class PipelineView(View):
             panel.hidden_path  # noqa: B018
             panels.append(panel)
             yield
+        panels = predict.veil(panels, self.state)  # a lesson question waits: its step's numbers too
         first = not self.canvas.panels
         self.canvas.set_figure(self._figure(panels))
         self._fit_height()
@@ -119,6 +123,7 @@ class PipelineView(View):
             selection=self.state.selected_cell,
             marks=self._marks(),
             show_values=self.state.values_on_cells,
+            outlines=predict.outlines(panels, self.state, self.prepared.trace, self.head),
         )
 
     def _visible(self) -> list[int] | None:
@@ -177,6 +182,11 @@ class PipelineView(View):
             self.canvas.set_show_values(self.state.values_on_cells)
         elif event == "stage_zoom":
             self._relayout()
+        elif event == "predict":  # veiled or revealed, the guess and the answer framed
+            if self.is_shown():
+                self.redraw()
+            else:
+                self.stale = True
         elif event == "lesson":
             self.canvas.set_marks(self._marks())
             if highlighted_panels(self.state) and not self.state.stage_zoom:
@@ -298,4 +308,5 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
         out[f"pipeline:{name}"] = FigureSource(
             translate("PipelineView", "Pipeline stage: {0}").format(name), make((name,))
         )
+    out.update(lines_views.figures(context, "pipeline"))
     return out

@@ -24,6 +24,7 @@ class Tab(str, enum.Enum):
     HEADS = "heads"
     OVERVIEW = "overview"
     COMPARE = "compare"
+    BOARD = "board"
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,15 @@ TABS: tuple[TabSpec, ...] = (
         ),
         "explorer.gui.views.compare:CompareView",
         "explorer.gui.views.compare:figures",
+    ),
+    TabSpec(
+        Tab.BOARD,
+        QT_TRANSLATE_NOOP("Tabs", "Board"),
+        QT_TRANSLATE_NOOP(
+            "Tabs", "Type a few tiny vectors and see every stage with every number, to check by hand"
+        ),
+        "explorer.gui.views.board:BoardView",
+        "explorer.gui.views.board:figures",
     ),
 )
 
