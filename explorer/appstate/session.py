@@ -19,9 +19,9 @@ from explorer.appstate.state import (
     DEFAULT_TAB,
     GRID_STAGES,
     LANGUAGES,
-    PANEL_NAMES,
     TEXT_ZOOM_RANGE,
     THEMES,
+    ZOOM_NAMES,
     CompareOptions,
     ExplorerState,
 )
@@ -76,13 +76,15 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.set_compare(session.compare)
     state.set_theme(session.theme)
     state.set_language(session.language)
-    state.set_tab(session.tab)
     state.set_text_zoom(session.text_zoom)
     state.set_values_on_cells(session.values_on_cells)
     state.set_presentation(session.presentation)
-    state.set_stage_zoom(session.stage_zoom)
     state.set_lesson_step(session.lesson_step)
     state.show_lesson(session.lesson_visible)
+    # last: a lesson step moves to its tab (and the window's lesson to its stage), the saved
+    # tab and stage are what the user had chosen after that
+    state.set_tab(session.tab)
+    state.set_stage_zoom(session.stage_zoom)
 
 
 _STATE_NAMES = {"stage": "grid_stage"}  # session field -> state attribute, where they differ
@@ -175,7 +177,7 @@ def _format_2(data: dict) -> dict:
         out["text_zoom"] = zoom
     if data.get("stage_zoom") is not None:
         panels = data["stage_zoom"]
-        if not (isinstance(panels, list) and panels and all(p in PANEL_NAMES for p in panels)):
+        if not (isinstance(panels, list) and panels and all(p in ZOOM_NAMES for p in panels)):
             raise ValueError("stage_zoom must list pipeline panels")
         out["stage_zoom"] = tuple(panels)
     if "lesson_step" in data:
