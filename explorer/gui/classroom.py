@@ -311,6 +311,14 @@ class Classroom(QtCore.QObject):
         self._place_lesson()
         self._check(self.act_present, on)
 
+    def _fit_text_to_screen(self) -> None:
+        """Presentation text in proportion to the window (it fills the projector)."""
+        size = self.window.size()
+        if theme.set_presentation_px(theme.presentation_px_for(size.width(), size.height())):
+            self.apply_look()
+            for view in self.window.tabs.built_views():
+                view.restyle()
+
     def lesson_width(self) -> int:
         """The lesson column's width in presentation mode: 30 % of the window, 280 to 480 px."""
         return int(min(480, max(280, 0.3 * self.window.width())))
@@ -328,6 +336,7 @@ class Classroom(QtCore.QObject):
         panel = w.docks.built(Dock.LESSON)
         if panel is not None:
             panel.set_side(on)
+            w.show_notes()
         if on:
             dock.setFixedWidth(self.lesson_width())
         else:
@@ -339,9 +348,12 @@ class Classroom(QtCore.QObject):
         look = theme.look(self.state)
         theme.apply_palette(look.theme)
         self.window.setStyleSheet(theme.font_style_sheet(look.widget_px))
+        px = look.widget_px or theme.platform_font_px()
+        font = QtGui.QFont(self.window.font())
+        font.setPixelSize(px)
+        self.window.strip.fit_height(font)  # one line of the window's text, whatever it shows
         lesson = self.window.docks.built(Dock.LESSON)
         if lesson is not None:
-            px = look.widget_px or theme.platform_font_px()
             lesson.formula_label.setStyleSheet(f"font-size: {round(px * 1.25)}px;")
         if "pyqtgraph" in sys.modules:  # a tab plots with it: its new plots follow the theme
             from explorer.gui.app_setup import configure_pyqtgraph
@@ -359,6 +371,9 @@ class Classroom(QtCore.QObject):
                 return
             self._check(self.act_languages[state.language], True)
         elif event == "presentation":
+            if state.presentation:
+                size = self.window.size()
+                theme.set_presentation_px(theme.presentation_px_for(size.width(), size.height()))
             self._apply_presentation()
             self.apply_look()
         elif event == "zoom":
@@ -374,6 +389,7 @@ class Classroom(QtCore.QObject):
         self._check(self.act_lesson, s.lesson_visible)
         if not s.lesson_visible:
             return
+        self.window.show_notes()  # a panel built just now shows the result's notes too
         self.apply_look()  # the lesson panel's formula size
         s.set_tab("pipeline")
         if s.stage_zoom:
@@ -431,6 +447,7 @@ class Classroom(QtCore.QObject):
                 self.retranslate()
             elif event.type() == QtCore.QEvent.Type.Resize and self.state.presentation:
                 self.window.docks.widget(Dock.LESSON).setFixedWidth(self.lesson_width())
+                self._fit_text_to_screen()
             return False
         if event.type() == QtCore.QEvent.Type.KeyPress and isinstance(obj, QtWidgets.QLineEdit):
             return self._text_key(obj, event)

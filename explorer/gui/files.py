@@ -19,6 +19,7 @@ from explorer.appstate.session import (
     save_session,
     session_of,
 )
+from explorer.gui.core_text import error_text
 from explorer.gui.i18n import translate
 from explorer.gui.preferences import Preferences
 
@@ -74,7 +75,9 @@ class SessionFiles(QtCore.QObject):
             session = load_session(path)
         except SessionError as exc:
             self._failed(
-                translate("SessionFiles", "Cannot open the session: {0}").format(exc), interactive, True
+                translate("SessionFiles", "Cannot open the session: {0}").format(error_text(exc)),
+                interactive,
+                True,
             )
             return False
         apply_session(self.state, session)

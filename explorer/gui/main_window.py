@@ -286,7 +286,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.controls.set_dk(trace.d_k)
         self.state.clamp_to(trace.heads, trace.n_query, trace.n_key)
         self._notes = notes_of(trace)
-        self._show_notes()
+        self.show_notes()
         for view in self.tabs.built_views():
             view.stale = True
         worked = self.docks.built(Dock.WORKED)
@@ -356,7 +356,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.exporter.retranslate()
         self.file_menu.setTitle(translate("MainWindow", "&File"))
         self.quit_action.setText(translate("MainWindow", "&Quit"))
-        self._show_notes()
+        self.show_notes()
         if self._banner_text is not None and self.banner.isVisible():
             self.banner.setText(self._banner_text())
         self.cancel_button.setText(self.tr("Cancel"))
@@ -377,6 +377,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def hide_banner(self) -> None:
         self._banner_text = None
         self.strip.hide_banner()
+        self.banner.setText("")  # nothing stale left to read
 
     def show_error(self, text) -> None:
         make = text if callable(text) else (lambda: text)
@@ -391,7 +392,7 @@ class MainWindow(QtWidgets.QMainWindow):
         """The result's notices and teaching notes, in the interface language."""
         return [note_text(note) for note in self._notes]
 
-    def _show_notes(self) -> None:
+    def show_notes(self) -> None:
         texts = self.notes_text()
         self.strip.set_notice(self.tr("Note: ") + "  •  ".join(texts) if texts else "")
         lesson = self.docks.built(Dock.LESSON) if hasattr(self, "docks") else None

@@ -201,7 +201,7 @@ class LessonPanel(QtWidgets.QFrame):
         accent = theme.look(self.state).theme.accent
         self.step_label.setText(self.tr("Step {n} of {total}:").format(n=self.index + 1, total=len(STEPS)))
         self.title_label.setText(f"<b style='color:{accent}'>{lesson_text(s.title)}</b>")
-        self.formula_label.setText(f"<b>{s.formula}</b>")
+        self.formula_label.setText(f"<b>{lesson_text(s.formula)}</b>")
         self.explanation_label.setText(lesson_text(s.explanation))
         self.back_button.setEnabled(self.index > 0)
         self.next_button.setEnabled(self.index < len(STEPS) - 1)

@@ -240,23 +240,49 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     lines = max((len(title_lines(p.title, slot_w - 4, bold)) for p in panels if p.title), default=0)
     title_h = lines * line + PAD_PX if lines else 0.0
 
-    col_labels = {}
+    def column_labels(plot_w: float) -> dict:
+        out = {}
+        for i, p in zip(shown, panels):
+            cell = plot_w / p.shape[1]
+            if p.cols is None:
+                out[i] = axis.numbered(font, p.shape[1], cell, vertical=False)
+            else:
+                out[i] = axis.token_columns(font, p.cols, cell)
+        return out
+
+    col_labels = column_labels(plot_w) if label_room else {}
+    if shared_axes and columns > 1 and any(lab.rotated for lab in col_labels.values()):
+        # upright labels are a line wide: the last of one panel and the first of the next
+        # must not touch across the gap between them
+        n = max(p.shape[1] for p in panels)
+        for _ in range(2):
+            gap = slot_w - plot_w
+            want = line - plot_w / n + 1
+            if gap >= want:
+                break
+            plot_w = float(max(4, math.floor(slot_w - want)))
+            col_labels = column_labels(plot_w)
     col_band = PAD_PX
     top_pad = PAD_PX
     if label_room:
-        for i, p in zip(shown, panels):
-            n_cols = p.shape[1]
-            cell = plot_w / n_cols
-            if p.cols is None:
-                col_labels[i] = axis.numbered(font, n_cols, cell, vertical=False)
-            else:
-                col_labels[i] = axis.token_columns(font, p.cols, cell)
         extents = [(lab.extent if lab.rotated else line) for lab in col_labels.values() if len(lab)]
         col_band = math.ceil(max(extents, default=0.0) + TICK_PX + 2 * PAD_PX)
-        top_pad = math.ceil(line / 2)  # the first row's label may reach above the plot
     if figure.shared_bar or bar_w:  # a colour bar's end labels reach half a line past the plot
-        top_pad = max(top_pad, math.ceil(line / 2))
         col_band = max(col_band, math.ceil(line / 2) + PAD_PX)
+    if label_room or figure.shared_bar or bar_w:
+        # the first row's label and the colour bar's top label reach half a line above the
+        # plot: beside a title no wider than the plot, into its band; else into their own room
+        widest = max(
+            (
+                bold.horizontalAdvance(t)
+                for p in panels
+                if p.title
+                for t in title_lines(p.title, slot_w - 4, bold)
+            ),
+            default=math.inf,
+        )
+        if not (title_h and widest <= plot_w):
+            top_pad = math.ceil(line / 2)
     grid_bottom = col_band if shared_axes else 0.0
     slot_bottom = PAD_PX if shared_axes else col_band
     slot_h = max(1.0, (height - header_h - grid_bottom) / n_rows)
@@ -283,6 +309,7 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
                 if p.rows is None
                 else axis.token_rows(font, p.rows, cell_h)
             )
+            rows_l = _clear_last_row(plot, rows_l, n_r, font)
             cols_l = col_labels[i]
         draw_rows = not shared_axes or c == 0
         draw_cols = not shared_axes or k + columns >= count  # nothing below it in its column
@@ -498,6 +525,20 @@ def row_label_places(
         top = min(max(y - font.line / 2, low), high)  # inside the label band, never under the title
         out.append((QtCore.QRectF(x_tick - PAD_PX / 2 - w, top, w, font.line), text, y))
     return out
+
+
+def _clear_last_row(
+    plot: QtCore.QRectF, labels: axis.AxisLabels, n: int, font: axis.LabelFont
+) -> axis.AxisLabels:
+    """Without the last label when, kept inside the label band at the plot's bottom, it
+    would sit on the one before it."""
+    places = row_label_places(plot, labels, n, font)
+    if len(places) >= 2 and places[-1][0].top() < places[-2][0].bottom() - 0.01:
+        k = len(labels) - 1
+        return axis.AxisLabels(
+            labels.indices[:k], labels.texts[:k], labels.widths[:k], labels.stride, labels.rotated
+        )
+    return labels
 
 
 def col_label_places(

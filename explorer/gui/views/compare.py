@@ -292,7 +292,8 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
 
     out = {"compare": FigureSource(translate("CompareView", "Compare: A, B and B − A"), make(None))}
     for index, name in enumerate(("A", "B", "diff")):
+        label = translate("CompareView", "B − A") if name == "diff" else name
         out[f"compare:{name}"] = FigureSource(
-            translate("CompareView", "Compare: {0}").format(name), make(index)
+            translate("CompareView", "Compare: {0}").format(label), make(index)
         )
     return out

@@ -172,7 +172,9 @@ class HeadGridView(View):
 
     def _on_hover(self, head: int, r: int, c: int) -> None:
         if head >= 0:
-            text = self.canvas.panels[head].cell_text(r, c)
+            visible = translate("PipelineView", "visible")
+            hidden = translate("PipelineView", "hidden (masked)")
+            text = self.canvas.panels[head].cell_text(r, c, visible, hidden)
             self.hover_label.setText(translate("HeadGrid", "head {h}: {text}").format(h=head, text=text))
 
     def retranslate(self) -> None:

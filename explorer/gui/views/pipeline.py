@@ -320,6 +320,6 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
     }
     for name in stages.PIPELINE_STAGES:
         out[f"pipeline:{name}"] = FigureSource(
-            translate("PipelineView", "Pipeline stage: {0}").format(name), make((name,))
+            translate("PipelineView", "Pipeline stage: {0}").format(stages.stage_name(name)), make((name,))
         )
     return out

@@ -26,7 +26,7 @@ SCORE_FORMULAS = {
 WEIGHT_FORMULAS = {
     "soft": "weights = softmax(masked)",
     "hard": "weights = one-hot argmax(masked)",
-    "sample": "weights = one-hot sample of softmax",
+    "sample": "weights = one-hot(sample(softmax(masked)))",
 }
 # The pipeline's panels, in the lesson's order (four a row on a wide window).
 PIPELINE_STAGES = PANEL_NAMES
@@ -83,6 +83,27 @@ OPTION_LABELS = {
     ("weights", "random"): QtCore.QT_TRANSLATE_NOOP("Options", "random"),
     ("weights", "identity"): QtCore.QT_TRANSLATE_NOOP("Options", "identity"),
 }
+
+
+# The pipeline's stages by name, for the Export dialog and the like.
+STAGE_NAMES = {
+    "X": "X",
+    "Q": "Q",
+    "K": "K",
+    "V": "V",
+    "scores": QtCore.QT_TRANSLATE_NOOP("Stages", "raw scores"),
+    "scaled": QtCore.QT_TRANSLATE_NOOP("Stages", "scaled scores"),
+    "mask": QtCore.QT_TRANSLATE_NOOP("Stages", "mask"),
+    "weights": QtCore.QT_TRANSLATE_NOOP("Stages", "weights"),
+    "head_output": QtCore.QT_TRANSLATE_NOOP("Stages", "head output"),
+    "concat": QtCore.QT_TRANSLATE_NOOP("Stages", "concatenation"),
+    "output": QtCore.QT_TRANSLATE_NOOP("Stages", "output (after W_O)"),
+    "entropy": QtCore.QT_TRANSLATE_NOOP("Stages", "entropy"),
+}
+
+
+def stage_name(name: str) -> str:
+    return translate("Stages", STAGE_NAMES.get(name, name))
 
 
 def option_label(kind: str, value: str) -> str:
@@ -155,7 +176,8 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             picture=display.picture("mask"),
             hidden=display.hidden_cells(t),
         )
-        return _titled(panel, translate("Stages", "mask: {mask} (1 = visible)").format(mask=cfg.mask))
+        mask = option_label("mask", cfg.mask)
+        return _titled(panel, translate("Stages", "mask: {mask} (1 = visible)").format(mask=mask))
     if name == "weights":
         panel = MatrixPanel(
             t.weights[h],
