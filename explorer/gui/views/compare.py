@@ -41,6 +41,11 @@ def describe(config: AttentionConfig, short: bool = False) -> str:
     )
 
 
+def short(token: str, limit: int = 24) -> str:
+    """A token as a sentence quotes it: a very long one cut ("…")."""
+    return token if len(token) <= limit else token[: limit - 1] + "…"
+
+
 def compare_figure(pair: ComparedPair, head: int, cell) -> Figure:
     a, b = pair.a, pair.b
     head = min(head, a.heads - 1, b.heads - 1)
@@ -89,6 +94,10 @@ class CompareView(View):
         layout.addLayout(second)
         self.summary = QtWidgets.QLabel()
         self.summary.setWordWrap(True)
+        # a pasted 300-letter token cannot wrap: it must not widen the window either
+        self.summary.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
+        )
         layout.addWidget(self.summary)
         self.canvas = MatrixCanvas(style=context.style())
         layout.addWidget(self.canvas, 1)
@@ -213,7 +222,14 @@ class CompareView(View):
             translate(
                 "CompareView",
                 "Head {5}.  A = {0}.  B = {1}.  Largest change: {2:.4f} at query “{3}”, key “{4}”.",
-            ).format(describe(a.config), describe(b.config), peak, a.tokens_query[i], a.tokens_key[j], h)
+            ).format(
+                describe(a.config),
+                describe(b.config),
+                peak,
+                short(a.tokens_query[i]),
+                short(a.tokens_key[j]),
+                h,
+            )
         )
         self.canvas.repaint()
         self.rendered.emit()
