@@ -182,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     if not headless and os.environ.get("QT_QPA_PLATFORM") != "offscreen":
 
         def report(text: str) -> None:  # an uncaught error, shown rather than lost
-            QtWidgets.QMessageBox.critical(None, "Attention Explorer: unexpected error", text)
+            title = QtCore.QCoreApplication.translate("App", "Attention Explorer: unexpected error")
+            QtWidgets.QMessageBox.critical(None, title, text)
 
         set_gui_reporter(report)
 

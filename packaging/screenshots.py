@@ -6,6 +6,7 @@ Offscreen, on the opening example ("it" → "animal", layer 5, head 11, 15 token
   every lesson step in English and in Chinese (``step-NN-<stage>-<lang>.png``);
 - every tab of the registry in presentation mode, light and dark, both languages
   (``tab-<tab>-<theme>-<lang>.png``; the pipeline's is ``presentation-<theme>-<lang>.png``);
+- a teaching note (the causal mask on a model that reads both ways) in both languages;
 - the weights slide at 1280×720 and 1920×1080 (``presentation-<W>x<H>.png``), and the
   README's pictures (``presentation-<theme>-<lang>.png``, ``window-*.png``, ``*-1920x1080.png``).
 
@@ -116,6 +117,12 @@ def main(argv: list[str] | None = None) -> int:
                     else f"tab-{tab}-{theme}-{LANG_TAG[lang]}.png",
                 )
         w.state.set_theme("light")
+        # a teaching note: the causal mask on layer 5 of a model that reads both ways
+        w.state.set_tab("pipeline")
+        w.state.set_lesson_step(STEPS.index(next(s for s in STEPS if s.stage == "mask")))
+        w.state.update_config(mask="causal")
+        shoot(w, f"note-causal-mask-{LANG_TAG[lang]}.png")
+        w.state.update_config(mask="none")
     w.close()
 
     # other screens: a wide projector, a full-HD one, and the ordinary window

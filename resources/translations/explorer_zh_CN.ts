@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>App</name>
+    <message>
+        <source>Attention Explorer: unexpected error</source>
+        <translation>注意力探索器：意外错误</translation>
+    </message>
+</context>
+<context>
     <name>Classroom</name>
     <message>
         <source>Select head 0 … 8</source>

@@ -49,25 +49,34 @@ def _fit(figure: Figure, rect: QtCore.QRectF, style: Style) -> tuple:
 
 
 def fitted_grid(panels, size: QtCore.QSize, style: Style, **options) -> Figure:
-    """The heads as a grid with shared axes, in the column count that fits ``size`` best;
-    when no count leaves room for whole titles, each title is shortened to its head."""
+    """The heads as a grid with shared axes, in the column count that fits ``size`` best:
+    the most tokens labelled on the worse axis, with titles whole (a title too long for
+    its column is shortened to its head, "head 3"), then whole long titles, then larger
+    cells, then the count nearest a wide grid's."""
     rect = QtCore.QRectF(0, 0, max(1, size.width()), max(1, size.height()))
     counts = range(1, min(len(panels), MAX_COLUMNS) + 1) or (1,)
+    full = [p.title for p in panels]
+    short = [stages.short_head_title(t) for t in full]
 
-    def best(candidates) -> tuple[tuple, Figure]:
-        scored = []
-        for c in counts:
-            figure = Figure(candidates, columns=c, shared_bar=True, shared_axes=True, **options)
-            scored.append((_fit(figure, rect, style), -abs(c - stages.grid_columns(len(candidates))), figure))
-        fit, _, figure = max(scored, key=lambda s: (s[0], s[1]))
-        return fit, figure
+    def with_titles(titles) -> None:
+        for p, t in zip(panels, titles):
+            p.title = t
 
-    fit, figure = best(panels)
-    if not fit[0]:
-        for p in panels:
-            p.title = stages.short_head_title(p.title)
-        fit, figure = best(panels)
-    return figure
+    scored = []
+    for c in counts:
+        figure = Figure(panels, columns=c, shared_bar=True, shared_axes=True, **options)
+        with_titles(full)
+        whole, coverage, cell = _fit(figure, rect, style)
+        if not whole:
+            with_titles(short)
+            fits_short, coverage, cell = _fit(figure, rect, style)
+        else:
+            fits_short = True
+        nearest = -abs(c - stages.grid_columns(len(panels)))
+        scored.append(((fits_short, coverage, whole, cell, nearest), c))
+    (_, _, whole, _, _), columns = max(scored)
+    with_titles(full if whole else short)
+    return Figure(panels, columns=columns, shared_bar=True, shared_axes=True, **options)
 
 
 class HeadGridView(View):
