@@ -30,7 +30,7 @@ os.environ.setdefault(
 )
 
 import torch  # noqa: E402,F401  (before Qt, as main.py)
-from PySide6 import QtCore, QtWidgets  # noqa: E402
+from PySide6 import QtCore  # noqa: E402
 
 LANG_TAG = {"en": "en", "zh_CN": "zh"}
 

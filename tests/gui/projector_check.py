@@ -74,8 +74,13 @@ def clip_problems(window) -> list[str]:
     """Widgets partly outside the window, squeezed below their minimum, or cutting their text."""
     problems = []
     frame = window.rect()
-    if window.minimumSizeHint().width() > window.width() or window.minimumSizeHint().height() > window.height():
-        problems.append(f"the window needs {window.minimumSizeHint().toTuple()}, has {window.size().toTuple()}")
+    if (
+        window.minimumSizeHint().width() > window.width()
+        or window.minimumSizeHint().height() > window.height()
+    ):
+        problems.append(
+            f"the window needs {window.minimumSizeHint().toTuple()}, has {window.size().toTuple()}"
+        )
     for w in shown_widgets(window):
         width = QtWidgets.QWidget.width(w)
         rect = QtCore.QRect(w.mapTo(window, QtCore.QPoint(0, 0)), QtWidgets.QWidget.size(w))
@@ -122,7 +127,9 @@ def figure_problems(window) -> list[str]:
         places = text_places(canvas.current_layout(), canvas.figure, canvas.style_)
         for p in places:
             if not area.contains(p.rect):
-                problems.append(f"{p.kind} {p.text!r} at {p.rect.getRect()} leaves its figure {area.getRect()}")
+                problems.append(
+                    f"{p.kind} {p.text!r} at {p.rect.getRect()} leaves its figure {area.getRect()}"
+                )
         for i, a in enumerate(places):
             for b in places[i + 1 :]:
                 overlap = a.rect.intersected(b.rect)
