@@ -182,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     if not headless and os.environ.get("QT_QPA_PLATFORM") != "offscreen":
 
         def report(text: str) -> None:  # an uncaught error, shown rather than lost
-            QtWidgets.QMessageBox.critical(None, "Attention Explorer: unexpected error", text)
+            title = QtCore.QCoreApplication.translate("App", "Attention Explorer: unexpected error")
+            QtWidgets.QMessageBox.critical(None, title, text)
 
         set_gui_reporter(report)
 
@@ -215,8 +216,10 @@ def main(argv: list[str] | None = None) -> int:
     size = args.size or ((1600, 900) if args.screenshot else None)
     if size:
         window.resize(*size)
-    elif not window.restore_geometry():  # the size and place of the last run
-        window.resize(1500, 900)
+    elif window.restore_geometry():  # the size and place of the last run, on this screen
+        window.resize_within_screen(window.width(), window.height())
+    else:
+        window.resize_within_screen(1500, 900)  # never larger than the screen
     if args.theme:
         state.set_theme(args.theme)
     if args.language:

@@ -269,6 +269,33 @@ BOARD = {
     "board.cell": "{matrix} row {row}, column {column}: {value!r} is not a finite number",
 }
 
+SESSION = {
+    "session.too_large": "{name} is {size} KB; a session is never that large",
+    "session.unreadable": "cannot read {name}: {reason}",
+    "session.empty": "{name} is empty",
+    "session.not_json": "{name} is not a session file (not valid JSON: {detail})",
+    "session.foreign": "{name} is not an Attention Explorer session",
+    "session.no_version": "{name} has no valid version number",
+    "session.newer": (
+        "{name} was saved by a newer version (format {version}); this explorer reads up to format {supported}"
+    ),
+    "session.invalid": "{name} holds invalid settings: {detail}",
+    # what "holds invalid settings" says of a field (its name as the file spells it)
+    "session.cell": "selected_cell must be two indices or null",
+    "session.head": "selected_head must be 0 or more",
+    "session.look": "unknown theme {theme!r} or language {language!r}",
+    "session.stage": "stage must be text",
+    "session.compare": "compare must be an object",
+    "session.compare_unknown": "unknown compare option {option!r}",
+    "session.compare_text": "compare options must be text",
+    "session.compare_temperature": "the compare temperature must be a positive number",
+    "session.flag": "{key} must be true or false",
+    "session.text_zoom": "text_zoom must be a whole number from {low} to {high}",
+    "session.stage_zoom": "stage_zoom must list pipeline panels",
+    "session.lesson_step": "lesson_step must be 0 to {last}",
+    "session.tab": "tab must be a tab's name",
+}
+
 TEMPLATES: Mapping[str, str] = MappingProxyType(
     {
         **CONFIG,
@@ -283,6 +310,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType(
         **CATALOGUE,
         **TRAINING,
         **BOARD,
+        **SESSION,
     }
 )
 

@@ -40,7 +40,7 @@ def main(argv: list[str]) -> int:
         if "--no-lupdate" not in argv:
             subprocess.run(
                 tool("lupdate")
-                + ["-locations", "none", "-target-language", lang]
+                + ["-locations", "none", "-no-obsolete", "-target-language", lang]
                 + sources
                 + ["-ts", str(ts.relative_to(ROOT))],
                 cwd=ROOT,

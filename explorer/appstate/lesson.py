@@ -41,7 +41,7 @@ YES_NO = (QT_TRANSLATE_NOOP("Lesson", "Yes"), QT_TRANSLATE_NOOP("Lesson", "No"))
 class Step:
     stage: str  # which panel(s) the step highlights: a trace stage name
     title: str
-    formula: str
+    formula: str  # symbols stay as they are; one with words is marked for translation
     explanation: str
     tab: str = "pipeline"  # the tab the step is shown on: walking the lesson switches to it
     question: Question | None = None  # predict, then reveal (when the lesson asks questions)
@@ -54,7 +54,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
     Step(
         "tokens",
         QT_TRANSLATE_NOOP("Lesson", "Tokens"),
-        "text → [t₁, t₂, …, tₙ]",
+        QT_TRANSLATE_NOOP("Lesson", "text → [t₁, t₂, …, tₙ]"),
         QT_TRANSLATE_NOOP(
             "Lesson",
             "The text is cut into tokens. A pretrained model adds its own "
@@ -111,7 +111,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
     Step(
         "scaled",
         QT_TRANSLATE_NOOP("Lesson", "Scale"),
-        "sᵢⱼ / √d_k   or   sᵢⱼ / τ",
+        QT_TRANSLATE_NOOP("Lesson", "sᵢⱼ / √d_k   or   sᵢⱼ / τ"),
         QT_TRANSLATE_NOOP(
             "Lesson",
             "Dot products grow with the dimension, and large scores push "
@@ -130,7 +130,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
     Step(
         "mask",
         QT_TRANSLATE_NOOP("Lesson", "Mask"),
-        "sᵢⱼ = −∞  where key j is hidden from query i",
+        QT_TRANSLATE_NOOP("Lesson", "sᵢⱼ = −∞  where key j is hidden from query i"),
         QT_TRANSLATE_NOOP(
             "Lesson",
             "A mask decides which keys a query may see: a causal mask hides "

@@ -22,23 +22,29 @@ from explorer.appstate.state import (
     DEFAULT_TAB,
     GRID_STAGES,
     LANGUAGES,
-    PANEL_NAMES,
     TEXT_ZOOM_RANGE,
     THEMES,
+    ZOOM_NAMES,
     CompareOptions,
     ExplorerState,
 )
 from explorer.atomic import atomic_write
 from explorer.core.board import Board
 from explorer.core.config import AttentionConfig, ConfigError
+from explorer.messages import MessageError, message_of
 
 SESSION_FORMAT = "attention-explorer-session"
 SESSION_VERSION = 2
 MAX_SESSION_BYTES = 2 * 1024 * 1024  # a session holds settings and text, never arrays
 
 
-class SessionError(Exception):
-    """A session file that cannot be opened, with the reason."""
+class SessionError(MessageError):
+    """A session file that cannot be opened, with the reason (a Message: the window says it
+    in its language)."""
+
+
+class _Invalid(MessageError, ValueError):
+    """One field of a session that cannot be used; SessionError "holds invalid settings" says it."""
 
 
 @dataclass(frozen=True)
@@ -88,10 +94,12 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.set_text_zoom(session.text_zoom)
     state.set_values_on_cells(session.values_on_cells)
     state.set_presentation(session.presentation)
-    state.set_stage_zoom(session.stage_zoom)
-    state.set_lesson_step(session.lesson_step)  # goes to the step's tab: the saved tab comes after
+    state.set_lesson_step(session.lesson_step)
     state.show_lesson(session.lesson_visible)
+    # last: a lesson step moves to its tab (and the window's lesson to its stage), the saved
+    # tab and stage are what the user had chosen after that
     state.set_tab(session.tab)
+    state.set_stage_zoom(session.stage_zoom)
     state.board.set_board(session.board)
     state.lines.set_options(session.lines)
     state.predict.set_enabled(session.questions)
@@ -117,51 +125,48 @@ def load_session(path: str | Path) -> Session:
     try:
         size = path.stat().st_size
         if size > MAX_SESSION_BYTES:
-            raise SessionError(f"{path.name} is {size // 1024} KB; a session is never that large")
+            raise SessionError.of("session.too_large", name=path.name, size=size // 1024)
         raw = path.read_bytes()
     except OSError as exc:
-        raise SessionError(f"cannot read {path.name}: {exc.strerror or exc}") from None
+        raise SessionError.of("session.unreadable", name=path.name, reason=exc.strerror or str(exc)) from None
     if not raw.strip():
-        raise SessionError(f"{path.name} is empty")
+        raise SessionError.of("session.empty", name=path.name)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SessionError(f"{path.name} is not a session file (not valid JSON: {exc})") from None
+        raise SessionError.of("session.not_json", name=path.name, detail=str(exc)) from None
     return session_from_dict(data, path.name)
 
 
 def session_from_dict(data, name: str = "the session") -> Session:
     if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
-        raise SessionError(f"{name} is not an Attention Explorer session")
+        raise SessionError.of("session.foreign", name=name)
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise SessionError(f"{name} has no valid version number")
+        raise SessionError.of("session.no_version", name=name)
     if version > SESSION_VERSION:
-        raise SessionError(
-            f"{name} was saved by a newer version (format {version}); "
-            f"this explorer reads up to format {SESSION_VERSION}"
-        )
+        raise SessionError.of("session.newer", name=name, version=version, supported=SESSION_VERSION)
     try:
         config = AttentionConfig.from_dict(dict(data.get("config") or {}))
         cell = data.get("selected_cell")
         if cell is not None:
             if not (isinstance(cell, list) and len(cell) == 2 and all(_is_index(c) for c in cell)):
-                raise ValueError("selected_cell must be two indices or null")
+                raise _Invalid.of("session.cell")
             cell = (cell[0], cell[1])
         head = data.get("selected_head", 0)
         if not _is_index(head):
-            raise ValueError("selected_head must be 0 or more")
+            raise _Invalid.of("session.head")
         theme, language = data.get("theme", "light"), data.get("language", "en")
         if theme not in THEMES or language not in LANGUAGES:
-            raise ValueError(f"unknown theme {theme!r} or language {language!r}")
+            raise _Invalid.of("session.look", theme=theme, language=language)
         stage = data.get("stage", "weights")
         if not isinstance(stage, str):
-            raise ValueError("stage must be text")
+            raise _Invalid.of("session.stage")
         if stage not in GRID_STAGES:  # format 1 kept any text: the grid shows the weights then
             stage = "weights"
         later = _format_2(data) if version >= 2 else {}
-    except (ConfigError, ValueError, TypeError) as exc:
-        raise SessionError(f"{name} holds invalid settings: {exc}") from None
+    except (ConfigError, ValueError, TypeError) as exc:  # ConfigError and _Invalid carry a Message
+        raise SessionError.of("session.invalid", name=name, detail=message_of(exc)) from None
     return Session(config, head, cell, stage, theme, language, **later)
 
 
@@ -171,39 +176,42 @@ def _format_2(data: dict) -> dict:
     if "compare" in data:
         compare = data["compare"]
         if not isinstance(compare, dict):
-            raise ValueError("compare must be an object")
+            raise _Invalid.of("session.compare")
+        unknown = sorted(set(compare) - {"scoring", "attention", "mask", "temperature"})
+        if unknown:
+            raise _Invalid.of("session.compare_unknown", option=unknown[0])
         options = CompareOptions.from_changes(**compare)
         for text in (options.scoring, options.attention, options.mask):
             if text is not None and not isinstance(text, str):
-                raise ValueError("compare options must be text")
+                raise _Invalid.of("session.compare_text")
         t = options.temperature
         if t is not None and not (math.isfinite(t) and t > 0):
-            raise ValueError("the compare temperature must be a positive number")
+            raise _Invalid.of("session.compare_temperature")
         out["compare"] = options
     for key in ("presentation", "values_on_cells", "lesson_visible"):
         if key in data:
             if not isinstance(data[key], bool):
-                raise ValueError(f"{key} must be true or false")
+                raise _Invalid.of("session.flag", key=key)
             out[key] = data[key]
     if "text_zoom" in data:
         zoom = data["text_zoom"]
         lo, hi = TEXT_ZOOM_RANGE
         if not (isinstance(zoom, int) and not isinstance(zoom, bool) and lo <= zoom <= hi):
-            raise ValueError(f"text_zoom must be a whole number from {lo} to {hi}")
+            raise _Invalid.of("session.text_zoom", low=lo, high=hi)
         out["text_zoom"] = zoom
     if data.get("stage_zoom") is not None:
         panels = data["stage_zoom"]
-        if not (isinstance(panels, list) and panels and all(p in PANEL_NAMES for p in panels)):
-            raise ValueError("stage_zoom must list pipeline panels")
+        if not (isinstance(panels, list) and panels and all(p in ZOOM_NAMES for p in panels)):
+            raise _Invalid.of("session.stage_zoom")
         out["stage_zoom"] = tuple(panels)
     if "lesson_step" in data:
         step = data["lesson_step"]
         if not (_is_index(step) and step < len(STEPS)):
-            raise ValueError(f"lesson_step must be 0 to {len(STEPS) - 1}")
+            raise _Invalid.of("session.lesson_step", last=len(STEPS) - 1)
         out["lesson_step"] = step
     if "tab" in data:
         if not isinstance(data["tab"], str) or not data["tab"]:
-            raise ValueError("tab must be a tab's name")
+            raise _Invalid.of("session.tab")
         out["tab"] = data["tab"]
     if "board" in data:  # the board and the lines came later within format 2: optional
         out["board"] = Board.from_dict(data["board"])

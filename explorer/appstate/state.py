@@ -31,6 +31,7 @@ PIPELINE_PANELS = (
     ("head_output", "concat", "output", "entropy"),
 )
 PANEL_NAMES = tuple(name for row in PIPELINE_PANELS for name in row)
+ZOOM_NAMES = ("tokens", *PANEL_NAMES)  # what the stage zoom may show: the token chips, or panels
 TEXT_ZOOM_RANGE = (-3, 12)  # steps of 2 px
 DEFAULT_TAB = "pipeline"
 EVENTS = (
@@ -199,7 +200,7 @@ class ExplorerState:
 
     def set_stage_zoom(self, panels: Iterable[str] | None) -> None:
         """Show only these pipeline panels, large (None or empty: every stage)."""
-        names = tuple(n for n in (panels or ()) if n in PANEL_NAMES) or None
+        names = tuple(n for n in (panels or ()) if n in ZOOM_NAMES) or None
         self._set("stage_zoom", names, "stage_zoom")
 
     def set_values_on_cells(self, on: bool) -> None:

@@ -63,6 +63,8 @@ class Prepared:
     model_name: str | None = None
     layer: int | None = None
     unk_count: int = 0
+    ids_query: tuple[int, ...] = ()  # the tokens' vocabulary ids (a pretrained model's)
+    ids_key: tuple[int, ...] = ()
 
 
 class Cancelled(Exception):
@@ -275,6 +277,8 @@ class Engine:
             untrained=untrained,
             notices=notices,
             unk_count=prepared.unk_count,
+            token_ids_query=list(prepared.ids_query),
+            token_ids_key=list(prepared.ids_key),
             projections=projection_arrays(prepared.cpu_projections),
             numerics=numerics(device),
             timings_ms={
@@ -356,6 +360,8 @@ class Engine:
             model.name,
             config.layer,
             unk,
+            tuple(query_tok.ids),
+            tuple(key_tok.ids),
         )
 
     def _hidden_state(

@@ -115,6 +115,9 @@ class AttentionTrace:
     notices: list[str] = field(default_factory=list)
     unk_count: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # the tokens' ids in the model's vocabulary (pretrained weights; empty otherwise)
+    token_ids_query: list[int] = field(default_factory=list)
+    token_ids_key: list[int] = field(default_factory=list)
     # nn.Linear weights [out, in] and biases [out] on the CPU: w_q, b_q, … w_o, b_o.
     projections: dict[str, np.ndarray] = field(default_factory=dict)
     numerics: dict = field(default_factory=dict)  # precision, versions, device name

@@ -18,6 +18,7 @@ from explorer.appstate.lesson import STEPS
 from explorer.appstate.state import LANGUAGES, THEMES
 from explorer.gui import i18n, theme
 from explorer.gui.docks.registry import Dock
+from explorer.gui.elided import ElidedCombo
 from explorer.gui.i18n import translate
 from explorer.gui.views import stages
 
@@ -68,16 +69,69 @@ class ShortcutSheet(QtWidgets.QDialog):
         for r, (key, text) in enumerate(rows):
             self.table.setItem(r, 0, QtWidgets.QTableWidgetItem(key))
             self.table.setItem(r, 1, QtWidgets.QTableWidgetItem(text))
-        self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().setStretchLastSection(True)
+        # the keys whole at any text size (a column sized before the window's font applied
+        # cut them to "Ctrl+…"); long actions wrap rather than being cut
+        self.table.setTextElideMode(QtCore.Qt.TextElideMode.ElideNone)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         layout.addWidget(self.table)
         buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(640, 560)
+        room = parent.size() if parent is not None else QtCore.QSize(1024, 768)
+        self.resize(min(900, room.width() - 40), min(700, room.height() - 40))
 
     def keys(self) -> list[str]:
         return [self.table.item(r, 0).text() for r in range(self.table.rowCount())]
+
+
+class SentenceBar(QtWidgets.QWidget):
+    """Presentation mode's inputs, on screen: the sentence (Ctrl+L) and the query (Ctrl+K).
+    They show the controls' texts and edit through the controls' fields (one path to the
+    state, the same checks), so what the teacher types is what the class sees."""
+
+    def __init__(self, controls, parent=None):
+        super().__init__(parent)
+        self.controls = controls
+        layout = QtWidgets.QHBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        self.sentence_label = QtWidgets.QLabel()
+        self.sentence = QtWidgets.QLineEdit()
+        self.query_label = QtWidgets.QLabel()
+        self.query = QtWidgets.QLineEdit()
+        for label, field, twin, stretch in (
+            (self.sentence_label, self.sentence, controls.sentence, 3),
+            (self.query_label, self.query, controls.query, 1),
+        ):
+            field.setMaxLength(twin.maxLength())
+            field.setText(twin.text())
+            field.setMinimumWidth(60)
+            label.setBuddy(field)
+            layout.addWidget(label)
+            layout.addWidget(field, stretch)
+            field.textEdited.connect(lambda text, twin=twin: twin.setText(text))
+            twin.textChanged.connect(lambda text, field=field: field.text() != text and field.setText(text))
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.sentence_label.setText(self.tr("Sentence"))
+        self.query_label.setText(self.tr("Query"))
+        self.sentence.setToolTip(
+            self.tr("The sentence, as the class sees it (Ctrl+L); Enter: back to the stage")
+        )
+        self.query.setToolTip(
+            self.tr("The query, empty for self-attention (Ctrl+K); Enter: back to the stage")
+        )
+        self.query.setPlaceholderText(self.tr("empty: self-attention"))
+
+    def changeEvent(self, event):  # noqa: N802
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
 
 class Classroom(QtCore.QObject):
@@ -93,6 +147,13 @@ class Classroom(QtCore.QObject):
         self._build_menus()
         self._build_toolbar()
         window.installEventFilter(self)
+        for field in (
+            window.sentence_bar.sentence,
+            window.sentence_bar.query,
+            window.controls.sentence,
+            window.controls.query,
+        ):
+            self.watch_text_field(field)
         self.state.subscribe(
             self._on_state, ("theme", "language", "presentation", "zoom", "lesson", "stage_zoom")
         )
@@ -166,6 +227,14 @@ class Classroom(QtCore.QObject):
         tb.setObjectName("ClassroomToolBar")
         tb.setMovable(False)
         tb.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
+        # presentation mode hides the menu bar (the stage needs the height): its menus are here
+        self.menu_button = QtWidgets.QToolButton()
+        self.menu_button.setText("☰")
+        self.menu_button.setPopupMode(QtWidgets.QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.menu_button.setMenu(QtWidgets.QMenu(self.menu_button))
+        self.menu_button.menu().aboutToShow.connect(self._fill_menu_button)
+        self.act_menu_button = tb.addWidget(self.menu_button)
+        self.act_menu_button.setVisible(False)
         tb.addAction(self.act_present)
         tb.addAction(self.act_lesson)
         tb.addSeparator()
@@ -173,13 +242,19 @@ class Classroom(QtCore.QObject):
         tb.addAction(self.act_zoom_in)
         tb.addSeparator()
         self.zoom_label = QtWidgets.QLabel()
-        self.zoom_combo = QtWidgets.QComboBox()
-        self.zoom_combo.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.zoom_combo = ElidedCombo(min_chars=12)  # a long stage title never widens the window
         self.zoom_combo.activated.connect(self._on_zoom_combo)
         tb.addWidget(self.zoom_label)
         tb.addWidget(self.zoom_combo)
         self.window.addToolBar(QtCore.Qt.ToolBarArea.TopToolBarArea, tb)
         self.toolbar = tb
+
+    def _fill_menu_button(self) -> None:
+        menu = self.menu_button.menu()
+        menu.clear()
+        for action in self.window.menuBar().actions():
+            if action.menu() is not None:
+                menu.addMenu(action.menu())
 
     # -- presentation mode ------------------------------------------------------------------------
     @property
@@ -218,26 +293,67 @@ class Classroom(QtCore.QObject):
                 w.showMaximized() if before.get("maximized") else w.showNormal()
 
     def _apply_presentation(self) -> None:
-        """The layout for the mode: the stage gets the whole width on a projector."""
+        """The layout for the mode, designed at 1024×768: the controls, the status bar and the
+        menu bar (its menus behind ☰) make room; the sentence stays on screen in a bar; the
+        lesson stands beside the stage, which keeps the height a 16-token matrix needs."""
         w, on = self.window, self.state.presentation
         w.side.setVisible(not on)
         w.statusBar().setVisible(not on)
+        w.menuBar().setVisible(not on)
+        self.act_menu_button.setVisible(on)
+        w.sentence_bar.setVisible(on)
         worked = w.docks.widget(Dock.WORKED)
         if on:
             self._before["worked"] = not worked.isHidden()
             worked.setVisible(False)
         elif self._before.pop("worked", False):
             worked.setVisible(True)
+        self._place_lesson()
         self._check(self.act_present, on)
+
+    def _fit_text_to_screen(self) -> None:
+        """Presentation text in proportion to the window (it fills the projector)."""
+        size = self.window.size()
+        if theme.set_presentation_px(theme.presentation_px_for(size.width(), size.height())):
+            self.apply_look()
+            for view in self.window.tabs.built_views():
+                view.restyle()
+
+    def lesson_width(self) -> int:
+        """The lesson column's width in presentation mode: 30 % of the window, 280 to 480 px."""
+        return int(min(480, max(280, 0.3 * self.window.width())))
+
+    def _place_lesson(self) -> None:
+        w, on = self.window, self.state.presentation
+        dock = w.docks.widget(Dock.LESSON)
+        area = (
+            QtCore.Qt.DockWidgetArea.RightDockWidgetArea if on else QtCore.Qt.DockWidgetArea.TopDockWidgetArea
+        )
+        if w.dockWidgetArea(dock) != area:
+            visible = not dock.isHidden()
+            w.addDockWidget(area, dock)
+            dock.setVisible(visible)
+        panel = w.docks.built(Dock.LESSON)
+        if panel is not None:
+            panel.set_side(on)
+            w.show_notes()
+        if on:
+            dock.setFixedWidth(self.lesson_width())
+        else:
+            dock.setMinimumWidth(0)
+            dock.setMaximumWidth(16777215)
 
     def apply_look(self) -> None:
         """Palette and fonts of the whole window for the theme, mode and text size."""
         look = theme.look(self.state)
         theme.apply_palette(look.theme)
         self.window.setStyleSheet(theme.font_style_sheet(look.widget_px))
+        px = look.widget_px or theme.platform_font_px()
+        font = QtGui.QFont(self.window.font())
+        font.setPixelSize(px)
+        self.window.strip.fit_height(font)  # one line of the window's text, whatever it shows
         lesson = self.window.docks.built(Dock.LESSON)
         if lesson is not None:
-            px = look.widget_px or theme.platform_font_px()
             lesson.formula_label.setStyleSheet(f"font-size: {round(px * 1.25)}px;")
         if "pyqtgraph" in sys.modules:  # a tab plots with it: its new plots follow the theme
             from explorer.gui.app_setup import configure_pyqtgraph
@@ -255,6 +371,9 @@ class Classroom(QtCore.QObject):
                 return
             self._check(self.act_languages[state.language], True)
         elif event == "presentation":
+            if state.presentation:
+                size = self.window.size()
+                theme.set_presentation_px(theme.presentation_px_for(size.width(), size.height()))
             self._apply_presentation()
             self.apply_look()
         elif event == "zoom":
@@ -270,6 +389,7 @@ class Classroom(QtCore.QObject):
         self._check(self.act_lesson, s.lesson_visible)
         if not s.lesson_visible:
             return
+        self.window.show_notes()  # a panel built just now shows the result's notes too
         self.apply_look()  # the lesson panel's formula size
         s.set_tab("pipeline")
         if s.stage_zoom:
@@ -322,9 +442,45 @@ class Classroom(QtCore.QObject):
 
     # -- language -----------------------------------------------------------------------------------
     def eventFilter(self, obj, event):  # noqa: N802
-        if obj is self.window and event.type() == QtCore.QEvent.Type.LanguageChange:
-            self.retranslate()
+        if obj is self.window:
+            if event.type() == QtCore.QEvent.Type.LanguageChange:
+                self.retranslate()
+            elif event.type() == QtCore.QEvent.Type.Resize and self.state.presentation:
+                self.window.docks.widget(Dock.LESSON).setFixedWidth(self.lesson_width())
+                self._fit_text_to_screen()
+            return False
+        if event.type() == QtCore.QEvent.Type.KeyPress and isinstance(obj, QtWidgets.QLineEdit):
+            return self._text_key(obj, event)
         return False
+
+    # -- keys while typing -------------------------------------------------------------------------
+    def watch_text_field(self, field: QtWidgets.QLineEdit) -> None:
+        """The lesson's keys while a sentence or query field has the focus: → at the end of
+        the text and ← at its start step the lesson (the cursor cannot go further anyway);
+        Enter and Esc hand the keys back to the stage."""
+        field.installEventFilter(self)
+
+    def _text_key(self, field: QtWidgets.QLineEdit, event) -> bool:
+        key, mods = event.key(), event.modifiers() & ~QtCore.Qt.KeyboardModifier.KeypadModifier
+        if key in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter, QtCore.Qt.Key.Key_Escape):
+            self.focus_stage()
+            return key == QtCore.Qt.Key.Key_Escape
+        if mods != QtCore.Qt.KeyboardModifier.NoModifier or field.hasSelectedText():
+            return False
+        if not self.state.lesson_visible:
+            return False
+        at_end = field.cursorPosition() == len(field.text())
+        if key == QtCore.Qt.Key.Key_Right and at_end:
+            self.act_next.trigger()
+            return True
+        if key == QtCore.Qt.Key.Key_Left and field.cursorPosition() == 0:
+            self.act_prev.trigger()
+            return True
+        return False
+
+    def focus_stage(self) -> None:
+        """The keyboard to the tabs: → and ← step the lesson, 1 … 9 pick heads."""
+        self.window.tabs.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
 
     def retranslate(self) -> None:
         self.view_menu.setTitle(self.tr("&View"))

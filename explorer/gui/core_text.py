@@ -487,6 +487,112 @@ ENGLISH: dict[str, str] = dict(
             "{matrix} row {row}, column {column}: {value!r} is not a finite number",
             "board.cell",
         ),
+        # appstate/session.py
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{name} is {size} KB; a session is never that large",
+            "session.too_large",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "cannot read {name}: {reason}",
+            "session.unreadable",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{name} is empty",
+            "session.empty",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{name} is not a session file (not valid JSON: {detail})",
+            "session.not_json",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{name} is not an Attention Explorer session",
+            "session.foreign",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{name} has no valid version number",
+            "session.no_version",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{name} was saved by a newer version (format {version}); this explorer reads up to format {supported}",
+            "session.newer",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{name} holds invalid settings: {detail}",
+            "session.invalid",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "selected_cell must be two indices or null",
+            "session.cell",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "selected_head must be 0 or more",
+            "session.head",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "unknown theme {theme!r} or language {language!r}",
+            "session.look",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "stage must be text",
+            "session.stage",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "compare must be an object",
+            "session.compare",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "unknown compare option {option!r}",
+            "session.compare_unknown",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "compare options must be text",
+            "session.compare_text",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "the compare temperature must be a positive number",
+            "session.compare_temperature",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{key} must be true or false",
+            "session.flag",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "text_zoom must be a whole number from {low} to {high}",
+            "session.text_zoom",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "stage_zoom must list pipeline panels",
+            "session.stage_zoom",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "lesson_step must be 0 to {last}",
+            "session.lesson_step",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "tab must be a tab's name",
+            "session.tab",
+        ),
     ]
 )
 

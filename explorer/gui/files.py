@@ -19,6 +19,7 @@ from explorer.appstate.session import (
     save_session,
     session_of,
 )
+from explorer.gui.core_text import error_text
 from explorer.gui.i18n import translate
 from explorer.gui.preferences import Preferences
 
@@ -37,6 +38,7 @@ class SessionFiles(QtCore.QObject):
         self.window, self.state, self.prefs = window, window.state, prefs
         self.path: str | None = None
         self.message = ""  # the last outcome, for the status bar and the tests
+        self._clean = self.lesson()  # the lesson as last saved or opened (or as it opened)
         w = window
         self.open_action = self._action(self.open_dialog, "Ctrl+O")
         self.recent_menu = QtWidgets.QMenu(w)
@@ -54,6 +56,18 @@ class SessionFiles(QtCore.QObject):
     def current(self) -> Session:
         return session_of(self.state)
 
+    # -- unsaved changes ---------------------------------------------------------------------
+    def lesson(self) -> tuple:
+        """What a teacher prepares and would lose: the inputs and options, and B of the compare
+        view (not the selection, the tab, the theme or the text size: browsing is no change)."""
+        return (self.state.config, self.state.compare)
+
+    def mark_clean(self) -> None:
+        self._clean = self.lesson()
+
+    def changed(self) -> bool:
+        return self.lesson() != self._clean
+
     # -- open and save ------------------------------------------------------------------------
     def open(self, path: str | Path, interactive: bool = False) -> bool:
         """Load a session into the state; on a bad file say why and leave everything as it was."""
@@ -61,12 +75,14 @@ class SessionFiles(QtCore.QObject):
             session = load_session(path)
         except SessionError as exc:
             self._failed(
-                translate("SessionFiles", "Cannot open the session: {0}").format(exc), interactive, True
+                translate("SessionFiles", "Cannot open the session: {0}").format(error_text(exc)),
+                interactive,
+                True,
             )
             return False
         apply_session(self.state, session)
         self._done(path, translate("SessionFiles", "Opened {0}").format(Path(path).name))
-        self.window.banner.setVisible(False)
+        self.window.hide_banner()
         return True
 
     def save(self, path: str | Path, interactive: bool = False) -> bool:
@@ -95,6 +111,7 @@ class SessionFiles(QtCore.QObject):
 
     def _done(self, path: str | Path, message: str) -> None:
         self.path, self.message = str(path), message
+        self.mark_clean()
         self.prefs.add_recent(path)
         self.fill_recent()
         self.window.statusBar().showMessage(message, 5000)
@@ -108,20 +125,21 @@ class SessionFiles(QtCore.QObject):
         if path:
             self.open(path, interactive=True)
 
-    def save_current(self) -> None:
+    def save_current(self) -> bool:
+        """Save (asking where when the lesson has no file yet); True when it was saved."""
         if self.path:
-            self.save(self.path, interactive=True)
-        else:
-            self.save_dialog()
+            return self.save(self.path, interactive=True)
+        return self.save_dialog()
 
-    def save_dialog(self) -> None:
+    def save_dialog(self) -> bool:
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
             self.window, translate("SessionFiles", "Save session"), "lesson.aexp.json", tr(SESSION_FILTER)
         )
-        if path:
-            if not path.lower().endswith(".json"):
-                path += ".aexp.json"
-            self.save(path, interactive=True)
+        if not path:
+            return False
+        if not path.lower().endswith(".json"):
+            path += ".aexp.json"
+        return self.save(path, interactive=True)
 
     def fill_recent(self) -> None:
         self.recent_menu.clear()

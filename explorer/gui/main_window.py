@@ -16,20 +16,21 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.appstate.display import PreparedTrace, prepare_trace
 from explorer.appstate.presets import PRESETS
 from explorer.appstate.state import ExplorerState
-from explorer.core.config import AttentionConfig, ConfigError
+from explorer.core.config import AttentionConfig
 from explorer.gui.app_setup import settle
-from explorer.gui.classroom import Classroom
+from explorer.gui.classroom import Classroom, SentenceBar
 from explorer.gui.docks.controls import Controls
 from explorer.gui.docks.registry import Dock, DockHost
 from explorer.gui.exporting import Exporter
 from explorer.gui.files import SessionFiles
 from explorer.gui.i18n import translate
-from explorer.gui.messages import ERROR_STYLE, INFO_STYLE, NOTICE_STYLE, error_message
+from explorer.gui.messages import ERROR_STYLE, INFO_STYLE, MessageStrip, error_message, note_text, notes_of
 from explorer.gui.model_picker import ModelSwitch
 from explorer.gui.preferences import Preferences
 from explorer.gui.tabs import TabHost
 from explorer.gui.views.base import ViewContext, run_in_slices
 from explorer.gui.views.registry import Tab
+from explorer.gui.views.stages import option_label
 from explorer.gui.worker_bridge import WorkerBridge
 
 BUSY_AFTER_MS = 250
@@ -57,15 +58,15 @@ class MainWindow(QtWidgets.QMainWindow):
         self.context = ViewContext(self.state, self.worker, engine, lambda: self.prepared, self.built_view)
 
         self.controls = Controls(self.state)
-        self.controls.invalid.connect(lambda text: self.show_error(error_message(ConfigError(text))))
+        self.controls.invalid.connect(lambda exc: self.show_error(lambda: error_message(exc)))
         self.tabs = TabHost(self.context)
-        self.banner = QtWidgets.QLabel()
-        self.banner.setWordWrap(True)
-        self.banner.setVisible(False)
-        self.notice = QtWidgets.QLabel()
-        self.notice.setWordWrap(True)
-        self.notice.setStyleSheet(NOTICE_STYLE)
-        self.notice.setVisible(False)
+        # one fixed row for the banner and the notices: they never push the tabs down
+        self.strip = MessageStrip()
+        self.banner, self.notice = self.strip.banner, self.strip.notice
+        self._banner_text = None  # makes the banner's text, again on a language switch
+        self._notes: list = []  # the result's notices and teaching notes (Messages or texts)
+        self.sentence_bar = SentenceBar(self.controls)  # presentation mode's inputs, on screen
+        self.sentence_bar.setVisible(False)
         self.side = QtWidgets.QScrollArea()
         self.side.setWidgetResizable(True)
         self.side.setWidget(self.controls)
@@ -75,8 +76,8 @@ class MainWindow(QtWidgets.QMainWindow):
         right = QtWidgets.QWidget()
         rl = QtWidgets.QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
-        rl.addWidget(self.banner)
-        rl.addWidget(self.notice)
+        rl.addWidget(self.sentence_bar)
+        rl.addWidget(self.strip)
         rl.addWidget(self.tabs, 1)
         splitter = QtWidgets.QSplitter()
         splitter.addWidget(self.side)
@@ -137,18 +138,38 @@ class MainWindow(QtWidgets.QMainWindow):
         m.addSeparator()
         self.quit_action = m.addAction("")
         self.quit_action.setShortcut(QtGui.QKeySequence("Ctrl+Q"))
-        self.quit_action.triggered.connect(self.close)
-        self.addAction(self.quit_action)  # the key works while the menu bar is hidden
+        self.quit_action.triggered.connect(self.quit_asking)
+        for action in m.actions():  # the keys work while the menu bar is hidden (presentation)
+            self.addAction(action)
 
     def _shortcuts(self) -> None:
         def add(key, slot):
             QtGui.QShortcut(QtGui.QKeySequence(key), self, activated=slot)
 
-        add("Ctrl+L", lambda: (self.controls.sentence.setFocus(), self.controls.sentence.selectAll()))
-        add("Ctrl+K", lambda: (self.controls.query.setFocus(), self.controls.query.selectAll()))
-        add("Escape", lambda: self.state.select_cell(None))
+        add("Ctrl+L", lambda: self.edit_text("sentence"))
+        add("Ctrl+K", lambda: self.edit_text("query"))
+        add("Escape", self._escape)
         for n in range(1, 10):
             add(str(n), lambda n=n: self._head_key(n - 1))
+
+    def text_field(self, which: str) -> QtWidgets.QLineEdit:
+        """The sentence or query field on screen: the presentation bar's or the controls'."""
+        if self.sentence_bar.isVisibleTo(self) or self.state.presentation:
+            return getattr(self.sentence_bar, which)
+        return getattr(self.controls, which)
+
+    def edit_text(self, which: str) -> None:
+        """Ctrl+L / Ctrl+K: into the field the class can see, its text selected."""
+        field = self.text_field(which)
+        field.setFocus(QtCore.Qt.FocusReason.ShortcutFocusReason)
+        field.selectAll()
+
+    def _escape(self) -> None:
+        """Esc: out of a text field back to the stage (the lesson's keys), else no cell selected."""
+        if isinstance(QtWidgets.QApplication.focusWidget(), QtWidgets.QLineEdit):
+            self.classroom.focus_stage()
+        else:
+            self.state.select_cell(None)
 
     def _head_key(self, head: int) -> None:
         focus = QtWidgets.QApplication.focusWidget()
@@ -198,10 +219,11 @@ class MainWindow(QtWidgets.QMainWindow):
         super().showEvent(event)
         if not self._started:
             self._started = True
+            self.files.mark_clean()  # the lesson as it opens: nothing to save yet
             self.tabs.show_tab(self.state.tab)
             if self.state.config.weights == "pretrained":
                 self.show_banner(
-                    self.tr("Loading the model… the first result appears in a moment."), INFO_STYLE
+                    lambda: self.tr("Loading the model… the first result appears in a moment."), INFO_STYLE
                 )
             QtCore.QTimer.singleShot(0, self.request_trace)  # after the window is on screen
 
@@ -232,7 +254,7 @@ class MainWindow(QtWidgets.QMainWindow):
             view.cancelled()
         self._hide_busy()
         self.show_banner(
-            self.tr("Cancelled: the window keeps the last result. Edit anything to compute again."),
+            lambda: self.tr("Cancelled: the window keeps the last result. Edit anything to compute again."),
             INFO_STYLE,
         )
 
@@ -255,16 +277,18 @@ class MainWindow(QtWidgets.QMainWindow):
         if not self.worker.busy():
             self._hide_busy()
         if not result.ok:
-            self.show_error(error_message(result.error))
-            self.failed.emit(str(result.error))
+            error = result.error
+            self.show_error(lambda: error_message(error))
+            self.failed.emit(str(error))
             return
         self.prepared = prepared = result.value
         trace, source = prepared.trace, prepared.source
-        self.banner.setVisible(False)
+        self.hide_banner()
         self.controls.set_source(source.head_counts, source.default_heads, trace.heads, source.layers)
+        self.controls.set_dk(trace.d_k)
         self.state.clamp_to(trace.heads, trace.n_query, trace.n_key)
-        self.notice.setText(self.tr("Note: ") + "  •  ".join(trace.notices) if trace.notices else "")
-        self.notice.setVisible(bool(trace.notices))
+        self._notes = notes_of(trace)
+        self.show_notes()
         for view in self.tabs.built_views():
             view.stale = True
         worked = self.docks.built(Dock.WORKED)
@@ -300,7 +324,7 @@ class MainWindow(QtWidgets.QMainWindow):
         t = self.trace
         if t is None:
             return self.tr("No result yet")
-        source = t.weights_source + (
+        source = option_label("weights", t.weights_source) + (
             self.tr(" {model} layer {layer}").format(model=t.model_name, layer=t.layer)
             if t.model_name
             else ""
@@ -334,6 +358,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.exporter.retranslate()
         self.file_menu.setTitle(translate("MainWindow", "&File"))
         self.quit_action.setText(translate("MainWindow", "&Quit"))
+        self.show_notes()
+        if self._banner_text is not None and self.banner.isVisible():
+            self.banner.setText(self._banner_text())
         self.cancel_button.setText(self.tr("Cancel"))
         self.cancel_button.setToolTip(self.tr("Drop the computation in progress and keep the last result"))
         self.status_text.setText(self._status_line() if self.trace is not None else self.tr("Starting…"))
@@ -343,15 +370,36 @@ class MainWindow(QtWidgets.QMainWindow):
         title = self.tr("Attention Explorer")
         self.setWindowTitle(f"{name} — {title}" if name else title)
 
-    def show_banner(self, text: str, style: str) -> None:
-        self.banner.setStyleSheet(style)
-        self.banner.setText(text)
-        self.banner.setVisible(True)
+    def show_banner(self, text, style: str) -> None:
+        """A message in the strip above the tabs: a text, or a function that makes it (then
+        a language switch translates it again)."""
+        self._banner_text = text if callable(text) else (lambda: text)
+        self.strip.show_banner(self._banner_text(), style)
 
-    def show_error(self, text: str) -> None:
+    def hide_banner(self) -> None:
+        self._banner_text = None
+        self.strip.hide_banner()
+        self.banner.setText("")  # nothing stale left to read
+
+    def show_error(self, text) -> None:
+        make = text if callable(text) else (lambda: text)
         if self.trace is not None:
-            text += "  " + self.tr("(The views still show the last good result.)")
-        self.show_banner(text, ERROR_STYLE)
+            self.show_banner(
+                lambda: make() + "  " + self.tr("(The views still show the last good result.)"), ERROR_STYLE
+            )
+        else:
+            self.show_banner(make, ERROR_STYLE)
+
+    def notes_text(self) -> list[str]:
+        """The result's notices and teaching notes, in the interface language."""
+        return [note_text(note) for note in self._notes]
+
+    def show_notes(self) -> None:
+        texts = self.notes_text()
+        self.strip.set_notice(self.tr("Note: ") + "  •  ".join(texts) if texts else "")
+        lesson = self.docks.built(Dock.LESSON) if hasattr(self, "docks") else None
+        if lesson is not None:
+            lesson.set_notes(texts)
 
     # -- preferences ------------------------------------------------------------------------------------
     def restore_geometry(self) -> bool:
@@ -364,7 +412,57 @@ class MainWindow(QtWidgets.QMainWindow):
         self.prefs.set_language(self.state.language)
         self.prefs.sync()
 
+    def resize_within_screen(self, width: int, height: int) -> None:
+        """A size for the window that the screen can show: never larger than its free area
+        (a 1500×900 window on a 1024×768 projector had its right part off screen)."""
+        screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
+        room = screen.availableGeometry() if screen is not None else None
+        if room is not None:
+            frame = self.frameGeometry().size() - self.geometry().size()  # title bar and borders
+            width = min(width, room.width() - max(0, frame.width()))
+            height = min(height, room.height() - max(0, frame.height()))
+        self.resize(width, height)
+        if room is not None and not room.contains(self.frameGeometry()):
+            self.move(room.topLeft())
+
+    # -- quitting ------------------------------------------------------------------------------------
+    def unsaved(self) -> bool:
+        """Whether the lesson (inputs, options, selection, steps) differs from the last saved
+        or opened session, or from how the window opened."""
+        return self.files.changed()
+
+    def ask_to_save(self) -> bool:
+        """Save / Discard / Cancel when the lesson has unsaved changes; True: go on closing."""
+        if not self.unsaved():
+            return True
+        box = QtWidgets.QMessageBox(self)
+        box.setIcon(QtWidgets.QMessageBox.Icon.Question)
+        box.setWindowTitle(self.tr("Unsaved changes"))
+        box.setText(self.tr("The lesson has changes that are not saved in a session file."))
+        box.setInformativeText(self.tr("Save them before quitting?"))
+        B = QtWidgets.QMessageBox.StandardButton
+        box.setStandardButtons(B.Save | B.Discard | B.Cancel)
+        box.setDefaultButton(B.Save)
+        self.unsaved_box = box  # the tests answer it
+        answer = box.exec()
+        self.unsaved_box = None
+        if answer == B.Save:
+            return self.files.save_current()
+        return answer == B.Discard
+
+    def quit_asking(self) -> None:
+        """File > Quit (Ctrl+Q): asks first when there are unsaved changes."""
+        if self.ask_to_save():
+            self._asked = True
+            self.close()
+
     def closeEvent(self, event):  # noqa: N802
+        # the window's close button asks too; a close by the program (tests, the shutdown of
+        # the application) does not
+        if event.spontaneous() and not getattr(self, "_asked", False) and not self.ask_to_save():
+            event.ignore()
+            return
+        self._asked = False
         self._slicing = None  # a large trace being drawn in slices stops here
         self.save_preferences()
         self.worker.shutdown()

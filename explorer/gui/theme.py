@@ -17,6 +17,8 @@ from explorer.appstate.state import ExplorerState
 from explorer.gui.heatmap import Style
 
 PRESENTATION_FONT_PX = 22  # at 1024×768 nothing is under 20 px
+PRESENTATION_DESIGN = (1024, 768)  # the projector the layout is designed for
+MIN_PRESENTATION_PX = 20
 ZOOM_STEP_PX = 2
 FIGURE_FONT_PX = 11  # labels and titles of the figures in the ordinary window
 SELECTED = "#d55e00"  # the selected head, the selected thumbnail
@@ -119,11 +121,34 @@ class Look:
         return Style.make(self.figure_px, fg=t.plot_fg, bg=t.plot_bg, accent=t.accent, frame=t.muted)
 
 
+def presentation_px_for(width: int, height: int) -> int:
+    """Presentation mode's text size for a window of this size: 22 px at 1024×768, in
+    proportion elsewhere (a projected picture is as large whatever its pixels), never under
+    20 px: 21 px at 1280×720, 31 px at 1920×1080."""
+    w, h = PRESENTATION_DESIGN
+    scale = min(width / w, height / h)
+    return max(MIN_PRESENTATION_PX, round(PRESENTATION_FONT_PX * scale))
+
+
+# Presentation mode's base size, for the window that is presenting (like the palette, it is
+# the application's: set by explorer.gui.classroom when the window's size changes).
+_presentation_px = PRESENTATION_FONT_PX
+
+
+def set_presentation_px(px: int) -> bool:
+    """Set the base size; True when it changed."""
+    global _presentation_px
+    px = max(MIN_PRESENTATION_PX, int(px))
+    changed = px != _presentation_px
+    _presentation_px = px
+    return changed
+
+
 def look(state: ExplorerState) -> Look:
     t = theme(state.theme)
     zoom = state.text_zoom * ZOOM_STEP_PX
     if state.presentation:
-        px = PRESENTATION_FONT_PX + zoom
+        px = _presentation_px + zoom
         return Look(t, px, px)
     if state.text_zoom == 0:
         return Look(t, 0, FIGURE_FONT_PX)

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>App</name>
+    <message>
+        <source>Attention Explorer: unexpected error</source>
+        <translation>注意力探索器：意外错误</translation>
+    </message>
+</context>
+<context>
     <name>Board</name>
     <message>
         <source>Thinking Machines: 2 tokens, Q, K, V of 3 numbers</source>
@@ -322,6 +329,10 @@
         <translation>对比：A、B 和 B − A</translation>
     </message>
     <message>
+        <source>B − A</source>
+        <translation>B − A</translation>
+    </message>
+    <message>
         <source>Compare: {0}</source>
         <translation>对比：{0}</translation>
     </message>
@@ -521,6 +532,14 @@
         <translation>随机权重和单位权重的 d_model：X 的宽度，平均分给各个头（使用预训练权重时显示模型自身的宽度）</translation>
     </message>
     <message>
+        <source>The mark ▼ is τ = √d_k = {0}: there the weights are those of ÷ √d_k scaling (release the slider near it to land on it).</source>
+        <translation>标记 ▼ 处 τ = √d_k = {0}：此时的权重与“÷ √d_k”缩放完全相同（在标记附近松开滑块即可正好停在标记上）。</translation>
+    </message>
+    <message>
+        <source>√d_k = {0} lies beyond the slider&apos;s range.</source>
+        <translation>√d_k = {0} 超出了滑块的范围。</translation>
+    </message>
+    <message>
         <source>pretrained: {0}</source>
         <translation>预训练：{0}</translation>
     </message>
@@ -535,10 +554,6 @@
     <message>
         <source>The model whose weights the pretrained source uses</source>
         <translation>“预训练”权重来源所用的模型</translation>
-    </message>
-    <message>
-        <source>pretrained (MiniLM)</source>
-        <translation type="vanished">预训练（MiniLM）</translation>
     </message>
     <message>
         <source>the W_Q, W_K, W_V, W_O of a trained model&apos;s layer, with X its hidden state entering that layer</source>
@@ -559,14 +574,6 @@
     <message>
         <source>W = I: Q = K = V = X, to see the bare mechanism</source>
         <translation>W = I：Q = K = V = X，看最朴素的机制</translation>
-    </message>
-    <message>
-        <source>Open model folder…</source>
-        <translation type="vanished">打开模型文件夹…</translation>
-    </message>
-    <message>
-        <source>load a local BERT-family model folder (config.json, model.safetensors, tokenizer.json)</source>
-        <translation type="vanished">加载本地的 BERT 系列模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
     </message>
     <message>
         <source>How a query and a key become one score: </source>
@@ -605,20 +612,8 @@
         <translation>X 和投影矩阵的来源</translation>
     </message>
     <message>
-        <source>The model folder in use</source>
-        <translation type="vanished">正在使用的模型文件夹</translation>
-    </message>
-    <message>
-        <source>bundled all-MiniLM-L6-v2</source>
-        <translation type="vanished">内置 all-MiniLM-L6-v2</translation>
-    </message>
-    <message>
         <source>Which layer of the pretrained model: X is the hidden state entering it and W_Q, W_K, W_V, W_O are its projections</source>
         <translation>预训练模型的哪一层：X 是进入该层的隐藏状态，W_Q、W_K、W_V、W_O 是它的投影矩阵</translation>
-    </message>
-    <message>
-        <source>d_model of random and identity weights: the width of X, split among the heads</source>
-        <translation type="vanished">随机权重和单位权重的 d_model：X 的宽度，平均分给各个头</translation>
     </message>
     <message>
         <source>auto (best available)</source>
@@ -639,10 +634,6 @@
     <message>
         <source>Where the attention is computed; the numbers are the same up to rounding.</source>
         <translation>在哪里计算注意力；不同设备的结果只差舍入误差。</translation>
-    </message>
-    <message>
-        <source>Open a BERT-family model folder (config.json, model.safetensors, tokenizer.json)</source>
-        <translation type="vanished">打开 BERT 系列模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
     </message>
     <message>
         <source>{0} (model&apos;s own)</source>
@@ -1272,6 +1263,111 @@
         <translation>{matrix} 第 {row} 行有 {count} 个数，而第一行有 {width} 个</translation>
     </message>
     <message>
+        <source>{name} is {size} KB; a session is never that large</source>
+        <comment>session.too_large</comment>
+        <translation>{name} 有 {size} KB；课程文件不会这么大</translation>
+    </message>
+    <message>
+        <source>cannot read {name}: {reason}</source>
+        <comment>session.unreadable</comment>
+        <translation>无法读取 {name}：{reason}</translation>
+    </message>
+    <message>
+        <source>{name} is empty</source>
+        <comment>session.empty</comment>
+        <translation>{name} 是空的</translation>
+    </message>
+    <message>
+        <source>{name} is not a session file (not valid JSON: {detail})</source>
+        <comment>session.not_json</comment>
+        <translation>{name} 不是课程文件（不是有效的 JSON：{detail}）</translation>
+    </message>
+    <message>
+        <source>{name} is not an Attention Explorer session</source>
+        <comment>session.foreign</comment>
+        <translation>{name} 不是注意力探索器的课程文件</translation>
+    </message>
+    <message>
+        <source>{name} has no valid version number</source>
+        <comment>session.no_version</comment>
+        <translation>{name} 没有有效的版本号</translation>
+    </message>
+    <message>
+        <source>{name} was saved by a newer version (format {version}); this explorer reads up to format {supported}</source>
+        <comment>session.newer</comment>
+        <translation>{name} 是由更新的版本保存的（格式 {version}）；本程序最多只能读取格式 {supported}</translation>
+    </message>
+    <message>
+        <source>{name} holds invalid settings: {detail}</source>
+        <comment>session.invalid</comment>
+        <translation>{name} 中的设置无效：{detail}</translation>
+    </message>
+    <message>
+        <source>selected_cell must be two indices or null</source>
+        <comment>session.cell</comment>
+        <translation>所选单元格必须是两个下标，或者为空</translation>
+    </message>
+    <message>
+        <source>selected_head must be 0 or more</source>
+        <comment>session.head</comment>
+        <translation>所选的头必须是 0 或更大的数</translation>
+    </message>
+    <message>
+        <source>unknown theme {theme!r} or language {language!r}</source>
+        <comment>session.look</comment>
+        <translation>未知的主题 {theme!r} 或语言 {language!r}</translation>
+    </message>
+    <message>
+        <source>stage must be text</source>
+        <comment>session.stage</comment>
+        <translation>阶段必须是文本</translation>
+    </message>
+    <message>
+        <source>compare must be an object</source>
+        <comment>session.compare</comment>
+        <translation>对比选项必须是一个对象</translation>
+    </message>
+    <message>
+        <source>unknown compare option {option!r}</source>
+        <comment>session.compare_unknown</comment>
+        <translation>未知的对比选项 {option!r}</translation>
+    </message>
+    <message>
+        <source>compare options must be text</source>
+        <comment>session.compare_text</comment>
+        <translation>对比选项必须是文本</translation>
+    </message>
+    <message>
+        <source>the compare temperature must be a positive number</source>
+        <comment>session.compare_temperature</comment>
+        <translation>对比用的温度必须是正数</translation>
+    </message>
+    <message>
+        <source>{key} must be true or false</source>
+        <comment>session.flag</comment>
+        <translation>{key} 必须是布尔值（是或否）</translation>
+    </message>
+    <message>
+        <source>text_zoom must be a whole number from {low} to {high}</source>
+        <comment>session.text_zoom</comment>
+        <translation>文字缩放必须是 {low} 到 {high} 之间的整数</translation>
+    </message>
+    <message>
+        <source>stage_zoom must list pipeline panels</source>
+        <comment>session.stage_zoom</comment>
+        <translation>放大显示的阶段必须列出流程中的面板</translation>
+    </message>
+    <message>
+        <source>lesson_step must be 0 to {last}</source>
+        <comment>session.lesson_step</comment>
+        <translation>课程步骤必须在 0 到 {last} 之间</translation>
+    </message>
+    <message>
+        <source>tab must be a tab&apos;s name</source>
+        <comment>session.tab</comment>
+        <translation>标签页必须是某个标签页的名称</translation>
+    </message>
+    <message>
         <source>{matrix} row {row}, column {column}: {value!r} is not a finite number</source>
         <comment>board.cell</comment>
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>
@@ -1438,6 +1534,13 @@
     </message>
 </context>
 <context>
+    <name>Heatmap</name>
+    <message>
+        <source>dim {0}</source>
+        <translation>第 {0} 维</translation>
+    </message>
+</context>
+<context>
     <name>Lesson</name>
     <message>
         <source>Yes</source>
@@ -1450,6 +1553,10 @@
     <message>
         <source>Tokens</source>
         <translation>词元</translation>
+    </message>
+    <message>
+        <source>text → [t₁, t₂, …, tₙ]</source>
+        <translation>文本 → [t₁, t₂, …, tₙ]</translation>
     </message>
     <message>
         <source>The text is cut into tokens. A pretrained model adds its own [CLS] at the start and [SEP] at the end; characters it does not know become [UNK].</source>
@@ -1492,12 +1599,20 @@
         <translation>缩放</translation>
     </message>
     <message>
+        <source>sᵢⱼ / √d_k   or   sᵢⱼ / τ</source>
+        <translation>sᵢⱼ / √d_k   或   sᵢⱼ / τ</translation>
+    </message>
+    <message>
         <source>Dot products grow with the dimension, and large scores push softmax towards a single winner. Dividing by √d_k keeps them moderate; a temperature τ below 1 sharpens the choice, above 1 softens it.</source>
         <translation>点积随维度增大，过大的分数会让 softmax 只剩一个赢家。除以 √d_k 让分数保持适中；温度 τ 小于 1 使选择更尖锐，大于 1 使其更平缓。</translation>
     </message>
     <message>
         <source>Will dividing the scores change which key &apos;{query}&apos; scores highest?</source>
         <translation>把得分除以缩放因子，会改变“{query}”得分最高的键吗？</translation>
+    </message>
+    <message>
+        <source>sᵢⱼ = −∞  where key j is hidden from query i</source>
+        <translation>sᵢⱼ = −∞  （键 j 对查询 i 不可见时）</translation>
     </message>
     <message>
         <source>Which word will &apos;{query}&apos; look at most? Click its column in the weights.</source>
@@ -1709,6 +1824,18 @@
         <translation>（视图仍显示上一个正确的结果。）</translation>
     </message>
     <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>The lesson has changes that are not saved in a session file.</source>
+        <translation>课程有尚未保存到课程文件中的更改。</translation>
+    </message>
+    <message>
+        <source>Save them before quitting?</source>
+        <translation>退出前要保存吗？</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1894,6 +2021,65 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     </message>
 </context>
 <context>
+    <name>Options</name>
+    <message>
+        <source>dot</source>
+        <translation>点积</translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation>余弦</translation>
+    </message>
+    <message>
+        <source>additive</source>
+        <translation>加性</translation>
+    </message>
+    <message>
+        <source>general</source>
+        <translation>通用</translation>
+    </message>
+    <message>
+        <source>soft</source>
+        <translation>软</translation>
+    </message>
+    <message>
+        <source>hard</source>
+        <translation>硬</translation>
+    </message>
+    <message>
+        <source>sample</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <source>window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>valid length</source>
+        <translation>有效长度</translation>
+    </message>
+    <message>
+        <source>pretrained</source>
+        <translation>预训练</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>identity</source>
+        <translation>恒等</translation>
+    </message>
+</context>
+<context>
     <name>PipelineView</name>
     <message>
         <source>visible</source>
@@ -1976,18 +2162,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Translation: English query over French</source>
         <translation>翻译：英文查询看法文句子</translation>
-    </message>
-    <message>
-        <source>Cross-attention as in an encoder-decoder translator: do words find their partners?</source>
-        <translation type="vanished">编码器-解码器翻译模型中的交叉注意力：每个词能找到对应的词吗？</translation>
-    </message>
-    <message>
-        <source>Chinese sentence (watch the [UNK] notice)</source>
-        <translation type="vanished">中文句子（注意 [UNK] 提示）</translation>
-    </message>
-    <message>
-        <source>MiniLM&apos;s vocabulary knows few Chinese characters: most become [UNK].</source>
-        <translation type="vanished">MiniLM 的词表认识的汉字很少：大多数会变成 [UNK]。</translation>
     </message>
     <message>
         <source>Multilingual model, layer 6, head 11: each English word finds its French partner (visits → visite 0.75, Africa → Afrique 0.38, September → Septem 0.44); reorder the English and the partners stay: the head follows the words, not their positions.</source>
@@ -2098,10 +2272,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>课文里的查询“男鞋”对商品名做注意力，多语言模型，第 3 层第 8 个头：“男”把 0.63 和 0.18 给了两个“男士”里的“男”，“鞋”把 0.28 和 0.21 给了两个“鞋”；连衣裙、书包和刀具几乎分不到权重。</translation>
     </message>
     <message>
-        <source>A short Chinese sentence: the tokenizer splits it into characters; unknown ones stay visible as [UNK:字].</source>
-        <translation type="vanished">一个简短的中文句子：分词器把它切成单个汉字；不认识的字显示为 [UNK:字]。</translation>
-    </message>
-    <message>
         <source>Bahdanau additive scoring (translation)</source>
         <translation>Bahdanau 加性评分（翻译）</translation>
     </message>
@@ -2116,6 +2286,17 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Seeded random weights 100 wide split into 5 heads, as in d2l&apos;s MultiHeadAttention test (num_hiddens 100, 5 heads, valid length 3).</source>
         <translation>宽度 100 的带种子随机权重分成 5 个头，如同 d2l 的 MultiHeadAttention 测试（num_hiddens 100，5 个头，有效长度 3）。</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
     </message>
 </context>
 <context>
@@ -2187,6 +2368,29 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Show the real numbers beside the class&apos;s guess</source>
         <translation>把真实的数字显示在全班的猜测旁边</translation>
+    </message>
+</context>
+<context>
+    <name>SentenceBar</name>
+    <message>
+        <source>Sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>The sentence, as the class sees it (Ctrl+L); Enter: back to the stage</source>
+        <translation>句子，全班都看得到（Ctrl+L）；回车：回到图示</translation>
+    </message>
+    <message>
+        <source>The query, empty for self-attention (Ctrl+K); Enter: back to the stage</source>
+        <translation>查询，留空即为自注意力（Ctrl+K）；回车：回到图示</translation>
+    </message>
+    <message>
+        <source>empty: self-attention</source>
+        <translation>留空：自注意力</translation>
     </message>
 </context>
 <context>
@@ -2286,6 +2490,30 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>头</translation>
     </message>
     <message>
+        <source>mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>head output</source>
+        <translation>头输出</translation>
+    </message>
+    <message>
+        <source>concatenation</source>
+        <translation>拼接</translation>
+    </message>
+    <message>
+        <source>output (after W_O)</source>
+        <translation>输出（经过 W_O）</translation>
+    </message>
+    <message>
+        <source>entropy</source>
+        <translation>熵</translation>
+    </message>
+    <message>
         <source>X (queries = keys)</source>
         <translation>X（查询 = 键）</translation>
     </message>
@@ -2347,6 +2575,44 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Type a few tiny vectors and see every stage with every number, to check by hand</source>
         <translation>输入几个很小的向量，看到每个阶段的每个数字，便于手算核对</translation>
+    </message>
+</context>
+<context>
+    <name>TeachingNotes</name>
+    <message>
+        <source>The {mask} mask acts in layer {layer} only: this model reads both ways, and its layers 0–{last} already mixed every token, later ones too, into X.</source>
+        <translation>{mask}掩码只作用在第 {layer} 层：这个模型是双向读取的，第 0–{last} 层早已把每个词元（包括后面的）混入了 X。</translation>
+    </message>
+    <message>
+        <source>This model learned without a {mask} mask: the weights show its layer under a mask it was never trained with.</source>
+        <translation>这个模型训练时没有{mask}掩码：这里的权重是这一层在它从未训练过的掩码下的表现。</translation>
+    </message>
+    <message>
+        <source>{scoring} scoring uses seeded, untrained parameters here: the pretrained model never learned them, so the weights show the formula, not the model. The Translation tab has a model trained with it.</source>
+        <translation>这里的{scoring}评分用的是按种子生成、未经训练的参数：预训练模型从没学过它们，所以这些权重展示的是公式，而不是模型。“翻译”标签页里有用这种评分训练过的模型。</translation>
+    </message>
+</context>
+<context>
+    <name>TokenChips</name>
+    <message>
+        <source>Sentence: {n} tokens</source>
+        <translation>句子：{n} 个词元</translation>
+    </message>
+    <message>
+        <source>Query: {n} tokens</source>
+        <translation>查询：{n} 个词元</translation>
+    </message>
+    <message>
+        <source>id {0}</source>
+        <translation>编号 {0}</translation>
+    </message>
+    <message>
+        <source>Each token with its id in {model}&apos;s vocabulary of word pieces.</source>
+        <translation>每个词元及其在 {model} 子词词表中的编号。</translation>
+    </message>
+    <message>
+        <source>Random weights: every word is a token, numbered by its position.</source>
+        <translation>随机权重：每个词就是一个词元，按位置编号。</translation>
     </message>
 </context>
 <context>

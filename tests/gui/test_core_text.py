@@ -100,6 +100,7 @@ ALLOWED_LATIN = [
     "NaN",
     "torch",
     "MB",
+    "KB",
     "N",
     "X",  # the board's tables: X, Q, K and V
     "Q",
@@ -449,6 +450,41 @@ def tiny_config(env: Env, **options) -> AttentionConfig:
 
 
 LONG = "the animal did not cross the street"
+
+
+def session_file(env: Env, content) -> Path:
+    """A session file holding ``content`` (bytes, or data: a format 2 session with these fields)."""
+    from explorer.appstate.session import Session
+
+    path = env.tmp / "lesson.aexp.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        data = json.loads(Session().to_json())
+        data.update(content)
+        path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def session_refused(env: Env, content) -> Message:
+    from explorer.appstate.session import load_session
+
+    return raised(lambda: load_session(session_file(env, content)))
+
+
+def unreadable_session(env: Env) -> Message:
+    from explorer.appstate.session import load_session
+
+    folder = env.tmp / "a-folder.aexp.json"
+    folder.mkdir()
+    return raised(lambda: load_session(folder))
+
+
+def oversized_session(env: Env) -> Message:
+    from explorer.appstate import session
+
+    env.monkeypatch.setattr(session, "MAX_SESSION_BYTES", 10)
+    return session_refused(env, b" " * 2048)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -948,6 +984,59 @@ CASES = {
     "board.cell": Case(
         lambda env: raised(lambda: Board(("a",), x=((float("nan"),),))), "X row 1, column 1: nan"
     ),
+    # appstate/session.py
+    "session.too_large": Case(oversized_session, "lesson.aexp.json is 2 KB; a session is never that large"),
+    "session.unreadable": Case(unreadable_session, "cannot read a-folder.aexp.json: "),
+    "session.empty": Case(lambda env: session_refused(env, b"  "), "lesson.aexp.json is empty"),
+    "session.not_json": Case(
+        lambda env: session_refused(env, b"{"), "lesson.aexp.json is not a session file (not valid JSON: "
+    ),
+    "session.foreign": Case(
+        lambda env: session_refused(env, b"[1, 2]"), "lesson.aexp.json is not an Attention Explorer session"
+    ),
+    "session.no_version": Case(
+        lambda env: session_refused(env, {"version": "two"}), "lesson.aexp.json has no valid version number"
+    ),
+    "session.newer": Case(
+        lambda env: session_refused(env, {"version": 9}),
+        "saved by a newer version (format 9); this explorer reads up to format 2",
+    ),
+    "session.invalid": Case(
+        lambda env: session_refused(env, {"config": {"sentence": "x", "scoring": "magic"}}),
+        "lesson.aexp.json holds invalid settings: scoring 'magic' is not one of",
+    ),
+    "session.cell": Case(
+        lambda env: session_refused(env, {"selected_cell": [1]}), "selected_cell must be two indices or null"
+    ),
+    "session.head": Case(lambda env: session_refused(env, {"selected_head": -1}), "selected_head must be 0"),
+    "session.look": Case(
+        lambda env: session_refused(env, {"theme": "neon"}), "unknown theme 'neon' or language 'en'"
+    ),
+    "session.stage": Case(lambda env: session_refused(env, {"stage": 3}), "stage must be text"),
+    "session.compare": Case(lambda env: session_refused(env, {"compare": [1]}), "compare must be an object"),
+    "session.compare_unknown": Case(
+        lambda env: session_refused(env, {"compare": {"colour": "red"}}), "unknown compare option 'colour'"
+    ),
+    "session.compare_text": Case(
+        lambda env: session_refused(env, {"compare": {"scoring": 3}}), "compare options must be text"
+    ),
+    "session.compare_temperature": Case(
+        lambda env: session_refused(env, {"compare": {"temperature": -1}}),
+        "the compare temperature must be a positive number",
+    ),
+    "session.flag": Case(
+        lambda env: session_refused(env, {"presentation": "yes"}), "presentation must be true or false"
+    ),
+    "session.text_zoom": Case(
+        lambda env: session_refused(env, {"text_zoom": 99}), "text_zoom must be a whole number from -3 to 12"
+    ),
+    "session.stage_zoom": Case(
+        lambda env: session_refused(env, {"stage_zoom": ["nothing"]}), "stage_zoom must list pipeline panels"
+    ),
+    "session.lesson_step": Case(
+        lambda env: session_refused(env, {"lesson_step": 400}), "lesson_step must be 0 to"
+    ),
+    "session.tab": Case(lambda env: session_refused(env, {"tab": 3}), "tab must be a tab's name"),
 }
 
 

@@ -182,7 +182,8 @@ def test_the_lines_use_the_looks_fonts(qtbot, small_window):
     assert lines._font().pixelSize() == theme.look(w.state).figure_px
     w.classroom.set_presentation(True, fullscreen=False)
     w.state.set_stage_zoom(("weights",))
-    assert lines._font().pixelSize() == theme.PRESENTATION_FONT_PX
+    # presentation text grows with the window (22 px at 1024×768), never under 20 px
+    assert lines._font().pixelSize() == theme.look(w.state).figure_px >= 20
     w.state.set_theme("dark")
     assert lines._bg.name() == theme.PALETTES["dark"].plot_bg
 

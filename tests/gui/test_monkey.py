@@ -1,7 +1,10 @@
 """A GUI monkey: thousands of random user actions with a fixed seed.
 
-Typing, pasting, clicking cells and heads, every control, tabs and window sizes, exporting
-any figure (on screen or not), the language, presentation mode and zoom; no exception
+Typing (in the controls and in presentation mode's sentence bar), pasting, clicking cells
+and heads, every control, tabs and window sizes (a 1024×768 projector among them), exporting
+any figure and now and then every stage at once (on screen or not, through the Export
+dialog too), the language, presentation mode, the lesson's keys while typing, zoom keys
+and buttons, the shortcut sheet; no exception
 (pytest-qt fails the test on one raised in a Qt callback), no Qt warning, no "Unexpected
 error" banner, and bounded memory. ``EXPLORER_SOAK=20000`` runs a longer soak;
 ``EXPLORER_MONKEY_SEED`` picks another seed.
@@ -101,11 +104,19 @@ class Monkey:
             (1, self.presentation),
             (1, self.zoom),
             (1, self.lesson),
+            (2, self.bar_typing),
+            (2, self.step_keys),
+            (1, self.zoom_keys),
+            (1, self.shortcut_sheet),
+            (1, self.projector),
         ]
+        self.every_stage_at = {ACTIONS // 3, 2 * ACTIONS // 3}  # every figure exported, twice
         self.weights = [w for w, _ in self.actions]
 
-    def step(self) -> str:
+    def step(self, n: int = -1) -> str:
         action = self.rng.choices(self.actions, self.weights)[0][1]
+        if n in self.every_stage_at:
+            action = self.export_every_stage
         action()
         QtWidgets.QApplication.processEvents()
         return action.__name__
@@ -242,6 +253,78 @@ class Monkey:
         else:
             self.w.classroom.act_next.trigger() if self.rng.random() < 0.6 else self.w.classroom.act_prev.trigger()
 
+    def export_every_stage(self):
+        """Every figure of the pipeline and the grid, one after another, whichever tab and
+        stage are on screen; one of them through the Ctrl+E dialog, as the teacher did."""
+        from explorer.gui.exporting import ExportDialog
+
+        self.wait_idle()
+        names = [n for n in self.w.exporter.labels() if not n.startswith(("overview", "compare"))]
+        for name in names:
+            path = self.folder / f"every-{name.replace(':', '-')}.png"
+            message = self.w.exporter.export_panel(name, path)
+            if message is not None:
+                assert not any(u in message for u in UNEXPECTED), message
+            else:
+                assert path.stat().st_size > 0, name
+        dialog = ExportDialog(self.w.exporter)
+        dialog.what.setCurrentIndex(dialog.what.findData(self.rng.choice(names)))
+        dialog.format.setCurrentIndex(dialog.format.findData("png"))
+        dialog.path.setText(str(self.folder / "dialog.png"))
+        original = QtWidgets.QMessageBox.warning
+        QtWidgets.QMessageBox.warning = lambda *a, **k: None  # a refusal answers in a box
+        try:
+            dialog.export_button.click()
+        finally:
+            QtWidgets.QMessageBox.warning = original
+            dialog.deleteLater()
+
+    def bar_typing(self):
+        """Ctrl+L in presentation mode (the sentence bar) or not (the controls), then keys."""
+        self.w.activateWindow()
+        self.qtbot.keyClick(self.w.tabs, QtCore.Qt.Key.Key_L, QtCore.Qt.KeyboardModifier.ControlModifier)
+        field = QtWidgets.QApplication.focusWidget()
+        if not isinstance(field, QtWidgets.QLineEdit):
+            return
+        for _ in range(self.rng.randint(1, 4)):
+            ch = self.rng.choice("abc xyz,.")
+            self.qtbot.keyClicks(field, ch)
+        if self.rng.random() < 0.5:
+            self.qtbot.keyClick(field, QtCore.Qt.Key.Key_Return)
+
+    def step_keys(self):
+        """→ / ← wherever the focus is (a text field at its end steps the lesson)."""
+        focus = QtWidgets.QApplication.focusWidget() or self.w.tabs
+        key = self.rng.choice([QtCore.Qt.Key.Key_Right, QtCore.Qt.Key.Key_Left, QtCore.Qt.Key.Key_End])
+        self.qtbot.keyClick(focus, key)
+
+    def zoom_keys(self):
+        key = self.rng.choice([QtCore.Qt.Key.Key_Equal, QtCore.Qt.Key.Key_Minus, QtCore.Qt.Key.Key_0])
+        self.qtbot.keyClick(self.w.tabs, key, QtCore.Qt.KeyboardModifier.ControlModifier)
+
+    def shortcut_sheet(self):
+        self.w.classroom.act_shortcuts.trigger()
+        sheet = self.w.classroom.sheet
+        assert sheet is not None and sheet.keys()
+        sheet.close()
+
+    def projector(self):
+        """The projector's size: the window's layout must stay inside it."""
+        size = self.rng.choice([(1024, 768), (1280, 720)])
+        self.w.resize(*size)
+        QtWidgets.QApplication.processEvents()
+        hint = self.w.minimumSizeHint()
+        if self.w.state.text_zoom <= 2 and (hint.width() > size[0] or hint.height() > size[1]):
+            wide = sorted(
+                (
+                    (QtWidgets.QWidget.minimumSizeHint(w).width(), type(w).__name__, w.objectName())
+                    for w in self.w.findChildren(QtWidgets.QWidget)
+                    if w.isVisible()
+                ),
+                reverse=True,
+            )[:8]
+            pytest.fail(f"the window needs {hint.toTuple()} at {size}: {wide}, {self.w.state.presentation}")
+
     def wait_idle(self):
         self.qtbot.waitUntil(lambda: not self.w.worker.busy(), timeout=WAIT_MS)
 
@@ -255,7 +338,7 @@ def test_monkey(qtbot, make_window, qt_messages, tmp_path):
     rss: dict[int, float] = {}
     done: dict[str, int] = {}
     for n in range(ACTIONS):
-        name = monkey.step()
+        name = monkey.step(n)
         done[name] = done.get(name, 0) + 1
         if n % 25 == 24:  # let the worker catch up now and then: renders really happen
             monkey.wait_idle()
@@ -267,7 +350,8 @@ def test_monkey(qtbot, make_window, qt_messages, tmp_path):
     monkey.wait_idle()
     QtWidgets.QApplication.processEvents()
     assert window.isVisible()
-    assert len(done) == len(monkey.actions), done  # every kind of action ran
+    assert {a.__name__ for _, a in monkey.actions} <= set(done), done  # every kind of action ran
+    assert done.get("export_every_stage") == 2
     # Caches fill in the first half (hidden states of 16 texts, a model per folder, the
     # allocators' pools, head grids of up to 96 heads); after that memory must level off.
     marks = sorted(rss)

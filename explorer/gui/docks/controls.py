@@ -16,7 +16,10 @@ from explorer.appstate.presets import PRESET_CONTEXT, PRESETS
 from explorer.appstate.state import ExplorerState
 from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
 from explorer.core.device import device_reasons
+from explorer.gui.core_text import translated
+from explorer.gui.elided import ElidedCombo
 from explorer.gui.model_picker import Choice, LoadedModel, ModelPicker, choice_text, summary_text
+from explorer.gui.views.stages import option_label
 
 TAU_MIN_LOG, TAU_MAX_LOG, TAU_STEPS = -2.0, 1.0, 300  # τ from 0.01 to 10 on a log scale
 MAX_TEXT_CHARS = 1_000_000  # a pasted page is kept whole; the engine cuts tokens and says so
@@ -25,6 +28,77 @@ ATTENTIONS = ("soft", "hard", "sample")
 SCALES = ("sqrt", "temperature", "none")
 MASKS = ("none", "causal", "window", "valid")
 SOURCES = ("pretrained", "random", "identity")
+
+
+SNAP_STEPS = 4  # a slider released this close to the √d_k mark lands on it
+
+
+def preset_shown(config: AttentionConfig) -> int:
+    """The index of the example whose texts and settings the config still has, or -1: once
+    the sentence (or anything the example set) is edited, the box no longer names it."""
+    for index, preset in enumerate(PRESETS):
+        expected = preset.config(base=config)
+        fields = {"sentence", "query", *preset.changes}
+        if all(getattr(config, f) == getattr(expected, f) for f in fields):
+            return index
+    return -1
+
+
+class TauSlider(QtWidgets.QSlider):
+    """The temperature slider, with a mark ▼ where τ equals √d_k (where dividing by τ is the
+    usual ÷ √d_k scaling)."""
+
+    def __init__(self, orientation, parent=None):
+        super().__init__(orientation, parent)
+        self.mark: float | None = None
+
+    def set_mark(self, tau: float | None) -> None:
+        self.mark = tau
+        self.update()
+
+    def mark_x(self) -> float | None:
+        """The mark's x in the slider, where the handle's centre is at that value."""
+        if self.mark is None:
+            return None
+        option = QtWidgets.QStyleOptionSlider()
+        self.initStyleOption(option)
+        style = self.style()
+        groove = style.subControlRect(
+            QtWidgets.QStyle.ComplexControl.CC_Slider,
+            option,
+            QtWidgets.QStyle.SubControl.SC_SliderGroove,
+            self,
+        )
+        handle = style.subControlRect(
+            QtWidgets.QStyle.ComplexControl.CC_Slider,
+            option,
+            QtWidgets.QStyle.SubControl.SC_SliderHandle,
+            self,
+        )
+        span = groove.width() - handle.width()
+        pos = QtWidgets.QStyle.sliderPositionFromValue(
+            self.minimum(), self.maximum(), tau_to_slider(self.mark), span, option.upsideDown
+        )
+        return groove.left() + pos + handle.width() / 2
+
+    def paintEvent(self, event):  # noqa: N802
+        super().paintEvent(event)
+        x = self.mark_x()
+        if x is None:
+            return
+        painter = QtGui.QPainter(self)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        colour = self.palette().color(QtGui.QPalette.ColorRole.Link)  # the theme's accent
+        painter.setPen(QtGui.QPen(colour, 2))
+        painter.drawLine(QtCore.QPointF(x, 2), QtCore.QPointF(x, self.height() - 2))
+        size = max(4.0, self.height() / 4)
+        painter.setBrush(colour)
+        painter.drawPolygon(
+            QtGui.QPolygonF(
+                [QtCore.QPointF(x - size, 0), QtCore.QPointF(x + size, 0), QtCore.QPointF(x, size)]
+            )
+        )
+        painter.end()
 
 
 def tau_to_slider(tau: float) -> int:
@@ -37,12 +111,14 @@ def slider_to_tau(value: int) -> float:
 
 
 class Controls(QtWidgets.QWidget):
-    invalid = QtCore.Signal(str)  # an edit gave an impossible combination: why
+    invalid = QtCore.Signal(object)  # an edit gave an impossible combination: the ConfigError
 
     def __init__(self, state: ExplorerState, parent=None):
         super().__init__(parent)
         self.state = state
         self._model: LoadedModel | None = None  # the model the labels describe (ModelSwitch says)
+        self._default_heads: int | None = None  # the model's own head count (its item says so)
+        self._d_k: int | None = None  # the result's d_k: where the τ slider marks √d_k
         self._heads_auto = True  # heads follow the model until the user picks a count
         self._updating = False
         form = QtWidgets.QFormLayout(self)
@@ -57,12 +133,12 @@ class Controls(QtWidgets.QWidget):
             form.addRow(label, field)
 
         def combo(names) -> QtWidgets.QComboBox:
-            box = QtWidgets.QComboBox()
+            box = ElidedCombo()
             for name in names:
                 box.addItem("", name)
             return box
 
-        self.preset = QtWidgets.QComboBox()
+        self.preset = ElidedCombo()
         self.preset.addItem("", -1)
         for i in range(len(PRESETS)):
             self.preset.addItem("", i)
@@ -78,14 +154,14 @@ class Controls(QtWidgets.QWidget):
         self.scale = combo(SCALES)
         row("scale", self.scale)
         tau_row = QtWidgets.QHBoxLayout()
-        self.tau = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.tau = TauSlider(QtCore.Qt.Orientation.Horizontal)
         self.tau.setRange(0, TAU_STEPS)
         self.tau.setValue(tau_to_slider(1.0))
         self.tau_label = QtWidgets.QLabel("τ = 1")
         tau_row.addWidget(self.tau, 1)
         tau_row.addWidget(self.tau_label)
         row("tau", tau_row)
-        self.heads = QtWidgets.QComboBox()
+        self.heads = ElidedCombo()
         row("heads", self.heads)
         self.attention = combo(ATTENTIONS)
         row("attention", self.attention)
@@ -115,7 +191,7 @@ class Controls(QtWidgets.QWidget):
         self.width.setRange(1, 4096)
         self.width.setValue(64)
         row("width", self.width)
-        self.device = QtWidgets.QComboBox()
+        self.device = ElidedCombo()
         model = QtGui.QStandardItemModel(self.device)
         for name, reason in device_reasons().items():
             item = QtGui.QStandardItem(name)
@@ -136,6 +212,7 @@ class Controls(QtWidgets.QWidget):
         self.width.valueChanged.connect(self._on_width)
         self.source.currentIndexChanged.connect(self._on_source)
         self.tau.valueChanged.connect(self._on_tau)
+        self.tau.sliderReleased.connect(self._snap_tau)
         for box in self.findChildren(QtWidgets.QComboBox):  # long items must not widen the panel
             box.setSizeAdjustPolicy(
                 QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
@@ -191,15 +268,21 @@ class Controls(QtWidgets.QWidget):
         items = {
             self.scoring: {
                 "dot": (
-                    "dot",
+                    option_label("scoring", "dot"),
                     self.tr("score = q·k: large when query and key point the same way and are long"),
                 ),
-                "cosine": ("cosine", self.tr("score = q·k / (|q||k|): only the angle counts, from -1 to 1")),
+                "cosine": (
+                    option_label("scoring", "cosine"),
+                    self.tr("score = q·k / (|q||k|): only the angle counts, from -1 to 1"),
+                ),
                 "additive": (
-                    "additive",
+                    option_label("scoring", "additive"),
                     self.tr("Bahdanau: score = vᵀ tanh(W₁q + W₂k) with seeded, untrained W₁, W₂, v"),
                 ),
-                "general": ("general", self.tr("Luong: score = qᵀ W k with a seeded, untrained W")),
+                "general": (
+                    option_label("scoring", "general"),
+                    self.tr("Luong: score = qᵀ W k with a seeded, untrained W"),
+                ),
             },
             self.scale: {
                 "sqrt": ("÷ √d_k", None),
@@ -251,7 +334,7 @@ class Controls(QtWidgets.QWidget):
                 box.setItemData(i, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
         self.scoring.setToolTip(
             self.tr("How a query and a key become one score: ")
-            + "; ".join(f"{name}: {tip}" for name, (_, tip) in items[self.scoring].items())
+            + "; ".join(f"{label}: {tip}" for label, tip in items[self.scoring].values())
         )
         self.scale.setToolTip(
             self.tr(
@@ -259,12 +342,7 @@ class Controls(QtWidgets.QWidget):
                 "of long vectors from saturating it; τ sets the sharpness by hand"
             )
         )
-        self.tau.setToolTip(
-            self.tr(
-                "Temperature τ (0.01 to 10, log scale): scores are divided by τ. Small τ: sharp, "
-                "almost one-hot weights; large τ: flat weights. Moving it switches scaling to τ."
-            )
-        )
+        self._tau_tooltip()
         self.heads.setToolTip(
             self.tr(
                 "How many heads split the model width: each head gets width/heads "
@@ -314,7 +392,7 @@ class Controls(QtWidgets.QWidget):
             reason = reasons.get(name)
             item.setText(self.tr("auto (best available)") if name == "auto" else name)
             if reason:
-                item.setToolTip(self.tr("unavailable: {0}").format(reason))
+                item.setToolTip(self.tr("unavailable: {0}").format(translated(reason)))
             else:
                 item.setToolTip(
                     self.tr("CUDA, then MPS, then CPU")
@@ -323,8 +401,9 @@ class Controls(QtWidgets.QWidget):
                 )
         self.device.setToolTip(
             self.tr("Where the attention is computed; the numbers are the same up to rounding.")
-            + "".join(f" {k.upper()}: {v}." for k, v in reasons.items() if v)
+            + "".join(f" {k.upper()}: {translated(v)}." for k, v in reasons.items() if v)
         )
+        self._label_heads()
 
     def changeEvent(self, event):  # noqa: N802
         if event.type() == QtCore.QEvent.Type.LanguageChange:
@@ -339,7 +418,7 @@ class Controls(QtWidgets.QWidget):
         try:
             config = self.read_config(self.state.config)
         except ConfigError as exc:
-            self.invalid.emit(str(exc))
+            self.invalid.emit(exc)
             return
         self.state.set_config(config)
 
@@ -356,8 +435,43 @@ class Controls(QtWidgets.QWidget):
         self._heads_auto = True
         self._changed()
 
+    def _tau_tooltip(self) -> None:
+        text = self.tr(
+            "Temperature τ (0.01 to 10, log scale): scores are divided by τ. Small τ: sharp, "
+            "almost one-hot weights; large τ: flat weights. Moving it switches scaling to τ."
+        )
+        mark = self.tau.mark
+        if mark is not None:
+            text += " " + self.tr(
+                "The mark ▼ is τ = √d_k = {0}: there the weights are those of ÷ √d_k scaling "
+                "(release the slider near it to land on it)."
+            ).format(f"{mark:.4g}")
+        elif self._d_k:
+            text += " " + self.tr("√d_k = {0} lies beyond the slider's range.").format(
+                f"{math.sqrt(self._d_k):.4g}"
+            )
+        self.tau.setToolTip(text)
+
+    def set_dk(self, d_k: int) -> None:
+        """The result's d_k: the τ slider marks τ = √d_k."""
+        if d_k == self._d_k:
+            return
+        self._d_k = d_k
+        root = math.sqrt(d_k)
+        self.tau.set_mark(root if 10**TAU_MIN_LOG <= root <= 10**TAU_MAX_LOG else None)
+        self._tau_tooltip()
+
+    def _snap_tau(self) -> None:
+        """A release within a few steps of the √d_k mark lands on it exactly."""
+        mark = self.tau.mark
+        if mark is not None and abs(self.tau.value() - tau_to_slider(mark)) <= SNAP_STEPS:
+            if self.tau.value() != tau_to_slider(mark):
+                self.tau.setValue(tau_to_slider(mark))
+            else:
+                self._changed()
+
     def _on_tau(self, value: int) -> None:
-        self.tau_label.setText(f"τ = {slider_to_tau(value):g}")
+        self.tau_label.setText(f"τ = {self._tau_value():g}")
         if self._updating:
             return
         if self.scale.currentData() != "temperature":
@@ -435,7 +549,7 @@ class Controls(QtWidgets.QWidget):
             query=self.query.text(),
             scoring=self.scoring.currentData(),
             scale=scale,
-            temperature=slider_to_tau(self.tau.value()) if scale == "temperature" else base.temperature,
+            temperature=self._tau_value() if scale == "temperature" else base.temperature,
             heads=None if self._heads_auto else self.heads.currentData(),
             attention=self.attention.currentData(),
             mask=mask,
@@ -474,6 +588,7 @@ class Controls(QtWidgets.QWidget):
             self._show_model_texts()
             self.model_picker.show_choice(Choice.of(config))
             self.device.setCurrentIndex(self.device.findData(config.device, QtCore.Qt.ItemDataRole.UserRole))
+            self.preset.setCurrentIndex(max(0, self.preset.findData(preset_shown(config))))
             self._heads_auto = config.heads is None
             if config.heads is not None:
                 index = self.heads.findData(config.heads)
@@ -485,12 +600,27 @@ class Controls(QtWidgets.QWidget):
             self._updating = False
         self._sync_enabled()
 
+    def _tau_value(self) -> float:
+        """τ of the slider: exactly √d_k on its mark, else the slider's step."""
+        mark = self.tau.mark
+        if mark is not None and self.tau.value() == tau_to_slider(mark):
+            return round(mark, 6)
+        return slider_to_tau(self.tau.value())
+
+    def _heads_text(self, h: int) -> str:
+        return self.tr("{0} (model's own)").format(h) if h == self._default_heads else str(h)
+
+    def _label_heads(self) -> None:
+        """The head counts in the interface language (the model's own one says so)."""
+        for i in range(self.heads.count()):
+            self.heads.setItemText(i, self._heads_text(self.heads.itemData(i)))
+
     def set_source(self, counts: list[int], default_heads: int, heads: int, layers: int) -> None:
         """Offer only the head counts the width allows, and the layers the model has."""
         self._updating = True
         try:
-            own = self.tr("{0} (model's own)")
-            wanted = [(own.format(h) if h == default_heads else str(h), h) for h in counts]
+            self._default_heads = default_heads
+            wanted = [(self._heads_text(h), h) for h in counts]
             current = [(self.heads.itemText(i), self.heads.itemData(i)) for i in range(self.heads.count())]
             if wanted != current:
                 self.heads.clear()

@@ -13,6 +13,7 @@ from PySide6 import QtCore, QtWidgets
 from explorer.appstate.lesson import LESSON_CONTEXT, STEPS
 from explorer.gui import theme
 from explorer.gui.docks.question import QuestionPanel
+from explorer.gui.elided import ElidedCombo
 
 SPEEDS_S = (8, 5, 3)  # slow, normal, fast: seconds a step
 
@@ -22,32 +23,23 @@ def lesson_text(text: str) -> str:
 
 
 class LessonPanel(QtWidgets.QFrame):
+    """The step's title, formula and explanation with ◀ ▶ and Play. Across the top of the
+    window normally; in presentation mode a column beside the stage (the stage keeps the
+    height a matrix of 16 tokens needs at 1024×768), which also shows the result's notes."""
+
     def __init__(self, context, parent=None):
         super().__init__(parent)
         self.state = context.state
         self.setObjectName("LessonPanel")
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
-        # as tall as its text, no taller: the figures below get the rest
-        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Maximum)
-        outer = QtWidgets.QVBoxLayout(self)
-        outer.setContentsMargins(8, 4, 8, 4)
-        outer.setSpacing(2)
-        top = QtWidgets.QHBoxLayout()
         self.back_button = QtWidgets.QPushButton("◀")
         self.next_button = QtWidgets.QPushButton("▶")
         self.play_button = QtWidgets.QPushButton()
         self.play_button.setCheckable(True)
-        self.speed = QtWidgets.QComboBox()
+        self.speed = ElidedCombo(min_chars=6)
         self.step_label = QtWidgets.QLabel()
         self.title_label = QtWidgets.QLabel()
         self.title_label.setWordWrap(True)
-        top.addWidget(self.back_button)
-        top.addWidget(self.step_label)
-        top.addWidget(self.title_label, 1)
-        top.addWidget(self.next_button)
-        top.addWidget(self.play_button)
-        top.addWidget(self.speed)
-        outer.addLayout(top)
         self.formula_label = QtWidgets.QLabel()
         self.formula_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.explanation_label = QtWidgets.QLabel()
@@ -55,20 +47,117 @@ class LessonPanel(QtWidgets.QFrame):
         self.explanation_label.setAlignment(
             QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft
         )
-        outer.addWidget(self.formula_label)
-        outer.addWidget(self.explanation_label)
+        self.notes_label = QtWidgets.QLabel()  # the result's notes, beside the stage (presentation)
+        self.notes_label.setWordWrap(True)
+        self.notes_label.setObjectName("LessonNotes")
+        self.notes_label.setVisible(False)
+        # what the lesson adds below the explanation (questions, answers) goes in here
+        self.extras = QtWidgets.QWidget()
+        extras = QtWidgets.QVBoxLayout(self.extras)
+        extras.setContentsMargins(0, 0, 0, 0)
         self.question = QuestionPanel(context)  # predict, then reveal (docks/question.py)
-        outer.addWidget(self.question)
-        top.addWidget(self.question.toggle)
+        extras.addWidget(self.question.toggle)
+        extras.addWidget(self.question)
+        self.body = QtWidgets.QWidget()
+        body = QtWidgets.QVBoxLayout(self.body)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(6)
+        for w in (self.explanation_label, self.notes_label, self.extras):
+            body.addWidget(w)
+        body.addStretch(1)
+        self.body_scroll = QtWidgets.QScrollArea(self)
+        self.body_scroll.setWidgetResizable(True)
+        self.body_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.body_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.grid = QtWidgets.QGridLayout(self)
+        self.grid.setContentsMargins(8, 4, 8, 4)
+        self.grid.setSpacing(4)
+        self.side: bool | None = None
+        self._notes: list[str] = []
+        self.set_side(self.state.presentation)
         self.timer = QtCore.QTimer(self)
         self.timer.timeout.connect(self._tick)
         self.back_button.clicked.connect(self.previous)
         self.next_button.clicked.connect(self.next)
         self.play_button.toggled.connect(self.set_playing)
         self.speed.currentIndexChanged.connect(self._on_speed)
-        unsubscribe = self.state.subscribe(lambda *_: self._show_step(), ("lesson", "theme"))
+        unsubscribe = self.state.subscribe(self._on_state, ("lesson", "theme", "presentation"))
         self.destroyed.connect(lambda *_: unsubscribe())
         self.retranslate()
+
+    # -- layout ---------------------------------------------------------------------------
+    def set_side(self, side: bool) -> None:
+        """A column beside the stage (presentation) or a band across the top."""
+        side = bool(side)
+        if side == self.side:
+            return
+        self.side = side
+        grid = self.grid
+        while grid.count():
+            grid.takeAt(0)
+        for r in range(grid.rowCount()):
+            grid.setRowStretch(r, 0)
+        for c in range(grid.columnCount()):
+            grid.setColumnStretch(c, 0)
+        self.formula_label.setWordWrap(side)
+        if side:
+            # a column: buttons, step, title, formula, then the text (scrolling if long)
+            if self.body_scroll.widget() is not self.body:
+                self.body_scroll.setWidget(self.body)
+            self.body_scroll.setVisible(True)
+            self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Ignored)
+            buttons = QtWidgets.QWidget()
+            row = QtWidgets.QHBoxLayout(buttons)
+            row.setContentsMargins(0, 0, 0, 0)
+            for w in (self.back_button, self.next_button, self.play_button):
+                row.addWidget(w)
+            grid.addWidget(buttons, 0, 0)
+            grid.addWidget(self.step_label, 1, 0)
+            grid.addWidget(self.title_label, 2, 0)
+            grid.addWidget(self.formula_label, 3, 0)
+            grid.addWidget(self.body_scroll, 4, 0)
+            grid.addWidget(self.speed, 5, 0)
+            grid.setRowStretch(4, 1)
+            self._buttons = buttons
+        else:
+            if self.body_scroll.widget() is self.body:
+                self.body_scroll.takeWidget()
+            self.body_scroll.setVisible(False)
+            # as tall as its text, no taller: the figures below get the rest
+            self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Maximum)
+            grid.addWidget(self.back_button, 0, 0)
+            grid.addWidget(self.step_label, 0, 1)
+            grid.addWidget(self.title_label, 0, 2)
+            grid.addWidget(self.next_button, 0, 3)
+            grid.addWidget(self.play_button, 0, 4)
+            grid.addWidget(self.speed, 0, 5)
+            grid.addWidget(self.formula_label, 1, 0, 1, 6)
+            grid.addWidget(self.body, 2, 0, 1, 6)
+            grid.setColumnStretch(2, 1)
+            old = getattr(self, "_buttons", None)
+            if old is not None:
+                old.deleteLater()
+                self._buttons = None
+        self.body.setVisible(True)
+        self._show_notes()
+
+    def set_notes(self, texts: list[str]) -> None:
+        """The result's notices and teaching notes, shown in full beside the stage."""
+        self._notes = list(texts)
+        self._show_notes()
+
+    def _show_notes(self) -> None:
+        shown = bool(self._notes) and bool(self.side)
+        self.notes_label.setText("\n".join(f"⚠ {t}" for t in self._notes) if shown else "")
+        self.notes_label.setVisible(shown)
+
+    def _on_state(self, event: str, state) -> None:
+        if event == "presentation":
+            self.set_side(state.presentation)
+        else:
+            self._show_step()
+            if self.timer.isActive() and self.index >= len(STEPS) - 1:
+                self.set_playing(False)  # the last step: Play says Play again
 
     # -- steps ------------------------------------------------------------------------
     @property
@@ -104,7 +193,7 @@ class LessonPanel(QtWidgets.QFrame):
         if self.index >= len(STEPS) - 1:
             self.set_playing(False)
         else:
-            self.next()
+            self.next()  # reaching the last step stops the play (_on_state)
 
     def _on_speed(self, index: int) -> None:
         if self.timer.isActive():
@@ -116,7 +205,7 @@ class LessonPanel(QtWidgets.QFrame):
         accent = theme.look(self.state).theme.accent
         self.step_label.setText(self.tr("Step {n} of {total}:").format(n=self.index + 1, total=len(STEPS)))
         self.title_label.setText(f"<b style='color:{accent}'>{lesson_text(s.title)}</b>")
-        self.formula_label.setText(f"<b>{s.formula}</b>")
+        self.formula_label.setText(f"<b>{lesson_text(s.formula)}</b>")
         self.explanation_label.setText(lesson_text(s.explanation))
         self.back_button.setEnabled(self.index > 0)
         self.next_button.setEnabled(self.index < len(STEPS) - 1)

@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.core.trace import AttentionTrace
 from explorer.core.worked import WorkedCell, work_cell
 from explorer.gui.i18n import translate
+from explorer.gui.views.stages import option_label
 
 MAX_TERMS = 64  # products shown in full (d_k of MiniLM is 32)
 MAX_ROW = 40  # keys listed in the softmax table
@@ -122,7 +123,7 @@ def page_html(t: AttentionTrace, c: WorkedCell) -> str:
         more = f"<br>+ … ({words['{0} more terms'].format(len(s.terms) - n)})" if len(s.terms) > n else ""
         return "<br>+ ".join(lines) + more
 
-    parts.append(f"<p><b>1. {words['Score']}</b> ({e(s.kind)})<br>")
+    parts.append(f"<p><b>1. {words['Score']}</b> ({e(option_label('scoring', s.kind))})<br>")
     if s.kind in ("dot", "cosine"):
         parts.append(
             f"q = {vec(q)}<br>k = {vec(k)}<br>"
@@ -165,7 +166,7 @@ def page_html(t: AttentionTrace, c: WorkedCell) -> str:
     )
 
     visible = words["visible"] if c.visible else words["masked: this key is hidden from this query"]
-    parts.append(f"<p><b>3. {words['Mask']}</b> ({e(t.config.mask)}): {visible}</p>")
+    parts.append(f"<p><b>3. {words['Mask']}</b> ({e(option_label('mask', t.config.mask))}): {visible}</p>")
 
     parts.append(
         f"<p><b>4. {words['Softmax over row {0}'].format(c.i)}</b> "
@@ -199,7 +200,7 @@ def page_html(t: AttentionTrace, c: WorkedCell) -> str:
         parts.append(f"<p>{words['Every key of this row is masked: all weights are 0.']}")
     if c.attention != "soft":
         parts.append(
-            f"<br>{e(c.attention)}: {words['the weight is one-hot']}, "
+            f"<br>{e(option_label('attention', c.attention))}: {words['the weight is one-hot']}, "
             f"w<sub>{c.i},{c.j}</sub> = <b>{num(c.weight, 0)}</b>"
         )
     parts.append("</p>")
@@ -241,7 +242,8 @@ class WorkedPanel(QtWidgets.QWidget):
         self.refresh()
 
     def sizeHint(self) -> QtCore.QSize:  # noqa: N802
-        return QtCore.QSize(470, 600)  # three products a line at the default font
+        # two or three products a line; at 1024 px the figures keep a third of the width
+        return QtCore.QSize(380, 600)
 
     def text(self) -> str:
         return self.view.toPlainText()

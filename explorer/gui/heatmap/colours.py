@@ -92,7 +92,8 @@ def colour_indices(values: np.ndarray, levels: tuple[float, float]) -> np.ndarra
     x = np.asarray(values, dtype=np.float32)
     if not np.isfinite(x).all():
         x = np.nan_to_num(x, nan=0.0, posinf=hi, neginf=lo)
-    scale = 255.0 / (hi - lo) if hi > lo else 0.0
+    # levels a hair apart (all values about 1e-40) would overflow float32: the largest it holds
+    scale = min(255.0 / (hi - lo), float(np.finfo(np.float32).max)) if hi > lo else 0.0
     out = np.empty(x.shape, dtype=np.float32)
     np.subtract(x, np.float32(lo), out=out)
     np.multiply(out, np.float32(scale), out=out)

@@ -83,12 +83,14 @@ class Figure:
     bars: bool = True  # a colour bar beside each panel (when not shared)
     axes: bool = True  # token / index labels
     col_headers: list[str] | None = None  # above each column of the grid
+    short_col_headers: list[str] | None = None  # instead, when a header does not fit its column
     row_headers: list[str] | None = None  # left of each row
     visible: list[int] | None = None
     selection: tuple[int, int] | None = None  # (query i, key j)
     marks: dict[int, Mark] = field(default_factory=dict)
     show_values: bool = False
     outlines: dict[int, tuple[Outline, ...]] = field(default_factory=dict)  # panel -> framed cells
+    shared_axes: bool = False  # panels of one shape: row labels on the first column, columns at the bottom
 
     def shown(self) -> list[int]:
         if self.visible is None:
@@ -105,6 +107,9 @@ class PanelBox:
     bar: QtCore.QRectF | None
     rows: axis.AxisLabels
     cols: axis.AxisLabels
+    draw_rows: bool = True  # False: a shared axis labels these rows beside another panel
+    draw_cols: bool = True
+    row_band: float = 0.0  # room left of the plot for the row labels
 
 
 @dataclass
@@ -196,7 +201,11 @@ def _bar_text_width(figure: Figure, font: axis.LabelFont, indices: list[int]) ->
 
 
 def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
-    """Where each panel, title, plot, colour bar and header goes, and which labels fit."""
+    """Where each panel, title, plot, colour bar and header goes, and which labels fit.
+
+    With ``shared_axes`` the grid has one band of row labels (left of its first column) and
+    one of column labels (under the last panel of each column): the panels share tokens,
+    so the room is not spent once per panel."""
     font = style.labels
     line = font.line
     shown = figure.shown()
@@ -206,6 +215,7 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     n_rows = math.ceil(len(shown) / columns)
     left, top = rect.left(), rect.top()
     width, height = rect.width(), rect.height()
+    shared_axes = figure.shared_axes
 
     header_h = line + PAD_PX if figure.col_headers else 0.0
     header_w = (
@@ -216,46 +226,88 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     shared_w = 0.0
     if figure.shared_bar:
         shared_w = BAR_PX + 2 * PAD_PX + TICK_PX + _bar_text_width(figure, font, shown) + PAD_PX
-    slot_w = max(1.0, (width - header_w - shared_w) / columns)
-    slot_h = max(1.0, (height - header_h) / n_rows)
 
     panels = [figure.panels[i] for i in shown]
-    title_h = line + PAD_PX if any(p.title for p in panels) else 0.0
     bar_w = 0.0
     if figure.bars and not figure.shared_bar:
         bar_w = PAD_PX + BAR_PX + TICK_PX + PAD_PX + _bar_text_width(figure, font, shown)
-    label_room = figure.axes and slot_w > 120 and slot_h > 80
+    room_w = (width - header_w - shared_w) / columns
+    room_h = (height - header_h) / n_rows
+    if shared_axes:  # the bands are paid once: a smaller panel still takes labels
+        label_room = figure.axes and room_w > 60 and room_h > 40
+    else:
+        label_room = figure.axes and room_w > 120 and room_h > 80
     if label_room:
         widest_row = max(axis.widest(font, p.rows, p.shape[0]) for p in panels)
-        left_m = math.ceil(widest_row + TICK_PX + 2 * PAD_PX)
+        row_band = math.ceil(widest_row + TICK_PX + 2 * PAD_PX)
     else:
-        left_m = PAD_PX
-    plot_w = float(max(4, math.floor(slot_w - left_m - bar_w - PAD_PX)))
+        row_band = PAD_PX
+    grid_left = row_band if shared_axes else 0.0  # the one band of a shared axis
+    slot_left = PAD_PX if shared_axes else row_band  # each slot's own
+    slot_w = max(1.0, (width - header_w - shared_w - grid_left) / columns)
+    plot_w = float(max(4, math.floor(slot_w - slot_left - bar_w - PAD_PX)))
+    # titles take a second line rather than lose their end (the shape, the head)
+    bold = QtGui.QFontMetricsF(_title_font(style, Mark(QtGui.QColor())))
+    lines = max((len(title_lines(p.title, slot_w - 4, bold)) for p in panels if p.title), default=0)
+    title_h = lines * line + PAD_PX if lines else 0.0
 
-    col_labels = {}
-    bottom_m = PAD_PX
+    def column_labels(plot_w: float) -> dict:
+        out = {}
+        for i, p in zip(shown, panels):
+            cell = plot_w / p.shape[1]
+            if p.cols is None:
+                out[i] = axis.numbered(font, p.shape[1], cell, vertical=False)
+            else:
+                out[i] = axis.token_columns(font, p.cols, cell)
+        return out
+
+    col_labels = column_labels(plot_w) if label_room else {}
+    if shared_axes and columns > 1 and any(lab.rotated for lab in col_labels.values()):
+        # upright labels are a line wide: the last of one panel and the first of the next
+        # must not touch across the gap between them
+        n = max(p.shape[1] for p in panels)
+        for _ in range(2):
+            gap = slot_w - plot_w
+            want = line - plot_w / n + 1
+            if gap >= want:
+                break
+            plot_w = float(max(4, math.floor(slot_w - want)))
+            col_labels = column_labels(plot_w)
+    col_band = PAD_PX
     top_pad = PAD_PX
     if label_room:
-        for i, p in zip(shown, panels):
-            n_cols = p.shape[1]
-            cell = plot_w / n_cols
-            if p.cols is None:
-                col_labels[i] = axis.numbered(font, n_cols, cell, vertical=False)
-            else:
-                col_labels[i] = axis.token_columns(font, p.cols, cell)
         extents = [(lab.extent if lab.rotated else line) for lab in col_labels.values() if len(lab)]
-        bottom_m = math.ceil(max(extents, default=0.0) + TICK_PX + 2 * PAD_PX)
-        top_pad = math.ceil(line / 2)  # the first row's label may reach above the plot
-    plot_h = float(max(4, math.floor(slot_h - title_h - top_pad - bottom_m)))
+        col_band = math.ceil(max(extents, default=0.0) + TICK_PX + 2 * PAD_PX)
+    if figure.shared_bar or bar_w:  # a colour bar's end labels reach half a line past the plot
+        col_band = max(col_band, math.ceil(line / 2) + PAD_PX)
+    if label_room or figure.shared_bar or bar_w:
+        # the first row's label and the colour bar's top label reach half a line above the
+        # plot: beside a title no wider than the plot, into its band; else into their own room
+        widest = max(
+            (
+                bold.horizontalAdvance(t)
+                for p in panels
+                if p.title
+                for t in title_lines(p.title, slot_w - 4, bold)
+            ),
+            default=math.inf,
+        )
+        if not (title_h and widest <= plot_w):
+            top_pad = math.ceil(line / 2)
+    grid_bottom = col_band if shared_axes else 0.0
+    slot_bottom = PAD_PX if shared_axes else col_band
+    slot_h = max(1.0, (height - header_h - grid_bottom) / n_rows)
+    plot_h = float(max(4, math.floor(slot_h - title_h - top_pad - slot_bottom)))
 
     boxes = []
+    count = len(shown)
     for k, (i, p) in enumerate(zip(shown, panels)):
         r, c = divmod(k, columns)
-        sx, sy = left + header_w + c * slot_w, top + header_h + r * slot_h
+        sx, sy = left + header_w + grid_left + c * slot_w, top + header_h + r * slot_h
         slot = QtCore.QRectF(sx, sy, slot_w, slot_h)
         title = QtCore.QRectF(sx + 2, sy, slot_w - 4, title_h)
         # whole pixels: crisp cells, and pictures of shared axes fit every panel alike
-        plot = QtCore.QRectF(round(sx + left_m), round(sy + title_h + top_pad), plot_w, plot_h)
+        plot = QtCore.QRectF(round(sx + slot_left), round(sy + title_h + top_pad), plot_w, plot_h)
         bar = None
         if bar_w:
             bar = QtCore.QRectF(plot.right() + PAD_PX, plot.top(), BAR_PX, plot.height())
@@ -268,23 +320,29 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
                 if p.rows is None
                 else axis.token_rows(font, p.rows, cell_h)
             )
+            rows_l = _clear_last_row(plot, rows_l, n_r, font)
             cols_l = col_labels[i]
-        boxes.append(PanelBox(i, slot, title, plot, bar, rows_l, cols_l))
+        draw_rows = not shared_axes or c == 0
+        draw_cols = not shared_axes or k + columns >= count  # nothing below it in its column
+        boxes.append(PanelBox(i, slot, title, plot, bar, rows_l, cols_l, draw_rows, draw_cols, row_band))
 
     shared = None
     if figure.shared_bar:
-        x = left + header_w + columns * slot_w + PAD_PX
+        x = left + header_w + grid_left + columns * slot_w + PAD_PX
         first, last = boxes[0].plot, boxes[min(len(boxes), columns * n_rows) - 1].plot
         shared = QtCore.QRectF(
             x, first.top(), BAR_PX, max(last.bottom(), boxes[-1].plot.bottom()) - first.top()
         )
     col_headers = []
     if figure.col_headers:
+        texts = figure.col_headers
+        if figure.short_col_headers and any(font.width(t) > plot_w for t in texts[:columns]):
+            texts = figure.short_col_headers
         for c in range(columns):
             box = boxes[c] if c < len(boxes) else None
-            if box is not None and c < len(figure.col_headers):
+            if box is not None and c < len(texts):
                 col_headers.append(
-                    (QtCore.QRectF(box.plot.left(), top, box.plot.width(), header_h), figure.col_headers[c])
+                    (QtCore.QRectF(box.plot.left(), top, box.plot.width(), header_h), texts[c])
                 )
     row_headers = []
     if figure.row_headers:
@@ -326,22 +384,10 @@ def paint_figure(
         p = figure.panels[layout.boxes[0].index]
         _paint_bar(painter, layout.bar, p.colours, p.levels, p.kind, style, font)
     painter.setPen(style.fg)
-    for box, text in layout.col_headers:
-        _text_centred(painter, box, font.elide(text, box.width()), font)
-    for box, text in layout.row_headers:
-        t = font.elide(text, box.width())
-        painter.drawText(
-            QtCore.QPointF(box.right() - font.width(t), box.center().y() - font.line / 2 + font.ascent), t
-        )
+    for place in text_places(Layout([], None, layout.col_headers, layout.row_headers), figure, style):
+        painter.drawText(QtCore.QPointF(place.rect.left(), place.rect.top() + font.ascent), place.text)
     painter.restore()
     return layout
-
-
-def _text_centred(painter, box: QtCore.QRectF, text: str, font: axis.LabelFont) -> None:
-    x = box.center().x() - font.width(text) / 2
-    painter.drawText(
-        QtCore.QPointF(max(box.left(), x), box.top() + (box.height() - font.line) / 2 + font.ascent), text
-    )
 
 
 def _paint_panel(
@@ -387,18 +433,18 @@ def _paint_panel(
     # axes: panels that share an axis share its picture
     painter.setPen(style.fg)
     look = (style.font.key(), style.fg.rgba())
-    if len(box.rows):
+    if len(box.rows) and box.draw_rows:
         area = QtCore.QRectF(
-            box.slot.left(),
+            plot.left() - box.row_band,
             plot.top() - font.line,
-            plot.left() - box.slot.left(),
+            box.row_band,
             plot.height() + 2 * font.line,
         )
         key = ("rows", box.rows.indices, box.rows.texts, rows, *look)
         _cached_picture(
             painter, cache, key, (), area, lambda q: _paint_row_labels(q, plot, box.rows, rows, font)
         )
-    if len(box.cols):
+    if len(box.cols) and box.draw_cols:
         extent = (box.cols.extent if box.cols.rotated else font.line) + TICK_PX + PAD_PX
         half = 0.0 if box.cols.rotated else max(box.cols.widths, default=0.0) / 2
         area = QtCore.QRectF(
@@ -415,24 +461,61 @@ def _paint_panel(
         _paint_bar(painter, box.bar, p.colours, p.levels, p.kind, style, font)
 
 
+def _title_font(style: Style, mark: Mark | None) -> QtGui.QFont:
+    if mark is None:
+        return style.font
+    bold = QtGui.QFont(style.font)
+    bold.setBold(True)
+    return bold
+
+
+TITLE_LINES = 2
+
+
+def title_lines(title: str, width: float, metrics: QtGui.QFontMetricsF, most: int = TITLE_LINES) -> list[str]:
+    """The title in at most ``most`` lines of ``width``: whole if it fits, else broken where
+    its parts meet (two spaces: "formula  (head 3)  [15×32]"), the last line elided."""
+    if metrics.horizontalAdvance(title) <= width or most <= 1:
+        return [metrics.elidedText(title, QtCore.Qt.TextElideMode.ElideRight, width)]
+    parts = [p for p in title.split("  ") if p]
+    lines: list[str] = []
+    for part in parts:
+        if lines and metrics.horizontalAdvance(lines[-1] + "  " + part) <= width:
+            lines[-1] += "  " + part
+        elif len(lines) < most:
+            lines.append(part)
+        else:
+            lines[-1] += "  " + part
+    return [metrics.elidedText(t, QtCore.Qt.TextElideMode.ElideRight, width) for t in lines]
+
+
+def title_place(
+    box: PanelBox, title: str, font: QtGui.QFont
+) -> list[tuple[QtCore.QPointF, str, QtCore.QRectF]]:
+    """Each line of the title: its baseline point, its text and its rectangle (centred over
+    the plot, inside the panel)."""
+    metrics = QtGui.QFontMetricsF(font)
+    most = max(1, round((box.title.height() - PAD_PX) / metrics.height()))
+    out = []
+    top = box.title.top() + PAD_PX / 2
+    for text in title_lines(title, box.title.width(), metrics, most):
+        width = metrics.horizontalAdvance(text)
+        x = min(max(box.title.left(), box.plot.center().x() - width / 2), box.title.right() - width)
+        out.append(
+            (QtCore.QPointF(x, top + metrics.ascent()), text, QtCore.QRectF(x, top, width, metrics.height()))
+        )
+        top += metrics.height()
+    return out
+
+
 def _paint_title(
     painter, box: PanelBox, title: str, mark: Mark | None, style: Style, font: axis.LabelFont
 ) -> None:
     """The title, centred over the plot and never wider than the panel (elided)."""
-    if mark is None:
-        painter.setPen(style.fg)
-        text = font.elide(title, box.title.width())
-        width, ascent = font.width(text), font.ascent
-    else:
-        bold = QtGui.QFont(style.font)
-        bold.setBold(True)
-        painter.setFont(bold)
-        metrics = QtGui.QFontMetricsF(bold)
-        text = metrics.elidedText(title, QtCore.Qt.TextElideMode.ElideRight, box.title.width())
-        width, ascent = metrics.horizontalAdvance(text), metrics.ascent()
-        painter.setPen(mark.colour)
-    x = min(max(box.title.left(), box.plot.center().x() - width / 2), box.title.right() - width)
-    painter.drawText(QtCore.QPointF(x, box.title.top() + PAD_PX / 2 + ascent), text)
+    painter.setFont(_title_font(style, mark))
+    painter.setPen(style.fg if mark is None else mark.colour)
+    for point, text, _ in title_place(box, title, painter.font()):
+        painter.drawText(point, text)
     if mark is not None:
         painter.setFont(style.font)
 
@@ -446,24 +529,63 @@ def _paint_hatch(painter, plot: QtCore.QRectF, p: MatrixPanel) -> None:
         painter.fillPath(path, QtGui.QBrush(MASK_HATCH, QtCore.Qt.BrushStyle.BDiagPattern))
 
 
+def row_label_places(
+    plot: QtCore.QRectF, labels: axis.AxisLabels, n: int, font: axis.LabelFont
+) -> list[tuple[QtCore.QRectF, str, float]]:
+    """Each row label's rectangle, its text and the y of its tick."""
+    ch = plot.height() / n
+    x_tick = plot.left() - TICK_PX
+    low = plot.top() - font.line / 2
+    high = plot.bottom() + PAD_PX - font.line
+    out = []
+    for index, text, w in zip(labels.indices, labels.texts, labels.widths):
+        y = plot.top() + (index + 0.5) * ch
+        top = min(max(y - font.line / 2, low), high)  # inside the label band, never under the title
+        out.append((QtCore.QRectF(x_tick - PAD_PX / 2 - w, top, w, font.line), text, y))
+    return out
+
+
+def _clear_last_row(
+    plot: QtCore.QRectF, labels: axis.AxisLabels, n: int, font: axis.LabelFont
+) -> axis.AxisLabels:
+    """Without the last label when, kept inside the label band at the plot's bottom, it
+    would sit on the one before it."""
+    places = row_label_places(plot, labels, n, font)
+    if len(places) >= 2 and places[-1][0].top() < places[-2][0].bottom() - 0.01:
+        k = len(labels) - 1
+        return axis.AxisLabels(
+            labels.indices[:k], labels.texts[:k], labels.widths[:k], labels.stride, labels.rotated
+        )
+    return labels
+
+
+def col_label_places(
+    plot: QtCore.QRectF, labels: axis.AxisLabels, n: int, font: axis.LabelFont
+) -> list[tuple[QtCore.QRectF, str, float]]:
+    """Each column label's rectangle (upright, as it reads on screen), its text and the x of
+    its tick. Rotated labels read upwards and end at the plot."""
+    cw = plot.width() / n
+    y_tick = plot.bottom() + TICK_PX
+    out = []
+    for index, text, w in zip(labels.indices, labels.texts, labels.widths):
+        x = plot.left() + (index + 0.5) * cw
+        if labels.rotated:
+            rect = QtCore.QRectF(x - font.line / 2, y_tick + PAD_PX / 2, font.line, w)
+        else:
+            rect = QtCore.QRectF(x - w / 2, y_tick + PAD_PX / 2, w, font.line)
+        out.append((rect, text, x))
+    return out
+
+
 def _paint_row_labels(
     painter, plot: QtCore.QRectF, labels: axis.AxisLabels, n: int, font: axis.LabelFont
 ) -> None:
     if not len(labels):
         return
-    ch = plot.height() / n
-    x_tick = plot.left() - TICK_PX
-    ticks, texts = [], []
-    low = plot.top() - font.line / 2
-    high = plot.bottom() + PAD_PX - font.line
-    for index, text, w in zip(labels.indices, labels.texts, labels.widths):
-        y = plot.top() + (index + 0.5) * ch
-        ticks.append(QtCore.QLineF(x_tick, y, plot.left(), y))
-        top = min(max(y - font.line / 2, low), high)  # inside the label band, never under the title
-        texts.append((QtCore.QPointF(x_tick - PAD_PX / 2 - w, top + font.ascent), text))
-    painter.drawLines(ticks)
-    for point, text in texts:
-        painter.drawText(point, text)
+    places = row_label_places(plot, labels, n, font)
+    painter.drawLines([QtCore.QLineF(plot.left() - TICK_PX, y, plot.left(), y) for _, _, y in places])
+    for rect, text, _ in places:
+        painter.drawText(QtCore.QPointF(rect.left(), rect.top() + font.ascent), text)
 
 
 def _paint_col_labels(
@@ -471,28 +593,19 @@ def _paint_col_labels(
 ) -> None:
     if not len(labels):
         return
-    cw = plot.width() / n
+    places = col_label_places(plot, labels, n, font)
     y_tick = plot.bottom() + TICK_PX
-    ticks = []
-    for index in labels.indices:
-        x = plot.left() + (index + 0.5) * cw
-        ticks.append(QtCore.QLineF(x, plot.bottom(), x, y_tick))
-    painter.drawLines(ticks)
+    painter.drawLines([QtCore.QLineF(x, plot.bottom(), x, y_tick) for _, _, x in places])
     if not labels.rotated:
-        base = y_tick + PAD_PX / 2 + font.ascent
-        for index, text, w in zip(labels.indices, labels.texts, labels.widths):
-            x = plot.left() + (index + 0.5) * cw
-            painter.drawText(QtCore.QPointF(x - w / 2, base), text)
+        for rect, text, _ in places:
+            painter.drawText(QtCore.QPointF(rect.left(), rect.top() + font.ascent), text)
         return
-    painter.save()
-    for index, text, w in zip(labels.indices, labels.texts, labels.widths):
-        x = plot.left() + (index + 0.5) * cw
+    for rect, text, x in places:
         painter.save()
-        painter.translate(x, y_tick + PAD_PX / 2)
+        painter.translate(x, rect.top())
         painter.rotate(-90)  # reads upwards; the label ends at the plot
-        painter.drawText(QtCore.QPointF(-w, -font.line / 2 + font.ascent), text)
+        painter.drawText(QtCore.QPointF(-rect.height(), -font.line / 2 + font.ascent), text)
         painter.restore()
-    painter.restore()
 
 
 def values_fit(plot: QtCore.QRectF, p: MatrixPanel, font: axis.LabelFont) -> bool:
@@ -540,6 +653,25 @@ def _bar_image(cmap: ColourMap) -> QtGui.QImage:
 _BARS: dict[str, QtGui.QImage] = {}
 
 
+def bar_label_places(
+    bar: QtCore.QRectF, levels, kind: str, font: axis.LabelFont
+) -> list[tuple[QtCore.QRectF, str, float]]:
+    """The colour bar's labels (rectangle, text, tick y): its ends, and its middle where the
+    bar is tall enough for three lines."""
+    lo, hi = levels
+    labels = bar_labels(levels, kind)
+    if bar.height() < 3 * font.line:
+        labels = [labels[0], labels[-1]] if bar.height() >= font.line else [labels[-1]]
+    out = []
+    for value, text in labels:
+        frac = 0.5 if hi <= lo else (value - lo) / (hi - lo)
+        y = bar.bottom() - frac * bar.height()
+        top = min(max(y - font.line / 2, bar.top() - font.line / 2), bar.bottom() - font.line / 2)
+        x = bar.right() + TICK_PX + PAD_PX / 2
+        out.append((QtCore.QRectF(x, top, font.width(text), font.line), text, y))
+    return out
+
+
 def _paint_bar(
     painter, bar: QtCore.QRectF, cmap: ColourMap, levels, kind: str, style: Style, font: axis.LabelFont
 ) -> None:
@@ -548,10 +680,56 @@ def _paint_bar(
     painter.setPen(QtGui.QPen(style.frame, 1))
     painter.drawRect(bar.adjusted(-0.5, -0.5, 0.5, 0.5))
     painter.setPen(style.fg)
-    lo, hi = levels
-    for value, text in bar_labels(levels, kind):
-        frac = 0.5 if hi <= lo else (value - lo) / (hi - lo)
-        y = bar.bottom() - frac * bar.height()
+    for rect, text, y in bar_label_places(bar, levels, kind, font):
         painter.drawLine(QtCore.QLineF(bar.right(), y, bar.right() + TICK_PX, y))
-        top = min(max(y - font.line / 2, bar.top() - font.line / 2), bar.bottom() - font.line / 2)
-        painter.drawText(QtCore.QPointF(bar.right() + TICK_PX + PAD_PX / 2, top + font.ascent), text)
+        painter.drawText(QtCore.QPointF(rect.left(), rect.top() + font.ascent), text)
+
+
+# -- where the texts are: what tests check (nothing clipped, nothing overlapping) ----------------------
+@dataclass(frozen=True)
+class TextPlace:
+    kind: str  # "title", "row", "col", "bar", "header"
+    panel: int  # the panel's index (-1: the figure's own, a shared bar or a header)
+    text: str
+    rect: QtCore.QRectF
+
+
+def text_places(layout: Layout, figure: Figure, style: Style) -> list[TextPlace]:
+    """Every text the figure paints (titles, axis labels, colour-bar labels, headers), with
+    the rectangle it covers, from the same geometry the painting uses."""
+    font = style.labels
+    out: list[TextPlace] = []
+    for box in layout.boxes:
+        p = figure.panels[box.index]
+        rows, cols = p.shape
+        if p.title and box.title.height() > 0:
+            mark = figure.marks.get(box.index)
+            for _, text, rect in title_place(box, p.title, _title_font(style, mark)):
+                out.append(TextPlace("title", box.index, text, rect))
+        if len(box.rows) and box.draw_rows:
+            for rect, text, _ in row_label_places(box.plot, box.rows, rows, font):
+                out.append(TextPlace("row", box.index, text, rect))
+        if len(box.cols) and box.draw_cols:
+            for rect, text, _ in col_label_places(box.plot, box.cols, cols, font):
+                out.append(TextPlace("col", box.index, text, rect))
+        if box.bar is not None:
+            for rect, text, _ in bar_label_places(box.bar, p.levels, p.kind, font):
+                out.append(TextPlace("bar", box.index, text, rect))
+    if layout.bar is not None and layout.boxes:
+        p = figure.panels[layout.boxes[0].index]
+        for rect, text, _ in bar_label_places(layout.bar, p.levels, p.kind, font):
+            out.append(TextPlace("bar", -1, text, rect))
+    for box, text in layout.col_headers:
+        t = font.elide(text, box.width())
+        x = max(box.left(), box.center().x() - font.width(t) / 2)
+        top = box.top() + (box.height() - font.line) / 2
+        out.append(TextPlace("header", -1, t, QtCore.QRectF(x, top, font.width(t), font.line)))
+    for box, text in layout.row_headers:
+        t = font.elide(text, box.width())
+        top = box.center().y() - font.line / 2
+        out.append(
+            TextPlace(
+                "header", -1, t, QtCore.QRectF(box.right() - font.width(t), top, font.width(t), font.line)
+            )
+        )
+    return out

@@ -15,6 +15,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui
 
 from explorer.gui.heatmap.colours import ColourMap, colour_indices, colour_map_for, symmetric_levels
+from explorer.gui.i18n import translate
 
 # What rows and columns of a matrix mean, for selection and linking:
 #   "qk": rows are queries, columns are keys; "q": rows are queries, columns are features;
@@ -186,7 +187,9 @@ class MatrixPanel:
         return self.rows[r] if self.rows is not None and r < len(self.rows) else str(r)
 
     def col_name(self, c: int) -> str:
-        return self.cols[c] if self.cols is not None and c < len(self.cols) else f"dim {c}"
+        if self.cols is not None and c < len(self.cols):
+            return self.cols[c]
+        return translate("Heatmap", "dim {0}").format(c)  # a feature column
 
     def cell_text(self, r: int, c: int, visible: str = "visible", hidden: str = "hidden (masked)") -> str:
         """'row, col: value' with the exact value (as float32 holds it)."""

@@ -514,6 +514,8 @@ class BoardView(View):
         self.attention.setToolTip(translate("Board", "Soft weights, one key, or one key drawn at random"))
         self.mask.setItemText(0, translate("Board", "no mask"))
         self.mask.setItemText(1, translate("Board", "causal mask"))
+        for index in range(self.scoring.count()):  # dot, cosine, additive, general, as the controls say
+            self.scoring.setItemText(index, stages.option_label("scoring", self.scoring.itemData(index)))
         self.mask.setToolTip(translate("Board", "Which keys each query may see"))
         self.table.setToolTip(
             translate(
@@ -554,5 +556,7 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
     out = {"board": FigureSource(translate("Board", "Board: every stage"), make(None))}
     inputs = ("X",) if context.state.board.board.tied else ("Q", "K", "V")
     for name in (*inputs, "scores", "scaled", "mask", "weights", "head_output", "concat"):
-        out[f"board:{name}"] = FigureSource(translate("Board", "Board stage: {0}").format(name), make(name))
+        out[f"board:{name}"] = FigureSource(
+            translate("Board", "Board stage: {0}").format(stages.stage_name(name)), make(name)
+        )
     return out

@@ -13,6 +13,8 @@ from PySide6 import QtCore, QtWidgets
 from explorer.appstate.display import ComparedPair, compare_pair
 from explorer.appstate.state import CompareOptions
 from explorer.core.config import SCORINGS, AttentionConfig, ConfigError
+from explorer.gui.core_text import error_text
+from explorer.gui.elided import ElidedCombo
 from explorer.gui.heatmap import Figure, MatrixCanvas
 from explorer.gui.i18n import translate
 from explorer.gui.messages import error_message
@@ -30,11 +32,18 @@ def describe(config: AttentionConfig, short: bool = False) -> str:
         "none": translate("CompareView", "no scaling"),
         "temperature": f"τ = {config.temperature:g}",
     }[config.scale]
+    scoring = stages.option_label("scoring", config.scoring)
+    attention = stages.option_label("attention", config.attention)
     if short:
-        return f"{config.scoring}, {config.attention}, {scale}"
-    return f"{config.scoring}, {config.attention}, {scale}, " + translate("CompareView", "mask {0}").format(
-        config.mask
+        return f"{scoring}, {attention}, {scale}"
+    return f"{scoring}, {attention}, {scale}, " + translate("CompareView", "mask {0}").format(
+        stages.option_label("mask", config.mask)
     )
+
+
+def short(token: str, limit: int = 24) -> str:
+    """A token as a sentence quotes it: a very long one cut ("…")."""
+    return token if len(token) <= limit else token[: limit - 1] + "…"
 
 
 def compare_figure(pair: ComparedPair, head: int, cell) -> Figure:
@@ -59,10 +68,10 @@ class CompareView(View):
         bar = QtWidgets.QHBoxLayout()
         self.b_label = QtWidgets.QLabel()
         bar.addWidget(self.b_label)
-        self.scoring = QtWidgets.QComboBox()
+        self.scoring = ElidedCombo(min_chars=6)
         for name in (SAME, *SCORINGS):
             self.scoring.addItem("", name)
-        self.attention = QtWidgets.QComboBox()
+        self.attention = ElidedCombo(min_chars=6)
         for name in (SAME, "soft", "hard", "sample"):
             self.attention.addItem("", name)
         self.tau_box = QtWidgets.QCheckBox()
@@ -71,15 +80,24 @@ class CompareView(View):
         self.tau.setDecimals(2)
         self.tau.setSingleStep(0.1)
         self.tau.setValue(0.1)
-        self.mask = QtWidgets.QComboBox()
+        self.mask = ElidedCombo(min_chars=6)
         for name in (SAME, "none", "causal"):
             self.mask.addItem("", name)
-        for w in (self.scoring, self.attention, self.tau_box, self.tau, self.mask):
-            bar.addWidget(w)
-        bar.addStretch(1)
+        for w in (self.scoring, self.attention):
+            bar.addWidget(w, 1)
+        bar.addStretch(0)
         layout.addLayout(bar)
+        second = QtWidgets.QHBoxLayout()  # a second row: the bar fits a projector's 1024 px
+        for w in (self.mask, self.tau_box, self.tau):
+            second.addWidget(w)
+        second.addStretch(1)
+        layout.addLayout(second)
         self.summary = QtWidgets.QLabel()
         self.summary.setWordWrap(True)
+        # a pasted 300-letter token cannot wrap: it must not widen the window either
+        self.summary.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
+        )
         layout.addWidget(self.summary)
         self.canvas = MatrixCanvas(style=context.style())
         layout.addWidget(self.canvas, 1)
@@ -141,7 +159,9 @@ class CompareView(View):
         try:
             key = self.key()
         except ConfigError as exc:
-            self.summary.setText(translate("CompareView", "B cannot be computed: {0}").format(exc))
+            self.summary.setText(
+                translate("CompareView", "B cannot be computed: {0}").format(error_text(exc))
+            )
             return
         if self.pair is not None and key == self.pair.key or key == self._wanted:
             return
@@ -202,7 +222,14 @@ class CompareView(View):
             translate(
                 "CompareView",
                 "Head {5}.  A = {0}.  B = {1}.  Largest change: {2:.4f} at query “{3}”, key “{4}”.",
-            ).format(describe(a.config), describe(b.config), peak, a.tokens_query[i], a.tokens_key[j], h)
+            ).format(
+                describe(a.config),
+                describe(b.config),
+                peak,
+                short(a.tokens_query[i]),
+                short(a.tokens_key[j]),
+                h,
+            )
         )
         self.canvas.repaint()
         self.rendered.emit()
@@ -228,7 +255,9 @@ class CompareView(View):
         for combo in (self.scoring, self.attention, self.mask):
             for i in range(combo.count()):
                 name = combo.itemData(i)
-                combo.setItemText(i, same[combo] if name == SAME else named[combo].format(name))
+                kind = {self.scoring: "scoring", self.attention: "attention", self.mask: "mask"}[combo]
+                label = stages.option_label(kind, name)
+                combo.setItemText(i, same[combo] if name == SAME else named[combo].format(label))
         self.scoring.setToolTip(
             translate("CompareView", "The scoring function of B (dot, cosine, additive, general)")
         )
@@ -260,7 +289,9 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
         try:
             b = context.state.compare.config_b(a)
         except ConfigError as exc:
-            raise NothingToExport(translate("CompareView", "B cannot be computed: {0}").format(exc)) from None
+            raise NothingToExport(
+                translate("CompareView", "B cannot be computed: {0}").format(error_text(exc))
+            ) from None
         return compare_pair(context.engine, a, b)
 
     def make(index: int | None):
@@ -277,7 +308,8 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
 
     out = {"compare": FigureSource(translate("CompareView", "Compare: A, B and B − A"), make(None))}
     for index, name in enumerate(("A", "B", "diff")):
+        label = translate("CompareView", "B − A") if name == "diff" else name
         out[f"compare:{name}"] = FigureSource(
-            translate("CompareView", "Compare: {0}").format(name), make(index)
+            translate("CompareView", "Compare: {0}").format(label), make(index)
         )
     return out

@@ -1,7 +1,10 @@
 """The All-heads tab: one stage for every head at once; click a head to select it everywhere.
 
 Every head shares one colour scale (one colour bar) and, having the same size and tokens,
-labels the same tokens.
+its axes: the row labels stand left of the first column, the column labels under the last
+row. The number of columns is chosen for the room the grid has: the one that labels the
+most tokens on both axes with whole titles (a projector at 1024×768 and a wide window get
+different grids).
 """
 
 from __future__ import annotations
@@ -10,8 +13,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.state import GRID_STAGES
 from explorer.gui import theme
+from explorer.gui.elided import ElidedCombo, ElidedLabel
 from explorer.gui.heatmap import Figure, MatrixCanvas
-from explorer.gui.heatmap.figure import Mark
+from explorer.gui.heatmap.figure import Mark, Style, layout_figure
 from explorer.gui.i18n import translate
 from explorer.gui.views import lines as lines_views
 from explorer.gui.views import stages
@@ -20,8 +24,60 @@ from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewCon
 EXPORT_SIZE = QtCore.QSize(1400, 900)
 
 
+MAX_COLUMNS = 16
+
+
 def head_marks(state) -> dict[int, Mark]:
     return {state.selected_head: Mark(QtGui.QColor(theme.SELECTED), 3)}
+
+
+def _fit(figure: Figure, rect: QtCore.QRectF, style: Style) -> tuple:
+    """How well a grid fits: (whole titles, share of tokens labelled on the worse axis, cell px)."""
+    layout = layout_figure(rect, figure, style)
+    if not layout.boxes:
+        return (False, 0.0, 0.0)
+    bold = QtGui.QFont(style.font)
+    bold.setBold(True)  # the selected head's title is bold: the widest form
+    metrics = QtGui.QFontMetricsF(bold)
+    titles = all(
+        metrics.horizontalAdvance(figure.panels[b.index].title) <= b.title.width() for b in layout.boxes
+    )
+    box = layout.boxes[0]
+    rows, cols = figure.panels[box.index].shape
+    coverage = min(len(box.rows) / rows, len(box.cols) / cols)
+    cell = min(box.plot.width() / cols, box.plot.height() / rows)
+    return (titles, round(coverage, 3), cell)
+
+
+def fitted_grid(panels, size: QtCore.QSize, style: Style, **options) -> Figure:
+    """The heads as a grid with shared axes, in the column count that fits ``size`` best:
+    the most tokens labelled on the worse axis, with titles whole (a title too long for
+    its column is shortened to its head, "head 3"), then whole long titles, then larger
+    cells, then the count nearest a wide grid's."""
+    rect = QtCore.QRectF(0, 0, max(1, size.width()), max(1, size.height()))
+    counts = range(1, min(len(panels), MAX_COLUMNS) + 1) or (1,)
+    full = [p.title for p in panels]
+    short = [stages.short_head_title(t) for t in full]
+
+    def with_titles(titles) -> None:
+        for p, t in zip(panels, titles):
+            p.title = t
+
+    scored = []
+    for c in counts:
+        figure = Figure(panels, columns=c, shared_bar=True, shared_axes=True, **options)
+        with_titles(full)
+        whole, coverage, cell = _fit(figure, rect, style)
+        if not whole:
+            with_titles(short)
+            fits_short, coverage, cell = _fit(figure, rect, style)
+        else:
+            fits_short = True
+        nearest = -abs(c - stages.grid_columns(len(panels)))
+        scored.append(((fits_short, coverage, whole, cell, nearest), c))
+    (_, _, whole, _, _), columns = max(scored)
+    with_titles(full if whole else short)
+    return Figure(panels, columns=columns, shared_bar=True, shared_axes=True, **options)
 
 
 class HeadGridView(View):
@@ -34,15 +90,14 @@ class HeadGridView(View):
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QtWidgets.QHBoxLayout()
         self.stage_label = QtWidgets.QLabel()
-        self.stage_combo = QtWidgets.QComboBox()
+        self.stage_combo = ElidedCombo(min_chars=8)  # a long stage name never widens the window
         for name in GRID_STAGES:
             self.stage_combo.addItem("", name)
-        self.hover_label = QtWidgets.QLabel()
-        self.hover_label.setSizePolicy(
-            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
-        )
+        self.shape_label = QtWidgets.QLabel()  # the shape every head shares
+        self.hover_label = ElidedLabel()
         bar.addWidget(self.stage_label)
         bar.addWidget(self.stage_combo)
+        bar.addWidget(self.shape_label)
         bar.addWidget(self.hover_label, 1)
         layout.addLayout(bar)
         self.canvas = MatrixCanvas(style=context.style())
@@ -54,6 +109,7 @@ class HeadGridView(View):
         self.stage_combo.currentIndexChanged.connect(
             lambda _: self.state.set_grid_stage(self.stage_combo.currentData())
         )
+        self._titles: list[str] = []
         self._sync_stage()
         self.retranslate()
 
@@ -73,17 +129,29 @@ class HeadGridView(View):
             panel.image  # noqa: B018 (colour the cells now, between event-loop turns)
             panels.append(panel)
             yield
+        self.shape_label.setText(f"[{stages.shape_text(panels[0].data)}]" if panels else "")
+        self._titles = [p.title for p in panels]  # whole: a narrower fit shortens them
+        self._fit(panels)
+        self.canvas.repaint()
+        self.rendered.emit()
+
+    def _fit(self, panels) -> None:
+        for panel, title in zip(panels, self._titles):
+            panel.title = title
         self.canvas.set_figure(
-            Figure(
+            fitted_grid(
                 panels,
-                columns=stages.grid_columns(trace.heads),
-                shared_bar=True,
+                self.canvas.size(),
+                self.canvas.style_,
                 selection=self.state.selected_cell,
                 marks=head_marks(self.state),
             )
         )
-        self.canvas.repaint()
-        self.rendered.emit()
+
+    def resizeEvent(self, event):  # noqa: N802
+        super().resizeEvent(event)
+        if self.canvas.panels:  # the room changed: maybe another column count fits better
+            self._fit(self.canvas.panels)
 
     def on_state(self, event: str) -> None:
         if event == "head":
@@ -99,6 +167,8 @@ class HeadGridView(View):
 
     def restyle(self) -> None:
         self.canvas.set_style(self.context.style())
+        if self.prepared is not None:
+            self.redraw()  # whole titles again, and the columns for the new font
 
     def _sync_stage(self) -> None:
         self.stage_combo.blockSignals(True)
@@ -114,7 +184,9 @@ class HeadGridView(View):
 
     def _on_hover(self, head: int, r: int, c: int) -> None:
         if head >= 0:
-            text = self.canvas.panels[head].cell_text(r, c)
+            visible = translate("PipelineView", "visible")
+            hidden = translate("PipelineView", "hidden (masked)")
+            text = self.canvas.panels[head].cell_text(r, c, visible, hidden)
             self.hover_label.setText(translate("HeadGrid", "head {h}: {text}").format(h=head, text=text))
 
     def retranslate(self) -> None:
@@ -143,15 +215,12 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             raise NothingToExport(translate("HeadGrid", "Nothing to export yet: no result has been computed"))
         state = context.state
         panels = stages.head_panels(prepared.trace, prepared.display, state.grid_stage)
-        figure = Figure(
-            panels,
-            columns=stages.grid_columns(len(panels)),
-            shared_bar=True,
-            selection=state.selected_cell,
-            marks=head_marks(state),
-        )
         shown = view is not None and view.isVisible() and view.canvas.width() > 100
-        return figure, (view.canvas.size() if shown else EXPORT_SIZE)
+        size = view.canvas.size() if shown else EXPORT_SIZE
+        figure = fitted_grid(
+            panels, size, context.style(), selection=state.selected_cell, marks=head_marks(state)
+        )
+        return figure, size
 
     return {
         "heads": FigureSource(translate("HeadGrid", "All heads"), build),

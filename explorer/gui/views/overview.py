@@ -49,6 +49,7 @@ def overview_figure(weights: np.ndarray, tokens_query, tokens_key, selected: tup
         shared_bar=True,
         axes=False,
         col_headers=[translate("ModelOverview", "head {h}").format(h=h) for h in range(heads)],
+        short_col_headers=[str(h) for h in range(heads)],  # a narrow grid: the numbers
         row_headers=[translate("ModelOverview", "layer {n}").format(n=n) for n in range(layers)],
         marks=overview_marks(layers, heads, selected),
     )

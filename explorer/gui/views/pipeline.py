@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.lesson import STEPS
 from explorer.gui import theme
+from explorer.gui.elided import ElidedLabel
 from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel
 from explorer.gui.heatmap.figure import Mark
 from explorer.gui.heatmap.labels import LABEL_CHARS
@@ -21,6 +22,7 @@ from explorer.gui.i18n import translate
 from explorer.gui.views import lines as lines_views
 from explorer.gui.views import predict, stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
+from explorer.gui.views.tokens import TokenChips
 
 ROW_HEIGHT = 250
 PRESENTATION_ROW_FONTS = 17  # a row's height in presentation mode, in font sizes
@@ -34,7 +36,7 @@ def highlighted_panels(state) -> tuple[str, ...]:
     """The panels of the lesson's current step, when the lesson is shown."""
     if not state.lesson_visible:
         return ()
-    return stages.STAGE_PANELS.get(STEPS[state.lesson_step].stage, ())
+    return stages.framed_panels(STEPS[state.lesson_step].stage)
 
 
 class PipelineView(View):
@@ -49,11 +51,8 @@ class PipelineView(View):
         self.head_label = QtWidgets.QLabel()
         self.head_spin = QtWidgets.QSpinBox()
         self.values_box = QtWidgets.QCheckBox()
-        self.hover_label = QtWidgets.QLabel()
+        self.hover_label = ElidedLabel()  # a long value line never widens the window
         self.hover_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.hover_label.setSizePolicy(
-            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
-        )
         bar.addWidget(self.head_label)
         bar.addWidget(self.head_spin)
         bar.addWidget(self.values_box)
@@ -64,7 +63,17 @@ class PipelineView(View):
         self.scroll.setWidgetResizable(True)
         self.scroll.setWidget(self.canvas)
         self.scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
-        layout.addWidget(self.scroll, 1)
+        # the tokens stage: chips instead of matrices (the lesson's first step)
+        self.chips = TokenChips(context.style())
+        self.chips_scroll = QtWidgets.QScrollArea()
+        self.chips_scroll.setWidgetResizable(True)
+        self.chips_scroll.setWidget(self.chips)
+        self.chips_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.chips_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.pages = QtWidgets.QStackedWidget()
+        self.pages.addWidget(self.scroll)
+        self.pages.addWidget(self.chips_scroll)
+        layout.addWidget(self.pages, 1)
         self.names: list[str] = list(stages.PIPELINE_STAGES)
         self.canvas.set_figure(Figure([], columns=4))
         self.lines_box = lines_views.PipelineLines(self)  # the weights stage as lines
@@ -108,7 +117,9 @@ class PipelineView(View):
             yield
         panels = predict.veil(panels, self.state)  # a lesson question waits: its step's numbers too
         first = not self.canvas.panels
+        self.chips.set_trace(trace)
         self.canvas.set_figure(self._figure(panels))
+        self.pages.setCurrentWidget(self.chips_scroll if self.showing_tokens else self.scroll)
         self._fit_height()
         self.canvas.repaint()  # the keystroke's pixels are on screen when this returns
         if first and highlighted_panels(self.state) and not self.state.stage_zoom:
@@ -126,12 +137,19 @@ class PipelineView(View):
             outlines=predict.outlines(panels, self.state, self.prepared.trace, self.head),
         )
 
+    @property
+    def showing_tokens(self) -> bool:
+        return self.state.stage_zoom == ("tokens",)
+
+    def _zoomed_panels(self) -> list[str]:
+        return [n for n in (self.state.stage_zoom or ()) if n in self.names]
+
     def _visible(self) -> list[int] | None:
-        zoom = self.state.stage_zoom
+        zoom = self._zoomed_panels()
         return None if not zoom else [self.names.index(n) for n in zoom]
 
     def _columns(self) -> int:
-        zoom = self.state.stage_zoom
+        zoom = self._zoomed_panels()
         if zoom:
             return len(zoom)
         wide = 2 if self.state.presentation else 4
@@ -139,7 +157,9 @@ class PipelineView(View):
 
     def _marks(self) -> dict[int, Mark]:
         accent = QtGui.QColor(theme.look(self.state).theme.accent)
-        return {self.names.index(n): Mark(accent, 4) for n in highlighted_panels(self.state)}
+        return {
+            self.names.index(n): Mark(accent, 4) for n in highlighted_panels(self.state) if n in self.names
+        }
 
     def _row_height(self) -> int:
         look = theme.look(self.state)
@@ -163,6 +183,7 @@ class PipelineView(View):
         self.canvas.setMinimumHeight(self._row_height() * rows)
 
     def _relayout(self) -> None:
+        self.pages.setCurrentWidget(self.chips_scroll if self.showing_tokens else self.scroll)
         self.canvas.set_visible(self._visible(), self._columns())
         self._fit_height()
 
@@ -194,6 +215,7 @@ class PipelineView(View):
 
     def restyle(self) -> None:
         self.canvas.set_style(self.context.style())
+        self.chips.set_style(self.context.style())
         self.canvas.set_marks(self._marks())
         self._relayout()
 
@@ -203,7 +225,9 @@ class PipelineView(View):
             self._relayout()
 
     def scroll_to_highlight(self) -> None:
-        rects = [self.canvas.box(self.names.index(n)) for n in highlighted_panels(self.state)]
+        rects = [
+            self.canvas.box(self.names.index(n)) for n in highlighted_panels(self.state) if n in self.names
+        ]
         rects = [b.slot for b in rects if b is not None]
         if not rects:
             return
@@ -306,7 +330,7 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
     }
     for name in stages.PIPELINE_STAGES:
         out[f"pipeline:{name}"] = FigureSource(
-            translate("PipelineView", "Pipeline stage: {0}").format(name), make((name,))
+            translate("PipelineView", "Pipeline stage: {0}").format(stages.stage_name(name)), make((name,))
         )
     out.update(lines_views.figures(context, "pipeline"))
     return out

@@ -26,13 +26,13 @@ SCORE_FORMULAS = {
 WEIGHT_FORMULAS = {
     "soft": "weights = softmax(masked)",
     "hard": "weights = one-hot argmax(masked)",
-    "sample": "weights = one-hot sample of softmax",
+    "sample": "weights = one-hot(sample(softmax(masked)))",
 }
 # The pipeline's panels, in the lesson's order (four a row on a wide window).
 PIPELINE_STAGES = PANEL_NAMES
 # The panels each lesson step (explorer/appstate/lesson.py STEPS) highlights and zooms into.
 STAGE_PANELS = {
-    "tokens": ("X",),
+    "tokens": ("tokens",),  # the token chips (views/tokens.py), not a matrix
     "X": ("X",),
     "Q": ("Q", "K", "V"),
     "heads": ("Q", "K", "V"),
@@ -46,6 +46,15 @@ STAGE_PANELS = {
     "output": ("output",),
     "entropy": ("entropy",),
 }
+
+
+def framed_panels(stage: str) -> tuple[str, ...]:
+    """The matrix panels a lesson step frames among every stage: the tokens step frames X
+    (its rows are the tokens; the chips show only when zoomed into that step)."""
+    panels = STAGE_PANELS.get(stage, ())
+    return ("X",) if panels == ("tokens",) else panels
+
+
 # The stages the all-heads grid offers, with their names in the picker.
 GRID_STAGE_LABELS = {
     "weights": QtCore.QT_TRANSLATE_NOOP("Stages", "weights (after softmax / hard)"),
@@ -57,6 +66,53 @@ GRID_STAGE_LABELS = {
     "V": "V",
 }
 SQUARE = ("scores", "scaled", "weights")
+# The options' values as the window names them (the config keeps the English identifiers).
+OPTION_LABELS = {
+    ("scoring", "dot"): QtCore.QT_TRANSLATE_NOOP("Options", "dot"),
+    ("scoring", "cosine"): QtCore.QT_TRANSLATE_NOOP("Options", "cosine"),
+    ("scoring", "additive"): QtCore.QT_TRANSLATE_NOOP("Options", "additive"),
+    ("scoring", "general"): QtCore.QT_TRANSLATE_NOOP("Options", "general"),
+    ("attention", "soft"): QtCore.QT_TRANSLATE_NOOP("Options", "soft"),
+    ("attention", "hard"): QtCore.QT_TRANSLATE_NOOP("Options", "hard"),
+    ("attention", "sample"): QtCore.QT_TRANSLATE_NOOP("Options", "sample"),
+    ("mask", "none"): QtCore.QT_TRANSLATE_NOOP("Options", "none"),
+    ("mask", "causal"): QtCore.QT_TRANSLATE_NOOP("Options", "causal"),
+    ("mask", "window"): QtCore.QT_TRANSLATE_NOOP("Options", "window"),
+    ("mask", "valid"): QtCore.QT_TRANSLATE_NOOP("Options", "valid length"),
+    ("weights", "pretrained"): QtCore.QT_TRANSLATE_NOOP("Options", "pretrained"),
+    ("weights", "random"): QtCore.QT_TRANSLATE_NOOP("Options", "random"),
+    ("weights", "identity"): QtCore.QT_TRANSLATE_NOOP("Options", "identity"),
+}
+
+
+# The pipeline's stages by name, for the Export dialog and the like.
+STAGE_NAMES = {
+    "X": "X",
+    "Q": "Q",
+    "K": "K",
+    "V": "V",
+    "scores": QtCore.QT_TRANSLATE_NOOP("Stages", "raw scores"),
+    "scaled": QtCore.QT_TRANSLATE_NOOP("Stages", "scaled scores"),
+    "mask": QtCore.QT_TRANSLATE_NOOP("Stages", "mask"),
+    "weights": QtCore.QT_TRANSLATE_NOOP("Stages", "weights"),
+    "head_output": QtCore.QT_TRANSLATE_NOOP("Stages", "head output"),
+    "concat": QtCore.QT_TRANSLATE_NOOP("Stages", "concatenation"),
+    "output": QtCore.QT_TRANSLATE_NOOP("Stages", "output (after W_O)"),
+    "entropy": QtCore.QT_TRANSLATE_NOOP("Stages", "entropy"),
+}
+
+
+def stage_name(name: str) -> str:
+    return translate("Stages", STAGE_NAMES.get(name, name))
+
+
+def option_label(kind: str, value: str) -> str:
+    """An option's value in the interface language ("dot", "causal", …); a mask with a size
+    keeps it ("window:2" -> "window 2")."""
+    name, _, size = str(value).partition(":")
+    text = OPTION_LABELS.get((kind, name))
+    label = translate("Options", text) if text else name
+    return f"{label} {size}" if size else label
 
 
 def shape_text(a: np.ndarray) -> str:
@@ -120,7 +176,8 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             picture=display.picture("mask"),
             hidden=display.hidden_cells(t),
         )
-        return _titled(panel, translate("Stages", "mask: {mask} (1 = visible)").format(mask=cfg.mask))
+        mask = option_label("mask", cfg.mask)
+        return _titled(panel, translate("Stages", "mask: {mask} (1 = visible)").format(mask=mask))
     if name == "weights":
         panel = MatrixPanel(
             t.weights[h],
@@ -198,7 +255,7 @@ def head_panel(
         data,
         rows,
         cols,
-        title=f"{head_word} {head} · H̄ {mean_entropy:.2f}  [{shape_text(data)}]",
+        title=f"{head_word} {head} · H̄ {mean_entropy:.2f}",  # the grid's bar says the shape
         kind=kind,
         levels=levels,
         role=role,
@@ -220,6 +277,11 @@ def grid_columns(heads: int) -> int:
     target = max(1, min(heads, math.ceil(math.sqrt(heads * 1.6))))
     choices = [c for c in (target - 1, target, target + 1) if 1 <= c <= heads]
     return min(choices, key=lambda c: (-heads % c, abs(c - target), c))
+
+
+def short_head_title(title: str) -> str:
+    """ "head 3 · H̄ 1.23" -> "head 3": what a panel too narrow for the whole title shows."""
+    return title.split(" · ")[0]
 
 
 def _axis_labels(tokens: list[str], n: int) -> list[str]:

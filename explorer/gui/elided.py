@@ -1,0 +1,88 @@
+"""Widgets that never widen the window and never cut their text silently: a label of one
+line and a combo box, each showing as much as fits with "…" at the cut, the whole text in
+its tooltip. A projector at 1024×768 has no room to spare; a text cut without a mark reads
+as a different text.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+
+class ElidedLabel(QtWidgets.QLabel):
+    """One line: ``text()`` is the whole text, the label shows as much as fits, the tooltip
+    holds it all and a click shows it at once."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._full = ""
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
+
+    def text(self) -> str:  # the whole text, not what fits
+        return self._full
+
+    def setText(self, text: str) -> None:  # noqa: N802
+        self._full = text or ""
+        self.setToolTip(self._full if self.shown_text() != self._full else "")
+        self._elide()
+
+    def shown_text(self) -> str:
+        return super().text()
+
+    def _elide(self) -> None:
+        margins = self.contentsMargins()
+        room = max(10, self.width() - margins.left() - margins.right() - 2 * self.margin() - 12)
+        elided = self.fontMetrics().elidedText(self._full, QtCore.Qt.TextElideMode.ElideRight, room)
+        if elided != super().text():
+            super().setText(elided)
+        self.setToolTip(self._full if elided != self._full else "")
+
+    def resizeEvent(self, event):  # noqa: N802
+        super().resizeEvent(event)
+        self._elide()
+
+    def changeEvent(self, event):  # noqa: N802
+        super().changeEvent(event)
+        if event.type() in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.StyleChange):
+            self._elide()
+
+    def mousePressEvent(self, event):  # noqa: N802
+        if self._full and self.shown_text() != self._full:
+            QtWidgets.QToolTip.showText(event.globalPosition().toPoint(), self._full, self)
+        super().mousePressEvent(event)
+
+
+class ElidedCombo(QtWidgets.QComboBox):
+    """A combo box as wide as its layout gives it (a few characters at least), its current
+    item elided to fit; the open list shows every item whole."""
+
+    def __init__(self, parent=None, min_chars: int = 8):
+        super().__init__(parent)
+        self.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(min_chars)
+
+    def text_room(self) -> int:
+        """The pixels the current item has inside the box."""
+        option = QtWidgets.QStyleOptionComboBox()
+        self.initStyleOption(option)
+        field = self.style().subControlRect(
+            QtWidgets.QStyle.ComplexControl.CC_ComboBox,
+            option,
+            QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
+            self,
+        )
+        return max(10, field.width() - 4)
+
+    def shown_text(self) -> str:
+        return self.fontMetrics().elidedText(
+            self.currentText(), QtCore.Qt.TextElideMode.ElideRight, self.text_room()
+        )
+
+    def paintEvent(self, event):  # noqa: N802
+        painter = QtWidgets.QStylePainter(self)
+        option = QtWidgets.QStyleOptionComboBox()
+        self.initStyleOption(option)
+        option.currentText = self.shown_text()
+        painter.drawComplexControl(QtWidgets.QStyle.ComplexControl.CC_ComboBox, option)
+        painter.drawControl(QtWidgets.QStyle.ControlElement.CE_ComboBoxLabel, option)
+        painter.end()

@@ -1,0 +1,153 @@
+"""What a projector at 1024×768 asks of the window, as checks a test (and the screenshot
+script) can run on any state: no text under 20 px, nothing clipped or squeezed, no figure
+texts overlapping or outside their figure, every token labelled where the lesson promises it.
+
+Each check returns a list of problems (empty: fine), each naming the widget or text.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.gui.elided import ElidedCombo, ElidedLabel
+from explorer.gui.heatmap import MatrixCanvas
+from explorer.gui.heatmap.figure import text_places
+from explorer.gui.views.tokens import TokenChips
+
+MIN_PX = 20
+
+
+def name(w: QtWidgets.QWidget) -> str:
+    text = ""
+    for attr in ("text", "currentText", "windowTitle"):
+        value = getattr(w, attr, None)
+        if callable(value):
+            try:
+                text = value()
+            except TypeError:
+                continue
+            if text:
+                break
+    return f"{type(w).__name__} {w.objectName()!r} {text[:40]!r}"
+
+
+def shown_widgets(window: QtWidgets.QWidget) -> list[QtWidgets.QWidget]:
+    """Widgets on screen: visible, with a size, not scrolled out of their scroll area's view."""
+    out = []
+    for w in window.findChildren(QtWidgets.QWidget):
+        size = QtWidgets.QWidget.size(w)  # (a widget may shadow width(): the controls have a "width" box)
+        if not w.isVisible() or size.width() <= 0 or size.height() <= 0 or w.window() is not window:
+            continue
+        if isinstance(w, (QtWidgets.QMenu, QtWidgets.QRubberBand)):
+            continue
+        out.append(w)
+    return out
+
+
+def inside_scrolled_content(w: QtWidgets.QWidget) -> bool:
+    """Whether w is the content of a scroll area (it may extend past the view: it scrolls)."""
+    parent = w.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QtWidgets.QAbstractScrollArea) and parent.viewport().isAncestorOf(w):
+            return True
+        parent = parent.parentWidget()
+    return False
+
+
+def font_problems(window) -> list[str]:
+    problems = []
+    for w in shown_widgets(window):
+        px = QtGui.QFontInfo(w.font()).pixelSize()
+        if px < MIN_PX:
+            problems.append(f"{name(w)}: {px} px text")
+        if isinstance(w, MatrixCanvas) and w.style_.font.pixelSize() < MIN_PX:
+            problems.append(f"{name(w)}: figure labels of {w.style_.font.pixelSize()} px")
+        if isinstance(w, TokenChips) and w.style_.font.pixelSize() < MIN_PX:
+            problems.append(f"{name(w)}: chips of {w.style_.font.pixelSize()} px")
+    sheet = window.styleSheet()
+    if "QToolTip" not in sheet:
+        problems.append("tooltips keep the platform's small font")
+    return problems
+
+
+def clip_problems(window) -> list[str]:
+    """Widgets partly outside the window, squeezed below their minimum, or cutting their text."""
+    problems = []
+    frame = window.rect()
+    if (
+        window.minimumSizeHint().width() > window.width()
+        or window.minimumSizeHint().height() > window.height()
+    ):
+        problems.append(
+            f"the window needs {window.minimumSizeHint().toTuple()}, has {window.size().toTuple()}"
+        )
+    for w in shown_widgets(window):
+        width = QtWidgets.QWidget.width(w)
+        rect = QtCore.QRect(w.mapTo(window, QtCore.QPoint(0, 0)), QtWidgets.QWidget.size(w))
+        scrolled = inside_scrolled_content(w)
+        if not scrolled and not frame.contains(rect):
+            problems.append(f"{name(w)} at {rect.getRect()} leaves the window {frame.getRect()}")
+        policy = w.sizePolicy()
+        hint = w.minimumSizeHint()
+        ignored = QtWidgets.QSizePolicy.Policy.Ignored
+        if (
+            hint.isValid()
+            and policy.horizontalPolicy() != ignored
+            and width + 1 < hint.width()
+            and not isinstance(w, (QtWidgets.QAbstractScrollArea, QtWidgets.QTabBar))
+        ):
+            problems.append(f"{name(w)} squeezed to {width} px wide, needs {hint.width()}")
+        if isinstance(w, QtWidgets.QLabel) and not isinstance(w, ElidedLabel) and not w.wordWrap():
+            if w.textFormat() != QtCore.Qt.TextFormat.RichText and "<" not in w.text():
+                need = w.fontMetrics().horizontalAdvance(w.text())
+                if need > w.contentsRect().width() + 1:
+                    problems.append(f"{name(w)} cuts its text ({need:.0f} px in {w.contentsRect().width()})")
+        if isinstance(w, QtWidgets.QLabel) and w.wordWrap() and w.text():
+            need = w.heightForWidth(width)
+            if need > w.height() + 1:
+                problems.append(f"{name(w)} cuts its lines ({need} px tall in {w.height()})")
+        if isinstance(w, QtWidgets.QComboBox) and not isinstance(w, ElidedCombo) and w.currentText():
+            need = w.fontMetrics().horizontalAdvance(w.currentText())
+            if need > width - 30:
+                problems.append(f"{name(w)} cuts its item ({need:.0f} px in {width})")
+        if isinstance(w, QtWidgets.QAbstractButton) and w.text():
+            need = w.fontMetrics().horizontalAdvance(w.text().replace("&", ""))
+            if need > width:
+                problems.append(f"{name(w)} cuts its text ({need:.0f} px in {width})")
+    return problems
+
+
+def figure_problems(window) -> list[str]:
+    """In every figure on screen: texts inside the figure, no two overlapping."""
+    problems = []
+    for canvas in shown_widgets(window):
+        if not isinstance(canvas, MatrixCanvas):
+            continue
+        area = QtCore.QRectF(canvas.rect()).adjusted(-1, -1, 1, 1)
+        places = text_places(canvas.current_layout(), canvas.figure, canvas.style_)
+        for p in places:
+            if not area.contains(p.rect):
+                problems.append(
+                    f"{p.kind} {p.text!r} at {p.rect.getRect()} leaves its figure {area.getRect()}"
+                )
+        for i, a in enumerate(places):
+            for b in places[i + 1 :]:
+                overlap = a.rect.intersected(b.rect)
+                if overlap.width() > 0.5 and overlap.height() > 0.5:
+                    problems.append(f"{a.kind} {a.text!r} overlaps {b.kind} {b.text!r}")
+    for chips in shown_widgets(window):
+        if not isinstance(chips, TokenChips):
+            continue
+        laid = chips.chips()
+        for c in laid:
+            if c.rect.right() > chips.width() or c.rect.left() < 0:
+                problems.append(f"chip {c.token!r} leaves the chips' width")
+        for i, a in enumerate(laid):
+            for b in laid[i + 1 :]:
+                if a.rect.intersects(b.rect):
+                    problems.append(f"chips {a.token!r} and {b.token!r} overlap")
+    return problems
+
+
+def all_problems(window) -> list[str]:
+    return font_problems(window) + clip_problems(window) + figure_problems(window)
