@@ -25,6 +25,7 @@ from explorer.appstate.state import (
     CompareOptions,
     ExplorerState,
 )
+from explorer.appstate.vision import VisionSettings
 from explorer.atomic import atomic_write
 from explorer.core.config import AttentionConfig, ConfigError
 
@@ -54,17 +55,23 @@ class Session:
     lesson_visible: bool = False
     lesson_step: int = 0
     tab: str = DEFAULT_TAB
+    vision: VisionSettings = field(default_factory=VisionSettings)  # the Vision tab (optional key)
 
     def to_json(self) -> str:
         data = {"format": SESSION_FORMAT, "version": SESSION_VERSION, **asdict(self)}
         data["selected_cell"] = list(self.selected_cell) if self.selected_cell else None
         data["stage_zoom"] = list(self.stage_zoom) if self.stage_zoom else None
+        data["vision"] = self.vision.to_dict()
         return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 def session_of(state: ExplorerState) -> Session:
     """The state as a session: what a saved lesson holds."""
-    return Session(**{f.name: getattr(state, _STATE_NAMES.get(f.name, f.name)) for f in fields(Session)})
+    names = [f.name for f in fields(Session) if f.name != "vision"]
+    return Session(
+        **{name: getattr(state, _STATE_NAMES.get(name, name)) for name in names},
+        vision=state.vision.settings(),
+    )
 
 
 def apply_session(state: ExplorerState, session: Session) -> None:
@@ -76,13 +83,14 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.set_compare(session.compare)
     state.set_theme(session.theme)
     state.set_language(session.language)
-    state.set_tab(session.tab)
     state.set_text_zoom(session.text_zoom)
     state.set_values_on_cells(session.values_on_cells)
     state.set_presentation(session.presentation)
     state.set_stage_zoom(session.stage_zoom)
     state.set_lesson_step(session.lesson_step)
     state.show_lesson(session.lesson_visible)
+    state.set_tab(session.tab)  # after the lesson step, which goes to its own tab
+    state.vision.apply(session.vision)
 
 
 _STATE_NAMES = {"stage": "grid_stage"}  # session field -> state attribute, where they differ
@@ -187,6 +195,8 @@ def _format_2(data: dict) -> dict:
         if not isinstance(data["tab"], str) or not data["tab"]:
             raise ValueError("tab must be a tab's name")
         out["tab"] = data["tab"]
+    if data.get("vision") is not None:
+        out["vision"] = VisionSettings.from_dict(data["vision"])
     return out
 
 

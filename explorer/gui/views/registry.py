@@ -24,6 +24,7 @@ class Tab(str, enum.Enum):
     HEADS = "heads"
     OVERVIEW = "overview"
     COMPARE = "compare"
+    VISION = "vision"
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,17 @@ TABS: tuple[TabSpec, ...] = (
         ),
         "explorer.gui.views.compare:CompareView",
         "explorer.gui.views.compare:figures",
+    ),
+    TabSpec(
+        Tab.VISION,
+        QT_TRANSLATE_NOOP("Tabs", "Vision"),
+        QT_TRANSLATE_NOOP(
+            "Tabs",
+            "Attention on pictures: channel weights (SE), spatial maps (CBAM), residual attention; "
+            "train a model while you watch",
+        ),
+        "explorer.gui.views.vision:VisionView",
+        "explorer.gui.views.vision:figures",
     ),
 )
 

@@ -1,0 +1,165 @@
+"""One channel's squeeze and excite, one position's spatial score, laid out as HTML.
+
+Every number comes from explorer.vision.worked (``work_channel`` / ``work_position``, which
+read the trace's own maps and weights); this module only writes them down, to 4 decimals,
+in the interface language.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+from explorer.gui.i18n import translate
+from explorer.vision.worked import WorkedChannel, WorkedPosition
+
+MAX_TERMS = 16  # products written out in a sum; the rest are counted
+
+
+def num(x: float) -> str:
+    return f"{float(x):.4f}"
+
+
+def paren(x: float) -> str:
+    text = num(x)
+    return f"({text})" if text.startswith("-") else text
+
+
+def vec(v: np.ndarray, limit: int = MAX_TERMS) -> str:
+    shown = ", ".join(num(x) for x in np.asarray(v)[:limit])
+    return f"[{shown}{', …' if np.size(v) > limit else ''}]"
+
+
+def _sum(terms: list[str], total: int) -> str:
+    more = total - len(terms)
+    text = " + ".join(terms)
+    if more > 0:
+        text += " + … " + translate("VisionWorked", "({0} more terms)").format(more)
+    return text
+
+
+def channel_html(w: WorkedChannel, second_row: np.ndarray) -> str:
+    """``second_row``: row ``c`` of the bottleneck's second matrix (SE: W₂, CBAM: W₁), from the trace."""
+    e = html.escape
+    c = w.channel
+    kind = "SE" if w.attention == "se" else "CBAM"
+    parts = [
+        "<h3>" + e(translate("VisionWorked", "{0} ({1}), channel {2}").format(w.block, kind, c)) + "</h3>"
+    ]
+    # 1. squeeze
+    avg = next(p for p in w.paths if p.pool == "avg")
+    parts.append(
+        f"<p><b>1. {e(translate('VisionWorked', 'Squeeze: the mean over the positions'))}</b><br>"
+        f"z<sub>{c}</sub> = Σ X<sub>{c}</sub> / {w.positions} = {num(w.feature_sum)} / {w.positions}"
+        f" = <b>{num(avg.value)}</b>"
+    )
+    if w.attention == "cbam":
+        parts.append(
+            "<br>"
+            + e(translate("VisionWorked", "and the maximum over the positions:"))
+            + f" max<sub>{c}</sub> = <b>{num(w.feature_max)}</b>"
+        )
+    parts.append("</p>")
+    # 2. excite, one pass of the bottleneck per descriptor
+    first, second = ("W₁", "W₂") if w.attention == "se" else ("W₀", "W₁")
+    parts.append(f"<p><b>2. {e(translate('VisionWorked', 'Excite: the bottleneck and the sigmoid'))}</b></p>")
+    for path in w.paths:
+        name = "z" if path.pool == "avg" else "max"
+        label = (
+            translate("VisionWorked", "the average-pooled descriptor")
+            if path.pool == "avg"
+            else translate("VisionWorked", "the max-pooled descriptor")
+        )
+        terms = [f"{paren(a)}×{num(h)}" for a, h in zip(second_row, path.hidden)][:MAX_TERMS]
+        parts.append(
+            f"<p><i>{e(label)}</i> {name} = {vec(path.descriptor)}<br>"
+            f"{first}·{name} = {vec(path.hidden_pre)}<br>"
+            f"δ({first}·{name}) = ReLU = {vec(path.hidden)}<br>"
+            f"a = Σ<sub>j</sub> {second}[{c}, j]·h<sub>j</sub> = {_sum(terms, len(path.terms))}"
+            f" = <b>{num(path.logit)}</b></p>"
+        )
+    if len(w.paths) > 1:
+        parts.append(
+            "<p>a<sub>avg</sub> + a<sub>max</sub> = "
+            + " + ".join(paren(p.logit) for p in w.paths)
+            + f" = <b>{num(w.logit)}</b></p>"
+        )
+    weight = "s" if w.attention == "se" else "M"
+    parts.append(
+        f"<p>{weight}<sub>{c}</sub> = σ({num(w.logit)}) = 1 / (1 + e<sup>{paren(-w.logit)}</sup>)"
+        f" = <b>{num(w.weight)}</b></p>"
+    )
+    # 3. rescale
+    parts.append(
+        f"<p><b>3. {e(translate('VisionWorked', 'Rescale'))}</b><br>"
+        + e(
+            translate("VisionWorked", "every value of channel {0}'s map is multiplied by {1}").format(
+                c, num(w.weight)
+            )
+        )
+        + "</p>"
+    )
+    return "".join(parts)
+
+
+def _window_table(values: np.ndarray, weights: np.ndarray, title: str) -> str:
+    rows = []
+    k = values.shape[0]
+    centre = k // 2
+    for r in range(k):
+        cells = []
+        for c in range(k):
+            style = " bgcolor='#ffe2b3'" if (r, c) == (centre, centre) else ""
+            cells.append(
+                f"<td align=right{style}>{values[r, c]:.3f}<br><small>×{weights[r, c]:.3f}</small></td>"
+            )
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<p><i>{html.escape(title)}</i></p><table cellspacing=0 cellpadding=2 border=1>{''.join(rows)}</table>"
+
+
+def position_html(w: WorkedPosition) -> str:
+    e = html.escape
+    parts = [
+        "<h3>"
+        + e(
+            translate("VisionWorked", "{0}, position (row {1}, column {2}), {3}×{3} window").format(
+                w.block, w.row, w.col, w.kernel
+            )
+        )
+        + "</h3>"
+    ]
+    n = w.centre_values.size
+    parts.append(
+        f"<p><b>1. {e(translate('VisionWorked', 'Pool over the channels at this position'))}</b><br>"
+        f"avg = Σ<sub>c</sub> F′<sub>c</sub> / {n} = <b>{num(w.centre_avg)}</b>, "
+        f"max = max<sub>c</sub> F′<sub>c</sub> = <b>{num(w.centre_max)}</b></p>"
+    )
+    avg_terms = [f"{paren(a)}×{paren(b)}" for a, b in zip(w.weight_avg.ravel(), w.window_avg.ravel())]
+    max_terms = [f"{paren(a)}×{paren(b)}" for a, b in zip(w.weight_max.ravel(), w.window_max.ravel())]
+    parts.append(
+        f"<p><b>2. {e(translate('VisionWorked', 'Convolution: the window of both pooled maps times the kernel'))}</b><br>"
+        + e(translate("VisionWorked", "(positions outside the map count as 0)"))
+        + "</p>"
+    )
+    parts.append(
+        _window_table(w.window_avg, w.weight_avg, translate("VisionWorked", "avg map window × W_avg"))
+    )
+    parts.append(
+        f"<p>Σ W<sub>avg</sub>·avg = {_sum(avg_terms[:MAX_TERMS], len(avg_terms))} = <b>{num(w.sum_avg)}</b></p>"
+    )
+    parts.append(
+        _window_table(w.window_max, w.weight_max, translate("VisionWorked", "max map window × W_max"))
+    )
+    parts.append(
+        f"<p>Σ W<sub>max</sub>·max = {_sum(max_terms[:MAX_TERMS], len(max_terms))} = <b>{num(w.sum_max)}</b></p>"
+    )
+    parts.append(
+        f"<p>logit = {num(w.sum_avg)} + {paren(w.sum_max)} + {paren(w.bias)} (b) = <b>{num(w.logit)}</b></p>"
+    )
+    parts.append(
+        f"<p><b>3. {e(translate('VisionWorked', 'Sigmoid'))}</b><br>"
+        f"M<sub>s</sub>({w.row}, {w.col}) = σ({num(w.logit)}) = 1 / (1 + e<sup>{paren(-w.logit)}</sup>)"
+        f" = <b>{num(w.score)}</b></p>"
+    )
+    return "".join(parts)
