@@ -63,6 +63,20 @@ def wait_result(qtbot, view, **expected):
     return view.result.trace
 
 
+def run_until(condition, timeout_ms: int = WAIT_MS) -> None:
+    """Run the event loop until ``condition()``: QEventLoop.exec lets the training thread run,
+    where qtbot.waitUntil's qWait keeps the interpreter lock between its checks."""
+    loop = QtCore.QEventLoop()
+    poll = QtCore.QTimer(interval=5)
+    poll.timeout.connect(lambda: condition() and loop.quit())
+    QtCore.QTimer.singleShot(timeout_ms, loop.quit)
+    if not condition():
+        poll.start()
+        loop.exec()
+        poll.stop()
+    assert condition(), "timed out"
+
+
 def reference(variant: str, seed: int):
     p = generate(seed)
     model, _ = load_shipped(variant)
@@ -379,18 +393,18 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision):
     window, view = vision
     tp = page(window, view, "train")
     view.trainer.pool_size, view.trainer.eval_size = 512, 100  # a lighter run than the window's
-    tp.steps.setValue(40)
+    tp.steps.setValue(200)  # cancelled long before its end
     tp.seed.setValue(3)
-    assert (view.vision.train_steps, view.vision.train_seed) == (40, 3)
+    assert (view.vision.train_steps, view.vision.train_seed) == (200, 3)
     qtbot.mouseClick(tp.start, QtCore.Qt.MouseButton.LeftButton)
     assert view.vision.training == "running" and not tp.start.isEnabled() and tp.cancel.isEnabled()
     run = view.trainer.run
-    qtbot.waitUntil(lambda: run.steps_done >= 12 and len(run.snapshots) >= 1, timeout=WAIT_MS)
+    run_until(lambda: run.steps_done >= 12 and len(run.snapshots) >= 1)
     # the maps follow the newest snapshot, computed on the worker with that snapshot's weights
-    qtbot.waitUntil(lambda: view.result.request.model.step is not None, timeout=WAIT_MS)
+    run_until(lambda: view.result.request.model.step is not None)
     qtbot.mouseClick(tp.cancel, QtCore.Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: view.vision.training == "cancelled", timeout=WAIT_MS)
-    assert run.status == "cancelled" and run.steps_done < 40 and tp.start.isEnabled()
+    run_until(lambda: view.vision.training == "cancelled")
+    assert run.status == "cancelled" and run.steps_done < 200 and tp.start.isEnabled()
     assert run.snapshots[0].step == 0  # the untrained model is the first snapshot
     assert len(run.losses) == run.steps_done and tp.progress.value() == run.steps_done
     np.testing.assert_array_equal(tp.loss.curves.series[0].ys, run.losses)
@@ -407,9 +421,10 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision):
     np.testing.assert_array_equal(tp.watched.panels[0].data, ref.stage("spatial_map", "block3"))
     assert "step 0" in view.summary.text()
     # a whole run: it finishes, the last snapshot is the trained model
+    tp.steps.setValue(40)
     qtbot.mouseClick(tp.start, QtCore.Qt.MouseButton.LeftButton)
     run = view.trainer.run
-    qtbot.waitUntil(lambda: view.vision.training == "finished", timeout=60_000)
+    run_until(lambda: view.vision.training == "finished", 60_000)
     assert run.status == "finished" and run.steps_done == 40 and run.snapshots[-1].step == 40
     assert len(run.accuracy) == len(run.eval_steps) == 2  # steps 20 and 40
     np.testing.assert_array_equal(tp.accuracy.curves.series[0].ys, run.accuracy)
@@ -513,3 +528,33 @@ def test_the_lesson_walks_the_vision_steps(qtbot, vision):
     assert view.vision.page == "residual" and view.vision.variant == "residual"
     window.state.set_lesson_step(stages.index("vision_train"))
     assert view.vision.page == "train"
+    # hiding and showing the lesson again stays on the step's own tab
+    window.state.show_lesson(False)
+    window.state.set_tab("pipeline")
+    window.state.show_lesson(True)
+    assert window.state.tab == "vision"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_presentation_at_1024x768_keeps_every_text_at_20px_or_more(qtbot, make_window, theme):
+    window = make_window(SMALL, size=(1024, 768))
+    window.state.set_theme(theme)
+    window.classroom.set_presentation(True, fullscreen=False)
+    window.resize(1024, 768)
+    window.state.set_tab("vision")
+    view = window.view(Tab.VISION)
+    wait_result(qtbot, view)
+    for name in PAGES:
+        view.vision.set_page(name)
+        qtbot.waitUntil(lambda name=name: view.pages.currentWidget() is view.page_widgets[name])
+        QtWidgets.QApplication.processEvents()
+        assert window.width() <= 1024 and window.height() <= 768
+        assert view.minimumSizeHint().width() <= view.width(), name  # nothing forced wider than the window
+        for w in [view] + view.findChildren(QtWidgets.QWidget):
+            if not w.isVisible():
+                continue
+            style = getattr(w, "style_", None)
+            if style is not None:  # figures, bar charts and curves paint with the view's style
+                assert style.font.pixelSize() >= 20, (name, type(w).__name__)
+            assert QtGui.QFontInfo(w.font()).pixelSize() >= 20, (name, type(w).__name__, w.objectName())
+    assert view.context.style().bg.name() == ("#121212" if theme == "dark" else "#ffffff")

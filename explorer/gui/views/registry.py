@@ -91,7 +91,7 @@ TABS: tuple[TabSpec, ...] = (
             "train a model while you watch",
         ),
         "explorer.gui.views.vision:VisionView",
-        "explorer.gui.views.vision:figures",
+        "explorer.gui.views.vision_export:figures",
     ),
 )
 

@@ -20,7 +20,7 @@ import random
 from pathlib import Path
 
 import numpy as np
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.lesson_vision import SHOWS
@@ -36,7 +36,6 @@ from explorer.appstate.vision import (
 )
 from explorer.appstate.vision_jobs import (
     COMPARED,
-    ImageError,
     ModelChoice,
     VisionRequest,
     VisionResult,
@@ -47,10 +46,11 @@ from explorer.appstate.vision_jobs import (
 from explorer.gui import theme
 from explorer.gui.heatmap import format_value
 from explorer.gui.i18n import translate
-from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE, error_message
-from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
+from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
+from explorer.gui.views.base import View, ViewContext
 from explorer.gui.vision import figures as vf
 from explorer.gui.vision import pages
+from explorer.gui.vision.pages import picture_error
 from explorer.gui.vision.training import Run, Trainer
 from explorer.gui.vision.worked import channel_html, position_html
 from explorer.vision.models import VARIANTS
@@ -59,14 +59,6 @@ from explorer.vision.worked import WorkedChannel, WorkedPosition, work_channel, 
 
 CHANNEL, COMPARE_CHANNEL, LOAD_CHANNEL = "vision", "vision-compare", "vision-load"
 BLOCK_SIZES = {"block1": "16×16", "block2": "8×8", "block3": "8×8"}
-EXPORT_SIZE = QtCore.QSize(1200, 420)
-
-
-def picture_error(exc: BaseException) -> str:
-    """One line for a picture that cannot be used (the loader's own message), or any other error."""
-    if isinstance(exc, ImageError):
-        return translate("VisionView", "This picture cannot be used: {0}").format(exc)
-    return error_message(exc)
 
 
 class VisionView(View):
@@ -100,6 +92,7 @@ class VisionView(View):
             app.aboutToQuit.connect(trainer.shutdown)
         self.retranslate()
         self._sync_controls()
+        self._show_drawing()
         self._apply_lesson()
 
     # -- building -----------------------------------------------------------------------------------------
@@ -315,10 +308,13 @@ class VisionView(View):
                 self.compared = None
                 self._show_drawing()
             self.request()
-        elif event in ("block", "channel", "position"):
+        elif event == "block":
             self._show()
-            if event == "block":
-                self._show_compare()
+            self._show_compare()
+        elif event == "channel" and self.trace is not None:
+            self._show_channel()
+        elif event == "position" and self.trace is not None:
+            self._show_position()
         elif event == "page":
             self.request()
             self._show_compare()
@@ -375,15 +371,26 @@ class VisionView(View):
         return theme.look(self.state).theme.accent
 
     def _show(self) -> None:
+        """Every page from the trace on screen."""
         t = self.trace
         if t is None:
             return
-        v, accent, marks = self.vision, self._accent(), self.marks
+        block = self.shown_block(t)
+        self.picture_page.show_trace(t, block, self.vision.position, self._accent(), self.marks)
+        self._show_channel()
+        self._show_spatial()
+        self.train_page.watched.set_figure(
+            vf.Figure([vf.overlay_panel(t, block, vf.verdict(t))], selection=self.vision.position)
+        )
+        self._show_summary()
+        self._show_training()
+        self.rendered.emit()
+
+    def _show_channel(self) -> None:
+        """The channel page (its bars, maps and worked arithmetic) and the residual page."""
+        t, v = self.trace, self.vision
         block = self.shown_block(t)
         b = t.block(block)
-        position = self._position(t, block)
-        self.picture_page.show_trace(t, block, v.position, accent, marks)
-        # channel attention
         has_channels = "channel_weights" in b.stages
         self.channel_page.show_content(has_channels)
         self.channel_work = None
@@ -391,31 +398,35 @@ class VisionView(View):
             channel = self._channel(t, block)
             self.channel_work = work_channel(t, block, channel)
             second = b.params["w2"] if b.attention == "se" else b.params["w1"]
-            self.channel_page.show_trace(
-                t, block, channel, channel_html(self.channel_work, second[channel]), accent, marks
-            )
-        # spatial attention
-        has_spatial = "spatial_logits" in b.stages
-        self.spatial_page.show_content(has_spatial)
-        self.position_work = None
-        if has_spatial:
-            self.position_work = work_position(t, block, *position)
-            hint = "" if v.position is not None else self._position_hint()
-            self.spatial_page.show_trace(
-                t, block, v.position or position, hint + position_html(self.position_work), accent, marks
-            )
-        # residual attention
+            html_text = channel_html(self.channel_work, second[channel])
+            self.channel_page.show_trace(t, block, channel, html_text, self._accent(), self.marks)
         has_residual = vf.residual_block(t) is not None
         self.residual_page.show_content(has_residual)
         if has_residual:
-            self.residual_page.show_trace(t, v.channel or 0, accent, marks)
-        # the training page's watched picture
-        self.train_page.watched.set_figure(
-            vf.Figure([vf.overlay_panel(t, block, vf.verdict(t))], selection=v.position)
-        )
-        self._show_summary()
-        self._show_training()
-        self.rendered.emit()
+            self.residual_page.show_trace(t, v.channel or 0, self._accent(), self.marks)
+
+    def _show_spatial(self) -> None:
+        """The spatial page: its stages and the position's worked arithmetic."""
+        t, v = self.trace, self.vision
+        block = self.shown_block(t)
+        has_spatial = "spatial_logits" in t.block(block).stages
+        self.spatial_page.show_content(has_spatial)
+        self.position_work = None
+        if has_spatial:
+            position = self._position(t, block)
+            self.position_work = work_position(t, block, *position)
+            hint = "" if v.position is not None else self._position_hint()
+            html_text = hint + position_html(self.position_work)
+            self.spatial_page.show_trace(
+                t, block, v.position or position, html_text, self._accent(), self.marks
+            )
+
+    def _show_position(self) -> None:
+        """A new position: the spatial page's arithmetic, and the selection on every map."""
+        self._show_spatial()
+        position = self.vision.position
+        for canvas in (self.picture_page.overlay, self.train_page.watched, self.compare_page.figure):
+            canvas.set_selection(position)
 
     def _position_hint(self) -> str:
         text = translate(
@@ -594,35 +605,11 @@ class VisionView(View):
                 )
             )
         else:
-            page.status.setText(self._run_text(run))
+            page.status.setText(page.run_text(run))
         if shown is None:
             page.snapshot_label.setText(translate("VisionView", "shipped checkpoint"))
         else:
             page.snapshot_label.setText(translate("VisionView", "step {0} of {1}").format(shown, run.steps))
-
-    def _run_text(self, run: Run) -> str:
-        parts = [
-            translate("VisionView", "{0}: step {1} of {2}").format(
-                vf.variant_label(run.variant), run.steps_done, run.steps
-            )
-        ]
-        if run.losses:
-            parts.append(translate("VisionView", "loss {0:.3f}").format(run.losses[-1]))
-        if run.accuracy:
-            parts.append(
-                translate("VisionView", "held-out accuracy {0}").format(pages.percent(run.accuracy[-1]))
-            )
-        parts.append(translate("VisionView", "{0:.1f} s").format(run.wall_s))
-        if run.goal_s is not None:
-            parts.append(translate("VisionView", "95 % reached after {0:.1f} s").format(run.goal_s))
-        status = {
-            "finished": translate("VisionView", "finished"),
-            "cancelled": translate("VisionView", "cancelled"),
-            "failed": translate("VisionView", "failed: {0}").format(run.error),
-        }.get(run.status)
-        if status:
-            parts.append(status)
-        return "  ·  ".join(parts)
 
     # -- looks and words ----------------------------------------------------------------------------------
     def _show_banner(self, text: str, style: str) -> None:
@@ -690,78 +677,3 @@ class VisionView(View):
             self._show()
         self._show_compare()
         self._show_training()
-
-
-# -- export ------------------------------------------------------------------------------------------------
-def figures(context: ViewContext) -> dict[str, FigureSource]:
-    """The tab's figures, drawn from its trace, or (a tab never opened) computed now for its settings."""
-    view = context.view(VisionView.TAB)
-    vision = context.state.vision
-
-    def trace() -> VisionTrace:
-        if view is not None and view.trace is not None:
-            return view.trace
-        try:
-            return compute(VisionRequest(vision.picture, ModelChoice(vision.variant))).trace
-        except ImageError as exc:
-            raise NothingToExport(picture_error(exc)) from None
-
-    def block_of(t: VisionTrace) -> str:
-        names = [b.name for b in t.blocks]
-        return vision.block if vision.block in names else names[-1]
-
-    def sized(figure, size: QtCore.QSize):
-        return figure, vf.square_size(figure, context.style(), size)
-
-    def picture():
-        t = trace()
-        return sized(vf.export_figure(t, block_of(t), vision.position), EXPORT_SIZE)
-
-    def channel():
-        t = trace()
-        block = block_of(t)
-        if "channel_weights" not in t.block(block).stages:
-            raise NothingToExport(translate("VisionView", "This block has no channel attention."))
-        return sized(vf.channel_figure(t, block, vision.channel), QtCore.QSize(1000, 800))
-
-    def spatial():
-        t = trace()
-        block = block_of(t)
-        if "spatial_logits" not in t.block(block).stages:
-            raise NothingToExport(translate("VisionView", "This block has no spatial attention."))
-        return sized(vf.spatial_figure(t, block, vision.position), QtCore.QSize(1200, 800))
-
-    def residual():
-        t = trace()
-        if vf.residual_block(t) is None:
-            raise NothingToExport(
-                translate("VisionView", "Only the residual-attention model has a mask branch.")
-            )
-        return sized(vf.residual_figure(t, vision.channel or 0), QtCore.QSize(1200, 800))
-
-    def compared():
-        if view is not None and view.compared is not None and view.compared.picture == vision.picture:
-            result = view.compared
-        else:
-            try:
-                result = compare(vision.picture)
-            except ImageError as exc:
-                raise NothingToExport(picture_error(exc)) from None
-        t = next(iter(result.traces.values()))
-        return sized(
-            vf.compare_figure(result.traces, block_of(t), with_probabilities=True), QtCore.QSize(1200, 900)
-        )
-
-    return {
-        "vision": FigureSource(translate("VisionView", "Vision: picture, map and probabilities"), picture),
-        "vision:channel": FigureSource(
-            translate("VisionView", "Vision: channel attention, stage by stage"), channel
-        ),
-        "vision:spatial": FigureSource(
-            translate("VisionView", "Vision: spatial attention, stage by stage"), spatial
-        ),
-        "vision:residual": FigureSource(translate("VisionView", "Vision: residual attention"), residual),
-        "vision:compare": FigureSource(
-            translate("VisionView", "Vision: plain, SE and CBAM side by side"), compared
-        ),
-    }

@@ -81,7 +81,7 @@ class CurvePlot(QtWidgets.QWidget):
     def plot_rect(self) -> QtCore.QRectF:
         m = QtGui.QFontMetricsF(self.style_.font)
         axis_w = m.horizontalAdvance("0.00") + 2 * PAD
-        top = m.height() + PAD
+        top = 1.5 * m.height() + PAD  # the title's line, and half a line for the top value's label
         return QtCore.QRectF(self.rect()).adjusted(axis_w + PAD, top + PAD, -PAD * 2, -(m.height() + 2 * PAD))
 
     def paintEvent(self, event):  # noqa: N802

@@ -13,12 +13,14 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.appstate.vision import BRUSH_RANGE, DRAW_COLOURS, MAX_SEED, MAX_TRAIN_STEPS
 from explorer.gui.heatmap import Figure, Style
 from explorer.gui.i18n import translate
+from explorer.gui.messages import error_message
 from explorer.gui.vision import figures as vf
 from explorer.gui.vision.bars import BarChart, Bars, decimals, percent
 from explorer.gui.vision.curves import CurvePlot, Curves, Series
 from explorer.gui.vision.drawing import DrawCanvas, qcolour
 from explorer.gui.vision.figures import SquareCanvas
 from explorer.gui.vision.training import GOAL, Run
+from explorer.vision.images import ImageError
 from explorer.vision.trace import VisionTrace
 
 TOP = QtGui.QColor("#4477aa")  # the largest channel weights, the predicted class
@@ -26,6 +28,13 @@ BOTTOM = QtGui.QColor("#ee6677")  # the smallest channel weights
 LOSS = QtGui.QColor("#4477aa")
 HELD_OUT = QtGui.QColor("#ee6677")
 ACCURACY = QtGui.QColor("#228833")
+
+
+def picture_error(exc: BaseException) -> str:
+    """One line for a picture that cannot be used (the loader's own message), or any other error."""
+    if isinstance(exc, ImageError):
+        return translate("VisionView", "This picture cannot be used: {0}").format(exc)
+    return error_message(exc)
 
 
 def probability_bars(trace: VisionTrace, title: str = "") -> Bars:
@@ -482,6 +491,29 @@ class TrainPage(QtWidgets.QWidget):
         index = steps.index(shown_step) if shown_step in steps else len(steps) - 1
         self._slider(max(0, len(steps) - 1), max(0, index))
         self.slider.setEnabled(bool(steps))
+
+    def run_text(self, run: Run) -> str:
+        """One line: the step, the loss, the held-out accuracy, the time, the 95 % moment, the end."""
+        parts = [
+            translate("VisionView", "{0}: step {1} of {2}").format(
+                vf.variant_label(run.variant), run.steps_done, run.steps
+            )
+        ]
+        if run.losses:
+            parts.append(translate("VisionView", "loss {0:.3f}").format(run.losses[-1]))
+        if run.accuracy:
+            parts.append(translate("VisionView", "held-out accuracy {0}").format(percent(run.accuracy[-1])))
+        parts.append(translate("VisionView", "{0:.1f} s").format(run.wall_s))
+        if run.goal_s is not None:
+            parts.append(translate("VisionView", "95 % reached after {0:.1f} s").format(run.goal_s))
+        status = {
+            "finished": translate("VisionView", "finished"),
+            "cancelled": translate("VisionView", "cancelled"),
+            "failed": translate("VisionView", "failed: {0}").format(run.error),
+        }.get(run.status)
+        if status:
+            parts.append(status)
+        return "  ·  ".join(parts)
 
     def _slider(self, maximum: int, value: int) -> None:
         self.slider.blockSignals(True)

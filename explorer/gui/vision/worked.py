@@ -39,9 +39,27 @@ def _sum(terms: list[str], total: int) -> str:
     return text
 
 
+def headings() -> dict[str, str]:
+    """The steps' headings in the interface language (outside the f-strings, where lupdate reads them)."""
+    return {
+        key: html.escape(text)
+        for key, text in (
+            ("squeeze", translate("VisionWorked", "Squeeze: the mean over the positions")),
+            ("excite", translate("VisionWorked", "Excite: the bottleneck and the sigmoid")),
+            ("rescale", translate("VisionWorked", "Rescale")),
+            ("pool", translate("VisionWorked", "Pool over the channels at this position")),
+            (
+                "conv",
+                translate("VisionWorked", "Convolution: the window of both pooled maps times the kernel"),
+            ),
+            ("sigmoid", translate("VisionWorked", "Sigmoid")),
+        )
+    }
+
+
 def channel_html(w: WorkedChannel, second_row: np.ndarray) -> str:
     """``second_row``: row ``c`` of the bottleneck's second matrix (SE: W₂, CBAM: W₁), from the trace."""
-    e = html.escape
+    e, heading = html.escape, headings()
     c = w.channel
     kind = "SE" if w.attention == "se" else "CBAM"
     parts = [
@@ -50,7 +68,7 @@ def channel_html(w: WorkedChannel, second_row: np.ndarray) -> str:
     # 1. squeeze
     avg = next(p for p in w.paths if p.pool == "avg")
     parts.append(
-        f"<p><b>1. {e(translate('VisionWorked', 'Squeeze: the mean over the positions'))}</b><br>"
+        f"<p><b>1. {heading['squeeze']}</b><br>"
         f"z<sub>{c}</sub> = Σ X<sub>{c}</sub> / {w.positions} = {num(w.feature_sum)} / {w.positions}"
         f" = <b>{num(avg.value)}</b>"
     )
@@ -63,7 +81,7 @@ def channel_html(w: WorkedChannel, second_row: np.ndarray) -> str:
     parts.append("</p>")
     # 2. excite, one pass of the bottleneck per descriptor
     first, second = ("W₁", "W₂") if w.attention == "se" else ("W₀", "W₁")
-    parts.append(f"<p><b>2. {e(translate('VisionWorked', 'Excite: the bottleneck and the sigmoid'))}</b></p>")
+    parts.append(f"<p><b>2. {heading['excite']}</b></p>")
     for path in w.paths:
         name = "z" if path.pool == "avg" else "max"
         label = (
@@ -92,7 +110,7 @@ def channel_html(w: WorkedChannel, second_row: np.ndarray) -> str:
     )
     # 3. rescale
     parts.append(
-        f"<p><b>3. {e(translate('VisionWorked', 'Rescale'))}</b><br>"
+        f"<p><b>3. {heading['rescale']}</b><br>"
         + e(
             translate("VisionWorked", "every value of channel {0}'s map is multiplied by {1}").format(
                 c, num(w.weight)
@@ -103,23 +121,23 @@ def channel_html(w: WorkedChannel, second_row: np.ndarray) -> str:
     return "".join(parts)
 
 
-def _window_table(values: np.ndarray, weights: np.ndarray, title: str) -> str:
-    rows = []
+def _grid(values: np.ndarray, title: str, mark_centre: bool) -> str:
+    """A k×k window as preformatted rows (cheap to lay out, unlike a rich-text table); the
+    position itself in [brackets]."""
     k = values.shape[0]
-    centre = k // 2
+    lines = []
     for r in range(k):
         cells = []
         for c in range(k):
-            style = " bgcolor='#ffe2b3'" if (r, c) == (centre, centre) else ""
-            cells.append(
-                f"<td align=right{style}>{values[r, c]:.3f}<br><small>×{weights[r, c]:.3f}</small></td>"
-            )
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<p><i>{html.escape(title)}</i></p><table cellspacing=0 cellpadding=2 border=1>{''.join(rows)}</table>"
+            text = f"{values[r, c]:.3f}"
+            centre = mark_centre and r == c == k // 2
+            cells.append(f"[{text}]".rjust(8) if centre else f"{text} ".rjust(8))
+        lines.append("".join(cells))
+    return f"<p><i>{html.escape(title)}</i></p><pre>{html.escape(chr(10).join(lines))}</pre>"
 
 
 def position_html(w: WorkedPosition) -> str:
-    e = html.escape
+    e, heading = html.escape, headings()
     parts = [
         "<h3>"
         + e(
@@ -131,26 +149,24 @@ def position_html(w: WorkedPosition) -> str:
     ]
     n = w.centre_values.size
     parts.append(
-        f"<p><b>1. {e(translate('VisionWorked', 'Pool over the channels at this position'))}</b><br>"
+        f"<p><b>1. {heading['pool']}</b><br>"
         f"avg = Σ<sub>c</sub> F′<sub>c</sub> / {n} = <b>{num(w.centre_avg)}</b>, "
         f"max = max<sub>c</sub> F′<sub>c</sub> = <b>{num(w.centre_max)}</b></p>"
     )
     avg_terms = [f"{paren(a)}×{paren(b)}" for a, b in zip(w.weight_avg.ravel(), w.window_avg.ravel())]
     max_terms = [f"{paren(a)}×{paren(b)}" for a, b in zip(w.weight_max.ravel(), w.window_max.ravel())]
     parts.append(
-        f"<p><b>2. {e(translate('VisionWorked', 'Convolution: the window of both pooled maps times the kernel'))}</b><br>"
+        f"<p><b>2. {heading['conv']}</b><br>"
         + e(translate("VisionWorked", "(positions outside the map count as 0)"))
         + "</p>"
     )
-    parts.append(
-        _window_table(w.window_avg, w.weight_avg, translate("VisionWorked", "avg map window × W_avg"))
-    )
+    parts.append(_grid(w.window_avg, translate("VisionWorked", "avg map: the window"), True))
+    parts.append(_grid(w.weight_avg, translate("VisionWorked", "the kernel's weights on it, W_avg"), False))
     parts.append(
         f"<p>Σ W<sub>avg</sub>·avg = {_sum(avg_terms[:MAX_TERMS], len(avg_terms))} = <b>{num(w.sum_avg)}</b></p>"
     )
-    parts.append(
-        _window_table(w.window_max, w.weight_max, translate("VisionWorked", "max map window × W_max"))
-    )
+    parts.append(_grid(w.window_max, translate("VisionWorked", "max map: the window"), True))
+    parts.append(_grid(w.weight_max, translate("VisionWorked", "the kernel's weights on it, W_max"), False))
     parts.append(
         f"<p>Σ W<sub>max</sub>·max = {_sum(max_terms[:MAX_TERMS], len(max_terms))} = <b>{num(w.sum_max)}</b></p>"
     )
@@ -158,7 +174,7 @@ def position_html(w: WorkedPosition) -> str:
         f"<p>logit = {num(w.sum_avg)} + {paren(w.sum_max)} + {paren(w.bias)} (b) = <b>{num(w.logit)}</b></p>"
     )
     parts.append(
-        f"<p><b>3. {e(translate('VisionWorked', 'Sigmoid'))}</b><br>"
+        f"<p><b>3. {heading['sigmoid']}</b><br>"
         f"M<sub>s</sub>({w.row}, {w.col}) = σ({num(w.logit)}) = 1 / (1 + e<sup>{paren(-w.logit)}</sup>)"
         f" = <b>{num(w.score)}</b></p>"
     )
