@@ -1924,10 +1924,6 @@
         <translation>图片：{0}</translation>
     </message>
     <message>
-        <source>a drawing ({0} strokes)</source>
-        <translation>手绘图（{0} 笔）</translation>
-    </message>
-    <message>
         <source>{0}, shipped checkpoint</source>
         <translation>{0}，随程序提供的检查点</translation>
     </message>
@@ -2002,6 +1998,10 @@
     <message>
         <source>failed: {0}</source>
         <translation>失败：{0}</translation>
+    </message>
+    <message>
+        <source>a drawing of {0} stroke(s)</source>
+        <translation>手绘图（{0} 笔）</translation>
     </message>
     <message>
         <source>Seed</source>

@@ -379,8 +379,10 @@ class VisionView(View):
         self.picture_page.show_trace(t, block, self.vision.position, self._accent(), self.marks)
         self._show_channel()
         self._show_spatial()
+        p = float(t.probabilities[t.prediction])
+        watched = f"{vf.class_label(t.prediction_name)} {100 * p:.1f} %"  # short: the panel is narrow
         self.train_page.watched.set_figure(
-            vf.Figure([vf.overlay_panel(t, block, vf.verdict(t))], selection=self.vision.position)
+            vf.Figure([vf.overlay_panel(t, block, watched)], selection=self.vision.position)
         )
         self._show_summary()
         self._show_training()
@@ -464,7 +466,7 @@ class VisionView(View):
         if picture.kind == "file":
             parts.append(translate("VisionView", "picture: {0}").format(Path(picture.path).name))
         elif picture.kind == "draw":
-            parts.append(translate("VisionView", "a drawing ({0} strokes)").format(len(picture.strokes)))
+            parts.append(translate("VisionView", "a drawing of {0} stroke(s)").format(len(picture.strokes)))
         choice = self.result.request.model
         if choice.shipped:
             parts.append(

@@ -129,9 +129,9 @@ def _grid(values: np.ndarray, title: str, mark_centre: bool) -> str:
     for r in range(k):
         cells = []
         for c in range(k):
-            text = f"{values[r, c]:.3f}"
+            text = f"{values[r, c]:.2f}"  # two decimals: seven columns fit a narrow panel
             centre = mark_centre and r == c == k // 2
-            cells.append(f"[{text}]".rjust(8) if centre else f"{text} ".rjust(8))
+            cells.append(f"[{text}]".rjust(7) if centre else f"{text} ".rjust(7))
         lines.append("".join(cells))
     return f"<p><i>{html.escape(title)}</i></p><pre>{html.escape(chr(10).join(lines))}</pre>"
 
