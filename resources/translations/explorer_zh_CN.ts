@@ -1968,10 +1968,6 @@
         <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
-        <source>{0}: step {1} of {2}</source>
-        <translation>{0}：第 {1} 步，共 {2} 步</translation>
-    </message>
-    <message>
         <source>loss {0:.3f}</source>
         <translation>损失 {0:.3f}</translation>
     </message>
@@ -2290,6 +2286,10 @@
     <message>
         <source>held-out accuracy</source>
         <translation>留出集准确率</translation>
+    </message>
+    <message>
+        <source>{0} on {1}: step {2} of {3}</source>
+        <translation>{0}（{1}）：第 {2} 步，共 {3} 步</translation>
     </message>
     <message>
         <source>steps </source>

@@ -399,6 +399,7 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision):
     qtbot.mouseClick(tp.start, QtCore.Qt.MouseButton.LeftButton)
     assert view.vision.training == "running" and not tp.start.isEnabled() and tp.cancel.isEnabled()
     run = view.trainer.run
+    assert run.device == ("cuda" if torch.cuda.is_available() else "cpu")  # CUDA when present
     run_until(lambda: run.steps_done >= 12 and len(run.snapshots) >= 1)
     # the maps follow the newest snapshot, computed on the worker with that snapshot's weights
     run_until(lambda: view.result.request.model.step is not None)

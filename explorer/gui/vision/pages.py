@@ -495,8 +495,8 @@ class TrainPage(QtWidgets.QWidget):
     def run_text(self, run: Run) -> str:
         """One line: the step, the loss, the held-out accuracy, the time, the 95 % moment, the end."""
         parts = [
-            translate("VisionView", "{0}: step {1} of {2}").format(
-                vf.variant_label(run.variant), run.steps_done, run.steps
+            translate("VisionView", "{0} on {1}: step {2} of {3}").format(
+                vf.variant_label(run.variant), run.device, run.steps_done, run.steps
             )
         ]
         if run.losses:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from PySide6 import QtCore
 
+from explorer.core.device import choose_device
 from explorer.gui.worker_bridge import WorkerBridge
 from explorer.training import Progress, Snapshot, TrainingCancelled
 from explorer.vision.models import VisionConfig
@@ -26,6 +27,7 @@ CHANNEL = "vision-train"
 EVAL_EVERY = 20
 SNAPSHOT_EVERY = 10
 GOAL = 0.95  # the held-out accuracy the issue asks for
+DEVICE = "auto"  # CUDA when present, else the CPU on one thread
 
 
 @dataclass
@@ -41,6 +43,7 @@ class Run:
     accuracy: list[float] = field(default_factory=list)
     held_out_loss: list[float] = field(default_factory=list)
     snapshots: list[Snapshot] = field(default_factory=list)
+    device: str = "cpu"  # CUDA when present (the snapshots are CPU copies either way)
     status: str = "running"  # running, finished, cancelled, failed
     error: str = ""
     started: float = field(default_factory=time.perf_counter)  # on the GUI thread, at Start
@@ -111,9 +114,11 @@ class Trainer(QtCore.QObject):
             eval_every=EVAL_EVERY,
             eval_size=self.eval_size,
             snapshot_every=SNAPSHOT_EVERY,
+            device=DEVICE,
             threads=1,
         )
-        self.run = Run(run_id, config, steps, seed)
+        device, _ = choose_device(DEVICE)
+        self.run = Run(run_id, config, steps, seed, device=device.type)
         self._stop = stop = threading.Event()
         emit = self._step.emit
 
