@@ -15,16 +15,19 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from explorer.appstate.vision import Picture, render_drawing
 from explorer.core.device import threads_for
 from explorer.training import Snapshot
-from explorer.vision.images import ImageError, LoadedImage, load_image
 from explorer.vision.models import TinyCNN, VisionConfig
 from explorer.vision.shapes import generate
 from explorer.vision.trace import VisionTrace, run_model
+
+if TYPE_CHECKING:  # explorer.vision.images loads Pillow: only when a file is read
+    from explorer.vision.images import LoadedImage
 
 COMPARED = ("plain", "se", "cbam")  # the variants compare mode shows side by side
 _FILES_KEPT = 4
@@ -94,6 +97,8 @@ def load_file(path: str | Path) -> LoadedImage:
             if key in _files:
                 _files.move_to_end(key)
                 return _files[key]
+    from explorer.vision.images import load_image
+
     loaded = load_image(path)
     if key is not None:
         with _files_lock:
@@ -161,7 +166,6 @@ def compare(
 __all__ = [
     "COMPARED",
     "CompareResult",
-    "ImageError",
     "ModelChoice",
     "PictureInput",
     "Stopped",

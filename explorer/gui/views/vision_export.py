@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore
 
-from explorer.appstate.vision_jobs import ImageError, ModelChoice, VisionRequest, compare, compute
+from explorer.appstate.vision_jobs import ModelChoice, VisionRequest, compare, compute
 from explorer.gui.i18n import translate
 from explorer.gui.views.base import FigureSource, NothingToExport, ViewContext
 from explorer.gui.vision import figures as vf
@@ -31,7 +31,7 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             return view.trace
         try:
             return compute(VisionRequest(vision.picture, ModelChoice(vision.variant))).trace
-        except ImageError as exc:
+        except ValueError as exc:  # a picture that cannot be read (ImageError), any bad value
             raise NothingToExport(picture_error(exc)) from None
 
     def block_of(t: VisionTrace) -> str:
@@ -73,7 +73,7 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
         else:
             try:
                 result = compare(vision.picture)
-            except ImageError as exc:
+            except ValueError as exc:  # a picture that cannot be read (ImageError), any bad value
                 raise NothingToExport(picture_error(exc)) from None
         t = next(iter(result.traces.values()))
         return sized(

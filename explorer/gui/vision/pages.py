@@ -7,6 +7,8 @@ the selection to show, and listens to their signals; every number they show is t
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -20,7 +22,6 @@ from explorer.gui.vision.curves import CurvePlot, Curves, Series
 from explorer.gui.vision.drawing import DrawCanvas, qcolour
 from explorer.gui.vision.figures import SquareCanvas
 from explorer.gui.vision.training import GOAL, Run
-from explorer.vision.images import ImageError
 from explorer.vision.trace import VisionTrace
 
 TOP = QtGui.QColor("#4477aa")  # the largest channel weights, the predicted class
@@ -32,7 +33,8 @@ ACCURACY = QtGui.QColor("#228833")
 
 def picture_error(exc: BaseException) -> str:
     """One line for a picture that cannot be used (the loader's own message), or any other error."""
-    if isinstance(exc, ImageError):
+    images = sys.modules.get("explorer.vision.images")  # only a read file can have raised its error
+    if images is not None and isinstance(exc, images.ImageError):
         return translate("VisionView", "This picture cannot be used: {0}").format(exc)
     return error_message(exc)
 
