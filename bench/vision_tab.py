@@ -198,17 +198,21 @@ def main() -> int:
 
     measure("every page shown (compare computes 3 models)", rows, pages, view)
     v.set_page("channel")
+    pause(100)  # the page is on screen
+    measure("click a channel (the first: its page's first layouts)", rows, lambda: v.select_channel(5), view)
     measure(
-        "click 20 channels",
+        "click 20 more channels, one every 60 ms",
         rows,
-        lambda: [v.select_channel(c) or pause(5) for c in range(20)],
+        lambda: [v.select_channel(c) or pause(60) for c in range(20)],
         view,
     )
     v.set_page("spatial")
+    pause(100)
+    measure("click a position (the first)", rows, lambda: v.select_position((4, 4)), view)
     measure(
-        "click 20 positions",
+        "click 20 more positions, one every 60 ms",
         rows,
-        lambda: [v.select_position((c % 8, c // 3 % 8)) or pause(5) for c in range(20)],
+        lambda: [v.select_position((c % 8, c // 3 % 8)) or pause(60) for c in range(20)],
         view,
     )
 

@@ -111,8 +111,12 @@ def hold_collections(on: bool) -> None:
     many modules at once (walking their new objects, which live for good, would take the GUI
     thread tens of milliseconds); call ``settle()`` before resuming."""
     collector = getattr(QtWidgets.QApplication.instance(), "_gc", None)
-    if collector is not None:
-        collector.timer.stop() if on else collector.timer.start(GC_INTERVAL_MS)
+    if collector is None:
+        return
+    if on:
+        collector.timer.stop()
+    else:
+        collector.timer.start(GC_INTERVAL_MS)
 
 
 def configure_pyqtgraph(theme_name: str | None = None) -> None:

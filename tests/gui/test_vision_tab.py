@@ -427,6 +427,8 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision):
     run = view.trainer.run
     run_until(lambda: view.vision.training == "finished", 60_000)
     assert run.status == "finished" and run.steps_done == 40 and run.snapshots[-1].step == 40
+    collector = QtWidgets.QApplication.instance()._gc
+    assert view.trainer._warming is False and collector.timer.isActive()  # held while warming, then resumed
     assert len(run.accuracy) == len(run.eval_steps) == 2  # steps 20 and 40
     np.testing.assert_array_equal(tp.accuracy.curves.series[0].ys, run.accuracy)
     assert view.vision.snapshot == 40 and tp.slider.value() == tp.slider.maximum()
