@@ -183,7 +183,7 @@ def main() -> int:
         "switch model (4 variants)",
         rows,
         lambda: [
-            v.set_variant(m) or wait(lambda: settled(view)) for m in ("plain", "se", "residual", "cbam")
+            (v.set_variant(m), wait(lambda: settled(view))) for m in ("plain", "se", "residual", "cbam")
         ],
         view,
     )
@@ -203,7 +203,7 @@ def main() -> int:
     measure(
         "click 20 more channels, one every 60 ms",
         rows,
-        lambda: [v.select_channel(c) or pause(60) for c in range(20)],
+        lambda: [(v.select_channel(c), pause(60)) for c in range(20)],
         view,
     )
     v.set_page("spatial")
@@ -212,7 +212,7 @@ def main() -> int:
     measure(
         "click 20 more positions, one every 60 ms",
         rows,
-        lambda: [v.select_position((c % 8, c // 3 % 8)) or pause(60) for c in range(20)],
+        lambda: [(v.select_position((c % 8, c // 3 % 8)), pause(60)) for c in range(20)],
         view,
     )
 
