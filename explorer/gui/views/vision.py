@@ -279,6 +279,8 @@ class VisionView(View):
 
     def draw(self, prepared):
         self.prepared, self.stale = prepared, False  # the text trace: this tab does not use it
+        if self.result is not None:
+            self.rendered.emit()  # the window is complete now (see _show)
         return iter(())
 
     def _on_result(self, result) -> None:
@@ -390,7 +392,8 @@ class VisionView(View):
         )
         self._show_summary()
         self._show_training()
-        self.rendered.emit()
+        if self.context.current() is not None:  # else the window still says it loads its model:
+            self.rendered.emit()  # a screenshot waits for draw(), which comes with that model
 
     def _show_channel(self) -> None:
         """The channel page (its bars, maps and worked arithmetic) and the residual page."""
