@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from explorer.appstate.lesson_vision import VISION_STEPS
+
 LESSON_CONTEXT = "Lesson"
 
 
@@ -197,5 +199,5 @@ ATTENTION_STEPS: tuple[Step, ...] = (
     ),
 )
 
-STEPS: tuple[Step, ...] = ATTENTION_STEPS
+STEPS: tuple[Step, ...] = ATTENTION_STEPS + tuple(Step(**fields) for fields in VISION_STEPS)
 STAGE_ORDER = tuple(step.stage for step in STEPS)

@@ -28,6 +28,7 @@ from explorer.appstate.state import (
     CompareOptions,
     ExplorerState,
 )
+from explorer.appstate.vision import VisionSettings
 from explorer.atomic import atomic_write
 from explorer.core.board import Board
 from explorer.core.config import AttentionConfig, ConfigError
@@ -67,6 +68,7 @@ class Session:
     board: Board = DEFAULT_BOARD  # board mode's vectors
     lines: LinesOptions = field(default_factory=LinesOptions)  # the weights as lines
     questions: bool = False  # the lesson asks its predict-then-reveal questions
+    vision: VisionSettings = field(default_factory=VisionSettings)  # the Vision tab (optional key)
 
     def to_json(self) -> str:
         data = {"format": SESSION_FORMAT, "version": SESSION_VERSION, **asdict(self)}
@@ -74,12 +76,17 @@ class Session:
         data["stage_zoom"] = list(self.stage_zoom) if self.stage_zoom else None
         data["board"] = self.board.to_dict()
         data["lines"] = self.lines.to_dict()
+        data["vision"] = self.vision.to_dict()
         return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 def session_of(state: ExplorerState) -> Session:
     """The state as a session: what a saved lesson holds."""
-    return Session(**{f.name: attrgetter(_STATE_NAMES.get(f.name, f.name))(state) for f in fields(Session)})
+    names = [f.name for f in fields(Session) if f.name != "vision"]
+    return Session(
+        **{name: attrgetter(_STATE_NAMES.get(name, name))(state) for name in names},
+        vision=state.vision.settings(),
+    )
 
 
 def apply_session(state: ExplorerState, session: Session) -> None:
@@ -103,6 +110,7 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.board.set_board(session.board)
     state.lines.set_options(session.lines)
     state.predict.set_enabled(session.questions)
+    state.vision.apply(session.vision)
 
 
 # session field -> state attribute, where they differ
@@ -221,6 +229,8 @@ def _format_2(data: dict) -> dict:
         if not isinstance(data["questions"], bool):
             raise ValueError("questions must be true or false")
         out["questions"] = data["questions"]
+    if data.get("vision") is not None:
+        out["vision"] = VisionSettings.from_dict(data["vision"])
     return out
 
 

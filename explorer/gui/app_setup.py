@@ -106,6 +106,19 @@ def settle() -> None:
         collector.freeze()
 
 
+def hold_collections(on: bool) -> None:
+    """Hold (True) or resume (False) the GUI thread's collections, e.g. while a worker imports
+    many modules at once (walking their new objects, which live for good, would take the GUI
+    thread tens of milliseconds); call ``settle()`` before resuming."""
+    collector = getattr(QtWidgets.QApplication.instance(), "_gc", None)
+    if collector is None:
+        return
+    if on:
+        collector.timer.stop()
+    else:
+        collector.timer.start(GC_INTERVAL_MS)
+
+
 def configure_pyqtgraph(theme_name: str | None = None) -> None:
     """pyqtgraph's options for plots made from now on (row-major images, the theme's colours)."""
     import pyqtgraph as pg

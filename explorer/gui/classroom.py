@@ -391,7 +391,7 @@ class Classroom(QtCore.QObject):
             return
         self.window.show_notes()  # a panel built just now shows the result's notes too
         self.apply_look()  # the lesson panel's formula size
-        s.set_tab("pipeline")
+        s.set_tab(STEPS[s.lesson_step].tab)  # the step's own tab (a lab's step is on its tab)
         if s.stage_zoom:
             s.set_stage_zoom(step_panels(s))  # a zoomed view follows the lesson
 

@@ -1662,6 +1662,78 @@
         <source>A last learned matrix mixes the heads&apos; results together. In a Transformer this output is then added to the input (residual) and passes on to the next layer.</source>
         <translation>最后一个学习得到的矩阵把各个头的结果混合在一起。在 Transformer 中，这个输出再与输入相加（残差），传给下一层。</translation>
     </message>
+    <message>
+        <source>Attention on pictures</source>
+        <translation>图像上的注意力</translation>
+    </message>
+    <message>
+        <source>A small network sorts pictures into eight classes: a red or blue circle, square, triangle or cross. Yellow, cyan and green shapes and background clutter are there to mislead it, so it must look at the right place and read the right colour channels. Attention lets it weigh both.</source>
+        <translation>一个小网络把图片分成八类：红色或蓝色的圆形、正方形、三角形或十字。黄色、青色和绿色的形状以及杂乱的背景会误导它，所以它必须看对位置、读对颜色通道。注意力让它能同时给这两者分配权重。</translation>
+    </message>
+    <message>
+        <source>Channel attention: squeeze</source>
+        <translation>通道注意力：压缩（Squeeze）</translation>
+    </message>
+    <message>
+        <source>A convolution block gives C feature maps X, one per channel. The squeeze averages each map over all its positions (global average pooling): one number z_c per channel, so every channel&apos;s weight can depend on the whole picture.</source>
+        <translation>一个卷积块输出 C 张特征图 X，每个通道一张。压缩把每张图在所有位置上求平均（全局平均池化）：每个通道得到一个数 z_c，于是每个通道的权重都能依据整张图片来决定。</translation>
+    </message>
+    <message>
+        <source>Channel attention: excite</source>
+        <translation>通道注意力：激励（Excitation）</translation>
+    </message>
+    <message>
+        <source>A small bottleneck network reads all of z: W₁ shrinks it to C/r numbers, the ReLU δ keeps the positive ones, W₂ brings it back to C numbers and the sigmoid σ turns each into a weight between 0 and 1. Click a bar to see one channel&apos;s numbers.</source>
+        <translation>一个带瓶颈的小网络读入整个 z：W₁ 把它压缩成 C/r 个数，ReLU δ 只保留正值，W₂ 再把它恢复成 C 个数，sigmoid σ 把每个数变成 0 到 1 之间的权重。点击一根柱子，查看某个通道的具体数字。</translation>
+    </message>
+    <message>
+        <source>Channel attention: rescale</source>
+        <translation>通道注意力：重新加权</translation>
+    </message>
+    <message>
+        <source>Every map is multiplied by its channel&apos;s weight: channels with weights near 1 pass almost unchanged, channels near 0 fade. Important features are lifted, unhelpful ones suppressed; CBAM does the same with an average- and a max-pooled descriptor.</source>
+        <translation>每张特征图乘以它所在通道的权重：权重接近 1 的通道几乎原样通过，接近 0 的通道逐渐消失。重要的特征被突出，无用的特征被抑制；CBAM 用平均池化和最大池化两个描述向量做同样的事。</translation>
+    </message>
+    <message>
+        <source>Spatial attention: pool over channels</source>
+        <translation>空间注意力：沿通道池化</translation>
+    </message>
+    <message>
+        <source>CBAM then asks where to look. At every position it takes the mean and the maximum over all channels of the rescaled maps: two maps as large as the picture&apos;s grid.</source>
+        <translation>接着 CBAM 要决定看哪里。在每个位置上，它对重新加权后的所有通道取平均值和最大值：得到两张和图片网格一样大的图。</translation>
+    </message>
+    <message>
+        <source>Spatial attention: a k×k convolution</source>
+        <translation>空间注意力：k×k 卷积</translation>
+    </message>
+    <message>
+        <source>A 7×7 convolution slides over the two pooled maps: each position&apos;s score is a weighted sum of the pooled values around it, plus a bias. Click a position to see its window, the weights and the sum.</source>
+        <translation>一个 7×7 卷积在两张池化图上滑动：每个位置的分数是它周围池化值的加权和，再加上偏置。点击一个位置，查看它的窗口、权重和求和过程。</translation>
+    </message>
+    <message>
+        <source>Spatial attention: the sigmoid map</source>
+        <translation>空间注意力：sigmoid 权重图</translation>
+    </message>
+    <message>
+        <source>The sigmoid turns each score into a weight between 0 and 1: the spatial map. Laid over the picture it shows where the model looks; every position of the features is multiplied by it.</source>
+        <translation>sigmoid 把每个分数变成 0 到 1 之间的权重，这就是空间注意力图。把它叠在图片上，就能看出模型在看哪里；特征的每个位置都要乘以它。</translation>
+    </message>
+    <message>
+        <source>Residual attention</source>
+        <translation>残差注意力</translation>
+    </message>
+    <message>
+        <source>The trunk T(x) extracts features; the mask branch M(x) shrinks the picture, looks, grows it back and ends in a sigmoid. Multiplying by 1 + M instead of M means attention can only add to the trunk: with M = 0 the features pass unchanged, so many attention blocks can be stacked without fading the signal.</source>
+        <translation>主干 T(x) 提取特征；掩膜分支 M(x) 先把图缩小、观察，再放大回原尺寸，最后经过 sigmoid。乘以 1 + M 而不是 M，意味着注意力只能在主干上做加法：M = 0 时特征原样通过，所以可以堆叠很多注意力模块而信号不会减弱。</translation>
+    </message>
+    <message>
+        <source>Watch it learn</source>
+        <translation>看它学习</translation>
+    </message>
+    <message>
+        <source>Train a model from scratch: the loss falls, the held-out accuracy rises and the spatial map, first spread everywhere, gathers on the target shape. Drag the slider to replay how attention formed.</source>
+        <translation>从零开始训练一个模型：损失下降，留出集准确率上升，空间注意力图从一开始到处分散，逐渐聚集到目标形状上。拖动滑块，回放注意力是怎样形成的。</translation>
+    </message>
 </context>
 <context>
     <name>LessonPanel</name>
@@ -2576,6 +2648,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <source>Type a few tiny vectors and see every stage with every number, to check by hand</source>
         <translation>输入几个很小的向量，看到每个阶段的每个数字，便于手算核对</translation>
     </message>
+    <message>
+        <source>Vision</source>
+        <translation>视觉</translation>
+    </message>
+    <message>
+        <source>Attention on pictures: channel weights (SE), spatial maps (CBAM), residual attention; train a model while you watch</source>
+        <translation>图像上的注意力：通道权重（SE）、空间注意力图（CBAM）、残差注意力；边训练边观察</translation>
+    </message>
 </context>
 <context>
     <name>TeachingNotes</name>
@@ -2613,6 +2693,563 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Random weights: every word is a token, numbered by its position.</source>
         <translation>随机权重：每个词就是一个词元，按位置编号。</translation>
+    </message>
+</context>
+<context>
+    <name>VisionClasses</name>
+    <message>
+        <source>red</source>
+        <translation>红色</translation>
+    </message>
+    <message>
+        <source>blue</source>
+        <translation>蓝色</translation>
+    </message>
+    <message>
+        <source>circle</source>
+        <translation>圆形</translation>
+    </message>
+    <message>
+        <source>square</source>
+        <translation>正方形</translation>
+    </message>
+    <message>
+        <source>triangle</source>
+        <translation>三角形</translation>
+    </message>
+    <message>
+        <source>cross</source>
+        <translation>十字</translation>
+    </message>
+    <message>
+        <source>{colour} {shape}</source>
+        <translation>{colour}{shape}</translation>
+    </message>
+</context>
+<context>
+    <name>VisionView</name>
+    <message>
+        <source>Open a picture</source>
+        <translation>打开图片</translation>
+    </message>
+    <message>
+        <source>Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)</source>
+        <translation>图片 (*.png *.jpg *.jpeg *.bmp *.gif);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Reading {0}…</source>
+        <translation>正在读取 {0}…</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <source>The pages still show the last good result.</source>
+        <translation>各页仍显示上一个有效结果。</translation>
+    </message>
+    <message>
+        <source>The map&apos;s largest value is worked out below; click a position to choose another.</source>
+        <translation>下面计算的是权重图中最大值所在的位置；点击一个位置可以换成别的位置。</translation>
+    </message>
+    <message>
+        <source>Prediction: {0} ({1})</source>
+        <translation>预测：{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>true class: {0}</source>
+        <translation>真实类别：{0}</translation>
+    </message>
+    <message>
+        <source>picture: {0}</source>
+        <translation>图片：{0}</translation>
+    </message>
+    <message>
+        <source>a drawing of {0} stroke(s)</source>
+        <translation>手绘图（{0} 笔）</translation>
+    </message>
+    <message>
+        <source>{0}, shipped checkpoint</source>
+        <translation>{0}，随程序提供的检查点</translation>
+    </message>
+    <message>
+        <source>{0}, training run at step {1}</source>
+        <translation>{0}，训练中第 {1} 步</translation>
+    </message>
+    <message>
+        <source>Note: </source>
+        <translation>注意：</translation>
+    </message>
+    <message>
+        <source>The shipped models on the same picture; maps of {0}.</source>
+        <translation>随程序提供的模型作用于同一张图片；显示 {0} 的图。</translation>
+    </message>
+    <message>
+        <source>The plain and SE models have no spatial attention: their map is the channel mean of the block&apos;s output, an activation map, not attention.</source>
+        <translation>普通模型和 SE 模型没有空间注意力：它们的图是该块输出在通道上的平均值，是激活图，不是注意力。</translation>
+    </message>
+    <message>
+        <source>row {0}, column {1}: {2}</source>
+        <translation>第 {0} 行，第 {1} 列：{2}</translation>
+    </message>
+    <message>
+        <source>channel {0}: z = {1}, weight = {2}</source>
+        <translation>通道 {0}：z = {1}，权重 = {2}</translation>
+    </message>
+    <message>
+        <source>Train {0} from scratch:</source>
+        <translation>从零训练 {0}：</translation>
+    </message>
+    <message>
+        <source>Start a run to watch the loss fall, the held-out accuracy rise and the map find the shape.</source>
+        <translation>开始训练，观察损失下降、留出集准确率上升，以及注意力图找到目标形状。</translation>
+    </message>
+    <message>
+        <source>shipped checkpoint</source>
+        <translation>随程序提供的检查点</translation>
+    </message>
+    <message>
+        <source>step {0} of {1}</source>
+        <translation>第 {0} 步，共 {1} 步</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>The generated picture&apos;s seed: the same seed, the same picture</source>
+        <translation>生成图片用的随机种子：种子相同，图片就相同</translation>
+    </message>
+    <message>
+        <source>New picture</source>
+        <translation>换一张图</translation>
+    </message>
+    <message>
+        <source>Generate a picture from a new random seed</source>
+        <translation>用新的随机种子生成一张图片</translation>
+    </message>
+    <message>
+        <source>Load PNG…</source>
+        <translation>载入 PNG…</translation>
+    </message>
+    <message>
+        <source>A picture file of your own, resized to 32×32</source>
+        <translation>使用你自己的图片文件，缩放到 32×32</translation>
+    </message>
+    <message>
+        <source>Draw</source>
+        <translation>手绘</translation>
+    </message>
+    <message>
+        <source>Paint on the generated picture (or on plain grey) with the mouse</source>
+        <translation>用鼠标在生成的图片上（或纯灰背景上）作画</translation>
+    </message>
+    <message>
+        <source>The trained model: no attention, SE, CBAM or residual attention</source>
+        <translation>训练好的模型：无注意力、SE、CBAM 或残差注意力</translation>
+    </message>
+    <message>
+        <source>Which block&apos;s attention the pages show</source>
+        <translation>各页显示哪一个块的注意力</translation>
+    </message>
+    <message>
+        <source>Picture</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>Channel attention</source>
+        <translation>通道注意力</translation>
+    </message>
+    <message>
+        <source>Spatial attention</source>
+        <translation>空间注意力</translation>
+    </message>
+    <message>
+        <source>Residual attention</source>
+        <translation>残差注意力</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>This block has no channel attention. SE and CBAM blocks weigh their channels.</source>
+        <translation>这个块没有通道注意力。SE 和 CBAM 块会给各通道分配权重。</translation>
+    </message>
+    <message>
+        <source>Show the SE model</source>
+        <translation>显示 SE 模型</translation>
+    </message>
+    <message>
+        <source>This block has no spatial attention. CBAM blocks weigh every position.</source>
+        <translation>这个块没有空间注意力。CBAM 块会给每个位置分配权重。</translation>
+    </message>
+    <message>
+        <source>Show the CBAM model</source>
+        <translation>显示 CBAM 模型</translation>
+    </message>
+    <message>
+        <source>Only the residual-attention model has a mask branch M(x) (in block1).</source>
+        <translation>只有残差注意力模型才有掩膜分支 M(x)（在 block1 中）。</translation>
+    </message>
+    <message>
+        <source>Show the residual model</source>
+        <translation>显示残差注意力模型</translation>
+    </message>
+    <message>
+        <source>This block has no channel attention.</source>
+        <translation>这个块没有通道注意力。</translation>
+    </message>
+    <message>
+        <source>This block has no spatial attention.</source>
+        <translation>这个块没有空间注意力。</translation>
+    </message>
+    <message>
+        <source>Only the residual-attention model has a mask branch.</source>
+        <translation>只有残差注意力模型才有掩膜分支。</translation>
+    </message>
+    <message>
+        <source>Vision: picture, map and probabilities</source>
+        <translation>视觉：图片、注意力图和概率</translation>
+    </message>
+    <message>
+        <source>Vision: channel attention, stage by stage</source>
+        <translation>视觉：通道注意力的各个阶段</translation>
+    </message>
+    <message>
+        <source>Vision: spatial attention, stage by stage</source>
+        <translation>视觉：空间注意力的各个阶段</translation>
+    </message>
+    <message>
+        <source>Vision: residual attention</source>
+        <translation>视觉：残差注意力</translation>
+    </message>
+    <message>
+        <source>Vision: plain, SE and CBAM side by side</source>
+        <translation>视觉：普通、SE 和 CBAM 并排对比</translation>
+    </message>
+    <message>
+        <source>plain CNN</source>
+        <translation>普通 CNN</translation>
+    </message>
+    <message>
+        <source>residual attention</source>
+        <translation>残差注意力</translation>
+    </message>
+    <message>
+        <source>picture (32×32)</source>
+        <translation>图片（32×32）</translation>
+    </message>
+    <message>
+        <source>M_s over the picture ({0})</source>
+        <translation>M_s 叠在图片上（{0}）</translation>
+    </message>
+    <message>
+        <source>mean of M(x) over the picture ({0})</source>
+        <translation>M(x) 的通道平均叠在图片上（{0}）</translation>
+    </message>
+    <message>
+        <source>activation, not attention ({0})</source>
+        <translation>激活，不是注意力（{0}）</translation>
+    </message>
+    <message>
+        <source>X_c</source>
+        <translation>X_c</translation>
+    </message>
+    <message>
+        <source>avg z_c</source>
+        <translation>平均 z_c</translation>
+    </message>
+    <message>
+        <source>max_c</source>
+        <translation>最大 max_c</translation>
+    </message>
+    <message>
+        <source>z_c = mean</source>
+        <translation>z_c = 平均</translation>
+    </message>
+    <message>
+        <source>avg over channels</source>
+        <translation>沿通道平均</translation>
+    </message>
+    <message>
+        <source>max over channels</source>
+        <translation>沿通道最大</translation>
+    </message>
+    <message>
+        <source>{0}×{0} conv + b</source>
+        <translation>{0}×{0} 卷积 + b</translation>
+    </message>
+    <message>
+        <source>M_s over the picture</source>
+        <translation>M_s 叠在图片上</translation>
+    </message>
+    <message>
+        <source>F″ = M_s·F′ (mean)</source>
+        <translation>F″ = M_s·F′（通道平均）</translation>
+    </message>
+    <message>
+        <source>T(x), mean</source>
+        <translation>T(x)，通道平均</translation>
+    </message>
+    <message>
+        <source>M(x), mean</source>
+        <translation>M(x)，通道平均</translation>
+    </message>
+    <message>
+        <source>(1+M)·T, mean</source>
+        <translation>(1+M)·T，通道平均</translation>
+    </message>
+    <message>
+        <source>T(x), channel {0}</source>
+        <translation>T(x)，通道 {0}</translation>
+    </message>
+    <message>
+        <source>M(x), channel {0}</source>
+        <translation>M(x)，通道 {0}</translation>
+    </message>
+    <message>
+        <source>(1+M)·T, channel {0}</source>
+        <translation>(1+M)·T，通道 {0}</translation>
+    </message>
+    <message>
+        <source>{0} (activation)</source>
+        <translation>{0}（激活）</translation>
+    </message>
+    <message>
+        <source>This picture cannot be used: {0}</source>
+        <translation>无法使用这张图片：{0}</translation>
+    </message>
+    <message>
+        <source>probabilities</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>yellow</source>
+        <translation>黄色</translation>
+    </message>
+    <message>
+        <source>cyan</source>
+        <translation>青色</translation>
+    </message>
+    <message>
+        <source>green</source>
+        <translation>绿色</translation>
+    </message>
+    <message>
+        <source>The brush&apos;s colour</source>
+        <translation>画笔颜色</translation>
+    </message>
+    <message>
+        <source>brush </source>
+        <translation>画笔 </translation>
+    </message>
+    <message>
+        <source>The brush&apos;s radius, in pixels of the 32×32 picture</source>
+        <translation>画笔半径，以 32×32 图片的像素为单位</translation>
+    </message>
+    <message>
+        <source>on the picture</source>
+        <translation>画在图片上</translation>
+    </message>
+    <message>
+        <source>on plain grey</source>
+        <translation>画在纯灰背景上</translation>
+    </message>
+    <message>
+        <source>What the drawing is painted on</source>
+        <translation>在什么背景上作画</translation>
+    </message>
+    <message>
+        <source>Undo stroke</source>
+        <translation>撤销一笔</translation>
+    </message>
+    <message>
+        <source>Clear drawing</source>
+        <translation>清除手绘</translation>
+    </message>
+    <message>
+        <source>weights, sorted ({0})</source>
+        <translation>权重，已排序（{0}）</translation>
+    </message>
+    <message>
+        <source>Channel</source>
+        <translation>通道</translation>
+    </message>
+    <message>
+        <source>H = (1 + M(x))·T(x): attention can only add to the trunk&apos;s features.</source>
+        <translation>H = (1 + M(x))·T(x)：注意力只能在主干特征上做加法。</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>held-out</source>
+        <translation>留出集</translation>
+    </message>
+    <message>
+        <source>training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>held-out loss</source>
+        <translation>留出集损失</translation>
+    </message>
+    <message>
+        <source>held-out accuracy</source>
+        <translation>留出集准确率</translation>
+    </message>
+    <message>
+        <source>{0} on {1}: step {2} of {3}</source>
+        <translation>{0}（{1}）：第 {2} 步，共 {3} 步</translation>
+    </message>
+    <message>
+        <source>loss {0:.3f}</source>
+        <translation>损失 {0:.3f}</translation>
+    </message>
+    <message>
+        <source>held-out accuracy {0}</source>
+        <translation>留出集准确率 {0}</translation>
+    </message>
+    <message>
+        <source>{0:.1f} s</source>
+        <translation>{0:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>95 % reached after {0:.1f} s</source>
+        <translation>{0:.1f} 秒后达到 95 %</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>failed: {0}</source>
+        <translation>失败：{0}</translation>
+    </message>
+    <message>
+        <source>steps </source>
+        <translation>步数 </translation>
+    </message>
+    <message>
+        <source>Optimiser steps of 32 pictures each</source>
+        <translation>优化器步数，每步 32 张图片</translation>
+    </message>
+    <message>
+        <source>seed </source>
+        <translation>种子 </translation>
+    </message>
+    <message>
+        <source>The same seed gives the same run</source>
+        <translation>种子相同，训练过程就相同</translation>
+    </message>
+    <message>
+        <source>Start training</source>
+        <translation>开始训练</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop after the current step; the snapshots so far stay</source>
+        <translation>在当前这一步之后停止；已有的快照会保留</translation>
+    </message>
+    <message>
+        <source>Snapshot</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <source>Replay the run: the maps are redrawn with the weights of that step</source>
+        <translation>回放训练：用那一步的权重重新画出各张图</translation>
+    </message>
+    <message>
+        <source>Use the shipped checkpoint</source>
+        <translation>使用随程序提供的检查点</translation>
+    </message>
+</context>
+<context>
+    <name>VisionWorked</name>
+    <message>
+        <source>({0} more terms)</source>
+        <translation>（还有 {0} 项）</translation>
+    </message>
+    <message>
+        <source>Squeeze: the mean over the positions</source>
+        <translation>压缩：对所有位置求平均</translation>
+    </message>
+    <message>
+        <source>Excite: the bottleneck and the sigmoid</source>
+        <translation>激励：瓶颈网络和 sigmoid</translation>
+    </message>
+    <message>
+        <source>Rescale</source>
+        <translation>重新加权</translation>
+    </message>
+    <message>
+        <source>Pool over the channels at this position</source>
+        <translation>在这个位置上沿通道池化</translation>
+    </message>
+    <message>
+        <source>Convolution: the window of both pooled maps times the kernel</source>
+        <translation>卷积：两张池化图的窗口乘以卷积核</translation>
+    </message>
+    <message>
+        <source>Sigmoid</source>
+        <translation>Sigmoid</translation>
+    </message>
+    <message>
+        <source>{0} ({1}), channel {2}</source>
+        <translation>{0}（{1}），通道 {2}</translation>
+    </message>
+    <message>
+        <source>and the maximum over the positions:</source>
+        <translation>以及所有位置上的最大值：</translation>
+    </message>
+    <message>
+        <source>the average-pooled descriptor</source>
+        <translation>平均池化描述向量</translation>
+    </message>
+    <message>
+        <source>the max-pooled descriptor</source>
+        <translation>最大池化描述向量</translation>
+    </message>
+    <message>
+        <source>every value of channel {0}&apos;s map is multiplied by {1}</source>
+        <translation>通道 {0} 的特征图中每个值都乘以 {1}</translation>
+    </message>
+    <message>
+        <source>{0}, position (row {1}, column {2}), {3}×{3} window</source>
+        <translation>{0}，位置（第 {1} 行，第 {2} 列），{3}×{3} 窗口</translation>
+    </message>
+    <message>
+        <source>(positions outside the map count as 0)</source>
+        <translation>（图外的位置按 0 计算）</translation>
+    </message>
+    <message>
+        <source>avg map: the window</source>
+        <translation>平均图：窗口内的值</translation>
+    </message>
+    <message>
+        <source>the kernel&apos;s weights on it, W_avg</source>
+        <translation>作用在它上面的卷积核权重 W_avg</translation>
+    </message>
+    <message>
+        <source>max map: the window</source>
+        <translation>最大图：窗口内的值</translation>
+    </message>
+    <message>
+        <source>the kernel&apos;s weights on it, W_max</source>
+        <translation>作用在它上面的卷积核权重 W_max</translation>
     </message>
 </context>
 <context>

@@ -139,7 +139,8 @@ def test_arrow_keys_walk_every_stage_in_order_and_back(qtbot, small_window):
         stage = w.classroom.current_stage()
         if stage != visited[-1]:
             visited.append(stage)
-        assert highlighted(w) == set(framed_panels(stage))
+        assert highlighted(w) == set(framed_panels(stage))  # a lab's step frames its own tab's panels
+        assert w.state.tab == STEPS[lesson.index].tab
     assert tuple(visited) == STAGE_ORDER
     for expected in reversed(STAGE_ORDER[:-1]):
         qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_Left)

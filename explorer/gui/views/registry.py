@@ -25,6 +25,7 @@ class Tab(str, enum.Enum):
     OVERVIEW = "overview"
     COMPARE = "compare"
     BOARD = "board"
+    VISION = "vision"
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,17 @@ TABS: tuple[TabSpec, ...] = (
         ),
         "explorer.gui.views.board:BoardView",
         "explorer.gui.views.board:figures",
+    ),
+    TabSpec(
+        Tab.VISION,
+        QT_TRANSLATE_NOOP("Tabs", "Vision"),
+        QT_TRANSLATE_NOOP(
+            "Tabs",
+            "Attention on pictures: channel weights (SE), spatial maps (CBAM), residual attention; "
+            "train a model while you watch",
+        ),
+        "explorer.gui.views.vision:VisionView",
+        "explorer.gui.views.vision_export:figures",
     ),
 )
 

@@ -1,0 +1,700 @@
+"""The Vision tab: channel (SE) and spatial (CBAM) attention, and residual attention, on pictures.
+
+Pick a picture (a generated one by its seed, a PNG, or one drawn on the generated picture)
+and a model (plain, SE, CBAM, residual); the pages show the prediction, the channel weights
+sorted beside the maps they scale, the spatial map over the picture, every stage of the
+block, the worked arithmetic of a clicked channel or position, the variants side by side,
+and a model trained from scratch while the class watches.
+
+Everything the tab shows is a VisionTrace computed on the window's worker (channel
+"vision"; "vision-compare" for the variants side by side; "vision-load" reads a chosen file
+first, so a bad file never becomes the tab's picture), the latest request winning. Training
+runs on its own thread (explorer/gui/vision/training.py). The settings are the
+ExplorerState's ``vision`` (explorer/appstate/vision.py): the tab edits them and redraws
+from them.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+from PySide6 import QtWidgets
+
+from explorer.appstate.lesson import STEPS
+from explorer.appstate.lesson_vision import SHOWS
+from explorer.appstate.vision import (
+    DRAW_COLOURS,
+    MAX_SEED,
+    PAGES,
+    Picture,
+    Stroke,
+    VisionState,
+    render_drawing,
+    stroke_mask,
+)
+from explorer.appstate.vision_jobs import (
+    COMPARED,
+    ModelChoice,
+    VisionRequest,
+    VisionResult,
+    compare,
+    compute,
+    load_file,
+)
+from explorer.gui import theme
+from explorer.gui.app_setup import hold_collections, settle
+from explorer.gui.heatmap import format_value
+from explorer.gui.i18n import translate
+from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
+from explorer.gui.views.base import View, ViewContext
+from explorer.gui.vision import figures as vf
+from explorer.gui.vision import pages
+from explorer.gui.vision.pages import picture_error
+from explorer.gui.vision.training import Run, Trainer
+from explorer.gui.vision.worked import channel_html, position_html
+from explorer.vision.models import VARIANTS
+from explorer.vision.trace import VisionTrace
+from explorer.vision.worked import WorkedChannel, WorkedPosition, work_channel, work_position
+
+CHANNEL, COMPARE_CHANNEL, LOAD_CHANNEL = "vision", "vision-compare", "vision-load"
+BLOCK_SIZES = {"block1": "16×16", "block2": "8×8", "block3": "8×8"}
+
+
+class VisionView(View):
+    TAB = "vision"
+    STATE_EVENTS = ("lesson", "tab")
+
+    def __init__(self, context: ViewContext, parent=None):
+        super().__init__(context, parent)
+        self.vision: VisionState = self.state.vision
+        self.result: VisionResult | None = None  # what the pages show
+        self.compared = None  # a CompareResult for the picture on screen
+        self.channel_work: WorkedChannel | None = None
+        self.position_work: WorkedPosition | None = None
+        self.marks: tuple[str, ...] = ()  # the lesson step's panels
+        self._wanted: VisionRequest | None = None
+        self._wanted_compare: tuple | None = None
+        self._drawn: tuple[Picture, np.ndarray] | None = None  # the drawing's pixels, for the canvas
+        self.follow = True  # while training, the maps follow the newest snapshot
+        self.trainer = Trainer(self)
+        self._build()
+        context.worker.listen(CHANNEL, self._on_result)
+        context.worker.listen(COMPARE_CHANNEL, self._on_compare)
+        context.worker.listen(LOAD_CHANNEL, self._on_loaded)
+        self.trainer.progressed.connect(self._on_progress)
+        self.trainer.ended.connect(self._on_trained)
+        self.trainer.warmed.connect(self._on_warmed)
+        unsubscribe = self.vision.subscribe(self._on_vision)
+        trainer = self.trainer
+        self.destroyed.connect(lambda *_: (unsubscribe(), trainer.shutdown(), hold_collections(False)))
+        app = QtWidgets.QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(trainer.shutdown)
+        self.retranslate()
+        self._sync_controls()
+        self._show_drawing()
+        self._apply_lesson()
+
+    # -- building -----------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        style = self.context.style()
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        self.banner = QtWidgets.QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setVisible(False)
+        layout.addWidget(self.banner)
+
+        row = QtWidgets.QHBoxLayout()
+        self.picture_label = QtWidgets.QLabel()
+        self.seed = QtWidgets.QSpinBox()
+        self.seed.setRange(0, MAX_SEED)
+        self.new_button = QtWidgets.QPushButton()
+        self.load_button = QtWidgets.QPushButton()
+        self.draw_button = QtWidgets.QPushButton()
+        self.draw_button.setCheckable(True)
+        self.model = QtWidgets.QComboBox()
+        for variant in VARIANTS:
+            self.model.addItem("", variant)
+        self.block = QtWidgets.QComboBox()
+        for name in BLOCK_SIZES:
+            self.block.addItem("", name)
+        for w in (self.picture_label, self.seed, self.new_button, self.load_button, self.draw_button):
+            row.addWidget(w)
+        row.addStretch(1)
+        row.addWidget(self.model)
+        row.addWidget(self.block)
+        layout.addLayout(row)
+        self.summary = QtWidgets.QLabel()  # the prediction, the picture, the model; or the hovered value
+        self.summary.setWordWrap(True)
+        layout.addWidget(self.summary)
+        self.notice = QtWidgets.QLabel()
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet(NOTICE_STYLE)
+        self.notice.setVisible(False)
+        layout.addWidget(self.notice)
+
+        self.pages = QtWidgets.QTabWidget()
+        self.pages.setDocumentMode(True)
+        self.picture_page = pages.PicturePage(style)
+        self.channel_page = pages.ChannelPage(style)
+        self.spatial_page = pages.SpatialPage(style)
+        self.residual_page = pages.ResidualPage(style)
+        self.compare_page = pages.ComparePage(style)
+        self.train_page = pages.TrainPage(style)
+        self.page_widgets = {
+            "picture": self.picture_page,
+            "channel": self.channel_page,
+            "spatial": self.spatial_page,
+            "residual": self.residual_page,
+            "compare": self.compare_page,
+            "train": self.train_page,
+        }
+        assert tuple(self.page_widgets) == PAGES
+        for widget in self.page_widgets.values():
+            self.pages.addTab(widget, "")
+        layout.addWidget(self.pages, 1)
+
+        # the user
+        v = self.vision
+        self.seed.valueChanged.connect(self._on_seed)
+        self.new_button.clicked.connect(self.new_picture)
+        self.load_button.clicked.connect(self.choose_file)
+        self.draw_button.toggled.connect(self._on_draw_toggled)
+        self.model.currentIndexChanged.connect(lambda _: v.set_variant(self.model.currentData()))
+        self.block.currentIndexChanged.connect(lambda _: v.set_block(self.block.currentData()))
+        self.pages.currentChanged.connect(lambda i: v.set_page(PAGES[i]))
+        p = self.picture_page
+        p.positionClicked.connect(self._on_position)
+        p.strokeDrawn.connect(v.add_stroke)
+        p.brushChanged.connect(lambda colour, radius: v.set_brush(colour, radius))
+        p.backgroundChanged.connect(v.set_background)
+        p.undoClicked.connect(v.undo_stroke)
+        p.clearClicked.connect(v.clear_drawing)
+        self.channel_page.channelClicked.connect(v.select_channel)
+        self.channel_page.placeholder.button.clicked.connect(lambda: v.set_variant("se"))
+        self.spatial_page.positionClicked.connect(self._on_position)
+        self.spatial_page.placeholder.button.clicked.connect(lambda: v.set_variant("cbam"))
+        self.residual_page.channelChanged.connect(v.select_channel)
+        self.residual_page.placeholder.button.clicked.connect(lambda: v.set_variant("residual"))
+        self.compare_page.positionClicked.connect(self._on_position)
+        t = self.train_page
+        t.startClicked.connect(self.start_training)
+        t.cancelClicked.connect(self.trainer.cancel)
+        t.shippedClicked.connect(self.use_shipped)
+        t.snapshotChosen.connect(self._on_slider)
+        t.planChanged.connect(lambda steps, seed: v.set_training_plan(steps, seed))
+        for canvas in (p.overlay, self.spatial_page.figure, t.watched, self.compare_page.figure):
+            canvas.hovered.connect(lambda i, r, c, canvas=canvas: self._on_hover(canvas, i, r, c))
+        self.channel_page.bars.hovered.connect(self._on_bar_hover)
+
+    # -- the picture --------------------------------------------------------------------------------------
+    def _on_seed(self, seed: int) -> None:
+        picture = self.vision.picture
+        if picture.kind == "draw":  # a new background for the drawing: its strokes stay
+            self.vision.set_picture(Picture("draw", seed, picture.path, picture.background, picture.strokes))
+        else:
+            self.vision.generate(seed)
+
+    def new_picture(self) -> None:
+        """A generated picture from a new random seed (the seed box shows it)."""
+        self.draw_button.setChecked(False)
+        self.seed.setValue(random.randint(0, MAX_SEED))
+
+    def _on_draw_toggled(self, on: bool) -> None:
+        if on:
+            self.vision.draw()
+        elif self.vision.picture.kind == "draw":
+            self.vision.generate(self.vision.picture.seed)
+
+    def choose_file(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(
+            self,
+            translate("VisionView", "Open a picture"),
+            "",
+            translate("VisionView", "Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)"),
+        )
+        if path:
+            self.load_file(path)
+
+    def load_file(self, path: str) -> None:
+        """Read the file on the worker; only a usable picture becomes the tab's picture."""
+        self._show_banner(translate("VisionView", "Reading {0}…").format(path), NOTICE_STYLE)
+        self.context.worker.submit(LOAD_CHANNEL, lambda: (path, load_file(path)))
+
+    def _on_loaded(self, result) -> None:
+        if not result.ok:
+            self._show_banner(picture_error(result.error), ERROR_STYLE)
+            return
+        path, loaded = result.value
+        self.banner.setVisible(False)
+        self.draw_button.setChecked(False)
+        self.vision.load(path)
+
+    # -- computing --------------------------------------------------------------------------------------
+    def model_choice(self) -> ModelChoice:
+        """The shipped checkpoint, or the training run's snapshot the state names."""
+        v, run = self.vision, self.trainer.run
+        if v.snapshot is not None and run is not None and run.variant == v.variant:
+            snapshot = run.snapshot_at(v.snapshot)
+            if snapshot is not None:
+                return ModelChoice(v.variant, run.id, snapshot.step, run.config, snapshot)
+        return ModelChoice(v.variant)
+
+    def request(self) -> None:
+        if not self.is_shown():
+            return
+        wanted = VisionRequest(self.vision.picture, self.model_choice())
+        if self.vision.page == "compare":
+            self.request_compare()
+        if (self.result is not None and self.result.request == wanted) or wanted == self._wanted:
+            return
+        self._wanted = wanted
+        self.summary.setText(translate("VisionView", "Computing…"))
+        self.context.worker.submit(
+            CHANNEL, lambda should_stop: compute(wanted, should_stop), cancellable=True
+        )
+
+    def request_compare(self) -> None:
+        picture = self.vision.picture
+        if (
+            self.compared is not None and self.compared.picture == picture
+        ) or picture == self._wanted_compare:
+            return
+        self._wanted_compare = picture
+        self.context.worker.submit(
+            COMPARE_CHANNEL, lambda should_stop: compare(picture, COMPARED, should_stop), cancellable=True
+        )
+
+    def cancelled(self) -> None:
+        self._wanted = self._wanted_compare = None
+        for channel in (CHANNEL, COMPARE_CHANNEL):
+            self.context.worker.cancel(channel)
+
+    def activated(self) -> None:
+        self.request()
+
+    def draw(self, prepared):
+        self.prepared, self.stale = prepared, False  # the text trace: this tab does not use it
+        if self.result is not None:
+            self.rendered.emit()  # the window is complete now (see _show)
+        return iter(())
+
+    def _on_result(self, result) -> None:
+        self._wanted = None
+        if not result.ok:
+            self._show_banner(picture_error(result.error), ERROR_STYLE)
+            self.summary.setText(translate("VisionView", "The pages still show the last good result."))
+            return
+        if self.banner.styleSheet() == ERROR_STYLE:
+            self.banner.setVisible(False)
+        self.result = result.value
+        self._show()
+        self.request()  # the settings changed meanwhile: compute those
+
+    def _on_compare(self, result) -> None:
+        self._wanted_compare = None
+        if not result.ok:
+            self._show_banner(picture_error(result.error), ERROR_STYLE)
+            return
+        self.compared = result.value
+        self._show_compare()
+        self.request_compare()
+
+    # -- the state ----------------------------------------------------------------------------------------
+    def _on_vision(self, event: str, _vision) -> None:
+        self._sync_controls()
+        if event in ("picture", "model", "snapshot"):
+            if event == "picture":
+                self.compared = None
+                self._show_drawing()
+            self.request()
+        elif event == "block":
+            self._show()
+            self._show_compare()
+        elif event == "channel" and self.trace is not None:
+            self._show_channel()
+        elif event == "position" and self.trace is not None:
+            self._show_position()
+        elif event == "page":
+            self.request()
+            self._show_compare()
+            if self.vision.page == "train" and self.is_shown():
+                self.warm_up()
+        elif event == "training":
+            self._show_training()
+        elif event == "brush":
+            p = self.picture_page
+            p.show_tools(self.vision.draw_colour, self.vision.brush, self.vision.picture.background)
+
+    def on_state(self, event: str) -> None:
+        if event == "tab" and self.is_shown():
+            self.request()
+        elif event == "lesson":
+            self._apply_lesson()
+
+    def _apply_lesson(self) -> None:
+        """A lesson step of this tab: its page, a model that has that attention, its panels framed."""
+        step = STEPS[self.state.lesson_step]
+        shows = SHOWS.get(step.stage) if self.state.lesson_visible and step.tab == self.TAB else None
+        self.marks = shows.panels if shows is not None else ()
+        if shows is not None:
+            if shows.variants and self.vision.variant not in shows.variants:
+                self.vision.set_variant(shows.variants[0])
+            self.vision.set_page(shows.page)
+        self._show()
+
+    def _sync_controls(self) -> None:
+        """The controls show the state (their signals blocked: this is not the user)."""
+        v = self.vision
+        widgets = (self.seed, self.draw_button, self.model, self.block, self.pages)
+        for w in widgets:
+            w.blockSignals(True)
+        self.seed.setValue(v.picture.seed)
+        self.draw_button.setChecked(v.picture.kind == "draw")
+        self.model.setCurrentIndex(max(0, self.model.findData(v.variant)))
+        self.block.setCurrentIndex(max(0, self.block.findData(v.block)))
+        self.pages.setCurrentIndex(PAGES.index(v.page))
+        for w in widgets:
+            w.blockSignals(False)
+        self.picture_page.set_drawing(v.picture.kind == "draw")
+        self.picture_page.show_tools(v.draw_colour, v.brush, v.picture.background)
+        self.train_page.show_plan(v.train_steps, v.train_seed)
+
+    # -- drawing the result ---------------------------------------------------------------------------------
+    @property
+    def trace(self) -> VisionTrace | None:
+        return None if self.result is None else self.result.trace
+
+    def shown_block(self, trace: VisionTrace) -> str:
+        names = [b.name for b in trace.blocks]
+        return self.vision.block if self.vision.block in names else names[-1]
+
+    def _accent(self) -> str:
+        return theme.look(self.state).theme.accent
+
+    def _show(self) -> None:
+        """Every page from the trace on screen."""
+        t = self.trace
+        if t is None:
+            return
+        block = self.shown_block(t)
+        self.picture_page.show_trace(t, block, self.vision.position, self._accent(), self.marks)
+        self._show_channel()
+        self._show_spatial()
+        p = float(t.probabilities[t.prediction])
+        watched = f"{vf.class_label(t.prediction_name)} {100 * p:.1f} %"  # short: the panel is narrow
+        self.train_page.watched.set_figure(
+            vf.Figure([vf.overlay_panel(t, block, watched)], selection=self.vision.position)
+        )
+        self._show_summary()
+        self._show_training()
+        if self.context.current() is not None:  # else the window still says it loads its model:
+            self.rendered.emit()  # a screenshot waits for draw(), which comes with that model
+
+    def _show_channel(self) -> None:
+        """The channel page (its bars, maps and worked arithmetic) and the residual page."""
+        t, v = self.trace, self.vision
+        block = self.shown_block(t)
+        b = t.block(block)
+        has_channels = "channel_weights" in b.stages
+        self.channel_page.show_content(has_channels)
+        self.channel_work = None
+        if has_channels:
+            channel = self._channel(t, block)
+            self.channel_work = work_channel(t, block, channel)
+            second = b.params["w2"] if b.attention == "se" else b.params["w1"]
+            html_text = channel_html(self.channel_work, second[channel])
+            self.channel_page.show_trace(t, block, channel, html_text, self._accent(), self.marks)
+        has_residual = vf.residual_block(t) is not None
+        self.residual_page.show_content(has_residual)
+        if has_residual:
+            self.residual_page.show_trace(t, v.channel or 0, self._accent(), self.marks)
+
+    def _show_spatial(self) -> None:
+        """The spatial page: its stages and the position's worked arithmetic."""
+        t, v = self.trace, self.vision
+        block = self.shown_block(t)
+        has_spatial = "spatial_logits" in t.block(block).stages
+        self.spatial_page.show_content(has_spatial)
+        self.position_work = None
+        if has_spatial:
+            position = self._position(t, block)
+            self.position_work = work_position(t, block, *position)
+            hint = "" if v.position is not None else self._position_hint()
+            html_text = hint + position_html(self.position_work)
+            self.spatial_page.show_trace(
+                t, block, v.position or position, html_text, self._accent(), self.marks
+            )
+
+    def _show_position(self) -> None:
+        """A new position: the spatial page's arithmetic, and the selection on every map."""
+        self._show_spatial()
+        position = self.vision.position
+        for canvas in (self.picture_page.overlay, self.train_page.watched, self.compare_page.figure):
+            canvas.set_selection(position)
+
+    def _position_hint(self) -> str:
+        text = translate(
+            "VisionView", "The map's largest value is worked out below; click a position to choose another."
+        )
+        return f"<p><i>{text}</i></p>"
+
+    def _position(self, trace: VisionTrace, block: str) -> tuple[int, int]:
+        """The selected position, or the map's largest value (the state keeps None)."""
+        m = vf.attention_map(trace, block).data
+        p = self.vision.position
+        if p is not None and p[0] < m.shape[0] and p[1] < m.shape[1]:
+            return p
+        return tuple(int(i) for i in np.unravel_index(int(np.argmax(m)), m.shape))
+
+    def _channel(self, trace: VisionTrace, block: str) -> int:
+        """The selected channel, or the one with the largest weight."""
+        weights = trace.block(block).stages["channel_weights"]
+        c = self.vision.channel
+        return c if c is not None and c < len(weights) else int(vf.sorted_channels(weights)[0])
+
+    def _show_summary(self) -> None:
+        t = self.trace
+        p = float(t.probabilities[t.prediction])
+        parts = [
+            translate("VisionView", "Prediction: {0} ({1})").format(
+                vf.class_label(t.prediction_name), pages.percent(p)
+            )
+        ]
+        if t.label is not None:
+            parts.append(
+                translate("VisionView", "true class: {0}").format(vf.class_label(t.class_names[t.label]))
+            )
+        picture = self.result.request.picture
+        if picture.kind == "file":
+            parts.append(translate("VisionView", "picture: {0}").format(Path(picture.path).name))
+        elif picture.kind == "draw":
+            parts.append(translate("VisionView", "a drawing of {0} stroke(s)").format(len(picture.strokes)))
+        choice = self.result.request.model
+        if choice.shipped:
+            parts.append(
+                translate("VisionView", "{0}, shipped checkpoint").format(vf.variant_label(choice.variant))
+            )
+        else:
+            parts.append(
+                translate("VisionView", "{0}, training run at step {1}").format(
+                    vf.variant_label(choice.variant), choice.step
+                )
+            )
+        self.summary.setText("  ·  ".join(parts))
+        self.summary.setToolTip(self.summary.text())
+        if t.notices:
+            self.notice.setText(translate("VisionView", "Note: ") + "  •  ".join(t.notices))
+        self.notice.setVisible(bool(t.notices))
+
+    def _show_compare(self) -> None:
+        if self.compared is None or self.compared.picture != self.vision.picture:
+            self.compare_page.clear()
+        else:
+            traces = self.compared.traces
+            block = self.shown_block(next(iter(traces.values())))
+            self.compare_page.show_traces(traces, block, self.vision.position)
+        self.compare_page.note.setText(
+            translate("VisionView", "The shipped models on the same picture; maps of {0}.").format(
+                self.vision.block
+            )
+        )
+        self.compare_page.note.setToolTip(
+            translate(
+                "VisionView",
+                "The plain and SE models have no spatial attention: their map is the channel mean "
+                "of the block's output, an activation map, not attention.",
+            )
+        )
+
+    def _show_drawing(self) -> None:
+        """The drawing's pixels on the canvas: a new stroke is painted onto the last picture."""
+        picture = self.vision.picture
+        if picture.kind != "draw":
+            return
+        drawn = self._drawn
+        if (
+            drawn is not None
+            and drawn[0].strokes == picture.strokes[:-1]
+            and drawn[0].seed == picture.seed
+            and (drawn[0].background == picture.background)
+        ):
+            pixels = drawn[1].copy()
+            stroke: Stroke = picture.strokes[-1]
+            pixels[stroke_mask(stroke)] = DRAW_COLOURS[stroke.colour]
+        elif drawn is not None and drawn[0] == picture:
+            pixels = drawn[1]
+        else:
+            pixels = render_drawing(picture)
+        self._drawn = (picture, pixels)
+        self.picture_page.canvas.set_pixels(pixels)
+
+    # -- the user's clicks -----------------------------------------------------------------------------------
+    def _on_position(self, row: int, col: int) -> None:
+        self.vision.select_position((row, col))
+
+    def _on_hover(self, canvas, index: int, r: int, c: int) -> None:
+        if index < 0:
+            if self.trace is not None:
+                self._show_summary()
+            return
+        panel = canvas.panels[index]
+        self.summary.setText(
+            translate("VisionView", "row {0}, column {1}: {2}").format(r, c, format_value(panel.data[r, c]))
+        )
+
+    def _on_bar_hover(self, key: int) -> None:
+        if key < 0 or self.trace is None:
+            if self.trace is not None:
+                self._show_summary()
+            return
+        block = self.shown_block(self.trace)
+        st = self.trace.block(block).stages
+        self.summary.setText(
+            translate("VisionView", "channel {0}: z = {1}, weight = {2}").format(
+                key, format_value(st["squeeze"][key]), format_value(st["channel_weights"][key])
+            )
+        )
+
+    # -- training --------------------------------------------------------------------------------------------
+    def start_training(self) -> None:
+        v = self.vision
+        if self.trainer.busy():
+            return
+        self.follow = True
+        self.warm_up()  # queued first, if the page did not do it yet
+        self.trainer.start(v.variant, v.train_steps, v.train_seed)
+        v.set_training("running")
+        self._show_training()
+
+    def use_shipped(self) -> None:
+        self.follow = False
+        self.vision.set_snapshot(None)
+        self._show_training()
+
+    def _on_slider(self, index: int) -> None:
+        run = self.trainer.run
+        if run is None or not run.snapshots:
+            return
+        index = min(max(index, 0), len(run.snapshots) - 1)
+        self.follow = index == len(run.snapshots) - 1
+        if self.vision.variant != run.variant:
+            self.vision.set_variant(run.variant)
+        self.vision.set_snapshot(run.snapshots[index].step)
+        self._show_training()
+
+    def warm_up(self) -> None:
+        """Before the first run: the optimiser's imports on the training thread, the GUI
+        thread's garbage collector held meanwhile (walking their ~100,000 new objects took it
+        60 ms of CPU at a time), then those objects frozen: they live as long as the window."""
+        if self.trainer.warm_up():
+            hold_collections(True)  # the timer runs on this thread: nothing collects in between
+
+    def _on_warmed(self) -> None:
+        settle()
+        hold_collections(False)
+
+    def _on_progress(self, run: Run) -> None:
+        if self.follow and run.snapshots and run.variant == self.vision.variant:
+            self.vision.set_snapshot(run.snapshots[-1].step)
+        self._show_training()
+
+    def _on_trained(self, run: Run) -> None:
+        if self.follow and run.snapshots and run.variant == self.vision.variant:
+            self.vision.set_snapshot(run.snapshots[-1].step)
+        self.vision.set_training(run.status)
+        self._show_training()
+
+    def _show_training(self) -> None:
+        run, v = self.trainer.run, self.vision
+        running = self.trainer.busy()
+        shown = v.snapshot if run is not None and run.variant == v.variant else None
+        self.train_page.show_run(run, running, shown)
+        page = self.train_page
+        page.what.setText(
+            translate("VisionView", "Train {0} from scratch:").format(vf.variant_label(v.variant))
+        )
+        if run is None:
+            page.status.setText(
+                translate(
+                    "VisionView",
+                    "Start a run to watch the loss fall, the held-out accuracy rise and the map find the shape.",
+                )
+            )
+        else:
+            page.status.setText(page.run_text(run))
+        if shown is None:
+            page.snapshot_label.setText(translate("VisionView", "shipped checkpoint"))
+        else:
+            page.snapshot_label.setText(translate("VisionView", "step {0} of {1}").format(shown, run.steps))
+
+    # -- looks and words ----------------------------------------------------------------------------------
+    def _show_banner(self, text: str, style: str) -> None:
+        self.banner.setStyleSheet(style)
+        self.banner.setText(text)
+        self.banner.setVisible(True)
+
+    def restyle(self) -> None:
+        style = self.context.style()
+        for page in self.page_widgets.values():
+            page.restyle(style)
+        self._show()
+        self._show_compare()
+
+    def retranslate(self) -> None:
+        self.picture_label.setText(translate("VisionView", "Seed"))
+        self.seed.setToolTip(
+            translate("VisionView", "The generated picture's seed: the same seed, the same picture")
+        )
+        self.new_button.setText(translate("VisionView", "New picture"))
+        self.new_button.setToolTip(translate("VisionView", "Generate a picture from a new random seed"))
+        self.load_button.setText(translate("VisionView", "Load PNG…"))
+        self.load_button.setToolTip(translate("VisionView", "A picture file of your own, resized to 32×32"))
+        self.draw_button.setText(translate("VisionView", "Draw"))
+        self.draw_button.setToolTip(
+            translate("VisionView", "Paint on the generated picture (or on plain grey) with the mouse")
+        )
+        for i in range(self.model.count()):
+            self.model.setItemText(i, vf.variant_label(self.model.itemData(i)))
+        self.model.setToolTip(
+            translate("VisionView", "The trained model: no attention, SE, CBAM or residual attention")
+        )
+        for i in range(self.block.count()):
+            name = self.block.itemData(i)
+            self.block.setItemText(i, f"{name} ({BLOCK_SIZES[name]})")
+        self.block.setToolTip(translate("VisionView", "Which block's attention the pages show"))
+        titles = {
+            "picture": translate("VisionView", "Picture"),
+            "channel": translate("VisionView", "Channel attention"),
+            "spatial": translate("VisionView", "Spatial attention"),
+            "residual": translate("VisionView", "Residual attention"),
+            "compare": translate("VisionView", "Compare"),
+            "train": translate("VisionView", "Train"),
+        }
+        for i, page in enumerate(PAGES):
+            self.pages.setTabText(i, titles[page])
+        self.channel_page.placeholder.label.setText(
+            translate(
+                "VisionView", "This block has no channel attention. SE and CBAM blocks weigh their channels."
+            )
+        )
+        self.channel_page.placeholder.button.setText(translate("VisionView", "Show the SE model"))
+        self.spatial_page.placeholder.label.setText(
+            translate("VisionView", "This block has no spatial attention. CBAM blocks weigh every position.")
+        )
+        self.spatial_page.placeholder.button.setText(translate("VisionView", "Show the CBAM model"))
+        self.residual_page.placeholder.label.setText(
+            translate("VisionView", "Only the residual-attention model has a mask branch M(x) (in block1).")
+        )
+        self.residual_page.placeholder.button.setText(translate("VisionView", "Show the residual model"))
+        self.picture_page.retranslate()
+        self.residual_page.retranslate()
+        self.train_page.retranslate()
+        if self.trace is not None:
+            self._show()
+        self._show_compare()
+        self._show_training()

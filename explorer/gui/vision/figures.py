@@ -1,0 +1,351 @@
+"""The Vision tab's matrix figures, built from a VisionTrace: the tab and the export share them.
+
+Every panel holds the trace's own arrays (hover and clicks read them); nothing is computed
+here but means over channels (said in the titles) and the choice of channels to show. A map
+over the picture is drawn by the heatmap's background mode: the map stretched over the 32×32
+picture by nearest neighbour, so each cell of an 8×8 map covers a 4×4 block of pixels, as
+explorer.vision.measure.upsample_nearest says.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6 import QtCore, QtGui
+
+from explorer.gui import theme
+from explorer.gui.heatmap import Figure, Mark, MatrixCanvas, MatrixPanel, Style
+from explorer.gui.heatmap.figure import layout_figure
+from explorer.gui.i18n import translate
+from explorer.vision.trace import VisionTrace
+
+ACCENT = theme.SELECTED  # the frame of the lesson's panels (the view passes its theme's accent)
+EDGE = 3  # the top and bottom channels the channel page shows
+COLOURS = ("red", "blue")
+SHAPES = ("circle", "square", "triangle", "cross")
+WORDS = {  # the class names' words, for the translation catalogue
+    "red": QtCore.QT_TRANSLATE_NOOP("VisionClasses", "red"),
+    "blue": QtCore.QT_TRANSLATE_NOOP("VisionClasses", "blue"),
+    "circle": QtCore.QT_TRANSLATE_NOOP("VisionClasses", "circle"),
+    "square": QtCore.QT_TRANSLATE_NOOP("VisionClasses", "square"),
+    "triangle": QtCore.QT_TRANSLATE_NOOP("VisionClasses", "triangle"),
+    "cross": QtCore.QT_TRANSLATE_NOOP("VisionClasses", "cross"),
+}
+
+
+def class_label(name: str) -> str:
+    """A class name ("red circle") in the interface language."""
+    colour, _, shape = name.partition(" ")
+    if colour in WORDS and shape in WORDS:
+        return (
+            translate("VisionClasses", "{colour} {shape}")
+            .replace("{colour}", translate("VisionClasses", WORDS[colour]))
+            .replace("{shape}", translate("VisionClasses", WORDS[shape]))
+        )
+    return name
+
+
+def variant_label(variant: str) -> str:
+    return {
+        "plain": translate("VisionView", "plain CNN"),
+        "se": "SE",
+        "cbam": "CBAM",
+        "residual": translate("VisionView", "residual attention"),
+    }.get(variant, variant)
+
+
+def picture_u8(image: np.ndarray) -> np.ndarray:
+    return np.clip(np.round(np.asarray(image) * 255), 0, 255).astype(np.uint8)
+
+
+def picture_panel(trace: VisionTrace, title: str | None = None) -> MatrixPanel:
+    """The picture alone (a matrix of zeros drawn fully transparent over it)."""
+    size = trace.image.shape[0]
+    return MatrixPanel(
+        np.zeros((size, size), dtype=np.float32),
+        title=translate("VisionView", "picture (32×32)") if title is None else title,
+        kind="weights",
+        background=picture_u8(trace.image),
+        overlay_alpha=0.0,
+        name="picture",
+    )
+
+
+@dataclass(frozen=True)
+class AttentionMap:
+    data: np.ndarray  # [h, w]
+    attention: bool  # False: an activation map of a model without spatial attention
+    title: str
+
+
+def attention_map(trace: VisionTrace, block: str) -> AttentionMap:
+    """The block's spatial map (CBAM: M_s; residual: M(x) averaged over channels), or, for a
+    block without one, the channel mean of its output: an activation map, not attention."""
+    b = trace.block(block)
+    if "spatial_map" in b.stages:
+        if b.attention == "cbam":
+            title = translate("VisionView", "M_s over the picture ({0})").format(block)
+        else:
+            title = translate("VisionView", "mean of M(x) over the picture ({0})").format(block)
+        return AttentionMap(b.stages["spatial_map"], True, title)
+    title = translate("VisionView", "activation, not attention ({0})").format(block)
+    return AttentionMap(b.stages["output"].mean(axis=0), False, title)
+
+
+def overlay_panel(trace: VisionTrace, block: str, title: str | None = None) -> MatrixPanel:
+    m = attention_map(trace, block)
+    levels = (0.0, 1.0) if m.attention else (0.0, max(float(m.data.max()), 1e-6))
+    return MatrixPanel(
+        m.data,
+        title=m.title if title is None else title,
+        kind="weights",
+        levels=levels,
+        background=picture_u8(trace.image),
+        role="qk",
+        name="overlay",
+    )
+
+
+def picture_figure(trace: VisionTrace, block: str, position) -> Figure:
+    return Figure([picture_panel(trace), overlay_panel(trace, block)], columns=2, selection=position)
+
+
+# -- channel attention -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ShownChannel:
+    channel: int
+    rank: int  # 0 = the largest weight
+    role: str  # "top", "bottom" or "selected"
+
+
+def sorted_channels(weights: np.ndarray) -> np.ndarray:
+    """Channel indices from the largest weight to the smallest (ties: the lower index first)."""
+    return np.argsort(-np.asarray(weights, dtype=np.float64), kind="stable")
+
+
+def shown_channels(weights: np.ndarray, selected: int | None, edge: int = EDGE) -> list[ShownChannel]:
+    order = sorted_channels(weights)
+    rank = {int(c): r for r, c in enumerate(order)}
+    edge = min(edge, len(order) // 2)
+    shown = [ShownChannel(int(c), rank[int(c)], "top") for c in order[:edge]]
+    shown += [ShownChannel(int(c), rank[int(c)], "bottom") for c in order[len(order) - edge :]]
+    if selected is not None and 0 <= selected < len(order) and selected not in {s.channel for s in shown}:
+        shown.insert(edge, ShownChannel(selected, rank[selected], "selected"))
+    return shown
+
+
+def channel_rows(attention: str) -> list[tuple[str, str]]:
+    """(panel name, row header) of the channel figure, in the order of the computation."""
+    if attention == "cbam":
+        return [
+            ("X", translate("VisionView", "X_c")),
+            ("z", translate("VisionView", "avg z_c")),
+            ("z_max", translate("VisionView", "max_c")),
+            ("s", "M_c"),
+            ("rescaled", "M_c·X_c"),
+        ]
+    return [
+        ("X", translate("VisionView", "X_c")),
+        ("z", translate("VisionView", "z_c = mean")),
+        ("s", "s_c"),
+        ("rescaled", "s_c·X_c"),
+    ]
+
+
+def channel_figure(
+    trace: VisionTrace, block: str, selected: int | None, marks: tuple[str, ...] = (), accent: str = ACCENT
+) -> Figure:
+    """Stage by stage for the top and bottom channels (and the selected one): the maps X, the
+    squeezed numbers, the weights, and the maps rescaled, all maps on X's colour levels so the
+    rescaling shows as fading."""
+    b = trace.block(block)
+    st = b.stages
+    weights = st["channel_weights"]
+    rescaled = st["channel_refined"] if b.attention == "cbam" else st["output"]
+    shown = shown_channels(weights, selected)
+    rows = channel_rows(b.attention)
+    x_max = max(float(st["features"][[s.channel for s in shown]].max()), 1e-6)
+    cell = {
+        "X": lambda c: (st["features"][c], (0.0, x_max)),
+        "z": lambda c: (st["squeeze"][c : c + 1, None], (0.0, x_max)),
+        "z_max": lambda c: (st["squeeze_max"][c : c + 1, None], (0.0, x_max)),
+        "s": lambda c: (weights[c : c + 1, None], (0.0, 1.0)),
+        "rescaled": lambda c: (rescaled[c], (0.0, x_max)),
+    }
+    panels = []
+    for name, _ in rows:
+        for s in shown:
+            data, levels = cell[name](s.channel)
+            panels.append(MatrixPanel(np.asarray(data), kind="weights", levels=levels, name=name))
+    mark = {"top": "▲", "bottom": "▼", "selected": "●"}  # the largest weights, the smallest, the chosen
+    headers = [f"c{s.channel} {mark[s.role]}" for s in shown]
+    return Figure(
+        panels,
+        columns=len(shown),
+        bars=False,
+        axes=False,
+        col_headers=headers,
+        row_headers=[header for _, header in rows],
+        show_values=True,
+        marks={i: Mark(QtGui.QColor(accent)) for i, p in enumerate(panels) if p.name in marks},
+    )
+
+
+# -- spatial attention --------------------------------------------------------------------------------
+def spatial_figure(
+    trace: VisionTrace, block: str, position, marks: tuple[str, ...] = (), accent: str = ACCENT
+) -> Figure:
+    st = trace.block(block).stages
+    k = trace.config.kernel
+    pooled_hi = max(float(st["pooled_avg"].max()), float(st["pooled_max"].max()), 1e-6)
+    out = st["output"].mean(axis=0)
+    panels = [
+        MatrixPanel(
+            st["pooled_avg"],
+            title=translate("VisionView", "avg over channels"),
+            kind="weights",
+            levels=(0.0, pooled_hi),
+            role="qk",
+            name="pooled_avg",
+        ),
+        MatrixPanel(
+            st["pooled_max"],
+            title=translate("VisionView", "max over channels"),
+            kind="weights",
+            levels=(0.0, pooled_hi),
+            role="qk",
+            name="pooled_max",
+        ),
+        MatrixPanel(
+            st["spatial_logits"],
+            title=translate("VisionView", "{0}×{0} conv + b").format(k),
+            role="qk",
+            name="spatial_logits",
+        ),
+        MatrixPanel(st["spatial_map"], title="M_s = σ(·)", kind="weights", role="qk", name="spatial_map"),
+        overlay_panel(trace, block, translate("VisionView", "M_s over the picture")),
+        MatrixPanel(
+            out,
+            title=translate("VisionView", "F″ = M_s·F′ (mean)"),
+            kind="weights",
+            levels=(0.0, max(float(out.max()), 1e-6)),
+            role="qk",
+            name="output",
+        ),
+    ]
+    return Figure(
+        panels,
+        columns=3,
+        selection=position,
+        marks={i: Mark(QtGui.QColor(accent)) for i, p in enumerate(panels) if p.name in marks},
+    )
+
+
+# -- residual attention -------------------------------------------------------------------------------
+def residual_block(trace: VisionTrace) -> str | None:
+    return next((b.name for b in trace.blocks if b.attention == "residual"), None)
+
+
+def residual_figure(
+    trace: VisionTrace, channel: int, marks: tuple[str, ...] = (), accent: str = ACCENT
+) -> Figure:
+    st = trace.block(residual_block(trace)).stages
+    t, m, h = st["trunk"], st["mask_branch"], st["output"]
+    c = min(max(channel, 0), t.shape[0] - 1)
+    hi_mean = max(float(h.mean(axis=0).max()), 1e-6)
+    hi_c = max(float(h[c].max()), 1e-6)
+
+    def panel(data, title, name, levels):
+        return MatrixPanel(data, title=title, kind="weights", levels=levels, role="qk", name=name)
+
+    panels = [
+        panel(t.mean(axis=0), translate("VisionView", "T(x), mean"), "trunk", (0.0, hi_mean)),
+        panel(st["spatial_map"], translate("VisionView", "M(x), mean"), "mask_branch", (0.0, 1.0)),
+        panel(h.mean(axis=0), translate("VisionView", "(1+M)·T, mean"), "output", (0.0, hi_mean)),
+        panel(t[c], translate("VisionView", "T(x), channel {0}").format(c), "trunk", (0.0, hi_c)),
+        panel(m[c], translate("VisionView", "M(x), channel {0}").format(c), "mask_branch", (0.0, 1.0)),
+        panel(h[c], translate("VisionView", "(1+M)·T, channel {0}").format(c), "output", (0.0, hi_c)),
+    ]
+    return Figure(
+        panels,
+        columns=3,
+        marks={i: Mark(QtGui.QColor(accent)) for i, p in enumerate(panels) if p.name in marks},
+    )
+
+
+# -- the variants side by side, and the probabilities as a strip ----------------------------------------
+def probability_panel(trace: VisionTrace, title: str = "") -> MatrixPanel:
+    return MatrixPanel(
+        trace.probabilities.astype(np.float32)[:, None],
+        rows=[class_label(n) for n in trace.class_names],
+        cols=["p"],
+        title=title,
+        kind="weights",
+        name="probabilities",
+    )
+
+
+def verdict(trace: VisionTrace) -> str:
+    """'SE: red circle 98.1 %' (the variant, its prediction and its probability)."""
+    p = float(trace.probabilities[trace.prediction])
+    return f"{variant_label(trace.variant)}: {class_label(trace.prediction_name)} {100 * p:.1f} %"
+
+
+def compare_title(trace: VisionTrace, block: str) -> str:
+    """The variant, and what its map is: a spatial map, or an activation map (not attention)."""
+    if attention_map(trace, block).attention:
+        return variant_label(trace.variant)
+    return translate("VisionView", "{0} (activation)").format(variant_label(trace.variant))
+
+
+def compare_figure(traces: dict[str, VisionTrace], block: str, with_probabilities: bool = False) -> Figure:
+    panels = [overlay_panel(t, block, compare_title(t, block)) for t in traces.values()]
+    if with_probabilities:
+        panels += [probability_panel(t, variant_label(v)) for v, t in traces.items()]
+    return Figure(panels, columns=len(traces), show_values=with_probabilities)
+
+
+def export_figure(trace: VisionTrace, block: str, position) -> Figure:
+    """The picture, its map and the probabilities: the tab's first page as one figure."""
+    return Figure(
+        [picture_panel(trace), overlay_panel(trace, block), probability_panel(trace, verdict(trace))],
+        columns=3,
+        selection=position,
+        show_values=True,
+    )
+
+
+# -- square plots -----------------------------------------------------------------------------------
+def square_rect(rect: QtCore.QRectF, figure: Figure, style: Style) -> QtCore.QRectF:
+    """The part of ``rect`` (centred) in which the figure's plots come out square: pictures
+    are not stretched. The layout is linear in the slot sizes, so one correction is exact."""
+    layout = layout_figure(rect, figure, style)
+    if not layout.boxes:
+        return rect
+    plot = layout.boxes[0].plot
+    shown = figure.shown()
+    columns = max(1, min(figure.columns, len(shown)))
+    rows = math.ceil(len(shown) / columns)
+    w, h = rect.width(), rect.height()
+    if plot.width() > plot.height():
+        w -= (plot.width() - plot.height()) * columns
+    else:
+        h -= (plot.height() - plot.width()) * rows
+    w, h = max(w, 40.0), max(h, 40.0)
+    return QtCore.QRectF(rect.left() + (rect.width() - w) / 2, rect.top() + (rect.height() - h) / 2, w, h)
+
+
+def square_size(figure: Figure, style: Style, size: QtCore.QSize) -> QtCore.QSize:
+    return square_rect(QtCore.QRectF(0, 0, size.width(), size.height()), figure, style).size().toSize()
+
+
+class SquareCanvas(MatrixCanvas):
+    """A MatrixCanvas whose plots are square (centred in the widget)."""
+
+    def current_layout(self):
+        if self._layout is None:
+            inner = square_rect(QtCore.QRectF(self.rect()), self.figure, self.style_)
+            self._layout = layout_figure(inner, self.figure, self.style_)
+        return self._layout

@@ -1,0 +1,544 @@
+"""The Vision tab's pages: each shows one part of a VisionTrace and reports what the user clicks.
+
+The pages hold widgets only: the tab (explorer/gui/views/vision.py) gives them the trace and
+the selection to show, and listens to their signals; every number they show is the trace's
+(or explorer.vision.worked's, which reads the trace).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.appstate.vision import BRUSH_RANGE, DRAW_COLOURS, MAX_SEED, MAX_TRAIN_STEPS
+from explorer.gui.heatmap import Figure, Style
+from explorer.gui.i18n import translate
+from explorer.gui.messages import error_message
+from explorer.gui.vision import figures as vf
+from explorer.gui.vision.bars import BarChart, Bars, decimals, percent
+from explorer.gui.vision.curves import CurvePlot, Curves, Series
+from explorer.gui.vision.drawing import DrawCanvas, qcolour
+from explorer.gui.vision.figures import SquareCanvas
+from explorer.gui.vision.training import GOAL, Run
+from explorer.vision.trace import VisionTrace
+
+TOP = QtGui.QColor("#4477aa")  # the largest channel weights, the predicted class
+BOTTOM = QtGui.QColor("#ee6677")  # the smallest channel weights
+LOSS = QtGui.QColor("#4477aa")
+HELD_OUT = QtGui.QColor("#ee6677")
+ACCURACY = QtGui.QColor("#228833")
+
+
+def picture_error(exc: BaseException) -> str:
+    """One line for a picture that cannot be used (the loader's own message), or any other error."""
+    images = sys.modules.get("explorer.vision.images")  # only a read file can have raised its error
+    if images is not None and isinstance(exc, images.ImageError):
+        return translate("VisionView", "This picture cannot be used: {0}").format(exc)
+    return error_message(exc)
+
+
+def probability_bars(trace: VisionTrace, title: str = "") -> Bars:
+    """The probabilities of every class, in class order; the prediction coloured, the true class bold."""
+    names = [vf.class_label(n) for n in trace.class_names]
+    if trace.label is not None:
+        names[trace.label] += " ✓"
+    return Bars(
+        values=trace.probabilities,
+        labels=names,
+        keys=list(range(len(names))),
+        title=title,
+        colours={trace.prediction: TOP},
+        bold={trace.label} if trace.label is not None else set(),
+        text=percent,
+    )
+
+
+def channel_bars(trace: VisionTrace, block: str, selected: int | None, title: str) -> Bars:
+    weights = trace.block(block).stages["channel_weights"]
+    order = vf.sorted_channels(weights)
+    shown = vf.shown_channels(weights, selected)
+    colours = {s.channel: TOP if s.role == "top" else BOTTOM for s in shown if s.role != "selected"}
+    return Bars(
+        values=weights[order],
+        labels=[str(int(c)) for c in order],
+        keys=[int(c) for c in order],
+        title=title,
+        horizontal=False,
+        colours=colours,
+        labelled={s.channel for s in shown},
+        selected=selected,
+        text=decimals,
+    )
+
+
+class Placeholder(QtWidgets.QWidget):
+    """What a page says when the model or block has nothing of its kind, and a way out."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        layout = QtWidgets.QVBoxLayout(self)
+        self.label = QtWidgets.QLabel()
+        self.label.setWordWrap(True)
+        self.label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.button = QtWidgets.QPushButton()
+        layout.addStretch(1)
+        layout.addWidget(self.label)
+        layout.addWidget(self.button, 0, QtCore.Qt.AlignmentFlag.AlignCenter)
+        layout.addStretch(1)
+
+
+class StackedPage(QtWidgets.QStackedWidget):
+    """A page with content, or a placeholder when there is nothing of its kind to show."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.content = QtWidgets.QWidget()
+        self.placeholder = Placeholder()
+        self.addWidget(self.content)
+        self.addWidget(self.placeholder)
+
+    def show_content(self, on: bool) -> None:
+        self.setCurrentWidget(self.content if on else self.placeholder)
+
+
+def worked_browser() -> QtWidgets.QTextBrowser:
+    view = QtWidgets.QTextBrowser()
+    view.setOpenLinks(False)
+    view.setMinimumWidth(160)
+    return view
+
+
+# -- the picture ---------------------------------------------------------------------------------------
+class PicturePage(QtWidgets.QWidget):
+    positionClicked = QtCore.Signal(int, int)
+    strokeDrawn = QtCore.Signal(object)
+    brushChanged = QtCore.Signal(str, float)
+    backgroundChanged = QtCore.Signal(str)
+    undoClicked = QtCore.Signal()
+    clearClicked = QtCore.Signal()
+
+    def __init__(self, style: Style, parent=None):
+        super().__init__(parent)
+        layout = QtWidgets.QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.left = QtWidgets.QStackedWidget()
+        self.picture = SquareCanvas(style=style)
+        self.left.addWidget(self.picture)
+        draw_box = QtWidgets.QWidget()
+        dl = QtWidgets.QVBoxLayout(draw_box)
+        dl.setContentsMargins(0, 0, 0, 0)
+        tools = QtWidgets.QGridLayout()
+        self.colour = QtWidgets.QComboBox()
+        for name in DRAW_COLOURS:
+            swatch = QtGui.QPixmap(14, 14)
+            swatch.fill(qcolour(name))
+            self.colour.addItem(QtGui.QIcon(swatch), "", name)
+        self.brush = QtWidgets.QDoubleSpinBox()
+        self.brush.setRange(*BRUSH_RANGE)
+        self.brush.setSingleStep(0.5)
+        self.brush.setDecimals(1)
+        self.background = QtWidgets.QComboBox()
+        self.background.addItem("", "picture")
+        self.background.addItem("", "plain")
+        self.undo = QtWidgets.QPushButton()
+        self.clear = QtWidgets.QPushButton()
+        tools.addWidget(self.colour, 0, 0)
+        tools.addWidget(self.brush, 0, 1)
+        tools.addWidget(self.background, 1, 0, 1, 2)
+        tools.addWidget(self.undo, 2, 0)
+        tools.addWidget(self.clear, 2, 1)
+        dl.addLayout(tools)
+        self.canvas = DrawCanvas()
+        dl.addWidget(self.canvas, 1)
+        self.left.addWidget(draw_box)
+        self.overlay = SquareCanvas(style=style)
+        self.probabilities = BarChart(style)
+        layout.addWidget(self.left, 1)
+        layout.addWidget(self.overlay, 1)
+        layout.addWidget(self.probabilities, 1)
+        self.overlay.clicked.connect(lambda _i, r, c: self.positionClicked.emit(r, c))
+        self.canvas.strokeFinished.connect(self.strokeDrawn)
+        self.colour.currentIndexChanged.connect(self._brush)
+        self.brush.valueChanged.connect(self._brush)
+        self.background.currentIndexChanged.connect(
+            lambda _: self.backgroundChanged.emit(self.background.currentData())
+        )
+        self.undo.clicked.connect(self.undoClicked)
+        self.clear.clicked.connect(self.clearClicked)
+
+    def _brush(self, *_) -> None:
+        self.brushChanged.emit(self.colour.currentData(), float(self.brush.value()))
+
+    def set_drawing(self, on: bool) -> None:
+        self.left.setCurrentIndex(1 if on else 0)
+
+    def show_tools(self, colour: str, radius: float, background: str) -> None:
+        for w in (self.colour, self.brush, self.background):
+            w.blockSignals(True)
+        self.colour.setCurrentIndex(max(0, self.colour.findData(colour)))
+        self.brush.setValue(radius)
+        self.background.setCurrentIndex(max(0, self.background.findData(background)))
+        for w in (self.colour, self.brush, self.background):
+            w.blockSignals(False)
+        self.canvas.set_brush(colour, radius)
+
+    def show_trace(self, trace: VisionTrace, block: str, position, accent: str, marks=()) -> None:
+        self.picture.show_panel(vf.picture_panel(trace), bars=False, axes=False)
+        overlay = vf.overlay_panel(trace, block)
+        mark = {0: vf.Mark(QtGui.QColor(accent), 4)} if "overlay" in marks else {}
+        self.overlay.set_figure(Figure([overlay], selection=position, marks=mark))
+        self.probabilities.set_bars(probability_bars(trace, translate("VisionView", "probabilities")))
+
+    def restyle(self, style: Style) -> None:
+        for canvas in (self.picture, self.overlay):
+            canvas.set_style(style)
+        self.probabilities.set_style(style)
+
+    def retranslate(self) -> None:
+        names = {
+            "red": translate("VisionClasses", "red"),
+            "blue": translate("VisionClasses", "blue"),
+            "yellow": translate("VisionView", "yellow"),
+            "cyan": translate("VisionView", "cyan"),
+            "green": translate("VisionView", "green"),
+        }
+        for i in range(self.colour.count()):
+            self.colour.setItemText(i, names.get(self.colour.itemData(i), self.colour.itemData(i)))
+        self.colour.setToolTip(translate("VisionView", "The brush's colour"))
+        self.brush.setPrefix(translate("VisionView", "brush "))
+        self.brush.setSuffix(" px")
+        self.brush.setToolTip(translate("VisionView", "The brush's radius, in pixels of the 32×32 picture"))
+        self.background.setItemText(0, translate("VisionView", "on the picture"))
+        self.background.setItemText(1, translate("VisionView", "on plain grey"))
+        self.background.setToolTip(translate("VisionView", "What the drawing is painted on"))
+        self.undo.setText(translate("VisionView", "Undo stroke"))
+        self.clear.setText(translate("VisionView", "Clear drawing"))
+
+
+# -- channel attention ----------------------------------------------------------------------------------
+class ChannelPage(StackedPage):
+    channelClicked = QtCore.Signal(int)
+
+    def __init__(self, style: Style, parent=None):
+        super().__init__(parent)
+        self.bars = BarChart(style)
+        self.figure = SquareCanvas(style=style)
+        self.worked = worked_browser()
+        top = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        top.addWidget(self.bars)
+        top.addWidget(self.figure)
+        top.addWidget(self.worked)
+        top.setStretchFactor(0, 2)
+        top.setStretchFactor(1, 3)
+        top.setStretchFactor(2, 2)
+        layout = QtWidgets.QVBoxLayout(self.content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(top)
+        self.splitter = top
+        self.bars.clicked.connect(self.channelClicked)
+        self.figure.clicked.connect(self._on_figure_click)
+        self.channels: list[int] = []  # the figure's columns
+
+    def _on_figure_click(self, index: int, _r: int, _c: int) -> None:
+        if self.channels:
+            self.channelClicked.emit(self.channels[index % len(self.channels)])
+
+    def show_trace(self, trace, block, channel, html_text, accent, marks=()) -> None:
+        title = translate("VisionView", "weights, sorted ({0})").format(block)
+        bars = channel_bars(trace, block, channel, title)
+        if "s" in marks:
+            bars.colours = dict.fromkeys(bars.keys, QtGui.QColor(accent)) | bars.colours
+        self.bars.set_bars(bars)
+        figure = vf.channel_figure(trace, block, channel, marks, accent)
+        self.channels = [
+            s.channel for s in vf.shown_channels(trace.block(block).stages["channel_weights"], channel)
+        ]
+        self.figure.set_figure(figure)
+        self.worked.setHtml(html_text)
+
+    def restyle(self, style: Style) -> None:
+        self.bars.set_style(style)
+        self.figure.set_style(style)
+
+
+# -- spatial attention ----------------------------------------------------------------------------------
+class SpatialPage(StackedPage):
+    positionClicked = QtCore.Signal(int, int)
+
+    def __init__(self, style: Style, parent=None):
+        super().__init__(parent)
+        self.figure = SquareCanvas(style=style)
+        self.worked = worked_browser()
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        split.addWidget(self.figure)
+        split.addWidget(self.worked)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        layout = QtWidgets.QVBoxLayout(self.content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
+        self.figure.clicked.connect(lambda _i, r, c: self.positionClicked.emit(r, c))
+
+    def show_trace(self, trace, block, position, html_text, accent, marks=()) -> None:
+        self.figure.set_figure(vf.spatial_figure(trace, block, position, marks, accent))
+        self.worked.setHtml(html_text)
+
+    def restyle(self, style: Style) -> None:
+        self.figure.set_style(style)
+
+
+# -- residual attention ---------------------------------------------------------------------------------
+class ResidualPage(StackedPage):
+    channelChanged = QtCore.Signal(int)
+
+    def __init__(self, style: Style, parent=None):
+        super().__init__(parent)
+        layout = QtWidgets.QVBoxLayout(self.content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        row = QtWidgets.QHBoxLayout()
+        self.channel_label = QtWidgets.QLabel()
+        self.channel = QtWidgets.QSpinBox()
+        self.note = QtWidgets.QLabel()
+        self.note.setWordWrap(True)
+        row.addWidget(self.channel_label)
+        row.addWidget(self.channel)
+        row.addWidget(self.note, 1)
+        layout.addLayout(row)
+        self.figure = SquareCanvas(style=style)
+        layout.addWidget(self.figure, 1)
+        self.channel.valueChanged.connect(self.channelChanged)
+
+    def show_trace(self, trace, channel, accent, marks=()) -> None:
+        block = vf.residual_block(trace)
+        n = trace.block(block).stages["trunk"].shape[0]
+        self.channel.blockSignals(True)
+        self.channel.setRange(0, n - 1)
+        self.channel.setValue(min(channel, n - 1))
+        self.channel.blockSignals(False)
+        self.figure.set_figure(vf.residual_figure(trace, self.channel.value(), marks, accent))
+
+    def restyle(self, style: Style) -> None:
+        self.figure.set_style(style)
+
+    def retranslate(self) -> None:
+        self.channel_label.setText(translate("VisionView", "Channel"))
+        self.note.setText(
+            translate("VisionView", "H = (1 + M(x))·T(x): attention can only add to the trunk's features.")
+        )
+
+
+# -- the variants side by side --------------------------------------------------------------------------
+class ComparePage(QtWidgets.QWidget):
+    positionClicked = QtCore.Signal(int, int)
+
+    def __init__(self, style: Style, parent=None):
+        super().__init__(parent)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.note = QtWidgets.QLabel()
+        self.note.setWordWrap(True)
+        layout.addWidget(self.note)
+        self.figure = SquareCanvas(style=style)
+        layout.addWidget(self.figure, 3)
+        row = QtWidgets.QHBoxLayout()
+        self.charts = [BarChart(style) for _ in range(3)]
+        for chart in self.charts:
+            row.addWidget(chart)
+        layout.addLayout(row, 2)
+        self.figure.clicked.connect(lambda _i, r, c: self.positionClicked.emit(r, c))
+
+    def show_traces(self, traces: dict[str, VisionTrace], block: str, position) -> None:
+        figure = vf.compare_figure(traces, block)
+        figure.selection = position
+        self.figure.set_figure(figure)
+        for chart, (variant, trace) in zip(self.charts, traces.items()):
+            chart.set_bars(probability_bars(trace, vf.variant_label(variant)))
+
+    def clear(self) -> None:
+        self.figure.set_figure(Figure())
+        for chart in self.charts:
+            chart.set_bars(None)
+
+    def restyle(self, style: Style) -> None:
+        self.figure.set_style(style)
+        for chart in self.charts:
+            chart.set_style(style)
+
+
+# -- training ----------------------------------------------------------------------------------------------
+class TrainPage(QtWidgets.QWidget):
+    startClicked = QtCore.Signal()
+    cancelClicked = QtCore.Signal()
+    shippedClicked = QtCore.Signal()
+    snapshotChosen = QtCore.Signal(int)  # a slider position (an index into the run's snapshots)
+    planChanged = QtCore.Signal(int, int)  # steps, seed
+
+    def __init__(self, style: Style, parent=None):
+        super().__init__(parent)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        row = QtWidgets.QHBoxLayout()
+        self.what = QtWidgets.QLabel()
+        self.steps = QtWidgets.QSpinBox()
+        self.steps.setRange(10, MAX_TRAIN_STEPS)
+        self.steps.setSingleStep(50)
+        self.seed = QtWidgets.QSpinBox()
+        self.seed.setRange(0, MAX_SEED)
+        self.start = QtWidgets.QPushButton()
+        self.cancel = QtWidgets.QPushButton()
+        self.progress = QtWidgets.QProgressBar()
+        self.progress.setRange(0, 1)
+        for w in (self.what, self.steps, self.seed, self.start, self.cancel):
+            row.addWidget(w)
+        row.addWidget(self.progress, 1)
+        layout.addLayout(row)
+        self.status = QtWidgets.QLabel()
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        middle = QtWidgets.QHBoxLayout()
+        plots = QtWidgets.QVBoxLayout()
+        self.loss = CurvePlot(style)
+        self.accuracy = CurvePlot(style)
+        plots.addWidget(self.loss)
+        plots.addWidget(self.accuracy)
+        middle.addLayout(plots, 3)
+        self.watched = SquareCanvas(style=style)
+        middle.addWidget(self.watched, 2)
+        layout.addLayout(middle, 1)
+        scrub = QtWidgets.QHBoxLayout()
+        self.slider_label = QtWidgets.QLabel()
+        self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.slider.setRange(0, 0)
+        self.slider.setPageStep(1)
+        self.snapshot_label = QtWidgets.QLabel()
+        self.shipped = QtWidgets.QPushButton()
+        scrub.addWidget(self.slider_label)
+        scrub.addWidget(self.slider, 1)
+        scrub.addWidget(self.snapshot_label)
+        scrub.addWidget(self.shipped)
+        layout.addLayout(scrub)
+        self.start.clicked.connect(self.startClicked)
+        self.cancel.clicked.connect(self.cancelClicked)
+        self.shipped.clicked.connect(self.shippedClicked)
+        self.slider.valueChanged.connect(self.snapshotChosen)
+        self.steps.valueChanged.connect(
+            lambda _: self.planChanged.emit(self.steps.value(), self.seed.value())
+        )
+        self.seed.valueChanged.connect(lambda _: self.planChanged.emit(self.steps.value(), self.seed.value()))
+
+    def show_plan(self, steps: int, seed: int) -> None:
+        for w, v in ((self.steps, steps), (self.seed, seed)):
+            w.blockSignals(True)
+            w.setValue(v)
+            w.blockSignals(False)
+
+    def show_run(self, run: Run | None, running: bool, shown_step: int | None) -> None:
+        """The run's curves, progress and snapshots; ``shown_step``: the snapshot the maps use."""
+        self.start.setEnabled(not running)
+        self.cancel.setEnabled(running)
+        self.steps.setEnabled(not running)
+        self.seed.setEnabled(not running)
+        if run is None:
+            self.progress.setRange(0, 1)
+            self.progress.setValue(0)
+            self.loss.set_curves(Curves(title=translate("VisionView", "loss")))
+            self.accuracy.set_curves(
+                Curves(title=translate("VisionView", "held-out"), y_range=(0.0, 1.0), guide=GOAL)
+            )
+            self._slider(0, 0)
+            self.slider.setEnabled(False)
+            return
+        self.progress.setRange(0, run.steps)
+        self.progress.setValue(run.steps_done)
+        xs, ys = run.loss_series()
+        evals = np.asarray(run.eval_steps, dtype=float)
+        self.loss.set_curves(
+            Curves(
+                series=[
+                    Series(translate("VisionView", "training loss"), xs, ys, LOSS, 1.0),
+                    Series(
+                        translate("VisionView", "held-out loss"),
+                        evals,
+                        np.asarray(run.held_out_loss, dtype=float),
+                        HELD_OUT,
+                        2.0,
+                        dots=True,
+                    ),
+                ],
+                x_range=(0.0, float(run.steps)),
+                marker=shown_step,
+            )
+        )
+        self.accuracy.set_curves(
+            Curves(
+                series=[
+                    Series(
+                        translate("VisionView", "held-out accuracy"),
+                        evals,
+                        np.asarray(run.accuracy, dtype=float),
+                        ACCURACY,
+                        2.0,
+                        dots=True,
+                    )
+                ],
+                x_range=(0.0, float(run.steps)),
+                y_range=(0.0, 1.0),
+                guide=GOAL,
+                marker=shown_step,
+            )
+        )
+        steps = run.snapshot_steps()
+        index = steps.index(shown_step) if shown_step in steps else len(steps) - 1
+        self._slider(max(0, len(steps) - 1), max(0, index))
+        self.slider.setEnabled(bool(steps))
+
+    def run_text(self, run: Run) -> str:
+        """One line: the step, the loss, the held-out accuracy, the time, the 95 % moment, the end."""
+        parts = [
+            translate("VisionView", "{0} on {1}: step {2} of {3}").format(
+                vf.variant_label(run.variant), run.device, run.steps_done, run.steps
+            )
+        ]
+        if run.losses:
+            parts.append(translate("VisionView", "loss {0:.3f}").format(run.losses[-1]))
+        if run.accuracy:
+            parts.append(translate("VisionView", "held-out accuracy {0}").format(percent(run.accuracy[-1])))
+        parts.append(translate("VisionView", "{0:.1f} s").format(run.wall_s))
+        if run.goal_s is not None:
+            parts.append(translate("VisionView", "95 % reached after {0:.1f} s").format(run.goal_s))
+        status = {
+            "finished": translate("VisionView", "finished"),
+            "cancelled": translate("VisionView", "cancelled"),
+            "failed": translate("VisionView", "failed: {0}").format(run.error),
+        }.get(run.status)
+        if status:
+            parts.append(status)
+        return "  ·  ".join(parts)
+
+    def _slider(self, maximum: int, value: int) -> None:
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, maximum)
+        self.slider.setValue(value)
+        self.slider.blockSignals(False)
+
+    def restyle(self, style: Style) -> None:
+        for w in (self.loss, self.accuracy, self.watched):
+            w.set_style(style)
+
+    def retranslate(self) -> None:
+        self.steps.setPrefix(translate("VisionView", "steps "))
+        self.steps.setToolTip(translate("VisionView", "Optimiser steps of 32 pictures each"))
+        self.seed.setPrefix(translate("VisionView", "seed "))
+        self.seed.setToolTip(translate("VisionView", "The same seed gives the same run"))
+        self.start.setText(translate("VisionView", "Start training"))
+        self.cancel.setText(translate("VisionView", "Cancel"))
+        self.cancel.setToolTip(
+            translate("VisionView", "Stop after the current step; the snapshots so far stay")
+        )
+        self.slider_label.setText(translate("VisionView", "Snapshot"))
+        self.slider.setToolTip(
+            translate("VisionView", "Replay the run: the maps are redrawn with the weights of that step")
+        )
+        self.shipped.setText(translate("VisionView", "Use the shipped checkpoint"))

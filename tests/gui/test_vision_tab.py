@@ -1,0 +1,563 @@
+"""The Vision tab driven as a teacher would: pictures, models, clicks, compare, training, words, files.
+
+Every number the tab shows is checked against a computation made here: run_model on the
+shipped model (or on a training snapshot via model_at), and the papers' equations for one
+channel's weight and one position's score, re-done in numpy and torch from the trace's maps
+and weights.
+"""
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from PIL import Image
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.appstate.lesson import STEPS
+from explorer.appstate.vision import PAGES, render_drawing
+from explorer.core.config import AttentionConfig
+from explorer.gui.messages import ERROR_STYLE
+from explorer.gui.views.registry import TABS, Tab
+from explorer.gui.vision import figures as vf
+from explorer.vision.checkpoints import load_shipped
+from explorer.vision.images import load_image
+from explorer.vision.shapes import CLASS_NAMES, generate
+from explorer.vision.trace import run_model
+from explorer.vision.train import model_at
+from explorer.vision.worked import work_channel, work_position
+
+from .helpers import WAIT_MS, click_cell, pixels
+
+SMALL = AttentionConfig(sentence="Thinking Machines", weights="random", d_model=32, heads=4)
+
+
+@pytest.fixture
+def vision(qtbot, make_window):
+    """A window on the Vision tab (opened by a click on its tab), its first picture drawn."""
+    window = make_window(SMALL, size=(1400, 900))
+    window.tabs.setCurrentIndex([s.tab for s in TABS].index(Tab.VISION))
+    view = window.view(Tab.VISION)
+    wait_result(qtbot, view)
+    yield window, view
+    if view.trainer.busy():
+        view.trainer.cancel()
+        qtbot.waitUntil(lambda: not view.trainer.busy(), timeout=WAIT_MS)
+
+
+def wait_result(qtbot, view, **expected):
+    """Until the tab shows a result for its current settings (and, optionally, these)."""
+
+    def done():
+        assert view.result is not None and not view.context.worker.busy("vision")
+        request = view.result.request
+        assert request.picture == view.vision.picture
+        assert request.model == view.model_choice()
+        for key, value in expected.items():
+            assert getattr(view.result.trace, key) == value
+
+    qtbot.waitUntil(done, timeout=WAIT_MS)
+    return view.result.trace
+
+
+def run_until(condition, timeout_ms: int = WAIT_MS) -> None:
+    """Run the event loop until ``condition()``: QEventLoop.exec lets the training thread run,
+    where qtbot.waitUntil's qWait keeps the interpreter lock between its checks."""
+    loop = QtCore.QEventLoop()
+    poll = QtCore.QTimer(interval=5)
+    poll.timeout.connect(lambda: condition() and loop.quit())
+    QtCore.QTimer.singleShot(timeout_ms, loop.quit)
+    if not condition():
+        poll.start()
+        loop.exec()
+        poll.stop()
+    assert condition(), "timed out"
+
+
+def reference(variant: str, seed: int):
+    p = generate(seed)
+    model, _ = load_shipped(variant)
+    return run_model(model, p.image, object_mask=p.mask, label=p.label)
+
+
+def page(window, view, name: str):
+    """Open a page of the tab by a click on its tab bar."""
+    bar = view.pages.tabBar()
+    centre = QtCore.QPointF(bar.tabRect(PAGES.index(name)).center())
+    event = QtGui.QMouseEvent(
+        QtCore.QEvent.Type.MouseButtonPress,
+        centre,
+        bar.mapToGlobal(centre),
+        QtCore.Qt.MouseButton.LeftButton,
+        QtCore.Qt.MouseButton.LeftButton,
+        QtCore.Qt.KeyboardModifier.NoModifier,
+    )
+    QtWidgets.QApplication.sendEvent(bar, event)
+    assert view.vision.page == name
+    return view.page_widgets[name]
+
+
+def test_the_first_picture_and_a_new_seed(qtbot, vision):
+    window, view = vision
+    trace = view.result.trace
+    ref = reference("cbam", 7)
+    np.testing.assert_array_equal(trace.probabilities, ref.probabilities)
+    p = view.picture_page
+    # the picture, its map (block3's M_s) and the probabilities on screen are the trace's
+    np.testing.assert_array_equal(p.picture.panels[0].background, vf.picture_u8(ref.image))
+    np.testing.assert_array_equal(p.overlay.panels[0].data, ref.stage("spatial_map", "block3"))
+    np.testing.assert_array_equal(p.probabilities.bars.values, ref.probabilities)
+    assert CLASS_NAMES[ref.prediction] in view.summary.text()
+    # type a seed
+    view.seed.selectAll()
+    qtbot.keyClicks(view.seed, "2024")
+    qtbot.keyClick(view.seed, QtCore.Qt.Key.Key_Enter)
+    wait_result(qtbot, view, source="generate:2024")
+    ref = reference("cbam", 2024)
+    np.testing.assert_array_equal(view.result.trace.logits, ref.logits)
+    np.testing.assert_array_equal(p.overlay.panels[0].data, ref.stage("spatial_map", "block3"))
+    # New picture: another seed, shown in the box
+    qtbot.mouseClick(view.new_button, QtCore.Qt.MouseButton.LeftButton)
+    seed = view.vision.picture.seed
+    assert view.seed.value() == seed and view.vision.picture.kind == "generate"
+    wait_result(qtbot, view, source=f"generate:{seed}")
+    np.testing.assert_array_equal(view.result.trace.image, generate(seed).image)
+
+
+def test_the_overlay_stretches_the_map_over_the_picture_by_nearest_neighbour(vision):
+    window, view = vision
+    trace = view.result.trace
+    image = view.picture_page.overlay.panels[0].image
+    got = pixels(image)  # 32×32: one pixel per picture pixel
+    m = trace.stage("spatial_map", "block3")
+    up = m.repeat(4, axis=0).repeat(4, axis=1)  # explorer.vision.measure.upsample_nearest's rule
+    colours = vf.MatrixPanel(up, kind="weights").colours
+    from explorer.gui.heatmap.colours import colour_indices
+
+    argb = colours.argb[colour_indices(up, (0.0, 1.0))]
+    map_rgb = np.stack([(argb >> s) & 0xFF for s in (16, 8, 0)], -1).astype(np.float32)
+    expected = np.round(0.55 * map_rgb + 0.45 * vf.picture_u8(trace.image).astype(np.float32))
+    np.testing.assert_array_equal(got, expected.astype(np.uint8))
+
+
+@pytest.mark.parametrize("variant", ["plain", "se", "cbam", "residual"])
+def test_each_variant_shows_its_own_numbers(qtbot, vision, variant):
+    window, view = vision
+    view.model.setCurrentIndex(view.model.findData(variant))
+    trace = wait_result(qtbot, view, variant=variant)
+    ref = reference(variant, 7)
+    np.testing.assert_array_equal(trace.logits, ref.logits)
+    block = view.vision.block
+    assert block == ("block1" if variant == "residual" else "block3")
+    np.testing.assert_array_equal(view.picture_page.probabilities.bars.values, ref.probabilities)
+    overlay = view.picture_page.overlay.panels[0].data
+    if variant in ("cbam", "residual"):
+        np.testing.assert_array_equal(overlay, ref.stage("spatial_map", block))
+    else:  # no spatial attention: the block's activation, said so in the title
+        np.testing.assert_allclose(overlay, ref.stage("output", block).mean(axis=0), rtol=1e-6)
+        assert "not attention" in view.picture_page.overlay.panels[0].title
+    assert view.channel_page.currentWidget() is (
+        view.channel_page.content if variant in ("se", "cbam") else view.channel_page.placeholder
+    )
+    assert view.spatial_page.currentWidget() is (
+        view.spatial_page.content if variant == "cbam" else view.spatial_page.placeholder
+    )
+    if variant == "residual":
+        st = ref.block("block1").stages
+        shown = {p.title: p.data for p in view.residual_page.figure.panels}
+        np.testing.assert_array_equal(shown["M(x), mean"], st["spatial_map"])
+        np.testing.assert_allclose(shown["(1+M)·T, mean"], st["output"].mean(axis=0), rtol=1e-6)
+        # H = (1 + M)·T, element by element, for the channel on screen
+        np.testing.assert_allclose(
+            shown["(1+M)·T, channel 0"], (1 + st["mask_branch"][0]) * st["trunk"][0], rtol=1e-6
+        )
+
+
+def test_the_channel_page_sorts_the_weights_beside_the_maps_they_scale(qtbot, vision):
+    window, view = vision
+    view.model.setCurrentIndex(view.model.findData("se"))
+    trace = wait_result(qtbot, view, variant="se")
+    ch = page(window, view, "channel")
+    st = trace.block("block3").stages
+    s = st["channel_weights"]
+    order = np.argsort(-s.astype(np.float64), kind="stable")
+    np.testing.assert_array_equal(ch.bars.bars.values, s[order])
+    assert ch.bars.bars.keys == [int(c) for c in order]
+    assert np.all(np.diff(ch.bars.bars.values) <= 0)
+    # columns: the three largest and the three smallest weights; rows: X, z, s, s·X
+    columns = ch.channels
+    assert columns == [int(c) for c in order[:3]] + [int(c) for c in order[-3:]]
+    panels = ch.figure.panels
+    n = len(columns)
+    for k, c in enumerate(columns):
+        np.testing.assert_array_equal(panels[k].data, st["features"][c])
+        assert panels[n + k].data[0, 0] == st["squeeze"][c]
+        assert panels[2 * n + k].data[0, 0] == s[c]
+        np.testing.assert_array_equal(panels[3 * n + k].data, st["output"][c])
+        np.testing.assert_allclose(st["output"][c], s[c] * st["features"][c], rtol=1e-6)  # rescaled
+
+
+def independent_excitation(trace, block: str, c: int) -> tuple[float, float]:
+    """z_c and s_c from the SE paper's equations, in float64 from the trace's maps and weights."""
+    b = trace.block(block)
+    x = b.stages["features"].astype(np.float64)
+    z = x.mean(axis=(1, 2))
+    w1, w2 = (b.params[k].astype(np.float64) for k in ("w1", "w2"))
+    s = 1 / (1 + np.exp(-(w2 @ np.maximum(w1 @ z, 0))))
+    return z[c], s[c]
+
+
+def test_a_click_on_a_channel_bar_works_out_its_squeeze_and_excite(qtbot, vision):
+    window, view = vision
+    view.model.setCurrentIndex(view.model.findData("se"))
+    trace = wait_result(qtbot, view, variant="se")
+    ch = page(window, view, "channel")
+    key = ch.bars.bars.keys[5]  # the sixth-largest weight
+    qtbot.mouseClick(ch.bars, QtCore.Qt.MouseButton.LeftButton, pos=ch.bars.bar_centre(key))
+    assert view.vision.channel == key
+    w = view.channel_work
+    assert w.channel == key and w.block == "block3"
+    expected = work_channel(trace, "block3", key)
+    assert (w.weight, w.logit, w.feature_sum) == (expected.weight, expected.logit, expected.feature_sum)
+    z, s = independent_excitation(trace, "block3", key)
+    assert abs(w.paths[0].value - z) < 1e-9 and abs(w.weight - s) < 1e-9
+    assert abs(w.weight - float(trace.stage("channel_weights", "block3")[key])) < 1e-6
+    text = ch.worked.toPlainText()
+    for number in (z, s, w.logit, w.feature_sum):
+        assert f"{number:.4f}" in text
+    assert key in ch.channels  # the chosen channel's maps are shown too
+    # a click on a map of the figure chooses that column's channel
+    top = ch.channels[0]
+    click_cell(qtbot, ch.figure, 0, 0, 0)
+    assert view.vision.channel == top
+
+
+def test_a_click_on_a_position_works_out_its_spatial_score(qtbot, vision):
+    window, view = vision
+    trace = view.result.trace
+    sp = page(window, view, "spatial")
+    names = [p.name for p in sp.figure.panels]
+    click_cell(qtbot, sp.figure, names.index("spatial_map"), 2, 5)
+    assert view.vision.position == (2, 5)
+    w = view.position_work
+    expected = work_position(trace, "block3", 2, 5)
+    assert (w.row, w.col, w.logit, w.score) == (2, 5, expected.logit, expected.score)
+    # CBAM's spatial attention from its equations: a k×k convolution over [avg; max], then σ
+    st = trace.block("block3").stages
+    b = trace.block("block3").params
+    pooled = torch.from_numpy(np.stack([st["pooled_avg"], st["pooled_max"]]))[None].double()
+    logits = F.conv2d(
+        pooled,
+        torch.from_numpy(b["spatial_weight"]).double(),
+        torch.from_numpy(b["spatial_bias"]).double(),
+        padding=3,
+    )
+    assert abs(w.logit - float(logits[0, 0, 2, 5])) < 1e-9
+    assert abs(w.score - float(torch.sigmoid(logits[0, 0, 2, 5]))) < 1e-9
+    assert abs(w.score - float(st["spatial_map"][2, 5])) < 1e-6
+    text = sp.worked.toPlainText()
+    for number in (w.centre_avg, w.centre_max, w.sum_avg, w.sum_max, w.logit, w.score):
+        assert f"{number:.4f}" in text
+    # the picture page's overlay selects positions too, and every panel shows the selection
+    click_cell(qtbot, view.picture_page.overlay, 0, 6, 1)
+    assert view.vision.position == (6, 1) and view.position_work.row == 6
+    assert sp.figure.figure.selection == (6, 1)
+
+
+def png(path, array) -> str:
+    Image.fromarray(array).save(path)
+    return str(path)
+
+
+def test_load_a_png_good_and_bad(qtbot, vision, tmp_path, monkeypatch):
+    window, view = vision
+    rng = np.random.default_rng(0)
+    good = png(tmp_path / "mine.png", rng.integers(0, 255, (48, 64, 3), dtype=np.uint8))
+    chosen = {"path": good}
+    monkeypatch.setattr(
+        QtWidgets.QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (chosen["path"], ""))
+    )
+    qtbot.mouseClick(view.load_button, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.vision.picture.kind == "file", timeout=WAIT_MS)
+    trace = wait_result(qtbot, view)
+    loaded = load_image(good)
+    np.testing.assert_array_equal(trace.image, loaded.pixels)
+    model, _ = load_shipped("cbam")
+    np.testing.assert_array_equal(trace.logits, run_model(model, loaded.pixels).logits)
+    assert view.notice.isVisible() and "64×48" in view.notice.text()  # resized, said so
+    assert "mine.png" in view.summary.text()
+    # bad files: the loader's one-line message in the banner; the picture stays the good one
+    bad_files = {
+        "text.png": b"this is not a picture at all",
+        "empty.png": b"",
+    }
+    whole = Path(good).read_bytes()
+    bad_files["truncated.png"] = whole[: len(whole) // 2]
+    for name, data in bad_files.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        chosen["path"] = str(path)
+        qtbot.mouseClick(view.load_button, QtCore.Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(
+            lambda name=name: view.banner.styleSheet() == ERROR_STYLE and name in view.banner.text(),
+            timeout=WAIT_MS,
+        )
+        text = view.banner.text()
+        assert "\n" not in text and "Traceback" not in text
+        try:
+            load_image(path)
+        except ValueError as exc:
+            assert str(exc) in text  # the vision loader's own message
+        assert view.vision.picture.path == good
+    assert view.result.trace.source == f"image:{good}"
+
+
+def drag(widget, points) -> None:
+    """Press at the first point, move through the rest, release: real mouse events."""
+
+    def send(kind, pos, buttons):
+        event = QtGui.QMouseEvent(
+            kind,
+            QtCore.QPointF(pos),
+            widget.mapToGlobal(QtCore.QPointF(pos)),
+            QtCore.Qt.MouseButton.LeftButton
+            if kind != QtCore.QEvent.Type.MouseMove
+            else QtCore.Qt.MouseButton.NoButton,
+            buttons,
+            QtCore.Qt.KeyboardModifier.NoModifier,
+        )
+        QtWidgets.QApplication.sendEvent(widget, event)
+
+    left = QtCore.Qt.MouseButton.LeftButton
+    send(QtCore.QEvent.Type.MouseButtonPress, points[0], left)
+    for p in points[1:]:
+        send(QtCore.QEvent.Type.MouseMove, p, left)
+    send(QtCore.QEvent.Type.MouseButtonRelease, points[-1], QtCore.Qt.MouseButton.NoButton)
+
+
+def test_draw_a_shape_and_the_model_reads_the_drawing(qtbot, vision):
+    window, view = vision
+    qtbot.mouseClick(view.draw_button, QtCore.Qt.MouseButton.LeftButton)
+    assert view.vision.picture.kind == "draw"
+    p = view.picture_page
+    assert p.left.currentIndex() == 1
+    p.background.setCurrentIndex(p.background.findData("plain"))
+    p.colour.setCurrentIndex(p.colour.findData("blue"))
+    p.brush.setValue(3.0)
+    canvas = p.canvas
+    ring = [canvas.point_of(16 + 7 * np.sin(a), 16 + 7 * np.cos(a)) for a in np.linspace(0, 2 * np.pi, 40)]
+    drag(canvas, ring)
+    assert len(view.vision.picture.strokes) == 1
+    stroke = view.vision.picture.strokes[0]
+    assert stroke.colour == "blue" and stroke.radius == 3.0
+    trace = wait_result(qtbot, view)
+    np.testing.assert_array_equal(trace.image, render_drawing(view.vision.picture))
+    model, _ = load_shipped("cbam")
+    np.testing.assert_array_equal(trace.logits, run_model(model, trace.image).logits)
+    # the canvas shows the drawing: the stroke's pixels in blue
+    shown = np.frombuffer(canvas.image.constBits(), np.uint8).reshape(32, 32, 3)
+    np.testing.assert_array_equal(shown, vf.picture_u8(render_drawing(view.vision.picture)))
+    drag(canvas, [canvas.point_of(5, 5)])  # a dot
+    assert len(view.vision.picture.strokes) == 2
+    qtbot.mouseClick(p.undo, QtCore.Qt.MouseButton.LeftButton)
+    assert view.vision.picture.strokes == (stroke,)
+    qtbot.mouseClick(p.clear, QtCore.Qt.MouseButton.LeftButton)
+    assert view.vision.picture.strokes == ()
+    qtbot.mouseClick(view.draw_button, QtCore.Qt.MouseButton.LeftButton)  # back to the generated picture
+    assert view.vision.picture.kind == "generate"
+
+
+def test_compare_shows_plain_se_and_cbam_on_the_same_picture(qtbot, vision):
+    window, view = vision
+    cp = page(window, view, "compare")
+    qtbot.waitUntil(lambda: view.compared is not None and len(cp.figure.panels) == 3, timeout=WAIT_MS)
+    for i, variant in enumerate(("plain", "se", "cbam")):
+        ref = reference(variant, 7)
+        np.testing.assert_array_equal(cp.charts[i].bars.values, ref.probabilities)
+        expected = (
+            ref.stage("spatial_map", "block3")
+            if variant == "cbam"
+            else ref.stage("output", "block3").mean(axis=0)
+        )
+        np.testing.assert_allclose(cp.figure.panels[i].data, expected, rtol=1e-6)
+    # a new picture: compare follows
+    view.seed.setValue(31)
+    qtbot.waitUntil(lambda: view.compared is not None and view.compared.picture.seed == 31, timeout=WAIT_MS)
+    np.testing.assert_array_equal(cp.charts[2].bars.values, reference("cbam", 31).probabilities)
+
+
+def test_training_live_cancel_and_the_scrubber(qtbot, vision):
+    window, view = vision
+    tp = page(window, view, "train")
+    view.trainer.pool_size, view.trainer.eval_size = 512, 100  # a lighter run than the window's
+    tp.steps.setValue(200)  # cancelled long before its end
+    tp.seed.setValue(3)
+    assert (view.vision.train_steps, view.vision.train_seed) == (200, 3)
+    qtbot.mouseClick(tp.start, QtCore.Qt.MouseButton.LeftButton)
+    assert view.vision.training == "running" and not tp.start.isEnabled() and tp.cancel.isEnabled()
+    run = view.trainer.run
+    assert run.device == ("cuda" if torch.cuda.is_available() else "cpu")  # CUDA when present
+    run_until(lambda: run.steps_done >= 12 and len(run.snapshots) >= 1)
+    # the maps follow the newest snapshot, computed on the worker with that snapshot's weights
+    run_until(lambda: view.result.request.model.step is not None)
+    qtbot.mouseClick(tp.cancel, QtCore.Qt.MouseButton.LeftButton)
+    run_until(lambda: view.vision.training == "cancelled")
+    assert run.status == "cancelled" and run.steps_done < 200 and tp.start.isEnabled()
+    assert run.snapshots[0].step == 0  # the untrained model is the first snapshot
+    assert len(run.losses) == run.steps_done and tp.progress.value() == run.steps_done
+    np.testing.assert_array_equal(tp.loss.curves.series[0].ys, run.losses)
+    # scrub to the untrained model: the maps are model_at's for that snapshot
+    tp.slider.setValue(0)
+    assert view.vision.snapshot == 0 and not view.follow
+    trace = wait_result(qtbot, view)
+    p = generate(7)
+    ref = run_model(model_at(run.config, run.snapshots[0]), p.image)
+    np.testing.assert_array_equal(trace.logits, ref.logits)
+    np.testing.assert_array_equal(
+        view.picture_page.overlay.panels[0].data, ref.stage("spatial_map", "block3")
+    )
+    np.testing.assert_array_equal(tp.watched.panels[0].data, ref.stage("spatial_map", "block3"))
+    assert "step 0" in view.summary.text()
+    # a whole run: it finishes, the last snapshot is the trained model
+    tp.steps.setValue(40)
+    qtbot.mouseClick(tp.start, QtCore.Qt.MouseButton.LeftButton)
+    run = view.trainer.run
+    run_until(lambda: view.vision.training == "finished", 60_000)
+    assert run.status == "finished" and run.steps_done == 40 and run.snapshots[-1].step == 40
+    collector = QtWidgets.QApplication.instance()._gc
+    assert view.trainer._warming is False and collector.timer.isActive()  # held while warming, then resumed
+    assert len(run.accuracy) == len(run.eval_steps) == 2  # steps 20 and 40
+    np.testing.assert_array_equal(tp.accuracy.curves.series[0].ys, run.accuracy)
+    assert view.vision.snapshot == 40 and tp.slider.value() == tp.slider.maximum()
+    trace = wait_result(qtbot, view)
+    np.testing.assert_array_equal(
+        trace.logits, run_model(model_at(run.config, run.snapshots[-1]), p.image).logits
+    )
+    # back to the shipped checkpoint
+    qtbot.mouseClick(tp.shipped, QtCore.Qt.MouseButton.LeftButton)
+    trace = wait_result(qtbot, view)
+    np.testing.assert_array_equal(trace.logits, reference("cbam", 7).logits)
+
+
+def test_the_chinese_interface(qtbot, vision):
+    window, view = vision
+    window.state.set_language("zh_CN")
+    assert view.pages.tabText(0) != "Picture" and view.new_button.text() != "New picture"
+    labels = view.picture_page.probabilities.bars.labels
+    assert all(not any(c.isascii() and c.isalpha() for c in label) for label in labels), labels
+    title = [s.title for s in TABS if s.tab == Tab.VISION][0]
+    assert window.tabs.tabText([s.tab for s in TABS].index(Tab.VISION)) != title
+    window.state.set_language("en")
+    assert view.pages.tabText(0) == "Picture" and labels != view.picture_page.probabilities.bars.labels
+
+
+def test_export_every_vision_figure(qtbot, vision, tmp_path):
+    window, view = vision
+    x = window.exporter
+    names = [n for n in x.labels() if n.startswith("vision")]
+    assert set(names) == {"vision", "vision:channel", "vision:spatial", "vision:residual", "vision:compare"}
+    for name in names:
+        stem = name.replace(":", "_")
+        message = x.export_panel(name, tmp_path / f"{stem}.png")
+        if name == "vision:residual":  # CBAM has no mask branch: a message, no file
+            assert message is not None and not (tmp_path / f"{stem}.png").exists()
+            continue
+        assert message is None, message
+        image = QtGui.QImage(str(tmp_path / f"{stem}.png"))
+        assert not image.isNull() and image.width() > 200 and image.height() > 100
+        assert x.export_panel(name, tmp_path / f"{stem}.svg") is None, x.message
+        root = ET.parse(tmp_path / f"{stem}.svg").getroot()
+        assert root.tag.endswith("svg") and len(list(root.iter())) > 5
+    svg = (tmp_path / "vision.svg").read_text(encoding="utf-8")
+    assert "red circle" in svg  # the probabilities' class names, as text
+
+
+def test_export_before_the_tab_was_ever_opened(qtbot, make_window, tmp_path):
+    window = make_window(SMALL, size=(1000, 700))
+    window.state.vision.set_variant("residual")
+    assert window.tabs.built(Tab.VISION) is None
+    assert window.exporter.export_panel("vision:residual", tmp_path / "r.png") is None
+    assert window.exporter.export_panel("vision:spatial", tmp_path / "s.png") is not None  # refused: no CBAM
+    assert window.tabs.built(Tab.VISION) is None
+
+
+def test_a_session_keeps_the_tab(qtbot, vision, tmp_path):
+    window, view = vision
+    v = view.vision
+    view.model.setCurrentIndex(view.model.findData("se"))
+    view.block.setCurrentIndex(view.block.findData("block2"))
+    qtbot.mouseClick(view.draw_button, QtCore.Qt.MouseButton.LeftButton)
+    drag(
+        view.picture_page.canvas,
+        [view.picture_page.canvas.point_of(8, 8), view.picture_page.canvas.point_of(20, 9)],
+    )
+    v.select_channel(4)
+    v.select_position((1, 2))
+    page(window, view, "channel")
+    saved = v.settings()
+    path = tmp_path / "lesson.aexp.json"
+    assert window.files.save(path)
+    assert json.loads(path.read_text(encoding="utf-8"))["vision"]["variant"] == "se"
+    # change everything, then open the file again
+    view.model.setCurrentIndex(view.model.findData("cbam"))
+    view.seed.setValue(99)
+    page(window, view, "picture")
+    assert v.settings() != saved
+    assert window.files.open(path)
+    assert v.settings() == saved
+    assert view.model.currentData() == "se" and view.block.currentData() == "block2"
+    assert view.pages.currentIndex() == PAGES.index("channel") and view.draw_button.isChecked()
+    trace = wait_result(qtbot, view, variant="se")
+    np.testing.assert_array_equal(trace.image, render_drawing(saved.picture))
+    assert view.channel_work.channel == 4 and view.channel_work.block == "block2"
+
+
+def test_the_lesson_walks_the_vision_steps(qtbot, vision):
+    window, view = vision
+    window.state.show_lesson(True)
+    stages = [s.stage for s in STEPS]
+    window.state.set_lesson_step(stages.index("vision_pooled"))
+    assert window.state.tab == "vision" and view.vision.page == "spatial" and view.vision.variant == "cbam"
+    wait_result(qtbot, view, variant="cbam")
+    sp = view.spatial_page
+    framed = {sp.figure.panels[i].name for i in sp.figure.figure.marks}
+    assert framed == {"pooled_avg", "pooled_max"}
+    window.state.set_lesson_step(stages.index("vision_excite"))
+    assert view.vision.page == "channel" and view.vision.variant == "cbam"  # CBAM weighs channels too
+    window.state.set_lesson_step(stages.index("vision_residual"))
+    assert view.vision.page == "residual" and view.vision.variant == "residual"
+    window.state.set_lesson_step(stages.index("vision_train"))
+    assert view.vision.page == "train"
+    # hiding and showing the lesson again stays on the step's own tab
+    window.state.show_lesson(False)
+    window.state.set_tab("pipeline")
+    window.state.show_lesson(True)
+    assert window.state.tab == "vision"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_presentation_at_1024x768_keeps_every_text_at_20px_or_more(qtbot, make_window, theme):
+    window = make_window(SMALL, size=(1024, 768))
+    window.state.set_theme(theme)
+    window.classroom.set_presentation(True, fullscreen=False)
+    window.resize(1024, 768)
+    window.state.set_tab("vision")
+    view = window.view(Tab.VISION)
+    wait_result(qtbot, view)
+    for name in PAGES:
+        view.vision.set_page(name)
+        qtbot.waitUntil(lambda name=name: view.pages.currentWidget() is view.page_widgets[name])
+        QtWidgets.QApplication.processEvents()
+        assert window.width() <= 1024 and window.height() <= 768
+        assert view.minimumSizeHint().width() <= view.width(), name  # nothing forced wider than the window
+        for w in [view] + view.findChildren(QtWidgets.QWidget):
+            if not w.isVisible():
+                continue
+            style = getattr(w, "style_", None)
+            if style is not None:  # figures, bar charts and curves paint with the view's style
+                assert style.font.pixelSize() >= 20, (name, type(w).__name__)
+            assert QtGui.QFontInfo(w.font()).pixelSize() >= 20, (name, type(w).__name__, w.objectName())
+    assert view.context.style().bg.name() == ("#121212" if theme == "dark" else "#ffffff")
