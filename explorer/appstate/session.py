@@ -25,6 +25,7 @@ from explorer.appstate.state import (
     CompareOptions,
     ExplorerState,
 )
+from explorer.appstate.translation import TranslationSettings
 from explorer.atomic import atomic_write
 from explorer.core.config import AttentionConfig, ConfigError
 
@@ -54,6 +55,7 @@ class Session:
     lesson_visible: bool = False
     lesson_step: int = 0
     tab: str = DEFAULT_TAB
+    translation: TranslationSettings = field(default_factory=TranslationSettings)  # the Translation tab
 
     def to_json(self) -> str:
         data = {"format": SESSION_FORMAT, "version": SESSION_VERSION, **asdict(self)}
@@ -64,7 +66,9 @@ class Session:
 
 def session_of(state: ExplorerState) -> Session:
     """The state as a session: what a saved lesson holds."""
-    return Session(**{f.name: getattr(state, _STATE_NAMES.get(f.name, f.name)) for f in fields(Session)})
+    values = {f.name: getattr(state, _STATE_NAMES.get(f.name, f.name)) for f in fields(Session)}
+    values["translation"] = state.translation.settings
+    return Session(**values)
 
 
 def apply_session(state: ExplorerState, session: Session) -> None:
@@ -76,13 +80,14 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.set_compare(session.compare)
     state.set_theme(session.theme)
     state.set_language(session.language)
-    state.set_tab(session.tab)
     state.set_text_zoom(session.text_zoom)
     state.set_values_on_cells(session.values_on_cells)
     state.set_presentation(session.presentation)
     state.set_stage_zoom(session.stage_zoom)
     state.set_lesson_step(session.lesson_step)
     state.show_lesson(session.lesson_visible)
+    state.translation.apply(session.translation)
+    state.set_tab(session.tab)  # last: the lesson step above goes to its own tab
 
 
 _STATE_NAMES = {"stage": "grid_stage"}  # session field -> state attribute, where they differ
@@ -187,6 +192,8 @@ def _format_2(data: dict) -> dict:
         if not isinstance(data["tab"], str) or not data["tab"]:
             raise ValueError("tab must be a tab's name")
         out["tab"] = data["tab"]
+    if "translation" in data:
+        out["translation"] = TranslationSettings.from_dict(data["translation"])
     return out
 
 

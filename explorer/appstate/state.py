@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.presets import DEFAULT_PRESET
+from explorer.appstate.translation import TranslationState
 from explorer.core.config import AttentionConfig
 
 THEMES = ("light", "dark")  # their palettes are explorer.gui.theme's
@@ -99,6 +100,7 @@ class ExplorerState:
         self.lesson_visible: bool = False
         self.lesson_step: int = 0
         self.tab: str = DEFAULT_TAB
+        self.translation = TranslationState()  # the Translation tab's own state, with its own events
         self._subscribers: list[tuple[Callback, frozenset[str] | None]] = []
 
     # -- events -----------------------------------------------------------------------
