@@ -55,6 +55,18 @@ def page(
     return page_html(trace, worked), worked
 
 
+def worked_source(context) -> tuple[AttentionTrace | None, int, tuple[int, int] | None]:
+    """(trace, head, cell) the page works out: the shown tab's own attention when it has one
+    (a ``worked_source()`` method: the Translation tab's selected output step), else the
+    window's trace with the state's head and cell."""
+    state = context.state
+    own = getattr(context.view(state.tab), "worked_source", None)
+    if own is not None:
+        return own()
+    prepared = context.current()
+    return (prepared.trace if prepared else None), state.selected_head, state.selected_cell
+
+
 def document(trace: AttentionTrace | None, head: int, cell, width: int = 470) -> QtGui.QTextDocument:
     """The page laid out off-screen (export draws it whether the dock is open or not)."""
     doc = QtGui.QTextDocument()
@@ -234,7 +246,8 @@ class WorkedPanel(QtWidgets.QWidget):
         layout.addWidget(self.view)
         self.cell: WorkedCell | None = None  # the worked cell on screen
         self.setMinimumWidth(220)  # small windows still fit; sizeHint asks for more
-        unsubscribe = context.state.subscribe(lambda *_: self.refresh(), ("head", "cell"))
+        self._heard: set[int] = set()  # views whose workedChanged signal refreshes this page
+        unsubscribe = context.state.subscribe(lambda *_: self.refresh(), ("head", "cell", "tab"))
         self.destroyed.connect(lambda *_: unsubscribe())
         self.refresh()
 
@@ -245,11 +258,12 @@ class WorkedPanel(QtWidgets.QWidget):
         return self.view.toPlainText()
 
     def refresh(self) -> None:
-        prepared = self.context.current()
-        state = self.context.state
-        html_text, self.cell = page(
-            prepared.trace if prepared else None, state.selected_head, state.selected_cell
-        )
+        view = self.context.view(self.context.state.tab)
+        changed = getattr(view, "workedChanged", None)
+        if changed is not None and id(view) not in self._heard:
+            self._heard.add(id(view))
+            changed.connect(self.refresh)
+        html_text, self.cell = page(*worked_source(self.context))
         self.view.setHtml(html_text)
 
     def changeEvent(self, event):  # noqa: N802

@@ -24,6 +24,7 @@ class Tab(str, enum.Enum):
     HEADS = "heads"
     OVERVIEW = "overview"
     COMPARE = "compare"
+    TRANSLATION = "translation"
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,17 @@ TABS: tuple[TabSpec, ...] = (
         ),
         "explorer.gui.views.compare:CompareView",
         "explorer.gui.views.compare:figures",
+    ),
+    TabSpec(
+        Tab.TRANSLATION,
+        QT_TRANSLATE_NOOP("Tabs", "Translation"),
+        QT_TRANSLATE_NOOP(
+            "Tabs",
+            "A trained encoder–decoder turns a date into YYYY-MM-DD: where each output character "
+            "looks, step by step, and how that alignment forms while it learns",
+        ),
+        "explorer.gui.views.translation:TranslationView",
+        "explorer.gui.views.translation:figures",
     ),
 )
 

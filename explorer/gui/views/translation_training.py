@@ -1,0 +1,332 @@
+"""Train from scratch, in the Translation tab: the run's controls, its curves and the scrubber.
+
+The run itself is Qt-free (``explorer.appstate.translation.TrainingRun``, on its own thread);
+this panel starts and cancels it through the TranslationState, and a timer on the GUI thread
+takes its progress every ``POLL_MS``: however fast the steps come, the window does one
+bounded update per tick (the curves' data, the progress bar, and the alignment when a new
+snapshot came), never one per step. The curves are pyqtgraph plots, themed with
+``configure_pyqtgraph``; the scrubber moves over the snapshots (one every 10 steps) and the
+tab re-translates with the snapshot it points at (on the worker, latest wins).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from explorer.appstate.translation import GOAL_EXACT_MATCH, SEED_RANGE, STEPS_RANGE, TranslationState
+from explorer.gui import theme
+from explorer.gui.app_setup import configure_pyqtgraph
+from explorer.gui.views.translation_parts import MODEL_NAMES, tr
+
+POLL_MS = 100  # the GUI takes the run's progress ten times a second
+PLAY_MS = 250  # replaying the snapshots: four a second
+LOSS_COLOUR = "#0072B2"
+ACCURACY_COLOUR = "#009E73"
+GOAL_COLOUR = "#D55E00"
+
+
+class TrainingPanel(QtWidgets.QWidget):
+    def __init__(self, state, tstate: TranslationState, parent=None):
+        super().__init__(parent)
+        self.state, self.tstate = state, tstate
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        row = QtWidgets.QHBoxLayout()
+        self.steps_label = QtWidgets.QLabel()
+        self.steps = QtWidgets.QSpinBox()
+        self.steps.setRange(*STEPS_RANGE)
+        self.steps.setSingleStep(50)
+        self.seed_label = QtWidgets.QLabel()
+        self.seed = QtWidgets.QSpinBox()
+        self.seed.setRange(*SEED_RANGE)
+        self.train_button = QtWidgets.QPushButton()
+        self.cancel_button = QtWidgets.QPushButton()
+        for w in (
+            self.steps_label,
+            self.steps,
+            self.seed_label,
+            self.seed,
+            self.train_button,
+            self.cancel_button,
+        ):
+            row.addWidget(w)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.progress = QtWidgets.QProgressBar()
+        self.progress.setTextVisible(True)
+        layout.addWidget(self.progress)
+        self.status = QtWidgets.QLabel()
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        weights = QtWidgets.QHBoxLayout()
+        self.shipped_button = QtWidgets.QPushButton()
+        self.trained_button = QtWidgets.QPushButton()
+        self.weights_label = QtWidgets.QLabel()
+        self.weights_label.setWordWrap(True)
+        weights.addWidget(self.shipped_button)
+        weights.addWidget(self.trained_button)
+        weights.addWidget(self.weights_label, 1)
+        layout.addLayout(weights)
+        scrub = QtWidgets.QHBoxLayout()
+        self.play_button = QtWidgets.QPushButton()
+        self.play_button.setCheckable(True)
+        self.scrubber = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.scrubber.setRange(0, 0)
+        self.scrubber.setPageStep(5)
+        self.snapshot_label = QtWidgets.QLabel()
+        scrub.addWidget(self.play_button)
+        scrub.addWidget(self.scrubber, 1)
+        scrub.addWidget(self.snapshot_label)
+        layout.addLayout(scrub)
+        self.curves_holder = QtWidgets.QHBoxLayout()
+        layout.addLayout(self.curves_holder, 1)
+        self.plots = None  # (loss plot, accuracy plot, loss curve, accuracy curve): built when first shown
+
+        self.poll_timer = QtCore.QTimer(self, interval=POLL_MS)
+        self.poll_timer.timeout.connect(self.tstate.poll)
+        self.play_timer = QtCore.QTimer(self, interval=PLAY_MS)
+        self.play_timer.timeout.connect(self._play_step)
+        self.train_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.tstate.cancel_training)
+        self.shipped_button.clicked.connect(self.tstate.use_shipped)
+        self.trained_button.clicked.connect(lambda: self.tstate.use_trained(None))
+        self.steps.valueChanged.connect(lambda v: self.tstate.set_training_options(steps=v))
+        self.seed.valueChanged.connect(lambda v: self.tstate.set_training_options(seed=v))
+        self.scrubber.valueChanged.connect(self._on_scrub)
+        self.play_button.toggled.connect(self._on_play)
+        unsubscribe = tstate.subscribe(self._on_event, ("training", "request"))
+        self.destroyed.connect(lambda *_: unsubscribe())
+        self.retranslate()
+        self.show_run()
+
+    # -- the curves (pyqtgraph is imported when the panel is first shown) -----------------------------
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        self.ensure_plots()
+
+    def ensure_plots(self) -> None:
+        if self.plots is not None:
+            return
+        configure_pyqtgraph(self.state.theme)
+        import pyqtgraph as pg
+
+        loss, accuracy = pg.PlotWidget(), pg.PlotWidget()
+        for plot in (loss, accuracy):
+            plot.setMenuEnabled(False)
+            plot.setMouseEnabled(False, False)
+            plot.hideButtons()
+            plot.showGrid(x=True, y=True, alpha=0.25)
+            plot.setMinimumHeight(120)
+            self.curves_holder.addWidget(plot, 1)
+        accuracy.setYRange(0, 1, padding=0.02)
+        goal = pg.InfiniteLine(
+            pos=GOAL_EXACT_MATCH,
+            angle=0,
+            pen=pg.mkPen(GOAL_COLOUR, width=1, style=QtCore.Qt.PenStyle.DashLine),
+        )
+        accuracy.addItem(goal)
+        loss_curve = loss.plot(pen=pg.mkPen(LOSS_COLOUR, width=2))
+        accuracy_curve = accuracy.plot(pen=pg.mkPen(ACCURACY_COLOUR, width=2), symbol="o", symbolSize=5)
+        accuracy_curve.setSymbolBrush(ACCURACY_COLOUR)
+        self.plots = (loss, accuracy, loss_curve, accuracy_curve)
+        self.restyle()
+        self.retranslate()
+        self._draw_curves()
+
+    def _draw_curves(self) -> None:
+        if self.plots is None:
+            return
+        _, _, loss_curve, accuracy_curve = self.plots
+        run = self.tstate.run
+        if run is None:
+            loss_curve.setData([], [])
+            accuracy_curve.setData([], [])
+            return
+        losses = np.asarray(run.losses, dtype=np.float64)
+        loss_curve.setData(np.arange(1, len(losses) + 1), losses)
+        accuracy_curve.setData(np.asarray(run.eval_steps, dtype=np.float64), np.asarray(run.exact_matches))
+
+    def curve_data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """What the curves show: (loss x, loss y, accuracy x, accuracy y), for the tests."""
+        if self.plots is None:
+            return None
+        _, _, loss_curve, accuracy_curve = self.plots
+        return (*loss_curve.getData(), *accuracy_curve.getData())
+
+    # -- the run ------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        self.play_button.setChecked(False)
+        self.tstate.set_training_options(self.steps.value(), self.seed.value())
+        self.tstate.start_training()
+
+    def _on_event(self, event: str, tstate) -> None:
+        if event == "training":
+            self.show_run()
+        else:
+            self._show_weights()
+
+    def show_run(self) -> None:
+        """Controls, progress, curves and scrubber from the state and its run."""
+        s, run = self.tstate.settings, self.tstate.run
+        for box, value in ((self.steps, s.train_steps), (self.seed, s.train_seed)):
+            if box.value() != value:
+                box.blockSignals(True)
+                box.setValue(value)
+                box.blockSignals(False)
+        running = run is not None and run.running
+        if running and not self.poll_timer.isActive():
+            self.poll_timer.start()
+        elif not running:
+            self.poll_timer.stop()
+        self.train_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.steps.setEnabled(not running)
+        self.seed.setEnabled(not running)
+        self.progress.setRange(0, run.steps if run is not None else 1)
+        self.progress.setValue(run.step if run is not None else 0)
+        self.status.setText(self._status_text())
+        self._update_scrubber()
+        self._show_weights()
+        self._draw_curves()
+
+    def _status_text(self) -> str:
+        run = self.tstate.run
+        if run is None:
+            return tr(
+                "Train {model} from random weights: the loss falls, the held-out accuracy rises, and "
+                "the alignment on the left forms as you watch."
+            ).format(model=tr(MODEL_NAMES[self.tstate.settings.model]))
+        parts = [tr("step {step} of {total}").format(step=run.step, total=run.steps)]
+        if run.losses and math.isfinite(run.losses[-1]):
+            parts.append(tr("loss {loss:.3f}").format(loss=run.losses[-1]))
+        if run.exact_matches:
+            parts.append(tr("held-out exact match {pct:.1f} %").format(pct=100 * run.exact_matches[-1]))
+        parts.append(tr("{s:.1f} s").format(s=run.elapsed_s))
+        text = " · ".join(parts)
+        if run.reached_goal_s is not None:
+            text += "  " + tr("(95 % reached at step {step}, after {s:.1f} s)").format(
+                step=run.reached_goal_step, s=run.reached_goal_s
+            )
+        ended = {
+            "done": tr("Finished."),
+            "cancelled": tr("Cancelled: the snapshots so far can still be replayed."),
+            "failed": tr("Training failed: {0}").format(run.error),
+        }.get(run.status)
+        return f"{ended} {text}" if ended else text
+
+    def _show_weights(self) -> None:
+        t, run = self.tstate, self.tstate.run
+        has_run = run is not None and bool(run.snapshots)
+        self.trained_button.setEnabled(has_run and not (t.weights == "trained" and t.snapshot is None))
+        self.shipped_button.setEnabled(t.weights != "shipped")
+        if t.weights == "shipped":
+            text = tr("Weights in use: the shipped checkpoint.")
+        else:
+            index = t.snapshot_index()
+            step = run.snapshots[index].step if index is not None else 0
+            text = tr("Weights in use: this training run at step {step}.").format(step=step)
+        self.weights_label.setText(text)
+        self._update_scrubber()
+
+    def _update_scrubber(self) -> None:
+        run = self.tstate.run
+        count = len(run.snapshots) if run is not None else 0
+        index = self.tstate.snapshot_index()
+        self.scrubber.blockSignals(True)
+        self.scrubber.setRange(0, max(0, count - 1))
+        if index is not None and self.tstate.weights == "trained":
+            self.scrubber.setValue(index)
+        elif count:
+            self.scrubber.setValue(count - 1)
+        self.scrubber.blockSignals(False)
+        self.scrubber.setEnabled(count > 1)
+        self.play_button.setEnabled(count > 1)
+        if count and run is not None:
+            shown = run.snapshots[self.scrubber.value()].step
+            self.snapshot_label.setText(tr("step {step}").format(step=shown))
+        else:
+            self.snapshot_label.setText(tr("no snapshots yet"))
+
+    def _on_scrub(self, value: int) -> None:
+        run = self.tstate.run
+        if run is None or not run.snapshots:
+            return
+        # the right end follows the newest snapshot while training
+        self.tstate.use_trained(None if value >= len(run.snapshots) - 1 else value)
+
+    def _on_play(self, on: bool) -> None:
+        if on:
+            if self.scrubber.value() >= self.scrubber.maximum():
+                self.scrubber.setValue(0)
+            self.play_timer.start()
+        else:
+            self.play_timer.stop()
+        self.play_button.setText(tr("Pause") if on else tr("Replay"))
+
+    def _play_step(self) -> None:
+        if self.scrubber.value() >= self.scrubber.maximum():
+            self.play_button.setChecked(False)
+            return
+        self.scrubber.setValue(self.scrubber.value() + 1)
+
+    # -- looks and words --------------------------------------------------------------------------------------
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def restyle(self) -> None:
+        if self.plots is None:
+            return
+        look = theme.look(self.state)
+        configure_pyqtgraph(look.theme.name)
+        from PySide6 import QtGui
+
+        font = QtGui.QFont(self.font())
+        font.setPixelSize(look.figure_px)
+        for plot in self.plots[:2]:
+            plot.setBackground(look.theme.plot_bg)
+            for name in ("left", "bottom"):
+                axis = plot.getAxis(name)
+                axis.setPen(look.theme.plot_fg)
+                axis.setTextPen(look.theme.plot_fg)
+                axis.setStyle(tickFont=font)
+                axis.label.setFont(font)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.steps_label.setText(tr("Steps"))
+        self.steps.setToolTip(tr("How many optimiser steps (batches of 128 dates) to train for"))
+        self.seed_label.setText(tr("Seed"))
+        self.seed.setToolTip(tr("The same seed gives the same run: the same weights, batches and losses"))
+        self.train_button.setText(tr("Train from scratch"))
+        self.train_button.setToolTip(
+            tr(
+                "Train the chosen model and scoring from random weights, on one CPU thread; the window stays usable"
+            )
+        )
+        self.cancel_button.setText(tr("Cancel"))
+        self.cancel_button.setToolTip(tr("Stop training between two steps; what was learned so far stays"))
+        self.shipped_button.setText(tr("Use the shipped checkpoint"))
+        self.shipped_button.setToolTip(
+            tr("Translate with the trained checkpoint that comes with the explorer")
+        )
+        self.trained_button.setText(tr("Use the trained model"))
+        self.trained_button.setToolTip(tr("Translate with this run's newest weights"))
+        self.play_button.setText(tr("Pause") if self.play_button.isChecked() else tr("Replay"))
+        self.play_button.setToolTip(tr("Replay how the alignment formed, snapshot by snapshot"))
+        self.scrubber.setToolTip(
+            tr("The training snapshots (one every 10 steps): drag to see the alignment at that moment")
+        )
+        self.progress.setFormat(tr("%v of %m steps"))
+        if self.plots is not None:
+            loss, accuracy = self.plots[:2]
+            loss.setTitle(tr("training loss"))
+            loss.setLabel("bottom", tr("step"))
+            accuracy.setTitle(tr("held-out exact match (dashed: 95 %)"))
+            accuracy.setLabel("bottom", tr("step"))
+        self.status.setText(self._status_text())
+        self._show_weights()
