@@ -255,15 +255,16 @@ def test_training_runs_beside_the_window_and_can_be_cancelled(qtbot, tab):
     qtbot.waitUntil(lambda: len(tstate.run.snapshots) >= 3, timeout=60_000)
     run = tstate.run
     assert panel_.progress.value() == run.step > 0
-    loss_x, loss_y, _, _ = panel_.curve_data()
-    assert len(loss_y) == run.step and np.allclose(loss_y, run.losses)
     # the alignment follows the newest snapshot while training
     qtbot.waitUntil(lambda: view.trace.checkpoint.startswith("training step"), timeout=WAIT_MS)
     qtbot.mouseClick(panel_.cancel_button, QtCore.Qt.MouseButton.LeftButton)
     wait_run(qtbot, tstate)
-    tstate.poll()
-    assert run.status == "cancelled" and run.step < 400
-    assert panel_.train_button.isEnabled() and "Cancelled" in panel_.status.text()
+    qtbot.waitUntil(lambda: run.status == "cancelled", timeout=WAIT_MS)  # the poll took the end
+    assert run.step < 400 and panel_.progress.value() == run.step
+    loss_x, loss_y, _, _ = panel_.curve_data()
+    assert list(loss_x) == list(range(1, run.step + 1)) and np.allclose(loss_y, run.losses)
+    assert panel_.train_button.isEnabled() and not panel_.cancel_button.isEnabled()
+    assert "Cancelled" in panel_.status.text()
 
 
 def test_a_short_run_its_curves_the_scrubber_and_the_shipped_checkpoint(qtbot, tab):

@@ -31,6 +31,7 @@ from explorer.core.trace import AttentionTrace
 from explorer.gui import theme
 from explorer.gui.heatmap import Figure, MatrixCanvas
 from explorer.gui.heatmap.figure import Mark
+from explorer.gui.i18n import translate
 from explorer.gui.lines_view import LinesView
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE, error_message
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
@@ -51,7 +52,6 @@ from explorer.gui.views.translation_parts import (
     shown,
     step_panels,
     step_summary,
-    tr,
 )
 from explorer.gui.views.translation_training import TrainingPanel
 from explorer.seq2seq import ATTENTIONS, MODELS, SCORINGS, LabError, TranslationTrace
@@ -79,11 +79,11 @@ def input_problem(text: str) -> str | None:
     """Why the models cannot read this text (in the interface language), or None."""
     cleaned = text.strip()
     if not cleaned:
-        return tr("Type a date, for example 9 May 2018, or pick one of the examples.")
+        return translate("Translation", "Type a date, for example 9 May 2018, or pick one of the examples.")
     if len(cleaned) > MAX_SOURCE_CHARS:
-        return tr("The models read at most {limit} characters; this text has {n}.").format(
-            limit=MAX_SOURCE_CHARS, n=len(cleaned)
-        )
+        return translate(
+            "Translation", "The models read at most {limit} characters; this text has {n}."
+        ).format(limit=MAX_SOURCE_CHARS, n=len(cleaned))
     return None
 
 
@@ -120,6 +120,7 @@ class TranslationView(View):
         self.trace_request: TranslationRequest | None = None  # what it was computed for
         self._wanted: TranslationRequest | None = None  # asked of the worker, not back yet
         self.message_text = ""  # the notice or error line (tests read it)
+        self._stages_stale = False  # the stage panels wait for their page to be shown
         self._choices_for: str | None = None  # the model whose choices are enabled in the pickers
         self._build()
         context.worker.listen(CHANNEL, self._on_result)
@@ -258,6 +259,7 @@ class TranslationView(View):
         self.stages.clicked.connect(self._on_stage_click)
         self.stages.hovered.connect(self._on_stage_hover)
         self.training.train_button.clicked.connect(lambda: self.pages.setCurrentIndex(TRAIN_PAGE))
+        self.pages.currentChanged.connect(self._on_page)
 
     # -- the state -----------------------------------------------------------------------------------
     def _show_settings(self) -> None:
@@ -293,7 +295,7 @@ class TranslationView(View):
             (
                 self.attention_box,
                 lambda name: attention_problem(model, name),
-                lambda n: tr(ATTENTION_HINTS[n]),
+                lambda n: translate("Translation", ATTENTION_HINTS[n]),
             ),
         ):
             items = box.model()
@@ -301,7 +303,9 @@ class TranslationView(View):
                 name = box.itemData(row)
                 reason = problem(name)
                 items.item(row).setEnabled(reason is None)
-                items.item(row).setToolTip(tr(REASONS[reason]) if reason else hint(name))
+                items.item(row).setToolTip(
+                    translate("Translation", REASONS[reason]) if reason else hint(name)
+                )
 
     def _on_translation_event(self, event: str, tstate) -> None:
         if event in ("request", "stage", "view"):
@@ -369,7 +373,7 @@ class TranslationView(View):
         if not result.ok:
             exc = result.error
             text = (
-                tr("Cannot translate this: {0}").format(exc)
+                translate("Translation", "Cannot translate this: {0}").format(exc)
                 if isinstance(exc, LabError)
                 else error_message(exc)
             )
@@ -406,7 +410,8 @@ class TranslationView(View):
         self.message.setVisible(bool(text))
 
     def _draw_lines(self) -> None:
-        if self.trace is None:
+        """The lines view, when it is the one shown (else when it is shown)."""
+        if self.trace is None or self.tstate.settings.view != "lines":
             return
         t = self.trace
         self.lines.set_data(
@@ -414,7 +419,9 @@ class TranslationView(View):
             shown(t.source_tokens),
             t.alignment,
             heads=[0],
-            title=tr("each output character (top) and the source characters it looks at (bottom)"),
+            title=translate(
+                "Translation", "each output character (top) and the source characters it looks at (bottom)"
+            ),
         )
         cell = self.cell()
         self.lines.set_selection(cell if self._kind() in ("cross",) or t.is_gru else None)
@@ -433,8 +440,11 @@ class TranslationView(View):
                 box.blockSignals(False)
 
     def _draw_stages(self) -> None:
+        """The stage panels, when their page is shown (while training, the Train page is:
+        the GUI thread then draws only what is on screen)."""
         at = self.attention()
-        if at is None:
+        self._stages_stale = self.pages.currentIndex() != STEP_PAGE
+        if at is None or self._stages_stale:
             return
         panels = step_panels(self.trace, at, self.head())
         self.stages.set_figure(Figure(panels, selection=self.cell(), marks=self._marks()))
@@ -472,6 +482,10 @@ class TranslationView(View):
                 step_summary(self.trace, at, self._kind(), self._layer(), self.head(), cell)
             )
         self.workedChanged.emit()
+
+    def _on_page(self, index: int) -> None:
+        if index == STEP_PAGE and self._stages_stale:
+            self._draw_stages()
 
     # -- what is selected ------------------------------------------------------------------------------
     def _kind(self) -> str:
@@ -605,20 +619,29 @@ class TranslationView(View):
             self._lay_out_stages()
 
     def retranslate(self) -> None:
-        self.source_label.setText(tr("&Date"))
-        self.source_edit.setPlaceholderText(tr("a date as people write it, e.g. 9 May 2018 or 2018年5月9日"))
-        self.source_edit.setToolTip(
-            tr("Type a date in any of the trained formats; the answer and its alignment follow as you type")
+        self.source_label.setText(translate("Translation", "&Date"))
+        self.source_edit.setPlaceholderText(
+            translate("Translation", "a date as people write it, e.g. 9 May 2018 or 2018年5月9日")
         )
-        self.examples.setItemText(0, tr("Examples…"))
+        self.source_edit.setToolTip(
+            translate(
+                "Translation",
+                "Type a date in any of the trained formats; the answer and its alignment follow as you type",
+            )
+        )
+        self.examples.setItemText(0, translate("Translation", "Examples…"))
         for row in range(1, self.examples.count()):
             text = self.examples.itemData(row)
             fmt = next((e.format for e in examples() if e.source == text), None)
-            self.examples.setItemText(row, f"{text}  —  {tr(FORMAT_NAMES[fmt])}" if fmt else text)
-        self.examples.setToolTip(tr("One date in every format the models were trained on, Chinese included"))
-        self.model_label.setText(tr("&Model"))
-        self.scoring_label.setText(tr("&Scoring"))
-        self.attention_label.setText(tr("&Attention"))
+            self.examples.setItemText(
+                row, f"{text}  —  {translate('Translation', FORMAT_NAMES[fmt])}" if fmt else text
+            )
+        self.examples.setToolTip(
+            translate("Translation", "One date in every format the models were trained on, Chinese included")
+        )
+        self.model_label.setText(translate("Translation", "&Model"))
+        self.scoring_label.setText(translate("Translation", "&Scoring"))
+        self.attention_label.setText(translate("Translation", "&Attention"))
         for box, names in (
             (self.model_box, MODEL_NAMES),
             (self.scoring_box, SCORING_NAMES),
@@ -626,43 +649,55 @@ class TranslationView(View):
             (self.kind_box, KIND_NAMES),
         ):
             for row in range(box.count()):
-                box.setItemText(row, tr(names[box.itemData(row)]))
+                box.setItemText(row, translate("Translation", names[box.itemData(row)]))
         self.model_box.setToolTip(
-            tr("Bahdanau: the query is the decoder's state before it writes. Luong: after it read the last "
+            translate("Translation", "Bahdanau: the query is the decoder's state before it writes. Luong: after it read the last "
                "character. Transformer: two layers of self- and cross-attention, four heads.")
         )  # fmt: skip
         self.scoring_box.setToolTip(
-            tr("How a query and a key are compared; each choice is its own trained model")
-        )
-        self.attention_box.setToolTip(
-            tr(
-                "Soft: the weighted average, as trained. Hard: only the largest weight. Sample: one key drawn by the weights."
+            translate(
+                "Translation", "How a query and a key are compared; each choice is its own trained model"
             )
         )
-        self.lines_button.setText(tr("Lines view"))
+        self.attention_box.setToolTip(
+            translate(
+                "Translation",
+                "Soft: the weighted average, as trained. Hard: only the largest weight. Sample: one key drawn by the weights.",
+            )
+        )
+        self.lines_button.setText(translate("Translation", "Lines view"))
         self.lines_button.setToolTip(
-            tr("Show the alignment as lines as thick as the weights (reads well from the back of a room)")
+            translate(
+                "Translation",
+                "Show the alignment as lines as thick as the weights (reads well from the back of a room)",
+            )
         )
-        self.kind_label.setText(tr("Attention kind"))
-        self.layer_label.setText(tr("Layer"))
-        self.head_label.setText(tr("Head"))
-        self.kind_box.setToolTip(tr("Which of the Transformer's three attentions the stage panels show"))
-        self.layer_box.setToolTip(tr("The layer whose attention the stage panels show"))
-        self.head_box.setToolTip(tr("The head whose stages are shown"))
-        self.pages.setTabText(STEP_PAGE, tr("Output step"))
-        self.pages.setTabText(TRAIN_PAGE, tr("Train from scratch"))
+        self.kind_label.setText(translate("Translation", "Attention kind"))
+        self.layer_label.setText(translate("Translation", "Layer"))
+        self.head_label.setText(translate("Translation", "Head"))
+        self.kind_box.setToolTip(
+            translate("Translation", "Which of the Transformer's three attentions the stage panels show")
+        )
+        self.layer_box.setToolTip(translate("Translation", "The layer whose attention the stage panels show"))
+        self.head_box.setToolTip(translate("Translation", "The head whose stages are shown"))
+        self.pages.setTabText(STEP_PAGE, translate("Translation", "Output step"))
+        self.pages.setTabText(TRAIN_PAGE, translate("Translation", "Train from scratch"))
         self.pages.setTabToolTip(
-            STEP_PAGE, tr("The selected output step's query, scores, weights and context")
+            STEP_PAGE,
+            translate("Translation", "The selected output step's query, scores, weights and context"),
         )
         self.pages.setTabToolTip(
-            TRAIN_PAGE, tr("Train a model from random weights and watch the alignment form")
+            TRAIN_PAGE,
+            translate("Translation", "Train a model from random weights and watch the alignment form"),
         )
         self._enable_choices()
         if self.trace is not None:
             self.show_trace(self.trace, self.trace_request)
         else:
             self.step_label.setText(
-                tr("Click an output character, or a row of the alignment, to see its step.")
+                translate(
+                    "Translation", "Click an output character, or a row of the alignment, to see its step."
+                )
             )
             self.score_label.setText("")
 
@@ -697,7 +732,9 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
         try:
             return req.compute()
         except LabError as exc:
-            raise NothingToExport(tr("Cannot translate this: {0}").format(exc)) from None
+            raise NothingToExport(
+                translate("Translation", "Cannot translate this: {0}").format(exc)
+            ) from None
 
     def cell(t: TranslationTrace):
         v = view()
@@ -727,7 +764,13 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
         return Figure(panels, columns=min(4, len(panels)), selection=selected), STAGES_EXPORT_SIZE
 
     return {
-        "translation:alignment": FigureSource(tr("Translation: the alignment (heatmap)"), alignment),
-        "translation:lines": FigureSource(tr("Translation: the alignment as lines"), lines),
-        "translation:step": FigureSource(tr("Translation: the selected output step's stages"), step_stages),
+        "translation:alignment": FigureSource(
+            translate("Translation", "Translation: the alignment (heatmap)"), alignment
+        ),
+        "translation:lines": FigureSource(
+            translate("Translation", "Translation: the alignment as lines"), lines
+        ),
+        "translation:step": FigureSource(
+            translate("Translation", "Translation: the selected output step's stages"), step_stages
+        ),
     }

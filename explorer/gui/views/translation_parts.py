@@ -95,10 +95,6 @@ MORE_EXAMPLES = (
 )
 
 
-def tr(text: str) -> str:
-    return translate("Translation", text)
-
-
 def examples() -> list[DateExample]:
     return examples_of(EXAMPLE_DATE) + [render(d, fmt) for d, fmt in MORE_EXAMPLES]
 
@@ -113,9 +109,9 @@ def alignment_panel(trace: TranslationTrace) -> MatrixPanel:
     """Output steps × source characters: the weights each step used (the Transformer: its last
     layer's cross-attention averaged over heads)."""
     title = (
-        tr("alignment: output step × source")
+        translate("Translation", "alignment: output step × source")
         if trace.is_gru
-        else tr("alignment: last layer, mean of the heads")
+        else translate("Translation", "alignment: last layer, mean of the heads")
     )
     return MatrixPanel(
         trace.alignment,
@@ -143,9 +139,9 @@ def step_panels(trace: TranslationTrace, attention: AttentionTrace, head: int) -
     if trace.is_gru:
         query = "sᵢ₋₁" if trace.model == "bahdanau" else "hₜ"
         titles = {
-            "Q": tr("Q = {q} (decoder)").format(q=query),
-            "K": tr("K = V = hⱼ (encoder)"),
-            "head_output": tr("context cᵢ = Σⱼ αᵢⱼ hⱼ"),
+            "Q": translate("Translation", "Q = {q} (decoder)").format(q=query),
+            "K": translate("Translation", "K = V = hⱼ (encoder)"),
+            "head_output": translate("Translation", "context cᵢ = Σⱼ αᵢⱼ hⱼ"),
         }
         for panel in panels:
             if panel.name in titles:
@@ -157,35 +153,42 @@ def step_panels(trace: TranslationTrace, attention: AttentionTrace, head: int) -
 def score_report(trace: TranslationTrace) -> str:
     """The alignment score in a sentence a class reads, and every miss explained (HTML)."""
     if trace.alignment_score is None or trace.example is None:
-        return tr(
+        return translate(
+            "Translation",
             "No alignment score: the text is not written exactly as one of the generated date "
-            "formats, so nobody knows which characters spell the year, the month and the day."
+            "formats, so nobody knows which characters spell the year, the month and the day.",
         )
     report = digit_report(trace.alignment, trace.example)
     hits = sum(d.hit for d in report)
-    head = tr("Looks at the right field for {pct} % of the digits ({hits} of {n}).").format(
-        pct=round(100 * trace.alignment_score), hits=hits, n=len(report)
-    )
+    head = translate(
+        "Translation", "Looks at the right field for {pct} % of the digits ({hits} of {n})."
+    ).format(pct=round(100 * trace.alignment_score), hits=hits, n=len(report))
     misses = []
     source = shown(trace.source_tokens)
     for d in report:
         if d.hit:
             continue
-        digit, field = trace.output_tokens[d.step], tr(FIELD_NAMES[d.field])
+        digit, field = trace.output_tokens[d.step], translate("Translation", FIELD_NAMES[d.field])
         looked = source[d.top] if d.top < len(source) else "?"
         if d.padded:
-            text = tr(
+            text = translate(
+                "Translation",
                 "“{digit}” (step {step}, {field}) is padded: no source character spells it; "
-                "the model read it from “{looked}”."
+                "the model read it from “{looked}”.",
             )
         elif d.next_to_field:
-            text = tr("“{digit}” (step {step}, {field}) looked right beside its field, at “{looked}”.")
+            text = translate(
+                "Translation",
+                "“{digit}” (step {step}, {field}) looked right beside its field, at “{looked}”.",
+            )
         else:
-            text = tr("“{digit}” (step {step}, {field}) looked at “{looked}”, outside its field.")
+            text = translate(
+                "Translation", "“{digit}” (step {step}, {field}) looked at “{looked}”, outside its field."
+            )
         misses.append(text.format(digit=digit, step=d.step, field=field, looked=looked))
     if not misses:
         return head
-    return head + " " + tr("Misses:") + " " + " ".join(misses)
+    return head + " " + translate("Translation", "Misses:") + " " + " ".join(misses)
 
 
 def notices(trace: TranslationTrace, typed: str) -> list[str]:
@@ -195,19 +198,26 @@ def notices(trace: TranslationTrace, typed: str) -> list[str]:
     if trace.unknown_characters:
         chars = " ".join(dict.fromkeys(trace.unknown_characters))
         out.append(
-            tr("{n} character(s) never seen in training were read as <unk>: {chars}").format(
-                n=len(trace.unknown_characters), chars=chars
-            )
+            translate(
+                "Translation", "{n} character(s) never seen in training were read as <unk>: {chars}"
+            ).format(n=len(trace.unknown_characters), chars=chars)
         )
     if trace.source != typed:
-        out.append(tr("Spaces around the text and control characters were removed or made plain spaces."))
+        out.append(
+            translate(
+                "Translation",
+                "Spaces around the text and control characters were removed or made plain spaces.",
+            )
+        )
     try:
         date.fromisoformat(trace.output)
     except ValueError:
-        out.append(tr("The output “{out}” is not a real date.").format(out=trace.output))
+        out.append(
+            translate("Translation", "The output “{out}” is not a real date.").format(out=trace.output)
+        )
     expected = trace.expected
     if expected is not None and expected != trace.output:
-        out.append(tr("The right answer is {date}.").format(date=expected))
+        out.append(translate("Translation", "The right answer is {date}.").format(date=expected))
     return out
 
 
@@ -221,20 +231,24 @@ def step_summary(
     keys, queries = shown(attention.tokens_key), shown(attention.tokens_query)
     if trace.is_gru:
         query = "sᵢ₋₁" if trace.model == "bahdanau" else "hₜ"
-        text = tr(
-            "Step {i} writes “{out}” with the query {q}; its largest weight, {w:.2f}, is on “{src}” (source {top})."
+        text = translate(
+            "Translation",
+            "Step {i} writes “{out}” with the query {q}; its largest weight, {w:.2f}, is on “{src}” (source {top}).",
         )
         text = text.format(i=i, out=queries[i], q=query, w=float(row[top]), src=keys[top], top=top)
     else:
-        text = tr(
-            "{kind}, layer {layer}, head {head}: row {i} “{row}” looks most at “{key}” ({top}): {w:.2f}."
+        text = translate(
+            "Translation",
+            "{kind}, layer {layer}, head {head}: row {i} “{row}” looks most at “{key}” ({top}): {w:.2f}.",
         )
         text = text.format(
-            kind=tr(KIND_NAMES[kind]), layer=layer, head=head, i=i, row=queries[i], key=keys[top], top=top,
+            kind=translate("Translation", KIND_NAMES[kind]), layer=layer, head=head, i=i, row=queries[i], key=keys[top], top=top,
             w=float(row[top]),
         )  # fmt: skip
     if j != top:
-        text += " " + tr("Selected: “{key}” ({j}), weight {w:.3f}.").format(key=keys[j], j=j, w=float(row[j]))
+        text += " " + translate("Translation", "Selected: “{key}” ({j}), weight {w:.3f}.").format(
+            key=keys[j], j=j, w=float(row[j])
+        )
     return text
 
 

@@ -4,8 +4,10 @@ The run itself is Qt-free (``explorer.appstate.translation.TrainingRun``, on its
 this panel starts and cancels it through the TranslationState, and a timer on the GUI thread
 takes its progress every ``POLL_MS``: however fast the steps come, the window does one
 bounded update per tick (the curves' data, the progress bar, and the alignment when a new
-snapshot came), never one per step. The curves are pyqtgraph plots, themed with
-``configure_pyqtgraph``; the scrubber moves over the snapshots (one every 10 steps) and the
+snapshot came), never one per step. The curves are drawn with QPainter
+(translation_curves.py: a repaint costs well under a millisecond, a pyqtgraph plot's cost five
+on this machine, and importing pyqtgraph would block the window for a third of a second the
+first time the page is shown); the scrubber moves over the snapshots (one every 10 steps) and the
 tab re-translates with the snapshot it points at (on the worker, latest wins).
 """
 
@@ -18,14 +20,15 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.translation import GOAL_EXACT_MATCH, SEED_RANGE, STEPS_RANGE, TranslationState
 from explorer.gui import theme
-from explorer.gui.app_setup import configure_pyqtgraph
-from explorer.gui.views.translation_parts import MODEL_NAMES, tr
+from explorer.gui.i18n import translate
+from explorer.gui.views.translation_curves import CurvePlot
+from explorer.gui.views.translation_parts import MODEL_NAMES
 
 POLL_MS = 100  # the GUI takes the run's progress ten times a second
+CURVES_MS = 500  # and redraws the curves twice a second (a plot's repaint is the dearest part)
 PLAY_MS = 250  # replaying the snapshots: four a second
 LOSS_COLOUR = "#0072B2"
 ACCURACY_COLOUR = "#009E73"
-GOAL_COLOUR = "#D55E00"
 
 
 class TrainingPanel(QtWidgets.QWidget):
@@ -81,12 +84,18 @@ class TrainingPanel(QtWidgets.QWidget):
         scrub.addWidget(self.scrubber, 1)
         scrub.addWidget(self.snapshot_label)
         layout.addLayout(scrub)
-        self.curves_holder = QtWidgets.QHBoxLayout()
-        layout.addLayout(self.curves_holder, 1)
-        self.plots = None  # (loss plot, accuracy plot, loss curve, accuracy curve): built when first shown
+        curves = QtWidgets.QHBoxLayout()
+        self.loss_plot = CurvePlot(LOSS_COLOUR)
+        self.accuracy_plot = CurvePlot(ACCURACY_COLOUR, points=True, y_range=(0.0, 1.0))
+        self.accuracy_plot.goal = GOAL_EXACT_MATCH
+        curves.addWidget(self.loss_plot, 1)
+        curves.addWidget(self.accuracy_plot, 1)
+        layout.addLayout(curves, 1)
 
         self.poll_timer = QtCore.QTimer(self, interval=POLL_MS)
         self.poll_timer.timeout.connect(self.tstate.poll)
+        self.curves_timer = QtCore.QTimer(self, interval=CURVES_MS, singleShot=True)
+        self.curves_timer.timeout.connect(self._draw_curves)
         self.play_timer = QtCore.QTimer(self, interval=PLAY_MS)
         self.play_timer.timeout.connect(self._play_step)
         self.train_button.clicked.connect(self.start)
@@ -102,59 +111,25 @@ class TrainingPanel(QtWidgets.QWidget):
         self.retranslate()
         self.show_run()
 
-    # -- the curves (pyqtgraph is imported when the panel is first shown) -----------------------------
+    # -- the curves ----------------------------------------------------------------------------------------
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
-        self.ensure_plots()
-
-    def ensure_plots(self) -> None:
-        if self.plots is not None:
-            return
-        configure_pyqtgraph(self.state.theme)
-        import pyqtgraph as pg
-
-        loss, accuracy = pg.PlotWidget(), pg.PlotWidget()
-        for plot in (loss, accuracy):
-            plot.setMenuEnabled(False)
-            plot.setMouseEnabled(False, False)
-            plot.hideButtons()
-            plot.showGrid(x=True, y=True, alpha=0.25)
-            plot.setMinimumHeight(120)
-            self.curves_holder.addWidget(plot, 1)
-        accuracy.setYRange(0, 1, padding=0.02)
-        goal = pg.InfiniteLine(
-            pos=GOAL_EXACT_MATCH,
-            angle=0,
-            pen=pg.mkPen(GOAL_COLOUR, width=1, style=QtCore.Qt.PenStyle.DashLine),
-        )
-        accuracy.addItem(goal)
-        loss_curve = loss.plot(pen=pg.mkPen(LOSS_COLOUR, width=2))
-        accuracy_curve = accuracy.plot(pen=pg.mkPen(ACCURACY_COLOUR, width=2), symbol="o", symbolSize=5)
-        accuracy_curve.setSymbolBrush(ACCURACY_COLOUR)
-        self.plots = (loss, accuracy, loss_curve, accuracy_curve)
-        self.restyle()
-        self.retranslate()
         self._draw_curves()
 
     def _draw_curves(self) -> None:
-        if self.plots is None:
-            return
-        _, _, loss_curve, accuracy_curve = self.plots
+        if not self.isVisible():
+            return  # drawn when shown
         run = self.tstate.run
         if run is None:
-            loss_curve.setData([], [])
-            accuracy_curve.setData([], [])
+            self.loss_plot.set_data([], [])
+            self.accuracy_plot.set_data([], [])
             return
-        losses = np.asarray(run.losses, dtype=np.float64)
-        loss_curve.setData(np.arange(1, len(losses) + 1), losses)
-        accuracy_curve.setData(np.asarray(run.eval_steps, dtype=np.float64), np.asarray(run.exact_matches))
+        self.loss_plot.set_data(np.arange(1, len(run.losses) + 1), run.losses)
+        self.accuracy_plot.set_data(run.eval_steps, run.exact_matches)
 
-    def curve_data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    def curve_data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """What the curves show: (loss x, loss y, accuracy x, accuracy y), for the tests."""
-        if self.plots is None:
-            return None
-        _, _, loss_curve, accuracy_curve = self.plots
-        return (*loss_curve.getData(), *accuracy_curve.getData())
+        return self.loss_plot.x, self.loss_plot.y, self.accuracy_plot.x, self.accuracy_plot.y
 
     # -- the run ------------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -188,32 +163,40 @@ class TrainingPanel(QtWidgets.QWidget):
         self.progress.setRange(0, run.steps if run is not None else 1)
         self.progress.setValue(run.step if run is not None else 0)
         self.status.setText(self._status_text())
-        self._update_scrubber()
         self._show_weights()
-        self._draw_curves()
+        if not running:
+            self.curves_timer.stop()
+            self._draw_curves()
+        elif not self.curves_timer.isActive():
+            self.curves_timer.start()
 
     def _status_text(self) -> str:
         run = self.tstate.run
         if run is None:
-            return tr(
+            return translate(
+                "Translation",
                 "Train {model} from random weights: the loss falls, the held-out accuracy rises, and "
-                "the alignment on the left forms as you watch."
-            ).format(model=tr(MODEL_NAMES[self.tstate.settings.model]))
-        parts = [tr("step {step} of {total}").format(step=run.step, total=run.steps)]
+                "the alignment forms as you watch.",
+            ).format(model=translate("Translation", MODEL_NAMES[self.tstate.settings.model]))
+        parts = [translate("Translation", "step {step} of {total}").format(step=run.step, total=run.steps)]
         if run.losses and math.isfinite(run.losses[-1]):
-            parts.append(tr("loss {loss:.3f}").format(loss=run.losses[-1]))
+            parts.append(translate("Translation", "loss {loss:.3f}").format(loss=run.losses[-1]))
         if run.exact_matches:
-            parts.append(tr("held-out exact match {pct:.1f} %").format(pct=100 * run.exact_matches[-1]))
-        parts.append(tr("{s:.1f} s").format(s=run.elapsed_s))
+            parts.append(
+                translate("Translation", "held-out exact match {pct:.1f} %").format(
+                    pct=100 * run.exact_matches[-1]
+                )
+            )
+        parts.append(translate("Translation", "{s:.1f} s").format(s=run.elapsed_s))
         text = " · ".join(parts)
         if run.reached_goal_s is not None:
-            text += "  " + tr("(95 % reached at step {step}, after {s:.1f} s)").format(
+            text += "  " + translate("Translation", "(95 % reached at step {step}, after {s:.1f} s)").format(
                 step=run.reached_goal_step, s=run.reached_goal_s
             )
         ended = {
-            "done": tr("Finished."),
-            "cancelled": tr("Cancelled: the snapshots so far can still be replayed."),
-            "failed": tr("Training failed: {0}").format(run.error),
+            "done": translate("Translation", "Finished."),
+            "cancelled": translate("Translation", "Cancelled: the snapshots so far can still be replayed."),
+            "failed": translate("Translation", "Training failed: {0}").format(run.error),
         }.get(run.status)
         return f"{ended} {text}" if ended else text
 
@@ -223,11 +206,13 @@ class TrainingPanel(QtWidgets.QWidget):
         self.trained_button.setEnabled(has_run and not (t.weights == "trained" and t.snapshot is None))
         self.shipped_button.setEnabled(t.weights != "shipped")
         if t.weights == "shipped":
-            text = tr("Weights in use: the shipped checkpoint.")
+            text = translate("Translation", "Weights in use: the shipped checkpoint.")
         else:
             index = t.snapshot_index()
             step = run.snapshots[index].step if index is not None else 0
-            text = tr("Weights in use: this training run at step {step}.").format(step=step)
+            text = translate("Translation", "Weights in use: this training run at step {step}.").format(
+                step=step
+            )
         self.weights_label.setText(text)
         self._update_scrubber()
 
@@ -246,9 +231,9 @@ class TrainingPanel(QtWidgets.QWidget):
         self.play_button.setEnabled(count > 1)
         if count and run is not None:
             shown = run.snapshots[self.scrubber.value()].step
-            self.snapshot_label.setText(tr("step {step}").format(step=shown))
+            self.snapshot_label.setText(translate("Translation", "step {step}").format(step=shown))
         else:
-            self.snapshot_label.setText(tr("no snapshots yet"))
+            self.snapshot_label.setText(translate("Translation", "no snapshots yet"))
 
     def _on_scrub(self, value: int) -> None:
         run = self.tstate.run
@@ -264,7 +249,9 @@ class TrainingPanel(QtWidgets.QWidget):
             self.play_timer.start()
         else:
             self.play_timer.stop()
-        self.play_button.setText(tr("Pause") if on else tr("Replay"))
+        self.play_button.setText(
+            translate("Translation", "Pause") if on else translate("Translation", "Replay")
+        )
 
     def _play_step(self) -> None:
         if self.scrubber.value() >= self.scrubber.maximum():
@@ -279,54 +266,57 @@ class TrainingPanel(QtWidgets.QWidget):
         super().changeEvent(event)
 
     def restyle(self) -> None:
-        if self.plots is None:
-            return
         look = theme.look(self.state)
-        configure_pyqtgraph(look.theme.name)
-        from PySide6 import QtGui
-
-        font = QtGui.QFont(self.font())
-        font.setPixelSize(look.figure_px)
-        for plot in self.plots[:2]:
-            plot.setBackground(look.theme.plot_bg)
-            for name in ("left", "bottom"):
-                axis = plot.getAxis(name)
-                axis.setPen(look.theme.plot_fg)
-                axis.setTextPen(look.theme.plot_fg)
-                axis.setStyle(tickFont=font)
-                axis.label.setFont(font)
-        self.retranslate()
+        t = look.theme
+        for plot in (self.loss_plot, self.accuracy_plot):
+            plot.set_style(
+                look.figure_px, t.plot_fg, t.plot_bg, t.alt_base if t.name == "light" else t.button
+            )
 
     def retranslate(self) -> None:
-        self.steps_label.setText(tr("Steps"))
-        self.steps.setToolTip(tr("How many optimiser steps (batches of 128 dates) to train for"))
-        self.seed_label.setText(tr("Seed"))
-        self.seed.setToolTip(tr("The same seed gives the same run: the same weights, batches and losses"))
-        self.train_button.setText(tr("Train from scratch"))
+        self.steps_label.setText(translate("Translation", "Steps"))
+        self.steps.setToolTip(
+            translate("Translation", "How many optimiser steps (batches of 128 dates) to train for")
+        )
+        self.seed_label.setText(translate("Translation", "Seed"))
+        self.seed.setToolTip(
+            translate("Translation", "The same seed gives the same run: the same weights, batches and losses")
+        )
+        self.train_button.setText(translate("Translation", "Train from scratch"))
         self.train_button.setToolTip(
-            tr(
-                "Train the chosen model and scoring from random weights, on one CPU thread; the window stays usable"
+            translate(
+                "Translation",
+                "Train the chosen model and scoring from random weights, on one CPU thread; the window stays usable",
             )
         )
-        self.cancel_button.setText(tr("Cancel"))
-        self.cancel_button.setToolTip(tr("Stop training between two steps; what was learned so far stays"))
-        self.shipped_button.setText(tr("Use the shipped checkpoint"))
+        self.cancel_button.setText(translate("Translation", "Cancel"))
+        self.cancel_button.setToolTip(
+            translate("Translation", "Stop training between two steps; what was learned so far stays")
+        )
+        self.shipped_button.setText(translate("Translation", "Use the shipped checkpoint"))
         self.shipped_button.setToolTip(
-            tr("Translate with the trained checkpoint that comes with the explorer")
+            translate("Translation", "Translate with the trained checkpoint that comes with the explorer")
         )
-        self.trained_button.setText(tr("Use the trained model"))
-        self.trained_button.setToolTip(tr("Translate with this run's newest weights"))
-        self.play_button.setText(tr("Pause") if self.play_button.isChecked() else tr("Replay"))
-        self.play_button.setToolTip(tr("Replay how the alignment formed, snapshot by snapshot"))
+        self.trained_button.setText(translate("Translation", "Use the trained model"))
+        self.trained_button.setToolTip(translate("Translation", "Translate with this run's newest weights"))
+        self.play_button.setText(
+            translate("Translation", "Pause")
+            if self.play_button.isChecked()
+            else translate("Translation", "Replay")
+        )
+        self.play_button.setToolTip(
+            translate("Translation", "Replay how the alignment formed, snapshot by snapshot")
+        )
         self.scrubber.setToolTip(
-            tr("The training snapshots (one every 10 steps): drag to see the alignment at that moment")
+            translate(
+                "Translation",
+                "The training snapshots (one every 10 steps): drag to see the alignment at that moment",
+            )
         )
-        self.progress.setFormat(tr("%v of %m steps"))
-        if self.plots is not None:
-            loss, accuracy = self.plots[:2]
-            loss.setTitle(tr("training loss"))
-            loss.setLabel("bottom", tr("step"))
-            accuracy.setTitle(tr("held-out exact match (dashed: 95 %)"))
-            accuracy.setLabel("bottom", tr("step"))
+        self.progress.setFormat(translate("Translation", "%v of %m steps"))
+        self.loss_plot.set_texts(translate("Translation", "training loss"), translate("Translation", "step"))
+        self.accuracy_plot.set_texts(
+            translate("Translation", "held-out exact match (dashed: 95 %)"), translate("Translation", "step")
+        )
         self.status.setText(self._status_text())
         self._show_weights()
