@@ -116,7 +116,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
         "θ ← θ − η ∇θ loss",
         QT_TRANSLATE_NOOP(
             "Lesson",
-            "Nobody told the model which characters spell the year. Press Train: it starts from "
+            "Nobody told the model which characters spell the year. Press Train from scratch: it starts from "
             "random weights, its alignment is a blur, and within a few hundred steps the year "
             "digits look at the year, the month at the month, the day at the day. Drag the scrubber "
             "to replay how the alignment formed.",
