@@ -458,6 +458,13 @@ class TranslationState:
             snapshot = max(0, min(int(snapshot), len(self.run.snapshots) - 1))
             if snapshot == len(self.run.snapshots) - 1 and not self.run.running:
                 snapshot = None  # the last snapshot of a finished run is its final model
+        spec = self.run.spec
+        if (self.settings.model, self.settings.scoring) != (spec.model, spec.scoring):
+            self.weights, self.snapshot = "trained", snapshot  # the pickers show the run's model
+            self._change(
+                ("request", "stage", "training"), model=spec.model, scoring=spec.scoring, kind="cross"
+            )
+            return True
         return self._set_weights("trained", snapshot)
 
     def _set_weights(self, weights: str, snapshot: int | None) -> bool:

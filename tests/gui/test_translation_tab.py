@@ -14,10 +14,13 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui
 
+from explorer.appstate.lesson import STEPS
 from explorer.appstate.session import apply_session, load_session, save_session, session_of
 from explorer.appstate.translation import checkpoint_problem
 from explorer.gui.docks.registry import Dock
 from explorer.gui.docks.worked import num
+from explorer.gui.views.translation import LESSON_PARTS
+from explorer.gui.views.translation_curves import CurvePlot, nice_ticks
 from explorer.seq2seq import alignment_at, translate
 
 from .helpers import WAIT_MS, click_cell, pixels
@@ -374,3 +377,37 @@ def test_presentation_mode_fits_1024_by_768_with_large_text(qtbot, tab):
         assert QtGui.QFontInfo(widget.font()).pixelSize() >= 20
     assert view.alignment.style_.font.pixelSize() >= 20
     assert view.geometry().right() <= window.width()
+
+
+def test_the_lesson_walks_onto_the_tab_and_points_at_its_parts(qtbot, tab):
+    window, view = tab
+    window.state.set_tab("pipeline")
+    window.state.show_lesson(True)
+    stages_of = {step.stage: k for k, step in enumerate(STEPS) if step.tab == TAB}
+    assert set(stages_of) == set(LESSON_PARTS)
+    window.state.set_lesson_step(stages_of["alignment_weights"])
+    assert window.state.tab == TAB and view.pages.currentIndex() == 0
+    marked = [view.stages.panels[i].name for i in view.stages.figure.marks]
+    assert marked == ["weights"]
+    window.state.set_lesson_step(stages_of["context_per_step"])
+    assert list(view.alignment.figure.marks) == [0]
+    window.state.set_lesson_step(stages_of["learn"])
+    assert view.pages.currentWidget() is view.training
+    window.state.set_lesson_step(stages_of["learn"] - len(LESSON_PARTS))  # back on the pipeline
+    assert window.state.tab == "pipeline" and not view.alignment.figure.marks
+
+
+def test_curve_ticks_are_round_and_the_curve_is_drawn():
+    assert nice_ticks(0, 1) == [0, 0.25, 0.5, 0.75, 1.0]
+    assert nice_ticks(0, 300, 4) == [0, 100, 200, 300]
+    assert nice_ticks(0, 2.85) == [0, 1, 2] and nice_ticks(3, 3) == [3]
+    plot = CurvePlot("#0072B2")
+    plot.resize(320, 200)
+    plot.set_data([1, 2, 3], [2.0, 1.0, 0.5])
+    image = QtGui.QImage(320, 200, QtGui.QImage.Format.Format_RGB32)
+    painter = QtGui.QPainter(image)
+    plot.paint_into(painter, 320, 200)
+    painter.end()
+    rgb = pixels(image)
+    blue = (np.abs(rgb.astype(int) - [0x00, 0x72, 0xB2]).sum(axis=2) < 40).sum()
+    assert blue > 50  # the line is there

@@ -18,14 +18,14 @@ TICK = 4
 
 
 def nice_ticks(lo: float, hi: float, most: int = 5) -> list[float]:
-    """Round values (1, 2 or 5 × 10ⁿ apart) covering [lo, hi], at most ``most`` of them."""
+    """Round values (1, 2, 2.5 or 5 × 10ⁿ apart) covering [lo, hi], at most ``most`` of them."""
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return []
     if hi <= lo:
         return [lo]
     raw = (hi - lo) / max(1, most - 1)
     power = 10 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
     first = math.ceil(lo / step - 1e-9) * step
     ticks = []
     value = first
