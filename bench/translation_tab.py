@@ -128,7 +128,7 @@ def training(app, window, view, model: str, steps: int, type_every_s: float = 0.
     tstate.set_source(TEXT)
     pump_until(app, lambda: drawn(view, TEXT) and view.trace.model == model)
     panel = view.training
-    view.pages.setCurrentWidget(panel)
+    view.pages.setCurrentIndex(1)
     panel.steps.setValue(steps)
     panel.seed.setValue(0)
     meter = GapMeter()

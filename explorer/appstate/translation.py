@@ -58,7 +58,7 @@ DEFAULT_SOURCE = "9 mai 2018"
 MAX_TEXT = 1000  # what a session may hold; the models read MAX_SOURCE_CHARS and say so
 DEFAULT_STEPS = {"bahdanau": 300, "luong": 300, "transformer": 600}  # each reaches ≥ 95 % (benchmarks)
 STEPS_RANGE = (10, 5000)
-SEED_RANGE = (0, 2**31 - 1)
+SEED_RANGE = (0, 999_999)
 # The window's runs: an evaluation every 20 steps draws the accuracy curve (400 held-out
 # dates take about 0.13 s); a snapshot every 10 steps feeds the scrubber.
 WINDOW_TRAINING = TrainOptions(eval_every=20, snapshot_every=10, threads=1)

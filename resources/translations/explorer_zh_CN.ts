@@ -2129,6 +2129,10 @@
         <translation>“{digit}”（第 {step} 步，{field}）看向了字段之外的“{looked}”。</translation>
     </message>
     <message>
+        <source>… and {n} more.</source>
+        <translation>……还有 {n} 个。</translation>
+    </message>
+    <message>
         <source>Misses:</source>
         <translation>未命中：</translation>
     </message>
@@ -2165,7 +2169,7 @@
         <translation>从随机权重开始训练 {model}：损失下降，留出集准确率上升，对齐在你眼前逐渐形成。</translation>
     </message>
     <message>
-        <source>step {step} of {total}</source>
+        <source>Step {step} of {total}</source>
         <translation>第 {step} 步，共 {total} 步</translation>
     </message>
     <message>

@@ -253,7 +253,7 @@ def test_training_runs_beside_the_window_and_can_be_cancelled(qtbot, tab):
     panel_ = view.training
     panel_.steps.setValue(400)
     qtbot.mouseClick(panel_.train_button, QtCore.Qt.MouseButton.LeftButton)
-    assert view.pages.currentWidget() is panel_ and tstate.training
+    assert view.pages.currentIndex() == 1 and tstate.training
     assert not panel_.train_button.isEnabled() and panel_.cancel_button.isEnabled()
     qtbot.waitUntil(lambda: len(tstate.run.snapshots) >= 3, timeout=60_000)
     run = tstate.run
@@ -274,7 +274,7 @@ def test_a_short_run_its_curves_the_scrubber_and_the_shipped_checkpoint(qtbot, t
     window, view = tab
     tstate = window.state.translation
     panel_ = view.training
-    view.pages.setCurrentWidget(panel_)
+    view.pages.setCurrentIndex(1)
     panel_.steps.setValue(40)
     panel_.start()
     wait_run(qtbot, tstate)
@@ -392,7 +392,7 @@ def test_the_lesson_walks_onto_the_tab_and_points_at_its_parts(qtbot, tab):
     window.state.set_lesson_step(stages_of["context_per_step"])
     assert list(view.alignment.figure.marks) == [0]
     window.state.set_lesson_step(stages_of["learn"])
-    assert view.pages.currentWidget() is view.training
+    assert view.pages.currentIndex() == 1
     window.state.set_lesson_step(stages_of["learn"] - len(LESSON_PARTS))  # back on the pipeline
     assert window.state.tab == "pipeline" and not view.alignment.figure.marks
 

@@ -50,6 +50,7 @@ class CurvePlot(QtWidgets.QWidget):
         self.points = points
         self.y_range = y_range
         self.goal: float | None = None
+        self.x_max = 1.0  # the axis reaches at least this far (the run's last step): the curve grows across
         self.title = ""
         self.x_label = ""
         self.x = np.zeros(0)
@@ -81,7 +82,7 @@ class CurvePlot(QtWidgets.QWidget):
         """(x range, y range) drawn: the data's (from step 0), or the fixed y range."""
         finite = np.isfinite(self.y)
         x_hi = float(self.x.max()) if self.x.size else 1.0
-        x = (0.0, max(x_hi, 1.0))
+        x = (0.0, max(x_hi, self.x_max, 1.0))
         if self.y_range is not None:
             return x, self.y_range
         if not finite.any():

@@ -25,6 +25,7 @@ from explorer.seq2seq.alignment import digit_report
 SPACE = "␣"  # a space as a label: visible on an axis and on a line
 GRU_STAGES = ("Q", "K", "scores", "scaled", "weights", "head_output")
 TRANSFORMER_STAGES = stages.PIPELINE_STAGES
+MAX_MISSES = 3  # misses explained in words; an untrained model has many
 NO_DISPLAY = DisplayArrays()  # the lab's matrices are small: drawn cell for cell
 QT_TRANSLATE_NOOP = QtCore.QT_TRANSLATE_NOOP
 
@@ -188,7 +189,11 @@ def score_report(trace: TranslationTrace) -> str:
         misses.append(text.format(digit=digit, step=d.step, field=field, looked=looked))
     if not misses:
         return head
-    return head + " " + translate("Translation", "Misses:") + " " + " ".join(misses)
+    shown_misses = misses[:MAX_MISSES]
+    if len(misses) > MAX_MISSES:
+        more = translate("Translation", "… and {n} more.").format(n=len(misses) - MAX_MISSES)
+        shown_misses.append(more)
+    return head + " " + translate("Translation", "Misses:") + " " + " ".join(shown_misses)
 
 
 def notices(trace: TranslationTrace, typed: str) -> list[str]:

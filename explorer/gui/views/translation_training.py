@@ -37,6 +37,7 @@ class TrainingPanel(QtWidgets.QWidget):
         self.state, self.tstate = state, tstate
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        # narrow rows: the page fits beside the alignment at 22 px text (it scrolls when short)
         row = QtWidgets.QHBoxLayout()
         self.steps_label = QtWidgets.QLabel()
         self.steps = QtWidgets.QSpinBox()
@@ -47,15 +48,13 @@ class TrainingPanel(QtWidgets.QWidget):
         self.seed.setRange(*SEED_RANGE)
         self.train_button = QtWidgets.QPushButton()
         self.cancel_button = QtWidgets.QPushButton()
-        for w in (
-            self.steps_label,
-            self.steps,
-            self.seed_label,
-            self.seed,
-            self.train_button,
-            self.cancel_button,
-        ):
+        for w in (self.steps_label, self.steps, self.seed_label, self.seed):
             row.addWidget(w)
+        row.addStretch(1)
+        layout.addLayout(row)
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(self.train_button)
+        row.addWidget(self.cancel_button)
         row.addStretch(1)
         layout.addLayout(row)
         self.progress = QtWidgets.QProgressBar()
@@ -71,8 +70,9 @@ class TrainingPanel(QtWidgets.QWidget):
         self.weights_label.setWordWrap(True)
         weights.addWidget(self.shipped_button)
         weights.addWidget(self.trained_button)
-        weights.addWidget(self.weights_label, 1)
+        weights.addStretch(1)
         layout.addLayout(weights)
+        layout.addWidget(self.weights_label)
         scrub = QtWidgets.QHBoxLayout()
         self.play_button = QtWidgets.QPushButton()
         self.play_button.setCheckable(True)
@@ -88,8 +88,9 @@ class TrainingPanel(QtWidgets.QWidget):
         self.loss_plot = CurvePlot(LOSS_COLOUR)
         self.accuracy_plot = CurvePlot(ACCURACY_COLOUR, points=True, y_range=(0.0, 1.0))
         self.accuracy_plot.goal = GOAL_EXACT_MATCH
-        curves.addWidget(self.loss_plot, 1)
-        curves.addWidget(self.accuracy_plot, 1)
+        for plot in (self.loss_plot, self.accuracy_plot):
+            plot.setMinimumHeight(150)
+            curves.addWidget(plot, 1)
         layout.addLayout(curves, 1)
 
         self.poll_timer = QtCore.QTimer(self, interval=POLL_MS)
@@ -120,6 +121,8 @@ class TrainingPanel(QtWidgets.QWidget):
         if not self.isVisible():
             return  # drawn when shown
         run = self.tstate.run
+        for plot in (self.loss_plot, self.accuracy_plot):
+            plot.x_max = run.steps if run is not None else self.tstate.settings.train_steps
         if run is None:
             self.loss_plot.set_data([], [])
             self.accuracy_plot.set_data([], [])
@@ -178,7 +181,7 @@ class TrainingPanel(QtWidgets.QWidget):
                 "Train {model} from random weights: the loss falls, the held-out accuracy rises, and "
                 "the alignment forms as you watch.",
             ).format(model=translate("Translation", MODEL_NAMES[self.tstate.settings.model]))
-        parts = [translate("Translation", "step {step} of {total}").format(step=run.step, total=run.steps)]
+        parts = [translate("Translation", "Step {step} of {total}").format(step=run.step, total=run.steps)]
         if run.losses and math.isfinite(run.losses[-1]):
             parts.append(translate("Translation", "loss {loss:.3f}").format(loss=run.losses[-1]))
         if run.exact_matches:
