@@ -16,6 +16,8 @@ draws them and edits them.
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -47,6 +49,7 @@ from explorer.gui.views.translation_parts import (
     OutputStrip,
     alignment_panel,
     examples,
+    misses_text,
     notices,
     score_report,
     shown,
@@ -119,7 +122,8 @@ class TranslationView(View):
         self.trace: TranslationTrace | None = None  # the translation on screen
         self.trace_request: TranslationRequest | None = None  # what it was computed for
         self._wanted: TranslationRequest | None = None  # asked of the worker, not back yet
-        self.message_text = ""  # the notice or error line (tests read it)
+        self.message_text = ""  # the error line above the answer (tests read it)
+        self.notice_text = ""  # what to know about the translation on screen (under its score)
         self._stages_stale = False  # the stage panels wait for their page to be shown
         self._choices_for: str | None = None  # the model whose choices are enabled in the pickers
         self._build()
@@ -187,7 +191,6 @@ class TranslationView(View):
             label.setBuddy(box)
             row.addWidget(label)
             row.addWidget(box, 1 if box is self.kind_box else 0)
-        row.addStretch(1)
         layout.addWidget(self.transformer_row)
 
         self.message = QtWidgets.QLabel()
@@ -395,9 +398,8 @@ class TranslationView(View):
         # a new answer is written out one character at a time (the first one appears whole)
         animate = old is not None and old.output != trace.output and self.isVisible()
         self.strip.set_output(trace, animate=animate)
-        self.score_label.setText(score_report(trace))
-        said = notices(trace, self.tstate.settings.source)
-        self._say("  •  ".join(said), error=False)
+        self._say("", error=False)
+        self._show_score()
         self.alignment.show_panel(alignment_panel(trace), selection=self.cell())
         self._draw_lines()
         self._sync_spins()
@@ -406,6 +408,25 @@ class TranslationView(View):
         self._show_lesson()
         self.alignment.repaint()
         self.rendered.emit()
+
+    def _show_score(self) -> None:
+        """The alignment score, its misses (not in presentation mode: the tooltip has them)
+        and what to know about this translation, beside the answer."""
+        if self.trace is None:
+            return
+        head, misses = score_report(self.trace)
+        said = notices(self.trace, self.tstate.settings.source)
+        self.notice_text = "  •  ".join(said)
+        parts = [f"<b>{html.escape(head)}</b>"]
+        if misses and not self.state.presentation:
+            parts.append(html.escape(misses_text(misses)))
+        if said:
+            colour = theme.look(self.state).theme.accent
+            parts.append(f"<span style='color:{colour}'>{html.escape(self.notice_text)}</span>")
+        self.score_label.setText("<br>".join(parts))
+        self.score_label.setToolTip(
+            " ".join([head, misses_text(misses) if misses else "", self.notice_text]).strip()
+        )
 
     def _say(self, text: str, error: bool) -> None:
         self.message_text = text
@@ -619,6 +640,7 @@ class TranslationView(View):
         self.strip.set_style(px, t.plot_fg, t.plot_bg, t.accent)
         self.lines.set_style(max(px, look.figure_px), t.plot_fg, t.plot_bg)
         self.training.restyle()
+        self._show_score()
         if self.stages.panels:
             self._lay_out_stages()
 

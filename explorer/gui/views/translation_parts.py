@@ -151,14 +151,14 @@ def step_panels(trace: TranslationTrace, attention: AttentionTrace, head: int) -
 
 
 # -- words about one trace ------------------------------------------------------------------------
-def score_report(trace: TranslationTrace) -> str:
-    """The alignment score in a sentence a class reads, and every miss explained (HTML)."""
+def score_report(trace: TranslationTrace) -> tuple[str, list[str]]:
+    """(the alignment score in a sentence a class reads, each miss explained)."""
     if trace.alignment_score is None or trace.example is None:
         return translate(
             "Translation",
             "No alignment score: the text is not written exactly as one of the generated date "
             "formats, so nobody knows which characters spell the year, the month and the day.",
-        )
+        ), []
     report = digit_report(trace.alignment, trace.example)
     hits = sum(d.hit for d in report)
     head = translate(
@@ -187,13 +187,15 @@ def score_report(trace: TranslationTrace) -> str:
                 "Translation", "“{digit}” (step {step}, {field}) looked at “{looked}”, outside its field."
             )
         misses.append(text.format(digit=digit, step=d.step, field=field, looked=looked))
-    if not misses:
-        return head
+    return head, misses
+
+
+def misses_text(misses: list[str]) -> str:
+    """The first MAX_MISSES misses, and how many more."""
     shown_misses = misses[:MAX_MISSES]
     if len(misses) > MAX_MISSES:
-        more = translate("Translation", "… and {n} more.").format(n=len(misses) - MAX_MISSES)
-        shown_misses.append(more)
-    return head + " " + translate("Translation", "Misses:") + " " + " ".join(shown_misses)
+        shown_misses.append(translate("Translation", "… and {n} more.").format(n=len(misses) - MAX_MISSES))
+    return translate("Translation", "Misses:") + " " + " ".join(shown_misses)
 
 
 def notices(trace: TranslationTrace, typed: str) -> list[str]:
