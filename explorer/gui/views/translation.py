@@ -129,7 +129,10 @@ class TranslationView(View):
         self._build()
         context.worker.listen(CHANNEL, self._on_result)
         unsubscribe = self.tstate.subscribe(self._on_translation_event, EVENTS)
-        self.destroyed.connect(lambda *_: unsubscribe())
+        tstate = self.tstate
+        self.destroyed.connect(lambda *_: (unsubscribe(), tstate.cancel_training()))
+        app = QtWidgets.QApplication.instance()
+        app.aboutToQuit.connect(self.stop_training)
         self.retranslate()
         self.restyle()
         self._show_settings()
@@ -545,6 +548,13 @@ class TranslationView(View):
     def worked_source(self) -> tuple[AttentionTrace | None, int, tuple[int, int] | None]:
         """What the worked-arithmetic dock works out while this tab is shown."""
         return self.attention(), self.head(), self.cell()
+
+    def stop_training(self) -> None:
+        """Quitting: the run stops between two steps (a moment), before torch shuts down."""
+        run = self.tstate.run
+        self.tstate.cancel_training()
+        if run is not None:
+            run.join(5.0)
 
     # -- the user -----------------------------------------------------------------------------------------
     def _on_example(self, index: int) -> None:
