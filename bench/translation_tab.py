@@ -14,6 +14,8 @@ Measures, in the real window (MainWindow on the Translation tab, 1600×900, offs
     records the largest gap between its ticks, and the GUI thread's CPU time within that
     gap: far less than the gap means it was preempted, not computing). A keystroke every
     0.5 s keeps the tab translating with the newest snapshot while it trains;
+  * the same meter and typing for ``--idle`` seconds without training: the baseline, what the
+    machine's load alone (other processes on the cores) costs the GUI thread;
   * the scrubber: a move to another snapshot → its alignment drawn.
 Timings are wall clock: the load average is printed with the table. Never used for assertions.
 """
@@ -122,6 +124,34 @@ def keystrokes(app, window, view, n: int) -> list[float]:
     return times
 
 
+def idle(app, window, view, seconds: float, type_every_s: float = 0.5) -> dict:
+    """The same typing and the same meter without training: what the machine's load alone costs
+    the GUI thread (other processes hold the cores), to compare with the training runs."""
+    meter = GapMeter()
+    meter.start()
+    started = time.perf_counter()
+    next_key, keys = started + type_every_s, 0
+    while time.perf_counter() - started < seconds:
+        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 5)
+        if time.perf_counter() >= next_key:
+            field = view.source_edit
+            field.end(False)
+            QtTest.QTest.keyClick(field, QtCore.Qt.Key.Key_Backspace)
+            QtTest.QTest.keyClicks(field, VARIANTS[keys % len(VARIANTS)])
+            keys += 1
+            next_key = time.perf_counter() + type_every_s
+    meter.stop()
+    gaps = sorted(meter.gaps)
+    return dict(
+        block_ms=meter.max_gap,
+        block_cpu_ms=meter.max_gap_cpu,
+        gap_p99=percentile(gaps, 0.99),
+        over_50=sum(g > 50 for g in gaps),
+        keys=keys,
+        seconds=seconds,
+    )
+
+
 def training(app, window, view, model: str, steps: int, type_every_s: float = 0.5) -> dict:
     tstate = window.state.translation
     tstate.set_model(model)
@@ -209,6 +239,7 @@ def main() -> int:
     parser.add_argument("--keystrokes", type=int, default=40)
     parser.add_argument("--models", nargs="+", default=["bahdanau", "transformer"])
     parser.add_argument("--steps", nargs="*", default=["bahdanau=300", "luong=300", "transformer=600"])
+    parser.add_argument("--idle", type=float, default=30.0, help="seconds of the idle baseline")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args()
     steps = {k: int(v) for k, v in (s.split("=") for s in args.steps)}
@@ -231,6 +262,17 @@ def main() -> int:
         )
         print(rows[-1], flush=True)
     for model in args.models:
+        window.state.translation.set_model(model)
+        base = idle(app, window, view, args.idle)
+        rows.append(
+            (
+                f"the window idle on the {model} tab, typing every 0.5 s, no training ({base['seconds']:.0f} s)",
+                f"longest GUI block {base['block_ms']:.0f} ms (GUI-thread CPU in it {base['block_cpu_ms']:.0f} ms), "
+                f"p99 tick gap {base['gap_p99']:.0f} ms, {base['over_50']} gaps > 50 ms",
+                "baseline: the machine's load alone",
+            )
+        )
+        print(rows[-1], flush=True)
         r = training(app, window, view, model, steps[model])
         goal = GOAL_S.get(model, 30.0)
         met = r["goal_wall_s"] is not None and r["goal_wall_s"] <= goal and r["block_ms"] <= 50

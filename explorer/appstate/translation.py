@@ -33,6 +33,8 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 
+import torch
+
 from explorer.seq2seq import (
     ATTENTIONS,
     DEFAULT_SCORING,
@@ -193,6 +195,27 @@ class Update:
     snapshot: Snapshot | None = None
     watched: TranslationTrace | None = None
     watched_for: tuple[str, str] | None = None  # (text, attention) the watched trace is of
+
+
+_warmed = threading.Event()
+
+
+def warm_up_training() -> None:
+    """Make the optimiser once, on a thread of its own: torch's first optimiser imports
+    torch._dynamo (and sympy), about 5 s on this machine, which would otherwise come between
+    the Train button and the first step. The window calls this when the training page is first
+    shown; it does nothing the second time, and any failure is the run's to report."""
+    if _warmed.is_set():
+        return
+    _warmed.set()
+
+    def make() -> None:
+        try:
+            torch.optim.Adam([torch.zeros(1, requires_grad=True)])
+        except Exception:  # the run itself will say what is missing
+            pass
+
+    threading.Thread(target=make, name="explorer-training-warm-up", daemon=True).start()
 
 
 class TrainingRun:

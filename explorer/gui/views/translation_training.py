@@ -18,7 +18,13 @@ import math
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
-from explorer.appstate.translation import GOAL_EXACT_MATCH, SEED_RANGE, STEPS_RANGE, TranslationState
+from explorer.appstate.translation import (
+    GOAL_EXACT_MATCH,
+    SEED_RANGE,
+    STEPS_RANGE,
+    TranslationState,
+    warm_up_training,
+)
 from explorer.gui import theme
 from explorer.gui.i18n import translate
 from explorer.gui.views.translation_curves import CurvePlot
@@ -115,6 +121,7 @@ class TrainingPanel(QtWidgets.QWidget):
     # -- the curves ----------------------------------------------------------------------------------------
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
+        warm_up_training()  # the first optimiser's imports, before Train is pressed
         self._draw_curves()
 
     def _draw_curves(self) -> None:
