@@ -100,6 +100,8 @@ def test_bad_input_gets_a_message_never_a_traceback(qtbot, tab):
     view.source_edit.clear()
     qtbot.waitUntil(lambda: "Type a date" in view.message_text, timeout=WAIT_MS)
     assert view.trace is not None  # the last good translation stays
+    view.source_edit.setText("9 mai 2018")  # the text on screen again: the error goes
+    assert not view.message.isVisible() and view.trace.source == "9 mai 2018"
     view.source_edit.setText("1" * 60)
     qtbot.waitUntil(lambda: "at most 40 characters" in view.message_text, timeout=WAIT_MS)
     view.source_edit.setText("9 mai 2018 😀")

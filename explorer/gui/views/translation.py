@@ -327,7 +327,7 @@ class TranslationView(View):
             self._show_selection()
         elif event == "stage":
             self._draw_stages()
-            self.workedChanged.emit()
+            self._show_selection()  # the step's sentence and the worked arithmetic of this attention
         elif event == "view":
             self._draw_lines()
 
@@ -352,7 +352,11 @@ class TranslationView(View):
     def request(self) -> None:
         """Translate what the state asks for, unless it is on screen or on its way."""
         req = self.tstate.request()
-        if req == self.trace_request or req == self._wanted:
+        if req == self.trace_request:
+            self._wanted = None
+            self._say("", error=False)  # back to the text on screen: an older error no longer holds
+            return
+        if req == self._wanted:
             return
         problem = input_problem(req.source)
         if problem is not None:
