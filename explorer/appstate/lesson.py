@@ -199,5 +199,9 @@ ATTENTION_STEPS: tuple[Step, ...] = (
     ),
 )
 
-STEPS: tuple[Step, ...] = ATTENTION_STEPS + tuple(Step(**fields) for fields in VISION_STEPS)
+from explorer.appstate.lesson_translation import TRANSLATION_STEPS  # noqa: E402 (it imports Step)
+
+STEPS: tuple[Step, ...] = (
+    ATTENTION_STEPS + TRANSLATION_STEPS + tuple(Step(**fields) for fields in VISION_STEPS)
+)
 STAGE_ORDER = tuple(step.stage for step in STEPS)

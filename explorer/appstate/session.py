@@ -28,6 +28,7 @@ from explorer.appstate.state import (
     CompareOptions,
     ExplorerState,
 )
+from explorer.appstate.translation import TranslationSettings
 from explorer.appstate.vision import VisionSettings
 from explorer.atomic import atomic_write
 from explorer.core.board import Board
@@ -69,6 +70,7 @@ class Session:
     lines: LinesOptions = field(default_factory=LinesOptions)  # the weights as lines
     questions: bool = False  # the lesson asks its predict-then-reveal questions
     vision: VisionSettings = field(default_factory=VisionSettings)  # the Vision tab (optional key)
+    translation: TranslationSettings = field(default_factory=TranslationSettings)  # the Translation tab
 
     def to_json(self) -> str:
         data = {"format": SESSION_FORMAT, "version": SESSION_VERSION, **asdict(self)}
@@ -82,11 +84,9 @@ class Session:
 
 def session_of(state: ExplorerState) -> Session:
     """The state as a session: what a saved lesson holds."""
-    names = [f.name for f in fields(Session) if f.name != "vision"]
-    return Session(
-        **{name: attrgetter(_STATE_NAMES.get(name, name))(state) for name in names},
-        vision=state.vision.settings(),
-    )
+    own = {"vision": state.vision.settings(), "translation": state.translation.settings}
+    names = [f.name for f in fields(Session) if f.name not in own]
+    return Session(**{name: attrgetter(_STATE_NAMES.get(name, name))(state) for name in names}, **own)
 
 
 def apply_session(state: ExplorerState, session: Session) -> None:
@@ -103,6 +103,7 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.set_presentation(session.presentation)
     state.set_lesson_step(session.lesson_step)
     state.show_lesson(session.lesson_visible)
+    state.translation.apply(session.translation)
     # last: a lesson step moves to its tab (and the window's lesson to its stage), the saved
     # tab and stage are what the user had chosen after that
     state.set_tab(session.tab)
@@ -231,6 +232,8 @@ def _format_2(data: dict) -> dict:
         out["questions"] = data["questions"]
     if data.get("vision") is not None:
         out["vision"] = VisionSettings.from_dict(data["vision"])
+    if "translation" in data:
+        out["translation"] = TranslationSettings.from_dict(data["translation"])
     return out
 
 

@@ -19,6 +19,7 @@ from explorer.appstate.lesson import STEPS
 from explorer.appstate.lines import LinesState
 from explorer.appstate.predict import Prediction
 from explorer.appstate.presets import DEFAULT_PRESET
+from explorer.appstate.translation import TranslationState
 from explorer.appstate.vision import VisionState
 from explorer.core.config import AttentionConfig
 
@@ -108,6 +109,7 @@ class ExplorerState:
         self.lesson_step: int = 0
         self.tab: str = DEFAULT_TAB
         self.vision = VisionState()  # the Vision tab's settings, with its own events
+        self.translation = TranslationState()  # the Translation tab's own state, with its own events
         self._subscribers: list[tuple[Callback, frozenset[str] | None]] = []
         self.board = BoardState(self._emit)  # board mode's hand-made vectors
         self.lines = LinesState(self._emit)  # the weights drawn as lines

@@ -70,9 +70,7 @@ class Exporter(QtCore.QObject):
     def picture(self, name: str) -> Picture:
         """A named figure, drawn from the data (raises NothingToExport, KeyError)."""
         if name == "worked":
-            state, prepared = self.window.state, self.window.prepared
-            trace = prepared.trace if prepared else None
-            doc = worked.document(trace, state.selected_head, state.selected_cell, width=WORKED_WIDTH)
+            doc = worked.document(*worked.worked_source(self.window.context), width=WORKED_WIDTH)
             return Picture(doc.size().toSize(), 1.0, QtGui.QColor("white"), doc.drawContents)
         sources = self.sources()
         if name not in sources:
@@ -82,6 +80,10 @@ class Exporter(QtCore.QObject):
         rect = QtCore.QRectF(0, 0, size.width(), size.height())
         if hasattr(figure, "paint"):  # a picture that draws itself (the lines view)
             return Picture(size, PNG_SCALE, style.bg, lambda p: figure.paint(p, rect, style))
+        if hasattr(figure, "paint_into"):  # not a heatmap: a lines view paints itself
+            return Picture(
+                size, PNG_SCALE, style.bg, lambda p: figure.paint_into(p, size.width(), size.height())
+            )
         return Picture(size, PNG_SCALE, style.bg, lambda p: paint_figure(p, rect, figure, style))
 
     def image(self, name: str) -> QtGui.QImage:

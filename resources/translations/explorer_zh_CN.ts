@@ -1727,8 +1727,68 @@
         <translation>主干 T(x) 提取特征；掩膜分支 M(x) 先把图缩小、观察，再放大回原尺寸，最后经过 sigmoid。乘以 1 + M 而不是 M，意味着注意力只能在主干上做加法：M = 0 时特征原样通过，所以可以堆叠很多注意力模块而信号不会减弱。</translation>
     </message>
     <message>
+        <source>Encoder–decoder: one fixed context</source>
+        <translation>编码器–解码器：一个固定的上下文</translation>
+    </message>
+    <message>
+        <source>An encoder reads the source (here a date as people write it) into states h₁ … hₙ; a decoder writes the target one character at a time. Without attention the whole source is squeezed into one vector C that every output step reads alike: every source character has the same influence, and a long source loses its details.</source>
+        <translation>编码器把源序列（这里是一个按平常写法写的日期）读成状态 h₁ … hₙ；解码器一次写出目标的一个字符。没有注意力时，整个源序列被压缩成一个向量 C，每个输出步读到的都一样：每个源字符的影响相同，源序列一长，细节就丢了。</translation>
+    </message>
+    <message>
+        <source>A context for every output step</source>
+        <translation>每个输出步一个上下文</translation>
+    </message>
+    <message>
+        <source>With attention the decoder builds a new context cᵢ for each character it writes, mixing the encoder states with weights of its own. The matrix shows them: one row per output step, one column per source character. Writing the year, the model should look at the year; writing the month, at the month — like a translator who looks at “Jane” while writing “Jane”.</source>
+        <translation>有了注意力，解码器每写一个字符都构造一个新的上下文 cᵢ，用自己的一组权重混合编码器的各个状态。矩阵展示的就是这些权重：每个输出步一行，每个源字符一列。写年份时，模型应当看向年份；写月份时看向月份——就像译者写“Jane”时看着“Jane”。</translation>
+    </message>
+    <message>
+        <source>The query: the decoder&apos;s state</source>
+        <translation>查询：解码器的状态</translation>
+    </message>
+    <message>
+        <source>What is the decoder looking for? Its state before writing yᵢ, sᵢ₋₁, is the query (Bahdanau); Luong uses the state after reading the previous character. The keys and the values are the encoder states hⱼ, each made of a forward and a backward GRU, so every hⱼ knows its neighbours. Click an output character to see its query.</source>
+        <translation>解码器在找什么？写出 yᵢ 之前的状态 sᵢ₋₁ 就是查询（Bahdanau）；Luong 用的是读入上一个字符之后的状态。键和值都是编码器状态 hⱼ，每个都由一个正向 GRU 和一个反向 GRU 组成，所以每个 hⱼ 都了解它的邻居。点击一个输出字符查看它的查询。</translation>
+    </message>
+    <message>
+        <source>Alignment scores</source>
+        <translation>对齐分数</translation>
+    </message>
+    <message>
+        <source>Each encoder state is scored against the query: additive scoring (Bahdanau) runs a small tanh network, multiplicative scoring (Luong) puts a matrix W between them, dot scoring multiplies them directly. W₁, W₂, v and W were learned with the rest of the model. Open the worked arithmetic (Ctrl+Shift+W) to follow one score with its real numbers.</source>
+        <translation>每个编码器状态都和查询比较打分：加性评分（Bahdanau）用一个小的 tanh 网络，乘性评分（Luong）在两者之间放一个矩阵 W，点积评分直接相乘。W₁、W₂、v 和 W 都是和模型的其余部分一起学出来的。打开逐步计算（Ctrl+Shift+W），用真实的数字跟着算一个分数。</translation>
+    </message>
+    <message>
+        <source>Softmax over the source positions</source>
+        <translation>在源位置上做 softmax</translation>
+    </message>
+    <message>
+        <source>Softmax turns the scores of one output step into weights that add up to 1 over the source characters. The row of an output digit says where the model looks to write it; the alignment score counts the digits whose largest weight falls on their own field (year, month or day).</source>
+        <translation>softmax 把一个输出步的分数变成在各源字符上加起来等于 1 的权重。一个输出数字所在的那一行说明模型写它时看向哪里；对齐分数统计最大权重落在自己字段（年、月或日）上的数字所占的比例。</translation>
+    </message>
+    <message>
+        <source>The context cᵢ</source>
+        <translation>上下文 cᵢ</translation>
+    </message>
+    <message>
+        <source>The weighted sum of the encoder states is this step&apos;s context. It goes into the decoder together with the previous character, and the decoder writes the next one. Then the next step asks again, with a new query: the context changes at every step.</source>
+        <translation>编码器状态的加权和就是这一步的上下文。它和上一个字符一起送入解码器，解码器写出下一个字符。然后下一步用新的查询再问一次：上下文每一步都在变。</translation>
+    </message>
+    <message>
+        <source>Soft or hard attention</source>
+        <translation>软注意力还是硬注意力</translation>
+    </message>
+    <message>
+        <source>Soft attention takes the weighted average (an expected value): smooth, and what the model was trained with. Hard attention keeps one source position, the largest weight or one drawn with the weights as probabilities. Switch Attention to hard or sample: a model whose weights are sharp still answers right.</source>
+        <translation>软注意力取加权平均（一个期望值）：平滑，也是模型训练时用的方式。硬注意力只保留一个源位置：权重最大的那个，或以权重为概率抽出的一个。把“注意力”切换为硬或采样：权重足够集中的模型仍然能答对。</translation>
+    </message>
+    <message>
         <source>Watch it learn</source>
         <translation>看它学习</translation>
+    </message>
+    <message>
+        <source>Nobody told the model which characters spell the year. Press Train from scratch: it starts from random weights, its alignment is a blur, and within a few hundred steps the year digits look at the year, the month at the month, the day at the day. Drag the scrubber to replay how the alignment formed.</source>
+        <translation>没有人告诉模型哪些字符表示年份。点击“从零训练”：它从随机权重开始，对齐一片模糊；几百步之内，年份的数字看向年份，月份看向月份，日看向日。拖动进度滑块回放对齐的形成过程。</translation>
     </message>
     <message>
         <source>Train a model from scratch: the loss falls, the held-out accuracy rises and the spatial map, first spread everywhere, gathers on the target shape. Drag the slider to replay how attention formed.</source>
@@ -2649,6 +2709,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>输入几个很小的向量，看到每个阶段的每个数字，便于手算核对</translation>
     </message>
     <message>
+        <source>Translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>A trained encoder–decoder turns a date into YYYY-MM-DD: where each output character looks, step by step, and how that alignment forms while it learns</source>
+        <translation>训练好的编码器–解码器把日期转成 YYYY-MM-DD：每个输出字符一步一步看向哪里，以及这种对齐在学习中如何形成</translation>
+    </message>
+    <message>
         <source>Vision</source>
         <translation>视觉</translation>
     </message>
@@ -2693,6 +2761,457 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Random weights: every word is a token, numbered by its position.</source>
         <translation>随机权重：每个词就是一个词元，按位置编号。</translation>
+    </message>
+</context>
+<context>
+    <name>Translation</name>
+    <message>
+        <source>Type a date, for example 9 May 2018, or pick one of the examples.</source>
+        <translation>输入一个日期，例如 9 May 2018，或从示例中选一个。</translation>
+    </message>
+    <message>
+        <source>The models read at most {limit} characters; this text has {n}.</source>
+        <translation>模型最多读取 {limit} 个字符；这段文字有 {n} 个。</translation>
+    </message>
+    <message>
+        <source>Cannot translate this: {0}</source>
+        <translation>无法翻译：{0}</translation>
+    </message>
+    <message>
+        <source>each output character (top) and the source characters it looks at (bottom)</source>
+        <translation>每个输出字符（上）与它关注的源字符（下）</translation>
+    </message>
+    <message>
+        <source>&amp;Date</source>
+        <translation>日期(&amp;D)</translation>
+    </message>
+    <message>
+        <source>a date as people write it, e.g. 9 May 2018 or 2018年5月9日</source>
+        <translation>按平常的写法输入日期，如 9 May 2018 或 2018年5月9日</translation>
+    </message>
+    <message>
+        <source>Type a date in any of the trained formats; the answer and its alignment follow as you type</source>
+        <translation>用任一训练过的格式输入日期；答案和对齐随输入即时更新</translation>
+    </message>
+    <message>
+        <source>Examples…</source>
+        <translation>示例…</translation>
+    </message>
+    <message>
+        <source>One date in every format the models were trained on, Chinese included</source>
+        <translation>同一个日期的各种训练格式，包括中文</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Scoring</source>
+        <translation>评分函数(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Attention</source>
+        <translation>注意力(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Bahdanau: the query is the decoder&apos;s state before it writes. Luong: after it read the last character. Transformer: two layers of self- and cross-attention, four heads.</source>
+        <translation>Bahdanau：查询是解码器写出字符之前的状态。Luong：读入上一个字符之后的状态。Transformer：两层自注意力和交叉注意力，每层四个头。</translation>
+    </message>
+    <message>
+        <source>How a query and a key are compared; each choice is its own trained model</source>
+        <translation>查询与键如何比较；每种选择都是单独训练的模型</translation>
+    </message>
+    <message>
+        <source>Soft: the weighted average, as trained. Hard: only the largest weight. Sample: one key drawn by the weights.</source>
+        <translation>软：加权平均（与训练时相同）。硬：只取权重最大的一个。采样：按权重随机抽取一个键。</translation>
+    </message>
+    <message>
+        <source>Lines view</source>
+        <translation>连线视图</translation>
+    </message>
+    <message>
+        <source>Show the alignment as lines as thick as the weights (reads well from the back of a room)</source>
+        <translation>把对齐画成粗细等于权重的连线（教室后排也看得清）</translation>
+    </message>
+    <message>
+        <source>Attention kind</source>
+        <translation>注意力类型</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Which of the Transformer&apos;s three attentions the stage panels show</source>
+        <translation>阶段面板显示 Transformer 三种注意力中的哪一种</translation>
+    </message>
+    <message>
+        <source>The layer whose attention the stage panels show</source>
+        <translation>阶段面板显示哪一层的注意力</translation>
+    </message>
+    <message>
+        <source>The head whose stages are shown</source>
+        <translation>显示哪个头的各个阶段</translation>
+    </message>
+    <message>
+        <source>Output step</source>
+        <translation>输出步</translation>
+    </message>
+    <message>
+        <source>Train from scratch</source>
+        <translation>从零训练</translation>
+    </message>
+    <message>
+        <source>The selected output step&apos;s query, scores, weights and context</source>
+        <translation>所选输出步的查询、分数、权重和上下文</translation>
+    </message>
+    <message>
+        <source>Train a model from random weights and watch the alignment form</source>
+        <translation>从随机权重开始训练模型，观察对齐如何形成</translation>
+    </message>
+    <message>
+        <source>Click an output character, or a row of the alignment, to see its step.</source>
+        <translation>点击一个输出字符或对齐矩阵的一行，查看这一步。</translation>
+    </message>
+    <message>
+        <source>Translation: the alignment (heatmap)</source>
+        <translation>翻译：对齐（热力图）</translation>
+    </message>
+    <message>
+        <source>Translation: the alignment as lines</source>
+        <translation>翻译：对齐（连线）</translation>
+    </message>
+    <message>
+        <source>Translation: the selected output step&apos;s stages</source>
+        <translation>翻译：所选输出步的各个阶段</translation>
+    </message>
+    <message>
+        <source>weekday, day, month, year</source>
+        <translation>星期、日、月、年</translation>
+    </message>
+    <message>
+        <source>US: month day, year</source>
+        <translation>美式：月 日, 年</translation>
+    </message>
+    <message>
+        <source>day month year</source>
+        <translation>日 月 年</translation>
+    </message>
+    <message>
+        <source>French</source>
+        <translation>法语</translation>
+    </message>
+    <message>
+        <source>Chinese with digits</source>
+        <translation>中文（阿拉伯数字）</translation>
+    </message>
+    <message>
+        <source>Chinese numerals</source>
+        <translation>中文数字</translation>
+    </message>
+    <message>
+        <source>US numeric: month/day/year</source>
+        <translation>美式数字：月/日/年</translation>
+    </message>
+    <message>
+        <source>day.month.year, two-digit year</source>
+        <translation>日.月.年（两位年份）</translation>
+    </message>
+    <message>
+        <source>year</source>
+        <translation>年</translation>
+    </message>
+    <message>
+        <source>month</source>
+        <translation>月</translation>
+    </message>
+    <message>
+        <source>day</source>
+        <translation>日</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>decoder self-attention (causal)</source>
+        <translation>解码器自注意力（因果）</translation>
+    </message>
+    <message>
+        <source>encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Bahdanau (GRU)</source>
+        <translation>Bahdanau（GRU）</translation>
+    </message>
+    <message>
+        <source>Luong (GRU)</source>
+        <translation>Luong（GRU）</translation>
+    </message>
+    <message>
+        <source>Transformer</source>
+        <translation>Transformer</translation>
+    </message>
+    <message>
+        <source>additive</source>
+        <translation>加性</translation>
+    </message>
+    <message>
+        <source>general</source>
+        <translation>一般（双线性）</translation>
+    </message>
+    <message>
+        <source>dot</source>
+        <translation>点积</translation>
+    </message>
+    <message>
+        <source>scaled dot</source>
+        <translation>缩放点积</translation>
+    </message>
+    <message>
+        <source>soft</source>
+        <translation>软</translation>
+    </message>
+    <message>
+        <source>hard</source>
+        <translation>硬</translation>
+    </message>
+    <message>
+        <source>sample</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>the weighted average of the encoder states, as trained</source>
+        <translation>编码器状态的加权平均（与训练时相同）</translation>
+    </message>
+    <message>
+        <source>only the encoder state with the largest weight</source>
+        <translation>只取权重最大的编码器状态</translation>
+    </message>
+    <message>
+        <source>one encoder state drawn with the weights as probabilities</source>
+        <translation>以权重为概率抽取一个编码器状态</translation>
+    </message>
+    <message>
+        <source>The Transformer was trained with scaled dot-product attention only.</source>
+        <translation>Transformer 只用缩放点积注意力训练过。</translation>
+    </message>
+    <message>
+        <source>No trained checkpoint of this pair is installed.</source>
+        <translation>没有安装这一组合的已训练检查点。</translation>
+    </message>
+    <message>
+        <source>The Transformer decodes with soft or hard cross-attention: a sampled key would be drawn again in every later layer.</source>
+        <translation>Transformer 用软或硬交叉注意力解码：采样的键会在后面每一层重新抽取。</translation>
+    </message>
+    <message>
+        <source>alignment: output step × source</source>
+        <translation>对齐：输出步 × 源字符</translation>
+    </message>
+    <message>
+        <source>alignment: last layer, mean of the heads</source>
+        <translation>对齐：最后一层，各头平均</translation>
+    </message>
+    <message>
+        <source>Q = {q} (decoder)</source>
+        <translation>Q = {q}（解码器）</translation>
+    </message>
+    <message>
+        <source>K = V = hⱼ (encoder)</source>
+        <translation>K = V = hⱼ（编码器）</translation>
+    </message>
+    <message>
+        <source>context cᵢ = Σⱼ αᵢⱼ hⱼ</source>
+        <translation>上下文 cᵢ = Σⱼ αᵢⱼ hⱼ</translation>
+    </message>
+    <message>
+        <source>No alignment score: the text is not written exactly as one of the generated date formats, so nobody knows which characters spell the year, the month and the day.</source>
+        <translation>没有对齐分数：这段文字并不完全符合生成的日期格式之一，因此不知道哪些字符表示年、月、日。</translation>
+    </message>
+    <message>
+        <source>Looks at the right field for {pct} % of the digits ({hits} of {n}).</source>
+        <translation>{pct}% 的数字看向了正确的字段（{n} 个中的 {hits} 个）。</translation>
+    </message>
+    <message>
+        <source>“{digit}” (step {step}, {field}) is padded: no source character spells it; the model read it from “{looked}”.</source>
+        <translation>“{digit}”（第 {step} 步，{field}）是补位数字：没有源字符写出它；模型从“{looked}”读出它。</translation>
+    </message>
+    <message>
+        <source>“{digit}” (step {step}, {field}) looked right beside its field, at “{looked}”.</source>
+        <translation>“{digit}”（第 {step} 步，{field}）看向了紧挨着字段的“{looked}”。</translation>
+    </message>
+    <message>
+        <source>“{digit}” (step {step}, {field}) looked at “{looked}”, outside its field.</source>
+        <translation>“{digit}”（第 {step} 步，{field}）看向了字段之外的“{looked}”。</translation>
+    </message>
+    <message>
+        <source>… and {n} more.</source>
+        <translation>……还有 {n} 个。</translation>
+    </message>
+    <message>
+        <source>Misses:</source>
+        <translation>未命中：</translation>
+    </message>
+    <message>
+        <source>{n} character(s) never seen in training were read as &lt;unk&gt;: {chars}</source>
+        <translation>{n} 个训练中从未见过的字符被读作 &lt;unk&gt;：{chars}</translation>
+    </message>
+    <message>
+        <source>Spaces around the text and control characters were removed or made plain spaces.</source>
+        <translation>文字两端的空格和控制字符已被删除或换成普通空格。</translation>
+    </message>
+    <message>
+        <source>The output “{out}” is not a real date.</source>
+        <translation>输出“{out}”不是一个真实的日期。</translation>
+    </message>
+    <message>
+        <source>The right answer is {date}.</source>
+        <translation>正确答案是 {date}。</translation>
+    </message>
+    <message>
+        <source>Step {i} writes “{out}” with the query {q}; its largest weight, {w:.2f}, is on “{src}” (source {top}).</source>
+        <translation>第 {i} 步写出“{out}”，查询是 {q}；最大权重 {w:.2f} 落在“{src}”上（源位置 {top}）。</translation>
+    </message>
+    <message>
+        <source>{kind}, layer {layer}, head {head}: row {i} “{row}” looks most at “{key}” ({top}): {w:.2f}.</source>
+        <translation>{kind}，第 {layer} 层，第 {head} 个头：第 {i} 行“{row}”最关注“{key}”（{top}）：{w:.2f}。</translation>
+    </message>
+    <message>
+        <source>Selected: “{key}” ({j}), weight {w:.3f}.</source>
+        <translation>已选：“{key}”（{j}），权重 {w:.3f}。</translation>
+    </message>
+    <message>
+        <source>Train {model} from random weights: the loss falls, the held-out accuracy rises, and the alignment forms as you watch.</source>
+        <translation>从随机权重开始训练 {model}：损失下降，留出集准确率上升，对齐在你眼前逐渐形成。</translation>
+    </message>
+    <message>
+        <source>Step {step} of {total}</source>
+        <translation>第 {step} 步，共 {total} 步</translation>
+    </message>
+    <message>
+        <source>loss {loss:.3f}</source>
+        <translation>损失 {loss:.3f}</translation>
+    </message>
+    <message>
+        <source>held-out exact match {pct:.1f} %</source>
+        <translation>留出集完全匹配 {pct:.1f}%</translation>
+    </message>
+    <message>
+        <source>{s:.1f} s</source>
+        <translation>{s:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>(95 % reached at step {step}, after {s:.1f} s)</source>
+        <translation>（第 {step} 步达到 95%，用时 {s:.1f} 秒）</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>已完成。</translation>
+    </message>
+    <message>
+        <source>Cancelled: the snapshots so far can still be replayed.</source>
+        <translation>已取消：已有的快照仍可回放。</translation>
+    </message>
+    <message>
+        <source>Training failed: {0}</source>
+        <translation>训练失败：{0}</translation>
+    </message>
+    <message>
+        <source>Weights in use: the shipped checkpoint.</source>
+        <translation>当前权重：自带的检查点。</translation>
+    </message>
+    <message>
+        <source>Weights in use: this training run at step {step}.</source>
+        <translation>当前权重：本次训练的第 {step} 步。</translation>
+    </message>
+    <message>
+        <source>step {step}</source>
+        <translation>第 {step} 步</translation>
+    </message>
+    <message>
+        <source>no snapshots yet</source>
+        <translation>还没有快照</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>回放</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>How many optimiser steps (batches of 128 dates) to train for</source>
+        <translation>训练多少个优化步（每批 128 个日期）</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>The same seed gives the same run: the same weights, batches and losses</source>
+        <translation>相同的种子给出相同的训练：相同的权重、批次和损失</translation>
+    </message>
+    <message>
+        <source>Train the chosen model and scoring from random weights, on one CPU thread; the window stays usable</source>
+        <translation>用一个 CPU 线程从随机权重训练所选的模型和评分函数；窗口照常可用</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop training between two steps; what was learned so far stays</source>
+        <translation>在两步之间停止训练；已经学到的保留下来</translation>
+    </message>
+    <message>
+        <source>Use the shipped checkpoint</source>
+        <translation>使用自带的检查点</translation>
+    </message>
+    <message>
+        <source>Translate with the trained checkpoint that comes with the explorer</source>
+        <translation>用 Explorer 自带的已训练检查点翻译</translation>
+    </message>
+    <message>
+        <source>Use the trained model</source>
+        <translation>使用刚训练的模型</translation>
+    </message>
+    <message>
+        <source>Translate with this run&apos;s newest weights</source>
+        <translation>用本次训练的最新权重翻译</translation>
+    </message>
+    <message>
+        <source>Replay how the alignment formed, snapshot by snapshot</source>
+        <translation>逐个快照回放对齐的形成过程</translation>
+    </message>
+    <message>
+        <source>The training snapshots (one every 10 steps): drag to see the alignment at that moment</source>
+        <translation>训练快照（每 10 步一个）：拖动查看那一刻的对齐</translation>
+    </message>
+    <message>
+        <source>%v of %m steps</source>
+        <translation>%v / %m 步</translation>
+    </message>
+    <message>
+        <source>training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>held-out exact match (dashed: 95 %)</source>
+        <translation>留出集完全匹配率（虚线：95%）</translation>
     </message>
 </context>
 <context>

@@ -56,6 +56,23 @@ def page(
     return page_html(trace, worked), worked
 
 
+def worked_source(context) -> tuple[AttentionTrace | None, int, tuple[int, int] | None]:
+    """(trace, head, cell) the page works out: the shown tab's own attention when it has one
+    (a ``worked_source()`` method: the Translation tab's selected output step; a
+    ``worked_trace()``: the board's trace with the state's head and cell), else the window's
+    trace with the state's head and cell."""
+    state = context.state
+    view = context.view(state.tab)
+    own = getattr(view, "worked_source", None)
+    if own is not None:
+        return own()
+    own_trace = getattr(view, "worked_trace", None)
+    if own_trace is not None:
+        return own_trace(), state.selected_head, state.selected_cell
+    prepared = context.current()
+    return (prepared.trace if prepared else None), state.selected_head, state.selected_cell
+
+
 def document(trace: AttentionTrace | None, head: int, cell, width: int = 470) -> QtGui.QTextDocument:
     """The page laid out off-screen (export draws it whether the dock is open or not)."""
     doc = QtGui.QTextDocument()
@@ -235,6 +252,7 @@ class WorkedPanel(QtWidgets.QWidget):
         layout.addWidget(self.view)
         self.cell: WorkedCell | None = None  # the worked cell on screen
         self.setMinimumWidth(220)  # small windows still fit; sizeHint asks for more
+        self._heard: set[int] = set()  # views whose workedChanged signal refreshes this page
         unsubscribe = context.state.subscribe(lambda *_: self.refresh(), ("head", "cell", "tab"))
         self.destroyed.connect(lambda *_: unsubscribe())
         # a tab with a trace of its own (the board) hands it over when it arrives
@@ -248,17 +266,13 @@ class WorkedPanel(QtWidgets.QWidget):
     def text(self) -> str:
         return self.view.toPlainText()
 
-    def trace(self) -> AttentionTrace | None:
-        """The current tab's own trace (the board's), else the window's."""
-        own = getattr(self.context.view(self.context.state.tab), "worked_trace", None)
-        if own is not None:
-            return own()
-        prepared = self.context.current()
-        return prepared.trace if prepared else None
-
     def refresh(self) -> None:
-        state = self.context.state
-        html_text, self.cell = page(self.trace(), state.selected_head, state.selected_cell)
+        view = self.context.view(self.context.state.tab)
+        changed = getattr(view, "workedChanged", None)
+        if changed is not None and id(view) not in self._heard:
+            self._heard.add(id(view))
+            changed.connect(self.refresh)
+        html_text, self.cell = page(*worked_source(self.context))
         self.view.setHtml(html_text)
 
     def changeEvent(self, event):  # noqa: N802

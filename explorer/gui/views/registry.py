@@ -25,6 +25,7 @@ class Tab(str, enum.Enum):
     OVERVIEW = "overview"
     COMPARE = "compare"
     BOARD = "board"
+    TRANSLATION = "translation"
     VISION = "vision"
 
 
@@ -91,6 +92,17 @@ TABS: tuple[TabSpec, ...] = (
         ),
         "explorer.gui.views.board:BoardView",
         "explorer.gui.views.board:figures",
+    ),
+    TabSpec(
+        Tab.TRANSLATION,
+        QT_TRANSLATE_NOOP("Tabs", "Translation"),
+        QT_TRANSLATE_NOOP(
+            "Tabs",
+            "A trained encoder–decoder turns a date into YYYY-MM-DD: where each output character "
+            "looks, step by step, and how that alignment forms while it learns",
+        ),
+        "explorer.gui.views.translation:TranslationView",
+        "explorer.gui.views.translation:figures",
     ),
     TabSpec(
         Tab.VISION,

@@ -1,0 +1,415 @@
+"""The Translation tab driven as a user would: typing, examples, models, clicking an output
+step, the worked arithmetic, the lines view, the Transformer's kinds, training with its
+curves and scrubber, the shipped checkpoint, the language, export and sessions.
+
+Every number on screen is checked against the Qt-free computation (explorer.seq2seq), and
+the scores against the papers' equations written out again here in numpy.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtGui
+
+from explorer.appstate.lesson import STEPS
+from explorer.appstate.session import apply_session, load_session, save_session, session_of
+from explorer.appstate.translation import checkpoint_problem
+from explorer.gui.docks.registry import Dock
+from explorer.gui.docks.worked import num
+from explorer.gui.views.translation import LESSON_PARTS
+from explorer.gui.views.translation_curves import CurvePlot, nice_ticks
+from explorer.seq2seq import alignment_at, translate
+
+from .helpers import WAIT_MS, click_cell, pixels
+
+TAB = "translation"
+
+
+@pytest.fixture
+def tab(qtbot, window):
+    """The window on the Translation tab, its first translation drawn."""
+    window.state.set_tab(TAB)
+    view = window.view(TAB)
+    wait_translation(qtbot, view, source=window.state.translation.settings.source)
+    return window, view
+
+
+def wait_translation(qtbot, view, **expected):
+    """Until the tab shows a translation with these trace fields and asks the worker nothing."""
+
+    def done():
+        t = view.trace
+        assert t is not None and view._wanted is None
+        for key, value in expected.items():
+            assert getattr(t, key) == value, (key, getattr(t, key))
+
+    qtbot.waitUntil(done, timeout=WAIT_MS)
+    return view.trace
+
+
+def pick(combo, data) -> None:
+    combo.setCurrentIndex(combo.findData(data))
+
+
+def panel(view, name):
+    return next(p for p in view.stages.panels if p.name == name)
+
+
+def expected_scores(trace) -> np.ndarray:
+    """Every step's scores from the trace's queries and keys, by the papers' equations."""
+    q = trace.queries.astype(np.float64)  # [T, d]: the decoder states used as queries
+    k = trace.keys.astype(np.float64)  # [n, d]: the encoder annotations h_j
+    p = {name: a.astype(np.float64) for name, a in trace.scoring_params.items()}
+    if trace.scoring == "additive":  # Bahdanau: vᵀ tanh(W₁ q + W₂ k)
+        hidden = np.tanh((q @ p["additive_W1"][0])[:, None, :] + (k @ p["additive_W2"][0])[None, :, :])
+        return hidden @ p["additive_v"][0]
+    if trace.scoring == "general":  # Luong: qᵀ W k
+        return q @ p["general_W"][0] @ k.T
+    return q @ k.T  # dot, and scaled dot before its division
+
+
+# -- typing, examples, models ----------------------------------------------------------------------
+def test_typing_translates_on_the_worker_and_draws_every_step(qtbot, tab):
+    window, view = tab
+    view.source_edit.clear()
+    qtbot.keyClicks(view.source_edit, "9.5.18")
+    t = wait_translation(qtbot, view, source="9.5.18")
+    reference = translate("9.5.18")
+    assert t.output == reference.output == "2018-05-09"
+    np.testing.assert_array_equal(t.alignment, reference.alignment)
+    drawn = view.alignment.panels[0]
+    np.testing.assert_array_equal(drawn.data, t.alignment)
+    assert list(drawn.rows) == list(t.output_tokens) and list(drawn.cols) == list(t.source_tokens)
+    assert view.strip.tokens == list(t.output_tokens)
+    view.strip.finish()
+    assert view.strip.revealed == len(t.output_tokens)  # every step visible
+    # the alignment score in words, with its padded misses explained
+    assert f"{round(100 * t.alignment_score)} %" in view.score_label.text()
+    assert "padded" in view.score_label.text()
+    # what the worker did not finish is never drawn: typing again replaces it
+    qtbot.keyClicks(view.source_edit, "x")
+    qtbot.keyClick(view.source_edit, QtCore.Qt.Key.Key_Backspace)
+    assert wait_translation(qtbot, view, source="9.5.18").output == "2018-05-09"
+
+
+def test_bad_input_gets_a_message_never_a_traceback(qtbot, tab):
+    window, view = tab
+    view.source_edit.clear()
+    qtbot.waitUntil(lambda: "Type a date" in view.message_text, timeout=WAIT_MS)
+    assert view.trace is not None  # the last good translation stays
+    view.source_edit.setText("9 mai 2018")  # the text on screen again: the error goes
+    assert not view.message.isVisible() and view.trace.source == "9 mai 2018"
+    view.source_edit.setText("1" * 60)
+    qtbot.waitUntil(lambda: "at most 40 characters" in view.message_text, timeout=WAIT_MS)
+    view.source_edit.setText("9 mai 2018 😀")
+    t = wait_translation(qtbot, view, source="9 mai 2018 😀")
+    assert "<unk>" in view.notice_text and "😀" in view.notice_text and not view.message.isVisible()
+    assert t.alignment_score is None and "No alignment score" in view.score_label.text()
+    assert not window.banner.isVisible()
+
+
+def test_examples_cover_every_format_and_pick_one(qtbot, tab):
+    window, view = tab
+    texts = [view.examples.itemData(i) for i in range(1, view.examples.count())]
+    assert "2018年5月9日星期三" in texts and "二〇一八年五月九日" in texts and "9 mai 2018" in texts
+    index = view.examples.findData("二〇一八年五月九日")
+    view.examples.activated.emit(index)
+    t = wait_translation(qtbot, view, source="二〇一八年五月九日")
+    assert t.output == "2018-05-09" and view.source_edit.text() == "二〇一八年五月九日"
+    assert t.example is not None and t.example.format == "zh_numerals"
+
+
+def test_models_scorings_and_decodings(qtbot, tab):
+    window, view = tab
+    pick(view.model_box, "luong")
+    pick(view.scoring_box, "dot")
+    pick(view.attention_box, "hard")
+    t = wait_translation(qtbot, view, model="luong", scoring="dot", attention="hard")
+    reference = translate(t.source, "luong", "dot", "hard")
+    np.testing.assert_array_equal(t.weights, reference.weights)
+    assert set(np.unique(t.weights)) <= {0.0, 1.0}  # hard: one-hot rows
+    pick(view.model_box, "transformer")
+    t = wait_translation(qtbot, view, model="transformer")
+    assert t.scoring == "scaled-dot" and t.attention == "hard"
+    items = view.scoring_box.model()
+    for row in range(view.scoring_box.count()):
+        name = view.scoring_box.itemData(row)
+        assert items.item(row).isEnabled() == (checkpoint_problem("transformer", name) is None)
+        if name != "scaled-dot":
+            assert "scaled dot-product" in items.item(row).toolTip()
+    sample = view.attention_box.model().item(view.attention_box.findData("sample"))
+    assert not sample.isEnabled() and sample.toolTip()
+    assert view.transformer_row.isVisible()
+
+
+# -- an output step, its stages and its arithmetic ----------------------------------------------------
+def test_clicking_an_output_step_shows_its_stages(qtbot, tab):
+    window, view = tab
+    t = view.trace
+    qtbot.mouseClick(view.strip, QtCore.Qt.MouseButton.LeftButton, pos=view.strip.step_centre(3))
+    step = t.step(3)
+    assert window.state.translation.settings.cell == (3, int(np.argmax(step.weights)))
+    i, j = view.cell()
+    np.testing.assert_array_equal(panel(view, "Q").data[i], step.query)
+    np.testing.assert_array_equal(panel(view, "scores").data[i], step.scores)
+    np.testing.assert_array_equal(panel(view, "scaled").data[i], step.scaled)
+    np.testing.assert_array_equal(panel(view, "weights").data[i], step.weights)
+    np.testing.assert_array_equal(panel(view, "head_output").data[i], step.context)
+    np.testing.assert_array_equal(panel(view, "K").data, t.keys)
+    assert view.stages.figure.selection == (i, j) and view.strip.selected == 3
+    assert f"“{t.output_tokens[3]}”" in view.step_label.text()
+    # a cell of the alignment selects that step and that source character
+    click_cell(qtbot, view.alignment, 0, 5, 2)
+    assert view.cell() == (5, 2) and view.alignment.figure.selection == (5, 2)
+    # a cell of a stage panel too
+    index = next(k for k, p in enumerate(view.stages.panels) if p.name == "weights")
+    click_cell(qtbot, view.stages, index, 7, 1)
+    assert view.cell() == (7, 1)
+
+
+@pytest.mark.parametrize("scoring", ["additive", "general", "dot", "scaled-dot"])
+def test_the_worked_dock_works_out_the_selected_step_with_trained_numbers(qtbot, tab, scoring):
+    window, view = tab
+    window.docks.set_visible(Dock.WORKED, True)
+    pick(view.scoring_box, scoring)
+    t = wait_translation(qtbot, view, model="bahdanau", scoring=scoring)
+    view.select_step(2)
+    i, j = view.cell()
+    scores = expected_scores(t)
+    np.testing.assert_allclose(scores, t.scores, rtol=1e-4, atol=1e-4)  # the trace is the equation
+    dock = window.worked
+    cell = dock.cell
+    assert (cell.head, cell.i, cell.j) == (0, i, j)
+    assert cell.score.score == pytest.approx(scores[i, j], rel=1e-4, abs=1e-4)
+    assert cell.scaled == pytest.approx(t.scaled[i, j], rel=1e-4, abs=1e-4)
+    assert cell.weight == pytest.approx(t.weights[i, j], abs=1e-5)
+    text = dock.text()
+    assert num(cell.score.score) in text and num(cell.softmax_weight) in text
+    formula = {"additive": "tanh(W₁q + W₂k)", "general": "qᵀWk", "dot": "q·k", "scaled-dot": "√d_k = √128"}
+    assert formula[scoring] in text
+    # another step: the dock follows
+    view.select_step(6)
+    assert window.worked.cell.i == 6
+    # leaving the tab: the dock works out the pipeline's cell again
+    window.state.select_cell((1, 2))
+    window.state.set_tab("pipeline")
+    assert (window.worked.cell.i, window.worked.cell.j) == (1, 2)
+
+
+def test_lines_view_draws_the_alignment_and_selects_a_step(qtbot, tab):
+    window, view = tab
+    t = view.trace
+    qtbot.mouseClick(view.lines_button, QtCore.Qt.MouseButton.LeftButton)
+    assert window.state.translation.settings.view == "lines"
+    assert view.stack.currentWidget() is view.lines
+    np.testing.assert_array_equal(view.lines._weights[0], t.alignment)
+    assert view.lines._top == list(t.output_tokens) and view.lines._bottom == [
+        "␣" if c == " " else c for c in t.source_tokens
+    ]
+    qtbot.mouseClick(view.lines, QtCore.Qt.MouseButton.LeftButton, pos=view.lines.token_point("top", 4))
+    assert view.cell() == (4, int(np.argmax(t.alignment[4])))
+    image = view.lines.render_image(600, 300)
+    assert len(np.unique(pixels(image).reshape(-1, 3), axis=0)) > 3  # lines were drawn
+    qtbot.mouseClick(view.lines_button, QtCore.Qt.MouseButton.LeftButton)
+    assert view.stack.currentWidget() is view.stack.widget(0)
+
+
+def test_transformer_every_kind_layer_and_head_through_the_stage_panels(qtbot, tab):
+    window, view = tab
+    pick(view.model_box, "transformer")
+    t = wait_translation(qtbot, view, model="transformer")
+    pick(view.kind_box, "decoder_self")
+    view.layer_box.setValue(0)
+    view.head_box.setValue(2)
+    at = t.stages["decoder_self"][0]
+    np.testing.assert_array_equal(panel(view, "weights").data, at.weights[2])
+    np.testing.assert_array_equal(panel(view, "scores").data, at.scores[2])
+    mask = panel(view, "mask").data
+    np.testing.assert_array_equal(mask, np.tril(np.ones_like(mask)))  # the causal mask, trained with
+    np.testing.assert_array_equal(panel(view, "weights").hidden, ~at.mask)  # drawn hatched
+    assert panel(view, "weights").hidden_path is not None
+    pick(view.kind_box, "encoder_self")
+    np.testing.assert_array_equal(panel(view, "Q").data, t.stages["encoder_self"][0].Q[2])
+    # the alignment is the last layer's cross-attention averaged over its heads
+    np.testing.assert_allclose(
+        view.alignment.panels[0].data, t.stages["cross"][-1].weights.mean(axis=0), atol=1e-6
+    )
+    # clicking an output character goes back to the cross-attention
+    view.select_step(1)
+    assert window.state.translation.settings.kind == "cross"
+    window.docks.set_visible(Dock.WORKED, True)
+    assert window.worked.cell.head == 2 and window.worked.cell.i == 1
+
+
+# -- training ---------------------------------------------------------------------------------------
+def wait_run(qtbot, tstate):
+    qtbot.waitUntil(lambda: tstate.run is not None and not tstate.run.running, timeout=120_000)
+
+
+def test_training_runs_beside_the_window_and_can_be_cancelled(qtbot, tab):
+    window, view = tab
+    tstate = window.state.translation
+    panel_ = view.training
+    panel_.steps.setValue(400)
+    qtbot.mouseClick(panel_.train_button, QtCore.Qt.MouseButton.LeftButton)
+    assert view.pages.currentIndex() == 1 and tstate.training
+    assert not panel_.train_button.isEnabled() and panel_.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: len(tstate.run.snapshots) >= 3, timeout=60_000)
+    run = tstate.run
+    assert panel_.progress.value() == run.step > 0
+    # the alignment follows the newest snapshot while training
+    qtbot.waitUntil(lambda: view.trace.checkpoint.startswith("training step"), timeout=WAIT_MS)
+    qtbot.mouseClick(panel_.cancel_button, QtCore.Qt.MouseButton.LeftButton)
+    wait_run(qtbot, tstate)
+    qtbot.waitUntil(lambda: run.status == "cancelled", timeout=WAIT_MS)  # the poll took the end
+    assert run.step < 400 and panel_.progress.value() == run.step
+    loss_x, loss_y, _, _ = panel_.curve_data()
+    assert list(loss_x) == list(range(1, run.step + 1)) and np.allclose(loss_y, run.losses)
+    assert panel_.train_button.isEnabled() and not panel_.cancel_button.isEnabled()
+    assert "Cancelled" in panel_.status.text()
+
+
+def test_a_short_run_its_curves_the_scrubber_and_the_shipped_checkpoint(qtbot, tab):
+    window, view = tab
+    tstate = window.state.translation
+    panel_ = view.training
+    view.pages.setCurrentIndex(1)
+    panel_.steps.setValue(40)
+    panel_.start()
+    wait_run(qtbot, tstate)
+    qtbot.waitUntil(lambda: not panel_.poll_timer.isActive(), timeout=WAIT_MS)
+    run = tstate.run
+    assert run.status == "done" and [s.step for s in run.snapshots] == [0, 10, 20, 30, 40]
+    _, _, acc_x, acc_y = panel_.curve_data()
+    assert list(acc_x) == run.eval_steps == [20, 40] and np.allclose(acc_y, run.exact_matches)
+    assert panel_.progress.value() == 40
+    t = wait_translation(qtbot, view, checkpoint="training step 40")
+    source = tstate.settings.source
+    np.testing.assert_array_equal(t.alignment, alignment_at(run.spec, run.snapshots[-1], source).alignment)
+    # the scrubber: the drawn alignment is the snapshot's
+    assert panel_.scrubber.maximum() == 4 and panel_.scrubber.value() == 4
+    for index in (1, 0, 3):
+        panel_.scrubber.setValue(index)
+        t = wait_translation(qtbot, view, checkpoint=f"training step {run.snapshots[index].step}")
+        expected = alignment_at(run.spec, run.snapshots[index], source)
+        np.testing.assert_array_equal(view.alignment.panels[0].data, expected.alignment)
+        assert t.output == expected.output
+    # replay runs the scrubber to its end
+    panel_.play_button.setChecked(True)
+    qtbot.waitUntil(lambda: not panel_.play_button.isChecked(), timeout=WAIT_MS)
+    assert panel_.scrubber.value() == 4
+    # the shipped checkpoint, at any time
+    qtbot.mouseClick(panel_.shipped_button, QtCore.Qt.MouseButton.LeftButton)
+    t = wait_translation(qtbot, view, checkpoint="shipped bahdanau-additive")
+    np.testing.assert_array_equal(t.alignment, translate(source).alignment)
+    assert panel_.trained_button.isEnabled()
+    qtbot.mouseClick(panel_.trained_button, QtCore.Qt.MouseButton.LeftButton)
+    wait_translation(qtbot, view, checkpoint="training step 40")
+
+
+# -- language, export, sessions, presentation ------------------------------------------------------------
+def test_language_switch_translates_the_tab(qtbot, tab):
+    window, view = tab
+    english = (view.pages.tabText(1), view.training.train_button.text(), view.score_label.text())
+    window.state.set_language("zh_CN")
+    chinese = (view.pages.tabText(1), view.training.train_button.text(), view.score_label.text())
+    for a, b in zip(english, chinese):
+        assert a != b and any("\u4e00" <= ch <= "\u9fff" for ch in b)
+    assert window.tabs.tabText(4) != "Translation"
+    window.state.set_language("en")
+    assert view.pages.tabText(1) == english[0]
+
+
+def test_every_figure_of_the_tab_exports_as_png_and_svg(qtbot, tab, tmp_path):
+    window, view = tab
+    view.select_step(4)
+    x = window.exporter
+    for name in ("translation:alignment", "translation:lines", "translation:step", "worked"):
+        stem = name.replace(":", "_")
+        assert x.export_panel(name, tmp_path / f"{stem}.png") is None, x.message
+        image = QtGui.QImage(str(tmp_path / f"{stem}.png"))
+        assert not image.isNull() and image.width() > 300 and image.height() > 200
+        assert len(np.unique(pixels(image).reshape(-1, 3), axis=0)) > 3
+        assert x.export_panel(name, tmp_path / f"{stem}.svg") is None, x.message
+        root = ET.parse(tmp_path / f"{stem}.svg").getroot()
+        assert root.tag.endswith("svg") and len(list(root.iter())) > 5
+    worked_svg = (tmp_path / "worked.svg").read_text(encoding="utf-8")
+    i, j = view.cell()
+    assert f"{float(view.trace.weights[i, j]):.4f}" in worked_svg  # the selected step's numbers
+
+
+def test_figures_export_without_the_tab_ever_shown(qtbot, window, tmp_path):
+    x = window.exporter
+    assert x.export_panel("translation:alignment", tmp_path / "a.png") is None, x.message
+    assert window.tabs.built(TAB) is None
+
+
+def test_session_round_trip_keeps_the_tab(qtbot, tab, make_window, tmp_path):
+    window, view = tab
+    tstate = window.state.translation
+    pick(view.model_box, "luong")
+    view.source_edit.setText("May 9, 2018")
+    wait_translation(qtbot, view, source="May 9, 2018", model="luong")
+    view.select_step(5)
+    qtbot.mouseClick(view.lines_button, QtCore.Qt.MouseButton.LeftButton)
+    view.training.seed.setValue(7)
+    save_session(tmp_path / "s.json", session_of(window.state))
+    saved = tstate.settings
+    other = make_window()
+    apply_session(other.state, load_session(tmp_path / "s.json"))
+    assert other.state.translation.settings == saved
+    other_view = other.view(TAB)
+    t = wait_translation(qtbot, other_view, source="May 9, 2018", model="luong")
+    assert other_view.cell() == (5, int(np.argmax(t.alignment[5])))
+    assert other_view.stack.currentWidget() is other_view.lines and other_view.training.seed.value() == 7
+
+
+def test_presentation_mode_fits_1024_by_768_with_large_text(qtbot, tab):
+    window, view = tab
+    window.resize(1024, 768)
+    window.classroom.set_presentation(True, fullscreen=False)
+    window.state.set_tab(TAB)
+    wait_translation(qtbot, view)
+    qtbot.wait(50)
+    assert window.width() <= 1024 and window.height() <= 768
+    for widget in (view.source_edit, view.model_box, view.score_label, view.training.train_button):
+        assert QtGui.QFontInfo(widget.font()).pixelSize() >= 20
+    assert view.alignment.style_.font.pixelSize() >= 20
+    assert view.geometry().right() <= window.width()
+
+
+def test_the_lesson_walks_onto_the_tab_and_points_at_its_parts(qtbot, tab):
+    window, view = tab
+    window.state.set_tab("pipeline")
+    window.state.show_lesson(True)
+    stages_of = {step.stage: k for k, step in enumerate(STEPS) if step.tab == TAB}
+    assert set(stages_of) == set(LESSON_PARTS)
+    window.state.set_lesson_step(stages_of["alignment_weights"])
+    assert window.state.tab == TAB and view.pages.currentIndex() == 0
+    marked = [view.stages.panels[i].name for i in view.stages.figure.marks]
+    assert marked == ["weights"]
+    window.state.set_lesson_step(stages_of["context_per_step"])
+    assert list(view.alignment.figure.marks) == [0]
+    window.state.set_lesson_step(stages_of["learn"])
+    assert view.pages.currentIndex() == 1
+    window.state.set_lesson_step(stages_of["learn"] - len(LESSON_PARTS))  # back on the pipeline
+    assert window.state.tab == "pipeline" and not view.alignment.figure.marks
+
+
+def test_curve_ticks_are_round_and_the_curve_is_drawn():
+    assert nice_ticks(0, 1) == [0, 0.25, 0.5, 0.75, 1.0]
+    assert nice_ticks(0, 300, 4) == [0, 100, 200, 300]
+    assert nice_ticks(0, 2.85) == [0, 1, 2] and nice_ticks(3, 3) == [3]
+    plot = CurvePlot("#0072B2")
+    plot.resize(320, 200)
+    plot.set_data([1, 2, 3], [2.0, 1.0, 0.5])
+    image = QtGui.QImage(320, 200, QtGui.QImage.Format.Format_RGB32)
+    painter = QtGui.QPainter(image)
+    plot.paint_into(painter, 320, 200)
+    painter.end()
+    rgb = pixels(image)
+    blue = (np.abs(rgb.astype(int) - [0x00, 0x72, 0xB2]).sum(axis=2) < 40).sum()
+    assert blue > 50  # the line is there
