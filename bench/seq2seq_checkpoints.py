@@ -53,8 +53,8 @@ def main() -> None:
     tables = (
         ("Exact match", "exact_match", FORMATS, "{:.4f}"),
         ("Alignment score", "alignment_score", FORMATS, "{:.3f}"),
-        ("Alignment score of the digits a source character spells", "written_digits", FORMATS, "{:.3f}"),
-        ("Alignment score of padded digits (a leading 0, the century of `18`)", "padded_digits", PADDED, "{:.3f}"),
+        ("Alignment score of the digits a source character spells", "spelled_alignment_score", FORMATS, "{:.3f}"),
+        ("Alignment score of padded digits (a leading 0, the century of `18`)", "padded_alignment_score", PADDED, "{:.3f}"),
         ("Padded digits whose largest weight is on the character next to the field", "padded_next_to_field", PADDED, "{:.3f}"),
         ("Share of digits that are padded", "padded_share", PADDED, "{:.3f}"),
     )  # fmt: skip

@@ -11,6 +11,8 @@ Translate with a shipped model (loaded once, cached, thread-safe):
                                explorer.core.worked.work_cell apply unchanged (GRU: kind "cross", one
                                head; Transformer: "encoder_self", "decoder_self", "cross", per layer)
     trace.alignment_score, trace.alignment_hits   (None / [] when the text is not a generated date)
+    trace.spelled_alignment_score   the same fraction over the digits a source character spells
+                               (padded digits left out): show it beside alignment_score, not instead
     trace.example.padded_steps  output digits no source character spells (a leading 0, the century)
     trace.source_fields        per source character "year" / "month" / "day" / None, for colouring
     trace.notices              unknown characters, spaces removed, an output that is not a date
@@ -25,12 +27,13 @@ Train from scratch on a worker thread, and replay:
 
 The task itself:
     FORMATS, examples_of(date), render(date, fmt) → DateExample(source, target, spans),
-    find_fields(text) → the DateExample it is, or None; alignment_score(alignment, example).
+    find_fields(text) → the DateExample it is, or None; alignment_score(alignment, example),
+    spelled_alignment_score(alignment, example).
 
 Errors meant for the user are ``LabError`` (a ValueError) with a one-line message.
 """
 
-from explorer.seq2seq.alignment import alignment_hits, alignment_score
+from explorer.seq2seq.alignment import alignment_hits, alignment_score, spelled_alignment_score
 from explorer.seq2seq.dates import EXAMPLE_DATE, FORMATS, DateExample, examples_of, find_fields, render
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError, ModelSpec
 from explorer.seq2seq.trace import StepStages, TranslationTrace
@@ -59,6 +62,7 @@ __all__ = [
     "find_fields",
     "load_model",
     "render",
+    "spelled_alignment_score",
     "trace_translation",
     "train_model",
     "translate",

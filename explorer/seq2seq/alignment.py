@@ -9,6 +9,9 @@ digits where it does. The two '-' have no field and are not counted; nor are wee
 it: the 0 of ``5月``, the 20 of ``9.5.18``) and whether a miss landed right next to its field
 (on the separator that closes or opens it): that is where the GRU models look for padded
 digits, since a bidirectional annotation of ``月`` already knows how wide the month was.
+
+``spelled_alignment_score`` is a second figure, shown *beside* the score, never instead of it:
+the same fraction over the digits a source character spells, padded digits left out.
 """
 
 from __future__ import annotations
@@ -29,6 +32,13 @@ def alignment_score(alignment: np.ndarray, example: DateExample) -> float:
     """Fraction of output digits whose largest weight falls on their own field's characters."""
     hits = alignment_hits(alignment, example)
     return float(np.mean(hits)) if hits else 0.0
+
+
+def spelled_alignment_score(alignment: np.ndarray, example: DateExample) -> float | None:
+    """The alignment score over the digits a source character spells (padded digits left out);
+    None when every digit is padded (never, for the generated formats)."""
+    hits = [digit.hit for digit in digit_report(alignment, example) if not digit.padded]
+    return float(np.mean(hits)) if hits else None
 
 
 @dataclass(frozen=True)

@@ -102,9 +102,13 @@ def train_main(argv: list[str]) -> int:
         say(f"note: {notice}")
     report = held_out_report(result.model, Vocabulary(spec.source_chars), args.final_eval)
     per_format = report.by_format()
-    say(f"held-out, {args.final_eval} days per format:  format  exact-match  alignment-score")
+    say(f"held-out, {args.final_eval} days per format:")
+    say(f"  {'format':<15} exact-match  alignment-score  alignment-score-on-spelled-digits")
     for fmt, numbers in per_format.items():
-        say(f"  {fmt:<15} {numbers['exact_match']:.4f}  {numbers['alignment_score']:.3f}")
+        say(
+            f"  {fmt:<15} {numbers['exact_match']:11.4f}  {numbers['alignment_score']:15.3f}  "
+            f"{numbers['spelled_alignment_score']:33.3f}"
+        )
     training = {
         "command": "python -m explorer train " + shlex.join(argv),
         "seed": args.seed,
@@ -116,6 +120,7 @@ def train_main(argv: list[str]) -> int:
         "held_out_per_format": args.final_eval,
         "exact_match": report.exact_match,
         "alignment_score": report.alignment_score(),
+        "spelled_alignment_score": report.spelled_alignment_score(),
         "by_format": per_format,
         "torch": torch.__version__,
         "python": platform.python_version(),
@@ -164,7 +169,9 @@ def translate_main(argv: list[str]) -> int:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
     for notice in trace.notices:
         say(f"note: {notice}")
-    score = "n/a" if trace.alignment_score is None else f"{trace.alignment_score:.2f}"
+    score = "n/a"
+    if trace.alignment_score is not None:
+        score = f"{trace.alignment_score:.2f} ({trace.spelled_alignment_score:.2f} on the digits the source spells)"
     say(
         f"{args.out}: {trace.source!r} → {trace.output} ({trace.model}-{trace.scoring}, {trace.attention}), "
         f"alignment score {score}, {trace.timings_ms['translate']:.1f} ms"

@@ -35,15 +35,20 @@ class Predictions:
         hits = [h for a, e in zip(self.alignments, self.examples) for h in alignment_hits(a, e)]
         return float(np.mean(hits)) if hits else 0.0
 
+    def spelled_alignment_score(self) -> float:
+        """The alignment score over the digits a source character spells (padded digits left out)."""
+        return self.digit_breakdown()["spelled_alignment_score"]
+
     def digit_breakdown(self) -> dict[str, float]:
-        """Alignment score of written and of padded digits, and where padded misses land."""
+        """Alignment score of the digits a source character spells and of padded digits, and
+        where padded misses land."""
         digits = [d for a, e in zip(self.alignments, self.examples) for d in digit_report(a, e)]
-        written = [d.hit for d in digits if not d.padded]
+        spelled = [d.hit for d in digits if not d.padded]
         padded = [d for d in digits if d.padded]
         mean = lambda xs: float(np.mean(xs)) if len(xs) else float("nan")  # noqa: E731
         return {
-            "written_digits": mean(written),
-            "padded_digits": mean([d.hit for d in padded]),
+            "spelled_alignment_score": mean(spelled),
+            "padded_alignment_score": mean([d.hit for d in padded]),
             "padded_share": len(padded) / max(1, len(digits)),
             "padded_next_to_field": mean([d.next_to_field for d in padded]),
         }

@@ -26,6 +26,7 @@ import numpy as np
 
 from explorer.atomic import atomic_write
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
+from explorer.seq2seq.alignment import spelled_alignment_score
 from explorer.seq2seq.dates import DateExample
 
 TRANSLATION_FORMAT_VERSION = 1
@@ -88,6 +89,14 @@ class TranslationTrace:
         return self.example.source_fields if self.example else None
 
     @property
+    def spelled_alignment_score(self) -> float | None:
+        """The alignment score over the digits a source character spells (the padded digits of
+        ``example.padded_steps`` left out): a second figure beside ``alignment_score``."""
+        if self.alignment_score is None or self.example is None:
+            return None
+        return spelled_alignment_score(self.alignment, self.example)
+
+    @property
     def is_gru(self) -> bool:
         return self.model != "transformer"
 
@@ -130,6 +139,7 @@ class TranslationTrace:
             "alignment_score": self.alignment_score,
             "alignment_hits": self.alignment_hits,
             "padded_digits": list(self.example.padded_steps) if self.example else [],
+            "spelled_alignment_score": self.spelled_alignment_score,
             "scale_divisor": self.scale_divisor,
             "notices": self.notices,
             "unknown_characters": self.unknown_characters,

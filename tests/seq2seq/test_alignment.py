@@ -5,7 +5,7 @@ from datetime import date
 import numpy as np
 import pytest
 
-from explorer.seq2seq.alignment import alignment_score, digit_report
+from explorer.seq2seq.alignment import alignment_score, digit_report, spelled_alignment_score
 from explorer.seq2seq.dates import TARGET_FIELDS, render
 
 DIGIT_STEPS = [i for i, f in enumerate(TARGET_FIELDS) if f]
@@ -43,3 +43,24 @@ def test_padded_digits_are_the_ones_no_character_spells():
     assert [d.padded for d in digit_report(uniform, render(date(2018, 5, 9), "dotted_short"))] == [
         True, True, False, False, True, False, True, False,
     ]  # fmt: skip
+
+
+def test_the_spelled_digit_score_leaves_padded_digits_out():
+    example = render(date(2018, 5, 9), "dotted_short")  # 9.5.18: digits 0, 1 (20), 5 (0), 8 (0) are padded
+    on_field = one_hot_on(example, lambda span: span[-1])
+    for step in example.padded_steps:  # the padded digits look at the '.' beside their field
+        span = example.target_spans[step]
+        on_field[step] = 0.0
+        on_field[step, span[0] - 1 if span[0] else span[-1] + 1] = 1.0
+    assert all(d.next_to_field for d in digit_report(on_field, example) if d.padded)
+    assert alignment_score(on_field, example) == 0.5  # 4 hits of 8 digits
+    assert spelled_alignment_score(on_field, example) == 1.0  # 4 hits of the 4 spelled digits
+    on_field[2] = 0.0
+    on_field[2, 1] = 1.0  # the year's tens digit now reads the first '.'
+    assert alignment_score(on_field, example) == 3 / 8
+    assert spelled_alignment_score(on_field, example) == 3 / 4
+    us = render(date(2018, 5, 9), "us_numeric")  # nothing padded: both figures agree
+    half = one_hot_on(us, lambda span: span[0])
+    half[DIGIT_STEPS[:4]] = 0.0
+    half[DIGIT_STEPS[:4], 2] = 1.0  # the year's digits read the first '/'
+    assert alignment_score(half, us) == spelled_alignment_score(half, us) == 0.5

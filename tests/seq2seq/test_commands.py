@@ -52,6 +52,13 @@ def test_translate_json_and_npz(tmp_path):
     assert data["padded_digits"] == [5, 8]
     assert data["alignment_hits"] == [True, True, True, True, False, True, False, True]
     assert data["alignment_score"] == 0.75
+    # The second figure, over the digits a source character spells, recomputed from the JSON.
+    digit_steps = [0, 1, 2, 3, 5, 6, 8, 9]
+    spelled = [
+        hit for step, hit in zip(digit_steps, data["alignment_hits"]) if step not in data["padded_digits"]
+    ]
+    assert data["spelled_alignment_score"] == sum(spelled) / len(spelled) == 1.0
+    assert "(1.00 on the digits the source spells)" in result.stdout
     assert data["source_fields"] == ["year"] * 4 + [None, "month", None, "day", None]
     in_process = translate("二〇一八年五月九日", "luong", "dot")
     np.testing.assert_allclose(data["weights"], in_process.weights, atol=1e-7)
@@ -79,8 +86,14 @@ def test_train_writes_a_checkpoint_translate_can_use(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "step      2/3  loss" in result.stdout and "held-out exact match" in result.stdout
+    assert "alignment-score-on-spelled-digits" in result.stdout
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     assert config["spec"]["model"] == "luong" and config["training"]["seed"] == 1
+    assert 0 <= config["training"]["spelled_alignment_score"] <= 1
+    assert set(config["training"]["by_format"]["dotted_short"]) >= {
+        "alignment_score",
+        "spelled_alignment_score",
+    }
     out = tmp_path / "t.json"
     result = run("translate", "--source", "9.5.18", "--checkpoint", str(folder), "--out", str(out))
     assert result.returncode == 0, result.stderr
@@ -126,6 +139,7 @@ def test_unseen_characters_are_unknown_tokens_not_errors(tmp_path):
     assert data["source_tokens"][-2:] == ["<unk>", "<unk>"]
     assert any("<unk>" in n and "😀" in n for n in data["notices"])
     assert data["alignment_score"] is None  # not a generated date any more
+    assert data["spelled_alignment_score"] is None
 
 
 def test_ctrl_c_stops_training_and_writes_nothing(tmp_path):
