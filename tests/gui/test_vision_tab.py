@@ -458,13 +458,10 @@ def test_export_every_vision_figure(qtbot, vision, tmp_path):
     window, view = vision
     x = window.exporter
     names = [n for n in x.labels() if n.startswith("vision")]
-    assert set(names) == {"vision", "vision:channel", "vision:spatial", "vision:residual", "vision:compare"}
+    assert set(names) == {"vision", "vision:channel", "vision:spatial", "vision:compare"}  # CBAM's
     for name in names:
         stem = name.replace(":", "_")
         message = x.export_panel(name, tmp_path / f"{stem}.png")
-        if name == "vision:residual":  # CBAM has no mask branch: a message, no file
-            assert message is not None and not (tmp_path / f"{stem}.png").exists()
-            continue
         assert message is None, message
         image = QtGui.QImage(str(tmp_path / f"{stem}.png"))
         assert not image.isNull() and image.width() > 200 and image.height() > 100
@@ -473,6 +470,14 @@ def test_export_every_vision_figure(qtbot, vision, tmp_path):
         assert root.tag.endswith("svg") and len(list(root.iter())) > 5
     svg = (tmp_path / "vision.svg").read_text(encoding="utf-8")
     assert "red circle" in svg  # the probabilities' class names, as text
+    window.state.vision.set_variant("residual")  # the list follows the model: a mask branch, no CBAM
+    assert {n for n in x.labels() if n.startswith("vision")} == {
+        "vision",
+        "vision:residual",
+        "vision:compare",
+    }
+    assert x.export_panel("vision:spatial", tmp_path / "s.png") is not None
+    assert not (tmp_path / "s.png").exists()
 
 
 def test_export_before_the_tab_was_ever_opened(qtbot, make_window, tmp_path):

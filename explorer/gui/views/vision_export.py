@@ -19,6 +19,8 @@ from explorer.vision.trace import VisionTrace
 TAB = "vision"
 PICTURE_SIZE = QtCore.QSize(1200, 420)
 STAGES_SIZE = QtCore.QSize(1200, 800)
+CHANNEL_VARIANTS = ("se", "cbam")  # the models whose blocks reweight channels
+SPATIAL_VARIANTS = ("cbam",)  # … and positions
 
 
 def figures(context: ViewContext) -> dict[str, FigureSource]:
@@ -80,16 +82,19 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             vf.compare_figure(result.traces, block_of(t), with_probabilities=True), QtCore.QSize(1200, 900)
         )
 
-    return {
-        "vision": FigureSource(translate("VisionView", "Vision: picture, map and probabilities"), picture),
-        "vision:channel": FigureSource(
+    # offer only the stages the chosen model has (the export dialog lists these)
+    out = {"vision": FigureSource(translate("VisionView", "Vision: picture, map and probabilities"), picture)}
+    if vision.variant in CHANNEL_VARIANTS:
+        out["vision:channel"] = FigureSource(
             translate("VisionView", "Vision: channel attention, stage by stage"), channel
-        ),
-        "vision:spatial": FigureSource(
+        )
+    if vision.variant in SPATIAL_VARIANTS:
+        out["vision:spatial"] = FigureSource(
             translate("VisionView", "Vision: spatial attention, stage by stage"), spatial
-        ),
-        "vision:residual": FigureSource(translate("VisionView", "Vision: residual attention"), residual),
-        "vision:compare": FigureSource(
-            translate("VisionView", "Vision: plain, SE and CBAM side by side"), compared
-        ),
-    }
+        )
+    if vision.variant == "residual":
+        out["vision:residual"] = FigureSource(translate("VisionView", "Vision: residual attention"), residual)
+    out["vision:compare"] = FigureSource(
+        translate("VisionView", "Vision: plain, SE and CBAM side by side"), compared
+    )
+    return out
