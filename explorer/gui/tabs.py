@@ -6,7 +6,7 @@ state's tab is what the bar shows.
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from explorer.gui.i18n import translate
 from explorer.gui.views.base import View
@@ -25,6 +25,10 @@ class TabHost(QtWidgets.QTabWidget):
             layout.setContentsMargins(0, 0, 0, 0)
             self._pages[spec.tab] = page
             self.addTab(page, "")
+        # seven titles at a projector's text size do not fit 1024 px: shorten them ("Transl…",
+        # the whole title in the tooltip) rather than hide tabs behind scroll arrows
+        self.tabBar().setElideMode(QtCore.Qt.TextElideMode.ElideRight)
+        self.tabBar().setUsesScrollButtons(False)
         self.retranslate()
         self.currentChanged.connect(self._on_current)
 
@@ -71,5 +75,7 @@ class TabHost(QtWidgets.QTabWidget):
 
     def retranslate(self) -> None:
         for i, spec in enumerate(TABS):
-            self.setTabText(i, translate("Tabs", spec.title))
-            self.setTabToolTip(i, translate("Tabs", spec.tooltip))
+            title = translate("Tabs", spec.title)
+            self.setTabText(i, title)
+            # the whole title first: on a narrow screen the tab shows it cut
+            self.setTabToolTip(i, title + "\n" + translate("Tabs", spec.tooltip))

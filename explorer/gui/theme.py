@@ -168,5 +168,5 @@ def font_style_sheet(font_px: int) -> str:
     return (
         f"* {{ font-size: {font_px}px; }}\n"
         f"QToolTip {{ font-size: {font_px}px; }}\n"
-        f"QTabBar::tab {{ padding: 4px 12px; }}\n"
+        f"QTabBar::tab {{ padding: 4px 7px; }}\n"
     )

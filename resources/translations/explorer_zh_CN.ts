@@ -2669,10 +2669,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
 <context>
     <name>Tabs</name>
     <message>
-        <source>Pipeline (one head)</source>
-        <translation>流程（单个头）</translation>
-    </message>
-    <message>
         <source>Every stage of the selected head, in order: X, Q, K, V, scores, scaled, mask, weights, head output, concat, output</source>
         <translation>所选头的每个阶段，按顺序：X、Q、K、V、分数、缩放、掩码、权重、头输出、拼接、输出</translation>
     </message>
@@ -2685,7 +2681,11 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>每个头的同一阶段；点击一个头来选中它</translation>
     </message>
     <message>
-        <source>Model overview</source>
+        <source>Pipeline</source>
+        <translation>流程（单个头）</translation>
+    </message>
+    <message>
+        <source>Overview</source>
         <translation>模型总览</translation>
     </message>
     <message>

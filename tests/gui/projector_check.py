@@ -99,7 +99,10 @@ def clip_problems(window) -> list[str]:
             problems.append(f"{name(w)} squeezed to {width} px wide, needs {hint.width()}")
         if isinstance(w, QtWidgets.QLabel) and not isinstance(w, ElidedLabel) and not w.wordWrap():
             if w.textFormat() != QtCore.Qt.TextFormat.RichText and "<" not in w.text():
-                need = w.fontMetrics().horizontalAdvance(w.text())
+                shown = w.text()
+                if w.buddy() is not None:  # "&Date" shows "Date", its D underlined
+                    shown = shown.replace("&&", "\0").replace("&", "").replace("\0", "&")
+                need = w.fontMetrics().horizontalAdvance(shown)
                 if need > w.contentsRect().width() + 1:
                     problems.append(f"{name(w)} cuts its text ({need:.0f} px in {w.contentsRect().width()})")
         if isinstance(w, QtWidgets.QLabel) and w.wordWrap() and w.text():

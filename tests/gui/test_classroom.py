@@ -165,7 +165,7 @@ def test_play_advances_by_itself(qtbot, small_window):
 def test_switching_language_changes_visible_texts(qtbot, small_window):
     w = small_window
     label = w.controls.labels["example"]
-    assert label.text() == "Example" and w.tabs.tabText(0) == "Pipeline (one head)"
+    assert label.text() == "Example" and w.tabs.tabText(0) == "Pipeline"
     compare_tab = [t.value for t in Tab].index("compare")
     w.classroom.act_languages["zh_CN"].trigger()
     assert i18n.current_language() == "zh_CN"
@@ -187,7 +187,7 @@ def test_switching_language_changes_visible_texts(qtbot, small_window):
     assert w.docks.widget(Dock.WORKED).windowTitle() == "逐步计算"
     assert w.docks.action(Dock.WORKED).text() == "逐步计算"
     w.classroom.act_languages["en"].trigger()
-    assert label.text() == "Example" and w.tabs.tabText(0) == "Pipeline (one head)"
+    assert label.text() == "Example" and w.tabs.tabText(0) == "Pipeline"
     assert "head" in w.pipeline.panel("Q").title
     assert w.file_menu.title() == "&File" and w.files.open_action.text() == "&Open session…"
     assert w.controls.preset.itemText(preset_row) == DEFAULT_PRESET.name

@@ -24,6 +24,7 @@ from explorer.gui.heatmap import MatrixCanvas
 from explorer.gui.heatmap.figure import text_places
 from explorer.gui.views.registry import TABS
 from explorer.gui.views.tokens import TokenChips
+from explorer.seq2seq.dates import MONTHS_EN, MONTHS_FR, WEEKDAYS_EN
 
 from .helpers import WAIT_MS, hover_cell, wait_trace
 
@@ -41,12 +42,15 @@ ALLOWED = {
     "UNK", "CLS", "SEP", "PAD", "MASK",
     # formulas, and the English terms the Chinese lesson keeps on purpose
     "softmax", "Softmax", "tanh", "exp", "argmax", "cos", "Query", "Key", "Value", "one-hot",
+    "Squeeze", "Excitation", "sigmoid", "Sigmoid", "avg", "max", "logit",  # SENet's, CBAM's own words
     # units and key names
     "ms", "px", "nats", "KB", "MB", "GB",
     "Ctrl", "Shift", "Alt", "Meta", "Esc", "Del", "Home", "End", "PgUp", "PgDown", "Tab", "Enter",
     "Return", "Space", "Backspace", "Left", "Right", "Up", "Down",
 }
 # fmt: on
+# a date to type into the Translation tab is an input, written as its language writes it
+ALLOWED |= set(MONTHS_EN) | set(MONTHS_FR) | set(WEEKDAYS_EN)
 FORMULA_WORDS = {"scores", "scaled", "weights", "masked", "concat", "output", "sample", "mask", "score"}
 WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*[A-Za-z]")
 

@@ -32,6 +32,7 @@ from explorer.core.engine import valid_head_counts
 from explorer.core.trace import AttentionTrace
 from explorer.gui import theme
 from explorer.gui.core_text import error_text, translated
+from explorer.gui.elided import ElidedCombo
 from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel, Style
 from explorer.gui.i18n import translate
 from explorer.gui.views import stages
@@ -163,12 +164,9 @@ class BoardView(View):
 
         bar = QtWidgets.QHBoxLayout()
         self.example_label = QtWidgets.QLabel()
-        self.example = QtWidgets.QComboBox()
-        self.example.setSizeAdjustPolicy(
-            QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.example.setMinimumContentsLength(16)
-        self.mode = QtWidgets.QComboBox()
+        # long items cut with "…" when the row is narrow (a projector); the open list shows them whole
+        self.example = ElidedCombo(min_chars=16)
+        self.mode = ElidedCombo(min_chars=10)
         self.mode.addItem("", True)
         self.mode.addItem("", False)
         self.tokens_label = QtWidgets.QLabel()
@@ -178,7 +176,7 @@ class BoardView(View):
         self.width_spin = QtWidgets.QSpinBox()
         self.width_spin.setRange(1, MAX_BOARD_WIDTH)
         self.heads_label = QtWidgets.QLabel()
-        self.heads_combo = QtWidgets.QComboBox()
+        self.heads_combo = ElidedCombo(min_chars=2)
         for w in (
             self.example_label,
             self.example,

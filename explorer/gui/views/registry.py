@@ -52,7 +52,7 @@ def _load(where: str):
 TABS: tuple[TabSpec, ...] = (
     TabSpec(
         Tab.PIPELINE,
-        QT_TRANSLATE_NOOP("Tabs", "Pipeline (one head)"),
+        QT_TRANSLATE_NOOP("Tabs", "Pipeline"),
         QT_TRANSLATE_NOOP(
             "Tabs",
             "Every stage of the selected head, in order: X, Q, K, V, scores, scaled, mask, weights, "
@@ -70,7 +70,7 @@ TABS: tuple[TabSpec, ...] = (
     ),
     TabSpec(
         Tab.OVERVIEW,
-        QT_TRANSLATE_NOOP("Tabs", "Model overview"),
+        QT_TRANSLATE_NOOP("Tabs", "Overview"),
         QT_TRANSLATE_NOOP("Tabs", "Attention weights of every layer and head; click one to open it"),
         "explorer.gui.views.overview:OverviewView",
         "explorer.gui.views.overview:figures",
