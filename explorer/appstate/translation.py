@@ -463,6 +463,14 @@ class TranslationState:
             self.use_shipped()
         return changed
 
+    def show_scoring(self, scoring: str) -> None:
+        """A trained model that scores this way (a teaching note's link from the pipeline's
+        untrained additive/general scoring): the shipped GRU model of that scoring."""
+        if not self.is_gru:
+            self.set_model(GRU_MODELS[0])
+        self.set_scoring(scoring)
+        self.use_shipped()
+
     def set_attention(self, attention: str) -> bool:
         if attention not in ATTENTIONS:
             raise ValueError(f"attention {attention!r} is not one of {', '.join(ATTENTIONS)}")

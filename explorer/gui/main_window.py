@@ -397,9 +397,20 @@ class MainWindow(QtWidgets.QMainWindow):
     def show_notes(self) -> None:
         texts = self.notes_text()
         self.strip.set_notice(self.tr("Note: ") + "  •  ".join(texts) if texts else "")
+        untrained = next((n for n in self._notes if getattr(n, "key", None) == "untrained_scoring"), None)
+        if untrained is None:
+            self.strip.set_action(None)
+        else:  # the note says a trained model scores this way: one click shows it
+            scoring = dict(untrained.params)["scoring"]
+            self.strip.set_action(self.tr("Show it trained"), lambda: self.show_trained_scoring(scoring))
         lesson = self.docks.built(Dock.LESSON) if hasattr(self, "docks") else None
         if lesson is not None:
             lesson.set_notes(texts)
+
+    def show_trained_scoring(self, scoring: str) -> None:
+        """The Translation tab, its shipped model that learned this scoring."""
+        self.state.translation.show_scoring(scoring)
+        self.state.set_tab(Tab.TRANSLATION)
 
     # -- preferences ------------------------------------------------------------------------------------
     def restore_geometry(self) -> bool:

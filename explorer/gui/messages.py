@@ -48,6 +48,11 @@ class MessageStrip(QtWidgets.QWidget):
         for label in (self.banner, self.notice):
             label.setVisible(False)
             layout.addWidget(label, 1)
+        self.action = QtWidgets.QPushButton()  # what a notice offers to do (set_action)
+        self.action.setVisible(False)
+        layout.addWidget(self.action)
+        self._on_action = None
+        self.action.clicked.connect(lambda: self._on_action and self._on_action())
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
         self.fit_height()
 
@@ -61,14 +66,26 @@ class MessageStrip(QtWidgets.QWidget):
         self.banner.setText(text)
         self.banner.setVisible(True)
         self.notice.setVisible(False)  # the banner is what needs reading now
+        self.action.setVisible(False)
 
     def hide_banner(self) -> None:
         self.banner.setVisible(False)
-        self.notice.setVisible(bool(self.notice.text()))
+        self._show_notice()
 
     def set_notice(self, text: str) -> None:
         self.notice.setText(text)
-        self.notice.setVisible(bool(text) and not self.banner.isVisible())
+        self._show_notice()
+
+    def set_action(self, text: str | None, on_click=None) -> None:
+        """A button beside the notice (None: none), e.g. to open the tab a note points to."""
+        self._on_action = on_click if text else None
+        self.action.setText(text or "")
+        self._show_notice()
+
+    def _show_notice(self) -> None:
+        shown = bool(self.notice.text()) and not self.banner.isVisible()
+        self.notice.setVisible(shown)
+        self.action.setVisible(shown and self._on_action is not None)
 
 
 # -- notices and teaching notes --------------------------------------------------------------------

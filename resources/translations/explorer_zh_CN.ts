@@ -1956,6 +1956,10 @@
         <translation>（视图仍显示上一个正确的结果。）</translation>
     </message>
     <message>
+        <source>Show it trained</source>
+        <translation>看训练好的模型</translation>
+    </message>
+    <message>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>

@@ -395,6 +395,18 @@ def test_untrained_scoring_on_a_pretrained_layer_points_to_the_translation_tab(q
     w.state.show_lesson(True)
     present(w)
     assert any("Translation tab" in n for n in w.classroom.lesson.notes_label.text().splitlines())
+    # the button beside the note opens the Translation tab on a shipped model that learned it
+    action = w.strip.action
+    assert action.isVisible() and action.text() == "Show it trained"
+    qtbot.mouseClick(action, QtCore.Qt.MouseButton.LeftButton)
+    assert w.state.tab == Tab.TRANSLATION
+    settings = w.state.translation.settings
+    assert settings.scoring == "general" and settings.model in ("bahdanau", "luong")
+    assert w.state.translation.weights == "shipped"
+    w.state.set_tab(Tab.PIPELINE)
+    w.state.update_config(scoring="dot")  # a scoring with nothing to learn: no note, no button
+    wait_trace(qtbot, w, scoring="dot")
+    assert not action.isVisible() and "untrained" not in w.notice.text()
 
 
 def test_the_tau_slider_marks_sqrt_dk_and_lands_on_it(qtbot, animal):
