@@ -21,6 +21,7 @@ from explorer.gui.vision.bars import BarChart, Bars, decimals, percent
 from explorer.gui.vision.curves import CurvePlot, Curves, Series
 from explorer.gui.vision.drawing import DrawCanvas, qcolour
 from explorer.gui.vision.figures import SquareCanvas
+from explorer.gui.vision.flow import FlowLayout
 from explorer.gui.vision.training import GOAL, Run
 from explorer.vision.trace import VisionTrace
 
@@ -379,8 +380,8 @@ class TrainPage(QtWidgets.QWidget):
         super().__init__(parent)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        row = QtWidgets.QHBoxLayout()
         self.what = QtWidgets.QLabel()
+        self.what.setWordWrap(True)
         self.steps = QtWidgets.QSpinBox()
         self.steps.setRange(10, MAX_TRAIN_STEPS)
         self.steps.setSingleStep(50)
@@ -390,9 +391,11 @@ class TrainPage(QtWidgets.QWidget):
         self.cancel = QtWidgets.QPushButton()
         self.progress = QtWidgets.QProgressBar()
         self.progress.setRange(0, 1)
-        for w in (self.what, self.steps, self.seed, self.start, self.cancel):
-            row.addWidget(w)
-        row.addWidget(self.progress, 1)
+        layout.addWidget(self.what)
+        row = FlowLayout()  # one line on a wide screen, two or three on a projector
+        for w in (self.steps, self.seed, self.start, self.cancel):
+            row.add(w)
+        row.add(self.progress, stretch=True)
         layout.addLayout(row)
         self.status = QtWidgets.QLabel()
         self.status.setWordWrap(True)
@@ -407,17 +410,17 @@ class TrainPage(QtWidgets.QWidget):
         self.watched = SquareCanvas(style=style)
         middle.addWidget(self.watched, 2)
         layout.addLayout(middle, 1)
-        scrub = QtWidgets.QHBoxLayout()
+        scrub = FlowLayout()
         self.slider_label = QtWidgets.QLabel()
         self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.slider.setRange(0, 0)
         self.slider.setPageStep(1)
         self.snapshot_label = QtWidgets.QLabel()
         self.shipped = QtWidgets.QPushButton()
-        scrub.addWidget(self.slider_label)
-        scrub.addWidget(self.slider, 1)
-        scrub.addWidget(self.snapshot_label)
-        scrub.addWidget(self.shipped)
+        scrub.add(self.slider_label)
+        scrub.add(self.slider, stretch=True)
+        scrub.add(self.snapshot_label)
+        scrub.add(self.shipped)
         layout.addLayout(scrub)
         self.start.clicked.connect(self.startClicked)
         self.cancel.clicked.connect(self.cancelClicked)
