@@ -1672,7 +1672,7 @@
     </message>
     <message>
         <source>Channel attention: squeeze</source>
-        <translation>通道注意力：压缩（Squeeze）</translation>
+        <translation>通道注意力：压缩</translation>
     </message>
     <message>
         <source>A convolution block gives C feature maps X, one per channel. The squeeze averages each map over all its positions (global average pooling): one number z_c per channel, so every channel&apos;s weight can depend on the whole picture.</source>
@@ -1680,11 +1680,11 @@
     </message>
     <message>
         <source>Channel attention: excite</source>
-        <translation>通道注意力：激励（Excitation）</translation>
+        <translation>通道注意力：激励</translation>
     </message>
     <message>
         <source>A small bottleneck network reads all of z: W₁ shrinks it to C/r numbers, the ReLU δ keeps the positive ones, W₂ brings it back to C numbers and the sigmoid σ turns each into a weight between 0 and 1. Click a bar to see one channel&apos;s numbers.</source>
-        <translation>一个带瓶颈的小网络读入整个 z：W₁ 把它压缩成 C/r 个数，ReLU δ 只保留正值，W₂ 再把它恢复成 C 个数，sigmoid σ 把每个数变成 0 到 1 之间的权重。点击一根柱子，查看某个通道的具体数字。</translation>
+        <translation>一个带瓶颈的小网络读入整个 z：W₁ 把它压缩成 C/r 个数，ReLU δ 只保留正值，W₂ 再把它恢复成 C 个数，S 形函数 σ（sigmoid）把每个数变成 0 到 1 之间的权重。点击一根柱子，查看某个通道的具体数字。</translation>
     </message>
     <message>
         <source>Channel attention: rescale</source>
@@ -1712,11 +1712,11 @@
     </message>
     <message>
         <source>Spatial attention: the sigmoid map</source>
-        <translation>空间注意力：sigmoid 权重图</translation>
+        <translation>空间注意力：S 形函数给出的权重图</translation>
     </message>
     <message>
         <source>The sigmoid turns each score into a weight between 0 and 1: the spatial map. Laid over the picture it shows where the model looks; every position of the features is multiplied by it.</source>
-        <translation>sigmoid 把每个分数变成 0 到 1 之间的权重，这就是空间注意力图。把它叠在图片上，就能看出模型在看哪里；特征的每个位置都要乘以它。</translation>
+        <translation>S 形函数 σ 把每个分数变成 0 到 1 之间的权重，这就是空间注意力图。把它叠在图片上，就能看出模型在看哪里；特征的每个位置都要乘以它。</translation>
     </message>
     <message>
         <source>Residual attention</source>
@@ -1724,7 +1724,7 @@
     </message>
     <message>
         <source>The trunk T(x) extracts features; the mask branch M(x) shrinks the picture, looks, grows it back and ends in a sigmoid. Multiplying by 1 + M instead of M means attention can only add to the trunk: with M = 0 the features pass unchanged, so many attention blocks can be stacked without fading the signal.</source>
-        <translation>主干 T(x) 提取特征；掩膜分支 M(x) 先把图缩小、观察，再放大回原尺寸，最后经过 sigmoid。乘以 1 + M 而不是 M，意味着注意力只能在主干上做加法：M = 0 时特征原样通过，所以可以堆叠很多注意力模块而信号不会减弱。</translation>
+        <translation>主干 T(x) 提取特征；掩膜分支 M(x) 先把图缩小、观察，再放大回原尺寸，最后经过 S 形函数 σ。乘以 1 + M 而不是 M，意味着注意力只能在主干上做加法：M = 0 时特征原样通过，所以可以堆叠很多注意力模块而信号不会减弱。</translation>
     </message>
     <message>
         <source>Encoder–decoder: one fixed context</source>
@@ -3380,16 +3380,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>图片</translation>
     </message>
     <message>
-        <source>Channel attention</source>
-        <translation>通道注意力</translation>
+        <source>Spatial</source>
+        <translation>空间</translation>
     </message>
     <message>
-        <source>Spatial attention</source>
-        <translation>空间注意力</translation>
-    </message>
-    <message>
-        <source>Residual attention</source>
-        <translation>残差注意力</translation>
+        <source>Residual</source>
+        <translation>残差</translation>
     </message>
     <message>
         <source>Compare</source>
@@ -3398,6 +3394,30 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Train</source>
         <translation>训练</translation>
+    </message>
+    <message>
+        <source>The picture, the attention over it and the probabilities</source>
+        <translation>图片、叠在图上的注意力和各类别的概率</translation>
+    </message>
+    <message>
+        <source>Channel attention (SE, CBAM): a weight for every channel</source>
+        <translation>通道注意力（SE、CBAM）：每个通道一个权重</translation>
+    </message>
+    <message>
+        <source>Spatial attention (CBAM): a weight for every position</source>
+        <translation>空间注意力（CBAM）：每个位置一个权重</translation>
+    </message>
+    <message>
+        <source>Residual attention: the mask branch M(x) and the trunk T(x)</source>
+        <translation>残差注意力：掩膜分支 M(x) 与主干 T(x)</translation>
+    </message>
+    <message>
+        <source>The models side by side on the same picture</source>
+        <translation>几个模型在同一张图片上并排比较</translation>
+    </message>
+    <message>
+        <source>Train a model from scratch while the class watches</source>
+        <translation>从零训练一个模型，全班一起看</translation>
     </message>
     <message>
         <source>This block has no channel attention. SE and CBAM blocks weigh their channels.</source>
@@ -3712,7 +3732,7 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     </message>
     <message>
         <source>Excite: the bottleneck and the sigmoid</source>
-        <translation>激励：瓶颈网络和 sigmoid</translation>
+        <translation>激励：瓶颈网络和 S 形函数</translation>
     </message>
     <message>
         <source>Rescale</source>
@@ -3728,7 +3748,7 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     </message>
     <message>
         <source>Sigmoid</source>
-        <translation>Sigmoid</translation>
+        <translation>S 形函数 σ</translation>
     </message>
     <message>
         <source>{0} ({1}), channel {2}</source>

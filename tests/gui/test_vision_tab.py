@@ -31,6 +31,7 @@ from explorer.vision.train import model_at
 from explorer.vision.worked import work_channel, work_position
 
 from .helpers import WAIT_MS, click_cell, pixels
+from .projector_check import all_problems
 
 SMALL = AttentionConfig(sentence="Thinking Machines", weights="random", d_model=32, heads=4)
 
@@ -566,3 +567,38 @@ def test_presentation_at_1024x768_keeps_every_text_at_20px_or_more(qtbot, make_w
                 assert style.font.pixelSize() >= 20, (name, type(w).__name__)
             assert QtGui.QFontInfo(w.font()).pixelSize() >= 20, (name, type(w).__name__, w.objectName())
     assert view.context.style().bg.name() == ("#121212" if theme == "dark" else "#ffffff")
+
+
+@pytest.mark.parametrize(
+    "size, zoom, language",
+    [((1024, 768), 0, "en"), ((1024, 768), 2, "zh_CN"), ((1024, 768), 2, "en"), ((1280, 720), 0, "en")],
+)
+def test_every_page_fits_the_projector(qtbot, make_window, size, zoom, language):
+    """Presentation mode with the lesson column open (A+ twice too): the Vision tab never
+    widens the window (its pages sit in one stacked widget, whose minimum is the largest
+    page's) and adds no squeezed, clipped or overlapping text to what the Pipeline tab has."""
+    window = make_window(SMALL, size=size)
+    window.state.set_language(language)
+    window.classroom.set_presentation(True, fullscreen=False)
+    window.state.set_text_zoom(zoom)
+    window.state.show_lesson(True)
+    window.resize(*size)
+    QtWidgets.QApplication.processEvents()
+    before = set(all_problems(window))  # the rest of the window's, not this tab's
+    window.state.set_tab("vision")
+    view = window.view(Tab.VISION)
+    wait_result(qtbot, view)
+    for name in PAGES:
+        view.vision.set_page(name)
+        qtbot.waitUntil(lambda name=name: view.pages.currentWidget() is view.page_widgets[name])
+        for _ in range(3):
+            QtWidgets.QApplication.processEvents()
+        assert window.size() == QtCore.QSize(*size), name
+        assert view.minimumSizeHint().width() <= view.width(), name
+        bar = view.pages.tabBar()
+        assert bar.sizeHint().width() <= bar.width() or zoom, name  # every page's title in sight
+        assert not set(all_problems(window)) - before, (name, set(all_problems(window)) - before)
+    window.state.set_tab("pipeline")
+    QtWidgets.QApplication.processEvents()
+    assert window.size() == QtCore.QSize(*size)  # the built Vision tab widens no other tab
+    assert window.minimumSizeHint().width() <= size[0]

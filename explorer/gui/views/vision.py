@@ -51,6 +51,7 @@ from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
 from explorer.gui.views.base import View, ViewContext
 from explorer.gui.vision import figures as vf
 from explorer.gui.vision import pages
+from explorer.gui.vision.flow import FlowLayout
 from explorer.gui.vision.pages import picture_error
 from explorer.gui.vision.training import Run, Trainer
 from explorer.gui.vision.worked import channel_html, position_html
@@ -108,7 +109,7 @@ class VisionView(View):
         self.banner.setVisible(False)
         layout.addWidget(self.banner)
 
-        row = QtWidgets.QHBoxLayout()
+        row = FlowLayout()  # wraps on a projector: the lesson column leaves the tab ~550 px
         self.picture_label = QtWidgets.QLabel()
         self.seed = QtWidgets.QSpinBox()
         self.seed.setRange(0, MAX_SEED)
@@ -123,10 +124,9 @@ class VisionView(View):
         for name in BLOCK_SIZES:
             self.block.addItem("", name)
         for w in (self.picture_label, self.seed, self.new_button, self.load_button, self.draw_button):
-            row.addWidget(w)
-        row.addStretch(1)
-        row.addWidget(self.model)
-        row.addWidget(self.block)
+            row.add(w)
+        row.add(self.model)
+        row.add(self.block)
         layout.addLayout(row)
         self.summary = QtWidgets.QLabel()  # the prediction, the picture, the model; or the hovered value
         self.summary.setWordWrap(True)
@@ -139,6 +139,9 @@ class VisionView(View):
 
         self.pages = QtWidgets.QTabWidget()
         self.pages.setDocumentMode(True)
+        # when the titles still overflow (A+ on a projector) the bar scrolls: its two arrows
+        # as wide as their large-text hint, not the style's 16 px
+        self.pages.tabBar().setStyleSheet("QTabBar::scroller { width: 56px; }")
         self.picture_page = pages.PicturePage(style)
         self.channel_page = pages.ChannelPage(style)
         self.spatial_page = pages.SpatialPage(style)
@@ -667,16 +670,28 @@ class VisionView(View):
             name = self.block.itemData(i)
             self.block.setItemText(i, f"{name} ({BLOCK_SIZES[name]})")
         self.block.setToolTip(translate("VisionView", "Which block's attention the pages show"))
+        # one word a title: six pages side by side fit the tab on a projector at 1024×768
         titles = {
             "picture": translate("VisionView", "Picture"),
-            "channel": translate("VisionView", "Channel attention"),
-            "spatial": translate("VisionView", "Spatial attention"),
-            "residual": translate("VisionView", "Residual attention"),
+            "channel": translate("VisionView", "Channel"),
+            "spatial": translate("VisionView", "Spatial"),
+            "residual": translate("VisionView", "Residual"),
             "compare": translate("VisionView", "Compare"),
             "train": translate("VisionView", "Train"),
         }
+        tips = {
+            "picture": translate("VisionView", "The picture, the attention over it and the probabilities"),
+            "channel": translate("VisionView", "Channel attention (SE, CBAM): a weight for every channel"),
+            "spatial": translate("VisionView", "Spatial attention (CBAM): a weight for every position"),
+            "residual": translate(
+                "VisionView", "Residual attention: the mask branch M(x) and the trunk T(x)"
+            ),
+            "compare": translate("VisionView", "The models side by side on the same picture"),
+            "train": translate("VisionView", "Train a model from scratch while the class watches"),
+        }
         for i, page in enumerate(PAGES):
             self.pages.setTabText(i, titles[page])
+            self.pages.setTabToolTip(i, tips[page])
         self.channel_page.placeholder.label.setText(
             translate(
                 "VisionView", "This block has no channel attention. SE and CBAM blocks weigh their channels."

@@ -180,7 +180,7 @@ def channel_figure(
             data, levels = cell[name](s.channel)
             panels.append(MatrixPanel(np.asarray(data), kind="weights", levels=levels, name=name))
     mark = {"top": "▲", "bottom": "▼", "selected": "●"}  # the largest weights, the smallest, the chosen
-    headers = [f"c{s.channel} {mark[s.role]}" for s in shown]
+    headers = [f"{mark[s.role]}{s.channel}" for s in shown]  # short: a column is ~50 px on a projector
     return Figure(
         panels,
         columns=len(shown),

@@ -21,6 +21,7 @@ from explorer.gui.vision.bars import BarChart, Bars, decimals, percent
 from explorer.gui.vision.curves import CurvePlot, Curves, Series
 from explorer.gui.vision.drawing import DrawCanvas, qcolour
 from explorer.gui.vision.figures import SquareCanvas
+from explorer.gui.vision.flow import FlowLayout
 from explorer.gui.vision.training import GOAL, Run
 from explorer.vision.trace import VisionTrace
 
@@ -89,6 +90,24 @@ class Placeholder(QtWidgets.QWidget):
         layout.addStretch(1)
 
 
+class WorkedSplitter(QtWidgets.QSplitter):
+    """The figures beside the worked arithmetic on a wide tab, above it on a narrow one (a
+    projector at 1024×768 leaves the tab ~700 px: side by side, both would be too small to read)."""
+
+    WIDE_CHARS = 45  # the tab's width, in font sizes, from which the two sit side by side
+
+    def __init__(self, parent=None):
+        super().__init__(QtCore.Qt.Orientation.Horizontal, parent)
+        self.setChildrenCollapsible(False)
+
+    def resizeEvent(self, event):  # noqa: N802
+        wide = event.size().width() >= self.WIDE_CHARS * QtGui.QFontInfo(self.font()).pixelSize()
+        orientation = QtCore.Qt.Orientation.Horizontal if wide else QtCore.Qt.Orientation.Vertical
+        if orientation != self.orientation():
+            self.setOrientation(orientation)
+        super().resizeEvent(event)
+
+
 class StackedPage(QtWidgets.QStackedWidget):
     """A page with content, or a placeholder when there is nothing of its kind to show."""
 
@@ -155,9 +174,9 @@ class PicturePage(QtWidgets.QWidget):
         self.left.addWidget(draw_box)
         self.overlay = SquareCanvas(style=style)
         self.probabilities = BarChart(style)
-        layout.addWidget(self.left, 1)
-        layout.addWidget(self.overlay, 1)
-        layout.addWidget(self.probabilities, 1)
+        layout.addWidget(self.left, 2)
+        layout.addWidget(self.overlay, 3)  # its title, axes and colour bar need the room
+        layout.addWidget(self.probabilities, 3)  # a class name, its bar and its percentage
         self.overlay.clicked.connect(lambda _i, r, c: self.positionClicked.emit(r, c))
         self.canvas.strokeFinished.connect(self.strokeDrawn)
         self.colour.currentIndexChanged.connect(self._brush)
@@ -229,14 +248,17 @@ class ChannelPage(StackedPage):
         top = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         top.addWidget(self.bars)
         top.addWidget(self.figure)
-        top.addWidget(self.worked)
         top.setStretchFactor(0, 2)
         top.setStretchFactor(1, 3)
-        top.setStretchFactor(2, 2)
+        split = WorkedSplitter()
+        split.addWidget(top)
+        split.addWidget(self.worked)
+        split.setStretchFactor(0, 5)
+        split.setStretchFactor(1, 2)
         layout = QtWidgets.QVBoxLayout(self.content)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(top)
-        self.splitter = top
+        layout.addWidget(split)
+        self.splitter = split
         self.bars.clicked.connect(self.channelClicked)
         self.figure.clicked.connect(self._on_figure_click)
         self.channels: list[int] = []  # the figure's columns
@@ -271,11 +293,12 @@ class SpatialPage(StackedPage):
         super().__init__(parent)
         self.figure = SquareCanvas(style=style)
         self.worked = worked_browser()
-        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        split = WorkedSplitter()
         split.addWidget(self.figure)
         split.addWidget(self.worked)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 1)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        self.splitter = split
         layout = QtWidgets.QVBoxLayout(self.content)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
@@ -379,8 +402,8 @@ class TrainPage(QtWidgets.QWidget):
         super().__init__(parent)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        row = QtWidgets.QHBoxLayout()
         self.what = QtWidgets.QLabel()
+        self.what.setWordWrap(True)
         self.steps = QtWidgets.QSpinBox()
         self.steps.setRange(10, MAX_TRAIN_STEPS)
         self.steps.setSingleStep(50)
@@ -390,9 +413,11 @@ class TrainPage(QtWidgets.QWidget):
         self.cancel = QtWidgets.QPushButton()
         self.progress = QtWidgets.QProgressBar()
         self.progress.setRange(0, 1)
-        for w in (self.what, self.steps, self.seed, self.start, self.cancel):
-            row.addWidget(w)
-        row.addWidget(self.progress, 1)
+        layout.addWidget(self.what)
+        row = FlowLayout()  # one line on a wide screen, two or three on a projector
+        for w in (self.steps, self.seed, self.start, self.cancel):
+            row.add(w)
+        row.add(self.progress, stretch=True)
         layout.addLayout(row)
         self.status = QtWidgets.QLabel()
         self.status.setWordWrap(True)
@@ -407,17 +432,17 @@ class TrainPage(QtWidgets.QWidget):
         self.watched = SquareCanvas(style=style)
         middle.addWidget(self.watched, 2)
         layout.addLayout(middle, 1)
-        scrub = QtWidgets.QHBoxLayout()
+        scrub = FlowLayout()
         self.slider_label = QtWidgets.QLabel()
         self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.slider.setRange(0, 0)
         self.slider.setPageStep(1)
         self.snapshot_label = QtWidgets.QLabel()
         self.shipped = QtWidgets.QPushButton()
-        scrub.addWidget(self.slider_label)
-        scrub.addWidget(self.slider, 1)
-        scrub.addWidget(self.snapshot_label)
-        scrub.addWidget(self.shipped)
+        scrub.add(self.slider_label)
+        scrub.add(self.slider, stretch=True)
+        scrub.add(self.snapshot_label)
+        scrub.add(self.shipped)
         layout.addLayout(scrub)
         self.start.clicked.connect(self.startClicked)
         self.cancel.clicked.connect(self.cancelClicked)
