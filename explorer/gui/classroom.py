@@ -392,8 +392,9 @@ class Classroom(QtCore.QObject):
         self.window.show_notes()  # a panel built just now shows the result's notes too
         self.apply_look()  # the lesson panel's formula size
         s.set_tab(STEPS[s.lesson_step].tab)  # the step's own tab (a lab's step is on its tab)
-        if s.stage_zoom:
-            s.set_stage_zoom(step_panels(s))  # a zoomed view follows the lesson
+        panels = step_panels(s)
+        if s.stage_zoom and panels:  # a zoomed view follows the lesson; a lab's step (its own
+            s.set_stage_zoom(panels)  # tab) leaves it be, for the way back
 
     @staticmethod
     def _check(action: QtGui.QAction, on: bool) -> None:

@@ -151,6 +151,26 @@ def test_arrow_keys_walk_every_stage_in_order_and_back(qtbot, small_window):
     assert lesson.explanation_label.text() == STEPS[0].explanation
 
 
+def test_walking_back_from_the_labs_keeps_one_stage_at_a_time(qtbot, small_window):
+    """In presentation, steps on the Translation and Vision tabs and back: the pipeline's
+    steps show their own stage again (they showed every stage)."""
+    w = small_window
+    w.classroom.set_presentation(True, fullscreen=False)
+    weights = next(i for i, s in enumerate(STEPS) if s.stage == "weights")
+    lab = next(i for i, s in enumerate(STEPS) if s.tab != Tab.PIPELINE)
+    w.state.set_lesson_step(weights)
+    assert w.state.stage_zoom == STAGE_PANELS["weights"]
+    for step in range(weights + 1, len(STEPS)):  # forward to the end, through both labs
+        qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_Right)
+        assert w.state.lesson_step == step
+    assert STEPS[-1].tab != Tab.PIPELINE
+    for _ in range(len(STEPS) - 1 - weights):
+        qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_Left)
+    assert lab > weights and w.state.lesson_step == weights and w.state.tab == Tab.PIPELINE
+    assert w.state.stage_zoom == STAGE_PANELS["weights"] and w.pipeline.zoom == STAGE_PANELS["weights"]
+    assert w.pipeline.canvas.figure.show_values
+
+
 def test_play_advances_by_itself(qtbot, small_window):
     small_window.state.show_lesson(True)
     lesson = small_window.classroom.lesson
