@@ -7,6 +7,8 @@ Each check returns a list of problems (empty: fine), each naming the widget or t
 
 from __future__ import annotations
 
+import re
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.elided import ElidedCombo, ElidedLabel
@@ -99,7 +101,10 @@ def clip_problems(window) -> list[str]:
             problems.append(f"{name(w)} squeezed to {width} px wide, needs {hint.width()}")
         if isinstance(w, QtWidgets.QLabel) and not isinstance(w, ElidedLabel) and not w.wordWrap():
             if w.textFormat() != QtCore.Qt.TextFormat.RichText and "<" not in w.text():
-                need = w.fontMetrics().horizontalAdvance(w.text())
+                shown = (
+                    re.sub("&(.)", r"\1", w.text()) if w.buddy() is not None else w.text()
+                )  # "&Date": "Date"
+                need = w.fontMetrics().horizontalAdvance(shown)
                 if need > w.contentsRect().width() + 1:
                     problems.append(f"{name(w)} cuts its text ({need:.0f} px in {w.contentsRect().width()})")
         if isinstance(w, QtWidgets.QLabel) and w.wordWrap() and w.text():

@@ -142,7 +142,7 @@ def test_models_scorings_and_decodings(qtbot, tab):
             assert "scaled dot-product" in items.item(row).toolTip()
     sample = view.attention_box.model().item(view.attention_box.findData("sample"))
     assert not sample.isEnabled() and sample.toolTip()
-    assert view.transformer_row.isVisible()
+    assert view.kind_box.isVisible() and view.head_box.isVisible()
 
 
 # -- an output step, its stages and its arithmetic ----------------------------------------------------
@@ -205,10 +205,10 @@ def test_lines_view_draws_the_alignment_and_selects_a_step(qtbot, tab):
     qtbot.mouseClick(view.lines_button, QtCore.Qt.MouseButton.LeftButton)
     assert window.state.translation.settings.view == "lines"
     assert view.stack.currentWidget() is view.lines
-    np.testing.assert_array_equal(view.lines._weights[0], t.alignment)
-    assert view.lines._top == list(t.output_tokens) and view.lines._bottom == [
-        "␣" if c == " " else c for c in t.source_tokens
-    ]
+    picture = view.lines.picture  # what the view draws: the trace's alignment, one head
+    np.testing.assert_array_equal(picture.weights, t.alignment[None])
+    assert picture.top == tuple(t.output_tokens)
+    assert picture.bottom == tuple("␣" if c == " " else c for c in t.source_tokens)
     qtbot.mouseClick(view.lines, QtCore.Qt.MouseButton.LeftButton, pos=view.lines.token_point("top", 4))
     assert view.cell() == (4, int(np.argmax(t.alignment[4])))
     image = view.lines.render_image(600, 300)
