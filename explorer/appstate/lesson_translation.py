@@ -49,7 +49,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
     Step(
         "query",
         QT_TRANSLATE_NOOP("Lesson", "The query: the decoder's state"),
-        "query = sᵢ₋₁,   keys = values = hⱼ",
+        QT_TRANSLATE_NOOP("Lesson", "query = sᵢ₋₁,   keys = values = hⱼ"),  # its words are translated
         QT_TRANSLATE_NOOP(
             "Lesson",
             "What is the decoder looking for? Its state before writing yᵢ, sᵢ₋₁, is the query "
@@ -62,7 +62,9 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
     Step(
         "alignment_scores",
         QT_TRANSLATE_NOOP("Lesson", "Alignment scores"),
-        "eᵢⱼ = vᵀ tanh(W₁ sᵢ₋₁ + W₂ hⱼ)   or   eᵢⱼ = sᵢ₋₁ᵀ W hⱼ",
+        QT_TRANSLATE_NOOP(
+            "Lesson", "eᵢⱼ = vᵀ tanh(W₁ sᵢ₋₁ + W₂ hⱼ)   or   eᵢⱼ = sᵢ₋₁ᵀ W hⱼ"
+        ),  # its words are translated
         QT_TRANSLATE_NOOP(
             "Lesson",
             "Each encoder state is scored against the query: additive scoring (Bahdanau) runs a "
@@ -100,7 +102,9 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
     Step(
         "soft_hard",
         QT_TRANSLATE_NOOP("Lesson", "Soft or hard attention"),
-        "soft: cᵢ = Σⱼ αᵢⱼ hⱼ    hard: cᵢ = h_k,  k = argmax αᵢ  or  k ~ αᵢ",
+        QT_TRANSLATE_NOOP(
+            "Lesson", "soft: cᵢ = Σⱼ αᵢⱼ hⱼ    hard: cᵢ = h_k,  k = argmax αᵢ  or  k ~ αᵢ"
+        ),  # its words are translated
         QT_TRANSLATE_NOOP(
             "Lesson",
             "Soft attention takes the weighted average (an expected value): smooth, and what the "
@@ -113,7 +117,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
     Step(
         "learn",
         QT_TRANSLATE_NOOP("Lesson", "Watch it learn"),
-        "θ ← θ − η ∇θ loss",
+        QT_TRANSLATE_NOOP("Lesson", "θ ← θ − η ∇θ loss"),  # its words are translated
         QT_TRANSLATE_NOOP(
             "Lesson",
             "Nobody told the model which characters spell the year. Press Train from scratch: it starts from "

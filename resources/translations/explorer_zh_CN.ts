@@ -1747,12 +1747,20 @@
         <translation>查询：解码器的状态</translation>
     </message>
     <message>
+        <source>query = sᵢ₋₁,   keys = values = hⱼ</source>
+        <translation>查询 = sᵢ₋₁，   键 = 值 = hⱼ</translation>
+    </message>
+    <message>
         <source>What is the decoder looking for? Its state before writing yᵢ, sᵢ₋₁, is the query (Bahdanau); Luong uses the state after reading the previous character. The keys and the values are the encoder states hⱼ, each made of a forward and a backward GRU, so every hⱼ knows its neighbours. Click an output character to see its query.</source>
         <translation>解码器在找什么？写出 yᵢ 之前的状态 sᵢ₋₁ 就是查询（Bahdanau）；Luong 用的是读入上一个字符之后的状态。键和值都是编码器状态 hⱼ，每个都由一个正向 GRU 和一个反向 GRU 组成，所以每个 hⱼ 都了解它的邻居。点击一个输出字符查看它的查询。</translation>
     </message>
     <message>
         <source>Alignment scores</source>
         <translation>对齐分数</translation>
+    </message>
+    <message>
+        <source>eᵢⱼ = vᵀ tanh(W₁ sᵢ₋₁ + W₂ hⱼ)   or   eᵢⱼ = sᵢ₋₁ᵀ W hⱼ</source>
+        <translation>eᵢⱼ = vᵀ tanh(W₁ sᵢ₋₁ + W₂ hⱼ)   或   eᵢⱼ = sᵢ₋₁ᵀ W hⱼ</translation>
     </message>
     <message>
         <source>Each encoder state is scored against the query: additive scoring (Bahdanau) runs a small tanh network, multiplicative scoring (Luong) puts a matrix W between them, dot scoring multiplies them directly. W₁, W₂, v and W were learned with the rest of the model. Open the worked arithmetic (Ctrl+Shift+W) to follow one score with its real numbers.</source>
@@ -1779,12 +1787,20 @@
         <translation>软注意力还是硬注意力</translation>
     </message>
     <message>
+        <source>soft: cᵢ = Σⱼ αᵢⱼ hⱼ    hard: cᵢ = h_k,  k = argmax αᵢ  or  k ~ αᵢ</source>
+        <translation>软注意力：cᵢ = Σⱼ αᵢⱼ hⱼ    硬注意力：cᵢ = h_k，  k = argmax αᵢ  或  k ~ αᵢ</translation>
+    </message>
+    <message>
         <source>Soft attention takes the weighted average (an expected value): smooth, and what the model was trained with. Hard attention keeps one source position, the largest weight or one drawn with the weights as probabilities. Switch Attention to hard or sample: a model whose weights are sharp still answers right.</source>
         <translation>软注意力取加权平均（一个期望值）：平滑，也是模型训练时用的方式。硬注意力只保留一个源位置：权重最大的那个，或以权重为概率抽出的一个。把“注意力”切换为硬或采样：权重足够集中的模型仍然能答对。</translation>
     </message>
     <message>
         <source>Watch it learn</source>
         <translation>看它学习</translation>
+    </message>
+    <message>
+        <source>θ ← θ − η ∇θ loss</source>
+        <translation>θ ← θ − η ∇θ 损失</translation>
     </message>
     <message>
         <source>Nobody told the model which characters spell the year. Press Train from scratch: it starts from random weights, its alignment is a blur, and within a few hundred steps the year digits look at the year, the month at the month, the day at the day. Drag the scrubber to replay how the alignment formed.</source>

@@ -24,6 +24,7 @@ from explorer.gui.views.translation_curves import CurvePlot, nice_ticks
 from explorer.seq2seq import alignment_at, translate
 
 from .helpers import WAIT_MS, click_cell, pixels
+from .projector_check import all_problems
 
 TAB = "translation"
 
@@ -142,7 +143,7 @@ def test_models_scorings_and_decodings(qtbot, tab):
             assert "scaled dot-product" in items.item(row).toolTip()
     sample = view.attention_box.model().item(view.attention_box.findData("sample"))
     assert not sample.isEnabled() and sample.toolTip()
-    assert view.transformer_row.isVisible()
+    assert view.kind_box.isVisible() and view.head_box.isVisible()
 
 
 # -- an output step, its stages and its arithmetic ----------------------------------------------------
@@ -205,10 +206,10 @@ def test_lines_view_draws_the_alignment_and_selects_a_step(qtbot, tab):
     qtbot.mouseClick(view.lines_button, QtCore.Qt.MouseButton.LeftButton)
     assert window.state.translation.settings.view == "lines"
     assert view.stack.currentWidget() is view.lines
-    np.testing.assert_array_equal(view.lines._weights[0], t.alignment)
-    assert view.lines._top == list(t.output_tokens) and view.lines._bottom == [
-        "␣" if c == " " else c for c in t.source_tokens
-    ]
+    picture = view.lines.picture  # what the view draws: the trace's alignment, one head
+    np.testing.assert_array_equal(picture.weights, t.alignment[None])
+    assert picture.top == tuple(t.output_tokens)
+    assert picture.bottom == tuple("␣" if c == " " else c for c in t.source_tokens)
     qtbot.mouseClick(view.lines, QtCore.Qt.MouseButton.LeftButton, pos=view.lines.token_point("top", 4))
     assert view.cell() == (4, int(np.argmax(t.alignment[4])))
     image = view.lines.render_image(600, 300)
@@ -379,6 +380,39 @@ def test_presentation_mode_fits_1024_by_768_with_large_text(qtbot, tab):
         assert QtGui.QFontInfo(widget.font()).pixelSize() >= 20
     assert view.alignment.style_.font.pixelSize() >= 20
     assert view.geometry().right() <= window.width()
+
+
+def tab_problems(window) -> list[str]:
+    """The projector's checks, less the main tab bar's scroll arrows (the window's, not this tab's)."""
+    return [p for p in all_problems(window) if "ScrollLeftButton" not in p and "ScrollRightButton" not in p]
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720), (1920, 1080)])
+def test_on_every_projector_nothing_is_clipped_in_both_languages_and_models(qtbot, tab, size):
+    window, view = tab
+    window.resize(*size)  # first: the window's minimum is larger for a moment while it turns presenter
+    window.classroom.set_presentation(True, fullscreen=False)
+    window.resize(*size)
+    window.state.set_tab(TAB)
+    for language in ("en", "zh_CN"):
+        window.state.set_language(language)
+        for model in ("bahdanau", "transformer"):
+            pick(view.model_box, model)
+            wait_translation(qtbot, view, model=model)
+            qtbot.wait(20)
+            assert window.size() == QtCore.QSize(*size), (language, model)
+            assert not tab_problems(window), (language, model, tab_problems(window))
+            assert view.kind_box.isVisible() == (model == "transformer")
+    if size == (1024, 768):  # A+ twice (the lesson's model): larger text, still on the screen and whole
+        pick(view.model_box, "bahdanau")
+        wait_translation(qtbot, view, model="bahdanau")
+        window.classroom.act_zoom_in.trigger()
+        window.classroom.act_zoom_in.trigger()
+        qtbot.wait(20)
+        assert window.size() == QtCore.QSize(*size)
+        assert window.minimumSizeHint().width() <= 1024 and window.minimumSizeHint().height() <= 768
+        assert view.choices.per_row[0] < 4  # the choices went onto more rows
+        assert not tab_problems(window), tab_problems(window)
 
 
 def test_the_lesson_walks_onto_the_tab_and_points_at_its_parts(qtbot, tab):

@@ -31,12 +31,14 @@ from explorer.appstate.translation import (
 )
 from explorer.core.trace import AttentionTrace
 from explorer.gui import theme
+from explorer.gui.elided import ElidedCombo
 from explorer.gui.heatmap import Figure, MatrixCanvas
 from explorer.gui.heatmap.figure import Mark
 from explorer.gui.i18n import translate
 from explorer.gui.lines_view import LinesView
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE, error_message
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
+from explorer.gui.views.translation_choices import ChoiceRows
 from explorer.gui.views.translation_parts import (
     ATTENTION_HINTS,
     ATTENTION_NAMES,
@@ -91,16 +93,24 @@ def input_problem(text: str) -> str | None:
 
 
 def _combo(names) -> QtWidgets.QComboBox:
-    box = QtWidgets.QComboBox()
+    box = ElidedCombo(min_chars=6)  # a long name is elided (its whole text in the list), not widening
     model = QtGui.QStandardItemModel(box)
     for name in names:
         item = QtGui.QStandardItem(name)
         item.setData(name, QtCore.Qt.ItemDataRole.UserRole)
         model.appendRow(item)
     box.setModel(model)
-    box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    box.setMinimumContentsLength(6)
     return box
+
+
+def _wrapping() -> QtWidgets.QSizePolicy:
+    """For a wrapped label: any width (never what widens the window), as tall as its lines
+    need there (a new policy would drop the label's height-for-width and cut its last line)."""
+    policy = QtWidgets.QSizePolicy(
+        QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
+    )
+    policy.setHeightForWidth(True)
+    return policy
 
 
 def _select(box: QtWidgets.QComboBox, value) -> None:
@@ -147,11 +157,7 @@ class TranslationView(View):
         self.source_edit = QtWidgets.QLineEdit()
         self.source_edit.setMaxLength(1000)
         self.source_label.setBuddy(self.source_edit)
-        self.examples = QtWidgets.QComboBox()
-        self.examples.setSizeAdjustPolicy(
-            QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.examples.setMinimumContentsLength(10)
+        self.examples = ElidedCombo(min_chars=8)
         self.examples.addItem("", None)
         for example in examples():
             self.examples.addItem("", example.source)
@@ -160,7 +166,6 @@ class TranslationView(View):
         row.addWidget(self.examples, 2)
         layout.addLayout(row)
 
-        row = QtWidgets.QHBoxLayout()
         self.model_label, self.scoring_label, self.attention_label = (QtWidgets.QLabel() for _ in range(3))
         self.model_box, self.scoring_box, self.attention_box = (
             _combo(MODELS),
@@ -169,32 +174,22 @@ class TranslationView(View):
         )
         self.lines_button = QtWidgets.QPushButton()
         self.lines_button.setCheckable(True)
-        for label, box in (
-            (self.model_label, self.model_box),
-            (self.scoring_label, self.scoring_box),
-            (self.attention_label, self.attention_box),
-        ):
-            label.setBuddy(box)
-            row.addWidget(label)
-            row.addWidget(box, 1)
-        row.addWidget(self.lines_button)
-        layout.addLayout(row)
-
-        self.transformer_row = QtWidgets.QWidget()
-        row = QtWidgets.QHBoxLayout(self.transformer_row)
-        row.setContentsMargins(0, 0, 0, 0)
         self.kind_label, self.layer_label, self.head_label = (QtWidgets.QLabel() for _ in range(3))
         self.kind_box = _combo(KINDS)
         self.layer_box, self.head_box = QtWidgets.QSpinBox(), QtWidgets.QSpinBox()
-        for label, box in (
-            (self.kind_label, self.kind_box),
-            (self.layer_label, self.layer_box),
-            (self.head_label, self.head_box),
-        ):
-            label.setBuddy(box)
-            row.addWidget(label)
-            row.addWidget(box, 1 if box is self.kind_box else 0)
-        layout.addWidget(self.transformer_row)
+        self.transformer_boxes = (self.kind_box, self.layer_box, self.head_box)
+        groups = [
+            [(self.model_label, self.model_box), (self.scoring_label, self.scoring_box)]
+            + [(self.attention_label, self.attention_box), (None, self.lines_button)],
+            [(self.kind_label, self.kind_box), (self.layer_label, self.layer_box)]
+            + [(self.head_label, self.head_box)],
+        ]
+        for group in groups:
+            for label, box in group:
+                if label is not None:
+                    label.setBuddy(box)
+        self.choices = ChoiceRows(groups)  # as many to a row as fit: never what widens the window
+        layout.addWidget(self.choices)
 
         self.message = QtWidgets.QLabel()
         self.message.setWordWrap(True)
@@ -205,9 +200,7 @@ class TranslationView(View):
         self.strip = OutputStrip()
         self.score_label = QtWidgets.QLabel()
         self.score_label.setWordWrap(True)
-        self.score_label.setSizePolicy(
-            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
-        )
+        self.score_label.setSizePolicy(_wrapping())
         self.score_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         row.addWidget(self.strip, 2)
         row.addWidget(self.score_label, 3)
@@ -224,14 +217,16 @@ class TranslationView(View):
         step_layout.setContentsMargins(2, 2, 2, 2)
         self.step_label = QtWidgets.QLabel()
         self.step_label.setWordWrap(True)
-        self.step_label.setSizePolicy(
-            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
-        )
+        self.step_label.setSizePolicy(_wrapping())
         self.stages = MatrixCanvas(style=self.context.style())
         self.stages_scroll = QtWidgets.QScrollArea()
         self.stages_scroll.setWidgetResizable(True)
         self.stages_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         self.stages_scroll.setWidget(self.stages)
+        # the rest of the page, whatever the panels' hint: the step's sentence keeps its lines
+        self.stages_scroll.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Ignored
+        )
         step_layout.addWidget(self.step_label)
         step_layout.addWidget(self.stages_scroll, 1)
         self.training = TrainingPanel(self.state, self.tstate)
@@ -295,7 +290,13 @@ class TranslationView(View):
         self.lines_button.setChecked(s.view == "lines")
         self.lines_button.blockSignals(False)
         self.stack.setCurrentIndex(1 if s.view == "lines" else 0)
-        self.transformer_row.setVisible(not self.tstate.is_gru)
+        if self.kind_box.isVisibleTo(self.choices) == self.tstate.is_gru:
+            for label, box in zip(
+                (self.kind_label, self.layer_label, self.head_label), self.transformer_boxes
+            ):
+                label.setVisible(not self.tstate.is_gru)
+                box.setVisible(not self.tstate.is_gru)
+            self.choices.rearrange()
 
     def _enable_choices(self) -> None:
         """Pairs without a checkpoint and decodings a model lacks are disabled, with the reason."""
