@@ -33,6 +33,7 @@ from explorer.core.trace import AttentionTrace
 from explorer.gui import theme
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.elided import ElidedCombo
+from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel, Style
 from explorer.gui.i18n import translate
 from explorer.gui.views import stages
@@ -162,7 +163,7 @@ class BoardView(View):
         layout = QtWidgets.QVBoxLayout(self.editor)
         layout.setContentsMargins(0, 0, 0, 0)
 
-        bar = QtWidgets.QHBoxLayout()
+        bar = FlowLayout()  # wraps on a projector, where the lesson column leaves the tab ~700 px
         self.example_label = QtWidgets.QLabel()
         # long items cut with "…" when the row is narrow (a projector); the open list shows them whole
         self.example = ElidedCombo(min_chars=16)
@@ -188,30 +189,28 @@ class BoardView(View):
             self.heads_label,
             self.heads_combo,
         ):
-            bar.addWidget(w)
-        bar.addStretch(1)
+            bar.add(w)
         layout.addLayout(bar)
 
-        options = QtWidgets.QHBoxLayout()  # the window's options, here too (the controls hide on a projector)
-        self.scoring = QtWidgets.QComboBox()
+        options = FlowLayout()  # the window's options, here too (the controls hide on a projector)
+        self.scoring = ElidedCombo(min_chars=9)
         for name in ("dot", "cosine", "additive", "general"):
             self.scoring.addItem(name, name)
-        self.scale = QtWidgets.QComboBox()
+        self.scale = ElidedCombo(min_chars=9)
         for name in ("sqrt", "temperature", "none"):
             self.scale.addItem("", name)
         self.tau = QtWidgets.QDoubleSpinBox()
         self.tau.setRange(0.01, 100.0)
         self.tau.setDecimals(2)
         self.tau.setSingleStep(0.1)
-        self.attention = QtWidgets.QComboBox()
+        self.attention = ElidedCombo(min_chars=9)
         for name in ("soft", "hard", "sample"):
             self.attention.addItem("", name)
-        self.mask = QtWidgets.QComboBox()
+        self.mask = ElidedCombo(min_chars=9)
         for name in ("none", "causal"):
             self.mask.addItem("", name)
         for w in (self.scoring, self.scale, self.tau, self.attention, self.mask):
-            options.addWidget(w)
-        options.addStretch(1)
+            options.add(w)
         layout.addLayout(options)
 
         self.table = QtWidgets.QTableWidget()
@@ -256,6 +255,7 @@ class BoardView(View):
         self.canvas.clicked.connect(self._on_click)
         self.canvas.doubleClicked.connect(self._on_double_click)
         self.scroll.viewport().installEventFilter(self)
+        self.editor.installEventFilter(self)
         context.worker.listen(CHANNEL, self._on_result)
         self.retranslate()
         self.restyle()
@@ -457,6 +457,16 @@ class BoardView(View):
         self._show()
 
     def eventFilter(self, obj, event):  # noqa: N802
+        # the editor's rows wrap when narrow, but a splitter ignores height-for-width: ask for
+        # the height the wrapped rows need, or they overlap the table
+        if obj is self.editor and event.type() in (
+            QtCore.QEvent.Type.Resize,
+            QtCore.QEvent.Type.LayoutRequest,
+        ):
+            need = self.editor.layout().totalHeightForWidth(self.editor.width())
+            if need > 0 and need != self.editor.minimumHeight():
+                self.editor.setMinimumHeight(need)
+            return False
         # the stages' room changed (the window, the splitter): as many columns as fit
         if obj is self.scroll.viewport() and event.type() == QtCore.QEvent.Type.Resize and self.canvas.panels:
             columns, _ = fit_columns(self.canvas.figure, self.canvas.style_, self.scroll.viewport().width())

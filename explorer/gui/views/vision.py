@@ -45,13 +45,14 @@ from explorer.appstate.vision_jobs import (
 )
 from explorer.gui import theme
 from explorer.gui.app_setup import hold_collections, settle
+from explorer.gui.elided import ElidedCombo
+from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import format_value
 from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
 from explorer.gui.views.base import View, ViewContext
 from explorer.gui.vision import figures as vf
 from explorer.gui.vision import pages
-from explorer.gui.vision.flow import FlowLayout
 from explorer.gui.vision.pages import picture_error
 from explorer.gui.vision.training import Run, Trainer
 from explorer.gui.vision.worked import channel_html, position_html
@@ -117,10 +118,10 @@ class VisionView(View):
         self.load_button = QtWidgets.QPushButton()
         self.draw_button = QtWidgets.QPushButton()
         self.draw_button.setCheckable(True)
-        self.model = QtWidgets.QComboBox()
+        self.model = ElidedCombo(min_chars=10)  # "residual attention" cut with … when narrow
         for variant in VARIANTS:
             self.model.addItem("", variant)
-        self.block = QtWidgets.QComboBox()
+        self.block = ElidedCombo(min_chars=8)
         for name in BLOCK_SIZES:
             self.block.addItem("", name)
         for w in (self.picture_label, self.seed, self.new_button, self.load_button, self.draw_button):

@@ -13,6 +13,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.vision import BRUSH_RANGE, DRAW_COLOURS, MAX_SEED, MAX_TRAIN_STEPS
+from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import Figure, Style
 from explorer.gui.i18n import translate
 from explorer.gui.messages import error_message
@@ -21,7 +22,6 @@ from explorer.gui.vision.bars import BarChart, Bars, decimals, percent
 from explorer.gui.vision.curves import CurvePlot, Curves, Series
 from explorer.gui.vision.drawing import DrawCanvas, qcolour
 from explorer.gui.vision.figures import SquareCanvas
-from explorer.gui.vision.flow import FlowLayout
 from explorer.gui.vision.training import GOAL, Run
 from explorer.vision.trace import VisionTrace
 
