@@ -330,7 +330,7 @@ class MainWindow(QtWidgets.QMainWindow):
             else ""
         )
         return self.tr(
-            "device {device}  |  tokens {nq}×{nk}  |  {heads} heads of {dk}  |  {source}  |  "
+            "device {device}  |  tokens {nq}×{nk}  |  {heads} heads × d_k {dk}  |  {source}  |  "
             "compute {compute} ms  |  render {render} ms"
         ).format(
             device=t.device,

@@ -1936,6 +1936,10 @@
         <translation>正在计算…</translation>
     </message>
     <message>
+        <source>device {device}  |  tokens {nq}×{nk}  |  {heads} heads × d_k {dk}  |  {source}  |  compute {compute} ms  |  render {render} ms</source>
+        <translation>设备 {device}  |  词元 {nq}×{nk}  |  {heads} 个头，每头 {dk} 维  |  {source}  |  计算 {compute} ms  |  绘制 {render} ms</translation>
+    </message>
+    <message>
         <source>Note: </source>
         <translation>注意：</translation>
     </message>
@@ -1946,10 +1950,6 @@
     <message>
         <source> {model} layer {layer}</source>
         <translation> {model} 第 {layer} 层</translation>
-    </message>
-    <message>
-        <source>device {device}  |  tokens {nq}×{nk}  |  {heads} heads of {dk}  |  {source}  |  compute {compute} ms  |  render {render} ms</source>
-        <translation>设备 {device}  |  词元 {nq}×{nk}  |  {heads} 个头，每头 {dk} 维  |  {source}  |  计算 {compute} ms  |  绘制 {render} ms</translation>
     </message>
     <message>
         <source>&amp;File</source>

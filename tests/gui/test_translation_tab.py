@@ -255,6 +255,7 @@ def test_training_runs_beside_the_window_and_can_be_cancelled(qtbot, tab):
     tstate = window.state.translation
     panel_ = view.training
     panel_.steps.setValue(400)
+    assert (panel_.progress.value(), panel_.progress.maximum()) == (0, 400)  # not "0 of 1 steps"
     qtbot.mouseClick(panel_.train_button, QtCore.Qt.MouseButton.LeftButton)
     assert view.pages.currentIndex() == 1 and tstate.training
     assert not panel_.train_button.isEnabled() and panel_.cancel_button.isEnabled()

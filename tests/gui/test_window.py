@@ -34,7 +34,7 @@ def test_first_launch_shows_a_computed_example(window):
     assert "[15×15]" in p.panel("scores").title
     status = window.status_text.text()
     assert f"device {t.device}" in status and f"tokens {t.n_query}×{t.n_key}" in status
-    assert f"{t.heads} heads of {t.d_k}" in status and f"compute {t.compute_ms:.1f} ms" in status
+    assert f"{t.heads} heads × d_k {t.d_k}" in status and f"compute {t.compute_ms:.1f} ms" in status
     assert f"render {window.render_ms:.1f} ms" in status
     assert not window.banner.isVisible()
 

@@ -170,7 +170,7 @@ class TrainingPanel(QtWidgets.QWidget):
         self.cancel_button.setEnabled(running)
         self.steps.setEnabled(not running)
         self.seed.setEnabled(not running)
-        self.progress.setRange(0, run.steps if run is not None else 1)
+        self.progress.setRange(0, run.steps if run is not None else self.tstate.settings.train_steps)
         self.progress.setValue(run.step if run is not None else 0)
         self.status.setText(self._status_text())
         self._show_weights()
