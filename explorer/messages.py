@@ -296,6 +296,31 @@ SESSION = {
     "session.tab": "tab must be a tab's name",
 }
 
+VISION = {
+    "vision.no_file": "{path}: no such file",
+    "vision.not_a_file": "{path}: not a file",
+    "vision.unreadable": "{path}: cannot read it ({reason})",
+    "vision.empty_file": "{path}: the file is empty",
+    "vision.file_too_large": "{path}: {megabytes:.0f} MB is too large for a picture (at most {limit} MB)",
+    "vision.not_an_image": "{path}: not a {formats} or {last} image",
+    "vision.bomb": "{path}: the picture declares too many pixels (a decompression bomb?)",
+    "vision.damaged_header": "{path}: a damaged image header ({reason})",
+    "vision.no_pixels": "{path}: the picture is {width}×{height} pixels: there is nothing to see",
+    "vision.too_many_pixels": (
+        "{path}: {width:,}×{height:,} pixels is too large (at most {limit:,}); refused before decoding"
+    ),
+    "vision.truncated": "{path}: the picture data is truncated or damaged (the file ends before the last pixel)",
+    "vision.damaged_data": "{path}: the picture data is truncated or damaged ({reason})",
+    "vision.array_shape": "a picture must be H×W, H×W×1, ×2, ×3 or ×4, not {shape}",
+    "vision.animation": "an animation of {frames} frames: the first frame is used",
+    "vision.grey": "a grey-scale picture: its one channel is used as red, green and blue",
+    "vision.transparency": "a picture with transparency: composited on white",
+    "vision.resized": "resized from {width}×{height} to {size}×{size} pixels",
+    "vision.resized_stretched": (
+        "resized from {width}×{height} to {size}×{size} pixels (stretched: the picture is not square)"
+    ),
+}
+
 TEMPLATES: Mapping[str, str] = MappingProxyType(
     {
         **CONFIG,
@@ -311,6 +336,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType(
         **TRAINING,
         **BOARD,
         **SESSION,
+        **VISION,
     }
 )
 

@@ -1368,6 +1368,96 @@
         <translation>标签页必须是某个标签页的名称</translation>
     </message>
     <message>
+        <source>{path}: no such file</source>
+        <comment>vision.no_file</comment>
+        <translation>{path}：没有这个文件</translation>
+    </message>
+    <message>
+        <source>{path}: not a file</source>
+        <comment>vision.not_a_file</comment>
+        <translation>{path}：不是一个文件</translation>
+    </message>
+    <message>
+        <source>{path}: cannot read it ({reason})</source>
+        <comment>vision.unreadable</comment>
+        <translation>{path}：无法读取（{reason}）</translation>
+    </message>
+    <message>
+        <source>{path}: the file is empty</source>
+        <comment>vision.empty_file</comment>
+        <translation>{path}：文件是空的</translation>
+    </message>
+    <message>
+        <source>{path}: {megabytes:.0f} MB is too large for a picture (at most {limit} MB)</source>
+        <comment>vision.file_too_large</comment>
+        <translation>{path}：{megabytes:.0f} MB，作为图片太大了（最多 {limit} MB）</translation>
+    </message>
+    <message>
+        <source>{path}: not a {formats} or {last} image</source>
+        <comment>vision.not_an_image</comment>
+        <translation>{path}：不是 {formats} 或 {last} 格式的图片</translation>
+    </message>
+    <message>
+        <source>{path}: the picture declares too many pixels (a decompression bomb?)</source>
+        <comment>vision.bomb</comment>
+        <translation>{path}：图片声明的像素太多（可能是解压炸弹）</translation>
+    </message>
+    <message>
+        <source>{path}: a damaged image header ({reason})</source>
+        <comment>vision.damaged_header</comment>
+        <translation>{path}：图片文件头已损坏（{reason}）</translation>
+    </message>
+    <message>
+        <source>{path}: the picture is {width}×{height} pixels: there is nothing to see</source>
+        <comment>vision.no_pixels</comment>
+        <translation>{path}：图片大小为 {width}×{height} 像素，没有任何内容可看</translation>
+    </message>
+    <message>
+        <source>{path}: {width:,}×{height:,} pixels is too large (at most {limit:,}); refused before decoding</source>
+        <comment>vision.too_many_pixels</comment>
+        <translation>{path}：{width:,}×{height:,} 像素太大了（最多 {limit:,} 像素）；已在解码前拒绝</translation>
+    </message>
+    <message>
+        <source>{path}: the picture data is truncated or damaged (the file ends before the last pixel)</source>
+        <comment>vision.truncated</comment>
+        <translation>{path}：图片数据不完整或已损坏（文件在最后一个像素之前就结束了）</translation>
+    </message>
+    <message>
+        <source>{path}: the picture data is truncated or damaged ({reason})</source>
+        <comment>vision.damaged_data</comment>
+        <translation>{path}：图片数据不完整或已损坏（{reason}）</translation>
+    </message>
+    <message>
+        <source>a picture must be H×W, H×W×1, ×2, ×3 or ×4, not {shape}</source>
+        <comment>vision.array_shape</comment>
+        <translation>图片的形状必须是 H×W、H×W×1、×2、×3 或 ×4，而不是 {shape}</translation>
+    </message>
+    <message>
+        <source>an animation of {frames} frames: the first frame is used</source>
+        <comment>vision.animation</comment>
+        <translation>这是一个 {frames} 帧的动画：只使用第一帧</translation>
+    </message>
+    <message>
+        <source>a grey-scale picture: its one channel is used as red, green and blue</source>
+        <comment>vision.grey</comment>
+        <translation>这是一张灰度图片：它唯一的通道同时用作红、绿、蓝三个通道</translation>
+    </message>
+    <message>
+        <source>a picture with transparency: composited on white</source>
+        <comment>vision.transparency</comment>
+        <translation>这张图片含有透明部分：已叠加在白色背景上</translation>
+    </message>
+    <message>
+        <source>resized from {width}×{height} to {size}×{size} pixels</source>
+        <comment>vision.resized</comment>
+        <translation>已从 {width}×{height} 像素缩放为 {size}×{size} 像素</translation>
+    </message>
+    <message>
+        <source>resized from {width}×{height} to {size}×{size} pixels (stretched: the picture is not square)</source>
+        <comment>vision.resized_stretched</comment>
+        <translation>已从 {width}×{height} 像素缩放为 {size}×{size} 像素（图片不是正方形，已被拉伸）</translation>
+    </message>
+    <message>
         <source>{matrix} row {row}, column {column}: {value!r} is not a finite number</source>
         <comment>board.cell</comment>
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>

@@ -21,6 +21,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 from PySide6 import QtCore
@@ -44,8 +45,10 @@ from explorer.models.loader import load_model
 from explorer.models.tokenizer import load_tokenizer
 from explorer.resources import resource_path
 from explorer.training import train
+from explorer.vision import images as vision_images
 from tests.models import tiny
 from tests.models.test_convert_e5 import write_tiny_e5s1
+from tests.vision.pictures import write_bad_pictures, write_unusual_pictures
 
 TS = resource_path("translations") / "explorer_zh_CN.ts"
 QM = resource_path("translations") / "explorer_zh_CN.qm"
@@ -100,6 +103,7 @@ ALLOWED_LATIN = [
     "NaN",
     "torch",
     "MB",
+    "H×W",  # a picture array's shape: height × width
     "KB",
     "N",
     "X",  # the board's tables: X, Q, K and V
@@ -485,6 +489,77 @@ def oversized_session(env: Env) -> Message:
 
     env.monkeypatch.setattr(session, "MAX_SESSION_BYTES", 10)
     return session_refused(env, b" " * 2048)
+
+
+# -- vision/images.py -----------------------------------------------------------------------------
+
+
+def picture_refused(path: Path) -> Message:
+    return raised(lambda: vision_images.load_image(path))
+
+
+def bad_picture(env: Env, name: str) -> Message:
+    return picture_refused(write_bad_pictures(env.tmp / "bad")[name][0])
+
+
+def unusual_picture(env: Env, name: str) -> list[Message]:
+    return vision_images.load_image(write_unusual_pictures(env.tmp / "unusual")[name]).notices
+
+
+def unreadable_picture(env: Env) -> Message:
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    env.monkeypatch.setattr(vision_images.Image, "open", denied)  # root reads every file here
+    return picture_refused(write_unusual_pictures(env.tmp / "unusual")["grey"])
+
+
+def oversized_picture(env: Env) -> Message:
+    env.monkeypatch.setattr(vision_images, "MAX_FILE_BYTES", 2**20)
+    path = env.tmp / "big.png"
+    with open(path, "wb") as f:
+        f.truncate(3 * 2**20)
+    return picture_refused(path)
+
+
+def jpeg_bomb(env: Env) -> Message:
+    """A JPEG that declares 60,000 × 60,000 pixels (its header says no size we read ourselves)."""
+    from PIL import Image
+
+    path = env.tmp / "bomb.jpg"
+    Image.new("RGB", (8, 8)).save(path, "JPEG")
+    data = bytearray(path.read_bytes())
+    frame = data.index(b"\xff\xc0")  # start of frame: length, precision, height, width
+    data[frame + 5 : frame + 9] = struct.pack(">HH", 60_000, 60_000)
+    path.write_bytes(data)
+    return picture_refused(path)
+
+
+def damaged_pixels(env: Env) -> Message:
+    """A PNG whose compressed pixels are zeroed in the middle (the file is whole)."""
+    path = write_bad_pictures(env.tmp / "bad")["truncated"][0]
+    data = bytearray((env.tmp / "bad" / "good.png").read_bytes())
+    start = data.index(b"IDAT") + 30
+    data[start : start + 30] = bytes(30)
+    path.write_bytes(data)
+    return picture_refused(path)
+
+
+def animation(env: Env) -> list[Message]:
+    from PIL import Image
+
+    path = env.tmp / "blink.gif"
+    frames = [Image.new("RGB", (32, 32), colour) for colour in ("red", "blue", "red")]
+    frames[0].save(path, save_all=True, append_images=frames[1:])
+    return vision_images.load_image(path).notices
+
+
+def square_picture(env: Env) -> list[Message]:
+    from PIL import Image
+
+    path = env.tmp / "square.png"
+    Image.new("RGB", (64, 64), "white").save(path)
+    return vision_images.load_image(path).notices
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1037,6 +1112,40 @@ CASES = {
         lambda env: session_refused(env, {"lesson_step": 400}), "lesson_step must be 0 to"
     ),
     "session.tab": Case(lambda env: session_refused(env, {"tab": 3}), "tab must be a tab's name"),
+    # vision/images.py
+    "vision.no_file": Case(lambda env: picture_refused(env.tmp / "absent.png"), "absent.png: no such file"),
+    "vision.not_a_file": Case(lambda env: picture_refused(env.tmp), ": not a file"),
+    "vision.unreadable": Case(unreadable_picture, "grey.png: cannot read it (Permission denied)"),
+    "vision.empty_file": Case(lambda env: bad_picture(env, "empty"), "empty.png: the file is empty"),
+    "vision.file_too_large": Case(
+        oversized_picture, "big.png: 3 MB is too large for a picture (at most 1 MB)"
+    ),
+    "vision.not_an_image": Case(
+        lambda env: bad_picture(env, "text"), "text.png: not a PNG, JPEG, BMP or GIF image"
+    ),
+    "vision.bomb": Case(jpeg_bomb, "bomb.jpg: the picture declares too many pixels"),
+    "vision.damaged_header": Case(lambda env: bad_picture(env, "broken_header"), "a damaged image header ("),
+    "vision.no_pixels": Case(lambda env: bad_picture(env, "zero"), "the picture is 0×0 pixels"),
+    "vision.too_many_pixels": Case(
+        lambda env: bad_picture(env, "large"),
+        "6,000×6,000 pixels is too large (at most 25,000,000); refused before decoding",
+    ),
+    "vision.truncated": Case(
+        lambda env: bad_picture(env, "truncated"),
+        "the picture data is truncated or damaged (the file ends before the last pixel)",
+    ),
+    "vision.damaged_data": Case(damaged_pixels, "truncated.png: the picture data is truncated or damaged ("),
+    "vision.array_shape": Case(
+        lambda env: raised(lambda: vision_images.to_rgb(np.zeros((2, 2, 5)))),
+        "a picture must be H×W, H×W×1, ×2, ×3 or ×4, not 2×2×5",
+    ),
+    "vision.animation": Case(animation, "an animation of 3 frames: the first frame is used"),
+    "vision.grey": Case(lambda env: unusual_picture(env, "grey"), "a grey-scale picture"),
+    "vision.transparency": Case(lambda env: unusual_picture(env, "rgba"), "composited on white"),
+    "vision.resized": Case(square_picture, "resized from 64×64 to 32×32 pixels"),
+    "vision.resized_stretched": Case(
+        lambda env: unusual_picture(env, "big"), "resized from 200×300 to 32×32 pixels (stretched"
+    ),
 }
 
 

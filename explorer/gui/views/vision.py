@@ -45,6 +45,7 @@ from explorer.appstate.vision_jobs import (
 )
 from explorer.gui import theme
 from explorer.gui.app_setup import hold_collections, settle
+from explorer.gui.core_text import translated
 from explorer.gui.heatmap import format_value
 from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
@@ -491,7 +492,7 @@ class VisionView(View):
         self.summary.setText("  ·  ".join(parts))
         self.summary.setToolTip(self.summary.text())
         if t.notices:
-            self.notice.setText(translate("VisionView", "Note: ") + "  •  ".join(t.notices))
+            self.notice.setText(translate("VisionView", "Note: ") + "  •  ".join(map(translated, t.notices)))
         self.notice.setVisible(bool(t.notices))
 
     def _show_compare(self) -> None:
