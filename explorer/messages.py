@@ -321,6 +321,30 @@ VISION = {
     ),
 }
 
+SEQ2SEQ = {
+    "seq2seq.model_unknown": "model {value!r} is not one of {choices}",
+    "seq2seq.scoring_unknown": "scoring {value!r} is not one of {choices}",
+    "seq2seq.attention_unknown": "attention {value!r} is not one of {choices}",
+    "seq2seq.transformer_scoring": (
+        "the transformer scores with scaled-dot only, not {value!r} (--scoring chooses the GRU models' attention)"
+    ),
+    "seq2seq.heads_not_dividing": "d_model {d_model} is not divisible by {heads} heads",
+    "seq2seq.not_positive": "{name} must be a whole number of 1 or more, not {value!r}",
+    "seq2seq.unknown_settings": "unknown model settings: {keys}",
+    "seq2seq.source_empty": "the source text is empty: type a date such as {example!r}",
+    "seq2seq.source_too_long": "the source has {count} characters; the models read at most {limit}",
+    "seq2seq.sample_transformer": (
+        "--attention sample is offered for the GRU models (bahdanau, luong); "
+        "the transformer decodes with soft or hard cross-attention"
+    ),
+    "seq2seq.no_checkpoint": "no checkpoint in {folder}: {file} is missing",
+    "seq2seq.config_not_json": "{path} cannot be read as JSON: {detail}",
+    "seq2seq.not_a_checkpoint": "{path} is not a translation-lab checkpoint",
+    "seq2seq.impossible_spec": "{path} describes a model that cannot be built: {detail}",
+    "seq2seq.weights_unreadable": "{weights} cannot be read: {detail}",
+    "seq2seq.weights_misfit": "{weights} does not fit its config.json: {detail}",
+}
+
 TEMPLATES: Mapping[str, str] = MappingProxyType(
     {
         **CONFIG,
@@ -337,6 +361,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType(
         **BOARD,
         **SESSION,
         **VISION,
+        **SEQ2SEQ,
     }
 )
 

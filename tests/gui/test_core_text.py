@@ -44,6 +44,10 @@ from explorer.models.families import read_config
 from explorer.models.loader import load_model
 from explorer.models.tokenizer import load_tokenizer
 from explorer.resources import resource_path
+from explorer.seq2seq import checkpoints as lab_checkpoints
+from explorer.seq2seq.spec import ModelSpec, core_settings, default_spec
+from explorer.seq2seq.translate import load_model as load_lab_model
+from explorer.seq2seq.translate import read_source, trace_translation
 from explorer.training import train
 from explorer.vision import images as vision_images
 from tests.models import tiny
@@ -103,6 +107,15 @@ ALLOWED_LATIN = [
     "NaN",
     "torch",
     "MB",
+    "--attention sample",  # the translation lab's options and models
+    "--scoring",
+    "scaled-dot",
+    "GRU",
+    "soft",
+    "hard",
+    "bahdanau",
+    "luong",
+    "Transformer",
     "H×W",  # a picture array's shape: height × width
     "KB",
     "N",
@@ -560,6 +573,29 @@ def square_picture(env: Env) -> list[Message]:
     path = env.tmp / "square.png"
     Image.new("RGB", (64, 64), "white").save(path)
     return vision_images.load_image(path).notices
+
+
+# -- seq2seq ----------------------------------------------------------------------------------------
+
+
+def lab_folder(env: Env, config=None, weights: bytes | dict | None = None) -> Path:
+    """A checkpoint folder: the shipped Bahdanau config (or ``config``), and these weights."""
+    folder = env.tmp / "lab"
+    folder.mkdir(exist_ok=True)
+    shipped = lab_checkpoints.shipped_folder("bahdanau", "additive")
+    text = (shipped / lab_checkpoints.CONFIG_FILE).read_text(encoding="utf-8") if config is None else config
+    (folder / lab_checkpoints.CONFIG_FILE).write_text(
+        text if isinstance(text, str) else json.dumps(text), encoding="utf-8"
+    )
+    if isinstance(weights, bytes):
+        (folder / lab_checkpoints.WEIGHTS_FILE).write_bytes(weights)
+    elif isinstance(weights, dict):
+        save_file(weights, str(folder / lab_checkpoints.WEIGHTS_FILE))
+    return folder
+
+
+def lab_refused(env: Env, config=None, weights: bytes | dict | None = None) -> Message:
+    return raised(lambda: lab_checkpoints.load_checkpoint(lab_folder(env, config, weights)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1112,6 +1148,67 @@ CASES = {
         lambda env: session_refused(env, {"lesson_step": 400}), "lesson_step must be 0 to"
     ),
     "session.tab": Case(lambda env: session_refused(env, {"tab": 3}), "tab must be a tab's name"),
+    # seq2seq (spec.py, translate.py, checkpoints.py)
+    "seq2seq.model_unknown": Case(
+        lambda env: raised(lambda: load_lab_model("gpt")),
+        "model 'gpt' is not one of bahdanau, luong, transformer",
+    ),
+    "seq2seq.scoring_unknown": Case(
+        lambda env: raised(lambda: core_settings("cosine")), "scoring 'cosine' is not one of additive"
+    ),
+    "seq2seq.attention_unknown": Case(
+        lambda env: raised(lambda: core_settings("dot", "fuzzy")), "attention 'fuzzy' is not one of soft"
+    ),
+    "seq2seq.transformer_scoring": Case(
+        lambda env: raised(lambda: ModelSpec(model="transformer", scoring="general")),
+        "the transformer scores with scaled-dot only, not 'general'",
+    ),
+    "seq2seq.heads_not_dividing": Case(
+        lambda env: raised(lambda: ModelSpec(model="transformer", scoring="scaled-dot", d_model=10, heads=4)),
+        "d_model 10 is not divisible by 4 heads",
+    ),
+    "seq2seq.not_positive": Case(
+        lambda env: raised(lambda: ModelSpec(embed=0)), "embed must be a whole number of 1 or more, not 0"
+    ),
+    "seq2seq.unknown_settings": Case(
+        lambda env: raised(lambda: ModelSpec.from_dict({"colour": 1, "size": 2})),
+        "unknown model settings: colour, size",
+    ),
+    "seq2seq.source_empty": Case(
+        lambda env: raised(lambda: read_source("\x01 \x02", default_spec("bahdanau"))),
+        "the source text is empty: type a date such as '9 May 2018'",
+    ),
+    "seq2seq.source_too_long": Case(
+        lambda env: raised(lambda: read_source("9" * 50, default_spec("bahdanau"))),
+        "the source has 50 characters; the models read at most 40",
+    ),
+    "seq2seq.sample_transformer": Case(
+        lambda env: raised(
+            lambda: trace_translation(None, default_spec("transformer"), "9 May 2018", "sample")
+        ),
+        "--attention sample is offered for the GRU models",
+    ),
+    "seq2seq.no_checkpoint": Case(
+        lambda env: raised(lambda: lab_checkpoints.load_checkpoint(env.tmp)), ": config.json is missing"
+    ),
+    "seq2seq.config_not_json": Case(
+        lambda env: lab_refused(env, "{"), "config.json cannot be read as JSON: "
+    ),
+    "seq2seq.not_a_checkpoint": Case(
+        lambda env: lab_refused(env, {"kind": "a shopping list"}),
+        "config.json is not a translation-lab checkpoint",
+    ),
+    "seq2seq.impossible_spec": Case(
+        lambda env: lab_refused(env, {"kind": lab_checkpoints.CHECKPOINT_KIND, "spec": {"embed": 0}}),
+        "config.json describes a model that cannot be built: embed must be",
+    ),
+    "seq2seq.weights_unreadable": Case(
+        lambda env: lab_refused(env, weights=b"not tensors"), "model.safetensors cannot be read: "
+    ),
+    "seq2seq.weights_misfit": Case(
+        lambda env: lab_refused(env, weights={"x": torch.zeros(1)}),
+        "model.safetensors does not fit its config.json: ",
+    ),
     # vision/images.py
     "vision.no_file": Case(lambda env: picture_refused(env.tmp / "absent.png"), "absent.png: no such file"),
     "vision.not_a_file": Case(lambda env: picture_refused(env.tmp), ": not a file"),
