@@ -296,6 +296,55 @@ SESSION = {
     "session.tab": "tab must be a tab's name",
 }
 
+VISION = {
+    "vision.no_file": "{path}: no such file",
+    "vision.not_a_file": "{path}: not a file",
+    "vision.unreadable": "{path}: cannot read it ({reason})",
+    "vision.empty_file": "{path}: the file is empty",
+    "vision.file_too_large": "{path}: {megabytes:.0f} MB is too large for a picture (at most {limit} MB)",
+    "vision.not_an_image": "{path}: not a {formats} or {last} image",
+    "vision.bomb": "{path}: the picture declares too many pixels (a decompression bomb?)",
+    "vision.damaged_header": "{path}: a damaged image header ({reason})",
+    "vision.no_pixels": "{path}: the picture is {width}×{height} pixels: there is nothing to see",
+    "vision.too_many_pixels": (
+        "{path}: {width:,}×{height:,} pixels is too large (at most {limit:,}); refused before decoding"
+    ),
+    "vision.truncated": "{path}: the picture data is truncated or damaged (the file ends before the last pixel)",
+    "vision.damaged_data": "{path}: the picture data is truncated or damaged ({reason})",
+    "vision.array_shape": "a picture must be H×W, H×W×1, ×2, ×3 or ×4, not {shape}",
+    "vision.animation": "an animation of {frames} frames: the first frame is used",
+    "vision.grey": "a grey-scale picture: its one channel is used as red, green and blue",
+    "vision.transparency": "a picture with transparency: composited on white",
+    "vision.resized": "resized from {width}×{height} to {size}×{size} pixels",
+    "vision.resized_stretched": (
+        "resized from {width}×{height} to {size}×{size} pixels (stretched: the picture is not square)"
+    ),
+}
+
+SEQ2SEQ = {
+    "seq2seq.model_unknown": "model {value!r} is not one of {choices}",
+    "seq2seq.scoring_unknown": "scoring {value!r} is not one of {choices}",
+    "seq2seq.attention_unknown": "attention {value!r} is not one of {choices}",
+    "seq2seq.transformer_scoring": (
+        "the transformer scores with scaled-dot only, not {value!r} (--scoring chooses the GRU models' attention)"
+    ),
+    "seq2seq.heads_not_dividing": "d_model {d_model} is not divisible by {heads} heads",
+    "seq2seq.not_positive": "{name} must be a whole number of 1 or more, not {value!r}",
+    "seq2seq.unknown_settings": "unknown model settings: {keys}",
+    "seq2seq.source_empty": "the source text is empty: type a date such as {example!r}",
+    "seq2seq.source_too_long": "the source has {count} characters; the models read at most {limit}",
+    "seq2seq.sample_transformer": (
+        "--attention sample is offered for the GRU models (bahdanau, luong); "
+        "the transformer decodes with soft or hard cross-attention"
+    ),
+    "seq2seq.no_checkpoint": "no checkpoint in {folder}: {file} is missing",
+    "seq2seq.config_not_json": "{path} cannot be read as JSON: {detail}",
+    "seq2seq.not_a_checkpoint": "{path} is not a translation-lab checkpoint",
+    "seq2seq.impossible_spec": "{path} describes a model that cannot be built: {detail}",
+    "seq2seq.weights_unreadable": "{weights} cannot be read: {detail}",
+    "seq2seq.weights_misfit": "{weights} does not fit its config.json: {detail}",
+}
+
 TEMPLATES: Mapping[str, str] = MappingProxyType(
     {
         **CONFIG,
@@ -311,6 +360,8 @@ TEMPLATES: Mapping[str, str] = MappingProxyType(
         **TRAINING,
         **BOARD,
         **SESSION,
+        **VISION,
+        **SEQ2SEQ,
     }
 )
 

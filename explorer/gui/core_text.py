@@ -593,6 +593,178 @@ ENGLISH: dict[str, str] = dict(
             "tab must be a tab's name",
             "session.tab",
         ),
+        # vision/images.py
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: no such file",
+            "vision.no_file",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: not a file",
+            "vision.not_a_file",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: cannot read it ({reason})",
+            "vision.unreadable",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: the file is empty",
+            "vision.empty_file",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: {megabytes:.0f} MB is too large for a picture (at most {limit} MB)",
+            "vision.file_too_large",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: not a {formats} or {last} image",
+            "vision.not_an_image",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: the picture declares too many pixels (a decompression bomb?)",
+            "vision.bomb",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: a damaged image header ({reason})",
+            "vision.damaged_header",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: the picture is {width}×{height} pixels: there is nothing to see",
+            "vision.no_pixels",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: {width:,}×{height:,} pixels is too large (at most {limit:,}); refused before decoding",
+            "vision.too_many_pixels",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: the picture data is truncated or damaged (the file ends before the last pixel)",
+            "vision.truncated",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path}: the picture data is truncated or damaged ({reason})",
+            "vision.damaged_data",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "a picture must be H×W, H×W×1, ×2, ×3 or ×4, not {shape}",
+            "vision.array_shape",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "an animation of {frames} frames: the first frame is used",
+            "vision.animation",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "a grey-scale picture: its one channel is used as red, green and blue",
+            "vision.grey",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "a picture with transparency: composited on white",
+            "vision.transparency",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "resized from {width}×{height} to {size}×{size} pixels",
+            "vision.resized",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "resized from {width}×{height} to {size}×{size} pixels (stretched: the picture is not square)",
+            "vision.resized_stretched",
+        ),
+        # seq2seq (spec.py, translate.py, checkpoints.py)
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "model {value!r} is not one of {choices}",
+            "seq2seq.model_unknown",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "scoring {value!r} is not one of {choices}",
+            "seq2seq.scoring_unknown",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "attention {value!r} is not one of {choices}",
+            "seq2seq.attention_unknown",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "the transformer scores with scaled-dot only, not {value!r} (--scoring chooses the GRU models' attention)",
+            "seq2seq.transformer_scoring",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "d_model {d_model} is not divisible by {heads} heads",
+            "seq2seq.heads_not_dividing",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{name} must be a whole number of 1 or more, not {value!r}",
+            "seq2seq.not_positive",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "unknown model settings: {keys}",
+            "seq2seq.unknown_settings",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "the source text is empty: type a date such as {example!r}",
+            "seq2seq.source_empty",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "the source has {count} characters; the models read at most {limit}",
+            "seq2seq.source_too_long",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "--attention sample is offered for the GRU models (bahdanau, luong); the transformer decodes with soft or hard cross-attention",
+            "seq2seq.sample_transformer",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "no checkpoint in {folder}: {file} is missing",
+            "seq2seq.no_checkpoint",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path} cannot be read as JSON: {detail}",
+            "seq2seq.config_not_json",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path} is not a translation-lab checkpoint",
+            "seq2seq.not_a_checkpoint",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{path} describes a model that cannot be built: {detail}",
+            "seq2seq.impossible_spec",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{weights} cannot be read: {detail}",
+            "seq2seq.weights_unreadable",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{weights} does not fit its config.json: {detail}",
+            "seq2seq.weights_misfit",
+        ),
     ]
 )
 

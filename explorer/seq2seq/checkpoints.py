@@ -15,6 +15,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save
 
 from explorer.atomic import atomic_write
+from explorer.messages import message_of
 from explorer.resources import resource_path
 from explorer.seq2seq.spec import LabError, ModelSpec, build_model
 
@@ -52,13 +53,13 @@ def save_checkpoint(folder: str | Path, model: torch.nn.Module, spec: ModelSpec,
 def read_config(folder: str | Path) -> dict:
     path = Path(folder) / CONFIG_FILE
     if not path.is_file():
-        raise CheckpointError(f"no checkpoint in {folder}: {CONFIG_FILE} is missing")
+        raise CheckpointError.of("seq2seq.no_checkpoint", folder=str(folder), file=CONFIG_FILE)
     try:
         config = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CheckpointError(f"{path} cannot be read as JSON: {exc}") from None
+        raise CheckpointError.of("seq2seq.config_not_json", path=str(path), detail=str(exc)) from None
     if not isinstance(config, dict) or config.get("kind") != CHECKPOINT_KIND:
-        raise CheckpointError(f"{path} is not a translation-lab checkpoint")
+        raise CheckpointError.of("seq2seq.not_a_checkpoint", path=str(path))
     return config
 
 
@@ -69,14 +70,18 @@ def load_checkpoint(folder: str | Path) -> tuple[torch.nn.Module, ModelSpec, dic
     try:
         spec = ModelSpec.from_dict(config.get("spec", {}))
     except (LabError, TypeError) as exc:
-        raise CheckpointError(f"{folder / CONFIG_FILE}: {exc}") from None
+        raise CheckpointError.of(
+            "seq2seq.impossible_spec", path=str(folder / CONFIG_FILE), detail=message_of(exc)
+        ) from None
     weights = folder / WEIGHTS_FILE
     if not weights.is_file():
-        raise CheckpointError(f"no checkpoint in {folder}: {WEIGHTS_FILE} is missing")
+        raise CheckpointError.of("seq2seq.no_checkpoint", folder=str(folder), file=WEIGHTS_FILE)
     try:
         state = load_file(str(weights), device="cpu")
     except (SafetensorError, OSError, ValueError) as exc:
-        raise CheckpointError(f"{weights} cannot be read: {exc}") from None
+        raise CheckpointError.of(
+            "seq2seq.weights_unreadable", weights=str(weights), detail=str(exc)
+        ) from None
     with torch.random.fork_rng(
         devices=[]
     ):  # the random start is overwritten at once: leave the generator alone
@@ -85,5 +90,5 @@ def load_checkpoint(folder: str | Path) -> tuple[torch.nn.Module, ModelSpec, dic
         model.load_state_dict(state)
     except RuntimeError as exc:
         first = str(exc).strip().splitlines()[0]
-        raise CheckpointError(f"{weights} does not fit its config.json: {first}") from None
+        raise CheckpointError.of("seq2seq.weights_misfit", weights=str(weights), detail=first) from None
     return model.eval(), spec, config.get("training", {})

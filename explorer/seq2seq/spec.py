@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 
 from explorer.core.attention import Settings
+from explorer.messages import MessageError
 
 MODELS = ("bahdanau", "luong", "transformer")
 GRU_MODELS = ("bahdanau", "luong")
@@ -19,8 +20,9 @@ DEFAULT_SCORING = {"bahdanau": "additive", "luong": "general", "transformer": "s
 MAX_SOURCE_CHARS = 40
 
 
-class LabError(ValueError):
-    """A user-facing, one-line message from the translation lab (the CLI exits 2 with it)."""
+class LabError(MessageError, ValueError):
+    """A user-facing, one-line message from the translation lab (the CLI exits 2 with it; a
+    ``seq2seq.*`` key)."""
 
 
 class SpecError(LabError):
@@ -30,9 +32,9 @@ class SpecError(LabError):
 def core_settings(scoring: str, attention: str = "soft", seed: int = 0, heads: int = 1) -> Settings:
     """The lab's scoring names in explorer.core's terms: scaled-dot is dot divided by √d."""
     if scoring not in SCORINGS:
-        raise SpecError(f"scoring {scoring!r} is not one of {', '.join(SCORINGS)}")
+        raise SpecError.of("seq2seq.scoring_unknown", value=scoring, choices=", ".join(SCORINGS))
     if attention not in ATTENTIONS:
-        raise SpecError(f"attention {attention!r} is not one of {', '.join(ATTENTIONS)}")
+        raise SpecError.of("seq2seq.attention_unknown", value=attention, choices=", ".join(ATTENTIONS))
     core = "dot" if scoring == "scaled-dot" else scoring
     scale = "sqrt" if scoring == "scaled-dot" else "none"
     return Settings(heads=heads, scoring=core, scale=scale, attention=attention, seed=seed)
@@ -54,20 +56,17 @@ class ModelSpec:
 
     def __post_init__(self) -> None:
         if self.model not in MODELS:
-            raise SpecError(f"model {self.model!r} is not one of {', '.join(MODELS)}")
+            raise SpecError.of("seq2seq.model_unknown", value=self.model, choices=", ".join(MODELS))
         if self.scoring not in SCORINGS:
-            raise SpecError(f"scoring {self.scoring!r} is not one of {', '.join(SCORINGS)}")
+            raise SpecError.of("seq2seq.scoring_unknown", value=self.scoring, choices=", ".join(SCORINGS))
         if self.model == "transformer" and self.scoring != "scaled-dot":
-            raise SpecError(
-                f"the transformer scores with scaled-dot only, not {self.scoring!r} "
-                "(--scoring chooses the GRU models' attention)"
-            )
+            raise SpecError.of("seq2seq.transformer_scoring", value=self.scoring)
         if self.model == "transformer" and self.d_model % self.heads:
-            raise SpecError(f"d_model {self.d_model} is not divisible by {self.heads} heads")
+            raise SpecError.of("seq2seq.heads_not_dividing", d_model=self.d_model, heads=self.heads)
         for name in ("embed", "hidden", "attention_dim", "d_model", "heads", "layers", "ffn", "max_source"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise SpecError(f"{name} must be a whole number of 1 or more, not {value!r}")
+                raise SpecError.of("seq2seq.not_positive", name=name, value=value)
 
     @property
     def name(self) -> str:
@@ -87,7 +86,7 @@ class ModelSpec:
         known = set(cls.__dataclass_fields__)
         unknown = set(data) - known
         if unknown:
-            raise SpecError(f"unknown model settings: {', '.join(sorted(unknown))}")
+            raise SpecError.of("seq2seq.unknown_settings", keys=", ".join(sorted(unknown)))
         data = dict(data)
         data["source_chars"] = tuple(data.get("source_chars", ()))
         return cls(**data)

@@ -38,6 +38,8 @@ from explorer.seq2seq.trace import TranslationTrace
 from explorer.seq2seq.transformer import ATTENTION_KINDS, Recorded
 from explorer.seq2seq.vocab import BOS, TARGET_TOKENS, Vocabulary
 
+EXAMPLE_SOURCE = "9 May 2018"  # what the empty-text message offers to type (the models read English dates)
+
 
 class TranslateError(LabError):
     """Input the models cannot read (empty, too long) or an option they do not offer."""
@@ -53,7 +55,7 @@ def load_model(
     """(module, spec, label): a shipped checkpoint by (model, scoring), or any checkpoint folder."""
     if checkpoint is None:
         if model not in MODELS:
-            raise TranslateError(f"model {model!r} is not one of {', '.join(MODELS)}")
+            raise TranslateError.of("seq2seq.model_unknown", value=model, choices=", ".join(MODELS))
         spec = default_spec(model, scoring)  # validates the pair (the transformer: scaled-dot only)
         key: tuple = ("shipped", spec.model, spec.scoring)
         folder, label = shipped_folder(spec.model, spec.scoring), f"shipped {spec.name}"
@@ -83,17 +85,15 @@ def translate(
 def read_source(text, spec: ModelSpec) -> tuple[str, list[str]]:
     """The text the model will read, and notices about what was changed; TranslateError if none."""
     if not isinstance(text, str) or not text.strip():
-        raise TranslateError("the source text is empty: type a date such as '9 May 2018'")
+        raise TranslateError.of("seq2seq.source_empty", example=EXAMPLE_SOURCE)
     notices = []
     cleaned = "".join(" " if unicodedata.category(c) in ("Cc", "Zs", "Zl", "Zp") else c for c in text).strip()
     if cleaned != text:
         notices.append("control characters and spaces around the text were removed or made plain spaces")
     if not cleaned:
-        raise TranslateError("the source text is empty: type a date such as '9 May 2018'")
+        raise TranslateError.of("seq2seq.source_empty", example=EXAMPLE_SOURCE)
     if len(cleaned) > spec.max_source:
-        raise TranslateError(
-            f"the source has {len(cleaned)} characters; the models read at most {spec.max_source}"
-        )
+        raise TranslateError.of("seq2seq.source_too_long", count=len(cleaned), limit=spec.max_source)
     return cleaned, notices
 
 
@@ -106,12 +106,9 @@ def trace_translation(
     label: str = "",
 ) -> TranslationTrace:
     if attention not in ATTENTIONS:
-        raise TranslateError(f"attention {attention!r} is not one of {', '.join(ATTENTIONS)}")
+        raise TranslateError.of("seq2seq.attention_unknown", value=attention, choices=", ".join(ATTENTIONS))
     if spec.model == "transformer" and attention == "sample":
-        raise TranslateError(
-            "--attention sample is offered for the GRU models (bahdanau, luong); "
-            "the transformer decodes with soft or hard cross-attention"
-        )
+        raise TranslateError.of("seq2seq.sample_transformer")
     started = time.perf_counter()
     source, notices = read_source(text, spec)
     vocab = Vocabulary(spec.source_chars)

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
+from explorer.messages import Message, MessageError
 from explorer.vision.shapes import IMAGE_SIZE
 
 FORMATS = ("PNG", "JPEG", "BMP", "GIF")
@@ -34,8 +35,8 @@ MAX_PIXELS = 25_000_000  # 5,000 × 5,000: every photo camera's, not a bomb's
 MAX_FILE_BYTES = 100 * 1024 * 1024
 
 
-class ImageError(ValueError):
-    """A user-facing, one-line message about a picture that cannot be used."""
+class ImageError(MessageError, ValueError):
+    """A user-facing, one-line message about a picture that cannot be used (a ``vision.*`` key)."""
 
 
 @dataclass
@@ -43,24 +44,24 @@ class LoadedImage:
     pixels: np.ndarray  # [size, size, 3] float32 in [0, 1]
     original_size: tuple[int, int]  # (width, height) in the file
     original_mode: str  # Pillow's mode in the file: RGB, RGBA, L, P, I;16, ...
-    notices: list[str] = field(default_factory=list)
+    notices: list[Message] = field(default_factory=list)
 
 
 def load_image(path: str | Path, size: int = IMAGE_SIZE) -> LoadedImage:
     path = Path(path)
     if not path.exists():
-        raise ImageError(f"{path}: no such file")
+        raise ImageError.of("vision.no_file", path=str(path))
     if not path.is_file():
-        raise ImageError(f"{path}: not a file")
+        raise ImageError.of("vision.not_a_file", path=str(path))
     try:
         n_bytes = path.stat().st_size
     except OSError as exc:
-        raise ImageError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+        raise ImageError.of("vision.unreadable", path=str(path), reason=exc.strerror or str(exc)) from None
     if n_bytes == 0:
-        raise ImageError(f"{path}: the file is empty")
+        raise ImageError.of("vision.empty_file", path=str(path))
     if n_bytes > MAX_FILE_BYTES:
-        raise ImageError(
-            f"{path}: {n_bytes / 2**20:.0f} MB is too large for a picture (at most {MAX_FILE_BYTES // 2**20} MB)"
+        raise ImageError.of(
+            "vision.file_too_large", path=str(path), megabytes=n_bytes / 2**20, limit=MAX_FILE_BYTES // 2**20
         )
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -69,49 +70,52 @@ def load_image(path: str | Path, size: int = IMAGE_SIZE) -> LoadedImage:
         except UnidentifiedImageError:
             declared = declared_size(path)
             if declared is not None and 0 in declared:
-                raise ImageError(_empty_message(path, *declared)) from None
-            raise ImageError(f"{path}: not a {', '.join(FORMATS[:-1])} or {FORMATS[-1]} image") from None
+                raise _empty(path, *declared) from None
+            raise ImageError.of(
+                "vision.not_an_image", path=str(path), formats=", ".join(FORMATS[:-1]), last=FORMATS[-1]
+            ) from None
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
             declared = declared_size(path)
             if declared is not None:
-                raise ImageError(_too_large_message(path, *declared)) from None
-            raise ImageError(
-                f"{path}: the picture declares too many pixels (a decompression bomb?)"
-            ) from None
+                raise _too_large(path, *declared) from None
+            raise ImageError.of("vision.bomb", path=str(path)) from None
         except PermissionError as exc:
-            raise ImageError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+            raise ImageError.of(
+                "vision.unreadable", path=str(path), reason=exc.strerror or str(exc)
+            ) from None
         except (OSError, SyntaxError, ValueError, EOFError) as exc:
-            raise ImageError(f"{path}: a damaged image header ({_reason(exc)})") from None
+            raise ImageError.of("vision.damaged_header", path=str(path), reason=_reason(exc)) from None
         with picture:
             width, height = picture.size
             if width < 1 or height < 1:
-                raise ImageError(_empty_message(path, width, height))
+                raise _empty(path, width, height)
             if width * height > MAX_PIXELS:
-                raise ImageError(_too_large_message(path, width, height))
+                raise _too_large(path, width, height)
             notices = []
             if getattr(picture, "n_frames", 1) > 1:
-                notices.append(f"an animation of {picture.n_frames} frames: the first frame is used")
+                notices.append(Message.of("vision.animation", frames=picture.n_frames))
             try:
                 picture.load()
                 mode = picture.mode
                 array = _array_of(picture)
             except (OSError, SyntaxError, ValueError, EOFError) as exc:
-                raise ImageError(
-                    f"{path}: the picture data is truncated or damaged ({_reason(exc)})"
-                ) from None
+                reason = _reason(exc)
+                if reason.startswith("image file is truncated"):  # Pillow's words for a file cut short
+                    raise ImageError.of("vision.truncated", path=str(path)) from None
+                raise ImageError.of("vision.damaged_data", path=str(path), reason=reason) from None
     rgb, converted = to_rgb(array)
     resized, resize_notice = resize(rgb, size)
     notices += converted + ([resize_notice] if resize_notice else [])
     return LoadedImage(resized, (width, height), mode, notices)
 
 
-def _empty_message(path: Path, width: int, height: int) -> str:
-    return f"{path}: the picture is {width}×{height} pixels: there is nothing to see"
+def _empty(path: Path, width: int, height: int) -> ImageError:
+    return ImageError.of("vision.no_pixels", path=str(path), width=width, height=height)
 
 
-def _too_large_message(path: Path, width: int, height: int) -> str:
-    return (
-        f"{path}: {width:,}×{height:,} pixels is too large (at most {MAX_PIXELS:,}); refused before decoding"
+def _too_large(path: Path, width: int, height: int) -> ImageError:
+    return ImageError.of(
+        "vision.too_many_pixels", path=str(path), width=width, height=height, limit=MAX_PIXELS
     )
 
 
@@ -157,7 +161,7 @@ def _array_of(picture: Image.Image) -> np.ndarray:
     return np.asarray(picture, dtype=np.float64) / 255.0
 
 
-def to_rgb(array: np.ndarray) -> tuple[np.ndarray, list[str]]:
+def to_rgb(array: np.ndarray) -> tuple[np.ndarray, list[Message]]:
     """[H, W], [H, W, 1|2|3|4] in [0, 1] (or uint8) → [H, W, 3] float32, and what was converted."""
     a = np.asarray(array)
     if a.dtype == np.uint8:
@@ -166,21 +170,21 @@ def to_rgb(array: np.ndarray) -> tuple[np.ndarray, list[str]]:
     if a.ndim == 2:
         a = a[:, :, None]
     if a.ndim != 3 or a.shape[2] not in (1, 2, 3, 4) or a.shape[0] < 1 or a.shape[1] < 1:
-        raise ImageError(f"a picture must be H×W, H×W×1, ×2, ×3 or ×4, not {'×'.join(map(str, a.shape))}")
+        raise ImageError.of("vision.array_shape", shape="×".join(map(str, a.shape)))
     a = np.clip(a, 0.0, 1.0)
     notices = []
     colour, alpha = (a[:, :, :-1], a[:, :, -1:]) if a.shape[2] in (2, 4) else (a, None)
     if colour.shape[2] == 1:
         colour = np.repeat(colour, 3, axis=2)
-        notices.append("a grey-scale picture: its one channel is used as red, green and blue")
+        notices.append(Message.of("vision.grey"))
     if alpha is not None:
         if (alpha < 1).any():
-            notices.append("a picture with transparency: composited on white")
+            notices.append(Message.of("vision.transparency"))
         colour = colour * alpha + (1.0 - alpha)
     return colour.astype(np.float32), notices
 
 
-def resize(rgb: np.ndarray, size: int) -> tuple[np.ndarray, str | None]:
+def resize(rgb: np.ndarray, size: int) -> tuple[np.ndarray, Message | None]:
     """[H, W, 3] → [size, size, 3] with a box filter; the notice says what changed (None: nothing)."""
     height, width = rgb.shape[:2]
     if (height, width) == (size, size):
@@ -192,5 +196,5 @@ def resize(rgb: np.ndarray, size: int) -> tuple[np.ndarray, str | None]:
         for c in range(3)
     ]
     out = np.clip(np.stack(channels, axis=2), 0.0, 1.0).astype(np.float32)
-    stretched = " (stretched: the picture is not square)" if width != height else ""
-    return out, f"resized from {width}×{height} to {size}×{size} pixels{stretched}"
+    key = "vision.resized" if width == height else "vision.resized_stretched"
+    return out, Message.of(key, width=width, height=height, size=size)

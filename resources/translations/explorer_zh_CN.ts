@@ -1368,6 +1368,176 @@
         <translation>标签页必须是某个标签页的名称</translation>
     </message>
     <message>
+        <source>{path}: no such file</source>
+        <comment>vision.no_file</comment>
+        <translation>{path}：没有这个文件</translation>
+    </message>
+    <message>
+        <source>{path}: not a file</source>
+        <comment>vision.not_a_file</comment>
+        <translation>{path}：不是一个文件</translation>
+    </message>
+    <message>
+        <source>{path}: cannot read it ({reason})</source>
+        <comment>vision.unreadable</comment>
+        <translation>{path}：无法读取（{reason}）</translation>
+    </message>
+    <message>
+        <source>{path}: the file is empty</source>
+        <comment>vision.empty_file</comment>
+        <translation>{path}：文件是空的</translation>
+    </message>
+    <message>
+        <source>{path}: {megabytes:.0f} MB is too large for a picture (at most {limit} MB)</source>
+        <comment>vision.file_too_large</comment>
+        <translation>{path}：{megabytes:.0f} MB，作为图片太大了（最多 {limit} MB）</translation>
+    </message>
+    <message>
+        <source>{path}: not a {formats} or {last} image</source>
+        <comment>vision.not_an_image</comment>
+        <translation>{path}：不是 {formats} 或 {last} 格式的图片</translation>
+    </message>
+    <message>
+        <source>{path}: the picture declares too many pixels (a decompression bomb?)</source>
+        <comment>vision.bomb</comment>
+        <translation>{path}：图片声明的像素太多（可能是解压炸弹）</translation>
+    </message>
+    <message>
+        <source>{path}: a damaged image header ({reason})</source>
+        <comment>vision.damaged_header</comment>
+        <translation>{path}：图片文件头已损坏（{reason}）</translation>
+    </message>
+    <message>
+        <source>{path}: the picture is {width}×{height} pixels: there is nothing to see</source>
+        <comment>vision.no_pixels</comment>
+        <translation>{path}：图片大小为 {width}×{height} 像素，没有任何内容可看</translation>
+    </message>
+    <message>
+        <source>{path}: {width:,}×{height:,} pixels is too large (at most {limit:,}); refused before decoding</source>
+        <comment>vision.too_many_pixels</comment>
+        <translation>{path}：{width:,}×{height:,} 像素太大了（最多 {limit:,} 像素）；已在解码前拒绝</translation>
+    </message>
+    <message>
+        <source>{path}: the picture data is truncated or damaged (the file ends before the last pixel)</source>
+        <comment>vision.truncated</comment>
+        <translation>{path}：图片数据不完整或已损坏（文件在最后一个像素之前就结束了）</translation>
+    </message>
+    <message>
+        <source>{path}: the picture data is truncated or damaged ({reason})</source>
+        <comment>vision.damaged_data</comment>
+        <translation>{path}：图片数据不完整或已损坏（{reason}）</translation>
+    </message>
+    <message>
+        <source>a picture must be H×W, H×W×1, ×2, ×3 or ×4, not {shape}</source>
+        <comment>vision.array_shape</comment>
+        <translation>图片的形状必须是 H×W、H×W×1、×2、×3 或 ×4，而不是 {shape}</translation>
+    </message>
+    <message>
+        <source>an animation of {frames} frames: the first frame is used</source>
+        <comment>vision.animation</comment>
+        <translation>这是一个 {frames} 帧的动画：只使用第一帧</translation>
+    </message>
+    <message>
+        <source>a grey-scale picture: its one channel is used as red, green and blue</source>
+        <comment>vision.grey</comment>
+        <translation>这是一张灰度图片：它唯一的通道同时用作红、绿、蓝三个通道</translation>
+    </message>
+    <message>
+        <source>a picture with transparency: composited on white</source>
+        <comment>vision.transparency</comment>
+        <translation>这张图片含有透明部分：已叠加在白色背景上</translation>
+    </message>
+    <message>
+        <source>resized from {width}×{height} to {size}×{size} pixels</source>
+        <comment>vision.resized</comment>
+        <translation>已从 {width}×{height} 像素缩放为 {size}×{size} 像素</translation>
+    </message>
+    <message>
+        <source>resized from {width}×{height} to {size}×{size} pixels (stretched: the picture is not square)</source>
+        <comment>vision.resized_stretched</comment>
+        <translation>已从 {width}×{height} 像素缩放为 {size}×{size} 像素（图片不是正方形，已被拉伸）</translation>
+    </message>
+    <message>
+        <source>model {value!r} is not one of {choices}</source>
+        <comment>seq2seq.model_unknown</comment>
+        <translation>模型 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>scoring {value!r} is not one of {choices}</source>
+        <comment>seq2seq.scoring_unknown</comment>
+        <translation>评分函数 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>attention {value!r} is not one of {choices}</source>
+        <comment>seq2seq.attention_unknown</comment>
+        <translation>注意力类型 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>the transformer scores with scaled-dot only, not {value!r} (--scoring chooses the GRU models&apos; attention)</source>
+        <comment>seq2seq.transformer_scoring</comment>
+        <translation>Transformer 只用 scaled-dot 评分，不能用 {value!r}（--scoring 选择的是 GRU 模型的注意力）</translation>
+    </message>
+    <message>
+        <source>d_model {d_model} is not divisible by {heads} heads</source>
+        <comment>seq2seq.heads_not_dividing</comment>
+        <translation>d_model {d_model} 不能被 {heads} 个头整除</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number of 1 or more, not {value!r}</source>
+        <comment>seq2seq.not_positive</comment>
+        <translation>{name} 必须是 1 或更大的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>unknown model settings: {keys}</source>
+        <comment>seq2seq.unknown_settings</comment>
+        <translation>未知的模型设置：{keys}</translation>
+    </message>
+    <message>
+        <source>the source text is empty: type a date such as {example!r}</source>
+        <comment>seq2seq.source_empty</comment>
+        <translation>源文本是空的：请输入一个日期，例如 {example!r}</translation>
+    </message>
+    <message>
+        <source>the source has {count} characters; the models read at most {limit}</source>
+        <comment>seq2seq.source_too_long</comment>
+        <translation>源文本有 {count} 个字符；模型最多读取 {limit} 个</translation>
+    </message>
+    <message>
+        <source>--attention sample is offered for the GRU models (bahdanau, luong); the transformer decodes with soft or hard cross-attention</source>
+        <comment>seq2seq.sample_transformer</comment>
+        <translation>--attention sample 只适用于 GRU 模型（bahdanau、luong）；Transformer 解码时使用 soft 或 hard 交叉注意力</translation>
+    </message>
+    <message>
+        <source>no checkpoint in {folder}: {file} is missing</source>
+        <comment>seq2seq.no_checkpoint</comment>
+        <translation>{folder} 中没有检查点：缺少 {file}</translation>
+    </message>
+    <message>
+        <source>{path} cannot be read as JSON: {detail}</source>
+        <comment>seq2seq.config_not_json</comment>
+        <translation>{path} 无法作为 JSON 读取：{detail}</translation>
+    </message>
+    <message>
+        <source>{path} is not a translation-lab checkpoint</source>
+        <comment>seq2seq.not_a_checkpoint</comment>
+        <translation>{path} 不是翻译实验的检查点</translation>
+    </message>
+    <message>
+        <source>{path} describes a model that cannot be built: {detail}</source>
+        <comment>seq2seq.impossible_spec</comment>
+        <translation>{path} 描述的模型无法构建：{detail}</translation>
+    </message>
+    <message>
+        <source>{weights} cannot be read: {detail}</source>
+        <comment>seq2seq.weights_unreadable</comment>
+        <translation>{weights} 无法读取：{detail}</translation>
+    </message>
+    <message>
+        <source>{weights} does not fit its config.json: {detail}</source>
+        <comment>seq2seq.weights_misfit</comment>
+        <translation>{weights} 与它的 config.json 不匹配：{detail}</translation>
+    </message>
+    <message>
         <source>{matrix} row {row}, column {column}: {value!r} is not a finite number</source>
         <comment>board.cell</comment>
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>

@@ -21,6 +21,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 from PySide6 import QtCore
@@ -43,9 +44,15 @@ from explorer.models.families import read_config
 from explorer.models.loader import load_model
 from explorer.models.tokenizer import load_tokenizer
 from explorer.resources import resource_path
+from explorer.seq2seq import checkpoints as lab_checkpoints
+from explorer.seq2seq.spec import ModelSpec, core_settings, default_spec
+from explorer.seq2seq.translate import load_model as load_lab_model
+from explorer.seq2seq.translate import read_source, trace_translation
 from explorer.training import train
+from explorer.vision import images as vision_images
 from tests.models import tiny
 from tests.models.test_convert_e5 import write_tiny_e5s1
+from tests.vision.pictures import write_bad_pictures, write_unusual_pictures
 
 TS = resource_path("translations") / "explorer_zh_CN.ts"
 QM = resource_path("translations") / "explorer_zh_CN.qm"
@@ -100,6 +107,16 @@ ALLOWED_LATIN = [
     "NaN",
     "torch",
     "MB",
+    "--attention sample",  # the translation lab's options and models
+    "--scoring",
+    "scaled-dot",
+    "GRU",
+    "soft",
+    "hard",
+    "bahdanau",
+    "luong",
+    "Transformer",
+    "H×W",  # a picture array's shape: height × width
     "KB",
     "N",
     "X",  # the board's tables: X, Q, K and V
@@ -485,6 +502,100 @@ def oversized_session(env: Env) -> Message:
 
     env.monkeypatch.setattr(session, "MAX_SESSION_BYTES", 10)
     return session_refused(env, b" " * 2048)
+
+
+# -- vision/images.py -----------------------------------------------------------------------------
+
+
+def picture_refused(path: Path) -> Message:
+    return raised(lambda: vision_images.load_image(path))
+
+
+def bad_picture(env: Env, name: str) -> Message:
+    return picture_refused(write_bad_pictures(env.tmp / "bad")[name][0])
+
+
+def unusual_picture(env: Env, name: str) -> list[Message]:
+    return vision_images.load_image(write_unusual_pictures(env.tmp / "unusual")[name]).notices
+
+
+def unreadable_picture(env: Env) -> Message:
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    env.monkeypatch.setattr(vision_images.Image, "open", denied)  # root reads every file here
+    return picture_refused(write_unusual_pictures(env.tmp / "unusual")["grey"])
+
+
+def oversized_picture(env: Env) -> Message:
+    env.monkeypatch.setattr(vision_images, "MAX_FILE_BYTES", 2**20)
+    path = env.tmp / "big.png"
+    with open(path, "wb") as f:
+        f.truncate(3 * 2**20)
+    return picture_refused(path)
+
+
+def jpeg_bomb(env: Env) -> Message:
+    """A JPEG that declares 60,000 × 60,000 pixels (its header says no size we read ourselves)."""
+    from PIL import Image
+
+    path = env.tmp / "bomb.jpg"
+    Image.new("RGB", (8, 8)).save(path, "JPEG")
+    data = bytearray(path.read_bytes())
+    frame = data.index(b"\xff\xc0")  # start of frame: length, precision, height, width
+    data[frame + 5 : frame + 9] = struct.pack(">HH", 60_000, 60_000)
+    path.write_bytes(data)
+    return picture_refused(path)
+
+
+def damaged_pixels(env: Env) -> Message:
+    """A PNG whose compressed pixels are zeroed in the middle (the file is whole)."""
+    path = write_bad_pictures(env.tmp / "bad")["truncated"][0]
+    data = bytearray((env.tmp / "bad" / "good.png").read_bytes())
+    start = data.index(b"IDAT") + 30
+    data[start : start + 30] = bytes(30)
+    path.write_bytes(data)
+    return picture_refused(path)
+
+
+def animation(env: Env) -> list[Message]:
+    from PIL import Image
+
+    path = env.tmp / "blink.gif"
+    frames = [Image.new("RGB", (32, 32), colour) for colour in ("red", "blue", "red")]
+    frames[0].save(path, save_all=True, append_images=frames[1:])
+    return vision_images.load_image(path).notices
+
+
+def square_picture(env: Env) -> list[Message]:
+    from PIL import Image
+
+    path = env.tmp / "square.png"
+    Image.new("RGB", (64, 64), "white").save(path)
+    return vision_images.load_image(path).notices
+
+
+# -- seq2seq ----------------------------------------------------------------------------------------
+
+
+def lab_folder(env: Env, config=None, weights: bytes | dict | None = None) -> Path:
+    """A checkpoint folder: the shipped Bahdanau config (or ``config``), and these weights."""
+    folder = env.tmp / "lab"
+    folder.mkdir(exist_ok=True)
+    shipped = lab_checkpoints.shipped_folder("bahdanau", "additive")
+    text = (shipped / lab_checkpoints.CONFIG_FILE).read_text(encoding="utf-8") if config is None else config
+    (folder / lab_checkpoints.CONFIG_FILE).write_text(
+        text if isinstance(text, str) else json.dumps(text), encoding="utf-8"
+    )
+    if isinstance(weights, bytes):
+        (folder / lab_checkpoints.WEIGHTS_FILE).write_bytes(weights)
+    elif isinstance(weights, dict):
+        save_file(weights, str(folder / lab_checkpoints.WEIGHTS_FILE))
+    return folder
+
+
+def lab_refused(env: Env, config=None, weights: bytes | dict | None = None) -> Message:
+    return raised(lambda: lab_checkpoints.load_checkpoint(lab_folder(env, config, weights)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1037,6 +1148,101 @@ CASES = {
         lambda env: session_refused(env, {"lesson_step": 400}), "lesson_step must be 0 to"
     ),
     "session.tab": Case(lambda env: session_refused(env, {"tab": 3}), "tab must be a tab's name"),
+    # seq2seq (spec.py, translate.py, checkpoints.py)
+    "seq2seq.model_unknown": Case(
+        lambda env: raised(lambda: load_lab_model("gpt")),
+        "model 'gpt' is not one of bahdanau, luong, transformer",
+    ),
+    "seq2seq.scoring_unknown": Case(
+        lambda env: raised(lambda: core_settings("cosine")), "scoring 'cosine' is not one of additive"
+    ),
+    "seq2seq.attention_unknown": Case(
+        lambda env: raised(lambda: core_settings("dot", "fuzzy")), "attention 'fuzzy' is not one of soft"
+    ),
+    "seq2seq.transformer_scoring": Case(
+        lambda env: raised(lambda: ModelSpec(model="transformer", scoring="general")),
+        "the transformer scores with scaled-dot only, not 'general'",
+    ),
+    "seq2seq.heads_not_dividing": Case(
+        lambda env: raised(lambda: ModelSpec(model="transformer", scoring="scaled-dot", d_model=10, heads=4)),
+        "d_model 10 is not divisible by 4 heads",
+    ),
+    "seq2seq.not_positive": Case(
+        lambda env: raised(lambda: ModelSpec(embed=0)), "embed must be a whole number of 1 or more, not 0"
+    ),
+    "seq2seq.unknown_settings": Case(
+        lambda env: raised(lambda: ModelSpec.from_dict({"colour": 1, "size": 2})),
+        "unknown model settings: colour, size",
+    ),
+    "seq2seq.source_empty": Case(
+        lambda env: raised(lambda: read_source("\x01 \x02", default_spec("bahdanau"))),
+        "the source text is empty: type a date such as '9 May 2018'",
+    ),
+    "seq2seq.source_too_long": Case(
+        lambda env: raised(lambda: read_source("9" * 50, default_spec("bahdanau"))),
+        "the source has 50 characters; the models read at most 40",
+    ),
+    "seq2seq.sample_transformer": Case(
+        lambda env: raised(
+            lambda: trace_translation(None, default_spec("transformer"), "9 May 2018", "sample")
+        ),
+        "--attention sample is offered for the GRU models",
+    ),
+    "seq2seq.no_checkpoint": Case(
+        lambda env: raised(lambda: lab_checkpoints.load_checkpoint(env.tmp)), ": config.json is missing"
+    ),
+    "seq2seq.config_not_json": Case(
+        lambda env: lab_refused(env, "{"), "config.json cannot be read as JSON: "
+    ),
+    "seq2seq.not_a_checkpoint": Case(
+        lambda env: lab_refused(env, {"kind": "a shopping list"}),
+        "config.json is not a translation-lab checkpoint",
+    ),
+    "seq2seq.impossible_spec": Case(
+        lambda env: lab_refused(env, {"kind": lab_checkpoints.CHECKPOINT_KIND, "spec": {"embed": 0}}),
+        "config.json describes a model that cannot be built: embed must be",
+    ),
+    "seq2seq.weights_unreadable": Case(
+        lambda env: lab_refused(env, weights=b"not tensors"), "model.safetensors cannot be read: "
+    ),
+    "seq2seq.weights_misfit": Case(
+        lambda env: lab_refused(env, weights={"x": torch.zeros(1)}),
+        "model.safetensors does not fit its config.json: ",
+    ),
+    # vision/images.py
+    "vision.no_file": Case(lambda env: picture_refused(env.tmp / "absent.png"), "absent.png: no such file"),
+    "vision.not_a_file": Case(lambda env: picture_refused(env.tmp), ": not a file"),
+    "vision.unreadable": Case(unreadable_picture, "grey.png: cannot read it (Permission denied)"),
+    "vision.empty_file": Case(lambda env: bad_picture(env, "empty"), "empty.png: the file is empty"),
+    "vision.file_too_large": Case(
+        oversized_picture, "big.png: 3 MB is too large for a picture (at most 1 MB)"
+    ),
+    "vision.not_an_image": Case(
+        lambda env: bad_picture(env, "text"), "text.png: not a PNG, JPEG, BMP or GIF image"
+    ),
+    "vision.bomb": Case(jpeg_bomb, "bomb.jpg: the picture declares too many pixels"),
+    "vision.damaged_header": Case(lambda env: bad_picture(env, "broken_header"), "a damaged image header ("),
+    "vision.no_pixels": Case(lambda env: bad_picture(env, "zero"), "the picture is 0×0 pixels"),
+    "vision.too_many_pixels": Case(
+        lambda env: bad_picture(env, "large"),
+        "6,000×6,000 pixels is too large (at most 25,000,000); refused before decoding",
+    ),
+    "vision.truncated": Case(
+        lambda env: bad_picture(env, "truncated"),
+        "the picture data is truncated or damaged (the file ends before the last pixel)",
+    ),
+    "vision.damaged_data": Case(damaged_pixels, "truncated.png: the picture data is truncated or damaged ("),
+    "vision.array_shape": Case(
+        lambda env: raised(lambda: vision_images.to_rgb(np.zeros((2, 2, 5)))),
+        "a picture must be H×W, H×W×1, ×2, ×3 or ×4, not 2×2×5",
+    ),
+    "vision.animation": Case(animation, "an animation of 3 frames: the first frame is used"),
+    "vision.grey": Case(lambda env: unusual_picture(env, "grey"), "a grey-scale picture"),
+    "vision.transparency": Case(lambda env: unusual_picture(env, "rgba"), "composited on white"),
+    "vision.resized": Case(square_picture, "resized from 64×64 to 32×32 pixels"),
+    "vision.resized_stretched": Case(
+        lambda env: unusual_picture(env, "big"), "resized from 200×300 to 32×32 pixels (stretched"
+    ),
 }
 
 

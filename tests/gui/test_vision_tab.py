@@ -7,6 +7,7 @@ and weights.
 """
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -602,3 +603,37 @@ def test_every_page_fits_the_projector(qtbot, make_window, size, zoom, language)
     QtWidgets.QApplication.processEvents()
     assert window.size() == QtCore.QSize(*size)  # the built Vision tab widens no other tab
     assert window.minimumSizeHint().width() <= size[0]
+
+
+def test_the_loaders_notices_and_errors_in_chinese(qtbot, vision, tmp_path, monkeypatch):
+    """A grey 64×64 picture and a truncated one, loaded in zh_CN: no English but the file names."""
+    window, view = vision
+    window.state.set_language("zh_CN")
+    grey = png(tmp_path / "grey.png", np.random.default_rng(4).integers(0, 255, (64, 64), dtype=np.uint8))
+    whole = Path(grey).read_bytes()
+    cut = tmp_path / "cut.png"
+    cut.write_bytes(whole[: len(whole) // 2])
+    chosen = {"path": grey}
+    monkeypatch.setattr(
+        QtWidgets.QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (chosen["path"], ""))
+    )
+
+    def english_left(text: str) -> list[str]:
+        return re.findall(r"[A-Za-z]+", text.replace(str(tmp_path), " ").replace("grey.png", " "))
+
+    qtbot.mouseClick(view.load_button, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.vision.picture.kind == "file", timeout=WAIT_MS)
+    wait_result(qtbot, view)
+    notice = view.notice.text()
+    assert view.notice.isVisible() and "64×64" in notice and "32×32" in notice, notice
+    assert english_left(notice) == [] and re.search(r"[\u4e00-\u9fff]", notice), notice
+
+    chosen["path"] = str(cut)
+    qtbot.mouseClick(view.load_button, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: view.banner.styleSheet() == ERROR_STYLE and "cut.png" in view.banner.text(), timeout=WAIT_MS
+    )
+    banner = view.banner.text().replace("cut.png", " ")
+    assert english_left(banner) == [] and re.search(r"[\u4e00-\u9fff]", banner), banner
+    assert view.vision.picture.path == grey  # the good picture stays
+    window.state.set_language("en")

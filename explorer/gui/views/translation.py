@@ -31,6 +31,7 @@ from explorer.appstate.translation import (
 )
 from explorer.core.trace import AttentionTrace
 from explorer.gui import theme
+from explorer.gui.core_text import error_text
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.heatmap import Figure, MatrixCanvas
 from explorer.gui.heatmap.figure import Mark
@@ -388,7 +389,7 @@ class TranslationView(View):
         if not result.ok:
             exc = result.error
             text = (
-                translate("Translation", "Cannot translate this: {0}").format(exc)
+                translate("Translation", "Cannot translate this: {0}").format(error_text(exc))
                 if isinstance(exc, LabError)
                 else error_message(exc)
             )
@@ -774,7 +775,7 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             return req.compute()
         except LabError as exc:
             raise NothingToExport(
-                translate("Translation", "Cannot translate this: {0}").format(exc)
+                translate("Translation", "Cannot translate this: {0}").format(error_text(exc))
             ) from None
 
     def cell(t: TranslationTrace):

@@ -45,6 +45,7 @@ from explorer.appstate.vision_jobs import (
 )
 from explorer.gui import theme
 from explorer.gui.app_setup import hold_collections, settle
+from explorer.gui.core_text import translated
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import format_value
@@ -492,7 +493,7 @@ class VisionView(View):
         self.summary.setText("  ·  ".join(parts))
         self.summary.setToolTip(self.summary.text())
         if t.notices:
-            self.notice.setText(translate("VisionView", "Note: ") + "  •  ".join(t.notices))
+            self.notice.setText(translate("VisionView", "Note: ") + "  •  ".join(map(translated, t.notices)))
         self.notice.setVisible(bool(t.notices))
 
     def _show_compare(self) -> None:

@@ -13,6 +13,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.vision import BRUSH_RANGE, DRAW_COLOURS, MAX_SEED, MAX_TRAIN_STEPS
+from explorer.gui.core_text import error_text
 from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import Figure, Style
 from explorer.gui.i18n import translate
@@ -36,7 +37,7 @@ def picture_error(exc: BaseException) -> str:
     """One line for a picture that cannot be used (the loader's own message), or any other error."""
     images = sys.modules.get("explorer.vision.images")  # only a read file can have raised its error
     if images is not None and isinstance(exc, images.ImageError):
-        return translate("VisionView", "This picture cannot be used: {0}").format(exc)
+        return translate("VisionView", "This picture cannot be used: {0}").format(error_text(exc))
     return error_message(exc)
 
 
