@@ -1,5 +1,7 @@
 """What a tester found using the window for real (Xvfb), each as the test that would have caught it."""
 
+import shutil
+
 import pytest
 from PySide6 import QtCore, QtWidgets
 
@@ -10,6 +12,7 @@ from explorer.gui.views.registry import Tab
 
 from .helpers import WAIT_MS
 
+ROLE = QtCore.Qt.ItemDataRole.UserRole
 B = QtWidgets.QMessageBox.StandardButton
 
 
@@ -103,3 +106,97 @@ def test_looking_around_the_tabs_is_no_change(qtbot, small):
     qtbot.wait(50)
     assert not w.unsaved()
     assert not asked_when_quitting(qtbot, w)
+
+
+# -- 2. a damaged model folder at start-up, and in Chinese ---------------------------------------------------
+
+
+def damaged_minilm(folder):
+    """The bundled MiniLM's config and tokenizer with a model.safetensors cut short (a broken download)."""
+    from explorer.models import catalogue
+
+    source = catalogue.model_dir("minilm")
+    folder.mkdir()
+    for name in (
+        "config.json",
+        "tokenizer.json",
+        "tokenizer_config.json",
+        "vocab.txt",
+        "special_tokens_map.json",
+    ):
+        if (source / name).exists():
+            shutil.copy(source / name, folder / name)
+    with open(source / "model.safetensors", "rb") as f:
+        (folder / "model.safetensors").write_bytes(f.read(5000))
+    return folder
+
+
+def test_a_damaged_model_folder_at_start_up_falls_back_to_the_bundled_model(
+    qtbot, engine, tmp_path, monkeypatch
+):
+    """``main.py --language zh_CN --model-dir TRUNCATED``: the window stayed on "loading…" and
+    "Starting…" with empty views, and listed the broken folder."""
+    from explorer.gui import i18n
+    from explorer.gui.main_window import MainWindow
+    from explorer.gui.preferences import MemorySettings
+
+    broken = damaged_minilm(tmp_path / "truncated")
+    w = MainWindow(
+        engine, AttentionConfig(sentence="the cat sat", model_dir=str(broken)), settings=MemorySettings()
+    )
+    qtbot.addWidget(w)
+    w.state.set_language("zh_CN")
+    try:
+        with qtbot.waitSignal(w.rendered, timeout=WAIT_MS):
+            w.show()
+        qtbot.waitUntil(lambda: w.models.loaded is not None and not w.worker.busy(), timeout=WAIT_MS)
+        assert w.trace is not None and w.trace.model_name == "all-MiniLM-L6-v2"
+        assert w.state.config.model_dir is None and w.state.config.model == "minilm"
+        banner = w.banner.text()
+        assert w.banner.isVisible() and "无法使用这个模型" in banner and "model.safetensors" in banner
+        assert "all-MiniLM-L6-v2" in banner  # says which model it shows instead
+        assert "加载中" not in w.controls.model_label.text() and "正在启动" not in w.status_text.text()
+        assert w.controls.heads.count() > 0 and w.trace.heads == 12
+        assert not w.unsaved()  # the window fell back, the user changed nothing
+        picker = w.controls.model_picker
+        listed = [picker.itemData(r, ROLE) for r in range(picker.count())]
+        assert ("folder", str(broken)) not in listed and w.prefs.recent_models() == []
+        # a language switch says it again (the Open below replaces the banner)
+        w.state.set_language("en")
+        assert "could not be used" in w.banner.text() and "all-MiniLM-L6-v2" in w.banner.text()
+        w.state.set_language("zh_CN")
+        assert "无法使用这个模型" in w.banner.text()
+        assert picker.currentText() == "英文：all-MiniLM-L6-v2"
+        chinese = [picker.itemText(r) for r in range(picker.count())]
+        assert "打开模型文件夹…" in chinese
+        # the same folder through "Open model folder…": every word stays Chinese
+        monkeypatch.setattr(QtWidgets.QFileDialog, "getExistingDirectory", lambda *a, **k: str(broken))
+        picker.activated.emit(picker.count() - 1)
+        qtbot.waitUntil(lambda: w.models._asked is None and not w.worker.busy(), timeout=WAIT_MS)
+        assert w.banner.text().startswith("无法使用这个模型") and "model.safetensors" in w.banner.text()
+        assert [picker.itemText(r) for r in range(picker.count())] == chinese
+        assert w.prefs.recent_models() == []
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_damaged_folder_opened_in_chinese_keeps_every_word_chinese(qtbot, small, tmp_path, monkeypatch):
+    """After a failed "Open model folder…" in zh_CN the picker's items and the banner's first
+    words were English."""
+    from explorer.gui import i18n
+
+    w = small
+    broken = damaged_minilm(tmp_path / "truncated")
+    picker = w.controls.model_picker
+    w.state.set_language("zh_CN")
+    try:
+        chinese = [picker.itemText(r) for r in range(picker.count())]
+        assert "打开模型文件夹…" in chinese
+        monkeypatch.setattr(QtWidgets.QFileDialog, "getExistingDirectory", lambda *a, **k: str(broken))
+        picker.activated.emit(picker.count() - 1)
+        qtbot.waitUntil(lambda: "model.safetensors" in w.banner.text(), timeout=WAIT_MS)
+        assert w.banner.text().startswith("无法使用这个模型")
+        assert [picker.itemText(r) for r in range(picker.count())] == chinese
+        assert w.prefs.recent_models() == []
+    finally:
+        i18n.set_language("en")
