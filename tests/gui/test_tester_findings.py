@@ -2,15 +2,20 @@
 
 import shutil
 
+import numpy as np
 import pytest
 from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.lines import LinesOptions
 from explorer.appstate.vision import Picture
+from explorer.core.board import board_trace
 from explorer.core.config import AttentionConfig
+from explorer.gui import i18n
+from explorer.gui.heatmap.panel import cell_value_text
 from explorer.gui.views.registry import Tab
 
 from .helpers import WAIT_MS
+from .test_board_tab import SMALL, shown, type_into
 
 ROLE = QtCore.Qt.ItemDataRole.UserRole
 B = QtWidgets.QMessageBox.StandardButton
@@ -200,3 +205,58 @@ def test_a_damaged_folder_opened_in_chinese_keeps_every_word_chinese(qtbot, smal
         assert w.prefs.recent_models() == []
     finally:
         i18n.set_language("en")
+
+
+# -- 3. the board: numbers too large for the arithmetic ----------------------------------------------------------
+
+
+@pytest.fixture
+def board_window(qtbot, make_window):
+    w = make_window(SMALL)
+    view = w.view(Tab.BOARD)
+    with qtbot.waitSignal(view.rendered, timeout=WAIT_MS):
+        w.state.set_tab(Tab.BOARD)
+    return w, view
+
+
+def test_a_huge_number_on_the_board_is_refused_and_the_picture_kept(qtbot, board_window, recwarn):
+    """3e38 in a Q cell: the Q cell printed 39 digits, the scores were inf beside a finite
+    "scaled", inf took the colour of 1.00, and numpy warned of an overflow."""
+    w, view = board_window
+    before, trace = w.state.board.board, view.trace
+    english = "Q row 1, column 1: 3e+38 is too large; type numbers from -1000000 to 1000000"
+    for language, words in (("en", english), ("zh_CN", "3e+38 太大了")):
+        i18n.set_language(language)
+        try:
+            type_into(qtbot, view.table, 0, 1, "3e38")  # q1 of the first token
+            assert w.state.board.board == before and view.trace is trace  # the last good picture
+            assert view.message.isVisible() and words in view.message.text()
+            assert "\n" not in view.message.text()
+        finally:
+            i18n.set_language("en")
+    assert not [r for r in recwarn if issubclass(r.category, RuntimeWarning)]
+    # the largest number it takes computes finite stages, printed short
+    with qtbot.waitSignal(view.rendered, timeout=WAIT_MS):
+        type_into(qtbot, view.table, 0, 1, "1e6")
+    assert w.state.board.board.q[0][0] == 1e6
+    expected = board_trace(w.state.board.board, w.state.config)
+    for name in ("scores", "scaled", "weights"):
+        assert np.isfinite(shown(view, name).data).all()
+    np.testing.assert_array_equal(shown(view, "scores").data, expected.scores[0])
+    assert cell_value_text(float(shown(view, "Q").data[0, 0])) == "1.0e6"  # as figure.py prints a cell
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (3e38, "3.0e38"),
+        (123456.0, "1.2e5"),
+        (-98765.4, "-9.9e4"),
+        (9999.994, "9999.99"),
+        (0.5, "0.50"),
+        (-2.0, "-2.00"),
+    ],
+)
+def test_a_cell_prints_large_numbers_short(value, text):
+    assert cell_value_text(value) == text
+    assert len(cell_value_text(value)) <= 7
