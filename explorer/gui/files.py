@@ -126,8 +126,12 @@ class SessionFiles(QtCore.QObject):
     # -- dialogs ---------------------------------------------------------------------------------
     def open_dialog(self) -> None:
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self.window, translate("SessionFiles", "Open session"), "", tr(SESSION_FILTER)
+            self.window,
+            translate("SessionFiles", "Open session"),
+            self.prefs.dialog_start(),
+            tr(SESSION_FILTER),
         )
+        self.prefs.remember_dialog(path)
         if path:
             self.open(path, interactive=True)
 
@@ -138,9 +142,11 @@ class SessionFiles(QtCore.QObject):
         return self.save_dialog()
 
     def save_dialog(self) -> bool:
+        start = self.path or self.prefs.dialog_start("lesson.aexp.json")
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self.window, translate("SessionFiles", "Save session"), "lesson.aexp.json", tr(SESSION_FILTER)
+            self.window, translate("SessionFiles", "Save session"), start, tr(SESSION_FILTER)
         )
+        self.prefs.remember_dialog(path)
         if not path:
             return False
         if not path.lower().endswith(".json"):

@@ -23,6 +23,7 @@ from explorer.core.config import AttentionConfig
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, INFO_STYLE
+from explorer.gui.preferences import default_folder
 from explorer.models import catalogue
 
 OPEN = "open"
@@ -209,6 +210,7 @@ class ModelPicker(QtWidgets.QComboBox):
         self.recent: list[str] = []
         self.current: Choice = Choice()
         self.pending: Choice | None = None  # chosen and loading: shown until the switch answers
+        self.prefs = None  # the window's Preferences (ModelSwitch sets it): where the dialog opens
         self._shown: Choice | None = None
         self.activated.connect(self._on_activated)
         self.rebuild()
@@ -327,7 +329,10 @@ class ModelPicker(QtWidgets.QComboBox):
                     "ModelPicker",
                     "Open a model folder (config.json, weights, tokenizer) or a Hugging Face cache folder",
                 ),
+                self.prefs.dialog_folder() if self.prefs is not None else default_folder(),
             )
+            if self.prefs is not None:
+                self.prefs.remember_dialog(folder, folder=True)
             if not folder:
                 return
             choice = Choice.folder_of(folder)
@@ -356,6 +361,7 @@ class ModelSwitch(QtCore.QObject):
         self._good: set[str] = set()  # folders that loaded in this run (never read again)
         self._ready: set[str] = set()  # bundled models that loaded in this run
         self._fell_back = None  # the banner's words after a failed first model (see _fall_back)
+        self.picker.prefs = self.prefs
         self.picker.set_recent(self.prefs.recent_models())
         self.picker.chosen.connect(self.choose)
         self.worker.listen("model", self._on_model)

@@ -1,6 +1,7 @@
 """What a tester found using the window for real (Xvfb), each as the test that would have caught it."""
 
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -260,3 +261,80 @@ def test_a_huge_number_on_the_board_is_refused_and_the_picture_kept(qtbot, board
 def test_a_cell_prints_large_numbers_short(value, text):
     assert cell_value_text(value) == text
     assert len(cell_value_text(value)) <= 7
+
+
+# -- 4. file dialogs open in the last folder used, else Documents / home ---------------------------------------
+
+
+class Dialogs:
+    """QFileDialog's static functions, recorded: where each was asked to start, and what it answers."""
+
+    def __init__(self, monkeypatch):
+        self.starts: list[tuple[str, str]] = []
+        self.answer = ""
+        for name in ("getOpenFileName", "getSaveFileName", "getExistingDirectory"):
+            monkeypatch.setattr(QtWidgets.QFileDialog, name, self._record(name))
+
+    def _record(self, name):
+        def dialog(parent=None, caption="", start="", *rest, **kw):
+            self.starts.append((name, start))
+            answer = self.answer
+            return answer if name == "getExistingDirectory" else (answer, "")
+
+        return dialog
+
+    def folder_of_last(self) -> Path:
+        start = Path(self.starts[-1][1])
+        return start if start.is_dir() else start.parent
+
+
+def open_every_dialog(w, qtbot) -> list:
+    """Each file dialog of the window, as a user opens it."""
+    from explorer.gui.exporting import ExportDialog
+
+    w.files.open_action.trigger()
+    w.files.save_as_action.trigger()
+    w.exporter.window_dialog()
+    dialog = ExportDialog(w.exporter)
+    qtbot.addWidget(dialog)
+    for what, fmt in (("data", "csv"), ("window", "png")):
+        dialog.what.setCurrentIndex(dialog.what.findData(what))
+        dialog.format.setCurrentIndex(dialog.format.findData(fmt))
+        dialog._browse()
+    picker = w.controls.model_picker
+    picker.activated.emit(picker.count() - 1)  # Open model folder…
+    w.state.set_tab(Tab.VISION)
+    w.view(Tab.VISION).load_button.click()
+
+
+def test_file_dialogs_start_in_the_last_folder_used_never_the_working_directory(
+    qtbot, small, tmp_path, monkeypatch
+):
+    """Every dialog opened in the working directory (the repository, run from source)."""
+    w = small
+    home = tmp_path / "home"
+    (home / "Documents").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)  # the working directory: no dialog may start there
+    dialogs = Dialogs(monkeypatch)
+    open_every_dialog(w, qtbot)
+    kinds = {name for name, _ in dialogs.starts}
+    assert (
+        kinds == {"getOpenFileName", "getSaveFileName", "getExistingDirectory"} and len(dialogs.starts) == 7
+    )
+    first = QtCore.QStandardPaths.writableLocation(QtCore.QStandardPaths.StandardLocation.DocumentsLocation)
+    for name, start in dialogs.starts:
+        assert start and Path(start).is_absolute(), (name, start)
+        assert Path(start) in (Path(first), home) or Path(start).parent in (Path(first), home), (name, start)
+    # a file saved in a folder: every dialog starts there next, in this run and the next
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    dialogs.answer = str(lessons / "monday.aexp.json")
+    w.files.save_as_action.trigger()
+    assert (lessons / "monday.aexp.json").exists()
+    dialogs.answer, dialogs.starts = "", []
+    w.files.path = None
+    open_every_dialog(w, qtbot)
+    for name, start in dialogs.starts:
+        assert Path(start) == lessons or Path(start).parent == lessons, (name, start)
+    assert w.prefs.dialog_folder() == str(lessons)
