@@ -31,7 +31,5 @@ def check_out(path: str) -> None:
     instead of creating folders nobody asked for (writing made them, silently). A command
     whose --out is a folder may create that folder itself, not the ones above it."""
     parent = Path(path).expanduser().parent
-    if not parent.exists():
+    if not parent.exists():  # a file in the way is the writer's "cannot write …: Not a directory"
         fail(f"the folder {parent} does not exist")
-    if not parent.is_dir():
-        fail(f"{parent} is not a folder")

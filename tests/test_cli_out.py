@@ -34,15 +34,6 @@ def test_a_missing_folder_is_refused_and_not_created(command, tmp_path, capsys):
     assert not (tmp_path / "nonexistent").exists()
 
 
-@pytest.mark.parametrize("command", ["trace", "vision"])
-def test_a_file_where_the_folder_should_be_is_refused(command, tmp_path, capsys):
-    (tmp_path / "notes.txt").write_text("a file", encoding="utf-8")
-    with pytest.raises(SystemExit) as exit_:
-        main([*COMMANDS[command], "--out", str(tmp_path / "notes.txt" / "x.json")])
-    assert exit_.value.code == 2
-    assert capsys.readouterr().err == f"error: {tmp_path / 'notes.txt'} is not a folder\n"
-
-
 def test_train_may_make_its_own_folder_but_not_the_ones_above(tmp_path, capsys):
     """train's --out DIR is created (its parent exists); the checkpoint lands in it."""
     out = tmp_path / "new-run"
