@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 EXIT_BAD_INPUT = 2
 
@@ -23,3 +24,12 @@ def fail(message: str) -> None:
     if sys.stderr is not None:  # windowed builds have no stderr
         print(f"error: {message}", file=sys.stderr)
     raise SystemExit(EXIT_BAD_INPUT)
+
+
+def check_out(path: str) -> None:
+    """``--out`` goes into a folder that exists: a mistyped path fails here, before any work,
+    instead of creating folders nobody asked for (writing made them, silently). A command
+    whose --out is a folder may create that folder itself, not the ones above it."""
+    parent = Path(path).expanduser().parent
+    if not parent.exists():  # a file in the way is the writer's "cannot write …: Not a directory"
+        fail(f"the folder {parent} does not exist")

@@ -267,6 +267,8 @@ BOARD = {
     "board.no_numbers": "{matrix} has no numbers: give each vector at least one",
     "board.row_length": "{matrix} row {row} has {count} numbers; the first row has {width}",
     "board.cell": "{matrix} row {row}, column {column}: {value!r} is not a finite number",
+    "board.too_large": "{matrix} row {row}, column {column}: {value} is too large; type numbers from -{limit} to {limit}",
+    "board.overflow": "these numbers are too large: a stage of attention overflows; type smaller numbers",
 }
 
 SESSION = {

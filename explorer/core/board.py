@@ -34,6 +34,9 @@ from explorer.messages import Message, MessageError
 MAX_BOARD_TOKENS = 8
 MAX_BOARD_WIDTH = 8  # numbers per vector: the class does the arithmetic by hand
 MAX_TOKEN_CHARS = 24
+# The largest number a cell takes: products of 8 such numbers stay far inside float32 (3.4e38),
+# and a board is arithmetic by hand (3e38 made the scores inf while "scaled" printed finite).
+MAX_BOARD_VALUE = 1_000_000
 BOARD_SOURCE = "board"  # the trace's weights_source
 
 Matrix = tuple[tuple[float, ...], ...]
@@ -216,6 +219,10 @@ def _checked_matrix(name: str, rows, n: int) -> Matrix:
         for j, value in enumerate(row, start=1):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise BoardError.of("board.cell", matrix=name, row=i, column=j, value=value)
+            if abs(value) > MAX_BOARD_VALUE:
+                raise BoardError.of(
+                    "board.too_large", matrix=name, row=i, column=j, value=f"{value:g}", limit=MAX_BOARD_VALUE
+                )
             values.append(float(value))
         out.append(tuple(values))
     return tuple(out)
@@ -271,6 +278,9 @@ def board_trace(board: Board, options: AttentionConfig) -> AttentionTrace:
     x, projections = board_inputs(board)
     with torch.inference_mode(), threads_for(0):
         stages = attend(x, x, projections, settings, params)
+        computed = (stages.scores, stages.scaled, stages.weights, stages.head_outputs, stages.output)
+        if not all(bool(torch.isfinite(t).all()) for t in computed):  # never a stage of inf / nan
+            raise BoardError.of("board.overflow")
     arr = lambda t: t.detach().numpy().copy()  # noqa: E731
     tokens = list(board.tokens)
     return AttentionTrace(
@@ -308,6 +318,7 @@ __all__ = [
     "Board",
     "BoardError",
     "MAX_BOARD_TOKENS",
+    "MAX_BOARD_VALUE",
     "MAX_BOARD_WIDTH",
     "board_config",
     "board_inputs",

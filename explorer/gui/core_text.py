@@ -487,6 +487,16 @@ ENGLISH: dict[str, str] = dict(
             "{matrix} row {row}, column {column}: {value!r} is not a finite number",
             "board.cell",
         ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "{matrix} row {row}, column {column}: {value} is too large; type numbers from -{limit} to {limit}",
+            "board.too_large",
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "these numbers are too large: a stage of attention overflows; type smaller numbers",
+            "board.overflow",
+        ),
         # appstate/session.py
         QT_TRANSLATE_NOOP(
             "CoreMessages",

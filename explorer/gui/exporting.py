@@ -181,9 +181,14 @@ class Exporter(QtCore.QObject):
         ExportDialog(self).exec()
 
     def window_dialog(self) -> None:
+        prefs = self.window.prefs
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self.window, translate("Exporter", "Export the window"), "window.png", "PNG (*.png)"
+            self.window,
+            translate("Exporter", "Export the window"),
+            prefs.dialog_start("window.png"),
+            "PNG (*.png)",
         )
+        prefs.remember_dialog(path)
         if path:
             self.export_window(path if path.lower().endswith(".png") else path + ".png")
 
@@ -252,11 +257,18 @@ class ExportDialog(QtWidgets.QDialog):
 
     def _browse(self) -> None:
         fmt = self.format.currentData()
+        prefs = self.exporter.window.prefs
         if fmt in ("csv", "npy"):
-            path = QtWidgets.QFileDialog.getExistingDirectory(self, self.tr("Export into folder"))
+            path = QtWidgets.QFileDialog.getExistingDirectory(
+                self, self.tr("Export into folder"), prefs.dialog_folder()
+            )
+            prefs.remember_dialog(path, folder=True)
         else:
             filters = {"png": "PNG (*.png)", "svg": "SVG (*.svg)", "json": "JSON (*.json)"}
-            path, _ = QtWidgets.QFileDialog.getSaveFileName(self, self.tr("Export to"), "", filters[fmt])
+            path, _ = QtWidgets.QFileDialog.getSaveFileName(
+                self, self.tr("Export to"), prefs.dialog_folder(), filters[fmt]
+            )
+            prefs.remember_dialog(path)
             if path and not path.lower().endswith("." + fmt):
                 path += "." + fmt
         if path:

@@ -7,6 +7,7 @@ banner, and in a message box when the user opened it from a dialog).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -58,9 +59,14 @@ class SessionFiles(QtCore.QObject):
 
     # -- unsaved changes ---------------------------------------------------------------------
     def lesson(self) -> tuple:
-        """What a teacher prepares and would lose: the inputs and options, and B of the compare
-        view (not the selection, the tab, the theme or the text size: browsing is no change)."""
-        return (self.state.config, self.state.compare)
+        """What a teacher prepares and would lose: every setting a session keeps (the inputs
+        and options, B of the compare view, the board, the lines, the questions, the
+        Translation and Vision tabs' choices), but not what only looks around (the
+        selections, the tab, the page, the theme or the text size: browsing is no change)."""
+        s = self.state
+        vision = replace(s.vision.settings(), channel=None, position=None, page="picture")
+        translation = replace(s.translation.settings, head=0, cell=None)
+        return (s.config, s.compare, s.board.board, s.lines.options, s.predict.enabled, translation, vision)
 
     def mark_clean(self) -> None:
         self._clean = self.lesson()
@@ -120,8 +126,12 @@ class SessionFiles(QtCore.QObject):
     # -- dialogs ---------------------------------------------------------------------------------
     def open_dialog(self) -> None:
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self.window, translate("SessionFiles", "Open session"), "", tr(SESSION_FILTER)
+            self.window,
+            translate("SessionFiles", "Open session"),
+            self.prefs.dialog_start(),
+            tr(SESSION_FILTER),
         )
+        self.prefs.remember_dialog(path)
         if path:
             self.open(path, interactive=True)
 
@@ -132,9 +142,11 @@ class SessionFiles(QtCore.QObject):
         return self.save_dialog()
 
     def save_dialog(self) -> bool:
+        start = self.path or self.prefs.dialog_start("lesson.aexp.json")
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self.window, translate("SessionFiles", "Save session"), "lesson.aexp.json", tr(SESSION_FILTER)
+            self.window, translate("SessionFiles", "Save session"), start, tr(SESSION_FILTER)
         )
+        self.prefs.remember_dialog(path)
         if not path:
             return False
         if not path.lower().endswith(".json"):

@@ -22,7 +22,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.core.config import AttentionConfig
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.i18n import translate
-from explorer.gui.messages import INFO_STYLE
+from explorer.gui.messages import ERROR_STYLE, INFO_STYLE
+from explorer.gui.preferences import default_folder
 from explorer.models import catalogue
 
 OPEN = "open"
@@ -209,6 +210,7 @@ class ModelPicker(QtWidgets.QComboBox):
         self.recent: list[str] = []
         self.current: Choice = Choice()
         self.pending: Choice | None = None  # chosen and loading: shown until the switch answers
+        self.prefs = None  # the window's Preferences (ModelSwitch sets it): where the dialog opens
         self._shown: Choice | None = None
         self.activated.connect(self._on_activated)
         self.rebuild()
@@ -327,7 +329,10 @@ class ModelPicker(QtWidgets.QComboBox):
                     "ModelPicker",
                     "Open a model folder (config.json, weights, tokenizer) or a Hugging Face cache folder",
                 ),
+                self.prefs.dialog_folder() if self.prefs is not None else default_folder(),
             )
+            if self.prefs is not None:
+                self.prefs.remember_dialog(folder, folder=True)
             if not folder:
                 return
             choice = Choice.folder_of(folder)
@@ -355,6 +360,8 @@ class ModelSwitch(QtCore.QObject):
         self._asked: Choice | None = None  # what the model channel is loading
         self._good: set[str] = set()  # folders that loaded in this run (never read again)
         self._ready: set[str] = set()  # bundled models that loaded in this run
+        self._fell_back = None  # the banner's words after a failed first model (see _fall_back)
+        self.picker.prefs = self.prefs
         self.picker.set_recent(self.prefs.recent_models())
         self.picker.chosen.connect(self.choose)
         self.worker.listen("model", self._on_model)
@@ -403,7 +410,8 @@ class ModelSwitch(QtCore.QObject):
             self.ask(choice, result.error, from_trace=False)
             return
         self._back_to_current()
-        self.window.show_error(failure_text(result.error))
+        error = result.error
+        self.window.show_error(lambda: failure_text(error))  # again in a new language
 
     def _apply(self, info: LoadedModel) -> None:
         self.picker.pending = None
@@ -502,11 +510,16 @@ class ModelSwitch(QtCore.QObject):
     # -- what the traces used --------------------------------------------------------------------------------
     def _on_trace(self, result) -> None:
         if not result.ok:
-            from explorer.models.errors import NeedsConversion
+            from explorer.models.errors import ModelError, NeedsConversion
 
             if isinstance(result.error, NeedsConversion) and self._asked is None:
                 self.ask(Choice.of(self.state.config), result.error, from_trace=True)
+            elif isinstance(result.error, ModelError) and self.window.trace is None:
+                self._fall_back(result.error)
             return
+        if self._fell_back is not None:  # the window's own banner went with the new result: say it again
+            self.window.show_banner(self._fell_back, ERROR_STYLE)
+            self._fell_back = None
         trace = result.value.trace
         if trace.weights_source != "pretrained":
             return
@@ -514,6 +527,31 @@ class ModelSwitch(QtCore.QObject):
         self._remember(choice)
         if self.loaded is None or not self.loaded.choice.same(choice):
             self.worker.submit("model-info", lambda: describe(self.engine, choice))
+
+    def _fall_back(self, error: BaseException) -> None:
+        """The first model failed (a damaged ``--model-dir`` or a session's folder): nothing
+        is on screen yet, so show the default bundled model, and say why."""
+        config = self.state.config
+        fallback = Choice()
+        if config.weights != "pretrained" or Choice.of(config).same(fallback):
+            return  # the bundled model itself failed: its message stays
+
+        def text() -> str:
+            return (
+                failure_text(error)
+                + "  "
+                + translate("ModelPicker", "The window shows the bundled model instead: {0}.").format(
+                    choice_text(fallback)
+                )
+            )
+
+        self._fell_back = text
+        self.window.show_banner(text, ERROR_STYLE)
+        files = self.window.files
+        untouched = not files.changed()
+        self.state.set_config(fallback.applied(config))
+        if untouched:  # the window's choice, not the user's: nothing to save on quitting
+            files.mark_clean()
 
     def _on_info(self, result) -> None:
         if result.ok and result.value.choice.same(Choice.of(self.state.config)):

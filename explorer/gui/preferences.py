@@ -1,5 +1,5 @@
-"""What the explorer remembers between runs: window geometry, theme, language, recent sessions
-and recent model folders.
+"""What the explorer remembers between runs: window geometry, theme, language, recent sessions,
+recent model folders and the folder its file dialogs last used.
 
 Stored with QSettings. ``Preferences(settings)`` takes the QSettings to use, so tests (and
 portable builds) can point it at their own file; the default is the user's INI file
@@ -104,5 +104,35 @@ class Preferences:
         self.settings.setValue(key, recent)
         return recent
 
+    # -- where file dialogs open ---------------------------------------------------------------
+    def dialog_folder(self) -> str:
+        """The folder the last file dialog used, else the user's Documents, else home (never
+        the working directory: from source that was the repository)."""
+        last = self.settings.value("dialogs/folder", "")
+        if isinstance(last, str) and last and Path(last).is_dir():
+            return last
+        return default_folder()
+
+    def dialog_start(self, name: str = "") -> str:
+        """What a dialog is given to start in: the folder, or a file name in it."""
+        folder = self.dialog_folder()
+        return str(Path(folder) / name) if name else folder
+
+    def remember_dialog(self, path: str | Path, folder: bool = False) -> None:
+        """A dialog's answer: a file (its folder is remembered) or, ``folder``, a folder."""
+        if not path:
+            return
+        path = Path(path).expanduser()
+        self.settings.setValue("dialogs/folder", str(path if folder else path.parent))
+
     def sync(self) -> None:
         self.settings.sync()
+
+
+def default_folder() -> str:
+    documents = QtCore.QStandardPaths.writableLocation(
+        QtCore.QStandardPaths.StandardLocation.DocumentsLocation
+    )
+    if documents and Path(documents).is_dir():
+        return documents
+    return str(Path.home())

@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 
-from explorer.failing import Parser, fail
+from explorer.failing import Parser, check_out, fail
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError
 
 EXIT_CANCELLED = 130
@@ -44,6 +44,7 @@ def train_main(argv: list[str]) -> int:
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (1 is fastest here)")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     args = parser.parse_args(argv)
+    check_out(args.out)  # the folder itself may be new, not its parents
     for name in ("steps", "batch_size", "eval_every", "final_eval", "threads"):
         if getattr(args, name) < 1:
             fail(f"--{name.replace('_', '-')} must be 1 or more, not {getattr(args, name)}")
@@ -155,6 +156,7 @@ def translate_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not args.out.lower().endswith((".json", ".npz")):
         fail(f"--out {args.out!r}: the file name must end in .json or .npz")
+    check_out(args.out)
     if args.seed < 0:
         fail(f"--seed must be 0 or more, not {args.seed}")
     from explorer.seq2seq.translate import translate

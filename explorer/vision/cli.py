@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from explorer.failing import Parser, fail
+from explorer.failing import Parser, check_out, fail
 
 MAX_SEED = 2**63 - 1
 
@@ -55,6 +55,7 @@ def train_vision_main(argv: list[str]) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         fail(f"--out {args.out}: it is a file; give a folder")
+    check_out(args.out)  # the folder itself may be new, not its parents
     name = args.name or args.model
     if not name or "/" in name or "\\" in name or name.startswith("."):
         fail(f"--name {name!r}: give a plain file name stem")
@@ -147,6 +148,7 @@ def vision_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not args.out.lower().endswith((".json", ".npz")):
         fail(f"--out {args.out!r}: the file name must end in .json or .npz")
+    check_out(args.out)
 
     # The picture first: a bad one is refused before any model is read.
     from explorer.vision.images import ImageError, load_image

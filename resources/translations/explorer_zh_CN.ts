@@ -1263,6 +1263,16 @@
         <translation>{matrix} 第 {row} 行有 {count} 个数，而第一行有 {width} 个</translation>
     </message>
     <message>
+        <source>{matrix} row {row}, column {column}: {value} is too large; type numbers from -{limit} to {limit}</source>
+        <comment>board.too_large</comment>
+        <translation>{matrix} 第 {row} 行第 {column} 列：{value} 太大了；请输入 -{limit} 到 {limit} 之间的数</translation>
+    </message>
+    <message>
+        <source>these numbers are too large: a stage of attention overflows; type smaller numbers</source>
+        <comment>board.overflow</comment>
+        <translation>这些数太大了：注意力的某一步溢出了；请输入小一些的数</translation>
+    </message>
+    <message>
         <source>{name} is {size} KB; a session is never that large</source>
         <comment>session.too_large</comment>
         <translation>{name} 有 {size} KB；课程文件不会这么大</translation>
@@ -2340,6 +2350,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Not converted: the window keeps {0}.</source>
         <translation>未转换：窗口继续使用 {0}。</translation>
+    </message>
+    <message>
+        <source>The window shows the bundled model instead: {0}.</source>
+        <translation>窗口改用自带的模型：{0}。</translation>
     </message>
 </context>
 <context>

@@ -29,7 +29,7 @@ from safetensors.torch import load_file, save_file
 
 from explorer.core import device as device_module
 from explorer.core import engine as engine_module
-from explorer.core.board import Board, parse_number
+from explorer.core.board import Board, board_trace, parse_number
 from explorer.core.config import AttentionConfig, MaskSpec
 from explorer.core.device import choose_device, device_reasons
 from explorer.core.engine import Engine
@@ -605,6 +605,13 @@ class Case:
     setup: Callable[[Env], None] | None = None
 
 
+def overflowing_board():
+    """A board whose numbers got past its checks: the computation refuses a stage of inf."""
+    board = Board(("a", "b"), x=((1.0,), (2.0,)))
+    object.__setattr__(board, "x", ((3e38,), (3e38,)))
+    board_trace(board, AttentionConfig())
+
+
 CASES = {
     # config.py
     "config.mask_malformed": Case(
@@ -1095,6 +1102,10 @@ CASES = {
     "board.cell": Case(
         lambda env: raised(lambda: Board(("a",), x=((float("nan"),),))), "X row 1, column 1: nan"
     ),
+    "board.too_large": Case(
+        lambda env: raised(lambda: Board(("a",), x=((3e38,),))), "X row 1, column 1: 3e+38 is too large"
+    ),
+    "board.overflow": Case(lambda env: raised(overflowing_board), "a stage of attention overflows"),
     # appstate/session.py
     "session.too_large": Case(oversized_session, "lesson.aexp.json is 2 KB; a session is never that large"),
     "session.unreadable": Case(unreadable_session, "cannot read a-folder.aexp.json: "),

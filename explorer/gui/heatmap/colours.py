@@ -89,7 +89,8 @@ def colour_indices(values: np.ndarray, levels: tuple[float, float]) -> np.ndarra
     """Each value's entry in a 256-colour table: lo -> 0, hi -> 255; NaN as 0.0 would be,
     infinities at the ends."""
     lo, hi = levels
-    x = np.asarray(values, dtype=np.float32)
+    with np.errstate(over="ignore"):  # beyond float32: inf, which goes to the end below
+        x = np.asarray(values, dtype=np.float32)
     if not np.isfinite(x).all():
         x = np.nan_to_num(x, nan=0.0, posinf=hi, neginf=lo)
     # levels a hair apart (all values about 1e-40) would overflow float32: the largest it holds

@@ -7,6 +7,7 @@ coloured pixels, the outline of masked cells) is computed once, on first use.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -21,7 +22,10 @@ from explorer.gui.i18n import translate
 #   "qk": rows are queries, columns are keys; "q": rows are queries, columns are features;
 #   "k": rows are keys; "hq": rows are heads, columns are queries (entropy); "": neither.
 ROLES = ("qk", "q", "k", "hq", "")
-VALUES_MAX_CELLS = 64 * 64  # beyond this, values are never printed in the cells
+VALUES_MAX_CELLS = 64 * 64
+COMPACT_FROM = (
+    1e4  # a cell prints values this large as 1.2e5  # beyond this, values are never printed in the cells
+)
 
 
 def format_value(value) -> str:
@@ -32,7 +36,11 @@ def format_value(value) -> str:
 def cell_value_text(value: float, unit: bool = False) -> str:
     """A cell's value as printed on it: two decimals; ``unit`` (values in [0, 1], such as
     weights) drops the leading zero, ".07", and writes the ends as "0" and "1", so that
-    the values fit cells a third narrower at the same font size."""
+    the values fit cells a third narrower at the same font size. From 10 000 on (and below
+    -10 000) it is short, "1.2e5": a cell never prints a 39-digit number into its neighbours."""
+    if math.isfinite(value) and abs(value) >= COMPACT_FROM:
+        mantissa, exponent = f"{value:.1e}".split("e")
+        return f"{mantissa}e{int(exponent)}"
     text = f"{value:.2f}"
     if not unit:
         return text

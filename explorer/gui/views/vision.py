@@ -51,6 +51,7 @@ from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import format_value
 from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
+from explorer.gui.preferences import default_folder
 from explorer.gui.views.base import View, ViewContext
 from explorer.gui.vision import figures as vf
 from explorer.gui.vision import pages
@@ -216,12 +217,15 @@ class VisionView(View):
             self.vision.generate(self.vision.picture.seed)
 
     def choose_file(self) -> None:
+        prefs = getattr(self.window(), "prefs", None)  # the window's: where its dialogs last opened
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
             self,
             translate("VisionView", "Open a picture"),
-            "",
+            prefs.dialog_folder() if prefs is not None else default_folder(),
             translate("VisionView", "Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)"),
         )
+        if prefs is not None:
+            prefs.remember_dialog(path)
         if path:
             self.load_file(path)
 

@@ -1,0 +1,65 @@
+"""``--out`` never creates missing folders: a mistyped path fails with one line and status 2,
+for every command that writes (a tester's ``vision --out /nonexistent/dir/x.json`` made the folder)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from explorer.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+COMMANDS = {
+    "trace": ["trace", "--sentence", "a b", "--weights", "random"],
+    "translate": ["translate", "--source", "9.5.18"],
+    "vision": ["vision", "--generate", "7"],
+    "train": ["train", "--model", "bahdanau", "--steps", "1", "--seed", "0"],
+    "train-vision": ["train-vision", "--model", "se", "--steps", "1"],
+}
+FOLDER_OUT = {"train", "train-vision"}  # --out names a folder
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_missing_folder_is_refused_and_not_created(command, tmp_path, capsys):
+    missing = tmp_path / "nonexistent" / "dir"
+    out = missing / ("run" if command in FOLDER_OUT else "x.json")
+    with pytest.raises(SystemExit) as exit_:
+        main([*COMMANDS[command], "--out", str(out)])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == f"error: the folder {missing} does not exist\n"
+    assert not (tmp_path / "nonexistent").exists()
+
+
+def test_train_may_make_its_own_folder_but_not_the_ones_above(tmp_path, capsys):
+    """train's --out DIR is created (its parent exists); the checkpoint lands in it."""
+    out = tmp_path / "new-run"
+    code = main([*COMMANDS["train-vision"], "--out", str(out), "--eval-every", "1", "--pool-size", "64"])
+    assert code in (0, None) and out.is_dir() and (out / "se.safetensors").exists()
+
+
+def test_the_testers_command_as_a_process(tmp_path):
+    missing = tmp_path / "nonexistent" / "dir"
+    result = subprocess.run(
+        [sys.executable, "-m", "explorer", "vision", "--generate", "7", "--out", str(missing / "x.json")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == f"error: the folder {missing} does not exist"
+    assert not missing.parent.exists()
+    # an existing folder still works
+    result = subprocess.run(
+        [sys.executable, "-m", "explorer", "vision", "--generate", "7", "--out", str(tmp_path / "x.json")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "x.json").exists()
