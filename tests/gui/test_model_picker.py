@@ -194,6 +194,20 @@ def test_chinese_presets_switch_to_the_multilingual_model(qtbot, window):
     assert window.pipeline.panel("weights").shown[it, subject] == pytest.approx(t.weights[2, it, subject])
 
 
+def test_unknown_characters_offer_the_model_that_reads_them(qtbot, window):
+    """Chinese typed into the English model: the [UNK] notice has a button that switches to the
+    multilingual model, which reads every character; on that model the button is gone."""
+    window.state.update_config(sentence="这只动物没有过马路，因为它太累了。")
+    wait_trace(qtbot, window, sentence="这只动物没有过马路，因为它太累了。")
+    assert window.trace.unk_count > 0 and "[UNK]" in window.notice.text()
+    action = window.strip.action
+    assert action.isVisible() and action.text() == "Read it with the multilingual model"
+    qtbot.mouseClick(action, QtCore.Qt.MouseButton.LeftButton)
+    wait_model(qtbot, window, "multilingual-e5-small")
+    assert window.trace.unk_count == 0 and not action.isVisible()
+    assert any("这" in token for token in window.trace.tokens_query)
+
+
 # -- folders of one's own -------------------------------------------------------------------------------------
 
 

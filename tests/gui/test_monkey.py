@@ -323,7 +323,27 @@ class Monkey:
                 ),
                 reverse=True,
             )[:8]
-            pytest.fail(f"the window needs {hint.toTuple()} at {size}: {wide}, {self.w.state.presentation}")
+            pages = {  # a hidden tab's page widens the window too (a stacked widget takes the largest)
+                self.w.tabs.tabText(i): self.w.tabs.widget(i).minimumSizeHint().width()
+                for i in range(self.w.tabs.count())
+            }
+            widest = max(
+                range(self.w.tabs.count()), key=lambda i: self.w.tabs.widget(i).minimumSizeHint().width()
+            )
+            inside = sorted(
+                (
+                    w.minimumSizeHint().width(),
+                    type(w).__name__,
+                    w.objectName(),
+                    getattr(w, "text", lambda: "")(),
+                )
+                for w in self.w.tabs.widget(widest).findChildren(QtWidgets.QWidget)
+                if not w.isHidden()
+            )[-10:]
+            pytest.fail(
+                f"the window needs {hint.toTuple()} at {size}: {wide}, pages {pages} {inside}, "
+                f"presentation {self.w.state.presentation}, zoom {self.w.state.text_zoom}"
+            )
 
     def wait_idle(self):
         self.qtbot.waitUntil(lambda: not self.w.worker.busy(), timeout=WAIT_MS)
