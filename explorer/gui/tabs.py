@@ -68,6 +68,12 @@ class TabHost(QtWidgets.QTabWidget):
             self.blockSignals(True)
             self.setCurrentIndex(index)
             self.blockSignals(False)
+            # Qt hands the keyboard to the new page's first field when the old page had it: a
+            # lesson step that opens a tab would then type → into the Date field instead of
+            # stepping on; the keys stay with the tabs
+            focused = QtWidgets.QApplication.focusWidget()
+            if focused is not None and self.widget(index).isAncestorOf(focused):
+                self.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
         return view
 
     def _on_current(self, index: int) -> None:

@@ -171,6 +171,27 @@ def test_walking_back_from_the_labs_keeps_one_stage_at_a_time(qtbot, small_windo
     assert w.pipeline.canvas.figure.show_values
 
 
+def test_a_step_that_opens_a_lab_keeps_the_keys_for_the_lesson(qtbot, small_window):
+    """→ into the Translation tab's first step gave the keyboard to its Date field: the next →
+    moved the cursor there and the lesson stopped until a click."""
+    w = small_window
+    w.show()
+    w.activateWindow()
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is w)
+    w.classroom.set_presentation(True, fullscreen=False)
+    first_lab = next(i for i, s in enumerate(STEPS) if s.tab != Tab.PIPELINE)
+    w.state.set_lesson_step(first_lab - 1)
+    w.pipeline.canvas.setFocus()  # a click on the stage
+    assert QtWidgets.QApplication.focusWidget() is w.pipeline.canvas
+    for step in (first_lab, first_lab + 1):
+        focused = QtWidgets.QApplication.focusWidget()
+        qtbot.keyClick(focused, QtCore.Qt.Key.Key_Right)
+        assert w.state.lesson_step == step and w.state.tab == STEPS[step].tab
+        assert not isinstance(
+            QtWidgets.QApplication.focusWidget(), (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox)
+        )
+
+
 def test_play_advances_by_itself(qtbot, small_window):
     small_window.state.show_lesson(True)
     lesson = small_window.classroom.lesson
