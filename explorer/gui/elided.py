@@ -29,6 +29,18 @@ class ElidedLabel(QtWidgets.QLabel):
     def shown_text(self) -> str:
         return super().text()
 
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+        # asks for a few characters only: a long line takes the room a layout has left,
+        # never more (the text is cut to it)
+        hint = super().sizeHint()
+        hint.setWidth(min(hint.width(), 12 * self.fontMetrics().averageCharWidth()))
+        return hint
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802
+        hint = super().minimumSizeHint()
+        hint.setWidth(min(hint.width(), 3 * self.fontMetrics().averageCharWidth()))
+        return hint
+
     def _elide(self) -> None:
         margins = self.contentsMargins()
         room = max(10, self.width() - margins.left() - margins.right() - 2 * self.margin() - 12)

@@ -12,6 +12,7 @@ error" banner, and bounded memory. ``EXPLORER_SOAK=20000`` runs a longer soak;
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 
@@ -313,8 +314,17 @@ class Monkey:
         size = self.rng.choice([(1024, 768), (1280, 720)])
         self.w.resize(*size)
         QtWidgets.QApplication.processEvents()
+
+        def fits() -> bool:
+            hint = self.w.minimumSizeHint()
+            return self.w.state.text_zoom > 2 or (hint.width() <= size[0] and hint.height() <= size[1])
+
+        if not fits():  # a relayout still on its way (a font just changed): give it a moment
+            QtWidgets.QApplication.sendPostedEvents(None, QtCore.QEvent.Type.LayoutRequest)
+            with contextlib.suppress(Exception):
+                self.qtbot.waitUntil(fits, timeout=1000)
         hint = self.w.minimumSizeHint()
-        if self.w.state.text_zoom <= 2 and (hint.width() > size[0] or hint.height() > size[1]):
+        if not fits():
             wide = sorted(
                 (
                     (QtWidgets.QWidget.minimumSizeHint(w).width(), type(w).__name__, w.objectName())
@@ -340,8 +350,18 @@ class Monkey:
                 for w in self.w.tabs.widget(widest).findChildren(QtWidgets.QWidget)
                 if not w.isHidden()
             )[-10:]
+            bar = self.w.pipeline.layout().itemAt(0).layout()
+            bar_items = [
+                (
+                    type(bar.itemAt(i).widget()).__name__,
+                    bar.itemAt(i).minimumSize().width(),
+                    bar.itemAt(i).isEmpty(),
+                )
+                for i in range(bar.count())
+            ]
             pytest.fail(
                 f"the window needs {hint.toTuple()} at {size}: {wide}, pages {pages} {inside}, "
+                f"pipeline bar {bar.minimumSize().width()} {bar_items} spacing {bar.spacing()}, "
                 f"presentation {self.w.state.presentation}, zoom {self.w.state.text_zoom}"
             )
 

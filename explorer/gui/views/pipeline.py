@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.appstate.lesson import STEPS
 from explorer.gui import theme
 from explorer.gui.elided import ElidedLabel
+from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel
 from explorer.gui.heatmap.figure import Mark
 from explorer.gui.heatmap.labels import LABEL_CHARS
@@ -47,16 +48,12 @@ class PipelineView(View):
         super().__init__(context, parent)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        bar = QtWidgets.QHBoxLayout()
+        bar = FlowLayout()  # wraps rather than widen the window (a projector, large text)
         self.head_label = QtWidgets.QLabel()
         self.head_spin = QtWidgets.QSpinBox()
         self.values_box = QtWidgets.QCheckBox()
         self.hover_label = ElidedLabel()  # a long value line never widens the window
         self.hover_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        bar.addWidget(self.head_label)
-        bar.addWidget(self.head_spin)
-        bar.addWidget(self.values_box)
-        bar.addWidget(self.hover_label, 1)
         layout.addLayout(bar)
         self.canvas = MatrixCanvas(style=context.style())
         self.scroll = QtWidgets.QScrollArea()
@@ -77,7 +74,9 @@ class PipelineView(View):
         self.names: list[str] = list(stages.PIPELINE_STAGES)
         self.canvas.set_figure(Figure([], columns=4))
         self.lines_box = lines_views.PipelineLines(self)  # the weights stage as lines
-        bar.insertWidget(bar.indexOf(self.hover_label), self.lines_box)
+        for widget in (self.head_label, self.head_spin, self.values_box, self.lines_box):
+            bar.add(widget)
+        bar.add(self.hover_label, stretch=True)  # the rest of the line
         self.canvas.clicked.connect(self._on_click)
         self.canvas.hovered.connect(self._on_hover)
         self.canvas.doubleClicked.connect(self._on_double_click)
