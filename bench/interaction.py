@@ -44,7 +44,7 @@ from explorer.core.config import AttentionConfig  # noqa: E402
 from explorer.core.engine import Engine  # noqa: E402
 from explorer.gui.app_setup import configure_app  # noqa: E402
 from explorer.gui.main_window import MainWindow  # noqa: E402
-from explorer.gui.views.registry import TABS, Tab  # noqa: E402
+from explorer.gui.views.registry import Tab  # noqa: E402
 
 CHARS = string.ascii_lowercase + string.digits  # 36 texts > the engine's 16-text cache
 WORDS12 = "the animal did not cross the street because it was "  # + 1 char: 12 tokens with [CLS], [SEP]
@@ -168,6 +168,9 @@ def keystrokes(app, engine, config: AttentionConfig, tab: Tab, n: int) -> dict:
         render=statistics.median(render),
         compute=t.compute_ms,
     )
+
+
+SENTENCE_TABS = (Tab.PIPELINE, Tab.HEADS, Tab.OVERVIEW, Tab.COMPARE)
 
 
 def long_input(app, engine, base: AttentionConfig, text: str, tab: Tab = Tab.PIPELINE) -> dict:
@@ -368,8 +371,7 @@ def main() -> int:
                 " ".join(f"w{i}" for i in range(size)),
                 None,
             )
-        for spec in TABS:
-            tab = spec.tab
+        for tab in SENTENCE_TABS:  # the tabs that show the sentence (the labs have inputs of their own)
             r = long_input(app, engine, base, text, tab)
             if tab in (Tab.PIPELINE, Tab.HEADS):
                 add(

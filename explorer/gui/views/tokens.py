@@ -93,6 +93,7 @@ class TokenChips(QtWidgets.QWidget):
         self.style_ = style
         self.groups: list[ChipGroup] = []
         self.caption = ""
+        self._stale = False  # laid out while hidden: lay out again when shown
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
 
     def set_trace(self, trace) -> None:
@@ -114,7 +115,8 @@ class TokenChips(QtWidgets.QWidget):
     def layout(self):  # noqa: A003 (the chips' layout, not a QLayout)
         margin = GAP_PX
         titles, chips, height = layout_chips(self.groups, self.width() - 2 * margin, self.style_.font)
-        move = lambda r: r.translated(margin, margin + self._caption_height())  # noqa: E731
+        top = margin + self._caption_height()  # once: it measures the caption's wrapped text
+        move = lambda r: r.translated(margin, top)  # noqa: E731
         titles = [(move(r), t) for r, t in titles]
         chips = [Chip(move(c.rect), c.token, c.id_text, c.position) for c in chips]
         return titles, chips, height + 2 * margin + self._caption_height()
@@ -136,11 +138,25 @@ class TokenChips(QtWidgets.QWidget):
         return self.caption_rect().height() + GAP_PX if self.caption else 0.0
 
     def _fit(self) -> None:
+        # laid out only when on screen: a 4,096-token paste spent 110 ms of the GUI thread on
+        # the chips of a page nobody was looking at
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         self.setMinimumHeight(int(self.layout()[2]) + 1)
         self.update()
 
+    def showEvent(self, event):  # noqa: N802
+        super().showEvent(event)
+        if self._stale:
+            self._fit()
+
     def resizeEvent(self, event):  # noqa: N802
         super().resizeEvent(event)
+        if not self.isVisible():
+            self._stale = True
+            return
         height = int(self.layout()[2]) + 1
         if height != self.minimumHeight():
             self.setMinimumHeight(height)
