@@ -14,6 +14,7 @@ exception (main thread and other threads) and, when a GUI is up, shows it in a m
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import logging.handlers
 import os
@@ -26,9 +27,11 @@ APP_DIR_NAME = "attention-explorer"
 LOG_DIR_ENV = "EXPLORER_LOG_DIR"
 DATA_DIR_ENV = "EXPLORER_DATA_DIR"
 LOG_FILE_NAME = "explorer.log"
+CRASH_FILE_NAME = "crash.log"  # Python stacks of a fatal crash (faulthandler)
 LOGGER_NAME = "explorer"
 
 _log_file: Path | None = None
+_crash_file = None  # the crash log, open for the process's life
 _gui_reporter = None  # callable(str) set by the window app once a QApplication exists
 
 
@@ -143,3 +146,22 @@ def install_excepthook() -> None:
         sys.excepthook = hook
     if threading.excepthook is threading.__excepthook__:
         threading.excepthook = thread_hook
+    install_crash_log()
+
+
+def install_crash_log() -> Path | None:
+    """A crash inside Qt or torch (a segfault, an abort) ends the process before any hook
+    runs; faulthandler then writes every thread's Python stack to ``crash.log`` beside the
+    log. Twice a window vanished without a word: the next one leaves its stack. Only when
+    nothing (a test runner, ``-X faulthandler``) reports faults already."""
+    global _crash_file
+    if faulthandler.is_enabled():
+        return None
+    try:
+        folder = log_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        _crash_file = open(folder / CRASH_FILE_NAME, "a", encoding="utf-8")  # noqa: SIM115 (open for life)
+    except OSError:
+        return None
+    faulthandler.enable(file=_crash_file, all_threads=True)
+    return folder / CRASH_FILE_NAME
