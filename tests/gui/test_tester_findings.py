@@ -235,6 +235,7 @@ def test_a_huge_number_on_the_board_is_refused_and_the_picture_kept(qtbot, board
             assert "\n" not in view.message.text()
         finally:
             i18n.set_language("en")
+    assert english in view.message.text()  # the message said again in the language switched to
     assert not [r for r in recwarn if issubclass(r.category, RuntimeWarning)]
     # the largest number it takes computes finite stages, printed short
     with qtbot.waitSignal(view.rendered, timeout=WAIT_MS):

@@ -223,6 +223,7 @@ class BoardView(View):
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
         self.message.setVisible(False)
+        self._message = None  # (words it, is an error): what the message line says
         self.editor.setSizePolicy(
             QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Maximum
         )
@@ -271,7 +272,7 @@ class BoardView(View):
         try:
             self.state.board.set_board(change(self.board))
         except BoardError as exc:
-            self.show_message(error_text(exc), error=True)
+            self.show_message(lambda e=exc: error_text(e), error=True)
             self._sync_widgets()
 
     def _option(self, **changes) -> None:
@@ -280,7 +281,7 @@ class BoardView(View):
         try:
             self.state.update_config(**changes)
         except ConfigError as exc:
-            self.show_message(error_text(exc), error=True)
+            self.show_message(lambda e=exc: error_text(e), error=True)
 
     def _on_example(self, index: int) -> None:
         preset = self.example.itemData(index)
@@ -371,12 +372,19 @@ class BoardView(View):
             self.table.blockSignals(True)
             item.setBackground(BAD_CELL)
             self.table.blockSignals(False)
-            self.show_message(error_text(exc), error=True)
+            self.show_message(lambda e=exc: error_text(e), error=True)
             return
         if not self.state.board.set_board(board):
             self._fill_table()  # the same number typed differently: show it as the board holds it
 
-    def show_message(self, text: str, error: bool = False) -> None:
+    def show_message(self, text, error: bool = False) -> None:
+        """A text, or a function that words it (said again in the new language on a switch)."""
+        self._message = (text if callable(text) else (lambda: text), error)
+        self._say_message()
+
+    def _say_message(self) -> None:
+        make, error = self._message
+        text = make()
         self.message.setStyleSheet("color: #c00000; font-weight: bold;" if error else "")
         self.message.setText(text)
         self.message.setVisible(bool(text))
@@ -396,10 +404,11 @@ class BoardView(View):
     def _on_result(self, result) -> None:
         self._wanted = None
         if not result.ok:
-            self.show_message(error_text(result.error), error=True)
+            self.show_message(lambda e=result.error: error_text(e), error=True)
             return
         self.trace_key, self.trace = result.value
-        self.show_message("  •  ".join(translated(n) for n in self.trace.notices))
+        notices = self.trace.notices
+        self.show_message(lambda: "  •  ".join(translated(n) for n in notices))
         self._show()
         if self.key() != self.trace_key and self.is_shown():
             self.request()  # something changed meanwhile
@@ -491,6 +500,8 @@ class BoardView(View):
 
     # -- words -----------------------------------------------------------------------------------------
     def retranslate(self) -> None:
+        if self._message is not None:
+            self._say_message()
         self.example_label.setText(translate("Board", "Example"))
         self.example.clear()
         self.example.addItem(translate("Board", "Your own vectors"), None)
