@@ -291,6 +291,11 @@ class Classroom(QtCore.QObject):
             s.show_lesson(before.get("lesson", False))
             if w.isFullScreen() and not before.get("fullscreen"):
                 w.showMaximized() if before.get("maximized") else w.showNormal()
+            # the ordinary layout (controls dock, status bar) laid out again: never taller or
+            # wider than the screen (a 1024×768 projector got an 845 px tall window back)
+            QtCore.QTimer.singleShot(
+                0, w, lambda: w.isMaximized() or w.resize_within_screen(w.width(), w.height())
+            )
 
     def _apply_presentation(self) -> None:
         """The layout for the mode, designed at 1024×768: the controls, the status bar and the

@@ -186,6 +186,18 @@ def test_zooming_keeps_the_window_on_the_screen_and_ctrl_0_restores(qtbot, anima
     assert w.pipeline.canvas.style_.font.pixelSize() == 22
 
 
+def test_leaving_presentation_keeps_the_window_on_the_screen(qtbot, animal):
+    """F11, zoom, Ctrl+0, F11 on a 1024×768 projector gave back a window 845 px tall, its status
+    bar below the screen: leaving presentation fits the window to the screen again."""
+    w = animal
+    room = w.screen().availableGeometry()
+    present(w)
+    w.classroom.act_zoom_in.trigger()
+    w.resize(room.width() + 200, room.height() + 80)  # what the window manager left it at
+    w.classroom.set_presentation(False)
+    qtbot.waitUntil(lambda: w.width() <= room.width() and w.height() <= room.height(), timeout=WAIT_MS)
+
+
 def test_the_window_never_opens_larger_than_the_screen(qtbot, engine):
     from explorer.gui.main_window import MainWindow
     from explorer.gui.preferences import MemorySettings
