@@ -151,8 +151,20 @@ class MainWindow(QtWidgets.QMainWindow):
         add("Ctrl+L", lambda: self.edit_text("sentence"))
         add("Ctrl+K", lambda: self.edit_text("query"))
         add("Escape", self._escape)
-        for n in range(1, 10):
-            add(str(n), lambda n=n: self._head_key(n - 1))
+        # 1 … 9 pick a head in keyPressEvent, not as shortcuts: a shortcut takes the key from
+        # every widget, and "3e38" typed into a board cell lost its 3
+
+    def keyPressEvent(self, event):  # noqa: N802
+        """A digit no widget used (a table cell, a field, a list takes its own) picks a head."""
+        key, mods = event.key(), event.modifiers() & ~QtCore.Qt.KeyboardModifier.KeypadModifier
+        if (
+            QtCore.Qt.Key.Key_1 <= key <= QtCore.Qt.Key.Key_9
+            and mods == QtCore.Qt.KeyboardModifier.NoModifier
+        ):
+            self._head_key(key - QtCore.Qt.Key.Key_1)
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def text_field(self, which: str) -> QtWidgets.QLineEdit:
         """The sentence or query field on screen: the presentation bar's or the controls'."""

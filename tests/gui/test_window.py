@@ -207,6 +207,17 @@ def test_number_keys_select_heads_but_not_while_typing(qtbot, window):
     qtbot.keyClick(window.controls.query, QtCore.Qt.Key.Key_7)
     wait_config(qtbot, window, query="7")
     assert window.state.selected_head == 3
+    # a digit typed into a board cell (no double-click first) is the cell's, not a head's
+    board = window.view(Tab.BOARD)
+    window.state.set_tab(Tab.BOARD)
+    board.table.setCurrentCell(0, 1)
+    board.table.setFocus()
+    qtbot.keyClick(board.table, QtCore.Qt.Key.Key_5)
+    editor = QtWidgets.QApplication.focusWidget()
+    assert isinstance(editor, QtWidgets.QLineEdit) and editor.text() == "5"
+    qtbot.keyClick(editor, QtCore.Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.state.board.board.q[0][0] == 5.0, timeout=WAIT_MS)
+    assert window.state.selected_head == 3
 
 
 def test_overview_click_opens_layer_and_head(qtbot, window):
