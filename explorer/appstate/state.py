@@ -11,10 +11,11 @@ keep no copies: they read the state when they draw.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from explorer.appstate.board import BoardState
+from explorer.appstate.events import Observable
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.lines import LinesState
 from explorer.appstate.predict import Prediction
@@ -55,8 +56,6 @@ EVENTS = (
     "predict",  # state.predict (explorer.appstate.predict)
 )
 
-Callback = Callable[[str, "ExplorerState"], None]
-
 
 @dataclass(frozen=True)
 class CompareOptions:
@@ -92,8 +91,11 @@ class CompareOptions:
         return a.with_(**self.changes())
 
 
-class ExplorerState:
+class ExplorerState(Observable):
+    EVENTS = EVENTS
+
     def __init__(self, config: AttentionConfig | None = None):
+        super().__init__()
         self.config: AttentionConfig = config if config is not None else DEFAULT_PRESET.config()
         self.selected_head: int = 0
         self.selected_cell: tuple[int, int] | None = None
@@ -110,33 +112,9 @@ class ExplorerState:
         self.tab: str = DEFAULT_TAB
         self.vision = VisionState()  # the Vision tab's settings, with its own events
         self.translation = TranslationState()  # the Translation tab's own state, with its own events
-        self._subscribers: list[tuple[Callback, frozenset[str] | None]] = []
         self.board = BoardState(self._emit)  # board mode's hand-made vectors
         self.lines = LinesState(self._emit)  # the weights drawn as lines
         self.predict = Prediction(self, self._emit)  # the lesson's predict-then-reveal
-
-    # -- events -----------------------------------------------------------------------
-    def subscribe(self, callback: Callback, events: Iterable[str] | None = None) -> Callable[[], None]:
-        """Call ``callback(event, state)`` on each change (only of ``events`` when given);
-        returns an unsubscribe function."""
-        wanted = None if events is None else frozenset(events)
-        if wanted is not None and not wanted <= set(EVENTS):
-            raise ValueError(f"unknown events {sorted(wanted - set(EVENTS))}")
-        entry = (callback, wanted)
-        self._subscribers.append(entry)
-        return lambda: self._subscribers.remove(entry) if entry in self._subscribers else None
-
-    def _emit(self, event: str) -> None:
-        for callback, wanted in list(self._subscribers):
-            if wanted is None or event in wanted:
-                callback(event, self)
-
-    def _set(self, attribute: str, value, event: str) -> bool:
-        if getattr(self, attribute) == value:
-            return False
-        setattr(self, attribute, value)
-        self._emit(event)
-        return True
 
     # -- what is computed ---------------------------------------------------------------
     def set_config(self, config: AttentionConfig) -> bool:

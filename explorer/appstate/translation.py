@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 
 import torch
 
+from explorer.appstate.events import Observable
 from explorer.seq2seq import (
     ATTENTIONS,
     DEFAULT_SCORING,
@@ -70,8 +70,6 @@ GOAL_EXACT_MATCH = 0.95
 NO_CHECKPOINT_TRANSFORMER = "transformer_scaled_dot_only"
 NO_CHECKPOINT_MISSING = "not_shipped"
 NO_SAMPLE_TRANSFORMER = "transformer_no_sample"
-
-Callback = Callable[[str, "TranslationState"], None]
 
 
 def checkpoint_problem(model: str, scoring: str) -> str | None:
@@ -347,15 +345,17 @@ class TrainingRun:
         return updates
 
 
-class TranslationState:
+class TranslationState(Observable):
     """The tab's one source of truth (see the module docstring)."""
 
+    EVENTS = EVENTS
+
     def __init__(self, settings: TranslationSettings | None = None):
+        super().__init__()
         self.settings = settings or TranslationSettings()
         self.weights = "shipped"
         self.snapshot: int | None = None  # index into run.snapshots; None: the newest
         self.run: TrainingRun | None = None
-        self._subscribers: list[tuple[Callback, frozenset[str] | None]] = []
 
     def __eq__(self, other) -> bool:
         """Equal when they show the same: settings, weights, snapshot and the very same run."""
@@ -367,20 +367,6 @@ class TranslationState:
     __hash__ = None  # mutable
 
     # -- events --------------------------------------------------------------------------------------
-    def subscribe(self, callback: Callback, events: Iterable[str] | None = None) -> Callable[[], None]:
-        wanted = None if events is None else frozenset(events)
-        if wanted is not None and not wanted <= set(EVENTS):
-            raise ValueError(f"unknown events {sorted(wanted - set(EVENTS))}")
-        entry = (callback, wanted)
-        self._subscribers.append(entry)
-        return lambda: self._subscribers.remove(entry) if entry in self._subscribers else None
-
-    def _emit(self, *events: str) -> None:
-        for event in events:
-            for callback, wanted in list(self._subscribers):
-                if wanted is None or event in wanted:
-                    callback(event, self)
-
     def _change(self, events: tuple[str, ...], **changes) -> bool:
         new = replace(self.settings, **changes)
         if new == self.settings:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
+from explorer.appstate.events import Observable
 from explorer.vision.models import VARIANTS
 from explorer.vision.shapes import DISTRACTOR_COLOURS, IMAGE_SIZE, TARGET_COLOURS, generate
 
@@ -250,13 +250,13 @@ def default_block(variant: str, blocks: int = 3) -> str:
     return "block1" if variant == "residual" else f"block{blocks}"
 
 
-Callback = Callable[[str, "VisionState"], None]
-
-
-class VisionState:
+class VisionState(Observable):
     """The tab's settings and status; each setter validates, changes, then notifies its event."""
 
+    EVENTS = EVENTS
+
     def __init__(self, settings: VisionSettings | None = None):
+        super().__init__()
         s = settings or VisionSettings()
         self.picture: Picture = s.picture
         self.variant: str = s.variant
@@ -272,33 +272,11 @@ class VisionState:
         self.snapshot: int | None = (
             None  # the step of a training run's snapshot; None: the shipped checkpoint
         )
-        self._subscribers: list[tuple[Callback, frozenset[str] | None]] = []
 
     def __eq__(self, other) -> bool:  # the same settings (a session round trip keeps them)
         return isinstance(other, VisionState) and self.settings() == other.settings()
 
     __hash__ = None
-
-    # -- events --------------------------------------------------------------------------------
-    def subscribe(self, callback: Callback, events: Iterable[str] | None = None) -> Callable[[], None]:
-        wanted = None if events is None else frozenset(events)
-        if wanted is not None and not wanted <= set(EVENTS):
-            raise ValueError(f"unknown vision events {sorted(wanted - set(EVENTS))}")
-        entry = (callback, wanted)
-        self._subscribers.append(entry)
-        return lambda: self._subscribers.remove(entry) if entry in self._subscribers else None
-
-    def _emit(self, event: str) -> None:
-        for callback, wanted in list(self._subscribers):
-            if wanted is None or event in wanted:
-                callback(event, self)
-
-    def _set(self, attribute: str, value, event: str) -> bool:
-        if getattr(self, attribute) == value:
-            return False
-        setattr(self, attribute, value)
-        self._emit(event)
-        return True
 
     # -- the picture -----------------------------------------------------------------------------
     def set_picture(self, picture: Picture) -> bool:
