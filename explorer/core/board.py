@@ -26,7 +26,7 @@ import torch
 from explorer.core.attention import Projections, Settings, attend
 from explorer.core.config import AttentionConfig
 from explorer.core.device import numerics, threads_for
-from explorer.core.engine import UNTRAINED_NOTICES, projection_arrays, valid_head_counts
+from explorer.core.engine import UNTRAINED_NOTICES, projection_arrays, stage_arrays, valid_head_counts
 from explorer.core.scoring import make_scoring_params
 from explorer.core.trace import AttentionTrace
 from explorer.messages import Message, MessageError
@@ -289,20 +289,9 @@ def board_trace(board: Board, options: AttentionConfig) -> AttentionTrace:
         tokens_key=list(tokens),
         X_query=arr(x),
         X_key=arr(x),
-        Q=arr(stages.q),
-        K=arr(stages.k),
-        V=arr(stages.v),
-        scores=arr(stages.scores),
-        scaled=arr(stages.scaled),
-        mask=arr(stages.mask),
-        weights=arr(stages.weights),
-        head_outputs=arr(stages.head_outputs),
-        concat=arr(stages.concat),
-        output=arr(stages.output),
-        entropy=arr(stages.entropy),
+        **stage_arrays(stages),
         heads=heads,
         d_k=d_k,
-        scale_divisor=stages.scale_divisor,
         device="cpu",
         weights_source=BOARD_SOURCE,
         scoring_params=params.as_arrays(),

@@ -255,20 +255,9 @@ class Engine:
             tokens_key=prepared.tokens_key,
             X_query=arr(prepared.x_query),
             X_key=arr(prepared.x_key),
-            Q=arr(stages.q),
-            K=arr(stages.k),
-            V=arr(stages.v),
-            scores=arr(stages.scores),
-            scaled=arr(stages.scaled),
-            mask=arr(stages.mask),
-            weights=arr(stages.weights),
-            head_outputs=arr(stages.head_outputs),
-            concat=arr(stages.concat),
-            output=arr(stages.output),
-            entropy=arr(stages.entropy),
+            **stage_arrays(stages),
             heads=heads,
             d_k=d_k,
-            scale_divisor=stages.scale_divisor,
             device=str(device),
             weights_source=prepared.source,
             model_name=prepared.model_name,
@@ -450,6 +439,30 @@ class Engine:
 
 def layer_projections(lw) -> Projections:
     return Projections(lw.w_q, lw.w_k, lw.w_v, lw.w_o, lw.b_q, lw.b_k, lw.b_v, lw.b_o)
+
+
+def stage_arrays(stages) -> dict:
+    """The trace's fields for what ``attend`` kept (Q … entropy, the scale's divisor), as
+    numpy arrays on the CPU: the engine's traces and the board's are built alike."""
+    arr = lambda t: t.detach().to("cpu").numpy()  # noqa: E731
+    names = {"Q": "q", "K": "k", "V": "v"}  # the trace's names where they differ
+    fields = (
+        "Q",
+        "K",
+        "V",
+        "scores",
+        "scaled",
+        "mask",
+        "weights",
+        "head_outputs",
+        "concat",
+        "output",
+        "entropy",
+    )
+    return {
+        **{f: arr(getattr(stages, names.get(f, f))) for f in fields},
+        "scale_divisor": stages.scale_divisor,
+    }
 
 
 def projection_arrays(proj: Projections) -> dict[str, np.ndarray]:
