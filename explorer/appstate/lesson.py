@@ -8,45 +8,11 @@ language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from explorer.appstate.lesson_step import QT_TRANSLATE_NOOP, Question, Step
+from explorer.appstate.lesson_translation import TRANSLATION_STEPS
 from explorer.appstate.lesson_vision import VISION_STEPS
 
-LESSON_CONTEXT = "Lesson"
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
-    return text
-
-
-@dataclass(frozen=True)
-class Question:
-    """Asked before a step's numbers are shown: the class predicts, then the real weights reveal.
-
-    kind: "key" (click the key the query looks at most, in the weights or the lines) or
-    "choice" (pick one of ``choices``). ``answer`` names how the right answer is computed from
-    the trace (explorer.appstate.predict.ANSWERS). The prompt may name ``{query}``: the first
-    token of the input among ``query`` (else the selected row, else the first word).
-    """
-
-    kind: str
-    prompt: str
-    answer: str
-    choices: tuple[str, ...] = ()
-    query: tuple[str, ...] = ("it", "它")
-
-
 YES_NO = (QT_TRANSLATE_NOOP("Lesson", "Yes"), QT_TRANSLATE_NOOP("Lesson", "No"))
-
-
-@dataclass(frozen=True)
-class Step:
-    stage: str  # which panel(s) the step highlights: a trace stage name
-    title: str
-    formula: str  # symbols stay as they are; one with words is marked for translation
-    explanation: str
-    tab: str = "pipeline"  # the tab the step is shown on: walking the lesson switches to it
-    question: Question | None = None  # predict, then reveal (when the lesson asks questions)
 
 
 # One lesson for the class, in teaching order: self-attention stage by stage on the pipeline,
@@ -199,9 +165,5 @@ ATTENTION_STEPS: tuple[Step, ...] = (
     ),
 )
 
-from explorer.appstate.lesson_translation import TRANSLATION_STEPS  # noqa: E402 (it imports Step)
-
-STEPS: tuple[Step, ...] = (
-    ATTENTION_STEPS + TRANSLATION_STEPS + tuple(Step(**fields) for fields in VISION_STEPS)
-)
+STEPS: tuple[Step, ...] = ATTENTION_STEPS + TRANSLATION_STEPS + VISION_STEPS
 STAGE_ORDER = tuple(step.stage for step in STEPS)

@@ -9,13 +9,9 @@ to STEPS). Each ``stage`` names what the tab highlights (explorer/gui/views/tran
 
 from __future__ import annotations
 
-from explorer.appstate.lesson import Step
+from explorer.appstate.lesson_step import QT_TRANSLATE_NOOP, Step
 
 TAB = "translation"
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
-    return text
 
 
 TRANSLATION_STEPS: tuple[Step, ...] = (

@@ -2,8 +2,7 @@
 and a model that learns to look while the class watches.
 
 Qt-free, like explorer/appstate/lesson.py (texts marked with ``QT_TRANSLATE_NOOP`` in the
-"Lesson" context). Each step is the fields of a lesson.Step (lesson.py builds them: this module
-imports nothing of it, so either may be imported first). ``SHOWS`` tells the tab what each step puts on screen: the page, the model
+"Lesson" context; Steps from lesson_step.py). ``SHOWS`` tells the tab what each step puts on screen: the page, the model
 variants that have that kind of attention (the first one is switched to when the current
 model has none), and the panels to frame.
 """
@@ -12,9 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
-    return text
+from explorer.appstate.lesson_step import QT_TRANSLATE_NOOP, Step
 
 
 @dataclass(frozen=True)
@@ -24,8 +21,8 @@ class Shows:
     panels: tuple[str, ...] = ()  # names of the page's panels to frame
 
 
-VISION_STEPS: tuple[dict, ...] = (
-    dict(
+VISION_STEPS: tuple[Step, ...] = (
+    Step(
         stage="vision_picture",
         title=QT_TRANSLATE_NOOP("Lesson", "Attention on pictures"),
         formula="picture → CNN blocks → class",
@@ -38,7 +35,7 @@ VISION_STEPS: tuple[dict, ...] = (
         ),
         tab="vision",
     ),
-    dict(
+    Step(
         stage="vision_squeeze",
         title=QT_TRANSLATE_NOOP("Lesson", "Channel attention: squeeze"),
         formula="z_c = (1 / H·W) Σᵢⱼ X_c(i, j)",
@@ -50,7 +47,7 @@ VISION_STEPS: tuple[dict, ...] = (
         ),
         tab="vision",
     ),
-    dict(
+    Step(
         stage="vision_excite",
         title=QT_TRANSLATE_NOOP("Lesson", "Channel attention: excite"),
         formula="s = σ(W₂ δ(W₁ z))",
@@ -62,7 +59,7 @@ VISION_STEPS: tuple[dict, ...] = (
         ),
         tab="vision",
     ),
-    dict(
+    Step(
         stage="vision_rescale",
         title=QT_TRANSLATE_NOOP("Lesson", "Channel attention: rescale"),
         formula="X̃_c = s_c · X_c",
@@ -74,7 +71,7 @@ VISION_STEPS: tuple[dict, ...] = (
         ),
         tab="vision",
     ),
-    dict(
+    Step(
         stage="vision_pooled",
         title=QT_TRANSLATE_NOOP("Lesson", "Spatial attention: pool over channels"),
         formula="avg(i, j) = mean_c F′_c(i, j),  max(i, j) = max_c F′_c(i, j)",
@@ -85,7 +82,7 @@ VISION_STEPS: tuple[dict, ...] = (
         ),
         tab="vision",
     ),
-    dict(
+    Step(
         stage="vision_conv",
         title=QT_TRANSLATE_NOOP("Lesson", "Spatial attention: a k×k convolution"),
         formula="logit = f^{k×k}([avg; max]) + b",
@@ -97,7 +94,7 @@ VISION_STEPS: tuple[dict, ...] = (
         ),
         tab="vision",
     ),
-    dict(
+    Step(
         stage="vision_sigmoid",
         title=QT_TRANSLATE_NOOP("Lesson", "Spatial attention: the sigmoid map"),
         formula="M_s = σ(logit),  F″ = M_s ⊙ F′",
@@ -109,7 +106,7 @@ VISION_STEPS: tuple[dict, ...] = (
         ),
         tab="vision",
     ),
-    dict(
+    Step(
         stage="vision_residual",
         title=QT_TRANSLATE_NOOP("Lesson", "Residual attention"),
         formula="H = (1 + M(x)) · T(x)",
@@ -122,7 +119,7 @@ VISION_STEPS: tuple[dict, ...] = (
         ),
         tab="vision",
     ),
-    dict(
+    Step(
         stage="vision_train",
         title=QT_TRANSLATE_NOOP("Lesson", "Watch it learn"),
         formula="θ ← θ − η ∇θ loss",

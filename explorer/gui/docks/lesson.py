@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from explorer.appstate.lesson import LESSON_CONTEXT, STEPS
+from explorer.appstate.lesson import STEPS
+from explorer.appstate.lesson_step import LESSON_CONTEXT
 from explorer.gui import theme
 from explorer.gui.docks.question import QuestionPanel
 from explorer.gui.elided import ElidedCombo

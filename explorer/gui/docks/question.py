@@ -14,7 +14,7 @@ import html
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.appstate.lesson import LESSON_CONTEXT
+from explorer.appstate.lesson_step import LESSON_CONTEXT
 from explorer.appstate.predict import Answer
 from explorer.gui.views import predict
 
