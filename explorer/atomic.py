@@ -28,3 +28,16 @@ def atomic_write(path: str | Path, write: Callable[[IO], None], mode: str = "w")
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def save_json_or_npz(
+    path: str | Path, to_json: Callable[[Path], None], to_npz: Callable[[Path], None]
+) -> None:
+    """A lab's trace as JSON or NPZ, chosen by the file's suffix."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".json":
+        to_json(path)
+    elif suffix == ".npz":
+        to_npz(path)
+    else:
+        raise ValueError(f"{path}: the file name must end in .json or .npz")

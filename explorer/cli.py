@@ -16,7 +16,7 @@ from explorer.core.config import (
     ConfigError,
 )
 from explorer.core.trace import STAGE_ARRAYS, TRACE_DTYPES, TraceSelection
-from explorer.failing import EXIT_BAD_INPUT, Parser, check_out, fail
+from explorer.failing import EXIT_BAD_INPUT, Parser, check_out_file, fail
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -118,9 +118,7 @@ def trace_main(argv: list[str]) -> int:
         help="convert a folder's pytorch_model.bin once to safetensors (tensors only) and use it",
     )
     args = parser.parse_args(argv)
-    if not args.out.lower().endswith((".json", ".npz")):
-        fail(f"--out {args.out!r}: the file name must end in .json or .npz")
-    check_out(args.out)
+    check_out_file(args.out)
     from explorer.core.device import is_out_of_memory
     from explorer.core.engine import Engine
     from explorer.models.loader import ModelError, NeedsConversion

@@ -33,3 +33,10 @@ def check_out(path: str) -> None:
     parent = Path(path).expanduser().parent
     if not parent.exists():  # a file in the way is the writer's "cannot write …: Not a directory"
         fail(f"the folder {parent} does not exist")
+
+
+def check_out_file(path: str) -> None:
+    """``--out FILE.json|FILE.npz`` (trace, translate, vision): the suffix, then the folder."""
+    if not path.lower().endswith((".json", ".npz")):
+        fail(f"--out {path!r}: the file name must end in .json or .npz")
+    check_out(path)

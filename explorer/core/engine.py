@@ -28,7 +28,7 @@ from explorer.core.device import (
     threads_for,
 )
 from explorer.core.scoring import make_scoring_params
-from explorer.core.trace import AttentionTrace
+from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
 from explorer.messages import Message, message_of
 from explorer.models import catalogue
 from explorer.models.loader import ModelError, PretrainedModel, load_model
@@ -446,19 +446,7 @@ def stage_arrays(stages) -> dict:
     numpy arrays on the CPU: the engine's traces and the board's are built alike."""
     arr = lambda t: t.detach().to("cpu").numpy()  # noqa: E731
     names = {"Q": "q", "K": "k", "V": "v"}  # the trace's names where they differ
-    fields = (
-        "Q",
-        "K",
-        "V",
-        "scores",
-        "scaled",
-        "mask",
-        "weights",
-        "head_outputs",
-        "concat",
-        "output",
-        "entropy",
-    )
+    fields = [name for name in STAGE_ARRAYS if not name.startswith("X_")]  # X: the input, not a stage
     return {
         **{f: arr(getattr(stages, names.get(f, f))) for f in fields},
         "scale_divisor": stages.scale_divisor,

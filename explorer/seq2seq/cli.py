@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 
-from explorer.failing import Parser, check_out, fail
+from explorer.failing import Parser, check_out, check_out_file, fail
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError
 
 EXIT_CANCELLED = 130
@@ -154,9 +154,7 @@ def translate_main(argv: list[str]) -> int:
     )
     parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
     args = parser.parse_args(argv)
-    if not args.out.lower().endswith((".json", ".npz")):
-        fail(f"--out {args.out!r}: the file name must end in .json or .npz")
-    check_out(args.out)
+    check_out_file(args.out)
     if args.seed < 0:
         fail(f"--seed must be 0 or more, not {args.seed}")
     from explorer.seq2seq.translate import translate

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.atomic import atomic_write
+from explorer.atomic import atomic_write, save_json_or_npz
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
 from explorer.seq2seq.alignment import spelled_alignment_score
 from explorer.seq2seq.dates import DateExample
@@ -181,10 +181,4 @@ class TranslationTrace:
         atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays), "wb")
 
     def save(self, path: str | Path) -> None:
-        suffix = Path(path).suffix.lower()
-        if suffix == ".json":
-            self.to_json(path)
-        elif suffix == ".npz":
-            self.to_npz(path)
-        else:
-            raise ValueError(f"{path}: the file name must end in .json or .npz")
+        save_json_or_npz(path, self.to_json, self.to_npz)

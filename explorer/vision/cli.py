@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from explorer.failing import Parser, check_out, fail
+from explorer.failing import Parser, check_out, check_out_file, fail
 
 MAX_SEED = 2**63 - 1
 
@@ -146,9 +146,7 @@ def vision_main(argv: list[str]) -> int:
     parser.add_argument("--device", choices=("auto", "cpu", "cuda", "mps"), default="auto")
     parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
     args = parser.parse_args(argv)
-    if not args.out.lower().endswith((".json", ".npz")):
-        fail(f"--out {args.out!r}: the file name must end in .json or .npz")
-    check_out(args.out)
+    check_out_file(args.out)
 
     # The picture first: a bad one is refused before any model is read.
     from explorer.vision.images import ImageError, load_image

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from explorer.atomic import atomic_write
+from explorer.atomic import atomic_write, save_json_or_npz
 from explorer.vision.models import TinyCNN, VisionConfig
 
 # The fixed names first (the issue's), then the others blocks keep, in the order they happen.
@@ -151,13 +151,7 @@ class VisionTrace:
         atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays), "wb")
 
     def save(self, path: str | Path) -> None:
-        suffix = Path(path).suffix.lower()
-        if suffix == ".json":
-            self.to_json(path)
-        elif suffix == ".npz":
-            self.to_npz(path)
-        else:
-            raise ValueError(f"{path}: the file name must end in .json or .npz")
+        save_json_or_npz(path, self.to_json, self.to_npz)
 
 
 def block_params(model: TinyCNN) -> list[dict[str, np.ndarray]]:
