@@ -159,17 +159,24 @@ def is_out_of_memory(exc: BaseException) -> bool:
 
 
 @contextmanager
-def threads_for(work: int):
-    """Use one thread for small work and every core for large work, then restore."""
-    wanted = 1 if work < SMALL_WORK else max(1, os.cpu_count() or 1)
+def torch_threads(n: int | None):
+    """torch's intra-op threads set to ``n`` (None: left as they are) for the block, then restored."""
     before = torch.get_num_threads()
-    if wanted != before:
-        torch.set_num_threads(wanted)
+    if n is not None and n != before:
+        torch.set_num_threads(n)
     try:
-        yield wanted
+        yield
     finally:
         if torch.get_num_threads() != before:
             torch.set_num_threads(before)
+
+
+@contextmanager
+def threads_for(work: int):
+    """Use one thread for small work and every core for large work, then restore."""
+    wanted = 1 if work < SMALL_WORK else max(1, os.cpu_count() or 1)
+    with torch_threads(wanted):
+        yield wanted
 
 
 _pool: ThreadPoolExecutor | None = None

@@ -22,14 +22,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-from explorer.core.device import choose_device, threads_for
+from explorer.core.device import choose_device, threads_for, torch_threads
 from explorer.seq2seq import dates
 from explorer.seq2seq.evaluate import predict
 from explorer.seq2seq.spec import ModelSpec, build_model, default_spec
@@ -80,16 +79,6 @@ class TrainResult:
     @property
     def exact_match(self) -> float:
         return self.log.last_metrics.get("exact_match", 0.0)
-
-
-@contextmanager
-def torch_threads(n: int):
-    before = torch.get_num_threads()
-    torch.set_num_threads(n)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def train_model(

@@ -26,7 +26,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from explorer.core.device import choose_device
+from explorer.core.device import choose_device, torch_threads
 from explorer.training import Progress, Snapshot, TrainingLog, seed_everything, train
 from explorer.vision.models import TinyCNN, VisionConfig, build_model
 from explorer.vision.shapes import batch_of, held_out, training_seeds
@@ -110,10 +110,7 @@ def train_config(
 ) -> VisionRun:
     device, notice = choose_device(settings.device)
     notices = [notice] if notice else []
-    threads_before = torch.get_num_threads()
-    if settings.threads is not None and device.type == "cpu":
-        torch.set_num_threads(settings.threads)
-    try:
+    with torch_threads(settings.threads if device.type == "cpu" else None):
         seed_everything(settings.seed)
         rng = np.random.default_rng(settings.seed)
         model = build_model(config, settings.seed).to(device)
@@ -153,9 +150,6 @@ def train_config(
             on_progress=on_progress,
             should_stop=should_stop,
         )
-    finally:
-        if torch.get_num_threads() != threads_before:
-            torch.set_num_threads(threads_before)
     return VisionRun(model, config, settings, log, str(device), notices)
 
 
