@@ -25,3 +25,5 @@ What the Vision tab (or any caller) uses, module by module:
 
 Nothing here imports Qt (an import-linter contract in pyproject.toml checks it).
 """
+
+from explorer.vision import messages as messages  # registers the vision.* templates

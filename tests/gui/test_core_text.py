@@ -1,7 +1,7 @@
 """The computation's notices and errors, in English and in Chinese, from the code that makes them.
 
-* the window's table (explorer/gui/core_text.py, what lupdate reads) equals the core's
-  (explorer/messages.py), key for key and letter for letter;
+* every template is written once, as the literal call lupdate reads (explorer/messages.py and
+  the labs' messages.py), and nothing registers a template lupdate would miss;
 * the zh_CN catalogue translates every template, keeps exactly its placeholders, and leaves no
   English word in the Chinese (names, file names, flags and values excepted);
 * every key is produced by real code below (the config, the engine, the loader, the converters,
@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import fractions
 import importlib.metadata
@@ -27,6 +28,7 @@ import torch
 from PySide6 import QtCore
 from safetensors.torch import load_file, save_file
 
+import explorer
 from explorer.core import device as device_module
 from explorer.core import engine as engine_module
 from explorer.core.board import Board, board_trace, parse_number
@@ -35,8 +37,8 @@ from explorer.core.device import choose_device, device_reasons
 from explorer.core.engine import Engine
 from explorer.core.trace import TraceSelection
 from explorer.gui import core_text
-from explorer.gui.core_text import CONTEXT, ENGLISH, error_text, translated
-from explorer.messages import TEMPLATES, Message, MessageError, fields, placeholders
+from explorer.gui.core_text import error_text, translated
+from explorer.messages import CONTEXT, TEMPLATES, Message, MessageError, fields, placeholders
 from explorer.models import catalogue, convert_e5
 from explorer.models.convert_bin import convert, read_bin
 from explorer.models.e5s1 import dequantise_q4_0, read_e5s1
@@ -129,10 +131,27 @@ ALLOWED_LATIN = [
 # -- the tables and the catalogue -------------------------------------------------------------
 
 
-def test_the_window_table_is_the_core_table():
-    assert list(ENGLISH) == list(TEMPLATES)
-    for key, english in TEMPLATES.items():
-        assert ENGLISH[key] == english, key
+def _literal_templates() -> dict[str, str]:
+    """What pyside6-lupdate reads: every QT_TRANSLATE_NOOP("CoreMessages", text, key) call."""
+    found: dict[str, str] = {}
+    for path in sorted(Path(explorer.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "QT_TRANSLATE_NOOP"):
+                continue
+            args = node.args
+            if not (args and isinstance(args[0], ast.Constant) and args[0].value == CONTEXT):
+                continue
+            assert all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args), (
+                f"{path}:{node.lineno}: a template lupdate cannot read (not literal strings)"
+            )
+            key, text = args[2].value, args[1].value
+            assert key not in found, f"{key} written twice ({path}:{node.lineno})"
+            found[key] = text
+    return found
+
+
+def test_each_template_is_written_once_as_a_literal_lupdate_reads():
+    assert _literal_templates() == dict(TEMPLATES)
 
 
 def test_the_catalogue_holds_each_key_once_finished():

@@ -1,0 +1,61 @@
+"""The vision lab's notices and errors (keys ``vision.*``), registered into
+``explorer.messages.TEMPLATES`` when the package is imported."""
+
+from explorer.messages import QT_TRANSLATE_NOOP, register, section
+
+VISION = section(
+    QT_TRANSLATE_NOOP("CoreMessages", "{path}: no such file", "vision.no_file"),
+    QT_TRANSLATE_NOOP("CoreMessages", "{path}: not a file", "vision.not_a_file"),
+    QT_TRANSLATE_NOOP("CoreMessages", "{path}: cannot read it ({reason})", "vision.unreadable"),
+    QT_TRANSLATE_NOOP("CoreMessages", "{path}: the file is empty", "vision.empty_file"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: {megabytes:.0f} MB is too large for a picture (at most {limit} MB)",
+        "vision.file_too_large",
+    ),
+    QT_TRANSLATE_NOOP("CoreMessages", "{path}: not a {formats} or {last} image", "vision.not_an_image"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "{path}: the picture declares too many pixels (a decompression bomb?)", "vision.bomb"
+    ),
+    QT_TRANSLATE_NOOP("CoreMessages", "{path}: a damaged image header ({reason})", "vision.damaged_header"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: the picture is {width}×{height} pixels: there is nothing to see",
+        "vision.no_pixels",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: {width:,}×{height:,} pixels is too large (at most {limit:,}); refused before decoding",
+        "vision.too_many_pixels",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: the picture data is truncated or damaged (the file ends before the last pixel)",
+        "vision.truncated",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "{path}: the picture data is truncated or damaged ({reason})", "vision.damaged_data"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "a picture must be H×W, H×W×1, ×2, ×3 or ×4, not {shape}", "vision.array_shape"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "an animation of {frames} frames: the first frame is used", "vision.animation"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "a grey-scale picture: its one channel is used as red, green and blue", "vision.grey"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "a picture with transparency: composited on white", "vision.transparency"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "resized from {width}×{height} to {size}×{size} pixels", "vision.resized"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "resized from {width}×{height} to {size}×{size} pixels (stretched: the picture is not square)",
+        "vision.resized_stretched",
+    ),
+)
+
+register(VISION)
