@@ -111,6 +111,9 @@ if cuda and "/whl/cu" not in sys.argv[1]:
           file=sys.stderr)
 EOF
 
+# The interface's translations are compiled from the .ts, never committed as binaries.
+"$PY" packaging/update_translations.py --no-lupdate >/dev/null
+
 # ---------------------------------------------------------------- 2. PyInstaller
 say "pyinstaller $SPEC"
 t_pi=$(date +%s)

@@ -5,7 +5,8 @@
    already made are kept, vanished texts are marked obsolete);
 2. translate the new texts (Qt Linguist: ``pyside6-linguist resources/translations/explorer_zh_CN.ts``,
    or edit the XML);
-3. ``pyside6-lrelease`` compiles each .ts into the .qm the application loads (commit both).
+3. ``pyside6-lrelease`` compiles each .ts into the .qm the application loads. Commit the .ts
+   only: ``./dev`` and ``packaging/build.sh`` compile the .qm (``--no-lupdate``).
 
 ``--no-lupdate`` only compiles.
 """
