@@ -1,4 +1,4 @@
-"""``python -m explorer trace|train|translate ...`` runs a command; anything else starts the window."""
+"""``python -m explorer trace|train|translate|length-curve ...`` runs a command; anything else starts the window."""
 
 import sys
 
@@ -6,7 +6,7 @@ import torch  # noqa: F401  (before Qt: torch >= 2.9 fails on Windows when impor
 
 
 def run() -> int:
-    if sys.argv[1:2] in (["trace"], ["train"], ["translate"], ["train-vision"], ["vision"]):
+    if sys.argv[1:2] in (["trace"], ["train"], ["translate"], ["length-curve"], ["train-vision"], ["vision"]):
         from explorer.cli import main
 
         return main()

@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "trace":
         return trace_main(argv[1:])
-    if argv and argv[0] in ("train", "translate"):
+    if argv and argv[0] in ("train", "translate", "length-curve"):
         from explorer.seq2seq.cli import main as lab_main
 
         return lab_main(argv)
@@ -193,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             "usage: python -m explorer trace [options] --out FILE.json|FILE.npz\n"
             "       python -m explorer train --model M --steps N --seed S --out DIR\n"
             "       python -m explorer translate --source TEXT [options] --out FILE.json|FILE.npz\n"
+            "       python -m explorer length-curve [--models A,B] [--task T] --out FILE.json|FILE.png\n"
             "       python -m explorer [window options]   (starts the window)",
             file=sys.stderr,
         )

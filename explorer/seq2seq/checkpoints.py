@@ -33,12 +33,15 @@ def shipped_folder(model: str, scoring: str) -> Path:
     return resource_path("seq2seq", f"{model}-{scoring}")
 
 
-def save_checkpoint(folder: str | Path, model: torch.nn.Module, spec: ModelSpec, training: dict) -> Path:
-    """Write both files (each atomically); ``training`` records the command, seed, steps, scores."""
+def save_checkpoint(
+    folder: str | Path, model: torch.nn.Module, spec, training: dict, kind: str = CHECKPOINT_KIND
+) -> Path:
+    """Write both files (each atomically); ``training`` records the command, seed, steps, scores.
+    ``spec`` is anything with ``to_dict()``; ``kind`` tells the readers which spec it is."""
     folder = Path(folder)
     state = {name: t.detach().to("cpu").contiguous() for name, t in model.state_dict().items()}
     config = {
-        "kind": CHECKPOINT_KIND,
+        "kind": kind,
         "version": CHECKPOINT_VERSION,
         "spec": spec.to_dict(),
         "training": training,
@@ -50,7 +53,7 @@ def save_checkpoint(folder: str | Path, model: torch.nn.Module, spec: ModelSpec,
     return folder
 
 
-def read_config(folder: str | Path) -> dict:
+def read_config(folder: str | Path, kind: str = CHECKPOINT_KIND) -> dict:
     path = Path(folder) / CONFIG_FILE
     if not path.is_file():
         raise CheckpointError.of("seq2seq.no_checkpoint", folder=str(folder), file=CONFIG_FILE)
@@ -58,7 +61,7 @@ def read_config(folder: str | Path) -> dict:
         config = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CheckpointError.of("seq2seq.config_not_json", path=str(path), detail=str(exc)) from None
-    if not isinstance(config, dict) or config.get("kind") != CHECKPOINT_KIND:
+    if not isinstance(config, dict) or config.get("kind") != kind:
         raise CheckpointError.of("seq2seq.not_a_checkpoint", path=str(path))
     return config
 
@@ -73,6 +76,12 @@ def load_checkpoint(folder: str | Path) -> tuple[torch.nn.Module, ModelSpec, dic
         raise CheckpointError.of(
             "seq2seq.impossible_spec", path=str(folder / CONFIG_FILE), detail=message_of(exc)
         ) from None
+    model = load_weights(folder, lambda: build_model(spec))
+    return model, spec, config.get("training", {})
+
+
+def load_weights(folder: Path, build) -> torch.nn.Module:
+    """``build()``'s module with the folder's weights, in eval mode on the CPU."""
     weights = folder / WEIGHTS_FILE
     if not weights.is_file():
         raise CheckpointError.of("seq2seq.no_checkpoint", folder=str(folder), file=WEIGHTS_FILE)
@@ -85,10 +94,10 @@ def load_checkpoint(folder: str | Path) -> tuple[torch.nn.Module, ModelSpec, dic
     with torch.random.fork_rng(
         devices=[]
     ):  # the random start is overwritten at once: leave the generator alone
-        model = build_model(spec)
+        model = build()
     try:
         model.load_state_dict(state)
     except RuntimeError as exc:
         first = str(exc).strip().splitlines()[0]
         raise CheckpointError.of("seq2seq.weights_misfit", weights=str(weights), detail=first) from None
-    return model.eval(), spec, config.get("training", {})
+    return model.eval()

@@ -30,7 +30,15 @@ def train_main(argv: list[str]) -> int:
     parser = Parser(
         prog="python -m explorer train", description="Train a date-translation model from scratch."
     )
-    parser.add_argument("--model", choices=MODELS, required=True)
+    parser.add_argument(
+        "--model",
+        choices=MODELS,
+        required=True,
+        help="the date models; no-attention and attention learn any --task",
+    )
+    parser.add_argument(
+        "--task", choices=("dates",), default="dates", help="sentences-fr, … with a sequence model"
+    )
     parser.add_argument(
         "--scoring", choices=SCORINGS, default=None, help="default: bahdanau additive, luong general"
     )
@@ -145,6 +153,9 @@ def translate_main(argv: list[str]) -> int:
     parser.add_argument("--source", required=True, help="the date to translate, e.g. '9 mai 2018'")
     parser.add_argument("--model", choices=MODELS, default="bahdanau")
     parser.add_argument(
+        "--task", choices=("dates",), default="dates", help="sentences-fr, … with a sequence model"
+    )
+    parser.add_argument(
         "--scoring", choices=SCORINGS, default=None, help=f"default per model: {DEFAULT_SCORING}"
     )  # fmt: skip
     parser.add_argument("--attention", choices=ATTENTIONS, default="soft")
@@ -180,8 +191,13 @@ def translate_main(argv: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """``argv`` starts with the command name: train or translate."""
+    """``argv`` starts with the command name: train, translate or length-curve. The sequence
+    models and tasks (explorer.seq2seq.sequence_cli) take ``--task`` or their model's name."""
+    from explorer.seq2seq import sequence_cli
+
     command, rest = argv[0], argv[1:]
+    if command == "length-curve" or sequence_cli.wants_sequence(rest):
+        return sequence_cli.main(argv)
     if command == "train":
         return train_main(rest)
     return translate_main(rest)

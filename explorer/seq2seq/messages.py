@@ -48,6 +48,44 @@ SEQ2SEQ = section(
     QT_TRANSLATE_NOOP(
         "CoreMessages", "{weights} does not fit its config.json: {detail}", "seq2seq.weights_misfit"
     ),
+    # the sequence models (sentences, compound sentences, copy): tasks.py, sequence_trace.py
+    QT_TRANSLATE_NOOP("CoreMessages", "task {value!r} is not one of {choices}", "seq2seq.task_unknown"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "the source text is empty: type a sentence such as {example!r}",
+        "seq2seq.sentence_empty",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "the source has {count} words; this model reads at most {limit}",
+        "seq2seq.sentence_too_long",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "control characters and unusual spaces were made plain spaces",
+        "seq2seq.spaces_made_plain",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{count} word(s) never seen in training were read as {unk}: {words}",
+        "seq2seq.unknown_words",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "no true translation or alignment: the grammar of {task} does not write this text",
+        "seq2seq.no_truth",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "the attention weights each output word used: one row per word written, one column per source word",
+        "seq2seq.note_attention",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "no attention: every output word reads the same fixed context {context}, one column",
+        "seq2seq.note_fixed",
+    ),
+    QT_TRANSLATE_NOOP("CoreMessages", "{path} is not a length-curve result: {detail}", "seq2seq.length_file"),
 )
 
 register(SEQ2SEQ)

@@ -1548,6 +1548,51 @@
         <translation>{weights} 与它的 config.json 不匹配：{detail}</translation>
     </message>
     <message>
+        <source>task {value!r} is not one of {choices}</source>
+        <comment>seq2seq.task_unknown</comment>
+        <translation>任务 {value!r} 不是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>the source text is empty: type a sentence such as {example!r}</source>
+        <comment>seq2seq.sentence_empty</comment>
+        <translation>原文为空：请输入一个句子，例如 {example!r}</translation>
+    </message>
+    <message>
+        <source>the source has {count} words; this model reads at most {limit}</source>
+        <comment>seq2seq.sentence_too_long</comment>
+        <translation>原文有 {count} 个词；这个模型最多读 {limit} 个</translation>
+    </message>
+    <message>
+        <source>control characters and unusual spaces were made plain spaces</source>
+        <comment>seq2seq.spaces_made_plain</comment>
+        <translation>控制字符和不常见的空格已换成普通空格</translation>
+    </message>
+    <message>
+        <source>{count} word(s) never seen in training were read as {unk}: {words}</source>
+        <comment>seq2seq.unknown_words</comment>
+        <translation>{count} 个训练时没见过的词被读作 {unk}：{words}</translation>
+    </message>
+    <message>
+        <source>the attention weights each output word used: one row per word written, one column per source word</source>
+        <comment>seq2seq.note_attention</comment>
+        <translation>每个输出词所用的注意力权重：每行是一个写出的词，每列是一个原文词</translation>
+    </message>
+    <message>
+        <source>no attention: every output word reads the same fixed context {context}, one column</source>
+        <comment>seq2seq.note_fixed</comment>
+        <translation>没有注意力：每个输出词读的都是同一个固定上下文 {context}，只有一列</translation>
+    </message>
+    <message>
+        <source>no true translation or alignment: the grammar of {task} does not write this text</source>
+        <comment>seq2seq.no_truth</comment>
+        <translation>没有标准译文和对齐：{task} 的语法写不出这段文字</translation>
+    </message>
+    <message>
+        <source>{path} is not a length-curve result: {detail}</source>
+        <comment>seq2seq.length_file</comment>
+        <translation>{path} 不是长度曲线的结果：{detail}</translation>
+    </message>
+    <message>
         <source>{matrix} row {row}, column {column}: {value!r} is not a finite number</source>
         <comment>board.cell</comment>
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>

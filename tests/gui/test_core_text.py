@@ -47,7 +47,11 @@ from explorer.models.loader import load_model
 from explorer.models.tokenizer import load_tokenizer
 from explorer.resources import resource_path
 from explorer.seq2seq import checkpoints as lab_checkpoints
+from explorer.seq2seq.length_result import load_length_result
+from explorer.seq2seq.sequence_models import build_sequence_model, sequence_spec
+from explorer.seq2seq.sequence_trace import read_sentence, trace_sequence
 from explorer.seq2seq.spec import ModelSpec, core_settings, default_spec
+from explorer.seq2seq.tasks import get_task
 from explorer.seq2seq.translate import load_model as load_lab_model
 from explorer.seq2seq.translate import read_source, trace_translation
 from explorer.training import train
@@ -615,6 +619,13 @@ def lab_folder(env: Env, config=None, weights: bytes | dict | None = None) -> Pa
 
 def lab_refused(env: Env, config=None, weights: bytes | dict | None = None) -> Message:
     return raised(lambda: lab_checkpoints.load_checkpoint(lab_folder(env, config, weights)))
+
+
+def sentence_trace(text: str, model: str = "attention"):
+    """An untrained, tiny sequence model reading ``text``: its notices come from the reading."""
+    task = get_task("sentences-fr")
+    torch.manual_seed(0)
+    return trace_sequence(build_sequence_model(sequence_spec(model, task, hidden=4, embed=4)), task, text)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1238,6 +1249,40 @@ CASES = {
     "seq2seq.weights_misfit": Case(
         lambda env: lab_refused(env, weights={"x": torch.zeros(1)}),
         "model.safetensors does not fit its config.json: ",
+    ),
+    # seq2seq's sequence models (tasks.py, sequence_trace.py, length_result.py)
+    "seq2seq.task_unknown": Case(
+        lambda env: raised(lambda: get_task("poetry")), "task 'poetry' is not one of sentences-fr, "
+    ),
+    "seq2seq.sentence_empty": Case(
+        lambda env: raised(lambda: read_sentence(" \x01 ", get_task("sentences-fr"))),
+        "type a sentence such as 'Jane visits Africa in September'",
+    ),
+    "seq2seq.sentence_too_long": Case(
+        lambda env: raised(lambda: read_sentence("Jane " * 50, get_task("sentences-fr"))),
+        "the source has 50 words; this model reads at most 40",
+    ),
+    "seq2seq.spaces_made_plain": Case(
+        lambda env: sentence_trace("Jane\u00a0likes Paris").notices, "unusual spaces were made plain spaces"
+    ),
+    "seq2seq.unknown_words": Case(
+        lambda env: sentence_trace("Jane visits Atlantis").notices,
+        "1 word(s) never seen in training were read as <unk>: Atlantis",
+    ),
+    "seq2seq.no_truth": Case(
+        lambda env: sentence_trace("Jane visits Atlantis").notices,
+        "the grammar of sentences-fr does not write this text",
+    ),
+    "seq2seq.note_attention": Case(
+        lambda env: sentence_trace("Jane likes Paris").alignment_note, "one row per word written"
+    ),
+    "seq2seq.note_fixed": Case(
+        lambda env: sentence_trace("Jane likes Paris", "no-attention").alignment_note,
+        "the same fixed context C = [→h_n ; ←h_1], one column",
+    ),
+    "seq2seq.length_file": Case(
+        lambda env: raised(lambda: load_length_result(env.tmp / "absent.json")),
+        "absent.json is not a length-curve result: No such file or directory",
     ),
     # vision/images.py
     "vision.no_file": Case(lambda env: picture_refused(env.tmp / "absent.png"), "absent.png: no such file"),

@@ -1,0 +1,189 @@
+"""Train sequence models side by side: the same batches, the same steps, the same seed.
+
+    result = train_sequence_models(("no-attention", "attention"), "compound-fr", steps=600, seed=0,
+                                   on_progress=..., should_stop=...)
+    result.models["attention"], result.specs[...], result.curves[-1]   the last evaluation's
+    LengthCurve per model; result.cpu_seconds[name]: the CPU time its training steps took.
+
+One explorer.training ``train`` loop runs every model: each step draws one batch (the task's
+curriculum decides its clause count from the share of training done) and every model takes
+one optimiser step on it, so the models see exactly the same data. Each model's weights start
+from ``torch.manual_seed(seed)``, so a model trained alone gets the same start as beside
+another. Every ``eval_every`` steps each model decodes the fixed evaluation set
+(explorer.seq2seq.length_curve) and ``on_progress`` receives a ``SequenceProgress`` with the
+curves: a window redraws the figure from it. Evaluation time is kept apart (``eval_seconds``).
+
+Determinism: on the CPU the same seed gives the same losses (one generator for the weights,
+one for the batches, a fixed thread count).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from explorer.core.device import choose_device, torch_threads
+from explorer.seq2seq.length_curve import LengthCurve, curve_metrics, evaluation_pairs, length_curve
+from explorer.seq2seq.sequence_eval import predict
+from explorer.seq2seq.sequence_models import (
+    SequenceModel,
+    SequenceSpec,
+    build_sequence_model,
+    parameter_count,
+    sequence_spec,
+)
+from explorer.seq2seq.tasks import PAD, Task, get_task, make_sequence_batch
+from explorer.training import TrainingLog, seed_everything, train
+
+# The length experiment's budget (docs/benchmarks.md, bench/why_attention.py): the curves part
+# where the lesson says within it.
+LENGTH_EXPERIMENT_STEPS = 600
+
+
+@dataclass(frozen=True)
+class SequenceTrainOptions:
+    batch_size: int = 32
+    lr: float = 4e-3
+    cooldown: float = 0.2  # the last 20 % of the steps lower the learning rate linearly to 5 %
+    clip: float = 1.0
+    eval_every: int = 100
+    eval_per_group: int = 20  # held-out sentences per clause count (one group for single sentences)
+    snapshot_every: int = 0
+    threads: int = 1
+    device: str = "auto"  # CUDA when present; determinism is promised on the CPU
+    hidden: int = 48  # encoder GRU width per direction (the decoders have twice this)
+    embed: int = 32
+
+
+@dataclass(frozen=True)
+class SequenceProgress:
+    step: int
+    total_steps: int
+    losses: dict[str, float]  # this step's loss per model
+    elapsed_s: float
+    cpu_seconds: dict[str, float]  # per model, training steps only, so far
+    curves: dict[str, LengthCurve] | None = None  # at evaluation steps only
+    metrics: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class SequenceTrainResult:
+    task: Task
+    specs: dict[str, SequenceSpec]
+    models: dict[str, SequenceModel]
+    log: TrainingLog
+    losses: dict[str, list[float]]
+    cpu_seconds: dict[str, float]
+    eval_seconds: float
+    curves: list[tuple[int, dict[str, LengthCurve]]]  # (step, curve per model) at every evaluation
+    device: str
+    seed: int
+    options: SequenceTrainOptions
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def parameters(self) -> dict[str, int]:
+        return {name: parameter_count(model) for name, model in self.models.items()}
+
+    @property
+    def final_curves(self) -> dict[str, LengthCurve]:
+        return self.curves[-1][1]
+
+
+def train_sequence_models(
+    models: tuple[str, ...] | list[str],
+    task: str | Task,
+    steps: int,
+    seed: int = 0,
+    on_progress: Callable[[SequenceProgress], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    options: SequenceTrainOptions = SequenceTrainOptions(),
+) -> SequenceTrainResult:
+    task = get_task(task) if isinstance(task, str) else task
+    device, notice = choose_device(options.device)
+    with torch_threads(options.threads):
+        seed_everything(seed)
+        specs = {
+            name: sequence_spec(name, task, hidden=options.hidden, embed=options.embed) for name in models
+        }
+        built = {}
+        for name, spec in specs.items():
+            torch.manual_seed(seed)  # the same start whether trained alone or beside another
+            built[name] = build_sequence_model(spec).to(device)
+        container = torch.nn.ModuleDict(built)
+        optimisers = {name: torch.optim.Adam(m.parameters(), lr=options.lr) for name, m in built.items()}
+        vocab = next(iter(specs.values())).vocab
+        batches = np.random.default_rng(seed)
+        held_out = evaluation_pairs(task, options.eval_per_group)
+        cooldown_steps = max(1, int(options.cooldown * steps))
+        losses: dict[str, list[float]] = {name: [] for name in built}
+        cpu = dict.fromkeys(built, 0.0)
+        curves: list[tuple[int, dict[str, LengthCurve]]] = []
+        evaluation = {"seconds": 0.0}
+
+        def take_step(i: int) -> float:
+            rate = options.lr * max(0.05, min(1.0, (steps - i) / cooldown_steps))
+            batch = make_sequence_batch(task.sample(batches, options.batch_size, i / steps), vocab).to(device)
+            total = 0.0
+            for name, model in built.items():
+                started = time.thread_time()
+                for group in optimisers[name].param_groups:
+                    group["lr"] = rate
+                logits = model(batch.source, batch.lengths, batch.target_in)
+                loss = F.cross_entropy(logits.flatten(0, 1), batch.target.flatten(), ignore_index=PAD)
+                optimisers[name].zero_grad(set_to_none=True)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), options.clip)
+                optimisers[name].step()
+                losses[name].append(loss.item())
+                cpu[name] += time.thread_time() - started
+                total += losses[name][-1]
+            return total / len(built)
+
+        def evaluate() -> dict[str, float]:
+            started = time.perf_counter()
+            step_curves = {
+                name: length_curve(predict(model, held_out, vocab, device=device), name)
+                for name, model in built.items()
+            }
+            curves.append((len(losses[next(iter(built))]), step_curves))
+            metrics = {k: v for curve in step_curves.values() for k, v in curve_metrics(curve).items()}
+            evaluation["seconds"] += time.perf_counter() - started
+            metrics["eval_seconds"] = time.perf_counter() - started
+            return metrics
+
+        def report(progress) -> None:
+            if on_progress is None:
+                return
+            at_eval = bool(progress.metrics)
+            on_progress(
+                SequenceProgress(
+                    progress.step,
+                    progress.total_steps,
+                    {name: values[-1] for name, values in losses.items()},
+                    progress.elapsed_s,
+                    dict(cpu),
+                    curves[-1][1] if at_eval else None,
+                    progress.metrics,
+                )
+            )
+
+        log = train(
+            container,
+            take_step,
+            evaluate,
+            steps=steps,
+            eval_every=options.eval_every,
+            snapshot_every=options.snapshot_every,
+            on_progress=report,
+            should_stop=should_stop,
+        )
+    return SequenceTrainResult(
+        task, specs, built, log, losses, cpu, evaluation["seconds"], curves, str(device), seed, options,
+        [notice] if notice else [],
+    )  # fmt: skip
