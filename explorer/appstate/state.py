@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from explorer.appstate.board import BoardState
 from explorer.appstate.events import Observable
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.lines import LinesState
 from explorer.appstate.predict import Prediction
-from explorer.appstate.presets import DEFAULT_PRESET
+from explorer.appstate.presets import DEFAULT_PRESET, Preset
 from explorer.appstate.translation import TranslationState
 from explorer.appstate.vision import VisionState
 from explorer.core.config import AttentionConfig
@@ -67,7 +68,7 @@ class CompareOptions:
     temperature: float | None = None  # B divides its scores by τ instead of A's scaling
 
     @staticmethod
-    def from_changes(**changes) -> CompareOptions:
+    def from_changes(**changes: Any) -> CompareOptions:
         """Exactly these changes (scoring, attention, mask, temperature); the rest the same."""
         unknown = set(changes) - {"scoring", "attention", "mask", "temperature"}
         if unknown:
@@ -80,7 +81,7 @@ class CompareOptions:
             None if t is None else float(t),
         )
 
-    def changes(self) -> dict:
+    def changes(self) -> dict[str, Any]:
         out = {k: v for k, v in asdict(self).items() if v is not None and k != "temperature"}
         if self.temperature is not None:
             out.update(scale="temperature", temperature=round(float(self.temperature), 4))
@@ -120,7 +121,7 @@ class ExplorerState(Observable):
     def set_config(self, config: AttentionConfig) -> bool:
         return self._set("config", config, "config")
 
-    def update_config(self, **changes) -> bool:
+    def update_config(self, **changes: Any) -> bool:
         """Apply changes (raises ConfigError for an impossible combination)."""
         return self.set_config(self.config.with_(**changes))
 
@@ -144,7 +145,7 @@ class ExplorerState(Observable):
             raise ValueError(f"stage {stage!r} is not one of {', '.join(GRID_STAGES)}")
         self._set("grid_stage", stage, "stage")
 
-    def apply_preset(self, preset) -> None:
+    def apply_preset(self, preset: Preset) -> None:
         """A ready-made example (explorer.appstate.presets): its inputs, options, head and cell."""
         self.select_cell(None)
         self.set_config(preset.config(base=self.config))

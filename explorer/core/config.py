@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 from explorer.messages import MessageError
 from explorer.models.catalogue import DEFAULT_MODEL, MODEL_KEYS
@@ -111,14 +112,14 @@ class AttentionConfig:
     def is_self_attention(self) -> bool:
         return not self.query.strip()
 
-    def with_(self, **changes) -> AttentionConfig:
+    def with_(self, **changes: Any) -> AttentionConfig:
         return replace(self, **changes)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> AttentionConfig:
+    def from_dict(cls, data: dict[str, Any]) -> AttentionConfig:
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(data) - known
         if unknown:
@@ -131,13 +132,13 @@ def _check_choice(key: str, value: str, choices: tuple[str, ...]) -> None:
         raise ConfigError.of(key, value=value, choices=", ".join(choices))
 
 
-def _check_device(value) -> None:
+def _check_device(value: object) -> None:
     if value in DEVICES or (isinstance(value, str) and re.fullmatch(r"cuda:\d{1,3}", value)):
         return
     raise ConfigError.of("config.device", value=value, choices=", ".join(DEVICES))
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -128,7 +128,7 @@ class SentenceBar(QtWidgets.QWidget):
         )
         self.query.setPlaceholderText(self.tr("empty: self-attention"))
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
@@ -447,7 +447,7 @@ class Classroom(QtCore.QObject):
         self.zoom_combo.setCurrentIndex(max(index, 0))
 
     # -- language -----------------------------------------------------------------------------------
-    def eventFilter(self, obj, event):  # noqa: N802
+    def eventFilter(self, obj, event):
         if obj is self.window:
             if event.type() == QtCore.QEvent.Type.LanguageChange:
                 self.retranslate()

@@ -26,11 +26,11 @@ from explorer.gui.files import SessionFiles
 from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, INFO_STYLE, MessageStrip, error_message, note_text, notes_of
 from explorer.gui.model_picker import Choice, ModelSwitch
+from explorer.gui.options import option_label
 from explorer.gui.preferences import Preferences
 from explorer.gui.tabs import TabHost
 from explorer.gui.views.base import ViewContext, run_in_slices
 from explorer.gui.views.registry import Tab
-from explorer.gui.views.stages import option_label
 from explorer.gui.worker_bridge import WorkerBridge
 from explorer.models import catalogue
 
@@ -154,7 +154,7 @@ class MainWindow(QtWidgets.QMainWindow):
         # 1 … 9 pick a head in keyPressEvent, not as shortcuts: a shortcut takes the key from
         # every widget, and "3e38" typed into a board cell lost its 3
 
-    def keyPressEvent(self, event):  # noqa: N802
+    def keyPressEvent(self, event):
         """A digit no widget used (a table cell, a field, a list takes its own) picks a head."""
         key, mods = event.key(), event.modifiers() & ~QtCore.Qt.KeyboardModifier.KeypadModifier
         if (
@@ -229,7 +229,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.state.apply_preset(PRESETS[index])
 
     # -- start-up ---------------------------------------------------------------------------------------
-    def showEvent(self, event):  # noqa: N802
+    def showEvent(self, event):
         super().showEvent(event)
         if not self._started:
             self._started = True
@@ -358,7 +358,7 @@ class MainWindow(QtWidgets.QMainWindow):
         )
 
     # -- words ------------------------------------------------------------------------------------------
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
@@ -495,7 +495,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self._asked = True
             self.close()
 
-    def closeEvent(self, event):  # noqa: N802
+    def closeEvent(self, event):
         # the window's close button asks too; a close by the program (tests, the shutdown of
         # the application) does not
         if event.spontaneous() and not getattr(self, "_asked", False) and not self.ask_to_save():

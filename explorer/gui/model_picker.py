@@ -31,7 +31,7 @@ PROVENANCE = "conversion.json"  # what a converter wrote beside the weights (con
 MAX_NOTE_CHARS = 200
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
     return text
 
 
@@ -226,7 +226,7 @@ class ModelPicker(QtWidgets.QComboBox):
         if (self.pending or choice) != self._shown:
             self.rebuild()
 
-    def showPopup(self) -> None:  # noqa: N802
+    def showPopup(self) -> None:
         self.rebuild()  # installed models and folders may have changed since: a few file checks
         super().showPopup()
 
@@ -310,7 +310,7 @@ class ModelPicker(QtWidgets.QComboBox):
                 return row
         return -1
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.rebuild()
         super().changeEvent(event)

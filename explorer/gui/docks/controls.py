@@ -19,7 +19,7 @@ from explorer.core.device import device_reasons
 from explorer.gui.core_text import translated
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.model_picker import Choice, LoadedModel, ModelPicker, choice_text, summary_text
-from explorer.gui.views.stages import option_label
+from explorer.gui.options import option_label
 
 TAU_MIN_LOG, TAU_MAX_LOG, TAU_STEPS = -2.0, 1.0, 300  # τ from 0.01 to 10 on a log scale
 MAX_TEXT_CHARS = 1_000_000  # a pasted page is kept whole; the engine cuts tokens and says so
@@ -81,7 +81,7 @@ class TauSlider(QtWidgets.QSlider):
         )
         return groove.left() + pos + handle.width() / 2
 
-    def paintEvent(self, event):  # noqa: N802
+    def paintEvent(self, event):
         super().paintEvent(event)
         x = self.mark_x()
         if x is None:
@@ -405,7 +405,7 @@ class Controls(QtWidgets.QWidget):
         )
         self._label_heads()
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

@@ -236,7 +236,7 @@ class LessonPanel(QtWidgets.QFrame):
         self.speed.setToolTip(self.tr("How long Play stays on each stage"))
         self._show_step()
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

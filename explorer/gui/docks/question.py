@@ -229,7 +229,7 @@ class QuestionPanel(QtWidgets.QWidget):
         return text
 
     # -- words ----------------------------------------------------------------------------------------
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

@@ -15,7 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.core.trace import AttentionTrace
 from explorer.core.worked import WorkedCell, work_cell
 from explorer.gui.i18n import translate
-from explorer.gui.views.stages import option_label
+from explorer.gui.options import option_label
 
 MAX_TERMS = 64  # products shown in full (d_k of MiniLM is 32)
 MAX_ROW = 40  # keys listed in the softmax table
@@ -259,7 +259,7 @@ class WorkedPanel(QtWidgets.QWidget):
         context.worker.listen("board", lambda _: QtCore.QTimer.singleShot(0, self, self.refresh))
         self.refresh()
 
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def sizeHint(self) -> QtCore.QSize:
         # two or three products a line; at 1024 px the figures keep a third of the width
         return QtCore.QSize(380, 600)
 
@@ -275,7 +275,7 @@ class WorkedPanel(QtWidgets.QWidget):
         html_text, self.cell = page(*worked_source(self.context))
         self.view.setHtml(html_text)
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.refresh()
         super().changeEvent(event)

@@ -118,7 +118,7 @@ class View(QtWidgets.QWidget):
             for _ in self.draw(self.prepared):
                 pass
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

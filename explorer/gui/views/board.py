@@ -36,6 +36,7 @@ from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel, Style
 from explorer.gui.i18n import translate
+from explorer.gui.options import option_label
 from explorer.gui.views import stages
 from explorer.gui.views.base import FigureSource, View, ViewContext
 
@@ -465,7 +466,7 @@ class BoardView(View):
         self._fill_table()
         self._show()
 
-    def eventFilter(self, obj, event):  # noqa: N802
+    def eventFilter(self, obj, event):
         # the editor's rows wrap when narrow, but a splitter ignores height-for-width: ask for
         # the height the wrapped rows need, or they overlap the table
         if obj is self.editor and event.type() in (
@@ -534,7 +535,7 @@ class BoardView(View):
         self.mask.setItemText(0, translate("Board", "no mask"))
         self.mask.setItemText(1, translate("Board", "causal mask"))
         for index in range(self.scoring.count()):  # dot, cosine, additive, general, as the controls say
-            self.scoring.setItemText(index, stages.option_label("scoring", self.scoring.itemData(index)))
+            self.scoring.setItemText(index, option_label("scoring", self.scoring.itemData(index)))
         self.mask.setToolTip(translate("Board", "Which keys each query may see"))
         self.table.setToolTip(
             translate(

@@ -18,6 +18,7 @@ from explorer.gui.elided import ElidedCombo
 from explorer.gui.heatmap import Figure, MatrixCanvas
 from explorer.gui.i18n import translate
 from explorer.gui.messages import error_message
+from explorer.gui.options import option_label
 from explorer.gui.views import stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
 
@@ -32,12 +33,12 @@ def describe(config: AttentionConfig, short: bool = False) -> str:
         "none": translate("CompareView", "no scaling"),
         "temperature": f"τ = {config.temperature:g}",
     }[config.scale]
-    scoring = stages.option_label("scoring", config.scoring)
-    attention = stages.option_label("attention", config.attention)
+    scoring = option_label("scoring", config.scoring)
+    attention = option_label("attention", config.attention)
     if short:
         return f"{scoring}, {attention}, {scale}"
     return f"{scoring}, {attention}, {scale}, " + translate("CompareView", "mask {0}").format(
-        stages.option_label("mask", config.mask)
+        option_label("mask", config.mask)
     )
 
 
@@ -256,7 +257,7 @@ class CompareView(View):
             for i in range(combo.count()):
                 name = combo.itemData(i)
                 kind = {self.scoring: "scoring", self.attention: "attention", self.mask: "mask"}[combo]
-                label = stages.option_label(kind, name)
+                label = option_label(kind, name)
                 combo.setItemText(i, same[combo] if name == SAME else named[combo].format(label))
         self.scoring.setToolTip(
             translate("CompareView", "The scoring function of B (dot, cosine, additive, general)")

@@ -148,7 +148,7 @@ class HeadGridView(View):
             )
         )
 
-    def resizeEvent(self, event):  # noqa: N802
+    def resizeEvent(self, event):
         super().resizeEvent(event)
         if self.canvas.panels:  # the room changed: maybe another column count fits better
             self._fit(self.canvas.panels)

@@ -138,7 +138,7 @@ class PipelineLines(QtWidgets.QCheckBox):
                 self.view.setGeometry(rect)
             self.view.raise_()
 
-    def eventFilter(self, obj, event):  # noqa: N802
+    def eventFilter(self, obj, event):
         # The canvas lays its panels out when it paints or resizes: follow the weights' slot.
         if event.type() in (QtCore.QEvent.Type.Paint, QtCore.QEvent.Type.Resize) and self.view.isVisible():
             self._place()
@@ -154,7 +154,7 @@ class PipelineLines(QtWidgets.QCheckBox):
         self.setChecked(self.active)
         self.blockSignals(False)
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
@@ -246,7 +246,7 @@ class HeadsLines(QtWidgets.QWidget):
     def _on_state(self, event: str, state) -> None:
         self.refresh()
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

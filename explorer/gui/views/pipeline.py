@@ -218,7 +218,7 @@ class PipelineView(View):
         self.canvas.set_marks(self._marks())
         self._relayout()
 
-    def resizeEvent(self, event):  # noqa: N802
+    def resizeEvent(self, event):
         super().resizeEvent(event)
         if self._columns() != self.canvas.figure.columns:
             self._relayout()
