@@ -19,6 +19,7 @@ from explorer.appstate.board import BoardState
 from explorer.appstate.events import Observable
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.lines import LinesState
+from explorer.appstate.model_choice import LoadedModel
 from explorer.appstate.predict import Prediction
 from explorer.appstate.presets import DEFAULT_PRESET, Preset
 from explorer.appstate.translation import TranslationState
@@ -37,6 +38,10 @@ PIPELINE_PANELS = (
 PANEL_NAMES = tuple(name for row in PIPELINE_PANELS for name in row)
 ZOOM_NAMES = ("tokens", *PANEL_NAMES)  # what the stage zoom may show: the token chips, or panels
 TEXT_ZOOM_RANGE = (-3, 12)  # steps of 2 px
+# Presentation mode's text: 22 px on a 1024×768 projector (nothing under 20 px there), in
+# proportion on other windows (explorer.gui.theme.presentation_px_for), never under 20 px.
+PRESENTATION_FONT_PX = 22
+MIN_PRESENTATION_PX = 20
 DEFAULT_TAB = "pipeline"
 EVENTS = (
     "config",
@@ -55,6 +60,8 @@ EVENTS = (
     "board",  # state.board (explorer.appstate.board)
     "lines",  # state.lines (explorer.appstate.lines)
     "predict",  # state.predict (explorer.appstate.predict)
+    "model",  # the loaded model the labels describe (loaded_model)
+    "shape",  # the shape of the trace on screen (shape)
 )
 
 
@@ -92,6 +99,19 @@ class CompareOptions:
         return a.with_(**self.changes())
 
 
+@dataclass(frozen=True)
+class TraceShape:
+    """The shape of the trace on screen, which the controls offer choices from: the head
+    counts the width allows, the model's own head count, the heads and d_k it used, and how
+    many layers the model has."""
+
+    head_counts: tuple[int, ...]
+    default_heads: int
+    heads: int
+    d_k: int
+    layers: int
+
+
 class ExplorerState(Observable):
     EVENTS = EVENTS
 
@@ -106,11 +126,14 @@ class ExplorerState(Observable):
         self.language: str = "en"
         self.presentation: bool = False
         self.text_zoom: int = 0
+        self.presentation_px: int = PRESENTATION_FONT_PX  # presentation text for the window's size
         self.stage_zoom: tuple[str, ...] | None = None
         self.values_on_cells: bool = False
         self.lesson_visible: bool = False
         self.lesson_step: int = 0
         self.tab: str = DEFAULT_TAB
+        self.loaded_model: LoadedModel | None = None  # what the model labels describe
+        self.shape: TraceShape | None = None  # of the trace on screen (None: none yet)
         self.vision = VisionState()  # the Vision tab's settings, with its own events
         self.translation = TranslationState()  # the Translation tab's own state, with its own events
         self.board = BoardState(self._emit)  # board mode's hand-made vectors
@@ -154,6 +177,13 @@ class ExplorerState(Observable):
         if preset.cell is not None:
             self.select_cell(preset.cell)
 
+    def set_loaded_model(self, model: LoadedModel | None) -> None:
+        """The model a worker loaded for the configuration (the labels describe it)."""
+        self._set("loaded_model", model, "model")
+
+    def set_shape(self, shape: TraceShape | None) -> None:
+        self._set("shape", shape, "shape")
+
     def clamp_to(self, heads: int, n_query: int, n_key: int) -> None:
         """Keep the selection inside a new trace's shape."""
         if self.selected_head >= heads:
@@ -180,6 +210,14 @@ class ExplorerState(Observable):
     def set_text_zoom(self, level: int) -> None:
         lo, hi = TEXT_ZOOM_RANGE
         self._set("text_zoom", max(lo, min(hi, int(level))), "zoom")
+
+    def set_presentation_px(self, px: int) -> None:
+        """Presentation mode's text size for the window's size (a "zoom" while presenting)."""
+        px = max(MIN_PRESENTATION_PX, int(px))
+        if px != self.presentation_px:
+            self.presentation_px = px
+            if self.presentation:
+                self._emit("zoom")
 
     def set_stage_zoom(self, panels: Iterable[str] | None) -> None:
         """Show only these pipeline panels, large (None or empty: every stage)."""

@@ -16,9 +16,13 @@ from typing import Any
 from explorer.messages import MessageError
 from explorer.models.catalogue import DEFAULT_MODEL, MODEL_KEYS
 
+# Each set of choices, declared once: the command line, the controls and the board offer these.
 SCORINGS = ("dot", "cosine", "additive", "general")
 SCALES = ("none", "sqrt", "temperature")
 ATTENTIONS = ("soft", "hard", "sample")
+MASK_KINDS = ("none", "causal", "window", "valid")
+SIZED_MASKS = ("window", "valid")  # written with their size: window:K, valid:N
+UNSIZED_MASKS = tuple(k for k in MASK_KINDS if k not in SIZED_MASKS)  # none, causal
 WEIGHT_SOURCES = ("pretrained", "random", "identity")
 DEVICES = ("auto", "cpu", "cuda", "mps")  # and "cuda:N" for the N-th GPU
 
@@ -45,9 +49,9 @@ class MaskSpec:
     @classmethod
     def parse(cls, text: str) -> MaskSpec:
         text = (text or "none").strip().lower()
-        if text in ("none", "causal"):
+        if text in MASK_KINDS and text not in SIZED_MASKS:
             return cls(text)
-        match = re.fullmatch(r"(window|valid):\s*(-?\d+)", text)
+        match = re.fullmatch(rf"({'|'.join(SIZED_MASKS)}):\s*(-?\d+)", text)
         if not match:
             raise ConfigError.of("config.mask_malformed", text=text)
         kind, size = match.group(1), int(match.group(2))
@@ -56,7 +60,7 @@ class MaskSpec:
         return cls(kind, size)
 
     def __str__(self) -> str:
-        return self.kind if self.kind in ("none", "causal") else f"{self.kind}:{self.size}"
+        return f"{self.kind}:{self.size}" if self.kind in SIZED_MASKS else self.kind
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,9 @@ __all__ = [
     "SCORINGS",
     "SCALES",
     "ATTENTIONS",
+    "MASK_KINDS",
+    "SIZED_MASKS",
+    "UNSIZED_MASKS",
     "WEIGHT_SOURCES",
     "DEVICES",
     "MAX_TOKENS",

@@ -16,6 +16,7 @@ from explorer.core.trace import AttentionTrace
 from explorer.core.worked import WorkedCell, work_cell
 from explorer.gui.i18n import translate
 from explorer.gui.options import option_label
+from explorer.gui.views.base import ExplainsItsOwnAttention, ViewContext, WorkedSource
 
 MAX_TERMS = 64  # products shown in full (d_k of MiniLM is 32)
 MAX_ROW = 40  # keys listed in the softmax table
@@ -56,19 +57,13 @@ def page(
     return page_html(trace, worked), worked
 
 
-def worked_source(context) -> tuple[AttentionTrace | None, int, tuple[int, int] | None]:
+def worked_source(context: ViewContext) -> WorkedSource:
     """(trace, head, cell) the page works out: the shown tab's own attention when it has one
-    (a ``worked_source()`` method: the Translation tab's selected output step; a
-    ``worked_trace()``: the board's trace with the state's head and cell), else the window's
-    trace with the state's head and cell."""
+    (``ExplainsItsOwnAttention``), else the window's trace with the state's head and cell."""
     state = context.state
     view = context.view(state.tab)
-    own = getattr(view, "worked_source", None)
-    if own is not None:
-        return own()
-    own_trace = getattr(view, "worked_trace", None)
-    if own_trace is not None:
-        return own_trace(), state.selected_head, state.selected_cell
+    if isinstance(view, ExplainsItsOwnAttention):
+        return view.worked_source()
     prepared = context.current()
     return (prepared.trace if prepared else None), state.selected_head, state.selected_cell
 

@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.display import ComparedPair, compare_pair
 from explorer.appstate.state import CompareOptions
-from explorer.core.config import SCORINGS, AttentionConfig, ConfigError
+from explorer.core.config import ATTENTIONS, SCORINGS, UNSIZED_MASKS, AttentionConfig, ConfigError
 from explorer.gui.core_text import error_text
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.heatmap import Figure, MatrixCanvas
@@ -73,7 +73,7 @@ class CompareView(View):
         for name in (SAME, *SCORINGS):
             self.scoring.addItem("", name)
         self.attention = ElidedCombo(min_chars=6)
-        for name in (SAME, "soft", "hard", "sample"):
+        for name in (SAME, *ATTENTIONS):
             self.attention.addItem("", name)
         self.tau_box = QtWidgets.QCheckBox()
         self.tau = QtWidgets.QDoubleSpinBox()
@@ -82,7 +82,7 @@ class CompareView(View):
         self.tau.setSingleStep(0.1)
         self.tau.setValue(0.1)
         self.mask = ElidedCombo(min_chars=6)
-        for name in (SAME, "none", "causal"):
+        for name in (SAME, *UNSIZED_MASKS):
             self.mask.addItem("", name)
         for w in (self.scoring, self.attention):
             bar.addWidget(w, 1)

@@ -150,9 +150,7 @@ class PipelineLines(QtWidgets.QCheckBox):
         self.refresh()
 
     def _sync_box(self) -> None:
-        self.blockSignals(True)
-        self.setChecked(self.active)
-        self.blockSignals(False)
+        self.setChecked(self.active)  # toggled says the state's own value back: no event
 
     def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
@@ -214,9 +212,7 @@ class HeadsLines(QtWidgets.QWidget):
         self.view.setVisible(on)
         self.heads_view.canvas.setVisible(not on)
         self.pick.setEnabled(self.active)
-        self.box.blockSignals(True)
-        self.box.setChecked(self.active)
-        self.box.blockSignals(False)
+        self.box.setChecked(self.active)  # toggled says the state's own value back: no event
 
     def _fill_menu(self) -> None:
         """All heads, or any of them: a check box for each."""
