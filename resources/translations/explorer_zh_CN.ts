@@ -1373,6 +1373,11 @@
         <translation>课程步骤必须在 0 到 {last} 之间</translation>
     </message>
     <message>
+        <source>lesson_step_id must be a lesson step&apos;s id</source>
+        <comment>session.lesson_step_id</comment>
+        <translation>课程步骤的标识必须是某个课程步骤的名称</translation>
+    </message>
+    <message>
         <source>tab must be a tab&apos;s name</source>
         <comment>session.tab</comment>
         <translation>标签页必须是某个标签页的名称</translation>
@@ -1803,6 +1808,10 @@
         <translation>改用硬注意力，会改变“{query}”的输出行吗？</translation>
     </message>
     <message>
+        <source>Attention, stage by stage</source>
+        <translation>注意力，一步一步</translation>
+    </message>
+    <message>
         <source>Mask</source>
         <translation>掩码</translation>
     </message>
@@ -1987,6 +1996,10 @@
         <translation>没有人告诉模型哪些字符表示年份。点击“从零训练”：它从随机权重开始，对齐一片模糊；几百步之内，年份的数字看向年份，月份看向月份，日看向日。拖动进度滑块回放对齐的形成过程。</translation>
     </message>
     <message>
+        <source>Translation: attention as alignment</source>
+        <translation>翻译：注意力即对齐</translation>
+    </message>
+    <message>
         <source>Train a model from scratch: the loss falls, the held-out accuracy rises and the spatial map, first spread everywhere, gathers on the target shape. Drag the slider to replay how attention formed.</source>
         <translation>从零开始训练一个模型：损失下降，留出集准确率上升，空间注意力图从一开始到处分散，逐渐聚集到目标形状上。拖动滑块，回放注意力是怎样形成的。</translation>
     </message>
@@ -2036,6 +2049,14 @@
     <message>
         <source>How long Play stays on each stage</source>
         <translation>播放时每个阶段停留多久</translation>
+    </message>
+    <message>
+        <source>Every track</source>
+        <translation>全部课程线</translation>
+    </message>
+    <message>
+        <source>Which part of the lesson ← and → walk: one track, or all of them</source>
+        <translation>← 和 → 走过课程的哪一部分：一条课程线，或全部</translation>
     </message>
 </context>
 <context>
