@@ -8,9 +8,10 @@ language.
 
 from __future__ import annotations
 
-from explorer.appstate.lesson_step import QT_TRANSLATE_NOOP, Question, Step, Track
+from explorer.appstate.lesson_step import Question, Step, Track
 from explorer.appstate.lesson_translation import TRANSLATION_TRACK
 from explorer.appstate.lesson_vision import VISION_TRACK
+from explorer.words import QT_TRANSLATE_NOOP
 
 YES_NO = (QT_TRANSLATE_NOOP("Lesson", "Yes"), QT_TRANSLATE_NOOP("Lesson", "No"))
 

@@ -12,10 +12,6 @@ from dataclasses import dataclass
 LESSON_CONTEXT = "Lesson"
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
-    return text
-
-
 @dataclass(frozen=True)
 class Question:
     """Asked before a step's numbers are shown: the class predicts, then the real weights reveal.

@@ -9,7 +9,8 @@ in TRACKS). Each ``stage`` names what the tab highlights (explorer/gui/views/tra
 
 from __future__ import annotations
 
-from explorer.appstate.lesson_step import QT_TRANSLATE_NOOP, Step, Track
+from explorer.appstate.lesson_step import Step, Track
+from explorer.words import QT_TRANSLATE_NOOP
 
 TAB = "translation"
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from explorer.appstate.lesson_step import QT_TRANSLATE_NOOP, Step, Track
+from explorer.appstate.lesson_step import Step, Track
+from explorer.words import QT_TRANSLATE_NOOP
 
 
 @dataclass(frozen=True)
