@@ -153,8 +153,27 @@ def check_labs() -> str:
         raise SelfTestError(
             f"the vision lab called a {CLASS_NAMES[picture.label]} a {CLASS_NAMES[seen.prediction]}"
         )
+    read = check_picture_files(picture.image)
     trained = check_training()
-    return f"labs: 9 mai 2018 → {date.output}, picture 7 → {CLASS_NAMES[seen.prediction]}, {trained}"
+    return f"labs: 9 mai 2018 → {date.output}, picture 7 → {CLASS_NAMES[seen.prediction]}, {read}, {trained}"
+
+
+def check_picture_files(pixels: object) -> str:
+    """The vision lab reads each picture format it offers (the bundle keeps only their codecs)."""
+    import numpy as np
+    from PIL import Image
+
+    from explorer.vision.images import FORMATS, load_image
+
+    image = Image.fromarray((np.asarray(pixels) * 255).round().astype(np.uint8))
+    with tempfile.TemporaryDirectory() as folder:
+        for fmt in FORMATS:
+            path = Path(folder) / f"picture.{fmt.lower()}"
+            (image.convert("P") if fmt == "GIF" else image).save(path, fmt)
+            loaded = load_image(path).pixels
+            if loaded.shape != np.asarray(pixels).shape or not np.isfinite(loaded).all():
+                raise SelfTestError(f"the vision lab read a {fmt} picture as {loaded.shape}")
+    return f"pictures read: {', '.join(FORMATS)}"
 
 
 def check_training() -> str:
