@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,9 @@ from explorer.atomic import atomic_write, save_json_or_npz
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
 from explorer.seq2seq.alignment import spelled_alignment_score
 from explorer.seq2seq.dates import DateExample
+
+if TYPE_CHECKING:
+    from explorer.web import Page
 
 TRANSLATION_FORMAT_VERSION = 1
 STEP_ARRAYS = ("alignment", "scores", "scaled", "weights", "queries", "keys", "values", "context")
@@ -119,6 +123,28 @@ class TranslationTrace:
             raise ValueError(f"no {kind!r} attention in a {self.model} model ({', '.join(self.stages)})")
         return self.stages[kind][layer]
 
+    def __repr__(self) -> str:
+        return (
+            f"<TranslationTrace: {self.source!r} → {self.output!r}, {self.model}-{self.scoring}, "
+            f"{self.attention} attention>"
+        )
+
+    # -- the view (explorer.web): a page of its own, or a notebook cell ----------------------
+    def page(self, head: int = 0) -> Page:
+        """What the interactive view shows (explorer.web.Page), opening on ``head``."""
+        return translation_page(self, head)
+
+    def to_html(self, path: str | Path, language: str = "en", head: int = 0) -> Path:
+        """One self-contained HTML page of where each output character looks."""
+        from explorer.web import write_page
+
+        return write_page(path, self.page(head), language)
+
+    def _repr_html_(self) -> str:
+        from explorer.web import fragment
+
+        return fragment(self.page())
+
     # -- files ---------------------------------------------------------------------------
     def meta(self) -> dict:
         return {
@@ -182,3 +208,55 @@ class TranslationTrace:
 
     def save(self, path: str | Path) -> None:
         save_json_or_npz(path, self.to_json, self.to_npz)
+
+
+# -- the interactive view ------------------------------------------------------------------
+ORDER = ("cross", "decoder_self", "encoder_self")  # what the page opens on first
+
+
+def translation_page(trace: TranslationTrace, head: int = 0) -> Page:
+    """GRU models: one attention (the decoder's, [output, source]). The Transformer: all three
+    of every layer and head (cross, decoder self, encoder self), switchable on the page."""
+    from explorer.web import AttentionSet, Page
+
+    if trace.is_gru:
+        sets = [
+            AttentionSet(
+                "cross", trace.output_tokens, trace.source_tokens, np.asarray(trace.weights)[None, None], [0]
+            )
+        ]
+    else:
+        sets = []
+        for kind in sorted(trace.stages, key=lambda k: ORDER.index(k) if k in ORDER else len(ORDER)):
+            layers = trace.stages[kind]
+            sets.append(
+                AttentionSet(
+                    kind,
+                    layers[0].tokens_query,
+                    layers[0].tokens_key,
+                    np.stack([layer.weights for layer in layers]),
+                    list(range(len(layers))),
+                )
+            )
+    settings = [
+        ("model", trace.model),
+        ("scoring", trace.scoring),
+        ("attention_kind", trace.attention),
+        ("checkpoint", trace.checkpoint),
+        ("output", trace.output),
+    ]
+    if trace.expected is not None:
+        settings.append(("expected", trace.expected))
+    if trace.alignment_score is not None:
+        settings.append(("alignment_score", f"{trace.alignment_score:.2f}"))
+    if trace.attention == "sample":
+        settings.append(("seed", str(trace.seed)))
+    return Page(
+        kind="translation",
+        title=f"{trace.source} → {trace.output}",
+        attentions=sets,
+        settings=settings,
+        notices=list(trace.notices),
+        layer=sets[0].layers[-1],  # the last layer: the one the alignment is read from
+        head=head,
+    )
