@@ -17,6 +17,6 @@ import os
 # 15 % on an idle machine. A value the user set is kept.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from explorer.api import API_VERSION, ExplorerError, trace, translate, view, vision  # noqa: E402
+from explorer.api import API_VERSION, ExplorerError, trace, translate, view, vision
 
 __all__ = ["API_VERSION", "ExplorerError", "trace", "translate", "view", "vision"]
