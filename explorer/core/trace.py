@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -18,9 +18,7 @@ from explorer.core import trace_files
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.core.trace_files import Entry
 from explorer.messages import Message
-
-if TYPE_CHECKING:
-    from explorer.web import Page
+from explorer.web import AttentionSet, DrawsItself, Page
 
 # Array stages, in the order of the lesson; JSON keys and NPZ names alike.
 STAGE_ARRAYS = (
@@ -92,8 +90,8 @@ class TraceSelection:
         return list(self.heads)
 
 
-@dataclass
-class AttentionTrace:
+@dataclass(repr=False)
+class AttentionTrace(DrawsItself):
     config: AttentionConfig
     tokens_query: list[str]
     tokens_key: list[str]
@@ -137,27 +135,17 @@ class AttentionTrace:
     def __repr__(self) -> str:
         source = self.model_name or f"{self.weights_source} weights"
         layer = "" if self.layer is None else f", layer {self.layer}"
-        every = "" if self.layer_weights is None else f" (of {len(self.layer_weights)} layers)"
+        layers = 0 if self.layer_weights is None else len(self.layer_weights)
+        every = f" (of {layers} layers)" if layers > 1 else ""
         return (
             f"<AttentionTrace: {self.heads} heads, {self.n_query}×{self.n_key} tokens, "
             f"{source}{layer}{every}, on {self.device}>"
         )
 
-    # -- the view (explorer.web): a page of its own, or a notebook cell ----------------------
+    # -- the view (explorer.web): to_html() and a notebook cell's view come with DrawsItself -----
     def page(self, head: int = 0) -> Page:
         """What the interactive view shows (explorer.web.Page), opening on ``head``."""
         return attention_page(self, head)
-
-    def to_html(self, path: str | Path, language: str = "en", head: int = 0) -> Path:
-        """One self-contained HTML page of the view (every layer in ``layer_weights``)."""
-        from explorer.web import write_page
-
-        return write_page(path, self.page(head), language)
-
-    def _repr_html_(self) -> str:
-        from explorer.web import fragment
-
-        return fragment(self.page())
 
     @property
     def n_query(self) -> int:
@@ -287,8 +275,6 @@ def page_settings(trace: AttentionTrace) -> list[tuple[str, str]]:
 
 def attention_page(trace: AttentionTrace, head: int = 0) -> Page:
     """An AttentionTrace as the interactive view's page: tokens, every layer and head, the settings."""
-    from explorer.web import AttentionSet, Page
-
     every = trace.layer_weights
     if every is not None and len(every) > 1:
         weights, layers = every, list(range(len(every)))

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,9 +28,7 @@ from explorer.atomic import atomic_write, save_json_or_npz
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
 from explorer.seq2seq.alignment import spelled_alignment_score
 from explorer.seq2seq.dates import DateExample
-
-if TYPE_CHECKING:
-    from explorer.web import Page
+from explorer.web import AttentionSet, DrawsItself, Page
 
 TRANSLATION_FORMAT_VERSION = 1
 STEP_ARRAYS = ("alignment", "scores", "scaled", "weights", "queries", "keys", "values", "context")
@@ -50,8 +47,8 @@ class StepStages:
     context: np.ndarray  # [d]
 
 
-@dataclass
-class TranslationTrace:
+@dataclass(repr=False)
+class TranslationTrace(DrawsItself):
     model: str  # bahdanau / luong / transformer
     scoring: str  # additive / general / dot / scaled-dot
     attention: str  # soft / hard / sample
@@ -129,21 +126,10 @@ class TranslationTrace:
             f"{self.attention} attention>"
         )
 
-    # -- the view (explorer.web): a page of its own, or a notebook cell ----------------------
+    # -- the view (explorer.web): to_html() and a notebook cell's view come with DrawsItself -----
     def page(self, head: int = 0) -> Page:
         """What the interactive view shows (explorer.web.Page), opening on ``head``."""
         return translation_page(self, head)
-
-    def to_html(self, path: str | Path, language: str = "en", head: int = 0) -> Path:
-        """One self-contained HTML page of where each output character looks."""
-        from explorer.web import write_page
-
-        return write_page(path, self.page(head), language)
-
-    def _repr_html_(self) -> str:
-        from explorer.web import fragment
-
-        return fragment(self.page())
 
     # -- files ---------------------------------------------------------------------------
     def meta(self) -> dict:
@@ -217,8 +203,6 @@ ORDER = ("cross", "decoder_self", "encoder_self")  # what the page opens on firs
 def translation_page(trace: TranslationTrace, head: int = 0) -> Page:
     """GRU models: one attention (the decoder's, [output, source]). The Transformer: all three
     of every layer and head (cross, decoder self, encoder self), switchable on the page."""
-    from explorer.web import AttentionSet, Page
-
     if trace.is_gru:
         sets = [
             AttentionSet(

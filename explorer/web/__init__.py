@@ -6,6 +6,8 @@
 - ``write_page(path, page, language)`` (html.py): one self-contained HTML file (script, styles
   and data inline; it asks for nothing from any network); ``fragment(page, language)``: the
   same view as a notebook cell's HTML (the traces' ``_repr_html_``).
+- ``DrawsItself`` (drawn.py): a trace class that says what its page shows (``page(head)``) gets
+  ``to_html(path, language, head)`` and Jupyter's ``_repr_html_`` from it.
 - The view itself is view.js and view.css beside this file, plain JavaScript and CSS, inlined
   when a page is written. Its words are words.py, translated in the window's catalogue.
 
@@ -13,6 +15,7 @@ Qt-free, and below explorer.core: it knows no trace, only arrays and tokens.
 """
 
 from explorer.web import messages as messages  # registers the web.* templates
+from explorer.web.drawn import DrawsItself
 from explorer.web.html import check_page_path, fragment, page_html, write_page
 from explorer.web.language import LANGUAGES
 from explorer.web.messages import PageError
@@ -21,6 +24,7 @@ from explorer.web.page import AttentionSet, Page, page_data
 __all__ = [
     "LANGUAGES",
     "AttentionSet",
+    "DrawsItself",
     "Page",
     "PageError",
     "check_page_path",
