@@ -54,7 +54,7 @@ def catalogue(language: str) -> Mapping[tuple[str, str, str], str]:
 def words(language: str) -> dict[str, str]:
     """Every page word in ``language`` (English where a word is not translated)."""
     table = catalogue(language)
-    return {key: table.get((WORDS_CONTEXT, text, key), text) for key, text in WORDS.items()}
+    return {key: table.get((WORDS_CONTEXT, text, ""), text) for key, text in WORDS.items()}
 
 
 def word(key: str, language: str, **params: object) -> str:

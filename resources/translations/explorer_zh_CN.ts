@@ -1373,6 +1373,11 @@
         <translation>课程步骤必须在 0 到 {last} 之间</translation>
     </message>
     <message>
+        <source>lesson_step_id must be a lesson step&apos;s id</source>
+        <comment>session.lesson_step_id</comment>
+        <translation>课程步骤的标识必须是某个课程步骤的名称</translation>
+    </message>
+    <message>
         <source>tab must be a tab&apos;s name</source>
         <comment>session.tab</comment>
         <translation>标签页必须是某个标签页的名称</translation>
@@ -1866,6 +1871,10 @@
         <translation>改用硬注意力，会改变“{query}”的输出行吗？</translation>
     </message>
     <message>
+        <source>Attention, stage by stage</source>
+        <translation>注意力，一步一步</translation>
+    </message>
+    <message>
         <source>Mask</source>
         <translation>掩码</translation>
     </message>
@@ -2050,6 +2059,10 @@
         <translation>没有人告诉模型哪些字符表示年份。点击“从零训练”：它从随机权重开始，对齐一片模糊；几百步之内，年份的数字看向年份，月份看向月份，日看向日。拖动进度滑块回放对齐的形成过程。</translation>
     </message>
     <message>
+        <source>Translation: attention as alignment</source>
+        <translation>翻译：注意力即对齐</translation>
+    </message>
+    <message>
         <source>Train a model from scratch: the loss falls, the held-out accuracy rises and the spatial map, first spread everywhere, gathers on the target shape. Drag the slider to replay how attention formed.</source>
         <translation>从零开始训练一个模型：损失下降，留出集准确率上升，空间注意力图从一开始到处分散，逐渐聚集到目标形状上。拖动滑块，回放注意力是怎样形成的。</translation>
     </message>
@@ -2099,6 +2112,14 @@
     <message>
         <source>How long Play stays on each stage</source>
         <translation>播放时每个阶段停留多久</translation>
+    </message>
+    <message>
+        <source>Every track</source>
+        <translation>全部课程线</translation>
+    </message>
+    <message>
+        <source>Which part of the lesson ← and → walk: one track, or all of them</source>
+        <translation>← 和 → 走过课程的哪一部分：一条课程线，或全部</translation>
     </message>
 </context>
 <context>
@@ -4066,192 +4087,150 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <name>WebPage</name>
     <message>
         <source>Attention Explorer</source>
-        <comment>app</comment>
         <translation>注意力探索器</translation>
     </message>
     <message>
         <source>Layer</source>
-        <comment>layer</comment>
         <translation>层</translation>
     </message>
     <message>
         <source>Head</source>
-        <comment>head</comment>
         <translation>头</translation>
     </message>
     <message>
         <source>Attention</source>
-        <comment>which</comment>
         <translation>注意力</translation>
     </message>
     <message>
         <source>Every head of this layer</source>
-        <comment>heads_title</comment>
         <translation>这一层的每一个头</translation>
     </message>
     <message>
         <source>Lines: each query token to the keys it attends to</source>
-        <comment>lines_title</comment>
         <translation>连线：每个查询词元连向它关注的键</translation>
     </message>
     <message>
         <source>Heatmap: rows are queries, columns are keys</source>
-        <comment>heatmap_title</comment>
         <translation>热力图：行是查询，列是键</translation>
     </message>
     <message>
         <source>Where the selected query looks</source>
-        <comment>row_title</comment>
         <translation>选中的查询看向哪里</translation>
     </message>
     <message>
         <source>Hover a cell or a token for its weight; click a query token to keep it selected.</source>
-        <comment>hint</comment>
         <translation>把鼠标停在格子或词元上可看到它的权重；点击左边的查询词元可以固定选中它。</translation>
     </message>
     <message>
         <source>No query selected: hover or click a token on the left.</source>
-        <comment>row_none</comment>
         <translation>还没有选中查询：把鼠标停在左边的词元上，或点击它。</translation>
     </message>
     <message>
         <source>“{query}” → “{key}”: {value}</source>
-        <comment>readout</comment>
         <translation>“{query}” → “{key}”：{value}</translation>
     </message>
     <message>
         <source>layer {layer}, head {head}</source>
-        <comment>where</comment>
         <translation>第 {layer} 层，第 {head} 个头</translation>
     </message>
     <message>
         <source>and {count} more keys</source>
-        <comment>more_keys</comment>
         <translation>另有 {count} 个键</translation>
     </message>
     <message>
         <source>This view draws itself with JavaScript. In a notebook, run the cell again (or trust the notebook) to see it.</source>
-        <comment>needs_script</comment>
         <translation>这个视图要靠 JavaScript 画出来。在笔记本里，请重新运行这个单元格（或者信任这个笔记本）才能看到。</translation>
     </message>
     <message>
         <source>Self-attention</source>
-        <comment>attention</comment>
         <translation>自注意力</translation>
     </message>
     <message>
         <source>Cross-attention (decoder → source)</source>
-        <comment>cross</comment>
         <translation>交叉注意力（解码器 → 源文本）</translation>
     </message>
     <message>
         <source>Decoder self-attention (causal)</source>
-        <comment>decoder_self</comment>
         <translation>解码器自注意力（因果掩码）</translation>
     </message>
     <message>
         <source>Encoder self-attention</source>
-        <comment>encoder_self</comment>
         <translation>编码器自注意力</translation>
     </message>
     <message>
         <source>Query attends over a sentence</source>
-        <comment>query_attention</comment>
         <translation>查询关注另一个句子</translation>
     </message>
     <message>
         <source>Model</source>
-        <comment>model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>Query text</source>
-        <comment>query</comment>
         <translation>查询文本</translation>
     </message>
     <message>
         <source>Weights</source>
-        <comment>weights</comment>
         <translation>权重来源</translation>
     </message>
     <message>
         <source>Heads</source>
-        <comment>heads</comment>
         <translation>头数</translation>
     </message>
     <message>
         <source>Scoring</source>
-        <comment>scoring</comment>
         <translation>评分函数</translation>
     </message>
     <message>
         <source>Scale</source>
-        <comment>scale</comment>
         <translation>缩放</translation>
     </message>
     <message>
         <source>Softmax or hard</source>
-        <comment>attention_kind</comment>
         <translation>softmax 还是硬注意力</translation>
     </message>
     <message>
         <source>Mask</source>
-        <comment>mask</comment>
         <translation>掩码</translation>
     </message>
     <message>
         <source>Seed</source>
-        <comment>seed</comment>
         <translation>随机种子</translation>
     </message>
     <message>
         <source>Device</source>
-        <comment>device</comment>
         <translation>设备</translation>
     </message>
     <message>
         <source>Checkpoint</source>
-        <comment>checkpoint</comment>
         <translation>检查点</translation>
     </message>
     <message>
-        <source>Source</source>
-        <comment>source</comment>
-        <translation>源文本</translation>
-    </message>
-    <message>
         <source>Output</source>
-        <comment>output</comment>
         <translation>输出</translation>
     </message>
     <message>
         <source>Expected</source>
-        <comment>expected</comment>
         <translation>正确答案</translation>
     </message>
     <message>
         <source>Alignment score</source>
-        <comment>alignment_score</comment>
         <translation>对齐分数</translation>
     </message>
     <message>
         <source>The weights are rounded to multiples of 1/255 (at most 0.002 off) to keep this page small: {values:,} numbers would take {megabytes:.1f} MB exactly.</source>
-        <comment>quantised</comment>
         <translation>为了让网页小一些，权重被取整到 1/255 的倍数（误差不超过 0.002）：精确写出 {values:,} 个数需要 {megabytes:.1f} MB。</translation>
     </message>
     <message>
         <source>{name}: only layers {kept} of the {total} layers are on this page (the others would make it too large).</source>
-        <comment>trimmed_layers</comment>
         <translation>{name}：网页上只有第 {kept} 层，共 {total} 层（其余的层会让网页太大）。</translation>
     </message>
     <message>
         <source>{name}: only heads {kept} of the {total} heads are on this page (the others would make it too large).</source>
-        <comment>trimmed_heads</comment>
         <translation>{name}：网页上只有第 {kept} 个头，共 {total} 个头（其余的头会让网页太大）。</translation>
     </message>
     <message>
         <source>{name}: only the first {kept} of the {total} query tokens are on this page (the others would make it too large).</source>
-        <comment>trimmed_queries</comment>
         <translation>{name}：网页上只有前 {kept} 个查询词元，共 {total} 个（其余的会让网页太大）。</translation>
     </message>
 </context>

@@ -1187,6 +1187,9 @@ CASES = {
     "session.lesson_step": Case(
         lambda env: session_refused(env, {"lesson_step": 400}), "lesson_step must be 0 to"
     ),
+    "session.lesson_step_id": Case(
+        lambda env: session_refused(env, {"lesson_step_id": 3}), "lesson_step_id must be a lesson step's id"
+    ),
     "session.tab": Case(lambda env: session_refused(env, {"tab": 3}), "tab must be a tab's name"),
     # seq2seq (spec.py, translate.py, checkpoints.py)
     "seq2seq.model_unknown": Case(
