@@ -33,6 +33,8 @@ The task itself:
 Errors meant for the user are ``LabError`` (a ValueError) with a one-line message.
 """
 
+from explorer.seq2seq import local_attention as local_attention  # registers global, local-m, local-p(-ours)
+from explorer.seq2seq import local_tasks as local_tasks  # registers copy-twice
 from explorer.seq2seq import messages as messages  # registers the seq2seq.* templates
 from explorer.seq2seq.alignment import alignment_hits, alignment_score, spelled_alignment_score
 from explorer.seq2seq.dates import EXAMPLE_DATE, FORMATS, DateExample, examples_of, find_fields, render

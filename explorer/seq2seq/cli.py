@@ -203,8 +203,10 @@ def translate_main(argv: list[str]) -> int:
 def main(argv: list[str]) -> int:
     """``argv`` starts with the command name: train, translate or length-curve. The sequence
     models and tasks (explorer.seq2seq.sequence_cli) take ``--task`` or their model's name."""
-    from explorer.seq2seq import sequence_cli
+    from explorer.seq2seq import local_cli, sequence_cli
 
+    if local_cli.wants_window(argv):  # global, local-m, local-p, local-p-ours
+        return local_cli.main(argv)
     command, rest = argv[0], argv[1:]
     if command == "length-curve" or sequence_cli.wants_sequence(rest):
         return sequence_cli.main(argv)

@@ -27,7 +27,7 @@ from explorer.seq2seq.spec import MODELS as DATE_MODELS
 from explorer.seq2seq.spec import LabError
 
 EXIT_CANCELLED = 130
-TRAINING_OPTIONS = ("batch_size", "lr", "eval_every", "threads", "hidden")
+TRAINING_OPTIONS = ("batch_size", "lr", "eval_every", "threads", "hidden", "window")
 
 
 def say(line: str) -> None:
@@ -66,6 +66,7 @@ def add_training_arguments(parser, steps_default: int | None) -> None:
     parser.add_argument("--lr", type=float, default=d.lr)
     parser.add_argument("--eval-every", type=int, default=d.eval_every)
     parser.add_argument("--hidden", type=int, default=d.hidden, help="encoder GRU width per direction")
+    parser.add_argument("--window", type=int, default=d.window, help="local attention's D")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (1 is fastest here)")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
 
@@ -90,6 +91,7 @@ def options_of(args):
         threads=args.threads,
         device=args.device,
         hidden=args.hidden,
+        window=args.window,
     )
 
 

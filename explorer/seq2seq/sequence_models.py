@@ -57,13 +57,14 @@ class SequenceSpec:
     scoring: str = "general"  # attention models
     attention_dim: int = 64  # additive scoring's d_a
     max_source: int = 160
+    window: int = 3  # local attention's D: the window [p_t − D, p_t + D] (local_attention.py)
 
     def __post_init__(self) -> None:
         if self.model not in SEQUENCE_MODELS:
             raise LabError.of("seq2seq.model_unknown", value=self.model, choices=", ".join(SEQUENCE_MODELS))
         if self.scoring not in SCORINGS:
             raise LabError.of("seq2seq.scoring_unknown", value=self.scoring, choices=", ".join(SCORINGS))
-        for name in ("embed", "hidden", "attention_dim", "max_source"):
+        for name in ("embed", "hidden", "attention_dim", "max_source", "window"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise LabError.of("seq2seq.not_positive", name=name, value=value)

@@ -58,6 +58,7 @@ class SequenceTrainOptions:
     device: str = "auto"  # CUDA when present; determinism is promised on the CPU
     hidden: int = 48  # encoder GRU width per direction (the decoders have twice this)
     embed: int = 32
+    window: int = 3  # local attention's D (explorer.seq2seq.local_attention)
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,8 @@ def train_sequence_models(
     with torch_threads(options.threads):
         seed_everything(seed)
         specs = {
-            name: sequence_spec(name, task, hidden=options.hidden, embed=options.embed) for name in models
+            name: sequence_spec(name, task, hidden=options.hidden, embed=options.embed, window=options.window)
+            for name in models
         }
         built = {}
         for name, spec in specs.items():
