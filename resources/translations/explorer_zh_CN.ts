@@ -1552,6 +1552,21 @@
         <comment>board.cell</comment>
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>
     </message>
+    <message>
+        <source>training stopped: {detail}</source>
+        <comment>lab.failed</comment>
+        <translation>训练中止：{detail}</translation>
+    </message>
+    <message>
+        <source>training ran out of memory on the {device}</source>
+        <comment>lab.out_of_memory</comment>
+        <translation>训练时 {device} 内存不足</translation>
+    </message>
+    <message>
+        <source>{most} runs are training already; cancel one, or wait for it to end</source>
+        <comment>lab.too_many_runs</comment>
+        <translation>已有 {most} 个训练在运行；请取消其中一个，或等它结束</translation>
+    </message>
 </context>
 <context>
     <name>Docks</name>

@@ -286,7 +286,7 @@ def test_a_short_run_its_curves_the_scrubber_and_the_shipped_checkpoint(qtbot, t
     run = tstate.run
     assert run.status == "done" and [s.step for s in run.snapshots] == [0, 10, 20, 30, 40]
     _, _, acc_x, acc_y = panel_.curve_data()
-    assert list(acc_x) == run.eval_steps == [20, 40] and np.allclose(acc_y, run.exact_matches)
+    assert list(acc_x) == run.eval_steps == [20, 40] and np.allclose(acc_y, run.series("exact_match"))
     assert panel_.progress.value() == 40
     t = wait_translation(qtbot, view, checkpoint="training step 40")
     source = tstate.settings.source

@@ -9,6 +9,7 @@ and weights.
 import json
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,7 @@ from explorer.core.config import AttentionConfig
 from explorer.gui.messages import ERROR_STYLE
 from explorer.gui.views.registry import TABS, Tab
 from explorer.gui.vision import figures as vf
+from explorer.lab import warmed
 from explorer.vision.checkpoints import load_shipped
 from explorer.vision.images import load_image
 from explorer.vision.shapes import CLASS_NAMES, generate
@@ -45,9 +47,7 @@ def vision(qtbot, make_window):
     view = window.view(Tab.VISION)
     wait_result(qtbot, view)
     yield window, view
-    if view.trainer.busy():
-        view.trainer.cancel()
-        qtbot.waitUntil(lambda: not view.trainer.busy(), timeout=WAIT_MS)
+    view.vision.stop_training()
 
 
 def wait_result(qtbot, view, **expected):
@@ -394,29 +394,31 @@ def test_compare_shows_plain_se_and_cbam_on_the_same_picture(qtbot, vision):
 def test_training_live_cancel_and_the_scrubber(qtbot, vision):
     window, view = vision
     tp = page(window, view, "train")
-    view.trainer.pool_size, view.trainer.eval_size = 512, 100  # a lighter run than the window's
+    view.vision.options = replace(
+        view.vision.options, pool_size=512, eval_size=100
+    )  # lighter than the window's
     tp.steps.setValue(200)  # cancelled long before its end
     tp.seed.setValue(3)
     assert (view.vision.train_steps, view.vision.train_seed) == (200, 3)
     qtbot.mouseClick(tp.start, QtCore.Qt.MouseButton.LeftButton)
-    assert view.vision.training == "running" and not tp.start.isEnabled() and tp.cancel.isEnabled()
-    run = view.trainer.run
+    assert view.vision.status == "running" and not tp.start.isEnabled() and tp.cancel.isEnabled()
+    run = view.vision.run
     assert run.device == ("cuda" if torch.cuda.is_available() else "cpu")  # CUDA when present
-    run_until(lambda: run.steps_done >= 12 and len(run.snapshots) >= 1)
+    run_until(lambda: run.step >= 12 and len(run.snapshots) >= 1)
     # the maps follow the newest snapshot, computed on the worker with that snapshot's weights
     run_until(lambda: view.result.request.model.step is not None)
     qtbot.mouseClick(tp.cancel, QtCore.Qt.MouseButton.LeftButton)
-    run_until(lambda: view.vision.training == "cancelled")
-    assert run.status == "cancelled" and run.steps_done < 200 and tp.start.isEnabled()
+    run_until(lambda: view.vision.status == "cancelled")
+    assert run.status == "cancelled" and run.step < 200 and tp.start.isEnabled()
     assert run.snapshots[0].step == 0  # the untrained model is the first snapshot
-    assert len(run.losses) == run.steps_done and tp.progress.value() == run.steps_done
+    assert len(run.losses) == run.step and tp.progress.value() == run.step
     np.testing.assert_array_equal(tp.loss.curves.series[0].ys, run.losses)
     # scrub to the untrained model: the maps are model_at's for that snapshot
     tp.slider.setValue(0)
-    assert view.vision.snapshot == 0 and not view.follow
+    assert view.vision.snapshot == 0 and not view.vision.follow
     trace = wait_result(qtbot, view)
     p = generate(7)
-    ref = run_model(model_at(run.config, run.snapshots[0]), p.image)
+    ref = run_model(model_at(run.spec, run.snapshots[0]), p.image)
     np.testing.assert_array_equal(trace.logits, ref.logits)
     np.testing.assert_array_equal(
         view.picture_page.overlay.panels[0].data, ref.stage("spatial_map", "block3")
@@ -426,17 +428,18 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision):
     # a whole run: it finishes, the last snapshot is the trained model
     tp.steps.setValue(40)
     qtbot.mouseClick(tp.start, QtCore.Qt.MouseButton.LeftButton)
-    run = view.trainer.run
-    run_until(lambda: view.vision.training == "finished", 60_000)
-    assert run.status == "finished" and run.steps_done == 40 and run.snapshots[-1].step == 40
+    run = view.vision.run
+    run_until(lambda: view.vision.status == "done", 60_000)
+    assert run.status == "done" and run.step == 40 and run.snapshots[-1].step == 40
     collector = QtWidgets.QApplication.instance()._gc
-    assert view.trainer._warming is False and collector.timer.isActive()  # held while warming, then resumed
-    assert len(run.accuracy) == len(run.eval_steps) == 2  # steps 20 and 40
-    np.testing.assert_array_equal(tp.accuracy.curves.series[0].ys, run.accuracy)
-    assert view.vision.snapshot == 40 and tp.slider.value() == tp.slider.maximum()
+    run_until(lambda: not view.warm_timer.isActive())
+    assert warmed() and collector.timer.isActive()  # held while warming, then resumed
+    assert len(run.series("accuracy")) == len(run.eval_steps) == 2  # steps 20 and 40
+    np.testing.assert_array_equal(tp.accuracy.curves.series[0].ys, run.series("accuracy"))
+    assert view.vision.shown_step() == 40 and tp.slider.value() == tp.slider.maximum()
     trace = wait_result(qtbot, view)
     np.testing.assert_array_equal(
-        trace.logits, run_model(model_at(run.config, run.snapshots[-1]), p.image).logits
+        trace.logits, run_model(model_at(run.spec, run.snapshots[-1]), p.image).logits
     )
     # back to the shipped checkpoint
     qtbot.mouseClick(tp.shipped, QtCore.Qt.MouseButton.LeftButton)

@@ -322,7 +322,7 @@ class TranslationView(View):
     def _on_translation_event(self, event: str, tstate) -> None:
         if event in ("request", "stage", "view"):
             self._show_settings()
-        if event == "request":
+        if event in ("request", "weights"):
             if self.is_shown():
                 self.request()
         elif event == "selection":
@@ -557,10 +557,7 @@ class TranslationView(View):
 
     def stop_training(self) -> None:
         """Quitting: the run stops between two steps (a moment), before torch shuts down."""
-        run = self.tstate.run
-        self.tstate.cancel_training()
-        if run is not None:
-            run.join(5.0)
+        self.tstate.stop_training()
 
     # -- the user -----------------------------------------------------------------------------------------
     def _on_example(self, index: int) -> None:

@@ -18,17 +18,12 @@ import math
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
-from explorer.appstate.translation import (
-    GOAL_EXACT_MATCH,
-    SEED_RANGE,
-    STEPS_RANGE,
-    TranslationState,
-    warm_up_training,
-)
+from explorer.appstate.translation import SEED_RANGE, STEPS_RANGE, TranslationState
 from explorer.gui import theme
 from explorer.gui.i18n import translate
 from explorer.gui.views.translation_curves import CurvePlot
 from explorer.gui.views.translation_parts import MODEL_NAMES
+from explorer.lab import warm_up
 
 POLL_MS = 100  # the GUI takes the run's progress ten times a second
 CURVES_MS = 500  # and redraws the curves twice a second (a plot's repaint is the dearest part)
@@ -93,7 +88,7 @@ class TrainingPanel(QtWidgets.QWidget):
         curves = QtWidgets.QHBoxLayout()
         self.loss_plot = CurvePlot(LOSS_COLOUR)
         self.accuracy_plot = CurvePlot(ACCURACY_COLOUR, points=True, y_range=(0.0, 1.0))
-        self.accuracy_plot.goal = GOAL_EXACT_MATCH
+        self.accuracy_plot.goal = tstate.GOAL.at_least
         for plot in (self.loss_plot, self.accuracy_plot):
             plot.setMinimumHeight(150)
             curves.addWidget(plot, 1)
@@ -109,11 +104,11 @@ class TrainingPanel(QtWidgets.QWidget):
         self.cancel_button.clicked.connect(self.tstate.cancel_training)
         self.shipped_button.clicked.connect(self.tstate.use_shipped)
         self.trained_button.clicked.connect(lambda: self.tstate.use_trained(None))
-        self.steps.valueChanged.connect(lambda v: self.tstate.set_training_options(steps=v))
-        self.seed.valueChanged.connect(lambda v: self.tstate.set_training_options(seed=v))
+        self.steps.valueChanged.connect(lambda v: self.tstate.set_training_plan(steps=v))
+        self.seed.valueChanged.connect(lambda v: self.tstate.set_training_plan(seed=v))
         self.scrubber.valueChanged.connect(self._on_scrub)
         self.play_button.toggled.connect(self._on_play)
-        unsubscribe = tstate.subscribe(self._on_event, ("training", "request"))
+        unsubscribe = tstate.subscribe(self._on_event, ("training", "weights"))
         self.destroyed.connect(lambda *_: unsubscribe())
         self.retranslate()
         self.show_run()
@@ -121,7 +116,7 @@ class TrainingPanel(QtWidgets.QWidget):
     # -- the curves ----------------------------------------------------------------------------------------
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
-        warm_up_training()  # the first optimiser's imports, before Train is pressed
+        warm_up()  # the first optimiser's imports, before Train is pressed
         self._draw_curves()
 
     def _draw_curves(self) -> None:
@@ -135,7 +130,7 @@ class TrainingPanel(QtWidgets.QWidget):
             self.accuracy_plot.set_data([], [])
             return
         self.loss_plot.set_data(np.arange(1, len(run.losses) + 1), run.losses)
-        self.accuracy_plot.set_data(run.eval_steps, run.exact_matches)
+        self.accuracy_plot.set_data(run.eval_steps, run.series("exact_match"))
 
     def curve_data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """What the curves show: (loss x, loss y, accuracy x, accuracy y), for the tests."""
@@ -144,7 +139,7 @@ class TrainingPanel(QtWidgets.QWidget):
     # -- the run ------------------------------------------------------------------------------------------
     def start(self) -> None:
         self.play_button.setChecked(False)
-        self.tstate.set_training_options(self.steps.value(), self.seed.value())
+        self.tstate.set_training_plan(self.steps.value(), self.seed.value())
         self.tstate.start_training()
 
     def _on_event(self, event: str, tstate) -> None:
@@ -191,17 +186,17 @@ class TrainingPanel(QtWidgets.QWidget):
         parts = [translate("Translation", "Step {step} of {total}").format(step=run.step, total=run.steps)]
         if run.losses and math.isfinite(run.losses[-1]):
             parts.append(translate("Translation", "loss {loss:.3f}").format(loss=run.losses[-1]))
-        if run.exact_matches:
+        if run.metrics:
             parts.append(
                 translate("Translation", "held-out exact match {pct:.1f} %").format(
-                    pct=100 * run.exact_matches[-1]
+                    pct=100 * run.last("exact_match")
                 )
             )
-        parts.append(translate("Translation", "{s:.1f} s").format(s=run.elapsed_s))
+        parts.append(translate("Translation", "{s:.1f} s").format(s=run.train_s))
         text = " · ".join(parts)
-        if run.reached_goal_s is not None:
+        if run.goal_s is not None:
             text += "  " + translate("Translation", "(95 % reached at step {step}, after {s:.1f} s)").format(
-                step=run.reached_goal_step, s=run.reached_goal_s
+                step=run.goal_step, s=run.goal_s
             )
         ended = {
             "done": translate("Translation", "Finished."),

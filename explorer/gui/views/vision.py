@@ -20,7 +20,7 @@ import random
 from pathlib import Path
 
 import numpy as np
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.lesson_vision import SHOWS
@@ -42,6 +42,7 @@ from explorer.appstate.vision_jobs import (
     compare,
     compute,
     load_file,
+    model_choice,
 )
 from explorer.gui import theme
 from explorer.gui.app_setup import hold_collections, settle
@@ -56,13 +57,14 @@ from explorer.gui.views.base import View, ViewContext
 from explorer.gui.vision import figures as vf
 from explorer.gui.vision import pages
 from explorer.gui.vision.pages import picture_error
-from explorer.gui.vision.training import Run, Trainer
 from explorer.gui.vision.worked import channel_html, position_html
+from explorer.lab import warm_up, warmed
 from explorer.vision.models import VARIANTS
 from explorer.vision.trace import VisionTrace
 from explorer.vision.worked import WorkedChannel, WorkedPosition, work_channel, work_position
 
 CHANNEL, COMPARE_CHANNEL, LOAD_CHANNEL = "vision", "vision-compare", "vision-load"
+POLL_MS = 100  # the GUI takes the run's progress ten times a second
 BLOCK_SIZES = {"block1": "16×16", "block2": "8×8", "block3": "8×8"}
 
 
@@ -81,21 +83,20 @@ class VisionView(View):
         self._wanted: VisionRequest | None = None
         self._wanted_compare: tuple | None = None
         self._drawn: tuple[Picture, np.ndarray] | None = None  # the drawing's pixels, for the canvas
-        self.follow = True  # while training, the maps follow the newest snapshot
-        self.trainer = Trainer(self)
         self._build()
+        self.poll_timer = QtCore.QTimer(self, interval=POLL_MS)
+        self.poll_timer.timeout.connect(self.vision.poll)
+        self.warm_timer = QtCore.QTimer(self, interval=50)
+        self.warm_timer.timeout.connect(self._check_warmed)
         context.worker.listen(CHANNEL, self._on_result)
         context.worker.listen(COMPARE_CHANNEL, self._on_compare)
         context.worker.listen(LOAD_CHANNEL, self._on_loaded)
-        self.trainer.progressed.connect(self._on_progress)
-        self.trainer.ended.connect(self._on_trained)
-        self.trainer.warmed.connect(self._on_warmed)
         unsubscribe = self.vision.subscribe(self._on_vision)
-        trainer = self.trainer
-        self.destroyed.connect(lambda *_: (unsubscribe(), trainer.shutdown(), hold_collections(False)))
+        vision = self.vision
+        self.destroyed.connect(lambda *_: (unsubscribe(), vision.cancel_training(), hold_collections(False)))
         app = QtWidgets.QApplication.instance()
         if app is not None:
-            app.aboutToQuit.connect(trainer.shutdown)
+            app.aboutToQuit.connect(vision.stop_training)
         self.retranslate()
         self._sync_controls()
         self._show_drawing()
@@ -189,8 +190,8 @@ class VisionView(View):
         self.compare_page.positionClicked.connect(self._on_position)
         t = self.train_page
         t.startClicked.connect(self.start_training)
-        t.cancelClicked.connect(self.trainer.cancel)
-        t.shippedClicked.connect(self.use_shipped)
+        t.cancelClicked.connect(v.cancel_training)
+        t.shippedClicked.connect(v.use_shipped)
         t.snapshotChosen.connect(self._on_slider)
         t.planChanged.connect(lambda steps, seed: v.set_training_plan(steps, seed))
         for canvas in (p.overlay, self.spatial_page.figure, t.watched, self.compare_page.figure):
@@ -246,12 +247,7 @@ class VisionView(View):
     # -- computing --------------------------------------------------------------------------------------
     def model_choice(self) -> ModelChoice:
         """The shipped checkpoint, or the training run's snapshot the state names."""
-        v, run = self.vision, self.trainer.run
-        if v.snapshot is not None and run is not None and run.variant == v.variant:
-            snapshot = run.snapshot_at(v.snapshot)
-            if snapshot is not None:
-                return ModelChoice(v.variant, run.id, snapshot.step, run.config, snapshot)
-        return ModelChoice(v.variant)
+        return model_choice(self.vision)
 
     def request(self) -> None:
         if not self.is_shown():
@@ -316,7 +312,7 @@ class VisionView(View):
     # -- the state ----------------------------------------------------------------------------------------
     def _on_vision(self, event: str, _vision) -> None:
         self._sync_controls()
-        if event in ("picture", "model", "snapshot"):
+        if event in ("picture", "model", "weights"):
             if event == "picture":
                 self.compared = None
                 self._show_drawing()
@@ -333,7 +329,7 @@ class VisionView(View):
             self._show_compare()
             if self.vision.page == "train" and self.is_shown():
                 self.warm_up()
-        elif event == "training":
+        if event in ("training", "weights"):
             self._show_training()
         elif event == "brush":
             p = self.picture_page
@@ -571,58 +567,43 @@ class VisionView(View):
 
     # -- training --------------------------------------------------------------------------------------------
     def start_training(self) -> None:
-        v = self.vision
-        if self.trainer.busy():
+        if self.vision.training:
             return
-        self.follow = True
         self.warm_up()  # queued first, if the page did not do it yet
-        self.trainer.start(v.variant, v.train_steps, v.train_seed)
-        v.set_training("running")
-        self._show_training()
+        self.vision.start_training()
+        self.poll_timer.start()
 
     def use_shipped(self) -> None:
-        self.follow = False
-        self.vision.set_snapshot(None)
-        self._show_training()
+        self.vision.use_shipped()
 
     def _on_slider(self, index: int) -> None:
-        run = self.trainer.run
+        run = self.vision.run
         if run is None or not run.snapshots:
             return
         index = min(max(index, 0), len(run.snapshots) - 1)
-        self.follow = index == len(run.snapshots) - 1
-        if self.vision.variant != run.variant:
-            self.vision.set_variant(run.variant)
-        self.vision.set_snapshot(run.snapshots[index].step)
-        self._show_training()
+        self.vision.use_trained(None if index == len(run.snapshots) - 1 and run.running else index)
 
     def warm_up(self) -> None:
-        """Before the first run: the optimiser's imports on the training thread, the GUI
+        """Before the first run: the optimiser's imports on a thread of their own, the GUI
         thread's garbage collector held meanwhile (walking their ~100,000 new objects took it
         60 ms of CPU at a time), then those objects frozen: they live as long as the window."""
-        if self.trainer.warm_up():
+        if warm_up():
             hold_collections(True)  # the timer runs on this thread: nothing collects in between
+            self.warm_timer.start()
 
-    def _on_warmed(self) -> None:
-        settle()
-        hold_collections(False)
-
-    def _on_progress(self, run: Run) -> None:
-        if self.follow and run.snapshots and run.variant == self.vision.variant:
-            self.vision.set_snapshot(run.snapshots[-1].step)
-        self._show_training()
-
-    def _on_trained(self, run: Run) -> None:
-        if self.follow and run.snapshots and run.variant == self.vision.variant:
-            self.vision.set_snapshot(run.snapshots[-1].step)
-        self.vision.set_training(run.status)
-        self._show_training()
+    def _check_warmed(self) -> None:
+        if warmed():
+            self.warm_timer.stop()
+            settle()
+            hold_collections(False)
 
     def _show_training(self) -> None:
-        run, v = self.trainer.run, self.vision
-        running = self.trainer.busy()
-        shown = v.snapshot if run is not None and run.variant == v.variant else None
-        self.train_page.show_run(run, running, shown)
+        v = self.vision
+        run = v.run
+        if run is not None and not run.running:
+            self.poll_timer.stop()
+        shown = v.shown_step() if run is not None and run.spec.variant == v.variant else None
+        self.train_page.show_run(run, v.training, shown)
         page = self.train_page
         page.what.setText(
             translate("VisionView", "Train {0} from scratch:").format(vf.variant_label(v.variant))

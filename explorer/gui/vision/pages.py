@@ -23,8 +23,9 @@ from explorer.gui.vision.bars import BarChart, Bars, decimals, percent
 from explorer.gui.vision.curves import CurvePlot, Curves, Series
 from explorer.gui.vision.drawing import DrawCanvas, qcolour
 from explorer.gui.vision.figures import SquareCanvas
-from explorer.gui.vision.training import GOAL, Run
+from explorer.lab import LabRun
 from explorer.vision.trace import VisionTrace
+from explorer.vision.train import GOAL
 
 TOP = QtGui.QColor("#4477aa")  # the largest channel weights, the predicted class
 BOTTOM = QtGui.QColor("#ee6677")  # the smallest channel weights
@@ -460,7 +461,7 @@ class TrainPage(QtWidgets.QWidget):
             w.setValue(v)
             w.blockSignals(False)
 
-    def show_run(self, run: Run | None, running: bool, shown_step: int | None) -> None:
+    def show_run(self, run: LabRun | None, running: bool, shown_step: int | None) -> None:
         """The run's curves, progress and snapshots; ``shown_step``: the snapshot the maps use."""
         self.start.setEnabled(not running)
         self.cancel.setEnabled(running)
@@ -471,14 +472,14 @@ class TrainPage(QtWidgets.QWidget):
             self.progress.setValue(0)
             self.loss.set_curves(Curves(title=translate("VisionView", "loss")))
             self.accuracy.set_curves(
-                Curves(title=translate("VisionView", "held-out"), y_range=(0.0, 1.0), guide=GOAL)
+                Curves(title=translate("VisionView", "held-out"), y_range=(0.0, 1.0), guide=GOAL.at_least)
             )
             self._slider(0, 0)
             self.slider.setEnabled(False)
             return
         self.progress.setRange(0, run.steps)
-        self.progress.setValue(run.steps_done)
-        xs, ys = run.loss_series()
+        self.progress.setValue(run.step)
+        xs, ys = np.arange(1, run.step + 1, dtype=float), np.asarray(run.losses, dtype=float)
         evals = np.asarray(run.eval_steps, dtype=float)
         self.loss.set_curves(
             Curves(
@@ -487,7 +488,7 @@ class TrainPage(QtWidgets.QWidget):
                     Series(
                         translate("VisionView", "held-out loss"),
                         evals,
-                        np.asarray(run.held_out_loss, dtype=float),
+                        np.asarray(run.series("held_out_loss"), dtype=float),
                         HELD_OUT,
                         2.0,
                         dots=True,
@@ -503,7 +504,7 @@ class TrainPage(QtWidgets.QWidget):
                     Series(
                         translate("VisionView", "held-out accuracy"),
                         evals,
-                        np.asarray(run.accuracy, dtype=float),
+                        np.asarray(run.series("accuracy"), dtype=float),
                         ACCURACY,
                         2.0,
                         dots=True,
@@ -511,31 +512,33 @@ class TrainPage(QtWidgets.QWidget):
                 ],
                 x_range=(0.0, float(run.steps)),
                 y_range=(0.0, 1.0),
-                guide=GOAL,
+                guide=GOAL.at_least,
                 marker=shown_step,
             )
         )
-        steps = run.snapshot_steps()
+        steps = [snapshot.step for snapshot in run.snapshots]
         index = steps.index(shown_step) if shown_step in steps else len(steps) - 1
         self._slider(max(0, len(steps) - 1), max(0, index))
         self.slider.setEnabled(bool(steps))
 
-    def run_text(self, run: Run) -> str:
+    def run_text(self, run: LabRun) -> str:
         """One line: the step, the loss, the held-out accuracy, the time, the 95 % moment, the end."""
         parts = [
             translate("VisionView", "{0} on {1}: step {2} of {3}").format(
-                vf.variant_label(run.variant), run.device, run.steps_done, run.steps
+                vf.variant_label(run.spec.variant), run.device, run.step, run.steps
             )
         ]
         if run.losses:
             parts.append(translate("VisionView", "loss {0:.3f}").format(run.losses[-1]))
-        if run.accuracy:
-            parts.append(translate("VisionView", "held-out accuracy {0}").format(percent(run.accuracy[-1])))
+        if run.metrics:
+            parts.append(
+                translate("VisionView", "held-out accuracy {0}").format(percent(run.last("accuracy")))
+            )
         parts.append(translate("VisionView", "{0:.1f} s").format(run.wall_s))
-        if run.goal_s is not None:
-            parts.append(translate("VisionView", "95 % reached after {0:.1f} s").format(run.goal_s))
+        if run.goal_wall_s is not None:
+            parts.append(translate("VisionView", "95 % reached after {0:.1f} s").format(run.goal_wall_s))
         status = {
-            "finished": translate("VisionView", "finished"),
+            "done": translate("VisionView", "finished"),
             "cancelled": translate("VisionView", "cancelled"),
             "failed": translate("VisionView", "failed: {0}").format(run.error),
         }.get(run.status)
