@@ -258,7 +258,7 @@ def main() -> int:
     meter.start()
     for index in range(len(run.snapshots)):
         t0 = time.perf_counter()
-        view.train_page.slider.setValue(index)
+        view.train_page.scrubber.setValue(index)
         wait(lambda: settled(view))
         latencies.append((time.perf_counter() - t0) * 1e3)
     gap = meter.stop()

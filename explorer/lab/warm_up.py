@@ -2,9 +2,10 @@
 
 Making torch's first optimiser imports torch._dynamo and about 830 modules with it (measured
 2–5 s on two cores, more when they are busy); the first step after it costs nothing more. A
-lab's window calls ``warm_up()`` when its training page is first built, so that cost does not
-come between the Train button and the first step. The imports run on a thread of their own:
-the interpreter lock is shared with the window's thread meanwhile, every few milliseconds.
+lab's window calls ``warm_up()`` when its training page is built, so that cost does not come
+between the Train button and the first step (explorer.gui.lab.warm adds the window's own slow
+imports in front). The imports run on a thread of their own: the interpreter lock is shared
+with the window's thread meanwhile, every few milliseconds.
 """
 
 from __future__ import annotations
@@ -28,23 +29,22 @@ def _make_optimiser() -> None:
         optimiser.step()
 
 
-def warm_up(also: Callable[[], None] | None = None) -> bool:
-    """Once per process, on a thread of its own: the first optimiser, then ``also()`` (the
-    window's own slow imports). True when this call started it; any failure is left for the
-    run itself to report."""
+def warm_up(first: Callable[[], None] | None = None) -> bool:
+    """Once per process, on a thread of its own: ``first()`` (the window's own slow imports),
+    then the first optimiser. True when this call started it; a failure is left for whoever
+    needs the import (the run, the plot) to report."""
     if _started.is_set():
         return False
     _started.set()
 
     def work() -> None:
-        try:
-            _make_optimiser()
-            if also is not None:
-                also()
-        except Exception:  # the run will say what is missing
-            pass
-        finally:
-            _done.set()
+        for step in (first, _make_optimiser):
+            try:
+                if step is not None:
+                    step()
+            except Exception:  # the run (or the plot) will say what is missing
+                pass
+        _done.set()
 
     threading.Thread(target=work, name="explorer-lab-warm-up", daemon=True).start()
     return True

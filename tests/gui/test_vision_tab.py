@@ -22,9 +22,10 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.vision import PAGES, render_drawing
 from explorer.core.config import AttentionConfig
+from explorer.gui.lab.warm import warming
+from explorer.gui.labs.vision import figures as vf
 from explorer.gui.messages import ERROR_STYLE
 from explorer.gui.views.registry import TABS, Tab
-from explorer.gui.vision import figures as vf
 from explorer.lab import warmed
 from explorer.vision.checkpoints import load_shipped
 from explorer.vision.images import load_image
@@ -391,7 +392,7 @@ def test_compare_shows_plain_se_and_cbam_on_the_same_picture(qtbot, vision):
     np.testing.assert_array_equal(cp.charts[2].bars.values, reference("cbam", 31).probabilities)
 
 
-def test_training_live_cancel_and_the_scrubber(qtbot, vision):
+def test_training_live_cancel_and_the_scrubber(qtbot, vision, tmp_path):
     window, view = vision
     tp = page(window, view, "train")
     view.vision.options = replace(
@@ -400,21 +401,23 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision):
     tp.steps.setValue(200)  # cancelled long before its end
     tp.seed.setValue(3)
     assert (view.vision.train_steps, view.vision.train_seed) == (200, 3)
-    qtbot.mouseClick(tp.start, QtCore.Qt.MouseButton.LeftButton)
-    assert view.vision.status == "running" and not tp.start.isEnabled() and tp.cancel.isEnabled()
+    qtbot.mouseClick(tp.train_button, QtCore.Qt.MouseButton.LeftButton)
+    assert (
+        view.vision.status == "running" and not tp.train_button.isEnabled() and tp.cancel_button.isEnabled()
+    )
     run = view.vision.run
     assert run.device == ("cuda" if torch.cuda.is_available() else "cpu")  # CUDA when present
     run_until(lambda: run.step >= 12 and len(run.snapshots) >= 1)
     # the maps follow the newest snapshot, computed on the worker with that snapshot's weights
     run_until(lambda: view.result.request.model.step is not None)
-    qtbot.mouseClick(tp.cancel, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(tp.cancel_button, QtCore.Qt.MouseButton.LeftButton)
     run_until(lambda: view.vision.status == "cancelled")
-    assert run.status == "cancelled" and run.step < 200 and tp.start.isEnabled()
+    assert run.status == "cancelled" and run.step < 200 and tp.train_button.isEnabled()
     assert run.snapshots[0].step == 0  # the untrained model is the first snapshot
     assert len(run.losses) == run.step and tp.progress.value() == run.step
-    np.testing.assert_array_equal(tp.loss.curves.series[0].ys, run.losses)
+    np.testing.assert_array_equal(tp.plots[0].curves.series[0].ys, run.losses)
     # scrub to the untrained model: the maps are model_at's for that snapshot
-    tp.slider.setValue(0)
+    tp.scrubber.setValue(0)
     assert view.vision.snapshot == 0 and not view.vision.follow
     trace = wait_result(qtbot, view)
     p = generate(7)
@@ -423,26 +426,29 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision):
     np.testing.assert_array_equal(
         view.picture_page.overlay.panels[0].data, ref.stage("spatial_map", "block3")
     )
-    np.testing.assert_array_equal(tp.watched.panels[0].data, ref.stage("spatial_map", "block3"))
+    np.testing.assert_array_equal(view.watched.panels[0].data, ref.stage("spatial_map", "block3"))
     assert "step 0" in view.summary.text()
     # a whole run: it finishes, the last snapshot is the trained model
     tp.steps.setValue(40)
-    qtbot.mouseClick(tp.start, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(tp.train_button, QtCore.Qt.MouseButton.LeftButton)
     run = view.vision.run
     run_until(lambda: view.vision.status == "done", 60_000)
     assert run.status == "done" and run.step == 40 and run.snapshots[-1].step == 40
     collector = QtWidgets.QApplication.instance()._gc
-    run_until(lambda: not view.warm_timer.isActive())
+    run_until(lambda: not warming())
     assert warmed() and collector.timer.isActive()  # held while warming, then resumed
     assert len(run.series("accuracy")) == len(run.eval_steps) == 2  # steps 20 and 40
-    np.testing.assert_array_equal(tp.accuracy.curves.series[0].ys, run.series("accuracy"))
-    assert view.vision.shown_step() == 40 and tp.slider.value() == tp.slider.maximum()
+    np.testing.assert_array_equal(tp.plots[1].curves.series[0].ys, run.series("accuracy"))
+    assert view.vision.shown_step() == 40 and tp.scrubber.value() == tp.scrubber.maximum()
     trace = wait_result(qtbot, view)
     np.testing.assert_array_equal(
         trace.logits, run_model(model_at(run.spec, run.snapshots[-1]), p.image).logits
     )
+    # its curves export, drawn from the run's data
+    assert window.exporter.export_panel("vision:training", tmp_path / "curves.svg") is None
+    assert "held-out accuracy" in (tmp_path / "curves.svg").read_text(encoding="utf-8")
     # back to the shipped checkpoint
-    qtbot.mouseClick(tp.shipped, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(tp.shipped_button, QtCore.Qt.MouseButton.LeftButton)
     trace = wait_result(qtbot, view)
     np.testing.assert_array_equal(trace.logits, reference("cbam", 7).logits)
 
@@ -463,8 +469,16 @@ def test_export_every_vision_figure(qtbot, vision, tmp_path):
     window, view = vision
     x = window.exporter
     names = [n for n in x.labels() if n.startswith("vision")]
-    assert set(names) == {"vision", "vision:channel", "vision:spatial", "vision:compare"}  # CBAM's
-    for name in names:
+    every = {
+        "vision",
+        "vision:channel",
+        "vision:spatial",
+        "vision:residual",
+        "vision:compare",
+        "vision:training",
+    }
+    assert set(names) == every  # whatever the model: one without that attention exports the one with it
+    for name in every - {"vision:training"}:
         stem = name.replace(":", "_")
         message = x.export_panel(name, tmp_path / f"{stem}.png")
         assert message is None, message
@@ -475,14 +489,17 @@ def test_export_every_vision_figure(qtbot, vision, tmp_path):
         assert root.tag.endswith("svg") and len(list(root.iter())) > 5
     svg = (tmp_path / "vision.svg").read_text(encoding="utf-8")
     assert "red circle" in svg  # the probabilities' class names, as text
-    window.state.vision.set_variant("residual")  # the list follows the model: a mask branch, no CBAM
-    assert {n for n in x.labels() if n.startswith("vision")} == {
-        "vision",
-        "vision:residual",
-        "vision:compare",
-    }
-    assert x.export_panel("vision:spatial", tmp_path / "s.png") is not None
-    assert not (tmp_path / "s.png").exists()
+    residual = (tmp_path / "vision_residual.svg").read_text(encoding="utf-8")
+    assert "The shipped residual attention model on the same picture: CBAM has none" in residual
+    assert "The shipped" not in (tmp_path / "vision_spatial.svg").read_text(encoding="utf-8")  # CBAM's own
+    # the training curves: refused before a run, with nothing written
+    assert "train a model first" in x.export_panel("vision:training", tmp_path / "t.png")
+    assert not (tmp_path / "t.png").exists()
+    window.state.vision.set_variant("residual")  # the list stays; the spatial stages are CBAM's
+    assert {n for n in x.labels() if n.startswith("vision")} == every
+    assert x.export_panel("vision:spatial", tmp_path / "s.svg") is None, x.message
+    spatial = (tmp_path / "s.svg").read_text(encoding="utf-8")
+    assert "The shipped CBAM model on the same picture: residual attention has none" in spatial
 
 
 def test_export_before_the_tab_was_ever_opened(qtbot, make_window, tmp_path):
@@ -490,7 +507,8 @@ def test_export_before_the_tab_was_ever_opened(qtbot, make_window, tmp_path):
     window.state.vision.set_variant("residual")
     assert window.tabs.built(Tab.VISION) is None
     assert window.exporter.export_panel("vision:residual", tmp_path / "r.png") is None
-    assert window.exporter.export_panel("vision:spatial", tmp_path / "s.png") is not None  # refused: no CBAM
+    assert window.exporter.export_panel("vision:spatial", tmp_path / "s.png") is None  # CBAM's, captioned
+    assert QtGui.QImage(str(tmp_path / "s.png")).width() > 200
     assert window.tabs.built(Tab.VISION) is None
 
 

@@ -101,8 +101,8 @@ TABS: tuple[TabSpec, ...] = (
             "A trained encoder–decoder turns a date into YYYY-MM-DD: where each output character "
             "looks, step by step, and how that alignment forms while it learns",
         ),
-        "explorer.gui.views.translation:TranslationView",
-        "explorer.gui.views.translation:figures",
+        "explorer.gui.labs.translation.view:TranslationView",
+        "explorer.gui.labs.translation.export:figures",
     ),
     TabSpec(
         Tab.VISION,
@@ -112,8 +112,8 @@ TABS: tuple[TabSpec, ...] = (
             "Attention on pictures: channel weights (SE), spatial maps (CBAM), residual attention; "
             "train a model while you watch",
         ),
-        "explorer.gui.views.vision:VisionView",
-        "explorer.gui.views.vision_export:figures",
+        "explorer.gui.labs.vision.view:VisionView",
+        "explorer.gui.labs.vision.export:figures",
     ),
 )
 
