@@ -247,7 +247,8 @@ class TrainingPage(QtWidgets.QWidget):
         self.weights_label.setText(text)
         self.weights_label.setToolTip(
             translate(
-                "LabTraining", "The weights the tab computes with: the shipped checkpoint, or a snapshot of this run"
+                "LabTraining",
+                "The weights the tab computes with: the shipped checkpoint, or a snapshot of this run",
             )
         )
         self._update_scrubber()
