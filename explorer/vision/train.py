@@ -82,7 +82,7 @@ def train_config(
     if options.pool_size is None:  # this lab trains on a pool
         options = replace(options, pool_size=DEFAULTS.pool_size)
     device, notice = choose_device(options.device)
-    notices = [notice] if notice else []
+    notices: list[str] = [notice] if notice else []
     with torch_threads(options.threads if device.type == "cpu" else None):
         seed_everything(options.seed)
         rng = np.random.default_rng(options.seed)

@@ -22,6 +22,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.vision import PAGES, render_drawing
 from explorer.core.config import AttentionConfig
+from explorer.gui import app_setup
 from explorer.gui.lab.warm import warming
 from explorer.gui.labs.vision import figures as vf
 from explorer.gui.messages import ERROR_STYLE
@@ -434,7 +435,7 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision, tmp_path):
     run = view.vision.run
     run_until(lambda: view.vision.status == "done", 60_000)
     assert run.status == "done" and run.step == 40 and run.snapshots[-1].step == 40
-    collector = QtWidgets.QApplication.instance()._gc
+    collector = app_setup.gui_collector()
     run_until(lambda: not warming())
     assert warmed() and collector.timer.isActive()  # held while warming, then resumed
     assert len(run.series("accuracy")) == len(run.eval_steps) == 2  # steps 20 and 40

@@ -119,7 +119,7 @@ class CurvePlot(QtWidgets.QWidget):
         if self.plot is None:
             self._check.start()
 
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(360, 220)
 
     # -- data and looks ----------------------------------------------------------------------------

@@ -97,7 +97,7 @@ class StagePanels(QtWidgets.QWidget):
         if self.panels:
             self.lay_out()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self.panels:
             self.lay_out()

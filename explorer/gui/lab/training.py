@@ -229,7 +229,7 @@ class TrainingPage(QtWidgets.QWidget):
         for k, plot in enumerate(self.plots):
             self.curves_grid.addWidget(plot, k // columns, k % columns)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._arrange()
 
@@ -298,7 +298,7 @@ class TrainingPage(QtWidgets.QWidget):
         )
 
     # -- looks and words -------------------------------------------------------------------------------------
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event) -> None:
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

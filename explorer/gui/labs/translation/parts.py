@@ -319,7 +319,7 @@ class OutputStrip(QtWidgets.QWidget):
             QtGui.QFontMetricsF(self._big()).height() + QtGui.QFontMetricsF(self._small()).height() + 14
         )
 
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(400, self._height())
 
     def set_output(self, trace: TranslationTrace, animate: bool) -> None:
@@ -369,13 +369,13 @@ class OutputStrip(QtWidgets.QWidget):
         left, box = self._slots()
         return QtCore.QPoint(int(left + (step + 0.5) * box), self.height() // 3)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         step = self.step_at(event.position().x())
         if step is not None:
             self.finish()
             self.stepClicked.emit(step)
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         painter = QtGui.QPainter(self)
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
         painter.fillRect(self.rect(), self._bg)

@@ -413,7 +413,7 @@ class TranslationView(View):
         self.step_page.set_marks(self._marks())
 
     # -- looks and words ---------------------------------------------------------------------------------------
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         wide = self.width() >= WIDE_PX
         orientation = QtCore.Qt.Orientation.Horizontal if wide else QtCore.Qt.Orientation.Vertical

@@ -94,7 +94,7 @@ class WorkedSplitter(QtWidgets.QSplitter):
         super().__init__(QtCore.Qt.Orientation.Horizontal, parent)
         self.setChildrenCollapsible(False)
 
-    def resizeEvent(self, event):  # noqa: N802
+    def resizeEvent(self, event):
         wide = event.size().width() >= self.WIDE_CHARS * QtGui.QFontInfo(self.font()).pixelSize()
         orientation = QtCore.Qt.Orientation.Horizontal if wide else QtCore.Qt.Orientation.Vertical
         if orientation != self.orientation():
