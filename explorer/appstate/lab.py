@@ -24,6 +24,7 @@ window's pace, and says what changed.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from explorer.appstate.events import Observable
 from explorer.lab import Goal, LabRun, TrainOptions, Update
@@ -56,13 +57,13 @@ class LabState(Observable):
     def new_run(self, options: TrainOptions) -> LabRun:
         raise NotImplementedError
 
-    def run_fits(self, spec) -> bool:
+    def run_fits(self, spec: Any) -> bool:
         return True
 
-    def show_run_model(self, spec) -> None:
+    def show_run_model(self, spec: Any) -> None:
         """Only a lab whose settings can show another model than the run's needs this."""
 
-    def watch_target(self):
+    def watch_target(self) -> Any:
         return None
 
     # -- reading -----------------------------------------------------------------------------------
@@ -89,10 +90,10 @@ class LabState(Observable):
 
     def shown_snapshot(self) -> Snapshot | None:
         """The run's snapshot whose weights are in use, or None for the shipped checkpoint."""
-        if self.weights != "trained":
+        run, index = self.run, self.snapshot_index()
+        if self.weights != "trained" or run is None or index is None:
             return None
-        index = self.snapshot_index()
-        return None if index is None else self.run.snapshots[index]
+        return run.snapshots[index]
 
     def shown_step(self) -> int | None:
         shown = self.shown_snapshot()

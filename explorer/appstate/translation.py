@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
+from typing import Any
 
 from explorer.appstate.lab import LabState
 from explorer.lab import LabRun, TrainOptions
@@ -84,7 +85,7 @@ def attention_problem(model: str, attention: str) -> str | None:
     return None
 
 
-def _whole(value, name: str, lo: int, hi: int) -> int:
+def _whole(value: object, name: str, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise ValueError(f"{name} must be a whole number from {lo} to {hi}, not {value!r}")
     return value
@@ -130,13 +131,13 @@ class TranslationSettings:
                 _whole(c, "cell", 0, 10_000)
             object.__setattr__(self, "cell", cell)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["cell"] = list(self.cell) if self.cell is not None else None
         return data
 
     @classmethod
-    def from_dict(cls, data) -> TranslationSettings:
+    def from_dict(cls, data: object) -> TranslationSettings:
         """A session's ``translation`` object; ValueError names what is wrong. Missing keys
         keep their defaults (a session of an older version)."""
         if not isinstance(data, dict):
@@ -169,7 +170,7 @@ class TranslationRequest:
 
     def compute(self) -> TranslationTrace:
         """The trace (LabError with a one-line message for text the models cannot read)."""
-        if self.weights == "shipped" or self.snapshot is None:
+        if self.weights == "shipped" or self.snapshot is None or self.spec is None:
             return translate(self.source, self.model, self.scoring, self.attention)
         trace = alignment_at(self.spec, self.snapshot, self.source, self.attention)
         trace.checkpoint = f"training step {self.step}"
@@ -211,17 +212,17 @@ class TranslationState(LabState):
         super().__init__()
         self.settings = settings or TranslationSettings()
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         """Equal when they show the same: settings, weights, snapshot and the very same run."""
         if not isinstance(other, TranslationState):
             return NotImplemented
         mine = (self.settings, self.weights, self.snapshot)
         return mine == (other.settings, other.weights, other.snapshot) and self.run is other.run
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     # -- events --------------------------------------------------------------------------------------
-    def _change(self, events: tuple[str, ...], **changes) -> bool:
+    def _change(self, events: tuple[str, ...], **changes: Any) -> bool:
         new = replace(self.settings, **changes)
         if new == self.settings:
             return False
@@ -236,11 +237,9 @@ class TranslationState(LabState):
 
     def request(self) -> TranslationRequest:
         s = self.settings
-        index = self.snapshot_index() if self.weights == "trained" else None
-        if index is None:
+        run, snap = self.run, self.shown_snapshot()
+        if run is None or snap is None:
             return TranslationRequest(s.source, s.model, s.scoring, s.attention)
-        run = self.run
-        snap = run.snapshots[index]
         return TranslationRequest(
             s.source,
             run.spec.model,

@@ -20,6 +20,7 @@ import math
 import re
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -108,7 +109,7 @@ class Picture:
         return f"drawn:{self.background}:{self.seed}:{len(self.strokes)} strokes"
 
     @staticmethod
-    def from_dict(data: dict) -> Picture:
+    def from_dict(data: dict[str, Any]) -> Picture:
         if not isinstance(data, dict):
             raise ValueError("picture must be an object")
         strokes = data.get("strokes") or []
@@ -122,7 +123,7 @@ class Picture:
                 raise ValueError("a stroke's points are [row, column] pairs")
             if not all(_is_number(v) for p in s["points"] for v in p) or not _is_number(s.get("radius")):
                 raise ValueError("a stroke's radius and points must be numbers")
-            made.append(Stroke(s.get("colour"), s["radius"], tuple(tuple(p) for p in s["points"])))
+            made.append(Stroke(str(s.get("colour")), s["radius"], tuple((p[0], p[1]) for p in s["points"])))
         return Picture(
             kind=data.get("kind", "generate"),
             seed=data.get("seed", 7),
@@ -132,7 +133,7 @@ class Picture:
         )
 
 
-def _is_number(value) -> bool:
+def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -213,13 +214,13 @@ class VisionSettings:
         if not (_is_index(self.train_seed) and self.train_seed <= MAX_SEED):
             raise ValueError(f"training seed must be from 0 to {MAX_SEED}")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["position"] = list(self.position) if self.position is not None else None
         return data
 
     @staticmethod
-    def from_dict(data) -> VisionSettings:
+    def from_dict(data: object) -> VisionSettings:
         """Checked; any bad value raises ValueError (the session reports it)."""
         if not isinstance(data, dict):
             raise ValueError("vision must be an object")
@@ -238,7 +239,7 @@ class VisionSettings:
         return VisionSettings(**values)
 
 
-def _is_index(value) -> bool:
+def _is_index(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
@@ -278,10 +279,10 @@ class VisionState(LabState):
         self.train_steps: int = s.train_steps
         self.train_seed: int = s.train_seed
 
-    def __eq__(self, other) -> bool:  # the same settings (a session round trip keeps them)
+    def __eq__(self, other: object) -> bool:  # the same settings (a session round trip keeps them)
         return isinstance(other, VisionState) and self.settings() == other.settings()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     # -- the picture -----------------------------------------------------------------------------
     def set_picture(self, picture: Picture) -> bool:

@@ -88,7 +88,7 @@ class CompareResult:
     traces: dict[str, VisionTrace]  # variant -> trace, in COMPARED order
 
 
-_files: OrderedDict[tuple, LoadedImage] = OrderedDict()
+_files: OrderedDict[tuple[str, int, int], LoadedImage] = OrderedDict()
 _files_lock = threading.Lock()
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 MAX_STEPS = 1_000_000
 
 
-def _whole(value) -> bool:
+def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -190,7 +190,7 @@ class LabRun:
         with self._lock:
             self._ended = (ended, error, result)
 
-    def _report(self, p) -> None:
+    def _report(self, p: Any) -> None:
         """``p``: an explorer.training.Progress, or a lab's report with the same fields."""
         wall = time.perf_counter() - self._started
         start = getattr(p, "start", None)
@@ -201,7 +201,7 @@ class LabRun:
         looked = self._look(snapshot) if snapshot is not None else {}
         self._post(Update(p.step, p.total_steps, p.loss, train_s, wall, dict(p.metrics), snapshot, **looked))
 
-    def _look(self, snapshot: Snapshot) -> dict:
+    def _look(self, snapshot: Snapshot) -> dict[str, Any]:
         if self._watcher is None:
             return {}
         target = self._watch

@@ -25,7 +25,7 @@ def _make_optimiser() -> None:
     with torch_threads(1):
         parameter = torch.nn.Parameter(torch.zeros(2))
         optimiser = torch.optim.Adam([parameter], lr=1e-3)
-        parameter.sum().backward()
+        torch.autograd.backward(parameter.sum())
         optimiser.step()
 
 

@@ -36,8 +36,15 @@ from explorer.vision.shapes import batch_of, held_out, training_seeds
 
 # The train-vision command's run: 32 pictures a step from a pool of 4,096, Adam 3·10⁻³ with a
 # cosine decay, 500 held-out pictures every 25 steps, one thread on the CPU.
+POOL_SIZE = 4096
 DEFAULTS = TrainOptions(
-    steps=400, batch_size=32, learning_rate=3e-3, eval_every=25, eval_size=500, pool_size=4096, device="cpu"
+    steps=400,
+    batch_size=32,
+    learning_rate=3e-3,
+    eval_every=25,
+    eval_size=500,
+    pool_size=POOL_SIZE,
+    device="cpu",
 )
 GOAL = Goal("accuracy", 0.95)  # held-out accuracy a run should reach (the window times it)
 
@@ -79,15 +86,15 @@ def train_config(
     should_stop: Callable[[], bool] | None = None,
     measures: Sequence[Measure] = (),
 ) -> VisionRun:
-    if options.pool_size is None:  # this lab trains on a pool
-        options = replace(options, pool_size=DEFAULTS.pool_size)
+    pool_size = POOL_SIZE if options.pool_size is None else options.pool_size  # this lab trains on a pool
+    options = replace(options, pool_size=pool_size)
     device, notice = choose_device(options.device)
     notices: list[str] = [notice] if notice else []
     with torch_threads(options.threads if device.type == "cpu" else None):
         seed_everything(options.seed)
         rng = np.random.default_rng(options.seed)
         model = build_model(config, options.seed).to(device)
-        pool = batch_of(training_seeds(rng, options.pool_size))
+        pool = batch_of(training_seeds(rng, pool_size))
         pool_images = torch.from_numpy(pool.images).to(device)
         pool_labels = torch.from_numpy(pool.labels).to(device)
         check = held_out(options.eval_size)
@@ -99,7 +106,7 @@ def train_config(
             # Cosine decay to 0 over the run: the last steps settle instead of jumping about.
             for group in optimiser.param_groups:
                 group["lr"] = options.learning_rate * 0.5 * (1 + math.cos(math.pi * i / options.steps))
-            picks = torch.from_numpy(rng.integers(0, options.pool_size, options.batch_size)).to(device)
+            picks = torch.from_numpy(rng.integers(0, pool_size, options.batch_size)).to(device)
             loss = F.cross_entropy(model(pool_images[picks]), pool_labels[picks])
             optimiser.zero_grad(set_to_none=True)
             loss.backward()
