@@ -8,6 +8,9 @@ and says:
 
     GOAL                    the lab's goal (an explorer.lab.Goal, from the lab's own package)
     OPTIONS                 how the window trains it (explorer.lab.TrainOptions)
+    settings                what a session saves of it (the settings type of its LabEntry)
+    apply(settings)         a session's settings, each change notified as usual
+    prepared()              what a teacher prepares and would lose (unsaved changes), from settings
     plan()                  (steps, seed) of the next run, from the lab's saved settings
     _store_plan(s, seed)    validate and keep them (emitting "training"), True if they changed
     new_run(options)        an explorer.lab.LabRun training what the settings show
@@ -39,6 +42,7 @@ class LabState(Observable):
 
     GOAL: Goal
     OPTIONS: TrainOptions
+    settings: Any  # what a session saves of the lab (its LabEntry's settings type)
 
     def __init__(self) -> None:
         super().__init__()
@@ -48,6 +52,13 @@ class LabState(Observable):
         self.snapshot: int | None = None
 
     # -- what a lab says ---------------------------------------------------------------------------
+    def apply(self, settings: Any) -> None:
+        raise NotImplementedError
+
+    def prepared(self) -> Any:
+        """The settings without what only looks around (a selection, a page): browsing is no change."""
+        return self.settings
+
     def plan(self) -> tuple[int, int]:
         raise NotImplementedError
 

@@ -324,6 +324,9 @@ class TranslationState(LabState):
             raise ValueError(f"view {view!r} is not one of {', '.join(VIEWS)}")
         return self._change(("view",), view=view)
 
+    def prepared(self) -> TranslationSettings:
+        return replace(self.settings, head=0, cell=None)
+
     # -- training (explorer.appstate.lab) -------------------------------------------------------------
     def plan(self) -> tuple[int, int]:
         return self.settings.train_steps, self.settings.train_seed

@@ -280,7 +280,7 @@ class VisionState(LabState):
         self.train_seed: int = s.train_seed
 
     def __eq__(self, other: object) -> bool:  # the same settings (a session round trip keeps them)
-        return isinstance(other, VisionState) and self.settings() == other.settings()
+        return isinstance(other, VisionState) and self.settings == other.settings
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -391,6 +391,7 @@ class VisionState(LabState):
         self.set_variant(spec.variant)
 
     # -- sessions ----------------------------------------------------------------------------------
+    @property
     def settings(self) -> VisionSettings:
         return VisionSettings(
             picture=self.picture,
@@ -404,6 +405,13 @@ class VisionState(LabState):
             train_steps=self.train_steps,
             train_seed=self.train_seed,
         )
+
+    @settings.setter
+    def settings(self, settings: VisionSettings) -> None:
+        self.apply(settings)
+
+    def prepared(self) -> VisionSettings:
+        return replace(self.settings, channel=None, position=None, page="picture")
 
     def apply(self, settings: VisionSettings) -> None:
         """Every saved setting, each change notified as usual (the training run is not saved)."""

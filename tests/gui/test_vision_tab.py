@@ -526,7 +526,7 @@ def test_a_session_keeps_the_tab(qtbot, vision, tmp_path):
     v.select_channel(4)
     v.select_position((1, 2))
     page(window, view, "channel")
-    saved = v.settings()
+    saved = v.settings
     path = tmp_path / "lesson.aexp.json"
     assert window.files.save(path)
     assert json.loads(path.read_text(encoding="utf-8"))["vision"]["variant"] == "se"
@@ -534,9 +534,9 @@ def test_a_session_keeps_the_tab(qtbot, vision, tmp_path):
     view.model.setCurrentIndex(view.model.findData("cbam"))
     view.seed.setValue(99)
     page(window, view, "picture")
-    assert v.settings() != saved
+    assert v.settings != saved
     assert window.files.open(path)
-    assert v.settings() == saved
+    assert v.settings == saved
     assert view.model.currentData() == "se" and view.block.currentData() == "block2"
     assert view.pages.currentIndex() == PAGES.index("channel") and view.draw_button.isChecked()
     trace = wait_result(qtbot, view, variant="se")
