@@ -241,6 +241,7 @@ def main() -> int:
     parser.add_argument("--steps", nargs="*", default=["bahdanau=300", "luong=300", "transformer=600"])
     parser.add_argument("--idle", type=float, default=30.0, help="seconds of the idle baseline")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--no-training", action="store_true", help="the keystrokes only")
     args = parser.parse_args()
     steps = {k: int(v) for k, v in (s.split("=") for s in args.steps)}
     app = configure_app(["bench"])
@@ -261,7 +262,7 @@ def main() -> int:
             )
         )
         print(rows[-1], flush=True)
-    for model in args.models:
+    for model in [] if args.no_training else args.models:
         window.state.translation.set_model(model)
         base = idle(app, window, view, args.idle)
         rows.append(

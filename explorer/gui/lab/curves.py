@@ -105,6 +105,9 @@ class CurvePlot(QtWidgets.QWidget):
         self.plot = None  # the pyqtgraph PlotWidget, once pyqtgraph is imported
         self._items: list = []
         self._goal = self._marker = self._text = None
+        self._words: tuple | None = None  # the title and axis words drawn
+        self._x: tuple[float, float] | None = None  # the ranges set
+        self._y: tuple[float, float] | None = None
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.waiting = QtWidgets.QLabel("…")
@@ -123,13 +126,19 @@ class CurvePlot(QtWidgets.QWidget):
         return QtCore.QSize(360, 220)
 
     # -- data and looks ----------------------------------------------------------------------------
-    def set_curves(self, curves: Curves) -> None:
+    def set_curves(self, curves: Curves, draw: bool = True) -> None:
+        """New data; drawn now, or (``draw`` False) at the next ``draw()``."""
         self.curves = curves
+        if draw:
+            self.draw()
+
+    def draw(self) -> None:
         if self.plot is not None:
             self._draw()
 
     def set_style(self, style: Style) -> None:
         self.style_ = style
+        self._words = None
         if self.plot is not None:
             self._restyle()
             self._draw()
@@ -194,8 +203,11 @@ class CurvePlot(QtWidgets.QWidget):
         c, style = self.curves, self.style_
         item = self.plot.getPlotItem()
         px = style.font.pixelSize()
-        item.setTitle(title_html(c), color=style.fg.name(), size=f"{px}px")
-        item.setLabel("bottom", c.x_label, color=style.fg.name(), **{"font-size": f"{px}px"})
+        words = (title_html(c), c.x_label, style.fg.name(), px)
+        if words != self._words:  # a title is laid out as HTML: only when it changes
+            self._words = words
+            item.setTitle(words[0], color=words[2], size=f"{px}px")
+            item.setLabel("bottom", c.x_label, color=words[2], **{"font-size": f"{px}px"})
         while len(self._items) < len(c.series):
             self._items.append(item.plot())
         for line, s in zip(self._items, c.series):
@@ -213,14 +225,27 @@ class CurvePlot(QtWidgets.QWidget):
             line.setVisible(True)
         for line in self._items[len(c.series) :]:
             line.setVisible(False)
-        item.setXRange(*x_limits(c), padding=0.02)
-        item.setYRange(*y_limits(c), padding=0.02)
+        self._set_ranges(item, x_limits(c), y_limits(c), fixed=c.y_range is not None)
         for line, value in ((self._goal, c.goal), (self._marker, c.marker)):
             line.setVisible(value is not None)
             if value is not None:
                 line.setValue(value)
         self._text.setVisible(False)
         self.readout = ""
+
+    def _set_ranges(self, item, x: tuple[float, float], y: tuple[float, float], fixed: bool) -> None:
+        """The axes cover the data; an automatic y range changes only when the data leaves it
+        or fills less than half of it (an axis redraws its ticks whenever its range moves)."""
+        if x != self._x:
+            self._x = x
+            item.setXRange(*x, padding=0.02)
+        if self._y is not None and not fixed:
+            lo, hi = self._y
+            if lo <= y[0] and y[1] <= hi and (y[1] - y[0]) >= 0.5 * (hi - lo):
+                return
+        if y != self._y:
+            self._y = y
+            item.setYRange(*y, padding=0.02)
 
     # -- hovering ----------------------------------------------------------------------------------
     def _on_mouse(self, position) -> None:

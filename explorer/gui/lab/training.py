@@ -118,6 +118,7 @@ class TrainingPage(QtWidgets.QWidget):
             body.addWidget(side, 2)
         layout.addLayout(body, 1)
         self._columns = 0
+        self._turn = 0  # the plot drawn last while training
         self._arrange()
 
         self.poll_timer = QtCore.QTimer(self, interval=POLL_MS)
@@ -180,7 +181,7 @@ class TrainingPage(QtWidgets.QWidget):
             self.curves_timer.stop()
             self.draw_curves()
         elif not self.curves_timer.isActive():
-            self.curves_timer.start()
+            self.curves_timer.start()  # the data is drawn at the page's pace, not the run's
 
     def status_text(self) -> str:
         run = self.lab.run
@@ -211,10 +212,19 @@ class TrainingPage(QtWidgets.QWidget):
 
     # -- the curves ------------------------------------------------------------------------------------
     def draw_curves(self) -> None:
+        """Every plot's data from the run; while it trains one plot is drawn per call, in turn
+        (each paint costs the GUI thread a few milliseconds: one at a time keeps a tick short)."""
         run = self.lab.run
         shown = self.lab.shown_step() if run is not None else None
         for plot, curves in zip(self.plots, self.content.curves(self.lab, run, shown)):
-            plot.set_curves(curves)
+            plot.set_curves(curves, draw=False)
+        if self.lab.training and self.plots:
+            self._turn = (self._turn + 1) % len(self.plots)
+            self.plots[self._turn].draw()
+            self.curves_timer.start()  # the others at the next ticks
+        else:
+            for plot in self.plots:
+                plot.draw()
 
     def curve_data(self, plot: int, series: int = 0):
         """What a plot draws: (x, y) of one of its series (the tests read it)."""

@@ -228,6 +228,9 @@ class TranslationView(View):
         """Put a translation on screen: the answer, the score, the alignment and the stages."""
         old = self.trace
         self.trace, self.trace_request = trace, req
+        # the alignment on screen at once; the stage panels (a dozen for the Transformer) in the
+        # next paint, so a keystroke's answer does not wait for them
+        self.stages.setUpdatesEnabled(False)
         # a new answer is written out one character at a time (the first one appears whole)
         animate = old is not None and old.output != trace.output and self.isVisible()
         self.strip.set_output(trace, animate=animate)
@@ -240,6 +243,7 @@ class TranslationView(View):
         self._show_selection()
         self._show_lesson()
         self.alignment.repaint()
+        self.stages.setUpdatesEnabled(True)
         self.rendered.emit()
 
     def _show_score(self) -> None:
