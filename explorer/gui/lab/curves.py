@@ -3,16 +3,17 @@
 ``Curves`` (the data of one plot: its series, the x range a run will fill, a fixed or automatic
 y range, the goal as a dashed line, the snapshot on screen as a vertical line) is drawn by
 ``CurvePlot``, the one curve widget of every lab, and painted into a PNG or SVG by
-``CurvesPicture`` from the same data. The plot is made once pyqtgraph is imported (on a thread
-of its own, explorer.gui.lab.warm): until then it says so, and it fills in when the import is
-done; a new ``Curves`` only replaces the data of the plot's items (well under a millisecond,
-docs/benchmarks.md). Panning and zooming are off (the class watches a whole run); hovering
+``CurvesPicture`` from the same data. The plot is made when it is first on screen and
+pyqtgraph is imported (on a thread of its own, explorer.gui.lab.warm), one plot at a time:
+until then the widget holds its place; a new ``Curves`` only replaces the data of the plot's
+items and repaints (a few milliseconds, docs/benchmarks.md). Panning and zooming are off (the class watches a whole run); hovering
 shows each series' value at the nearest step.
 """
 
 from __future__ import annotations
 
 import html
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,6 +25,8 @@ from explorer.gui.lab.warm import plotting_ready, warm_up_labs
 GOAL_COLOUR = "#D55E00"
 MIN_HEIGHT_PX = 170  # readable at 1024×768: a title, ticks, an axis label and a curve between
 CHECK_MS = 100
+BUILD_GAP_S = 0.1  # plots are made one at a time, this far apart: each costs the GUI thread 10–40 ms
+_last_built = [0.0]
 
 
 @dataclass
@@ -118,9 +121,6 @@ class CurvePlot(QtWidgets.QWidget):
         self._check = QtCore.QTimer(self, interval=CHECK_MS)
         self._check.timeout.connect(self._build_when_ready)
         warm_up_labs()
-        self._build_when_ready()
-        if self.plot is None:
-            self._check.start()
 
     def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(360, 220)
@@ -149,10 +149,19 @@ class CurvePlot(QtWidgets.QWidget):
             self._build()
 
     # -- building ----------------------------------------------------------------------------------
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.plot is None and not self._check.isActive():
+            self._check.start()
+
     def _build_when_ready(self) -> None:
-        if plotting_ready():
-            self._check.stop()
-            self._build()
+        if not plotting_ready() or not self.isVisible():
+            return
+        if time.perf_counter() - _last_built[0] < BUILD_GAP_S:
+            return  # another plot was made a moment ago: this one at a later tick
+        self._check.stop()
+        self._build()
+        _last_built[0] = time.perf_counter()
 
     def _build(self) -> None:
         if self.plot is not None:

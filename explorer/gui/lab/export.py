@@ -18,17 +18,19 @@ CURVES_SIZE = QtCore.QSize(1100, 420)
 
 def training_curves(
     context: ViewContext, lab: LabState, content: TrainingContent, label: str
-) -> FigureSource:
-    """The curves of the lab's run (the snapshot shown marked), side by side."""
+) -> dict[str, FigureSource]:
+    """The curves of the lab's run (the snapshot shown marked), side by side, as ``training``:
+    offered once a run has taken a step (there is nothing to draw before)."""
 
     def make():
         run = lab.run
-        if run is None or not run.losses:
+        if run is None or not run.losses:  # the run was replaced since the dialog opened
             raise NothingToExport(translate("LabTraining", "Nothing to export yet: train a model first."))
         plots = content.curves(lab, run, lab.shown_step())
         return CurvesPicture(plots, context.style(), columns=len(plots)), CURVES_SIZE
 
-    return FigureSource(label, make)
+    run = lab.run
+    return {} if run is None or not run.losses else {"training": FigureSource(label, make)}
 
 
 class Captioned:

@@ -119,10 +119,13 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
         "translation:step": FigureSource(
             translate("Translation", "Translation: the selected output step's stages"), step_stages
         ),
-        "translation:training": training_curves(
-            context,
-            tstate,
-            TranslationTraining(),
-            translate("Translation", "Translation: the training curves"),
-        ),
+        **{
+            f"translation:{name}": source
+            for name, source in training_curves(
+                context,
+                tstate,
+                TranslationTraining(),
+                translate("Translation", "Translation: the training curves"),
+            ).items()
+        },
     }

@@ -115,7 +115,10 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
         "vision:compare": FigureSource(
             translate("VisionView", "Vision: plain, SE and CBAM side by side"), compared
         ),
-        "vision:training": training_curves(
-            context, vision, VisionTraining(), translate("VisionView", "Vision: the training curves")
-        ),
+        **{
+            f"vision:{name}": source
+            for name, source in training_curves(
+                context, vision, VisionTraining(), translate("VisionView", "Vision: the training curves")
+            ).items()
+        },
     }
