@@ -1,6 +1,6 @@
 """docs/architecture.md's recipe for a lab, followed for a third one in miniature: a toy task and
-a toy model (Qt-free), its state, its tab, registered in the registries and nowhere else;
-trained two steps in the window, saved in a session and opened again.
+a toy model (Qt-free), its state, its tab, one lesson step, registered in the registries and
+nowhere else; trained two steps in the window, saved in a session and opened again.
 
 The task: four numbers in, the position of the largest out. The model: one head of the staged
 attention (explorer.core.attention.attend), a learned query over the numbers' embeddings.
@@ -20,6 +20,8 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.lab import LabState
 from explorer.appstate.labs import LabEntry, register_lab
+from explorer.appstate.lesson import STEPS, register_track
+from explorer.appstate.lesson_step import Step, Track
 from explorer.appstate.session import apply_session, load_session, save_session, session_of
 from explorer.core.attention import Projections, Settings, attend
 from explorer.core.device import torch_threads
@@ -170,12 +172,30 @@ class ToyView(View):
         return iter(())
 
 
+# -- its lesson step ---------------------------------------------------------------------------------------
+TOY_TRACK = Track(
+    "toy",
+    "The arg-max lab",
+    (
+        Step(
+            "toy_train",
+            "A query finds the largest number",
+            "αⱼ = softmax(q·kⱼ)",
+            "Train it.",
+            tab="toy",
+            id="toy.train",
+        ),
+    ),
+)
+
+
 # -- registered in the registries, and nowhere else ------------------------------------------------------
 @pytest.fixture
 def toy_lab():
     undo = [
         register_lab(LabEntry("toy", ToyState, ToySettings)),
         register_tab(TabSpec("toy", "Toy", "A toy lab from the recipe", f"{__name__}:ToyView")),
+        register_track(TOY_TRACK),
     ]
     yield
     for take_out in undo:
@@ -202,12 +222,19 @@ def test_a_third_lab_from_the_recipe_trains_in_the_window_and_lives_in_sessions(
     qtbot.waitUntil(lambda: list(page.curve_data(0)[1]) == run.losses, timeout=WAIT_MS)
     assert "Finished." in page.status.text() and page.progress.value() == 2
     assert lab.follow and lab.shown_step() == 2  # the trained weights are in use
+    # its lesson step: walked with the others, it opens the lab's tab
+    window.state.set_tab("pipeline")
+    window.state.show_lesson(True)
+    window.state.set_lesson_step(len(STEPS) - 1)
+    assert STEPS[window.state.lesson_step].id == "toy.train" and window.state.tab == "toy"
+    assert window.tabs.currentWidget().isAncestorOf(view)
     # sessions: saved under the lab's name, opened again, and an older file without it still opens
     save_session(tmp_path / "toy.json", session_of(window.state))
     other = make_window()
     apply_session(other.state, load_session(tmp_path / "toy.json"))
     assert other.state.labs["toy"].settings == ToySettings(2, 5)
     assert other.state.labs["toy"].run is None and other.state.labs["toy"].weights == "shipped"
+    assert STEPS[other.state.lesson_step].id == "toy.train" and other.state.tab == "toy"
     (tmp_path / "old.json").write_text(
         (tmp_path / "toy.json").read_text(encoding="utf-8").replace('"toy"', '"unknown_lab"'),
         encoding="utf-8",
