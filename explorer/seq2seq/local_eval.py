@@ -118,6 +118,18 @@ def forced_stages(model: WindowedTranslator, pairs: list[Pair], batch_size: int 
     return found
 
 
+def distances_of(centres: np.ndarray, pair: Pair) -> np.ndarray:
+    """|p_t − the nearest source word step t translates|, for every step with a true alignment."""
+    return np.array(
+        [min(abs(centres[t] - s) for s in links) for t, links in enumerate(pair.links) if links], float
+    )
+
+
+def forced_distances(model: WindowedTranslator, pairs: list[Pair], batch_size: int = 64) -> list[np.ndarray]:
+    """Per pair, where p_t sits against the truth on the true translation (a local model)."""
+    return [distances_of(p, pair) for pair, (p, _) in zip(pairs, forced_stages(model, pairs, batch_size))]
+
+
 def window_report(model: WindowedTranslator, pairs: list[Pair], batch_size: int = 64) -> WindowReport:
     accuracy = predict(model, pairs, model.spec.vocab, batch_size)
     centres, distances, argmax = [], [], []
@@ -125,8 +137,5 @@ def window_report(model: WindowedTranslator, pairs: list[Pair], batch_size: int 
         linked = [t for t, links in enumerate(pair.links) if links]
         argmax.append(np.array([int(np.argmax(weights[t])) in pair.links[t] for t in linked], bool))
         centres.append(p)
-        if p is None:
-            distances.append(None)
-            continue
-        distances.append(np.array([min(abs(p[t] - s) for s in pair.links[t]) for t in linked], float))
+        distances.append(None if p is None else distances_of(p, pair))
     return WindowReport(model.spec.model, model.half_width, accuracy, centres, distances, argmax)

@@ -29,6 +29,11 @@ LOCAL = section(
         "{model} is not a windowed model: choose one of {choices}",
         "seq2seq.window_model",
     ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "no checkpoint of {name} is shipped: train the pair from scratch on the tab's second page",
+        "seq2seq.window_not_shipped",
+    ),
 )
 
 register(LOCAL)

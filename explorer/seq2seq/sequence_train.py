@@ -38,7 +38,7 @@ from explorer.seq2seq.sequence_models import (
     sequence_spec,
 )
 from explorer.seq2seq.tasks import PAD, Task, get_task, make_sequence_batch
-from explorer.training import TrainingLog, seed_everything, train
+from explorer.training import Snapshot, TrainingLog, seed_everything, train
 
 # The length experiment's budget (docs/benchmarks.md, bench/why_attention.py): the curves part
 # where the lesson says within it.
@@ -70,6 +70,9 @@ class SequenceProgress:
     cpu_seconds: dict[str, float]  # per model, training steps only, so far
     curves: dict[str, LengthCurve] | None = None  # at evaluation steps only
     metrics: dict[str, float] = field(default_factory=dict)
+    train_s: float = 0.0  # explorer.training.Progress's: the steps' clock, evaluations left out
+    snapshot: Snapshot | None = None  # every model's parameters, at snapshot steps
+    start: Snapshot | None = None  # the untrained models, with the first report
 
 
 @dataclass
@@ -104,6 +107,7 @@ def train_sequence_models(
     on_progress: Callable[[SequenceProgress], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     options: SequenceTrainOptions = SequenceTrainOptions(),
+    measures: tuple = (),  # explorer.training's: more numbers at each evaluation, from the ModuleDict
 ) -> SequenceTrainResult:
     task = get_task(task) if isinstance(task, str) else task
     device, notice = choose_device(options.device)
@@ -172,6 +176,9 @@ def train_sequence_models(
                     dict(cpu),
                     curves[-1][1] if at_eval else None,
                     progress.metrics,
+                    progress.train_s,
+                    progress.snapshot,
+                    progress.start,
                 )
             )
 
@@ -184,6 +191,7 @@ def train_sequence_models(
             snapshot_every=options.snapshot_every,
             on_progress=report,
             should_stop=should_stop,
+            measures=measures,
         )
     return SequenceTrainResult(
         task, specs, built, log, losses, cpu, evaluation["seconds"], curves, str(device), seed, options,

@@ -1652,6 +1652,36 @@
         <comment>web.language</comment>
         <translation>语言 {value!r} 不是 {choices} 中的一种</translation>
     </message>
+    <message>
+        <source>the weights a_t(s) = align_t(s) · Gaussian each output word used: one row per word written, zero outside the window [p_t − D, p_t + D]</source>
+        <comment>seq2seq.window_note</comment>
+        <translation>每个输出词所用的权重 a_t(s) = align_t(s) · 高斯：每写一个词一行，窗口 [p_t − D, p_t + D] 之外为零</translation>
+    </message>
+    <message>
+        <source>read with the window D = {used}; the model was trained with D = {trained}</source>
+        <comment>seq2seq.window_changed</comment>
+        <translation>以窗口 D = {used} 读取；模型训练时 D = {trained}</translation>
+    </message>
+    <message>
+        <source>{count} output step(s) found no source word in their window (p_t − D past the last word, position {last}): they read nothing, c_t = 0</source>
+        <comment>seq2seq.window_off_source</comment>
+        <translation>{count} 个输出步的窗口里没有源词（p_t − D 已越过最后一个词，位置 {last}）：它们什么也没读到，c_t = 0</translation>
+    </message>
+    <message>
+        <source>the {model} model reads every source word and has no window; D is for {choices}</source>
+        <comment>seq2seq.window_not_local</comment>
+        <translation>{model} 模型读取每个源词，没有窗口；窗口大小 D 只用于 {choices}</translation>
+    </message>
+    <message>
+        <source>{model} is not a windowed model: choose one of {choices}</source>
+        <comment>seq2seq.window_model</comment>
+        <translation>{model} 不是带窗口的模型：请从 {choices} 中选择</translation>
+    </message>
+    <message>
+        <source>no checkpoint of {name} is shipped: train the pair from scratch on the tab&apos;s second page</source>
+        <comment>seq2seq.window_not_shipped</comment>
+        <translation>没有随附 {name} 的检查点：请在本标签页的第二页从零训练这一对模型</translation>
+    </message>
 </context>
 <context>
     <name>Docks</name>
@@ -2245,6 +2275,50 @@
         <source>Train a model from scratch: the loss falls, the held-out accuracy rises and the spatial map, first spread everywhere, gathers on the target shape. Drag the slider to replay how attention formed.</source>
         <translation>从零开始训练一个模型：损失下降，留出集准确率上升，空间注意力图从一开始到处分散，逐渐聚集到目标形状上。拖动滑块，回放注意力是怎样形成的。</translation>
     </message>
+    <message>
+        <source>Global attention: every source word</source>
+        <translation>全局注意力：每个源词</translation>
+    </message>
+    <message>
+        <source>The attention so far is global: every output word weighs every source word. Here the task writes each letter twice, so the true alignment is a staircase (the small dots). On the left, global attention finds it by itself, but it pays for every source word at every step: a long text costs S scores per word written.</source>
+        <translation>到目前为止的注意力都是全局的：每个输出词都要给每个源词一个权重。这里的任务把每个字母写两遍，所以真实的对齐是一道阶梯（小圆点）。左边的全局注意力自己就能找到它，但每一步都要为每个源词付出代价：文本越长，每写一个词就要算 S 个分数。</translation>
+    </message>
+    <message>
+        <source>Local attention: a window at p_t = t</source>
+        <translation>局部注意力：以 p_t = t 为中心的窗口</translation>
+    </message>
+    <message>
+        <source>Local attention reads only a window of 2D + 1 source words: a hard choice of where to look, soft weights inside it. local-m simply puts the window&apos;s centre p_t (the diamond) at the output position t. That fits when source and target run in step; here the output is twice as long, so the window runs ahead of the staircase and, past the end of the source, reads nothing at all.</source>
+        <translation>局部注意力只读取 2D + 1 个源词组成的窗口：看哪里是硬性的选择，窗口内部是软权重。local-m 直接把窗口中心 p_t（菱形）放在输出位置 t。源和目标步调一致时这样正合适；这里输出长一倍，窗口就跑到阶梯前面去了，越过源句末尾之后干脆什么也读不到。</translation>
+    </message>
+    <message>
+        <source>local-p: the model predicts p_t</source>
+        <translation>local-p：由模型预测 p_t</translation>
+    </message>
+    <message>
+        <source>local-p learns where to look: from the decoder state h_t it predicts a position p_t between 0 and S, and a Gaussian of σ = D/2 around p_t favours the words near it (the curve under the alignment). The Gaussian is what lets training move p_t. Trained briefly, Luong&apos;s p_t may wobble; our variant (labelled ours) predicts a step forward instead of a position and follows the staircase.</source>
+        <translation>local-p 学习该看哪里：它根据解码器状态 h_t 预测一个 0 到 S 之间的位置 p_t，再用以 p_t 为中心、σ = D/2 的高斯偏重附近的词（对齐图下方的曲线）。正是这个高斯让训练能够移动 p_t。训练时间短时，Luong 的 p_t 可能来回摆动；我们的变体（标为“ours”）预测的是向前走的一步而不是位置，能沿着阶梯走。</translation>
+    </message>
+    <message>
+        <source>The window&apos;s width D</source>
+        <translation>窗口宽度 D</translation>
+    </message>
+    <message>
+        <source>D sets how much the window sees. Move the slider: the same trained weights read through a narrower or a wider window. Too narrow, and a p_t slightly off misses the right word; wider, and local attention becomes more like global attention, and costs as much.</source>
+        <translation>D 决定窗口能看到多少。拖动滑块：同一组训练好的权重透过更窄或更宽的窗口来读。太窄时，p_t 稍有偏差就会错过正确的词；更宽时，局部注意力越来越像全局注意力，代价也一样高。</translation>
+    </message>
+    <message>
+        <source>Watch the window learn to slide</source>
+        <translation>看窗口学会滑动</translation>
+    </message>
+    <message>
+        <source>Train global attention and a local model from random weights on the same batches. At first the window sits anywhere; as the loss falls, p_t climbs the staircase, and the curve shows how often it lands within one word of the truth.</source>
+        <translation>用相同的批次从随机权重开始训练全局注意力和一个局部模型。起初窗口随处乱放；随着损失下降，p_t 沿阶梯爬升，曲线显示它有多少次落在离真实位置一个词以内。</translation>
+    </message>
+    <message>
+        <source>Global and local attention</source>
+        <translation>全局注意力与局部注意力</translation>
+    </message>
 </context>
 <context>
     <name>LessonPanel</name>
@@ -2362,6 +2436,137 @@
     <message>
         <source>All heads as lines, overlaid</source>
         <translation>所有头的权重连线图（叠加）</translation>
+    </message>
+</context>
+<context>
+    <name>LocalWindow</name>
+    <message>
+        <source>step {t} “{word}”: the weights over every source word</source>
+        <translation>第 {t} 步“{word}”：对每个源词的权重</translation>
+    </message>
+    <message>
+        <source>step {t} “{word}”: p_t = {p:.2f}, σ = {sigma:g}; pale: softmax in the window, curve: Gaussian, dark: their product</source>
+        <translation>第 {t} 步“{word}”：p_t = {p:.2f}，σ = {sigma:g}；浅色：窗口内的 softmax，曲线：高斯，深色：两者之积</translation>
+    </message>
+    <message>
+        <source>“{out}” ← “{src}”: a = {w:.3f}</source>
+        <translation>“{out}” ← “{src}”：a = {w:.3f}</translation>
+    </message>
+    <message>
+        <source>local-m: p_t = t</source>
+        <translation>local-m：p_t = t</translation>
+    </message>
+    <message>
+        <source>local-p: p_t = S·sigmoid(v_pᵀ tanh(W_p h_t))</source>
+        <translation>local-p：p_t = S·sigmoid(v_pᵀ tanh(W_p h_t))</translation>
+    </message>
+    <message>
+        <source>ours (not Luong&apos;s): p_t = p_{t−1} + softplus(…)</source>
+        <translation>我们的（非 Luong）：p_t = p_{t−1} + softplus(…)</translation>
+    </message>
+    <message>
+        <source>Train global attention and {model} from random weights on the same batches: watch the window find the staircase.</source>
+        <translation>用相同的批次从随机权重开始训练全局注意力和 {model}：看窗口找到阶梯。</translation>
+    </message>
+    <message>
+        <source>p_t within 1 of the truth on {pct:.1f} % of steps</source>
+        <translation>{pct:.1f} % 的步中 p_t 离真实位置不超过 1</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>training loss (mean of the two)</source>
+        <translation>训练损失（两者的平均）</translation>
+    </message>
+    <message>
+        <source>p_t within 1 of the truth</source>
+        <translation>p_t 离真实位置不超过 1</translation>
+    </message>
+    <message>
+        <source>Window D = {d}</source>
+        <translation>窗口 D = {d}</translation>
+    </message>
+    <message>
+        <source>(trained with {d})</source>
+        <translation>（训练时为 {d}）</translation>
+    </message>
+    <message>
+        <source>Type a few letters, a to t, separated by spaces.</source>
+        <translation>请输入几个字母（a 到 t），用空格分开。</translation>
+    </message>
+    <message>
+        <source>Cannot compare this: {0}</source>
+        <translation>无法比较：{0}</translation>
+    </message>
+    <message>
+        <source>shipped weights</source>
+        <translation>随附的权重</translation>
+    </message>
+    <message>
+        <source>training step {n}</source>
+        <translation>训练第 {n} 步</translation>
+    </message>
+    <message>
+        <source>global: every source word ({where})</source>
+        <translation>全局：每个源词（{where}）</translation>
+    </message>
+    <message>
+        <source>{model}, D = {d}</source>
+        <translation>{model}，D = {d}</translation>
+    </message>
+    <message>
+        <source>global attention</source>
+        <translation>全局注意力</translation>
+    </message>
+    <message>
+        <source>right</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <source>wrong (true: {t})</source>
+        <translation>错误（正确答案：{t}）</translation>
+    </message>
+    <message>
+        <source>{model} wrote “{out}” {verdict}</source>
+        <translation>{model} 写出“{out}”{verdict}</translation>
+    </message>
+    <message>
+        <source>p_t within 1 of the true word on {k} of {n} steps</source>
+        <translation>{n} 步中有 {k} 步 p_t 离真实的词不超过 1</translation>
+    </message>
+    <message>
+        <source>Letters:</source>
+        <translation>字母：</translation>
+    </message>
+    <message>
+        <source>Letters a to t, separated by spaces: each is written twice</source>
+        <translation>字母 a 到 t，用空格分开：每个都写两遍</translation>
+    </message>
+    <message>
+        <source>Examples…</source>
+        <translation>示例…</translation>
+    </message>
+    <message>
+        <source>Local model:</source>
+        <translation>局部模型：</translation>
+    </message>
+    <message>
+        <source>The window&apos;s half-width D: the trained weights read [p_t − D, p_t + D], σ = D/2</source>
+        <translation>窗口的半宽 D：训练好的权重读取 [p_t − D, p_t + D]，σ = D/2</translation>
+    </message>
+    <message>
+        <source>Train with D:</source>
+        <translation>训练用的 D：</translation>
+    </message>
+    <message>
+        <source>Global vs local</source>
+        <translation>全局与局部</translation>
+    </message>
+    <message>
+        <source>Train from scratch</source>
+        <translation>从零训练</translation>
     </message>
 </context>
 <context>
@@ -3186,6 +3391,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>A trained encoder–decoder turns a date into YYYY-MM-DD: where each output character looks, step by step, and how that alignment forms while it learns</source>
         <translation>训练好的编码器–解码器把日期转成 YYYY-MM-DD：每个输出字符一步一步看向哪里，以及这种对齐在学习中如何形成</translation>
+    </message>
+    <message>
+        <source>Global vs local</source>
+        <translation>全局与局部</translation>
+    </message>
+    <message>
+        <source>Global attention beside Luong&apos;s local attention: the window [p_t − D, p_t + D] on every output step, p_t, the Gaussian, D changed on a trained model, both trained while you watch</source>
+        <translation>全局注意力与 Luong 的局部注意力并排：每个输出步的窗口 [p_t − D, p_t + D]、p_t、高斯，在训练好的模型上改变 D，并看着两者训练</translation>
     </message>
     <message>
         <source>Vision</source>

@@ -116,6 +116,12 @@ ALLOWED_LATIN = [
     "NaN",
     "torch",
     "MB",
+    "[p_t − D, p_t + D]",  # local attention's window, centre, weights and context (Luong's names)
+    "align_t(s)",
+    "a_t(s)",
+    "p_t",
+    "c_t",
+    " D ",
     "--attention sample",  # the translation lab's options and models
     "--scoring",
     "scaled-dot",

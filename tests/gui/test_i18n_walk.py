@@ -34,6 +34,7 @@ ALLOWED = {
     # names: models, people, products, the program, a language in its own words, a command
     "MiniLM", "BERT", "Bahdanau", "Luong", "Transformer", "Apple", "Metal", "PyTorch", "torch",
     "Thinking", "Machines", "Attention", "Explorer", "Qt", "English", "trace", "Hugging", "Face", "XLM",
+    "local-m", "local-p", "local-p-ours", "softplus",  # Luong's local models, ours, and its step
     # devices, formats, files
     "CPU", "GPU", "CUDA", "MPS", "cpu", "cuda", "mps",
     "PNG", "SVG", "CSV", "NPY", "JSON", "json", "npz", "png", "svg", "csv", "npy", "safetensors",

@@ -26,6 +26,7 @@ class Tab(str, enum.Enum):
     COMPARE = "compare"
     BOARD = "board"
     TRANSLATION = "translation"
+    LOCAL = "local"
     VISION = "vision"
 
 
@@ -103,6 +104,16 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.translation.view:TranslationView",
         "explorer.gui.labs.translation.export:figures",
+    ),
+    TabSpec(
+        Tab.LOCAL,
+        QT_TRANSLATE_NOOP("Tabs", "Global vs local"),
+        QT_TRANSLATE_NOOP(
+            "Tabs",
+            "Global attention beside Luong's local attention: the window [p_t − D, p_t + D] on every "
+            "output step, p_t, the Gaussian, D changed on a trained model, both trained while you watch",
+        ),
+        "explorer.gui.labs.translation.window_view:LocalWindowView",
     ),
     TabSpec(
         Tab.VISION,

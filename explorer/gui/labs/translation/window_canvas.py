@@ -1,0 +1,254 @@
+"""One model's alignment with its window drawn on it: a row per word written, a column per
+source word, each cell as dark as the weight a_t(s) the step read; for a local model the
+window [p_t − D, p_t + D] framed on every row and p_t marked (a diamond, between columns where
+p_t is not whole); the true source word of each step dotted. Under it, the selected step's
+reading: the softmax inside the window (pale bars), the Gaussian exp(−(s − p_t)² / 2σ²) (the
+curve) and their product a_t(s) (dark bars). Click a row to select its step.
+
+The widget draws a WindowTrace (explorer.seq2seq.local_trace) as it is: every number comes
+from the trace.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.gui.i18n import translate
+from explorer.seq2seq.local_trace import WindowTrace
+
+WEIGHT_COLOUR = "#0072B2"
+ALIGN_COLOUR = "#9ecae1"
+MAX_CELL = 44  # a short text is not drawn with huge cells
+STRIP_ROWS = 4  # the selected step's reading: as tall as this many cells (at least)
+
+
+class WindowCanvas(QtWidgets.QWidget):
+    stepClicked = QtCore.Signal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.trace: WindowTrace | None = None
+        self.title = ""
+        self.selected: int | None = None
+        self._font_px = 13
+        self._fg, self._bg = QtGui.QColor("#000000"), QtGui.QColor("#ffffff")
+        self._accent, self._muted = QtGui.QColor("#d55e00"), QtGui.QColor("#888888")
+        self.setMinimumSize(260, 220)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
+        self.setMouseTracking(True)
+
+    # -- what it shows ---------------------------------------------------------------------------
+    def set_trace(self, trace: WindowTrace | None, title: str) -> None:
+        self.trace, self.title = trace, title
+        self.update()
+
+    def set_selected(self, step: int | None) -> None:
+        if step != self.selected:
+            self.selected = step
+            self.update()
+
+    def set_style(self, font_px: int, fg: str, bg: str, accent: str, muted: str) -> None:
+        self._font_px = font_px
+        self._fg, self._bg = QtGui.QColor(fg), QtGui.QColor(bg)
+        self._accent, self._muted = QtGui.QColor(accent), QtGui.QColor(muted)
+        self.update()
+
+    def selected_step(self) -> int | None:
+        if self.trace is None or not self.trace.output_tokens:
+            return None
+        last = len(self.trace.output_tokens) - 1
+        return 0 if self.selected is None else min(self.selected, last)
+
+    # -- where things go -------------------------------------------------------------------------
+    def _font(self, scale: float = 1.0, bold: bool = False) -> QtGui.QFont:
+        font = QtGui.QFont(self.font())
+        font.setPixelSize(max(10, round(self._font_px * scale)))
+        font.setBold(bold)
+        return font
+
+    def _layout(self) -> tuple[QtCore.QRectF, float, float] | None:
+        """(the grid's rectangle, cell width, cell height), or None with nothing to draw."""
+        t = self.trace
+        if t is None or not t.output_tokens or not t.source_tokens:
+            return None
+        metrics = QtGui.QFontMetricsF(self._font())
+        line = metrics.height()
+        label_w = max(metrics.horizontalAdvance(w) for w in t.output_tokens) + 8
+        top = QtGui.QFontMetricsF(self._font(1.1, True)).height() + line + 6
+        rows, cols = len(t.output_tokens), len(t.source_tokens)
+        strip = max(STRIP_ROWS * line, 3 * line)
+        cw = min(MAX_CELL, (self.width() - label_w - 8) / cols)
+        ch = min(MAX_CELL, cw * 1.2, (self.height() - top - strip - 2 * line - 8) / rows)
+        if cw < 2 or ch < 2:
+            return None
+        return QtCore.QRectF(label_w, top, cw * cols, ch * rows), cw, ch
+
+    def row_at(self, y: float) -> int | None:
+        layout = self._layout()
+        if layout is None:
+            return None
+        grid, _, ch = layout
+        row = math.floor((y - grid.top()) / ch)
+        return row if 0 <= row < len(self.trace.output_tokens) else None
+
+    # -- painting ----------------------------------------------------------------------------------
+    def paintEvent(self, event) -> None:
+        p = QtGui.QPainter(self)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), self._bg)
+        p.setPen(self._fg)
+        p.setFont(self._font(1.1, True))
+        title_h = QtGui.QFontMetricsF(self._font(1.1, True)).height()
+        p.drawText(
+            QtCore.QRectF(4, 2, self.width() - 8, title_h), QtCore.Qt.AlignmentFlag.AlignLeft, self.title
+        )
+        layout = self._layout()
+        if layout is None:
+            p.end()
+            return
+        grid, cw, ch = layout
+        self._paint_grid(p, grid, cw, ch)
+        self._paint_reading(p, grid, cw, ch)
+        p.end()
+
+    def _paint_grid(self, p: QtGui.QPainter, grid: QtCore.QRectF, cw: float, ch: float) -> None:
+        t = self.trace
+        weights = np.asarray(t.alignment, float)
+        blue = QtGui.QColor(WEIGHT_COLOUR)
+        p.setFont(self._font())
+        for s, word in enumerate(t.source_tokens):  # the source along the top
+            rect = QtCore.QRectF(grid.left() + s * cw, grid.top() - ch - 2, cw, ch)
+            p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, word)
+        selected = self.selected_step()
+        for r, word in enumerate(t.output_tokens):
+            y = grid.top() + r * ch
+            p.setPen(self._accent if r == selected else self._fg)
+            p.drawText(QtCore.QRectF(0, y, grid.left() - 6, ch), QtCore.Qt.AlignmentFlag.AlignRight, word)
+            for s in range(len(t.source_tokens)):
+                value = float(np.clip(weights[r, s], 0.0, 1.0))
+                p.fillRect(QtCore.QRectF(grid.left() + s * cw, y, cw, ch), _mix(self._bg, blue, value))
+        p.setPen(QtGui.QPen(self._muted, 1))
+        p.drawRect(grid)
+        if t.true_links is not None:  # the true source word of each step: a small dot
+            p.setPen(QtCore.Qt.PenStyle.NoPen)
+            p.setBrush(self._muted)
+            radius = max(2.0, min(cw, ch) * 0.12)
+            for r, links in enumerate(t.true_links[: len(t.output_tokens)]):
+                for s in links:
+                    centre = QtCore.QPointF(grid.left() + (s + 0.5) * cw, grid.top() + (r + 0.5) * ch)
+                    p.drawEllipse(centre, radius, radius)
+        if t.centres is not None:
+            self._paint_windows(p, grid, cw, ch)
+        if selected is not None:
+            p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+            p.setPen(QtGui.QPen(self._fg, 2, QtCore.Qt.PenStyle.DashLine))
+            p.drawRect(QtCore.QRectF(grid.left(), grid.top() + selected * ch, grid.width(), ch))
+
+    def _paint_windows(self, p: QtGui.QPainter, grid: QtCore.QRectF, cw: float, ch: float) -> None:
+        t = self.trace
+        p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+        p.setPen(QtGui.QPen(self._accent, 2))
+        for r, bounds in enumerate(t.window_bounds):
+            if bounds is not None:
+                first, last = bounds
+                p.drawRect(
+                    QtCore.QRectF(grid.left() + first * cw, grid.top() + r * ch, (last - first + 1) * cw, ch)
+                )
+        p.setPen(QtCore.Qt.PenStyle.NoPen)
+        p.setBrush(self._accent)
+        size = max(3.0, min(cw, ch) * 0.28)
+        for r, centre in enumerate(t.centres):
+            x = grid.left() + (float(centre) + 0.5) * cw  # p_t is a position: the middle of its column
+            if x > grid.right() + size:
+                x = grid.right() + size  # past the source: drawn at its edge
+            y = grid.top() + (r + 0.5) * ch
+            diamond = QtGui.QPolygonF(
+                [QtCore.QPointF(x, y - size), QtCore.QPointF(x + size, y), QtCore.QPointF(x, y + size),
+                 QtCore.QPointF(x - size, y)]
+            )  # fmt: skip
+            p.drawPolygon(diamond)
+
+    def _paint_reading(self, p: QtGui.QPainter, grid: QtCore.QRectF, cw: float, ch: float) -> None:
+        """The selected step: align (pale), Gaussian (curve), a_t (dark), over the same columns."""
+        t, step = self.trace, self.selected_step()
+        line = QtGui.QFontMetricsF(self._font()).height()
+        top = grid.bottom() + line + 4
+        height = max(STRIP_ROWS * line, 3 * line) - line
+        base = top + height
+        p.setPen(self._fg)
+        p.setFont(self._font())
+        p.drawText(QtCore.QRectF(0, grid.bottom() + 2, self.width(), line), QtCore.Qt.AlignmentFlag.AlignLeft,
+                   self._reading_caption(step))  # fmt: skip
+        p.setPen(QtGui.QPen(self._muted, 1))
+        p.drawLine(QtCore.QPointF(grid.left(), base), QtCore.QPointF(grid.right(), base))
+        n = len(t.source_tokens)
+        weights = np.asarray(t.alignment[step], float)
+        align = None if t.align is None or t.centres is None else np.asarray(t.align[step], float)
+        p.setPen(QtCore.Qt.PenStyle.NoPen)
+        for s in range(n):
+            x = grid.left() + s * cw
+            if align is not None:
+                p.setBrush(QtGui.QColor(ALIGN_COLOUR))
+                h = height * float(np.clip(align[s], 0, 1))
+                p.drawRect(QtCore.QRectF(x + cw * 0.1, base - h, cw * 0.8, h))
+            p.setBrush(QtGui.QColor(WEIGHT_COLOUR))
+            h = height * float(np.clip(weights[s], 0, 1))
+            p.drawRect(QtCore.QRectF(x + cw * 0.25, base - h, cw * 0.5, h))
+        if t.centres is not None and t.sigma:
+            centre, sigma = float(t.centres[step]), float(t.sigma)
+            path = QtGui.QPainterPath()
+            for i in range(0, 201):
+                s = -0.5 + (n) * i / 200  # the curve over the source, position by position
+                x = grid.left() + (s + 0.5) * cw
+                y = base - height * math.exp(-((s - centre) ** 2) / (2 * sigma**2))
+                path.moveTo(x, y) if i == 0 else path.lineTo(x, y)
+            p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+            p.setPen(QtGui.QPen(self._accent, 2))
+            p.drawPath(path)
+
+    def _reading_caption(self, step: int) -> str:
+        t = self.trace
+        word = t.output_tokens[step]
+        if t.centres is None:
+            return translate("LocalWindow", "step {t} “{word}”: the weights over every source word").format(
+                t=step, word=word
+            )
+        return translate(
+            "LocalWindow",
+            "step {t} “{word}”: p_t = {p:.2f}, σ = {sigma:g}; pale: softmax in the window, curve: Gaussian, dark: their product",
+        ).format(t=step, word=word, p=float(t.centres[step]), sigma=t.sigma)
+
+    # -- the mouse ---------------------------------------------------------------------------------
+    def mousePressEvent(self, event) -> None:
+        row = self.row_at(event.position().y())
+        if row is not None:
+            self.stepClicked.emit(row)
+
+    def mouseMoveEvent(self, event) -> None:
+        layout, t = self._layout(), self.trace
+        row = self.row_at(event.position().y())
+        if layout is None or row is None:
+            self.setToolTip("")
+            return
+        grid, cw, _ = layout
+        s = math.floor((event.position().x() - grid.left()) / cw)
+        if not 0 <= s < len(t.source_tokens):
+            self.setToolTip("")
+            return
+        self.setToolTip(
+            translate("LocalWindow", "“{out}” ← “{src}”: a = {w:.3f}").format(
+                out=t.output_tokens[row], src=t.source_tokens[s], w=float(t.alignment[row, s])
+            )
+        )
+
+
+def _mix(bg: QtGui.QColor, fg: QtGui.QColor, amount: float) -> QtGui.QColor:
+    a = max(0.0, min(1.0, amount))
+    return QtGui.QColor(
+        round(bg.red() + (fg.red() - bg.red()) * a),
+        round(bg.green() + (fg.green() - bg.green()) * a),
+        round(bg.blue() + (fg.blue() - bg.blue()) * a),
+    )

@@ -1,0 +1,375 @@
+"""The Global vs local tab: the same text through global attention (every source word) and
+through a local model's window (Luong et al. 2015), side by side, on copy-twice (each letter
+written twice, so the true alignment is a staircase of slope ½).
+
+Top: the text (typed, or an example), the local model (local-m: p_t = t; local-p: p_t
+predicted; ours: p_t stepping forward) and the window's D, which reads the trained weights
+through another window. Then two pages: the alignments (explorer.gui.labs.translation
+.window_canvas: the window framed on every row, p_t marked, the selected step's Gaussian under
+it) with what went right or wrong in words, and training both models from scratch (the lab's
+training page; global and local side by side on the same batches).
+
+Every comparison runs on the worker (channel ``local``, latest request wins); the settings live
+in ``ExplorerState.labs["local"]`` (explorer/appstate/local_window.py). This view draws them
+and edits them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from explorer.appstate.lesson import STEPS
+from explorer.appstate.local_window import EVENTS, MAX_TEXT, WINDOW_RANGE, LocalRequest, LocalWindowState
+from explorer.gui import theme
+from explorer.gui.core_text import error_text, translated
+from explorer.gui.flow import FlowLayout
+from explorer.gui.i18n import translate
+from explorer.gui.lab.curves import Curves, Series
+from explorer.gui.lab.training import TrainingContent, TrainingPage
+from explorer.gui.labs.translation.window_canvas import WindowCanvas
+from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE, error_message
+from explorer.gui.views.base import View
+from explorer.lab import LabRun
+from explorer.seq2seq.local_attention import LOCAL_MODELS
+from explorer.seq2seq.local_lab import ComparedWindows
+from explorer.seq2seq.spec import LabError
+from explorer.words import QT_TRANSLATE_NOOP
+
+TAB = "local"
+CHANNEL = "local"
+WINDOWS_PAGE, TRAIN_PAGE = 0, 1
+EXAMPLES = ("a b c d e f g h i j k l", "a b c d e", "t s r q p o n m l k j i h g f e d c b a")
+LOCAL_NAMES = {
+    "local-m": QT_TRANSLATE_NOOP("LocalWindow", "local-m: p_t = t"),
+    "local-p": QT_TRANSLATE_NOOP("LocalWindow", "local-p: p_t = S·sigmoid(v_pᵀ tanh(W_p h_t))"),
+    "local-p-ours": QT_TRANSLATE_NOOP("LocalWindow", "ours (not Luong's): p_t = p_{t−1} + softplus(…)"),
+}
+# What each lesson step of the track (explorer/appstate/lesson_local.py) sets up: the local
+# model, the D it reads with, the page.
+LESSON_SETUPS = {
+    "local.global": ("local-p-ours", 3, WINDOWS_PAGE),
+    "local.monotonic": ("local-m", 3, WINDOWS_PAGE),
+    "local.predictive": ("local-p", 3, WINDOWS_PAGE),
+    "local.width": ("local-p-ours", 1, WINDOWS_PAGE),
+    "local.train": ("local-p-ours", 3, TRAIN_PAGE),
+}
+LOSS_COLOUR, SHARE_COLOUR = "#0072B2", "#D55E00"
+
+
+class LocalTraining(TrainingContent):
+    """Both models' mean loss, and how often the local window sits on the truth, per evaluation."""
+
+    steps_range = (10, 5000)
+
+    def intro(self, lab: LocalWindowState) -> str:
+        return translate(
+            "LocalWindow",
+            "Train global attention and {model} from random weights on the same batches: watch the "
+            "window find the staircase.",
+        ).format(model=translate("LocalWindow", LOCAL_NAMES[lab.settings.local]))
+
+    def measure(self, run: LabRun) -> str | None:
+        value = run.last("window_share")
+        if value is None:
+            return None
+        return translate("LocalWindow", "p_t within 1 of the truth on {pct:.1f} % of steps").format(
+            pct=100 * value
+        )
+
+    def curves(self, lab: LocalWindowState, run: LabRun | None, shown_step: int | None) -> list[Curves]:
+        step = translate("LocalWindow", "step")
+        steps = float(run.steps if run is not None else lab.settings.train_steps)
+        losses = run.losses if run is not None else []
+        evals = run.eval_steps if run is not None else []
+        share = run.series("window_share") if run is not None else []
+        return [
+            Curves(
+                series=[Series(translate("LocalWindow", "training loss (mean of the two)"),
+                               np.arange(1, len(losses) + 1), np.asarray(losses), LOSS_COLOUR)],
+                x_label=step, x_range=(0.0, steps), marker=shown_step,
+            ),
+            Curves(
+                series=[Series(translate("LocalWindow", "p_t within 1 of the truth"),
+                               np.asarray(evals), np.asarray(share), SHARE_COLOUR, dots=True)],
+                x_label=step, x_range=(0.0, steps), y_range=(0.0, 1.0), goal=lab.GOAL.at_least,
+                marker=shown_step,
+            ),
+        ]  # fmt: skip
+
+
+class LocalWindowView(View):
+    TAB = TAB
+    STATE_EVENTS = ("lesson",)
+
+    def __init__(self, context, parent=None):
+        super().__init__(context, parent)
+        self.lstate: LocalWindowState = context.state.labs["local"]
+        self.compared: ComparedWindows | None = None
+        self.compared_request: LocalRequest | None = None
+        self._wanted: LocalRequest | None = None
+        self.message_text = ""
+        self._build()
+        context.worker.listen(CHANNEL, self._on_result)
+        unsubscribe = self.lstate.subscribe(self._on_event, EVENTS)
+        lstate = self.lstate
+        self.destroyed.connect(lambda *_: (unsubscribe(), lstate.cancel_training()))
+        QtWidgets.QApplication.instance().aboutToQuit.connect(self.lstate.stop_training)
+        self.retranslate()
+        self.restyle()
+        self._show_settings()
+
+    # -- building ------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        row = FlowLayout()
+        self.source_label, self.source_edit = QtWidgets.QLabel(), QtWidgets.QLineEdit()
+        self.source_edit.setMaxLength(MAX_TEXT)
+        self.source_label.setBuddy(self.source_edit)
+        self.examples = QtWidgets.QComboBox()
+        self.examples.addItem("", None)
+        for text in EXAMPLES:
+            self.examples.addItem(text, text)
+        self.model_label, self.model_box = QtWidgets.QLabel(), QtWidgets.QComboBox()
+        for name in LOCAL_MODELS:
+            self.model_box.addItem("", name)
+        self.model_label.setBuddy(self.model_box)
+        self.window_label = QtWidgets.QLabel()
+        self.window_slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.window_slider.setRange(WINDOW_RANGE[0], 12)
+        self.window_slider.setPageStep(1)
+        self.window_slider.setMinimumWidth(120)
+        self.window_label.setBuddy(self.window_slider)
+        for w in (self.source_label, self.source_edit, self.examples, self.model_label, self.model_box,
+                  self.window_label, self.window_slider):  # fmt: skip
+            row.add(w, stretch=w is self.source_edit)
+        layout.addLayout(row)
+        self.message = QtWidgets.QLabel()
+        self.message.setWordWrap(True)
+        self.message.setVisible(False)
+        layout.addWidget(self.message)
+
+        self.global_canvas, self.local_canvas = WindowCanvas(), WindowCanvas()
+        canvases = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        canvases.addWidget(self.global_canvas)
+        canvases.addWidget(self.local_canvas)
+        canvases.setChildrenCollapsible(False)
+        self.summary = QtWidgets.QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        windows = QtWidgets.QWidget()
+        inside = QtWidgets.QVBoxLayout(windows)
+        inside.setContentsMargins(0, 0, 0, 0)
+        inside.addWidget(canvases, 1)
+        inside.addWidget(self.summary)
+        side = QtWidgets.QWidget()
+        side_layout = QtWidgets.QFormLayout(side)
+        self.train_window = QtWidgets.QSpinBox()
+        self.train_window.setRange(*WINDOW_RANGE)
+        self.train_window_label = QtWidgets.QLabel()
+        side_layout.addRow(self.train_window_label, self.train_window)
+        self.training = TrainingPage(self.state, self.lstate, LocalTraining(), side=side)
+        self.pages = QtWidgets.QTabWidget()
+        self.pages.addTab(windows, "")
+        self.pages.addTab(self.training, "")
+        layout.addWidget(self.pages, 1)
+
+        self.source_edit.textEdited.connect(self.lstate.set_source)
+        self.examples.activated.connect(self._on_example)
+        self.model_box.activated.connect(lambda i: self.lstate.set_local(self.model_box.itemData(i)))
+        self.window_slider.valueChanged.connect(self.lstate.set_window)
+        self.train_window.valueChanged.connect(self.lstate.set_train_window)
+        for canvas in (self.global_canvas, self.local_canvas):
+            canvas.stepClicked.connect(self.lstate.select)
+        self.training.started.connect(lambda: self.pages.setCurrentIndex(TRAIN_PAGE))
+
+    def _on_example(self, index: int) -> None:
+        text = self.examples.itemData(index)
+        if text:
+            self.lstate.set_source(text)
+
+    # -- the state -----------------------------------------------------------------------------------
+    def _show_settings(self) -> None:
+        s = self.lstate.settings
+        if self.source_edit.text() != s.source:
+            self.source_edit.setText(s.source)
+        for box, value in ((self.model_box, s.local),):
+            index = box.findData(value)
+            if index != box.currentIndex():
+                box.setCurrentIndex(index)
+        for widget, value in ((self.window_slider, s.window), (self.train_window, s.train_window)):
+            if widget.value() != value:
+                widget.blockSignals(True)
+                widget.setValue(value)
+                widget.blockSignals(False)
+        self._show_window_label()
+
+    def _show_window_label(self) -> None:
+        trained = self.compared.local.trained_half_width if self.compared is not None else None
+        text = translate("LocalWindow", "Window D = {d}").format(d=self.lstate.settings.window)
+        if trained:
+            text += " " + translate("LocalWindow", "(trained with {d})").format(d=trained)
+        self.window_label.setText(text)
+
+    def _on_event(self, event: str, lstate) -> None:
+        if event in ("request", "training"):
+            self._show_settings()
+        if event in ("request", "weights") and self.is_shown():
+            self.request()
+        elif event == "selection":
+            self._show_selection()
+
+    def on_state(self, event: str) -> None:
+        if event == "lesson":
+            self._show_lesson()
+
+    # -- computing -----------------------------------------------------------------------------------
+    def draw(self, prepared):
+        self.prepared, self.stale = prepared, False
+        return iter(())
+
+    def activated(self) -> None:
+        self._show_lesson()
+        self.request()
+
+    def cancelled(self) -> None:
+        self.context.worker.cancel(CHANNEL)
+        self._wanted = None
+
+    def request(self) -> None:
+        req = self.lstate.request()
+        if req == self.compared_request or req == self._wanted:
+            return
+        if not req.source.strip():
+            self.context.worker.cancel(CHANNEL)
+            self._wanted = None
+            self._say(
+                translate("LocalWindow", "Type a few letters, a to t, separated by spaces."), error=True
+            )
+            return
+        self._wanted = req
+        self.context.worker.submit(CHANNEL, req.compute)
+
+    def _on_result(self, result) -> None:
+        req, self._wanted = self._wanted, None
+        if not result.ok:
+            exc = result.error
+            text = (
+                translate("LocalWindow", "Cannot compare this: {0}").format(error_text(exc))
+                if isinstance(exc, LabError)
+                else error_message(exc)
+            )
+            self._say(text, error=True)
+            return
+        self.show_compared(result.value, req)
+        if self.is_shown():
+            self.request()  # something changed meanwhile
+
+    # -- drawing -------------------------------------------------------------------------------------
+    def show_compared(self, compared: ComparedWindows, req: LocalRequest | None) -> None:
+        self.compared, self.compared_request = compared, req
+        self._say("", error=False)
+        step = req.step if req is not None and req.weights == "trained" else None
+        where = (
+            translate("LocalWindow", "shipped weights")
+            if step is None
+            else translate("LocalWindow", "training step {n}").format(n=step)
+        )
+        self.global_canvas.set_trace(
+            compared.global_,
+            translate("LocalWindow", "global: every source word ({where})").format(where=where),
+        )
+        self.local_canvas.set_trace(
+            compared.local,
+            translate("LocalWindow", "{model}, D = {d}").format(
+                model=translate("LocalWindow", LOCAL_NAMES[compared.local.model]), d=compared.local.half_width
+            ),
+        )
+        self._show_window_label()
+        self._show_selection()
+        self._show_summary()
+        self.rendered.emit()
+
+    def _show_selection(self) -> None:
+        step = self.lstate.settings.step
+        for canvas in (self.global_canvas, self.local_canvas):
+            canvas.set_selected(step)
+
+    def _show_summary(self) -> None:
+        c = self.compared
+        if c is None:
+            self.summary.setText("")
+            return
+        lines = []
+        global_name = translate("LocalWindow", "global attention")
+        for name, trace in ((global_name, c.global_), (c.local.model, c.local)):
+            right = trace.exact
+            verdict = (
+                "" if right is None
+                else translate("LocalWindow", "right") if right
+                else translate("LocalWindow", "wrong (true: {t})").format(t=trace.expected)
+            )  # fmt: skip
+            lines.append(
+                translate("LocalWindow", "{model} wrote “{out}” {verdict}").format(
+                    model=name, out=trace.output, verdict=verdict
+                )
+            )
+        measured = [d for d in c.local.centre_distances if d is not None]
+        if measured:
+            lines.append(
+                translate("LocalWindow", "p_t within 1 of the true word on {k} of {n} steps").format(
+                    k=sum(d <= 1 for d in measured), n=len(measured)
+                )
+            )
+        lines += [translated(n) for n in c.local.notices]
+        self.summary.setText("\n".join(lines))
+
+    def _say(self, text: str, error: bool) -> None:
+        self.message_text = text
+        self.message.setText(text)
+        self.message.setStyleSheet(ERROR_STYLE if error else NOTICE_STYLE)
+        self.message.setVisible(bool(text))
+
+    # -- the lesson -----------------------------------------------------------------------------------
+    def _show_lesson(self) -> None:
+        if not self.state.lesson_visible:
+            return
+        setup = LESSON_SETUPS.get(STEPS[self.state.lesson_step].id)
+        if setup is None:
+            return
+        local, window, page = setup
+        self.lstate.set_local(local)
+        self.lstate.set_window(window)
+        self.pages.setCurrentIndex(page)
+
+    # -- looks and words -----------------------------------------------------------------------------
+    def restyle(self) -> None:
+        look = theme.look(self.state)
+        t = look.theme
+        px = look.widget_px or theme.platform_font_px()
+        for canvas in (self.global_canvas, self.local_canvas):
+            canvas.set_style(max(px, look.figure_px), t.plot_fg, t.plot_bg, t.accent, t.muted)
+        self.training.restyle()
+
+    def retranslate(self) -> None:
+        self.source_label.setText(translate("LocalWindow", "Letters:"))
+        self.source_edit.setToolTip(
+            translate("LocalWindow", "Letters a to t, separated by spaces: each is written twice")
+        )
+        self.examples.setItemText(0, translate("LocalWindow", "Examples…"))
+        self.model_label.setText(translate("LocalWindow", "Local model:"))
+        for i, name in enumerate(LOCAL_MODELS):
+            self.model_box.setItemText(i, translate("LocalWindow", LOCAL_NAMES[name]))
+        self.window_slider.setToolTip(
+            translate(
+                "LocalWindow",
+                "The window's half-width D: the trained weights read [p_t − D, p_t + D], σ = D/2",
+            )
+        )
+        self.train_window_label.setText(translate("LocalWindow", "Train with D:"))
+        self.pages.setTabText(WINDOWS_PAGE, translate("LocalWindow", "Global vs local"))
+        self.pages.setTabText(TRAIN_PAGE, translate("LocalWindow", "Train from scratch"))
+        self._show_window_label()
+        if self.compared is not None:
+            self.show_compared(self.compared, self.compared_request)

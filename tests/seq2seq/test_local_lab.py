@@ -1,0 +1,95 @@
+"""Global beside local, trained together for the window (explorer.seq2seq.local_lab): the run
+is deterministic per seed, its snapshots give back both models, the window's measure is where
+p_t sits against the truth recomputed here from the true links, and the comparison is two
+traces of the same text."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import torch
+
+from explorer.lab import LabRun, run_all
+from explorer.seq2seq.local_lab import (
+    DEFAULTS,
+    WindowPair,
+    compare_windows,
+    train_window_pair,
+    window_measure,
+    window_pairs,
+)
+from explorer.seq2seq.local_trace import trace_window
+from explorer.seq2seq.spec import LabError
+from explorer.seq2seq.tasks import get_task, make_sequence_batch
+
+PAIR = WindowPair("local-p-ours", window=2, hidden=8, embed=8)
+TINY = replace(DEFAULTS, steps=3, batch_size=4, eval_every=3, eval_size=1, snapshot_every=1, device="cpu")
+
+
+@pytest.fixture(scope="module")
+def trained():
+    return train_window_pair(PAIR, TINY)
+
+
+def test_the_pair_is_checked():
+    with pytest.raises(LabError, match="not a windowed model"):
+        WindowPair("global")
+    with pytest.raises(LabError, match="window must be a whole number"):
+        WindowPair("local-m", window=0)
+    assert WindowPair("local-m").names == ("global", "local-m")
+
+
+def test_training_is_deterministic_and_trains_both_on_the_same_batches(trained):
+    again = train_window_pair(PAIR, TINY)
+    assert again.losses == trained.losses and set(trained.losses) == {"global", "local-p-ours"}
+    other = train_window_pair(PAIR, replace(TINY, seed=1))
+    assert other.losses != trained.losses
+    assert trained.specs["local-p-ours"].window == 2 and trained.models["local-p-ours"].half_width == 2
+
+
+def test_a_snapshot_gives_back_both_models(trained):
+    last = trained.log.snapshots[-1]
+    assert last.step == 3 and any(k.startswith("global.") for k in last.state)
+    models = PAIR.models_at(last.state)
+    batch = make_sequence_batch(
+        [get_task("copy-twice").truth("a b c d".split())], models["global"].spec.vocab
+    )
+    for name, module in models.items():
+        original = trained.models[name].eval()
+        with torch.no_grad():
+            assert torch.equal(module(batch.source, batch.lengths, batch.target_in),
+                               original(batch.source, batch.lengths, batch.target_in))  # fmt: skip
+
+
+def test_the_window_measure_is_the_distance_to_the_true_links(trained):
+    model = trained.models["local-p-ours"].eval()
+    pairs = window_pairs()
+    numbers = window_measure(PAIR)(torch.nn.ModuleDict(trained.models))
+    distances = []
+    for pair in pairs:  # p_t on the true translation, one pair at a time, against its links
+        batch = make_sequence_batch([pair], model.spec.vocab)
+        with torch.no_grad():
+            _, looked = model.read(batch.source, batch.lengths, batch.target_in)
+        centres = looked.centres[0].numpy()
+        distances += [min(abs(centres[t] - s) for s in links) for t, links in enumerate(pair.links)]
+    assert numbers["window_share"] == pytest.approx(float(np.mean(np.array(distances) <= 1)))
+    assert numbers["window_error"] == pytest.approx(float(np.mean(distances)), rel=1e-5)
+
+
+def test_the_run_reports_the_goal_metric_and_snapshots(trained):
+    run = run_all([LabRun(lambda **kw: train_window_pair(PAIR, **kw), TINY, spec=PAIR)], timeout=120)[0]
+    assert run.status == "done", run.error
+    assert run.losses == pytest.approx([np.mean(v) for v in zip(*trained.losses.values())])
+    assert run.eval_steps == [3] and 0 <= run.last("window_share") <= 1
+    assert [s.step for s in run.snapshots] == [0, 1, 2, 3]
+
+
+def test_compared_windows_are_the_traces_of_each_model(trained):
+    models = {k: m.eval() for k, m in trained.models.items()}
+    task = get_task("copy-twice")
+    compared = compare_windows(models, "copy-twice", "a b c", half_width=4)
+    alone = trace_window(models["local-p-ours"], task, "a b c", "", 4)
+    assert compared.local.half_width == 4 and compared.local.trained_half_width == 2
+    np.testing.assert_array_equal(compared.local.alignment, alone.alignment)
+    np.testing.assert_array_equal(compared.local.centres, alone.centres)
+    assert compared.global_.centres is None and compared.global_.model == "global"
