@@ -38,7 +38,7 @@ from explorer.seq2seq.local_lab import (
 from explorer.training import Snapshot
 
 EVENTS = ("request", "weights", "selection", "training")
-DEFAULT_SOURCE = "a b c d e f g h i j k l"
+DEFAULT_SOURCE = "a b c d e f g h"  # 16 words written: rows a projector shows
 MAX_TEXT = 1000
 WINDOW_RANGE = (1, 30)  # the D a model reads with or trains with
 STEPS_RANGE = (10, 5000)

@@ -2445,8 +2445,8 @@
         <translation>第 {t} 步“{word}”：对每个源词的权重</translation>
     </message>
     <message>
-        <source>step {t} “{word}”: p_t = {p:.2f}, σ = {sigma:g}; pale: softmax in the window, curve: Gaussian, dark: their product</source>
-        <translation>第 {t} 步“{word}”：p_t = {p:.2f}，σ = {sigma:g}；浅色：窗口内的 softmax，曲线：高斯，深色：两者之积</translation>
+        <source>step {t} “{word}”: p_t = {p:.2f}, σ = {sigma:g}</source>
+        <translation>第 {t} 步“{word}”：p_t = {p:.2f}，σ = {sigma:g}</translation>
     </message>
     <message>
         <source>“{out}” ← “{src}”: a = {w:.3f}</source>
@@ -2535,6 +2535,10 @@
     <message>
         <source>p_t within 1 of the true word on {k} of {n} steps</source>
         <translation>{n} 步中有 {k} 步 p_t 离真实的词不超过 1</translation>
+    </message>
+    <message>
+        <source>◆ p_t   • the true word   frame: the window [p_t − D, p_t + D]   under it, for the selected step: pale bars the softmax inside the window, the curve the Gaussian, dark bars a_t(s)</source>
+        <translation>◆ p_t   • 真实的词   方框：窗口 [p_t − D, p_t + D]   下方是所选的一步：浅色柱为窗口内的 softmax，曲线为高斯，深色柱为 a_t(s)</translation>
     </message>
     <message>
         <source>Letters:</source>

@@ -22,7 +22,7 @@ from explorer.seq2seq.local_trace import WindowTrace
 WEIGHT_COLOUR = "#0072B2"
 ALIGN_COLOUR = "#9ecae1"
 MAX_CELL = 44  # a short text is not drawn with huge cells
-STRIP_ROWS = 4  # the selected step's reading: as tall as this many cells (at least)
+STRIP_LINES = 4  # the selected step's reading: its caption and bars, as tall as this many text lines
 
 
 class WindowCanvas(QtWidgets.QWidget):
@@ -32,6 +32,7 @@ class WindowCanvas(QtWidgets.QWidget):
         super().__init__(parent)
         self.trace: WindowTrace | None = None
         self.title = ""
+        self.legend = ""  # what the marks mean: the tooltip away from a cell
         self.selected: int | None = None
         self._font_px = 13
         self._fg, self._bg = QtGui.QColor("#000000"), QtGui.QColor("#ffffff")
@@ -79,12 +80,16 @@ class WindowCanvas(QtWidgets.QWidget):
         label_w = max(metrics.horizontalAdvance(w) for w in t.output_tokens) + 8
         top = QtGui.QFontMetricsF(self._font(1.1, True)).height() + line + 6
         rows, cols = len(t.output_tokens), len(t.source_tokens)
-        strip = max(STRIP_ROWS * line, 3 * line)
+        strip = self._strip_height(line)
         cw = min(MAX_CELL, (self.width() - label_w - 8) / cols)
-        ch = min(MAX_CELL, cw * 1.2, (self.height() - top - strip - 2 * line - 8) / rows)
+        ch = min(MAX_CELL, cw * 1.2, (self.height() - top - strip - 10) / rows)
         if cw < 2 or ch < 2:
             return None
         return QtCore.QRectF(label_w, top, cw * cols, ch * rows), cw, ch
+
+    def _strip_height(self, line: float) -> float:
+        """The reading under the grid: its caption and bars, less when the canvas is short."""
+        return max(2.5 * line, min(STRIP_LINES * line, 0.25 * self.height()))
 
     def row_at(self, y: float) -> int | None:
         layout = self._layout()
@@ -102,9 +107,10 @@ class WindowCanvas(QtWidgets.QWidget):
         p.setPen(self._fg)
         p.setFont(self._font(1.1, True))
         title_h = QtGui.QFontMetricsF(self._font(1.1, True)).height()
-        p.drawText(
-            QtCore.QRectF(4, 2, self.width() - 8, title_h), QtCore.Qt.AlignmentFlag.AlignLeft, self.title
+        title = QtGui.QFontMetricsF(self._font(1.1, True)).elidedText(
+            self.title, QtCore.Qt.TextElideMode.ElideRight, self.width() - 8
         )
+        p.drawText(QtCore.QRectF(4, 2, self.width() - 8, title_h), QtCore.Qt.AlignmentFlag.AlignLeft, title)
         layout = self._layout()
         if layout is None:
             p.end()
@@ -119,23 +125,33 @@ class WindowCanvas(QtWidgets.QWidget):
         weights = np.asarray(t.alignment, float)
         blue = QtGui.QColor(WEIGHT_COLOUR)
         p.setFont(self._font())
+        metrics = QtGui.QFontMetricsF(self._font())
+        line = metrics.height()
+        widest = max(metrics.horizontalAdvance(w) for w in t.source_tokens) + 4
+        every_col = max(1, math.ceil(widest / cw))  # labels that would touch are thinned out
+        every_row = max(1, math.ceil(line / ch))
         for s, word in enumerate(t.source_tokens):  # the source along the top
-            rect = QtCore.QRectF(grid.left() + s * cw, grid.top() - ch - 2, cw, ch)
-            p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, word)
+            if s % every_col == 0:
+                rect = QtCore.QRectF(grid.left() + s * cw - cw, grid.top() - line - 2, 3 * cw, line)
+                p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, word)
         selected = self.selected_step()
         for r, word in enumerate(t.output_tokens):
             y = grid.top() + r * ch
-            p.setPen(self._accent if r == selected else self._fg)
-            p.drawText(QtCore.QRectF(0, y, grid.left() - 6, ch), QtCore.Qt.AlignmentFlag.AlignRight, word)
+            if r % every_row == 0 or r == selected:
+                p.setPen(self._accent if r == selected else self._fg)
+                label = QtCore.QRectF(0, y + ch / 2 - line / 2, grid.left() - 6, line)
+                p.drawText(
+                    label, QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter, word
+                )
             for s in range(len(t.source_tokens)):
                 value = float(np.clip(weights[r, s], 0.0, 1.0))
                 p.fillRect(QtCore.QRectF(grid.left() + s * cw, y, cw, ch), _mix(self._bg, blue, value))
         p.setPen(QtGui.QPen(self._muted, 1))
         p.drawRect(grid)
         if t.true_links is not None:  # the true source word of each step: a small dot
-            p.setPen(QtCore.Qt.PenStyle.NoPen)
-            p.setBrush(self._muted)
-            radius = max(2.0, min(cw, ch) * 0.12)
+            p.setPen(QtGui.QPen(self._fg, 1.5))  # a ring: seen on a dark cell and on a pale one
+            p.setBrush(self._bg)
+            radius = max(2.5, min(cw, ch) * 0.13)
             for r, links in enumerate(t.true_links[: len(t.output_tokens)]):
                 for s in links:
                     centre = QtCore.QPointF(grid.left() + (s + 0.5) * cw, grid.top() + (r + 0.5) * ch)
@@ -176,12 +192,18 @@ class WindowCanvas(QtWidgets.QWidget):
         t, step = self.trace, self.selected_step()
         line = QtGui.QFontMetricsF(self._font()).height()
         top = grid.bottom() + line + 4
-        height = max(STRIP_ROWS * line, 3 * line) - line
+        height = self._strip_height(line) - line
         base = top + height
         p.setPen(self._fg)
         p.setFont(self._font())
-        p.drawText(QtCore.QRectF(0, grid.bottom() + 2, self.width(), line), QtCore.Qt.AlignmentFlag.AlignLeft,
-                   self._reading_caption(step))  # fmt: skip
+        caption = QtGui.QFontMetricsF(self._font()).elidedText(
+            self._reading_caption(step), QtCore.Qt.TextElideMode.ElideRight, self.width() - 8
+        )
+        p.drawText(
+            QtCore.QRectF(4, grid.bottom() + 2, self.width() - 8, line),
+            QtCore.Qt.AlignmentFlag.AlignLeft,
+            caption,
+        )
         p.setPen(QtGui.QPen(self._muted, 1))
         p.drawLine(QtCore.QPointF(grid.left(), base), QtCore.QPointF(grid.right(), base))
         n = len(t.source_tokens)
@@ -218,7 +240,7 @@ class WindowCanvas(QtWidgets.QWidget):
             )
         return translate(
             "LocalWindow",
-            "step {t} “{word}”: p_t = {p:.2f}, σ = {sigma:g}; pale: softmax in the window, curve: Gaussian, dark: their product",
+            "step {t} “{word}”: p_t = {p:.2f}, σ = {sigma:g}",
         ).format(t=step, word=word, p=float(t.centres[step]), sigma=t.sigma)
 
     # -- the mouse ---------------------------------------------------------------------------------
@@ -231,12 +253,12 @@ class WindowCanvas(QtWidgets.QWidget):
         layout, t = self._layout(), self.trace
         row = self.row_at(event.position().y())
         if layout is None or row is None:
-            self.setToolTip("")
+            self.setToolTip(self.legend)
             return
         grid, cw, _ = layout
         s = math.floor((event.position().x() - grid.left()) / cw)
         if not 0 <= s < len(t.source_tokens):
-            self.setToolTip("")
+            self.setToolTip(self.legend)
             return
         self.setToolTip(
             translate("LocalWindow", "“{out}” ← “{src}”: a = {w:.3f}").format(

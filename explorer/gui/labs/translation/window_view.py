@@ -39,7 +39,12 @@ from explorer.words import QT_TRANSLATE_NOOP
 TAB = "local"
 CHANNEL = "local"
 WINDOWS_PAGE, TRAIN_PAGE = 0, 1
-EXAMPLES = ("a b c d e f g h i j k l", "a b c d e", "t s r q p o n m l k j i h g f e d c b a")
+EXAMPLES = (
+    "a b c d e f g h",
+    "a b c d e",
+    "a b c d e f g h i j k l m n o",
+    "t s r q p o n m l k j i h g f e d c b a",
+)
 LOCAL_NAMES = {
     "local-m": QT_TRANSLATE_NOOP("LocalWindow", "local-m: p_t = t"),
     "local-p": QT_TRANSLATE_NOOP("LocalWindow", "local-p: p_t = S·sigmoid(v_pᵀ tanh(W_p h_t))"),
@@ -323,6 +328,15 @@ class LocalWindowView(View):
                 )
             )
         lines += [translated(n) for n in c.local.notices]
+        legend = translate(
+            "LocalWindow",
+            "◆ p_t   • the true word   frame: the window [p_t − D, p_t + D]   under it, for the selected "
+            "step: pale bars the softmax inside the window, the curve the Gaussian, dark bars a_t(s)",
+        )
+        for canvas in (self.global_canvas, self.local_canvas):
+            canvas.legend = legend
+        if not self.state.presentation:  # on a projector the legend is the canvases' tooltip
+            lines.append(legend)
         self.summary.setText("\n".join(lines))
 
     def _say(self, text: str, error: bool) -> None:
@@ -351,6 +365,7 @@ class LocalWindowView(View):
         for canvas in (self.global_canvas, self.local_canvas):
             canvas.set_style(max(px, look.figure_px), t.plot_fg, t.plot_bg, t.accent, t.muted)
         self.training.restyle()
+        self._show_summary()  # presentation mode leaves the legend to the tooltip
 
     def retranslate(self) -> None:
         self.source_label.setText(translate("LocalWindow", "Letters:"))
