@@ -1368,6 +1368,11 @@
         <translation>放大显示的阶段必须列出流程中的面板</translation>
     </message>
     <message>
+        <source>matrix_zoom must be null or four whole numbers, top &lt; bottom and left &lt; right</source>
+        <comment>session.matrix_zoom</comment>
+        <translation>矩阵的放大区域必须为空，或是四个整数（上、下、左、右），且上 &lt; 下、左 &lt; 右</translation>
+    </message>
+    <message>
         <source>lesson_step must be 0 to {last}</source>
         <comment>session.lesson_step</comment>
         <translation>课程步骤必须在 0 到 {last} 之间</translation>
