@@ -128,6 +128,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             role="qk",
             picture=picture,
             hidden=display.hidden_cells(t),
+            visible=t.mask,
             levels=symmetric_levels(data if picture is None else picture),
         )
         if name == "scores":
@@ -148,6 +149,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             role="qk",
             picture=display.picture("mask"),
             hidden=display.hidden_cells(t),
+            visible=t.mask,
         )
         mask = option_label("mask", cfg.mask)
         return _titled(panel, translate("Stages", "mask: {mask} (1 = visible)").format(mask=mask))
@@ -160,6 +162,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             role="qk",
             picture=display.picture("weights", h),
             hidden=display.hidden_cells(t),
+            visible=t.mask,
         )
         return _titled(panel, WEIGHT_FORMULAS.get(cfg.attention, "weights"))
     if name == "head_output":
@@ -305,6 +308,7 @@ def compare_panels(pair, head: int, titles: tuple[str, str, str]) -> list[Matrix
             role="qk",
             picture=pair.picture("A", head),
             hidden=hidden_a,
+            visible=a.mask,
             name="A",
         ),
         MatrixPanel(
@@ -316,6 +320,7 @@ def compare_panels(pair, head: int, titles: tuple[str, str, str]) -> list[Matrix
             role="qk",
             picture=pair.picture("B", head),
             hidden=hidden_b,
+            visible=b.mask,
             name="B",
         ),
         MatrixPanel(
