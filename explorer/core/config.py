@@ -34,8 +34,10 @@ class ConfigError(MessageError, ValueError):
 class MaskSpec:
     """Which keys each query may see.
 
-    kind: ``none``; ``causal`` (key j <= query i); ``window`` (|i - j| <= size,
-    Luong's local attention); ``valid`` (only the first ``size`` keys, d2l's valid_lens).
+    kind: ``model`` (the mask the model was trained with: none for an encoder, causal for
+    a decoder, with its sliding window where it has one); ``none``; ``causal`` (key j <=
+    query i); ``window`` (|i - j| <= size, Luong's local attention); ``valid`` (only the
+    first ``size`` keys, d2l's valid_lens).
     """
 
     kind: str = "none"
@@ -44,7 +46,7 @@ class MaskSpec:
     @classmethod
     def parse(cls, text: str) -> MaskSpec:
         text = (text or "none").strip().lower()
-        if text in ("none", "causal"):
+        if text in ("model", "none", "causal"):
             return cls(text)
         match = re.fullmatch(r"(window|valid):\s*(-?\d+)", text)
         if not match:
@@ -55,7 +57,7 @@ class MaskSpec:
         return cls(kind, size)
 
     def __str__(self) -> str:
-        return self.kind if self.kind in ("none", "causal") else f"{self.kind}:{self.size}"
+        return self.kind if self.kind in ("model", "none", "causal") else f"{self.kind}:{self.size}"
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,7 @@ class AttentionConfig:
     temperature: float = 1.0
     heads: int | None = None  # None: the model's own (pretrained) or 8 (random, identity)
     attention: str = "soft"
-    mask: str = "none"
+    mask: str = "model"  # the model's own; "none" turns even a decoder's causal mask off
     weights: str = "pretrained"
     layer: int = 0
     d_model: int = 64  # width of random and identity weights

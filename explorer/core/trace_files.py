@@ -47,7 +47,9 @@ def entries(trace: AttentionTrace, selection: TraceSelection) -> Iterator[Entry]
         return Entry(name, [array], False)
 
     for name in selection.stages:
-        yield entry(name, getattr(trace, name), name in PER_HEAD_STAGES)
+        array = getattr(trace, name)
+        if array is not None:  # a decoder's rotation: absent from other traces
+            yield entry(name, array, name in PER_HEAD_STAGES)
     if selection.projections:
         for name, array in trace.projection_slices(heads).items():
             yield Entry(name, [array], False)

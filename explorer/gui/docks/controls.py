@@ -26,7 +26,7 @@ MAX_TEXT_CHARS = 1_000_000  # a pasted page is kept whole; the engine cuts token
 SCORINGS = ("dot", "cosine", "additive", "general")
 ATTENTIONS = ("soft", "hard", "sample")
 SCALES = ("sqrt", "temperature", "none")
-MASKS = ("none", "causal", "window", "valid")
+MASKS = ("model", "none", "causal", "window", "valid")
 SOURCES = ("pretrained", "random", "identity")
 
 
@@ -304,6 +304,10 @@ class Controls(QtWidgets.QWidget):
                 ),
             },
             self.mask: {
+                "model": (
+                    self.tr("the model's own"),
+                    self.tr("the mask the model was trained with: none for an encoder, causal for a decoder"),
+                ),
                 "none": (self.tr("none"), self.tr("every query sees every key")),
                 "causal": (self.tr("causal"), self.tr("query i sees keys 0..i only (a decoder)")),
                 "window": (
