@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from explorer.core.config import (
     ATTENTIONS,
@@ -16,8 +17,11 @@ from explorer.core.config import (
     AttentionConfig,
     ConfigError,
 )
-from explorer.core.trace import STAGE_ARRAYS, TRACE_DTYPES, TraceSelection
+from explorer.core.trace import ALL_STAGES, TRACE_DTYPES, TraceSelection
 from explorer.failing import EXIT_BAD_INPUT, Parser, check_out_file, fail
+
+if TYPE_CHECKING:
+    from explorer.core.decoding import GenerationSpec, HeadSet
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,7 +87,7 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
         "--stages",
         default=None,
         metavar="LIST",
-        help=f"write only these arrays, comma-separated, from: {', '.join(STAGE_ARRAYS)} (default: all)",
+        help=f"write only these arrays, comma-separated, from: {', '.join(ALL_STAGES)} (default: all)",
     )
     parser.add_argument(
         "--only-heads",
@@ -236,8 +240,8 @@ def add_decoder_arguments(parser: argparse.ArgumentParser) -> None:
 
 @dataclass(frozen=True)
 class DecoderRequests:
-    generation: object | None = None  # GenerationSpec
-    ablation: object | None = None  # HeadSet
+    generation: GenerationSpec | None = None
+    ablation: HeadSet | None = None
 
 
 def decoder_requests(args: argparse.Namespace, config: AttentionConfig) -> DecoderRequests:
@@ -255,7 +259,7 @@ def decoder_requests(args: argparse.Namespace, config: AttentionConfig) -> Decod
 
 
 def describe(selection: TraceSelection, heads: int) -> str:
-    parts = ["every stage" if selection.stages == STAGE_ARRAYS else ", ".join(selection.stages)]
+    parts = ["every stage" if selection.stages == ALL_STAGES else ", ".join(selection.stages)]
     if selection.heads is not None:
         parts.append(f"heads {','.join(map(str, selection.heads_of(heads)))}")
     if selection.projections:

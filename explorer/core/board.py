@@ -24,12 +24,13 @@ import math
 import time
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
 
-from explorer.core.attention import Projections, Settings, attend, build_mask
-from explorer.core.causal_attention import Rotary, attend_decoder
+from explorer.core.attention import Projections, Settings, Stages, attend, build_mask
+from explorer.core.causal_attention import DecoderStages, Rotary, attend_decoder
 from explorer.core.config import AttentionConfig
 from explorer.core.device import numerics, threads_for
 from explorer.core.engine import UNTRAINED_NOTICES, projection_arrays, stage_arrays, valid_head_counts
@@ -102,7 +103,7 @@ class Board:
         }
         if set(given) not in ({"x"}, {"q", "k", "v"}):
             raise BoardError.of("board.tables")
-        width = None
+        width: int | None = None
         for name, rows in given.items():
             matrix = _checked_matrix(name.upper(), rows, n)
             object.__setattr__(self, name, matrix)
@@ -114,6 +115,8 @@ class Board:
                 raise BoardError.of(
                     "board.widths_differ", matrix=name.upper(), count=len(matrix[0]), width=width
                 )
+        if width is None:
+            raise BoardError.of("board.tables")
         heads = self.heads
         if isinstance(heads, bool) or not isinstance(heads, int) or heads < 1 or width % heads:
             options = ", ".join(map(str, valid_head_counts(width)))
@@ -143,7 +146,9 @@ class Board:
 
     @property
     def width(self) -> int:
-        return len((self.x or self.q)[0])
+        table = self.x if self.x is not None else self.q
+        assert table is not None  # __post_init__ requires X or Q, K and V
+        return len(table[0])
 
     def matrices(self) -> dict[str, np.ndarray]:
         """The typed tables as float64 arrays: {"X": …} or {"Q": …, "K": …, "V": …}."""
@@ -197,8 +202,8 @@ class Board:
         return _replace(self, rope_theta=theta)
 
     # -- files ------------------------------------------------------------------------------------
-    def to_dict(self) -> dict:
-        out: dict = {"tokens": list(self.tokens), "heads": self.heads}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tokens": list(self.tokens), "heads": self.heads}
         if self.rope_theta is not None:
             out["rope_theta"] = self.rope_theta
         for name in ("x", "q", "k", "v"):
@@ -208,7 +213,7 @@ class Board:
         return out
 
     @classmethod
-    def from_dict(cls, data) -> Board:
+    def from_dict(cls, data: object) -> Board:
         if not isinstance(data, dict):
             raise BoardError.of("board.tables")
         unknown = set(data) - {"tokens", "x", "q", "k", "v", "heads", "rope_theta"}
@@ -221,17 +226,16 @@ class Board:
                 if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
                     raise BoardError.of("board.tables")
                 tables[name] = tuple(tuple(r) for r in rows)
-        return cls(
-            data.get("tokens"), heads=data.get("heads", 1), rope_theta=data.get("rope_theta"), **tables
-        )
+        tokens: Any = data.get("tokens")  # checked by __post_init__, as typed input is
+        return cls(tokens, heads=data.get("heads", 1), rope_theta=data.get("rope_theta"), **tables)
 
 
-def _replace(board: Board, **changes) -> Board:
+def _replace(board: Board, **changes: Any) -> Board:
     fields = {name: getattr(board, name) for name in ("tokens", "x", "q", "k", "v", "heads", "rope_theta")}
     return Board(**{**fields, **changes})
 
 
-def _checked_matrix(name: str, rows, n: int) -> Matrix:
+def _checked_matrix(name: str, rows: object, n: int) -> Matrix:
     """Rows of finite numbers, one per token, all of the same length."""
     if not isinstance(rows, (list, tuple)) or not all(isinstance(r, (list, tuple)) for r in rows):
         raise BoardError.of("board.tables")
@@ -269,7 +273,10 @@ def board_inputs(board: Board) -> tuple[torch.Tensor, Projections]:
         return tables["X"], Projections(eye, eye.clone(), eye.clone(), eye.clone())
     x = torch.cat([tables["Q"], tables["K"], tables["V"]], dim=1)  # [n, 3d]
     zero = torch.zeros(d, d)
-    pick = lambda block: torch.cat([eye if b == block else zero for b in range(3)], dim=1)  # noqa: E731
+
+    def pick(block: int) -> torch.Tensor:
+        return torch.cat([eye if b == block else zero for b in range(3)], dim=1)
+
     return x, Projections(pick(0), pick(1), pick(2), eye.clone())
 
 
@@ -306,6 +313,7 @@ def board_trace(board: Board, options: AttentionConfig) -> AttentionTrace:
     )
     x, projections = board_inputs(board)
     rotary = board_rotary(board)
+    stages: Stages
     with torch.inference_mode(), threads_for(0):
         if rotary is None:
             stages = attend(x, x, projections, settings, params)
@@ -315,14 +323,17 @@ def board_trace(board: Board, options: AttentionConfig) -> AttentionTrace:
         computed = (stages.scores, stages.scaled, stages.weights, stages.head_outputs, stages.output)
         if not all(bool(torch.isfinite(t).all()) for t in computed):  # never a stage of inf / nan
             raise BoardError.of("board.overflow")
-    arr = lambda t: t.detach().numpy().copy()  # noqa: E731
+
+    def arr(t: torch.Tensor) -> np.ndarray:
+        return t.detach().numpy().copy()
+
     tokens = list(board.tokens)
-    rotation = {}
-    if rotary is not None:
+    rotation: dict[str, Any] = {}
+    if isinstance(stages, DecoderStages) and board.rope_theta is not None:
         rotation = {
-            "Q_rotated": arr(stages.q_rotated),
-            "K_rotated": arr(stages.k_rotated),
-            "rope_angles": arr(stages.angles),
+            "Q_rotated": None if stages.q_rotated is None else arr(stages.q_rotated),
+            "K_rotated": None if stages.k_rotated is None else arr(stages.k_rotated),
+            "rope_angles": None if stages.angles is None else arr(stages.angles),
             "rope": RopeSpec(theta=board.rope_theta).describe(),
             "positions": "rotary",
             "kv_heads": heads,

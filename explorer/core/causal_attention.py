@@ -63,7 +63,9 @@ class DecoderStages(Stages):
     kv_head_of: tuple[int, ...] = ()  # the K/V head each query head reads
 
 
-def causal_mask(n_q: int, n_k: int, window: int | None = None, device=None) -> torch.Tensor:
+def causal_mask(
+    n_q: int, n_k: int, window: int | None = None, device: torch.device | str | None = None
+) -> torch.Tensor:
     """[n_q, n_k] bool: key j visible from query i when j ≤ i (and i − j < window)."""
     i = torch.arange(n_q, device=device)[:, None]
     j = torch.arange(n_k, device=device)[None, :]
@@ -73,7 +75,9 @@ def causal_mask(n_q: int, n_k: int, window: int | None = None, device=None) -> t
     return visible
 
 
-def decoder_mask(spec: MaskSpec, n: int, window: int | None, device=None) -> torch.Tensor:
+def decoder_mask(
+    spec: MaskSpec, n: int, window: int | None, device: torch.device | str | None = None
+) -> torch.Tensor:
     """The mask a decoder layer computes with: its own for ``model`` (causal, with its sliding
     window) and ``causal`` (the window too: it is part of the model's causal mask); any other
     mask as it says (which the engine reports as not how the model was trained)."""
@@ -120,18 +124,12 @@ def attend_decoder(
     output = F.linear(concat, proj.w_o, proj.b_o)  # project back with W_O
     group = h // kv_heads
     return DecoderStages(
-        q,
-        share_kv(k, h),
-        v_read,
-        heads.scores,
-        heads.scaled,
-        heads.mask,
-        heads.weights,
-        heads.head_outputs,
-        concat,
-        output,
-        heads.entropy,
-        heads.scale_divisor,
+        q=q,
+        k=share_kv(k, h),
+        v=v_read,
+        concat=concat,
+        output=output,
+        **vars(heads),  # scores, scaled, mask, weights, head_outputs, entropy, scale_divisor
         q_rotated=q_rot if rotary is not None else None,
         k_rotated=k_read if rotary is not None else None,
         angles=rotary.angles if rotary is not None else None,

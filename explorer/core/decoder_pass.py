@@ -24,7 +24,7 @@ from explorer.core.causal_attention import DecoderStages, Rotary, attend_decoder
 from explorer.core.config import MaskSpec
 from explorer.core.head_measures import first_token_share
 from explorer.models.ablation import ABLATIONS, HeadEdit, editor
-from explorer.models.decoder import DecoderLayer, PretrainedDecoder, mlp, norm, rope_tables
+from explorer.models.decoder import DecoderLayer, DecoderWeights, PretrainedDecoder, mlp, norm, rope_tables
 
 __all__ = ["ABLATIONS", "Ablation", "DecoderPass", "NextTokens", "logits", "next_tokens", "run_decoder"]
 
@@ -63,17 +63,16 @@ def layer_projections(lw: DecoderLayer) -> Projections:
     return Projections(lw.w_q, lw.w_k, lw.w_v, lw.w_o, lw.b_q, lw.b_k, lw.b_v, lw.b_o)
 
 
-def rotary_for(model: PretrainedDecoder, n: int, device) -> Rotary | None:
+def rotary_for(model: PretrainedDecoder, n: int, device: torch.device) -> Rotary | None:
     tables = rope_tables(model.config, n)
     return None if tables is None else Rotary(*tables).to(device)
 
 
-def embed(model: PretrainedDecoder, ids: torch.Tensor, weights=None) -> torch.Tensor:
+def embed(model: PretrainedDecoder, ids: torch.Tensor, weights: DecoderWeights | None = None) -> torch.Tensor:
     weights = weights or model.weights
     x = weights.embed_rows(ids)
     if model.config.gpt2:
-        table = weights.top("positions")
-        x = x + table[: ids.shape[0]].to(x.device)
+        x = x + weights.top("positions")[: ids.shape[0]].to(x.device)
     return x.to(ids.device)
 
 
@@ -86,7 +85,7 @@ def attention_input(model: PretrainedDecoder, lw: DecoderLayer, hidden: torch.Te
 def run_decoder(
     model: PretrainedDecoder,
     ids: torch.Tensor,
-    weights=None,
+    weights: DecoderWeights | None = None,
     keep_weights: Iterable[int] = (),
     keep_stages: Iterable[int] = (),
     ablation: Ablation | None = None,
@@ -127,7 +126,7 @@ def run_decoder(
             hidden.append(x)
             del stages, lw
         final = norm(
-            x, store.top("final_norm.weight"), store.top("final_norm.bias"), c.norm_eps, rms=not c.gpt2
+            x, store.top("final_norm.weight"), store.optional("final_norm.bias"), c.norm_eps, rms=not c.gpt2
         )
     return DecoderPass(hidden, final, sink, kept_weights, kept_stages)
 
@@ -144,36 +143,39 @@ class NextTokens:
     log_normaliser: np.ndarray  # [n] log Σ exp(logits): p = exp(logit − this)
 
 
-def logits(model: PretrainedDecoder, final: torch.Tensor, weights=None) -> torch.Tensor:
+def logits(
+    model: PretrainedDecoder, final: torch.Tensor, weights: DecoderWeights | None = None
+) -> torch.Tensor:
     """The LM head's logits, [n, vocabulary], float32 (one block of the table at a time)."""
     store = weights or model.weights
     parts = [final @ rows.to(final.device).T for _, rows in store.lm_head_chunks()]
     return torch.cat(parts, dim=-1)
 
 
-def next_tokens(model: PretrainedDecoder, final: torch.Tensor, k: int, weights=None) -> NextTokens:
+def next_tokens(
+    model: PretrainedDecoder, final: torch.Tensor, k: int, weights: DecoderWeights | None = None
+) -> NextTokens:
     """Top-k next tokens after each row of ``final``, with probabilities over the whole vocabulary;
     the table is read a block at a time, so no [n, vocabulary] array is needed for large n."""
     store = weights or model.weights
     k = min(k, model.config.vocab_size)
-    best_logit = best_id = None
+    best_logit = torch.empty(final.shape[0], 0, device=final.device)
+    best_id = torch.empty(final.shape[0], 0, dtype=torch.long, device=final.device)
     top = torch.full((final.shape[0], 1), float("-inf"), device=final.device)
     total = torch.zeros(final.shape[0], 1, device=final.device)
     with torch.inference_mode():
         for start, rows in store.lm_head_chunks():
             block = final @ rows.to(final.device).T  # [n, m]
-            block_max = block.amax(dim=-1, keepdim=True)
-            new_top = torch.maximum(top, block_max)
+            # A running log-sum-exp: the normaliser over the whole vocabulary, a block at a time.
+            new_top = torch.maximum(top, block.amax(dim=-1, keepdim=True))
             total = total * torch.exp(top - new_top) + torch.exp(block - new_top).sum(dim=-1, keepdim=True)
             top = new_top
             values, index = block.topk(min(k, block.shape[-1]), dim=-1)
-            index = index + start
-            if best_logit is None:
-                best_logit, best_id = values, index
-            else:
-                merged, order = torch.cat((best_logit, values), -1).topk(k, dim=-1)
-                best_id = torch.cat((best_id, index), -1).gather(-1, order)
-                best_logit = merged
+            merged, order = torch.cat((best_logit, values), -1).topk(
+                min(k, best_logit.shape[-1] + values.shape[-1]), dim=-1
+            )
+            best_id = torch.cat((best_id, index + start), -1).gather(-1, order)
+            best_logit = merged
         log_z = top + total.log()
         probs = torch.exp(best_logit - log_z)
     return NextTokens(best_id.cpu().numpy(), probs.cpu().numpy(), log_z.squeeze(-1).cpu().numpy())

@@ -16,21 +16,40 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import torch
 
 from explorer.core.config import ConfigError
-from explorer.core.decoder_pass import ABLATIONS, Ablation, NextTokens, next_tokens, run_decoder
-from explorer.models.ablation import editor
+from explorer.core.decoder_pass import Ablation, NextTokens, logits, next_tokens, run_decoder
+from explorer.models.ablation import ABLATIONS, editor
+from explorer.models.bert import BertEncoder
+from explorer.models.decoder import DecoderWeights, PretrainedDecoder
+from explorer.models.loader import PretrainedModel
+from explorer.models.tokenizer import TextTokenizer
 
+__all__ = [
+    "ABLATIONS",
+    "DECODINGS",
+    "Generation",
+    "GenerationSpec",
+    "HeadSet",
+    "check_next_tokens",
+    "decoder_ablation",
+    "encoder_ablation",
+    "generate",
+    "next_token_entries",
+]
+Entries = list[list[dict[str, Any]]]  # per position: [{"id", "token", "probability"}, …]
 DECODINGS = ("greedy", "sample")
 MAX_GENERATED = 256
 MAX_NEXT_TOKENS = 100
 
 
-def next_token_entries(tokenizer, top: NextTokens) -> list[list[dict]]:
+def next_token_entries(tokenizer: TextTokenizer, top: NextTokens) -> Entries:
     """Per position, [{"id", "token", "probability"}, …] most likely first."""
     return [
         [
@@ -41,7 +60,7 @@ def next_token_entries(tokenizer, top: NextTokens) -> list[list[dict]]:
     ]
 
 
-def check_next_tokens(k) -> int:
+def check_next_tokens(k: object) -> int:
     if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= MAX_NEXT_TOKENS:
         raise ConfigError.of("decoding.next_tokens", value=k, limit=MAX_NEXT_TOKENS)
     return k
@@ -76,8 +95,8 @@ class GenerationSpec:
         if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 0:
             raise ConfigError.of("decoding.top_k", value=self.top_k)
 
-    def describe(self) -> dict:
-        data = {"tokens": self.tokens, "decoding": self.decoding}
+    def describe(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"tokens": self.tokens, "decoding": self.decoding}
         if self.decoding == "sample":
             data.update(temperature=self.temperature, top_k=self.top_k, seed=self.seed)
         return data
@@ -89,10 +108,10 @@ class Generation:
     layer: int
     prompt_ids: list[int]
     ids: list[int] = field(default_factory=list)  # the tokens written
-    steps: list[dict] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
     stopped: str = "length"  # "length", "end of text" or "context"
 
-    def to_dict(self, tokenizer) -> dict:
+    def to_dict(self, tokenizer: TextTokenizer) -> dict[str, Any]:
         return {
             **self.spec.describe(),
             "layer": self.layer,
@@ -105,7 +124,13 @@ class Generation:
 
 
 def generate(
-    model, ids: list[int], spec: GenerationSpec, layer: int, device, weights=None, between=None
+    model: PretrainedDecoder,
+    ids: list[int],
+    spec: GenerationSpec,
+    layer: int,
+    device: torch.device,
+    weights: DecoderWeights | None = None,
+    between: Callable[[], None] | None = None,
 ) -> Generation:
     """Write ``spec.tokens`` tokens after ``ids``; each step records the chosen token, its
     probability, the top 5, and the attention of the writing position (every head of ``layer``)."""
@@ -149,9 +174,13 @@ def _first(top: NextTokens, k: int) -> NextTokens:
     return NextTokens(top.ids[:, :k], top.probabilities[:, :k], top.log_normaliser)
 
 
-def _sample(model, last: torch.Tensor, spec: GenerationSpec, gen: torch.Generator, weights) -> int:
-    from explorer.core.decoder_pass import logits
-
+def _sample(
+    model: PretrainedDecoder,
+    last: torch.Tensor,
+    spec: GenerationSpec,
+    gen: torch.Generator,
+    weights: DecoderWeights | None,
+) -> int:
     scores = logits(model, last, weights)[0].double().cpu() / spec.temperature
     if spec.top_k:
         kept = scores.topk(min(spec.top_k, scores.shape[-1]))
@@ -160,7 +189,9 @@ def _sample(model, last: torch.Tensor, spec: GenerationSpec, gen: torch.Generato
     return int(torch.multinomial(torch.softmax(scores, dim=-1), 1, generator=gen))
 
 
-def _probability(model, last, chosen: int, top: NextTokens, weights) -> float:
+def _probability(
+    model: PretrainedDecoder, last: torch.Tensor, chosen: int, top: NextTokens, weights: DecoderWeights | None
+) -> float:
     """The model's probability of the chosen token (before temperature and top-k)."""
     where = np.nonzero(top.ids[0] == chosen)[0]
     if where.size:
@@ -188,7 +219,9 @@ class HeadSet:
             raise ConfigError.of("decoding.ablation_mode", value=mode, choices=", ".join(ABLATIONS))
         if not isinstance(text, str) or not re.fullmatch(r"\s*\d+\.\d+\s*(,\s*\d+\.\d+\s*)*", text):
             raise ConfigError.of("decoding.ablate_heads", text=str(text))
-        pairs = frozenset(tuple(int(p) for p in item.strip().split(".")) for item in text.split(","))
+        pairs = frozenset(
+            (int(layer), int(head)) for layer, head in (item.strip().split(".") for item in text.split(","))
+        )
         return cls(pairs, mode)
 
     def check(self, layers: int, heads: int, model: str) -> None:
@@ -207,7 +240,7 @@ class HeadSet:
     def ablation(self) -> Ablation:
         return Ablation(self.heads, self.mode)
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         return {
             "heads": [f"{layer}.{head}" for layer, head in sorted(self.heads)],
             "mode": self.mode,
@@ -217,7 +250,15 @@ class HeadSet:
         }
 
 
-def decoder_ablation(model, ids: list[int], heads: HeadSet, k: int, device, weights=None, plain=None) -> dict:
+def decoder_ablation(
+    model: PretrainedDecoder,
+    ids: list[int],
+    heads: HeadSet,
+    k: int,
+    device: torch.device,
+    weights: DecoderWeights | None = None,
+    plain: torch.Tensor | None = None,
+) -> dict[str, Any]:
     """Next-token probabilities before and after, at every position, and how far they moved."""
     ids_t = torch.tensor(ids, device=device)
     plain = plain if plain is not None else run_decoder(model, ids_t, weights).final
@@ -235,7 +276,15 @@ def decoder_ablation(model, ids: list[int], heads: HeadSet, k: int, device, weig
     }
 
 
-def divergence(model, final_a, final_b, log_z_a, log_z_b, top_a, weights=None):
+def divergence(
+    model: PretrainedDecoder,
+    final_a: torch.Tensor,
+    final_b: torch.Tensor,
+    log_z_a: np.ndarray,
+    log_z_b: np.ndarray,
+    top_a: np.ndarray,
+    weights: DecoderWeights | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """KL(p_a ‖ p_b) per position and p_b of each position's top token under p_a, a block at a time."""
     store = weights or model.weights
     kl = torch.zeros(final_a.shape[0], dtype=torch.float64)
@@ -255,9 +304,15 @@ def divergence(model, final_a, final_b, log_z_a, log_z_b, top_a, weights=None):
     return kl.clamp_min(0.0).numpy(), top_b.numpy()
 
 
-def encoder_ablation(model, ids: list[int], heads: HeadSet, device) -> dict:
+def encoder_ablation(
+    model: PretrainedModel,
+    ids: list[int],
+    heads: HeadSet,
+    device: torch.device,
+    encoder: BertEncoder | None = None,
+) -> dict[str, Any]:
     """The encoder's output vectors (after its last layer) with the heads off, against without."""
-    encoder = model.encoder if device.type == "cpu" else model.encoder.to(device)
+    encoder = encoder or model.encoder
     ids_t = torch.tensor(ids, device=device)
     plain = encoder.hidden_states(ids_t)[-1]
     ablated = encoder.hidden_states(ids_t, edit_heads=editor(heads.heads, heads.mode))[-1]

@@ -14,19 +14,22 @@ import threading
 import time
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
 
-from explorer.core.attention import Projections, Settings, attend
-from explorer.core.causal_attention import Rotary, attend_decoder, decoder_mask
+from explorer.core.attention import Projections, Settings, Stages, attend
+from explorer.core.causal_attention import DecoderStages, Rotary, attend_decoder, decoder_mask
 from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
 from explorer.core.decoder_pass import DecoderPass, attention_input, rotary_for, run_decoder
 from explorer.core.decoder_pass import layer_projections as decoder_layer_projections
 from explorer.core.decoder_pass import next_tokens as top_next_tokens
 from explorer.core.decoding import (
+    Entries,
     GenerationSpec,
     HeadSet,
     check_next_tokens,
@@ -47,8 +50,11 @@ from explorer.core.head_measures import first_token_share
 from explorer.core.scoring import make_scoring_params
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
 from explorer.messages import Message, message_of
-from explorer.models import catalogue
-from explorer.models.loader import ModelError, PretrainedDecoder, PretrainedModel, load_model
+from explorer.models import catalogue, convert_e5
+from explorer.models.bert import BertEncoder, LayerWeights
+from explorer.models.decoder import DecoderWeights
+from explorer.models.decoder_config import DecoderConfig
+from explorer.models.loader import ModelError, PretrainedDecoder, PretrainedModel, Tokenized, load_model
 from explorer.models.random_source import (
     MAX_RANDOM_TOKENS,
     embed_words,
@@ -58,6 +64,7 @@ from explorer.models.random_source import (
 )
 
 DEFAULT_RANDOM_HEADS = 8
+Loaded = PretrainedModel | PretrainedDecoder
 # The scorings with seeded, untrained parameters of their own, and what the trace says of them.
 UNTRAINED_NOTICES = {"additive": "engine.untrained_additive", "general": "engine.untrained_general"}
 _HIDDEN_CACHE_SIZE = 16
@@ -147,23 +154,24 @@ class Engine:
 
     def __init__(self, default_model: str | Path | None = None):
         self._default_model = default_model
-        self._models: dict[str, PretrainedModel | ModelError] = {}
-        self._on_device: dict[tuple[str, str], object] = {}
-        self._projections: OrderedDict[tuple, Projections] = OrderedDict()
-        self._hidden: OrderedDict[tuple, list[torch.Tensor]] = OrderedDict()
+        self._models: dict[str, Loaded | ModelError] = {}
+        self._on_device: dict[tuple[str, str], BertEncoder] = {}
+        self._decoders_on: dict[tuple[str, str], DecoderWeights] = {}
+        self._projections: OrderedDict[tuple[str, int, int, str], Projections] = OrderedDict()
+        # Per (model, text, device): an encoder's hidden states, or a decoder's whole pass.
+        self._hidden: OrderedDict[tuple[Any, ...], list[torch.Tensor]] = OrderedDict()
+        self._passes: OrderedDict[tuple[Any, ...], DecoderPass] = OrderedDict()
         self._lock = threading.RLock()
         self._local = threading.local()
 
     # -- models -------------------------------------------------------------
-    def model(
-        self, model_dir: str | Path | None = None, model_key: str = catalogue.DEFAULT_MODEL
-    ) -> PretrainedModel:
+    def model(self, model_dir: str | Path | None = None, model_key: str = catalogue.DEFAULT_MODEL) -> Loaded:
         """The loaded model for a folder, else for a catalogue key (MiniLM by default);
         raises ModelError. The catalogue's folder is looked up only here, when it is used."""
         folder = model_dir or (self._default_model if model_key == catalogue.DEFAULT_MODEL else None)
         if not folder:
             try:
-                folder = catalogue.ready_dir(model_key)
+                folder = convert_e5.ready_dir(model_key)
             except catalogue.CatalogueError as exc:
                 raise ModelError(message_of(exc)) from None
         if folder is None:
@@ -185,7 +193,7 @@ class Engine:
         with self._lock:
             self._models.pop(str(Path(model_dir).expanduser().resolve()), None)
 
-    def _pretrained_or_problem(self, config: AttentionConfig) -> tuple[PretrainedModel | None, str | None]:
+    def _pretrained_or_problem(self, config: AttentionConfig) -> tuple[Loaded | None, str | None]:
         """The model, or why the bundled one is unavailable (a folder the user chose raises)."""
         try:
             return self.model(config.model_dir, config.model), None
@@ -199,19 +207,29 @@ class Engine:
         problem = None
         if config.weights == "pretrained":
             model, problem = self._pretrained_or_problem(config)
-            if model is not None:
-                c = model.config
-                decoder = model.is_decoder
+            if isinstance(model, PretrainedDecoder):
+                dc = model.config
                 return SourceInfo(
                     "pretrained",
-                    c.num_attention_heads * c.head_dim if decoder else c.hidden_size,
+                    dc.num_attention_heads * dc.head_dim,
+                    dc.num_hidden_layers,
+                    dc.num_attention_heads,
+                    model.name,
+                    causal=True,
+                    is_decoder=True,
+                    kv_heads=dc.num_key_value_heads,
+                    fixed_heads=_fixed_heads(dc),
+                    family=model.family,
+                )
+            if model is not None:
+                c = model.config
+                return SourceInfo(
+                    "pretrained",
+                    c.hidden_size,
                     c.num_hidden_layers,
                     c.num_attention_heads,
                     model.name,
-                    causal=decoder or bool(getattr(c, "causal", False)),
-                    is_decoder=decoder,
-                    kv_heads=c.num_key_value_heads if decoder else None,
-                    fixed_heads=decoder and _fixed_heads(c),
+                    causal=c.causal,
                     family=model.family,
                 )
             config = config.with_(weights="random")
@@ -220,7 +238,9 @@ class Engine:
         return SourceInfo(config.weights, d, 0, heads, None, problem)
 
     # -- the computation -----------------------------------------------------
-    def layer_weights(self, config: AttentionConfig, should_stop=None) -> np.ndarray:
+    def layer_weights(
+        self, config: AttentionConfig, should_stop: Callable[[], bool] | None = None
+    ) -> np.ndarray:
         """Attention weights of every layer, [layers, heads, n_q, n_k], for the overview.
 
         Each layer runs the same ``attend`` as ``trace`` with the config's options;
@@ -233,7 +253,11 @@ class Engine:
         return np.stack([self.trace(config.with_(layer=layer), should_stop).weights for layer in layers])
 
     def trace(
-        self, config: AttentionConfig, should_stop=None, strict_device: bool = False, next_tokens: int = 0
+        self,
+        config: AttentionConfig,
+        should_stop: Callable[[], bool] | None = None,
+        strict_device: bool = False,
+        next_tokens: int = 0,
     ) -> AttentionTrace:
         """Compute every stage. ``should_stop()`` is consulted between the encoder's layers
         and before attention; when it answers True the call raises ``Cancelled``.
@@ -256,14 +280,18 @@ class Engine:
     def decoder(self, config: AttentionConfig) -> PretrainedDecoder:
         """The config's model when it is a decoder; ConfigError saying so otherwise."""
         model = self.model(config.model_dir, config.model) if config.weights == "pretrained" else None
-        if model is None or not model.is_decoder:
+        if not isinstance(model, PretrainedDecoder):
             name = model.name if model is not None else config.weights
             raise ConfigError.of("decoding.not_decoder", model=name)
         return model
 
     def next_tokens(
-        self, config: AttentionConfig, k: int = 10, positions: list[int] | None = None, should_stop=None
-    ) -> list[list[dict]]:
+        self,
+        config: AttentionConfig,
+        k: int = 10,
+        positions: list[int] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> Entries:
         """The k most likely next tokens after each position of the config's text (``positions``:
         only these, negative from the end, in their order), with their probabilities:
         [{"id", "token", "probability"}, …] per position, from the cached forward."""
@@ -281,10 +309,12 @@ class Engine:
                     raise ConfigError.of("decoding.position", position=p, last=n - 1)
             final = final[[p % n for p in positions]]
         with threads_for(final.shape[0] * model.config.vocab_size * model.config.hidden_size):
-            top = top_next_tokens(model, final, max(k, 1), self._encoder_on(model, device))
+            top = top_next_tokens(model, final, max(k, 1), self._weights_on(model, device))
         return next_token_entries(model.tokenizer, top)
 
-    def generate(self, config: AttentionConfig, spec: GenerationSpec, should_stop=None) -> dict:
+    def generate(
+        self, config: AttentionConfig, spec: GenerationSpec, should_stop: Callable[[], bool] | None = None
+    ) -> dict[str, Any]:
         """Write ``spec.tokens`` tokens after the config's text (see ``decoding.generate``)."""
         model = self.decoder(config)
         self._local.should_stop = should_stop
@@ -293,11 +323,17 @@ class Engine:
         self._check_layer(model, config.layer)
         with threads_for(len(tok.ids) * model.config.hidden_size**2 * 12 * model.config.num_hidden_layers):
             out = generate(
-                model, tok.ids, spec, config.layer, device, self._encoder_on(model, device), self._check_stop
+                model, tok.ids, spec, config.layer, device, self._weights_on(model, device), self._check_stop
             )
         return out.to_dict(model.tokenizer)
 
-    def ablate(self, config: AttentionConfig, heads: HeadSet, k: int = 5, should_stop=None) -> dict:
+    def ablate(
+        self,
+        config: AttentionConfig,
+        heads: HeadSet,
+        k: int = 5,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> dict[str, Any]:
         """Heads turned off: a decoder's next-token probabilities before and after at every
         position, an encoder's output vectors' cosine to the unablated ones."""
         self._local.should_stop = should_stop
@@ -307,26 +343,28 @@ class Engine:
         c = model.config
         heads.check(c.num_hidden_layers, c.num_attention_heads, model.name)
         device, _ = choose_device(config.device)
-        if model.is_decoder:
+        if isinstance(model, PretrainedDecoder):
             tok = self._decoder_tokens(config, model)
             plain = self._decoder_pass(model, tok.ids, device).final
-            return decoder_ablation(model, tok.ids, heads, k, device, self._encoder_on(model, device), plain)
+            return decoder_ablation(model, tok.ids, heads, k, device, self._weights_on(model, device), plain)
         sentence, _ = clean_text(config.sentence)
         tok = model.tokenizer.encode(sentence, min(config.max_tokens, model.max_tokens))
-        return encoder_ablation(model, tok.ids, heads, device)
+        return encoder_ablation(model, tok.ids, heads, device, self._encoder_on(model, device))
 
-    def _decoder_tokens(self, config: AttentionConfig, model: PretrainedDecoder):
+    def _decoder_tokens(self, config: AttentionConfig, model: PretrainedDecoder) -> Tokenized:
         sentence, _ = clean_text(config.sentence)
         if not sentence.strip():
             raise ConfigError.of("engine.no_visible_characters")
         return model.tokenizer.encode(sentence, min(config.max_tokens, model.max_tokens))
 
-    def _next_tokens_of(self, config: AttentionConfig, trace: AttentionTrace, k: int) -> list[list[dict]]:
+    def _next_tokens_of(self, config: AttentionConfig, trace: AttentionTrace, k: int) -> Entries:
         if trace.weights_source != "pretrained" or not self.source_info(config).is_decoder:
             raise ConfigError.of("decoding.not_decoder", model=trace.model_name or trace.weights_source)
         return self.next_tokens(config, k)
 
-    def _decoder_weights_every_layer(self, config: AttentionConfig, should_stop) -> np.ndarray:
+    def _decoder_weights_every_layer(
+        self, config: AttentionConfig, should_stop: Callable[[], bool] | None
+    ) -> np.ndarray:
         """[layers, heads, n, n] from one forward with the model's own attention."""
         model = self.decoder(config)
         self._local.should_stop = should_stop
@@ -335,17 +373,23 @@ class Engine:
         layers = range(model.config.num_hidden_layers)
         ids = torch.tensor(tok.ids, device=device)
         run = run_decoder(
-            model, ids, self._encoder_on(model, device), keep_weights=layers, between_layers=self._check_stop
+            model, ids, self._weights_on(model, device), keep_weights=layers, between_layers=self._check_stop
         )
         return np.stack([run.weights[layer].cpu().numpy() for layer in layers])
 
     @staticmethod
-    def _check_layer(model, layer: int) -> None:
+    def _check_layer(model: PretrainedDecoder, layer: int) -> None:
         layers = model.config.num_hidden_layers
         if layer >= layers:
             raise ConfigError.of("engine.layer_missing", layer=layer, model=model.name, last=layers - 1)
 
-    def _on_some_device(self, config: AttentionConfig, should_stop, strict_device: bool, work):
+    def _on_some_device(
+        self,
+        config: AttentionConfig,
+        should_stop: Callable[[], bool] | None,
+        strict_device: bool,
+        work: Callable[[torch.device, list[Message], float], AttentionTrace],
+    ) -> AttentionTrace:
         """``work(device, notices, started)`` on the config's device, or on the CPU with a notice
         when that device is absent or runs out of memory."""
         started = time.perf_counter()
@@ -395,7 +439,7 @@ class Engine:
             )
         d_k = width // heads
         if decoder is not None:
-            self._decoder_notices(prepared, heads, notices)
+            self._decoder_notices(prepared, decoder, heads, notices)
         mask = config.mask_spec
         if prepared.causal_model:
             mask = self._causal_notices(prepared, mask, notices)
@@ -422,6 +466,7 @@ class Engine:
         n_q, n_k = len(prepared.tokens_query), len(prepared.tokens_key)
         self._check_stop()
         attn_started = time.perf_counter()
+        stages: Stages
         with threads_for(heads * n_q * n_k * d_k + (n_q + n_k) * width * width * 4):
             if decoder is not None:
                 regrouped = heads != prepared.default_heads  # GPT-2's columns in other heads: no sharing
@@ -441,19 +486,18 @@ class Engine:
             if device.type != "cpu":
                 torch.cuda.synchronize() if device.type == "cuda" else None
         done = time.perf_counter()
-        arr = lambda t: t.detach().to("cpu").numpy()  # noqa: E731
-        weights = arr(stages.weights)
-        mask_array = arr(stages.mask)
+        weights = cpu_array(stages.weights)
+        mask_array = cpu_array(stages.mask)
         # Row 0 of a causal mask can only see key 0: its weight there says nothing about the head.
         forced = n_q > 1 and n_k > 1 and not bool(mask_array[0, 1:].any())
         sink = first_token_share(weights, skip_first_row=forced) if n_q and n_k else np.zeros(heads)
-        extras = decoder_extras(stages, decoder) if decoder is not None else {}
+        extras = decoder_extras(stages, decoder) if isinstance(stages, DecoderStages) and decoder else {}
         return AttentionTrace(
             config=config,
             tokens_query=prepared.tokens_query,
             tokens_key=prepared.tokens_key,
-            X_query=arr(prepared.x_query),
-            X_key=arr(prepared.x_key),
+            X_query=cpu_array(prepared.x_query),
+            X_key=cpu_array(prepared.x_key),
             **stage_arrays(stages),
             heads=heads,
             d_k=d_k,
@@ -482,9 +526,11 @@ class Engine:
             **extras,
         )
 
-    def _decoder_notices(self, prepared: Prepared, heads: int, notices: list[Message]) -> None:
+    def _decoder_notices(
+        self, prepared: Prepared, decoder: DecoderContext, heads: int, notices: list[Message]
+    ) -> None:
         """What the trace of a decoder layer must say about how it was computed."""
-        c = prepared.decoder.model.config
+        c, layer = decoder.model.config, prepared.layer or 0
         if c.num_key_value_heads < c.num_attention_heads and heads == prepared.default_heads:
             notices.append(
                 Message.of(
@@ -495,7 +541,7 @@ class Engine:
                 )
             )
         if c.layer_scaled:
-            notices.append(Message.of("engine.layer_scaled", layer=prepared.layer, factor=prepared.layer + 1))
+            notices.append(Message.of("engine.layer_scaled", layer=layer, factor=layer + 1))
 
     def _causal_notices(self, prepared: Prepared, mask: MaskSpec, notices: list[Message]) -> MaskSpec:
         """A causally trained model: its own mask, or another one with a notice saying so."""
@@ -539,8 +585,8 @@ class Engine:
 
     def _prepare_pretrained(
         self,
-        config,
-        model: PretrainedModel,
+        config: AttentionConfig,
+        model: Loaded,
         sentence: str,
         query: str,
         device: torch.device,
@@ -570,7 +616,7 @@ class Engine:
         unk = key_tok.unk_count + (query_tok.unk_count if query_tok is not key_tok else 0)
         if unk:
             notices.append(Message.of("engine.unknown_tokens", count=unk, model=model.name))
-        if model.is_decoder:
+        if isinstance(model, PretrainedDecoder):
             if query.strip():
                 raise ConfigError.of("engine.decoder_query", model=model.name)
             return self._prepare_decoder(config, model, key_tok, unk, device)
@@ -601,12 +647,17 @@ class Engine:
         )
 
     def _prepare_decoder(
-        self, config, model: PretrainedDecoder, tok, unk: int, device: torch.device
+        self,
+        config: AttentionConfig,
+        model: PretrainedDecoder,
+        tok: Tokenized,
+        unk: int,
+        device: torch.device,
     ) -> Prepared:
         """X = the hidden state entering the layer after its norm, from the cached forward."""
         c, layer = model.config, config.layer
         run = self._decoder_pass(model, tok.ids, device)
-        weights = self._encoder_on(model, device)
+        weights = self._weights_on(model, device)
         on_device = weights.layer(layer)
         x = attention_input(model, on_device, run.hidden[layer])
         return Prepared(
@@ -657,30 +708,38 @@ class Engine:
                 self._hidden.popitem(last=False)
         return states[layer]
 
-    def _encoder_on(self, model: PretrainedModel | PretrainedDecoder, device: torch.device):
-        """The model's encoder (a decoder's weights) on ``device``: moved there once per
-        (model, device), not per trace."""
-        own = model.weights if model.is_decoder else model.encoder
-        if device.type == "cpu":
-            return own
+    def _encoder_on(self, model: PretrainedModel, device: torch.device) -> BertEncoder:
+        """The model's encoder on ``device``: moved there once per (model, device), not per trace."""
         key = (str(model.path), str(device))
         with self._lock:
-            moved = self._on_device.get(key)
-            if moved is None:
-                moved = own.moved(device) if model.is_decoder else own.to(device)
-                self._on_device[key] = moved
-        return moved
+            encoder = self._on_device.get(key)
+            if encoder is None:
+                encoder = model.encoder if device.type == "cpu" else model.encoder.to(device)
+                self._on_device[key] = encoder
+        return encoder
+
+    def _weights_on(self, model: PretrainedDecoder, device: torch.device) -> DecoderWeights:
+        """A decoder's weights on ``device`` (float32 copies there, made once per device)."""
+        if device.type == "cpu":
+            return model.weights
+        key = (str(model.path), str(device))
+        with self._lock:
+            weights = self._decoders_on.get(key)
+            if weights is None:
+                weights = model.weights.moved(device)
+                self._decoders_on[key] = weights
+        return weights
 
     def _decoder_pass(self, model: PretrainedDecoder, ids: list[int], device: torch.device) -> DecoderPass:
         """The model's own forward over ``ids``, cached per (model, text, device) like an encoder's
         hidden states (the weights of its layers are not kept)."""
         key = (str(model.path), tuple(ids), str(device))
         with self._lock:
-            run = self._hidden.get(key)
-            if run is not None:
-                self._hidden.move_to_end(key)
-                return run
-        weights = self._encoder_on(model, device)
+            cached = self._passes.get(key)
+            if cached is not None:
+                self._passes.move_to_end(key)
+                return cached
+        weights = self._weights_on(model, device)
         ids_t = torch.tensor(ids, dtype=torch.long, device=device)
         c = model.config
         with threads_for(
@@ -688,9 +747,9 @@ class Engine:
         ):
             run = run_decoder(model, ids_t, weights, between_layers=self._check_stop)
         with self._lock:
-            self._hidden[key] = run
-            while len(self._hidden) > _HIDDEN_CACHE_SIZE:
-                self._hidden.popitem(last=False)
+            self._passes[key] = run
+            while len(self._passes) > _HIDDEN_CACHE_SIZE:
+                self._passes.popitem(last=False)
         return run
 
     def _seeded_projections(self, kind: str, d: int, seed: int, device: torch.device) -> Projections:
@@ -747,7 +806,7 @@ class Engine:
         )
 
 
-def _fixed_heads(config) -> bool:
+def _fixed_heads(config: DecoderConfig) -> bool:
     """Rotary positions turn pairs inside a head, and shared K/V heads serve fixed groups: such
     a model's head count cannot be regrouped (GPT-2's can, as an encoder's)."""
     return config.rope is not None or config.num_key_value_heads != config.num_attention_heads
@@ -764,9 +823,12 @@ def _own_attention(config: AttentionConfig) -> bool:
     )
 
 
-def decoder_extras(stages, decoder: DecoderContext) -> dict:
+def decoder_extras(stages: DecoderStages, decoder: DecoderContext) -> dict[str, Any]:
     """The trace's fields that only a decoder layer has."""
-    arr = lambda t: None if t is None else t.detach().to("cpu").numpy()  # noqa: E731
+
+    def arr(t: torch.Tensor | None) -> np.ndarray | None:
+        return None if t is None else cpu_array(t)
+
     c = decoder.model.config
     rope = None
     if c.rope is not None:
@@ -788,18 +850,22 @@ def decoder_extras(stages, decoder: DecoderContext) -> dict:
     }
 
 
-def layer_projections(lw) -> Projections:
+def layer_projections(lw: LayerWeights) -> Projections:
     return Projections(lw.w_q, lw.w_k, lw.w_v, lw.w_o, lw.b_q, lw.b_k, lw.b_v, lw.b_o)
 
 
-def stage_arrays(stages) -> dict:
+def cpu_array(t: torch.Tensor) -> np.ndarray:
+    """A tensor as numpy on the CPU (a view of a CPU tensor, no copy)."""
+    return t.detach().to("cpu").numpy()
+
+
+def stage_arrays(stages: Stages) -> dict[str, Any]:
     """The trace's fields for what ``attend`` kept (Q … entropy, the scale's divisor), as
     numpy arrays on the CPU: the engine's traces and the board's are built alike."""
-    arr = lambda t: t.detach().to("cpu").numpy()  # noqa: E731
     names = {"Q": "q", "K": "k", "V": "v"}  # the trace's names where they differ
     fields = [name for name in STAGE_ARRAYS if not name.startswith("X_")]  # X: the input, not a stage
     return {
-        **{f: arr(getattr(stages, names.get(f, f))) for f in fields},
+        **{f: cpu_array(getattr(stages, names.get(f, f))) for f in fields},
         "scale_divisor": stages.scale_divisor,
     }
 
@@ -816,7 +882,7 @@ def projection_arrays(proj: Projections) -> dict[str, np.ndarray]:
     return arrays
 
 
-def _total_bytes(cache: OrderedDict) -> int:
+def _total_bytes(cache: OrderedDict[Any, Projections]) -> int:
     return sum(
         t.numel() * t.element_size()
         for proj in cache.values()

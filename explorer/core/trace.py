@@ -6,13 +6,18 @@ This is what the window draws and what ``trace`` writes; nothing downstream comp
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from explorer.atomic import atomic_write
+from explorer.core import trace_files
 from explorer.core.config import AttentionConfig, ConfigError
+from explorer.core.trace_files import Entry
+from explorer.messages import Message
 
 # Array stages, in the order of the lesson; JSON keys and NPZ names alike.
 STAGE_ARRAYS = (
@@ -118,7 +123,7 @@ class AttentionTrace:
     scoring_params: dict[str, np.ndarray] = field(default_factory=dict)
     untrained: list[str] = field(default_factory=list)  # parameters that are seeded, not learned
     # Fallbacks, truncation, [UNK], regrouping: explorer.messages.Message, English text with a key.
-    notices: list[str] = field(default_factory=list)
+    notices: list[Message] = field(default_factory=list)
     unk_count: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
     # the tokens' ids in the model's vocabulary (pretrained weights; empty otherwise)
@@ -126,7 +131,7 @@ class AttentionTrace:
     token_ids_key: list[int] = field(default_factory=list)
     # nn.Linear weights [out, in] and biases [out] on the CPU: w_q, b_q, … w_o, b_o.
     projections: dict[str, np.ndarray] = field(default_factory=dict)
-    numerics: dict = field(default_factory=dict)  # precision, versions, device name
+    numerics: dict[str, Any] = field(default_factory=dict)  # precision, versions, device name
     # Each head's mean weight on the first key (the attention sink), over the rows that could
     # choose (a causal row 0 sees only key 0 and is left out).
     first_token_share: list[float] = field(default_factory=list)
@@ -138,15 +143,15 @@ class AttentionTrace:
     Q_rotated: np.ndarray | None = None  # [h, n, d_k] Q after the rotation (rotary decoders)
     K_rotated: np.ndarray | None = None  # [h, n, d_k] K after the rotation, as each query head reads it
     rope_angles: np.ndarray | None = None  # [n, d_k/2] angle p·ω_i of position p, pair (i, i + d_k/2)
-    rope: dict | None = None  # the rotation's kind, θ, scaling, formula
+    rope: dict[str, Any] | None = None  # the rotation's kind, θ, scaling, formula
     positions: str | None = None  # "rotary" or "learned" (GPT-2)
     kv_heads: int | None = None  # K/V heads (grouped-query attention: fewer than heads)
     kv_head_of: list[int] = field(default_factory=list)  # the K/V head each query head reads
     sliding_window: int | None = None  # this layer's window of keys, None: every key before
     first_token_share_by_layer: list[list[float]] = field(default_factory=list)  # [layers][heads]
-    next_tokens: list[list[dict]] | None = None  # per position: [{"id", "token", "probability"}]
-    generation: dict | None = None  # tokens written after the text, with their attention
-    ablation: dict | None = None  # heads turned off and what changed
+    next_tokens: list[list[dict[str, Any]]] | None = None  # per position: [{"id", "token", "probability"}]
+    generation: dict[str, Any] | None = None  # tokens written after the text, with their attention
+    ablation: dict[str, Any] | None = None  # heads turned off and what changed
 
     @property
     def n_query(self) -> int:
@@ -160,7 +165,7 @@ class AttentionTrace:
     def compute_ms(self) -> float:
         return self.timings_ms.get("total", 0.0)
 
-    def meta(self, selection: TraceSelection | None = None) -> dict:
+    def meta(self, selection: TraceSelection | None = None) -> dict[str, Any]:
         """Everything but the arrays; with a selection, also what the file holds."""
         data = {
             "format_version": TRACE_FORMAT_VERSION,
@@ -223,11 +228,30 @@ class AttentionTrace:
         self._write(Path(path), "npz", selection or TraceSelection())
 
     def _write(self, path: Path, fmt: str, selection: TraceSelection) -> None:
-        from explorer.core import trace_files  # the writers import this module
-
         selection.heads_of(self.heads)  # an impossible head fails before any byte is written
         write = trace_files.write_json if fmt == "json" else trace_files.write_npz
-        atomic_write(path, lambda f: write(self, f, selection), "wb")
+        meta = self.meta(selection)
+        atomic_write(path, lambda f: write(f, meta, self.file_entries(selection), selection.dtype), "wb")
+
+    def file_entries(self, selection: TraceSelection) -> Iterator[Entry]:
+        """The arrays the selection asks for, in the file's order (views, not copies)."""
+        heads = selection.heads_of(self.heads)
+        every_head = heads == list(range(self.heads))
+
+        def entry(name: str, array: np.ndarray, per_head: bool) -> Entry:
+            if per_head and not every_head:
+                return Entry(name, [array[h] for h in heads], True)
+            return Entry(name, [array], False)
+
+        for name in selection.stages:
+            array = getattr(self, name)
+            if array is not None:  # a decoder's rotation: absent from other traces
+                yield entry(name, array, name in PER_HEAD_STAGES)
+        if selection.projections:
+            for name, array in self.projection_slices(heads).items():
+                yield Entry(name, [array], False)
+        for name, array in self.scoring_params.items():  # [heads, …], seeded per head
+            yield entry(f"param_{name}", array, True)
 
     def projection_slices(self, heads: list[int]) -> dict[str, np.ndarray]:
         """W_Q … b_O per head, so that for head h (see PROJECTION_LAYOUT)
@@ -235,18 +259,21 @@ class AttentionTrace:
         d_k, p = self.d_k, self.projections
         if "w_q" not in p:
             raise ConfigError.of("trace.no_projections")
-        rows = lambda h: slice(h * d_k, (h + 1) * d_k)  # noqa: E731  head h's rows of W_q (and of W_O's columns)
+
+        def rows(h: int) -> slice:  # head h's rows of W_q (and W_O's columns); a K/V head's of W_k, W_v
+            return slice(h * d_k, (h + 1) * d_k)
+
         # Grouped-query attention: query head h reads the K/V rows of its K/V head.
         kv = self.kv_head_of or list(range(self.heads))
         out = {}
         for name in ("q", "k", "v"):
             weight = p[f"w_{name}"]
             bias = p.get(f"b_{name}", np.zeros(weight.shape[0], dtype=weight.dtype))
-            owner = (lambda h: h) if name == "q" else (lambda h: kv[h])  # noqa: E731
+            owner = list(range(self.heads)) if name == "q" else kv  # whose rows head h reads
             out[f"W_{name.upper()}"] = np.stack(
-                [weight[rows(owner(h))] for h in heads]
+                [weight[rows(owner[h])] for h in heads]
             )  # [heads, d_k, d_model]
-            out[f"b_{name.upper()}"] = np.stack([bias[rows(owner(h))] for h in heads])  # [heads, d_k]
+            out[f"b_{name.upper()}"] = np.stack([bias[rows(owner[h])] for h in heads])  # [heads, d_k]
         out["W_O"] = np.stack([p["w_o"][:, rows(h)] for h in heads])  # [heads, d_model, d_k]
         out["b_O"] = np.array(p.get("b_o", np.zeros(p["w_o"].shape[0], dtype=p["w_o"].dtype)))  # [d_model]
         return out

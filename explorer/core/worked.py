@@ -78,9 +78,10 @@ def work_rotation(trace: AttentionTrace, head: int, position: int, which: str = 
 
 
 def work_cell(trace: AttentionTrace, head: int, i: int, j: int) -> WorkedCell:
-    rotated = trace.Q_rotated is not None
-    q = (trace.Q_rotated if rotated else trace.Q)[head, i].astype(np.float64)
-    k = (trace.K_rotated if rotated else trace.K)[head, j].astype(np.float64)
+    rotated = trace.Q_rotated is not None and trace.K_rotated is not None
+    q_all = trace.Q_rotated if trace.Q_rotated is not None else trace.Q
+    k_all = trace.K_rotated if trace.K_rotated is not None else trace.K
+    q, k = q_all[head, i].astype(np.float64), k_all[head, j].astype(np.float64)
     worked = _worked_score(trace, head, q, k)
     divisor = float(trace.scale_divisor)
     row_visible = trace.mask[i].astype(bool)
@@ -184,7 +185,7 @@ def format_cell(cell: WorkedCell, max_terms: int = 8) -> list[str]:
         if s.kind == "cosine":
             lines.append(f"cos = {s.total:.4f} / ({q['norm_q']:.4f} × {q['norm_k']:.4f}) = {s.score:.4f}")
     else:
-        pairs = [f"{v:.3f}×tanh({p:.3f})" for v, p in zip(q["v"], q["W1q_plus_W2k"])]
+        pairs = [f"{v:.3f}×tanh({p:.3f})" for v, p in zip(np.asarray(q["v"]), np.asarray(q["W1q_plus_W2k"]))]
         lines.append(f"vᵀ tanh(W₁q + W₂k) = {sum_of(s.terms, pairs)} = {s.score:.4f}")
     lines.append(f"scaled = {s.score:.4f} / {cell.divisor:.4f} = {cell.scaled:.4f}")
     if not cell.visible:

@@ -13,9 +13,10 @@ embeddings and the LM head); the attention of every layer is the engine's staged
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import torch
 import torch.nn.functional as F
@@ -140,7 +141,7 @@ class FoundTensors:
     layers_found: int
 
 
-def find_tensors(config: DecoderConfig, stored: dict) -> FoundTensors:
+def find_tensors(config: DecoderConfig, stored: dict[str, torch.Tensor]) -> FoundTensors:
     """The stored tensors under canonical names; what the forward does not read is left out
     (position_ids, the old causal-mask buffers, rotary inv_freq buffers)."""
     names = DecoderNames.of(config)
@@ -151,13 +152,15 @@ def find_tensors(config: DecoderConfig, stored: dict) -> FoundTensors:
         if n.endswith(embed) and (n == embed or n[: -len(embed)].endswith("."))
     ]
     base = min(bases, key=len) if bases else ""
-    wanted = {names.own(c, base): c for c in ("embed", "positions", "final_norm.weight", "final_norm.bias")
-              if c in names.top}  # fmt: skip
+    tops = ("embed", "positions", "final_norm.weight", "final_norm.bias")
+    wanted: dict[str, str] = {names.own(c, base): c for c in tops if c in names.top}
     back = {own: part for part, own in names.parts.items()}
     pattern = re.compile(rf"^{re.escape(base + names.layer_prefix)}(\d+)\.(.+)$")
-    tensors, own_names, layers = {}, {}, 0
+    tensors: dict[str, torch.Tensor] = {}
+    own_names: dict[str, str] = {}
+    layers = 0
     for name, tensor in stored.items():
-        canonical = wanted.get(name)
+        canonical: str | None = wanted.get(name)
         match = pattern.match(name)
         if match:
             layers = max(layers, int(match.group(1)) + 1)
@@ -198,7 +201,8 @@ class DecoderLayer:
     b_down: torch.Tensor | None = None
 
     def to(self, device: torch.device) -> DecoderLayer:
-        return DecoderLayer(**{f.name: _move(getattr(self, f.name), device) for f in fields(self)})
+        moved: dict[str, Any] = {f.name: _move(getattr(self, f.name), device) for f in fields(self)}
+        return replace(self, **moved)
 
 
 class DecoderWeights:
@@ -225,7 +229,7 @@ class DecoderWeights:
         moved._layers = [self.layer(i).to(device) for i in range(self.config.num_hidden_layers)]
         moved._top = {}
         for name in ("embed", "positions", "final_norm.weight", "final_norm.bias", "lm_head"):
-            tensor = self.top(name) if name != "lm_head" or not self.config.tie_word_embeddings else None
+            tensor = self.optional(name) if name != "lm_head" or not self.config.tie_word_embeddings else None
             if tensor is not None:
                 moved._top[name] = tensor.to(device)
         return moved
@@ -239,13 +243,18 @@ class DecoderWeights:
         kept = self._layers[i]
         return kept if kept is not None else self._convert(i)
 
-    def top(self, name: str) -> torch.Tensor | None:
-        """embed, positions, final_norm.weight|bias, lm_head: float32 (converted now if not kept)."""
-        if name == "lm_head" and not self.config.tie_word_embeddings and name not in self._top:
-            stored = self._stored.get("lm_head")
-            return None if stored is None else stored.float()
-        if name == "lm_head":
-            name = "embed" if self.config.tie_word_embeddings else name
+    def top(self, name: str) -> torch.Tensor:
+        """embed, positions, final_norm.weight, lm_head: float32 (converted now if not kept);
+        the LM head of a tied model is its embedding table."""
+        found = self.optional(name)
+        if found is None:
+            raise KeyError(name)  # the checks make sure the forward's tensors are there
+        return found
+
+    def optional(self, name: str) -> torch.Tensor | None:
+        """A tensor a family may lack (GPT-2's final_norm.bias), float32, or None."""
+        if name == "lm_head" and self.config.tie_word_embeddings:
+            name = "embed"
         kept = self._top.get(name)
         if kept is not None:
             return kept
@@ -259,7 +268,7 @@ class DecoderWeights:
             table = self._stored["embed"]
         return table[ids.to(table.device)].float()
 
-    def lm_head_chunks(self, rows: int = 16384):
+    def lm_head_chunks(self, rows: int = 16384) -> Iterator[tuple[int, torch.Tensor]]:
         """(first id, float32 rows [m, hidden]) over the vocabulary, a block at a time: logits
         of a 151,936-token vocabulary without a float32 copy of its 16-bit table."""
         key = "embed" if self.config.tie_word_embeddings else "lm_head"
@@ -272,7 +281,14 @@ class DecoderWeights:
             yield start, table[start : start + rows].float()
 
     def _convert(self, i: int) -> DecoderLayer:
-        get = lambda part: _float(self._stored.get(f"layers.{i}.{part}"))  # noqa: E731
+        def get(part: str) -> torch.Tensor:
+            """A part the checks found (every part the forward reads), in float32."""
+            return self._stored[f"layers.{i}.{part}"].float()
+
+        def bias(part: str) -> torch.Tensor | None:
+            stored = self._stored.get(f"layers.{i}.{part}")
+            return None if stored is None else stored.float()
+
         if self.config.gpt2:
             width = self.config.hidden_size
             qkv, qkv_b = get("qkv.weight"), get("qkv.bias")  # Conv1D: [in, 3 · width]
@@ -285,10 +301,10 @@ class DecoderWeights:
                 w_out=get("proj.weight").t(), b_out=get("proj.bias"),
             )  # fmt: skip
         return DecoderLayer(
-            get("norm1.weight"), None, get("q.weight"), get("q.bias"), get("k.weight"), get("k.bias"),
-            get("v.weight"), get("v.bias"), get("o.weight"), get("o.bias"), get("norm2.weight"), None,
-            w_gate=get("gate.weight"), b_gate=get("gate.bias"), w_up=get("up.weight"), b_up=get("up.bias"),
-            w_down=get("down.weight"), b_down=get("down.bias"),
+            get("norm1.weight"), None, get("q.weight"), bias("q.bias"), get("k.weight"), bias("k.bias"),
+            get("v.weight"), bias("v.bias"), get("o.weight"), bias("o.bias"), get("norm2.weight"), None,
+            w_gate=get("gate.weight"), b_gate=bias("gate.bias"), w_up=get("up.weight"), b_up=bias("up.bias"),
+            w_down=get("down.weight"), b_down=bias("down.bias"),
         )  # fmt: skip
 
 
@@ -338,13 +354,17 @@ def norm(
 
 def mlp(x: torch.Tensor, layer: DecoderLayer, activation: str) -> torch.Tensor:
     act = ACTIVATIONS[activation]
-    if layer.w_gate is not None:  # SwiGLU
+    if layer.w_gate is not None and layer.w_up is not None and layer.w_down is not None:  # SwiGLU
         gate = act(F.linear(x, layer.w_gate, layer.b_gate))
         return F.linear(gate * F.linear(x, layer.w_up, layer.b_up), layer.w_down, layer.b_down)
+    if layer.w_in is None or layer.w_out is None:
+        raise ValueError("a layer with neither a gated nor a plain MLP")
     return F.linear(act(F.linear(x, layer.w_in, layer.b_in)), layer.w_out, layer.b_out)
 
 
-def rope_tables(config: DecoderConfig, n: int, device=None):
+def rope_tables(
+    config: DecoderConfig, n: int, device: torch.device | None = None
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None:
     """(angles [n, d/2], cos [n, d], sin [n, d]) for positions 0 … n − 1; None without RoPE."""
     if config.rope is None:
         return None
@@ -352,10 +372,6 @@ def rope_tables(config: DecoderConfig, n: int, device=None):
     theta = angles(torch.arange(n, device=device), omega)
     cos, sin = cos_sin(theta, config.rope.cos_sin_factor())
     return theta, cos, sin
-
-
-def _float(t: torch.Tensor | None) -> torch.Tensor | None:
-    return None if t is None else t.float()
 
 
 def _move(t: torch.Tensor | None, device: torch.device) -> torch.Tensor | None:

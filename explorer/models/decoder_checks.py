@@ -126,7 +126,7 @@ def check_decoder_tensors(
 
 
 def _explain_heads(
-    config: DecoderConfig, name: str, shape, weights_file: Path, own: str, config_file: Path
+    config: DecoderConfig, name: str, shape: tuple[int, ...], weights_file: Path, own: str, config_file: Path
 ) -> None:
     """A projection whose rows are whole heads of another width, or another count of K/V heads."""
     part = name.split(".", 2)[-1]

@@ -10,8 +10,11 @@ transformers computes it.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from explorer.models.bert import ACTIVATIONS
 from explorer.models.errors import ModelError
@@ -20,6 +23,7 @@ from explorer.models.rope import DEFAULT_THETA, ROPE_KINDS, RopeSpec
 DECODER_LABELS = {"gpt2": "GPT-2", "llama": "Llama", "mistral": "Mistral", "qwen2": "Qwen2"}
 DECODER_TYPES = tuple(DECODER_LABELS)
 _ARCHITECTURES = (("GPT2", "gpt2"), ("Llama", "llama"), ("Mistral", "mistral"), ("Qwen2", "qwen2"))
+Raw = dict[str, Any]  # a parsed config.json
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,7 @@ class DecoderConfig:
         return head // self.group_size
 
 
-def guess_decoder_type(raw: dict) -> str | None:
+def guess_decoder_type(raw: Raw) -> str | None:
     for arch in raw.get("architectures") or []:
         for prefix, model_type in _ARCHITECTURES:
             if str(arch).startswith(prefix):
@@ -80,13 +84,13 @@ def guess_decoder_type(raw: dict) -> str | None:
     return None
 
 
-def read_decoder_config(path: Path, raw: dict, model_type: str) -> DecoderConfig:
+def read_decoder_config(path: Path, raw: Raw, model_type: str) -> DecoderConfig:
     """A decoder's config.json (already parsed) → a checked DecoderConfig, or ModelError."""
     reader = _gpt2 if model_type == "gpt2" else _llama_kind
     return reader(Path(path), raw, model_type)
 
 
-def _gpt2(path: Path, raw: dict, model_type: str) -> DecoderConfig:
+def _gpt2(path: Path, raw: Raw, model_type: str) -> DecoderConfig:
     get = _getter(path, raw)
     width, heads = get("n_embd", 768), get("n_head", 12)
     _positive(path, {"n_embd": width, "n_head": heads})
@@ -102,7 +106,7 @@ def _gpt2(path: Path, raw: dict, model_type: str) -> DecoderConfig:
     if raw.get("scale_attn_weights", True) is not True:
         raise ModelError.of("decoders.unscaled", path=path)
     inner = raw.get("n_inner")
-    values = {
+    values: dict[str, Any] = {
         "n_layer": get("n_layer", 12),
         "n_positions": get("n_positions", 1024),
         "vocab_size": get("vocab_size", 50257),
@@ -137,17 +141,17 @@ def _gpt2(path: Path, raw: dict, model_type: str) -> DecoderConfig:
 
 
 # transformers' defaults per family for the keys a Llama-kind config may leave out.
-_LLAMA_DEFAULTS = {
+_LLAMA_DEFAULTS: dict[str, dict[str, Any]] = {
     "llama": {"max_position_embeddings": 2048, "bos": 1, "eos": 2, "tie": False},
     "mistral": {"max_position_embeddings": 4096 * 32, "bos": 1, "eos": 2, "tie": False},
     "qwen2": {"max_position_embeddings": 32768, "bos": None, "eos": None, "tie": False},
 }
 
 
-def _llama_kind(path: Path, raw: dict, model_type: str) -> DecoderConfig:
+def _llama_kind(path: Path, raw: Raw, model_type: str) -> DecoderConfig:
     get = _getter(path, raw)
     defaults = _LLAMA_DEFAULTS[model_type]
-    sizes = {
+    sizes: dict[str, Any] = {
         "hidden_size": get("hidden_size", None),
         "num_attention_heads": get("num_attention_heads", None),
         "num_hidden_layers": get("num_hidden_layers", None),
@@ -205,21 +209,21 @@ def _llama_kind(path: Path, raw: dict, model_type: str) -> DecoderConfig:
     )
 
 
-def _rope(path: Path, raw: dict, max_positions: int) -> tuple[RopeSpec, tuple[str, ...]]:
+def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str, ...]]:
     """rope_parameters (transformers 5) or rope_theta + rope_scaling (earlier files)."""
     params = raw.get("rope_parameters")
     if params is None:
         params = raw.get("rope_scaling")
     if params is not None and not isinstance(params, dict):
         raise ModelError.of("decoders.rope_not_object", path=path, value=_short(params))
-    params = dict(params or {})
+    params = dict(params or {})  # Raw
     if set(params) & set(raw.get("layer_types") or ()):
         raise ModelError.of("decoders.rope_per_layer", path=path)
     notes: tuple[str, ...] = ()
     theta = params.get("rope_theta", raw.get("rope_theta"))
     if theta is None:
         theta = DEFAULT_THETA
-        notes = (f"rope_theta missing: {DEFAULT_THETA:g}, as transformers assumes",)
+        notes = ("rope_theta missing: 10000, as transformers assumes",)  # the window translates it whole
     if not _number(theta) or theta <= 1:
         raise ModelError.of("decoders.rope_theta", path=path, value=_short(theta))
     kind = params.get("rope_type", params.get("type", "default"))
@@ -231,7 +235,7 @@ def _rope(path: Path, raw: dict, max_positions: int) -> tuple[RopeSpec, tuple[st
     if partial != 1 and partial != 1.0:
         raise ModelError.of("decoders.rope_partial", path=path, value=_short(partial))
 
-    def number(key: str, default, minimum: float = 0.0):
+    def number(key: str, default: float | None, minimum: float = 0.0) -> float:
         value = params.get(key, default)
         if value is None:
             value = default
@@ -288,7 +292,7 @@ def _rope(path: Path, raw: dict, max_positions: int) -> tuple[RopeSpec, tuple[st
     return spec, notes
 
 
-def _windows(path: Path, raw: dict, model_type: str, layers: int) -> tuple[int | None, ...]:
+def _windows(path: Path, raw: Raw, model_type: str, layers: int) -> tuple[int | None, ...]:
     """Each layer's sliding window, as transformers' Mistral and Qwen2 apply it."""
     if model_type == "llama":
         return (None,) * layers
@@ -318,8 +322,8 @@ def _windows(path: Path, raw: dict, model_type: str, layers: int) -> tuple[int |
 # -- small readers --------------------------------------------------------------------------------
 
 
-def _getter(path: Path, raw: dict):
-    def get(key: str, default):
+def _getter(path: Path, raw: Raw) -> Callable[[str, Any], Any]:
+    def get(key: str, default: Any) -> Any:
         value = raw.get(key, default)
         if value is None and default is None:
             raise ModelError.of("families.key_missing", path=path, key=key)
@@ -328,19 +332,19 @@ def _getter(path: Path, raw: dict):
     return get
 
 
-def _positive(path: Path, values: dict) -> None:
+def _positive(path: Path, values: dict[str, Any]) -> None:
     for key, value in values.items():
         if not _whole(value) or value <= 0:
             raise ModelError.of("families.not_positive", path=path, key=key, value=value)
 
 
-def _eps(path: Path, key: str, value) -> float:
+def _eps(path: Path, key: str, value: object) -> float:
     if not _number(value) or not 0 < value < 1:
         raise ModelError.of("decoders.norm_eps", path=path, key=key, value=_short(value))
     return float(value)
 
 
-def _activation(path: Path, key: str, value) -> str:
+def _activation(path: Path, key: str, value: object) -> str:
     if not isinstance(value, str) or value not in ACTIVATIONS:
         raise ModelError.of(
             "families.activation", path=path, key=key, value=value, supported=", ".join(ACTIVATIONS)
@@ -348,7 +352,7 @@ def _activation(path: Path, key: str, value) -> str:
     return value
 
 
-def _flag(path: Path, raw: dict, key: str, default: bool) -> bool:
+def _flag(path: Path, raw: Raw, key: str, default: bool) -> bool:
     value = raw.get(key, default)
     if value is None:
         return default
@@ -357,25 +361,26 @@ def _flag(path: Path, raw: dict, key: str, default: bool) -> bool:
     return value
 
 
-def _token_id(value) -> int | None:
+def _token_id(value: object) -> int | None:
     if isinstance(value, list):
         value = value[0] if value else None
     return value if _whole(value) and value >= 0 else None
 
 
-def _token_ids(value) -> tuple[int, ...]:
+def _token_ids(value: object) -> tuple[int, ...]:
     values = value if isinstance(value, list) else [value]
     return tuple(v for v in values if _whole(v) and v >= 0)
 
 
-def _whole(value) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+def _number(value: object) -> TypeGuard[float]:
+    """A finite JSON number (booleans are not numbers here)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _short(value) -> str:
+def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

@@ -9,7 +9,9 @@ machine is refused by name and size, instead of swapping it to a halt.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -17,7 +19,6 @@ from explorer.models.decoder import DecoderWeights, PretrainedDecoder, find_tens
 from explorer.models.decoder_checks import check_decoder_tensors, check_token_ids
 from explorer.models.decoder_config import read_decoder_config
 from explorer.models.errors import ModelError
-from explorer.models.loader import model_name, read_weights
 from explorer.models.tokenizer import load_tokenizer, set_ends
 
 # Room for everything but the weights: a 512-token trace of every stage, the logits, Python.
@@ -42,7 +43,16 @@ def available_memory() -> int | None:
         return None
 
 
-def load_decoder(folder: Path, config_file: Path, raw: dict, model_type: str) -> PretrainedDecoder:
+def load_decoder(
+    folder: Path,
+    config_file: Path,
+    raw: dict[str, Any],
+    model_type: str,
+    name: str,
+    read_weights: Callable[[Path], tuple[Path, dict[str, Any], list[str]]],
+) -> PretrainedDecoder:
+    """The loader's steps for a decoder (``read_weights``: the loader's, which finds model.safetensors,
+    its shards or an agreed conversion of pytorch_model.bin)."""
     config = read_decoder_config(config_file, raw, model_type)
     tokenizer = load_tokenizer(folder, wordpiece_family=False)
     set_ends(tokenizer, folder, config.bos_token_id, config.eos_token_ids)
@@ -58,7 +68,7 @@ def load_decoder(folder: Path, config_file: Path, raw: dict, model_type: str) ->
             notes.append(f"{label} weights, computed in float32")
     notes.extend(config.notes)
     weights = DecoderWeights(config, found.tensors, keep_float32)
-    return PretrainedDecoder(model_name(folder), folder, config, weights, tokenizer, notes)
+    return PretrainedDecoder(name, folder, config, weights, tokenizer, notes)
 
 
 def _memory_plan(folder: Path, tensors: dict[str, torch.Tensor]) -> bool:

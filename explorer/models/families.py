@@ -13,9 +13,15 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from explorer.models.bert import ACTIVATIONS, BertConfig
-from explorer.models.decoder_config import DECODER_LABELS, guess_decoder_type, read_decoder_config
+from explorer.models.decoder_config import (
+    DECODER_LABELS,
+    DecoderConfig,
+    guess_decoder_type,
+    read_decoder_config,
+)
 from explorer.models.errors import ModelError
 
 # The canonical names, after ``encoder.layer.N.``: BERT's own spelling.
@@ -140,7 +146,7 @@ def family_of(config: BertConfig) -> Family:
     return FAMILIES[config.model_type]
 
 
-def read_config(path: Path):
+def read_config(path: Path) -> BertConfig | DecoderConfig:
     """config.json → a checked BertConfig (an encoder's) or DecoderConfig (a decoder's), or
     ModelError naming the key and the fix."""
     raw = read_raw(path)
@@ -150,7 +156,7 @@ def read_config(path: Path):
     return config_from_raw(path, raw, model_type)
 
 
-def read_raw(path: Path) -> dict:
+def read_raw(path: Path) -> dict[str, Any]:
     """config.json as a dict, or ModelError saying why it is not one."""
     try:
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -165,7 +171,7 @@ def read_raw(path: Path) -> dict:
     return raw
 
 
-def model_type_of(path: Path, raw: dict) -> str:
+def model_type_of(path: Path, raw: dict[str, Any]) -> str:
     """The family key: model_type, or what the architectures say; ModelError when neither names
     a family the explorer runs (encoders here, decoders in decoder_config.py)."""
     model_type = raw.get("model_type") or _guess_type(raw) or guess_decoder_type(raw)
@@ -182,7 +188,7 @@ def model_type_of(path: Path, raw: dict) -> str:
     return model_type
 
 
-def config_from_raw(path: Path, raw: dict, model_type: str) -> BertConfig:
+def config_from_raw(path: Path, raw: dict[str, Any], model_type: str) -> BertConfig:
     family = FAMILIES[model_type]
     values: dict[str, object] = {}
     for name, key in family.config_keys.items():
@@ -197,7 +203,7 @@ def config_from_raw(path: Path, raw: dict, model_type: str) -> BertConfig:
     return _checked(path, family, values, raw)
 
 
-def _guess_type(raw: dict) -> str | None:
+def _guess_type(raw: dict[str, Any]) -> str | None:
     """Old configs lack model_type; their architectures still say what they are."""
     for arch in raw.get("architectures") or []:
         arch = str(arch)
@@ -212,7 +218,7 @@ def _guess_type(raw: dict) -> str | None:
     return None
 
 
-def _checked(path: Path, family: Family, values: dict, raw: dict) -> BertConfig:
+def _checked(path: Path, family: Family, values: dict[str, Any], raw: dict[str, Any]) -> BertConfig:
     def key(name: str) -> str:
         return family.config_keys.get(name, name)
 
@@ -279,7 +285,7 @@ def _checked(path: Path, family: Family, values: dict, raw: dict) -> BertConfig:
     )
 
 
-def _whole(value) -> bool:
+def _whole(value: object) -> bool:
     """A JSON whole number: 3 or 3.0 would do for Python, but only 3 is honest in a config."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -290,12 +296,12 @@ _LAYER_INDEX = re.compile(r"^(?:encoder|transformer)\.layer\.(\d+)\.")
 
 @dataclass
 class CanonicalTensors:
-    tensors: dict  # canonical name -> tensor (as stored: not yet upcast)
+    tensors: dict[str, Any]  # canonical name -> tensor (as stored: not yet upcast)
     own_names: dict[str, str]  # canonical name -> the name in the file, prefix included
     layers_found: int  # 1 + the highest layer index in the file
 
 
-def canonical_tensors(config: BertConfig, stored: dict) -> CanonicalTensors:
+def canonical_tensors(config: BertConfig, stored: dict[str, Any]) -> CanonicalTensors:
     """Strip a head's prefix (``bert.``, ``roberta.``, ``distilbert.``), rename to BERT's names.
 
     Tensors outside the encoder (pooler, masked-LM head, position_ids) are dropped.
@@ -315,7 +321,7 @@ def canonical_tensors(config: BertConfig, stored: dict) -> CanonicalTensors:
     return CanonicalTensors(out, own, layers)
 
 
-def _prefix(stored: dict) -> str:
+def _prefix(stored: dict[str, Any]) -> str:
     """What precedes ``embeddings.word_embeddings.weight``: '' or a head's ``bert.``."""
     found = [name[: -len(WORD_EMBEDDINGS)] for name in stored if name.endswith(WORD_EMBEDDINGS)]
     found = [p for p in found if p == "" or p.endswith(".")]

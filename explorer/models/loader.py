@@ -15,6 +15,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -24,6 +25,7 @@ from explorer.models.checks import check_tensors, check_vocabulary
 from explorer.models.convert_bin import BIN_NAME, converted_weights, needs_conversion
 from explorer.models.decoder import PretrainedDecoder
 from explorer.models.decoder_config import DECODER_TYPES
+from explorer.models.decoder_loader import load_decoder
 from explorer.models.errors import ModelError, NeedsConversion
 from explorer.models.families import canonical_tensors, config_from_raw, family_of, model_type_of, read_raw
 from explorer.models.tokenizer import TextTokenizer, Tokenized, load_tokenizer
@@ -129,9 +131,7 @@ def load_model(path: str | Path) -> PretrainedModel | PretrainedDecoder:
     raw = read_raw(config_file)
     model_type = model_type_of(config_file, raw)
     if model_type in DECODER_TYPES:
-        from explorer.models.decoder_loader import load_decoder
-
-        return load_decoder(folder, config_file, raw, model_type)
+        return load_decoder(folder, config_file, raw, model_type, model_name(folder), read_weights)
     config = config_from_raw(config_file, raw, model_type)
     tokenizer = load_tokenizer(folder, wordpiece_family=config.model_type in ("bert", "distilbert"))
     weights_file, stored, notes = read_weights(folder)
@@ -146,7 +146,7 @@ def load_model(path: str | Path) -> PretrainedModel | PretrainedDecoder:
     return PretrainedModel(model_name(folder), folder, config, encoder, tokenizer, notes)
 
 
-def read_weights(folder: Path) -> tuple[Path, dict, list[str]]:
+def read_weights(folder: Path) -> tuple[Path, dict[str, Any], list[str]]:
     """model.safetensors, its shards, or the safetensors copy of an agreed .bin conversion."""
     notes: list[str] = []
     named = None  # the file messages name: the one weights file, or the shards' index
@@ -162,19 +162,19 @@ def read_weights(folder: Path) -> tuple[Path, dict, list[str]]:
         notes.append(f"converted from {BIN_NAME}")
     else:
         raise ModelError.of("loader.no_weights", folder=folder)  # model.safetensors or pytorch_model.bin
-    stored: dict = {}
+    stored: dict[str, Any] = {}
     for file in files:
         _require(file, Message.of("loader.file_missing", file=file))
         stored.update(_read_safetensors(file))
     return named or files[0], stored, notes
 
 
-def _read_safetensors(file: Path) -> dict:
+def _read_safetensors(file: Path) -> dict[str, Any]:
     from safetensors import SafetensorError, safe_open
 
     try:
         with safe_open(str(file), framework="pt") as f:
-            return {name: f.get_tensor(name) for name in f.keys()}  # noqa: SIM118  (not a dict)
+            return {name: f.get_tensor(name) for name in f.keys()}  # not a dict
     except (SafetensorError, OSError, RuntimeError, ValueError, TypeError) as exc:
         detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
         raise ModelError.of("loader.corrupt", file=file, detail=detail) from None

@@ -44,7 +44,7 @@ class RopeSpec:
     mscale_all_dim: float | None = None
     truncate: bool = True  # yarn
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, object]:
         """What the trace says about the rotation."""
         data = {"kind": self.kind, "theta": self.theta, "pairs": "dimension i with i + d_k/2"}
         if self.kind in ("linear", "llama3", "yarn", "dynamic"):

@@ -20,6 +20,10 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 SPACE_MARK = "␣"
 NEWLINE_MARK = "↵"
@@ -47,7 +51,7 @@ def _byte_stand_ins() -> dict[str, int]:
 _STAND_INS = _byte_stand_ins()
 
 
-def scheme_of(tokenizer) -> str:
+def scheme_of(tokenizer: Tokenizer) -> str:
     """Which spelling a ``tokenizers.Tokenizer`` uses, read from its model, normaliser,
     pre-tokenizer and decoder (their own JSON, not the vocabulary)."""
     model = tokenizer.model
@@ -69,7 +73,8 @@ def scheme_of(tokenizer) -> str:
     return "plain"
 
 
-def _state(component) -> dict:
+def _state(component: Any) -> dict[str, Any]:
+    """A tokenizer component's own JSON (its pickled state), without the vocabulary."""
     try:
         data = json.loads(component.__getstate__())
     except (AttributeError, TypeError, ValueError):
@@ -77,10 +82,11 @@ def _state(component) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def _types(component) -> set[str]:
+def _types(component: object) -> set[str]:
     """The ``type`` of a component and of every component a Sequence holds."""
     if isinstance(component, dict):
-        found = {component.get("type")} if isinstance(component.get("type"), str) else set()
+        kind = component.get("type")
+        found = {kind} if isinstance(kind, str) else set()
         for key in ("pretokenizers", "decoders", "normalizers", "processors"):
             for inner in component.get(key) or []:
                 found |= _types(inner)
@@ -94,7 +100,7 @@ class Labeller:
     literal_ids: frozenset[int] = frozenset()  # added tokens: spelled as plain text, not in the code
     special_ids: frozenset[int] = frozenset()  # special tokens: labelled as spelled
 
-    def labels(self, pieces: list[str], ids: list[int], special: list[bool]) -> list[str]:
+    def labels(self, pieces: list[str], ids: list[int], special: list[int] | list[bool]) -> list[str]:
         """One label per token; special tokens keep their spelling."""
         if self.scheme == "wordpiece":
             return list(pieces)

@@ -10,9 +10,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from explorer.models.errors import ModelError
 from explorer.models.token_labels import Labeller, scheme_of
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt")
 
@@ -29,7 +33,9 @@ class Tokenized:
 class TextTokenizer:
     """A fast tokenizer with its built-in padding and truncation switched off."""
 
-    def __init__(self, tokenizer, unk_token: str | None, source: Path, labeller: Labeller | None = None):
+    def __init__(
+        self, tokenizer: Tokenizer, unk_token: str | None, source: Path, labeller: Labeller | None = None
+    ):
         self._tok = tokenizer
         # Some shipped tokenizer.json files pad every input to 128 and cut at 128.
         self._tok.no_padding()
@@ -79,33 +85,36 @@ class TextTokenizer:
         ids, pieces, special, offsets = self._ends(ids, pieces, special, offsets)
         tokens = self.labeller.labels(pieces, ids, special)
         for i, (start, end) in enumerate(offsets):
-            if ids[i] == self.unk_id and not special[i] and end > start:
+            if self.unk_token is not None and ids[i] == self.unk_id and not special[i] and end > start:
                 tokens[i] = _unk_display(self.unk_token, text[start:end])
         original = len(ids)
         if original > max_tokens:
             # Keep the closing token the tokenizer added, so the model sees a well-formed sequence.
-            keep_last = special[-1] and max_tokens >= 2 and not (self.bos and ids[-1] == self.bos[1])
-            cut = (lambda xs: xs[: max_tokens - 1] + xs[-1:]) if keep_last else (lambda xs: xs[:max_tokens])
-            ids, tokens, pieces = cut(ids), cut(tokens), cut(pieces)
+            keep_last = bool(special[-1]) and max_tokens >= 2 and not (self.bos and ids[-1] == self.bos[1])
+            kept = [*range(max_tokens - 1), len(ids) - 1] if keep_last else list(range(max_tokens))
+            ids, tokens, pieces = [ids[i] for i in kept], [tokens[i] for i in kept], [pieces[i] for i in kept]
         unk = sum(i == self.unk_id for i in ids) if self.unk_id is not None else 0
         return Tokenized(ids, tokens, unk, original, pieces)
 
-    def _ends(self, ids, pieces, special, offsets):
+    def _ends(
+        self, ids: list[int], pieces: list[str], special: list[int], offsets: list[tuple[int, int]]
+    ) -> tuple[list[int], list[str], list[int], list[tuple[int, int]]]:
         """BOS and EOS as tokenizer_config.json's add_bos_token / add_eos_token say."""
         for token, add, first in ((self.bos, self.add_bos, True), (self.eos, self.add_eos, False)):
             if token is None or add is None:
                 continue
             at = 0 if first else -1
-            present = bool(ids) and ids[at] == token[1] and special[at]
+            present = bool(ids) and ids[at] == token[1] and bool(special[at])
             if add and not present:
-                entry = ([token[1]], [token[0]], [1], [(0, 0)])
-                ids, pieces, special, offsets = (
-                    (e + x if first else x + e) for e, x in zip(entry, (ids, pieces, special, offsets))
-                )
+                where = 0 if first else len(ids)
+                ids.insert(where, token[1])
+                pieces.insert(where, token[0])
+                special.insert(where, 1)
+                offsets.insert(where, (0, 0))
             elif not add and present:
-                cut = slice(1, None) if first else slice(None, -1)
-                ids, pieces, special, offsets = ids[cut], pieces[cut], special[cut], offsets[cut]
-        return list(ids), list(pieces), list(special), list(offsets)
+                for column in (ids, pieces, special, offsets):
+                    del column[at]
+        return ids, pieces, special, offsets
 
 
 def _unk_display(unk: str, chars: str) -> str:
@@ -124,7 +133,7 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
 
         try:
             tok = Tokenizer.from_file(str(path))
-        except Exception as exc:  # tokenizers raises its own exception type  # noqa: BLE001
+        except Exception as exc:  # tokenizers raises its own exception type
             raise ModelError.of("tokenizer.unreadable", path=path, detail=_first_line(exc)) from None
         # The config's unknown token when the vocabulary has it, else the one the model names.
         named = _token(settings.get("unk_token"))
@@ -137,7 +146,7 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
     raise ModelError.of("tokenizer.missing" if wordpiece_family else "tokenizer.missing_json", folder=folder)
 
 
-def build_wordpiece(vocab_path: Path, settings: dict):
+def build_wordpiece(vocab_path: Path, settings: dict[str, Any]) -> tuple[Tokenizer, str]:
     """BERT's tokenizer from vocab.txt: the normaliser, splitter and [CLS] … [SEP] of the original.
 
     ``settings`` are tokenizer_config.json's: do_lower_case (BertTokenizer's default True),
@@ -147,7 +156,7 @@ def build_wordpiece(vocab_path: Path, settings: dict):
 
     try:
         vocab = models.WordPiece.read_file(str(vocab_path))
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise ModelError.of("tokenizer.unreadable", path=vocab_path, detail=_first_line(exc)) from None
     names = {
         role: _token(settings.get(f"{role}_token")) or default
@@ -180,9 +189,9 @@ def build_wordpiece(vocab_path: Path, settings: dict):
     return tok, names["unk"]
 
 
-def _tokenizer_settings(folder: Path) -> dict:
+def _tokenizer_settings(folder: Path) -> dict[str, Any]:
     """tokenizer_config.json over special_tokens_map.json; unreadable files count as absent."""
-    settings: dict = {}
+    settings: dict[str, Any] = {}
     for name in ("special_tokens_map.json", "tokenizer_config.json"):
         try:
             data = json.loads((folder / name).read_text(encoding="utf-8"))
@@ -193,7 +202,7 @@ def _tokenizer_settings(folder: Path) -> dict:
     return settings
 
 
-def _token(value) -> str | None:
+def _token(value: object) -> str | None:
     """A special token as tokenizer_config.json writes it: "[UNK]" or {"content": "[UNK]", …}."""
     if isinstance(value, dict):
         value = value.get("content")
@@ -206,18 +215,19 @@ def set_ends(tok: TextTokenizer, folder: Path, bos_id: int | None, eos_ids: tupl
     settings = _tokenizer_settings(folder)
     for role, token_id in (("bos", bos_id), ("eos", eos_ids[0] if eos_ids else None)):
         named = _token(settings.get(f"{role}_token"))
-        if named is not None and tok._tok.token_to_id(named) is not None:
-            found = (named, tok._tok.token_to_id(named))
-        elif token_id is not None and tok._tok.id_to_token(token_id) is not None:
-            found = (tok._tok.id_to_token(token_id), token_id)
-        else:
-            found = None
+        named_id = tok._tok.token_to_id(named) if named is not None else None
+        spelled = tok._tok.id_to_token(token_id) if token_id is not None else None
+        found: tuple[str, int] | None = None
+        if named is not None and named_id is not None:
+            found = (named, named_id)
+        elif token_id is not None and spelled is not None:
+            found = (spelled, token_id)
         flag = settings.get(f"add_{role}_token")
         setattr(tok, role, found)
         setattr(tok, f"add_{role}", flag if isinstance(flag, bool) and found is not None else None)
 
 
-def _labeller(tok, scheme: str | None = None) -> Labeller:
+def _labeller(tok: Tokenizer, scheme: str | None = None) -> Labeller:
     added = tok.get_added_tokens_decoder()
     return Labeller(
         scheme or scheme_of(tok),
@@ -226,7 +236,7 @@ def _labeller(tok, scheme: str | None = None) -> Labeller:
     )
 
 
-def _json(path: Path) -> dict | None:
+def _json(path: Path) -> dict[str, Any] | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -234,7 +244,7 @@ def _json(path: Path) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _model_unk(data: dict | None) -> str | None:
+def _model_unk(data: dict[str, Any] | None) -> str | None:
     """The unknown token named inside tokenizer.json's model (WordPiece/BPE name it, Unigram numbers it)."""
     model = (data or {}).get("model", {})
     if not isinstance(model, dict):

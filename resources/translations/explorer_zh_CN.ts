@@ -2398,6 +2398,10 @@
         <translation>由 pytorch_model.bin 转换而来</translation>
     </message>
     <message>
+        <source>rope_theta missing: 10000, as transformers assumes</source>
+        <translation>缺少 rope_theta：按 transformers 的做法取 10000</translation>
+    </message>
+    <message>
         <source>float32 weights as published; English word pieces</source>
         <translation>原版发布的 float32 权重；英文词片</translation>
     </message>

@@ -50,7 +50,7 @@ def test_the_tiny_folders_are_what_they_claim(decoder_folders):
     llama = load_model(decoder_folders("llama"))
     assert (llama.config.num_attention_heads, llama.config.num_key_value_heads) == (4, 2)
     with safe_open(str(decoder_folders("llama") / "model.safetensors"), framework="pt") as f:
-        names = set(f.keys())  # noqa: SIM118
+        names = set(f.keys())
     assert "model.layers.0.self_attn.k_proj.weight" in names and "lm_head.weight" in names
     gpt2 = decoder_folders("gpt2")
     with safe_open(str(gpt2 / "model.safetensors"), framework="pt") as f:
