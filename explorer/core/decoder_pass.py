@@ -161,21 +161,16 @@ def next_tokens(
     k = min(k, model.config.vocab_size)
     best_logit = torch.empty(final.shape[0], 0, device=final.device)
     best_id = torch.empty(final.shape[0], 0, dtype=torch.long, device=final.device)
-    top = torch.full((final.shape[0], 1), float("-inf"), device=final.device)
-    total = torch.zeros(final.shape[0], 1, device=final.device)
+    log_z = torch.full((final.shape[0],), float("-inf"), device=final.device)
     with torch.inference_mode():
         for start, rows in store.lm_head_chunks():
             block = final @ rows.to(final.device).T  # [n, m]
-            # A running log-sum-exp: the normaliser over the whole vocabulary, a block at a time.
-            new_top = torch.maximum(top, block.amax(dim=-1, keepdim=True))
-            total = total * torch.exp(top - new_top) + torch.exp(block - new_top).sum(dim=-1, keepdim=True)
-            top = new_top
+            # The normaliser over the whole vocabulary, a block at a time: log Σ exp = logaddexp of the blocks'.
+            log_z = torch.logaddexp(log_z, torch.logsumexp(block, dim=-1))
             values, index = block.topk(min(k, block.shape[-1]), dim=-1)
-            merged, order = torch.cat((best_logit, values), -1).topk(
-                min(k, best_logit.shape[-1] + values.shape[-1]), dim=-1
-            )
+            width = min(k, best_logit.shape[-1] + values.shape[-1])
+            merged, order = torch.cat((best_logit, values), -1).topk(width, dim=-1)
             best_id = torch.cat((best_id, index + start), -1).gather(-1, order)
             best_logit = merged
-        log_z = top + total.log()
-        probs = torch.exp(best_logit - log_z)
-    return NextTokens(best_id.cpu().numpy(), probs.cpu().numpy(), log_z.squeeze(-1).cpu().numpy())
+        probs = torch.exp(best_logit - log_z[:, None])
+    return NextTokens(best_id.cpu().numpy(), probs.cpu().numpy(), log_z.cpu().numpy())

@@ -79,7 +79,8 @@ def expected_shapes(config: DecoderConfig) -> dict[str, tuple[tuple[int, ...], s
 def check_decoder_tensors(
     config: DecoderConfig, found: FoundTensors, weights_file: Path, config_file: Path
 ) -> None:
-    """Every tensor the forward reads: present, of the config's shape, floating point, finite."""
+    """Every tensor the forward reads: present, of the config's shape, floating point (read from
+    the file's header alone: no value is touched; ``check_finite`` reads the values)."""
     names = DecoderNames.of(config)
     layers_key = "n_layer" if config.gpt2 else "num_hidden_layers"
     if found.layers_found > config.num_hidden_layers:
@@ -120,8 +121,16 @@ def check_decoder_tensors(
                 tensor=own,
                 dtype=str(tensor.dtype).removeprefix("torch."),
             )
-        bad = non_finite(tensor)
+
+
+def check_finite(config: DecoderConfig, found: FoundTensors, weights_file: Path) -> None:
+    """No NaN or infinity in any tensor the forward reads (``found.tensors`` may already hold
+    the float32 copies the model keeps: then no value is converted twice)."""
+    names = DecoderNames.of(config)
+    for name in expected_shapes(config):
+        bad = non_finite(found.tensors[name])
         if bad:
+            own = found.own_names.get(name, names.own(name, found.base))
             raise ModelError.of("checks.non_finite", weights=weights_file, tensor=own, count=bad)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import torch
 
 from explorer.models.decoder import DecoderWeights, PretrainedDecoder, find_tensors
-from explorer.models.decoder_checks import check_decoder_tensors, check_token_ids
+from explorer.models.decoder_checks import check_decoder_tensors, check_finite, check_token_ids
 from explorer.models.decoder_config import read_decoder_config
 from explorer.models.errors import ModelError
 from explorer.models.tokenizer import load_tokenizer, set_ends
@@ -63,6 +63,10 @@ def load_decoder(
     check_decoder_tensors(config, found, weights_file, config_file)
     check_token_ids(config, tokenizer.largest_id, tokenizer.source, weights_file)
     dtypes = {t.dtype for t in found.tensors.values()}
+    if keep_float32:  # converted once, here; the finite check then reads the copies
+        for name, tensor in found.tensors.items():
+            found.tensors[name] = tensor.float()
+    check_finite(config, found, weights_file)
     for dtype, label in ((torch.float16, "float16"), (torch.bfloat16, "bfloat16")):
         if dtype in dtypes:
             notes.append(f"{label} weights, computed in float32")

@@ -56,8 +56,13 @@ class TextTokenizer:
 
     @property
     def largest_id(self) -> int:
-        """The largest id the tokenizer can produce (ids need not be dense)."""
-        return max(self._tok.get_vocab(with_added_tokens=True).values(), default=-1)
+        """The largest id the tokenizer can produce: its added tokens' and the model's (whose
+        ids run 0 … size − 1; probed upwards, without building the whole vocabulary dict)."""
+        added = self._tok.get_added_tokens_decoder()
+        largest = max([self._tok.get_vocab_size(with_added_tokens=False) - 1, *added])
+        while self._tok.id_to_token(largest + 1) is not None:
+            largest += 1
+        return largest
 
     def decode(self, ids: list[int]) -> str:
         return self._tok.decode(ids, skip_special_tokens=False)
@@ -137,7 +142,7 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
             raise ModelError.of("tokenizer.unreadable", path=path, detail=_first_line(exc)) from None
         # The config's unknown token when the vocabulary has it, else the one the model names.
         named = _token(settings.get("unk_token"))
-        unk = named if named and tok.token_to_id(named) is not None else _model_unk(_json(path))
+        unk = named if named and tok.token_to_id(named) is not None else _model_unk(tok, path)
         return TextTokenizer(tok, unk, path, _labeller(tok))
     vocab = folder / "vocab.txt"
     if vocab.is_file() and wordpiece_family:
@@ -244,9 +249,13 @@ def _json(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _model_unk(data: dict[str, Any] | None) -> str | None:
-    """The unknown token named inside tokenizer.json's model (WordPiece/BPE name it, Unigram numbers it)."""
-    model = (data or {}).get("model", {})
+def _model_unk(tok: Tokenizer, path: Path) -> str | None:
+    """The unknown token of tokenizer.json's model: WordPiece and BPE name it (read from the
+    loaded model), Unigram numbers it (read from the file: only then is it parsed again)."""
+    named = getattr(tok.model, "unk_token", None)
+    if isinstance(named, str) or type(tok.model).__name__ != "Unigram":
+        return named if isinstance(named, str) and named else None
+    model = (_json(path) or {}).get("model", {})
     if not isinstance(model, dict):
         return None
     if isinstance(model.get("unk_token"), str):
