@@ -64,8 +64,8 @@ def load_decoder(
     check_token_ids(config, tokenizer.largest_id, tokenizer.source, weights_file)
     dtypes = {t.dtype for t in found.tensors.values()}
     if keep_float32:  # converted once, here; the finite check then reads the copies
-        for name, tensor in found.tensors.items():
-            found.tensors[name] = tensor.float()
+        for canonical, tensor in found.tensors.items():
+            found.tensors[canonical] = tensor.float()
     check_finite(config, found, weights_file)
     for dtype, label in ((torch.float16, "float16"), (torch.bfloat16, "bfloat16")):
         if dtype in dtypes:

@@ -230,6 +230,7 @@ def test_gpt2_folders_with_bare_names_load(decoder_folders, tmp_path):
 
 def test_description_names_the_family_and_says_causal(decoder_folders):
     model = load_model(decoder_folders("llama"))
+    assert model.name == decoder_folders("llama").name  # the folder's name
     assert (
         model.description == f"{model.name} (Llama, causal, 3 layers × 4 heads sharing 2 K/V heads, 32 wide)"
     )
