@@ -644,6 +644,26 @@
         <translation>在哪里计算注意力；不同设备的结果只差舍入误差。</translation>
     </message>
     <message>
+        <source>causal, window {0} (as trained)</source>
+        <translation>因果，窗口 {0}（训练时所用）</translation>
+    </message>
+    <message>
+        <source>the mask this model was trained with: each token sees itself and the {0} tokens before it at most (a sliding window), never a later one</source>
+        <translation>这个模型训练时所用的掩码：每个词元看到自己和它之前最多 {0} 个词元（滑动窗口），从不看到后面的词元</translation>
+    </message>
+    <message>
+        <source>causal (as trained)</source>
+        <translation>因果（训练时所用）</translation>
+    </message>
+    <message>
+        <source>the mask this model was trained with: each token sees itself and the tokens before it, never a later one</source>
+        <translation>这个模型训练时所用的掩码：每个词元看到自己和它之前的词元，从不看到后面的词元</translation>
+    </message>
+    <message>
+        <source>every query sees every key: not how this model was trained (it says so)</source>
+        <translation>每个查询都看到所有键：这不是这个模型训练时的方式（会有提示说明）</translation>
+    </message>
+    <message>
         <source>{0} (model&apos;s own)</source>
         <translation>{0}（模型自带）</translation>
     </message>
@@ -2682,6 +2702,22 @@
         <translation>{name}（{family}，{layers} 层 × {heads} 个头，宽 {width}；{notes}）</translation>
     </message>
     <message>
+        <source>{layers} layers × {heads} heads sharing {kv} K/V heads</source>
+        <translation>{layers} 层 × {heads} 个头，共用 {kv} 个 K/V 头</translation>
+    </message>
+    <message>
+        <source>{layers} layers × {heads} heads</source>
+        <translation>{layers} 层 × {heads} 个头</translation>
+    </message>
+    <message>
+        <source>{name} ({family}, causal, {shape}, {width} wide)</source>
+        <translation>{name}（{family}，因果，{shape}，宽 {width}）</translation>
+    </message>
+    <message>
+        <source>{name} ({family}, causal, {shape}, {width} wide; {notes})</source>
+        <translation>{name}（{family}，因果，{shape}，宽 {width}；{notes}）</translation>
+    </message>
+    <message>
         <source>English: all-MiniLM-L6-v2</source>
         <translation>英文：all-MiniLM-L6-v2</translation>
     </message>
@@ -2702,8 +2738,8 @@
         <translation>打开模型文件夹…</translation>
     </message>
     <message>
-        <source>Load any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder in Hugging Face layout (config.json, model.safetensors or pytorch_model.bin, tokenizer.json or vocab.txt); a Hugging Face cache folder (models--org--name) works too.</source>
-        <translation>加载任意 Hugging Face 格式的 BERT、RoBERTa、XLM-RoBERTa 或 DistilBERT 模型文件夹（config.json、model.safetensors 或 pytorch_model.bin、tokenizer.json 或 vocab.txt）；Hugging Face 缓存文件夹（models--org--name）也可以。</translation>
+        <source>Load any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder, or a language model (GPT-2, Llama, Mistral, Qwen2), in Hugging Face layout (config.json, model.safetensors or pytorch_model.bin, tokenizer.json or vocab.txt); a Hugging Face cache folder (models--org--name) works too.</source>
+        <translation>载入任何 Hugging Face 格式的 BERT、RoBERTa、XLM-RoBERTa 或 DistilBERT 文件夹，或语言模型（GPT-2、Llama、Mistral、Qwen2）（config.json、model.safetensors 或 pytorch_model.bin、tokenizer.json 或 vocab.txt）；Hugging Face 缓存文件夹（models--org--name）也可以。</translation>
     </message>
     <message>
         <source>The model whose attention you see: {0}</source>
@@ -2768,6 +2804,33 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>The window shows the bundled model instead: {0}.</source>
         <translation>窗口改用自带的模型：{0}。</translation>
+    </message>
+</context>
+<context>
+    <name>NextTokenPanel</name>
+    <message>
+        <source>Computing the next tokens…</source>
+        <translation>正在计算下一个词元…</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>Next token after “{token}” (position {position})</source>
+        <translation>“{token}”（位置 {position}）之后的下一个词元</translation>
+    </message>
+    <message>
+        <source>These {k} together: {p} of the probability; every other token shares the rest.</source>
+        <translation>这 {k} 个合计占 {p} 的概率；其余概率分给所有其他词元。</translation>
+    </message>
+    <message>
+        <source>From the model&apos;s own forward (every layer with its causal attention); the options change only the layer drawn. Click a row of the attention: the next token after that one.</source>
+        <translation>来自模型自身的前向计算（每一层都用它的因果注意力）；上面的选项只改变所画的这一层。点击注意力的一行：看该词元之后的下一个词元。</translation>
+    </message>
+    <message>
+        <source>softmax(LM head · final norm(h)) at the selected query&apos;s position: what a language model trained to predict the next token expects after it</source>
+        <translation>在所选查询的位置上计算 softmax(LM 头 · 最终归一化(h))：一个为预测下一个词元而训练的语言模型认为其后会出现什么</translation>
     </message>
 </context>
 <context>
@@ -3276,8 +3339,20 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>X（查询一侧）</translation>
     </message>
     <message>
+        <source>K/V head</source>
+        <translation>K/V 头</translation>
+    </message>
+    <message>
         <source>scaled = scores (no scaling)</source>
         <translation>scaled = scores（不缩放）</translation>
+    </message>
+    <message>
+        <source>mask: causal, window {0}, as the model was trained (1 = visible)</source>
+        <translation>掩码：因果，窗口 {0}，与模型训练时相同（1 = 可见）</translation>
+    </message>
+    <message>
+        <source>mask: causal, as the model was trained (1 = visible)</source>
+        <translation>掩码：因果，与模型训练时相同（1 = 可见）</translation>
     </message>
     <message>
         <source>mask: {mask} (1 = visible)</source>

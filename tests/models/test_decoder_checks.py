@@ -185,3 +185,33 @@ def test_is_decoder_that_cannot_be_honoured_is_refused(folders, tmp_path, family
     tiny.edit_config(folder, is_decoder=value)
     with pytest.raises(ModelError, match="is_decoder is"):
         load_model(folder)
+
+
+def test_trace_of_a_bert_that_says_decoder_is_causal(folders, tmp_path, capsys):
+    """ "is_decoder": true on a BERT: the command computes every layer causally (as
+    transformers' BertModel does) and the file says the model is causal; where the family
+    cannot honour it (DistilBERT), one line and exit 2, no file."""
+    import numpy as np
+
+    out = tmp_path / "bert.npz"
+    assert (
+        main(
+            ["trace", "--model-dir", str(folders("bert", is_decoder=True)), "--layer", "1", "--out", str(out)]
+        )
+        == 0
+    )
+    with np.load(out) as data:
+        weights, mask = data["weights"], data["mask"]
+    assert float(np.triu(weights, 1).max()) == 0.0 and not np.triu(mask, 1).any()
+    earlier = np.tril(np.ones(mask.shape, dtype=bool))
+    assert float(weights[:, earlier].min()) > 0.0  # every earlier key still gets a share
+    folder = tiny.copy_folder(folders("distilbert"), tmp_path / "distilbert")
+    tiny.edit_config(folder, is_decoder=True)
+    capsys.readouterr()  # what building the folders wrote
+    refused = tmp_path / "distilbert.npz"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["trace", "--model-dir", str(folder), "--out", str(refused)])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ") and "is_decoder is True" in err
+    assert not refused.exists()

@@ -113,11 +113,16 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
     if name in ("Q", "K", "V"):
         rows = q_tok if name == "Q" else k_tok
         source = "X" if name == "Q" else "X_key"
-        data = getattr(t, name)[h]
-        panel = MatrixPanel(
-            data, rows, None, role="q" if name == "Q" else "k", picture=display.picture(name, h)
-        )
-        return _titled(panel, f"{name} = {source}·W_{name}  ({head_word} {h})")
+        data, formula = getattr(t, name)[h], f"{name} = {source}·W_{name}"
+        rotated = {"Q": t.Q_rotated, "K": t.K_rotated}.get(name)
+        if rotated is not None:  # the scores compare the turned vectors: show those
+            data, formula = rotated[h], f"{name} = RoPE({source}·W_{name})"
+        picture = display.picture(name if rotated is None else f"{name}_rotated", h)
+        panel = MatrixPanel(data, rows, None, role="q" if name == "Q" else "k", picture=picture)
+        if name != "Q" and t.kv_heads is not None and t.kv_heads < t.heads and t.kv_head_of:
+            kv_word = translate("Stages", "K/V head")
+            return _titled(panel, f"{formula}  ({head_word} {h} → {kv_word} {t.kv_head_of[h]})")
+        return _titled(panel, f"{formula}  ({head_word} {h})")
     if name in ("scores", "scaled"):
         data = getattr(t, name)[h]
         picture = display.picture(name, h)
@@ -149,8 +154,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             picture=display.picture("mask"),
             hidden=display.hidden_cells(t),
         )
-        mask = option_label("mask", cfg.mask)
-        return _titled(panel, translate("Stages", "mask: {mask} (1 = visible)").format(mask=mask))
+        return _titled(panel, mask_title(t))
     if name == "weights":
         panel = MatrixPanel(
             t.weights[h],
@@ -184,6 +188,19 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
         )
         return _titled(panel, translate("Stages", "entropy of each weight row (nats)"))
     raise KeyError(f"no pipeline stage {name!r}")
+
+
+def mask_title(trace: AttentionTrace) -> str:
+    """A causally trained model's own mask is named as what it was trained with."""
+    kind = trace.config.mask_spec.kind
+    if trace.causal and kind in ("model", "causal") and trace.sliding_window is not None:
+        return translate("Stages", "mask: causal, window {0}, as the model was trained (1 = visible)").format(
+            trace.sliding_window
+        )
+    if trace.causal and kind in ("model", "causal"):
+        return translate("Stages", "mask: causal, as the model was trained (1 = visible)")
+    mask = option_label("mask", trace.config.mask)
+    return translate("Stages", "mask: {mask} (1 = visible)").format(mask=mask)
 
 
 def pipeline_panels(trace: AttentionTrace, display: DisplayArrays, head: int, names=PIPELINE_STAGES):
