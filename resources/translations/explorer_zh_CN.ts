@@ -1992,6 +1992,10 @@
         <translation>每个头显示哪个阶段（默认为权重）</translation>
     </message>
     <message>
+        <source>Click a head to select it; H̄ is the mean entropy of its weight rows; first token: the mean weight its rows put on the first token (the attention sink; row 0 left out).</source>
+        <translation>点击一个头以选中它；H̄ 是它各权重行的平均熵；首词元：它的各行放在第一个词元上的平均权重（注意力汇聚，不计第 0 行）。</translation>
+    </message>
+    <message>
         <source>Click a head to select it; H̄ is the mean entropy of its weight rows.</source>
         <translation>点击一个头来选中它；H̄ 是其权重各行的平均熵。</translation>
     </message>
@@ -3357,6 +3361,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>mask: {mask} (1 = visible)</source>
         <translation>掩码：{mask}（1 = 可见）</translation>
+    </message>
+    <message>
+        <source>first token {0}</source>
+        <translation>首词元 {0}</translation>
     </message>
     <message>
         <source>entropy of each weight row (nats)</source>

@@ -14,6 +14,7 @@ from PySide6 import QtWidgets
 
 from explorer.core.config import AttentionConfig
 from explorer.gui.views.next_tokens import percent
+from explorer.gui.views.registry import Tab
 
 from .helpers import WAIT_MS, click_cell, wait_trace
 from .test_model_picker import pick, row_of, wait_model
@@ -148,6 +149,16 @@ def test_gpt2_folder_next_tokens_and_learned_positions(qtbot, make_window, gpt2_
     window.state.update_config(sentence="the street")
     wait_trace(qtbot, window, sentence="the street")
     assert_next_tokens_match(qtbot, tiny_decoders, gpt2_folder, window, window.trace.n_query - 1)
+
+    # the All heads tab: each head's weight on the first token (the attention sink), row 0 left out
+    window.state.set_tab(Tab.HEADS)
+    grid = window.heads
+    qtbot.waitUntil(lambda: grid.prepared is window.prepared and len(grid.panels) == 4, timeout=WAIT_MS)
+    weights = window.trace.weights
+    for h, panel in enumerate(grid.panels):
+        sink = float(weights[h, 1:, 0].mean())
+        assert panel.title.endswith(f" · first token {100 * sink:.0f} %"), panel.title
+    assert "attention sink" in grid.hover_label.text()
 
 
 def test_a_bert_that_says_decoder_opens_causal_without_next_tokens(qtbot, make_window, tmp_path):

@@ -241,11 +241,16 @@ def head_panel(
         rows, cols, role = trace.tokens_query, None, "q"
     mean_entropy = float(trace.entropy[head].mean())
     head_word = translate("Stages", "head")
+    title = f"{head_word} {head} · H̄ {mean_entropy:.2f}"  # the grid's bar says the shape
+    sink = trace.first_token_share[head] if head < len(trace.first_token_share) else math.nan
+    if trace.causal and math.isfinite(sink):  # a causal model's attention sink (one token: none)
+        share = f"{100 * sink:.0f} %"
+        title += " · " + translate("Stages", "first token {0}").format(share)
     return MatrixPanel(
         data,
         rows,
         cols,
-        title=f"{head_word} {head} · H̄ {mean_entropy:.2f}",  # the grid's bar says the shape
+        title=title,
         kind=kind,
         levels=levels,
         role=role,
