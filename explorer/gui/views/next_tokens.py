@@ -17,6 +17,8 @@ from explorer.gui.messages import error_message
 CHANNEL = "next-tokens"
 PANEL_CHARS = 30  # the panel's width in average characters of its font
 ROW_PAD_PX = 4
+MAX_SHARE = 0.34  # of the tab's width
+MIN_WIDTH_PX = 150
 
 
 def percent(p: float) -> str:
@@ -93,7 +95,16 @@ class NextTokenPanel(QtWidgets.QFrame):
         self.error: BaseException | None = None
         self._wanted: tuple | None = None  # (config, position) asked for and not yet answered
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
-        layout = QtWidgets.QVBoxLayout(self)
+        outer = QtWidgets.QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.scroll = QtWidgets.QScrollArea()  # large text on a small screen scrolls, never overlaps
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inside = QtWidgets.QWidget()
+        self.scroll.setWidget(inside)
+        outer.addWidget(self.scroll)
+        layout = QtWidgets.QVBoxLayout(inside)
         self.title = QtWidgets.QLabel()
         self.title.setWordWrap(True)
         font = self.title.font()
@@ -169,16 +180,21 @@ class NextTokenPanel(QtWidgets.QFrame):
                 k=len(answer.choices), p=percent(answer.shown_mass)
             )
         )
-        self.layout().activate()  # the labels under the bars move now, not a turn later
+        self.scroll.widget().layout().activate()  # the labels under the bars move now, not a turn later
 
     def rows(self) -> list[tuple[str, float]]:
         """What the bars show: (token, probability), most likely first."""
         return list(self.bars.rows)
 
-    def restyle(self, style: Style) -> None:
+    def restyle(self, style: Style, room: int) -> None:
         self.bars.set_style(style)
-        metrics = QtGui.QFontMetricsF(style.font)
-        self.setFixedWidth(int(metrics.averageCharWidth() * PANEL_CHARS) + 24)
+        self.fit(room)
+
+    def fit(self, room: int) -> None:
+        """As wide as its font asks, but never more than a share of the tab's ``room``: the
+        attention stays the larger part (presentation's large text, the lesson column)."""
+        wanted = QtGui.QFontMetricsF(self.bars.style_.font).averageCharWidth() * PANEL_CHARS + 24
+        self.setFixedWidth(int(min(wanted, max(MIN_WIDTH_PX, room * MAX_SHARE))))
 
     def retranslate(self) -> None:
         self.note.setText(

@@ -72,7 +72,7 @@ class PipelineView(View):
         self.pages.addWidget(self.scroll)
         self.pages.addWidget(self.chips_scroll)
         self.next_tokens = NextTokenPanel(context)  # a language model's next token, beside its attention
-        self.next_tokens.restyle(context.style())
+        self.next_tokens.restyle(context.style(), self.width())
         beside = QtWidgets.QHBoxLayout()
         beside.setContentsMargins(0, 0, 0, 0)
         beside.addWidget(self.pages, 1)
@@ -222,12 +222,13 @@ class PipelineView(View):
     def restyle(self) -> None:
         self.canvas.set_style(self.context.style())
         self.chips.set_style(self.context.style())
-        self.next_tokens.restyle(self.context.style())
+        self.next_tokens.restyle(self.context.style(), self.width())
         self.canvas.set_marks(self._marks())
         self._relayout()
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
+        self.next_tokens.fit(self.width())
         if self._columns() != self.canvas.figure.columns:
             self._relayout()
 
