@@ -88,7 +88,7 @@ def row(task: str, model: str, window: int, steps: int, device: str, save_in: Pa
         "exact": f"{report.accuracy.exact_match:.3f}",
         "word acc": f"{report.accuracy.word_accuracy:.3f}",
         "p_t within 1": "-" if share is None else f"{share:.3f}",
-        "mean |p_t − truth|": "-" if error is None else f"{error:.2f}",
+        "mean distance of p_t": "-" if error is None else f"{error:.2f}",
         "argmax on truth": f"{report.argmax_share():.3f}",
         "device": result.device,
     }

@@ -17,14 +17,17 @@ Timings are wall clock: the load average is printed with the table. Never used f
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import torch  # noqa: F401  (before Qt, as in main.py)
 from PySide6 import QtCore, QtTest
-from translation_tab import GapMeter, machine, percentile, pump_until
+from translation_tab import GapMeter, machine, percentile
 
 from explorer.core.engine import Engine
 from explorer.gui.app_setup import configure_app
@@ -32,6 +35,15 @@ from explorer.gui.main_window import MainWindow
 from explorer.gui.preferences import MemorySettings
 
 TAB = "local"
+
+
+def pump_until(app, condition, timeout_s: float = 600.0) -> None:
+    deadline = time.perf_counter() + timeout_s
+    while not condition():
+        if time.perf_counter() > deadline:
+            raise RuntimeError("timed out")
+        app.processEvents()
+        time.sleep(0.002)
 
 
 def drawn(view) -> bool:
@@ -61,7 +73,8 @@ def training(app, view, steps: int, every_s: float = 0.5) -> dict:
     run = lab.run
     seen_goal_s, next_move, moves = None, started + every_s, 0
     while run.running or panel.poll_timer.isActive():
-        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 5)
+        app.processEvents()
+        time.sleep(0.002)
         now = time.perf_counter()
         if seen_goal_s is None and run.goal_step is not None:
             seen_goal_s = now - started

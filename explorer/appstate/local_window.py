@@ -24,6 +24,8 @@ from functools import partial
 from typing import Any
 
 from explorer.appstate.lab import LabState
+from explorer.appstate.translation import SEED_RANGE, STEPS_RANGE
+from explorer.appstate.translation import _whole as _whole  # the same checks as the translation lab's
 from explorer.lab import LabRun, TrainOptions
 from explorer.seq2seq.local_attention import LOCAL_MODELS
 from explorer.seq2seq.local_lab import (
@@ -41,15 +43,7 @@ EVENTS = ("request", "weights", "selection", "training")
 DEFAULT_SOURCE = "a b c d e f g h"  # 16 words written: rows a projector shows
 MAX_TEXT = 1000
 WINDOW_RANGE = (1, 30)  # the D a model reads with or trains with
-STEPS_RANGE = (10, 5000)
-SEED_RANGE = (0, 999_999)
 SHIPPED_WINDOW = 3  # the D the shipped local models were trained with
-
-
-def _whole(value: object, name: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise ValueError(f"{name} must be a whole number from {lo} to {hi}, not {value!r}")
-    return value
 
 
 @dataclass(frozen=True)

@@ -93,3 +93,9 @@ def test_compared_windows_are_the_traces_of_each_model(trained):
     np.testing.assert_array_equal(compared.local.alignment, alone.alignment)
     np.testing.assert_array_equal(compared.local.centres, alone.centres)
     assert compared.global_.centres is None and compared.global_.model == "global"
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the fallback is for machines without CUDA")
+def test_cuda_asked_for_without_one_trains_on_the_cpu_and_says_so():
+    result = train_window_pair(PAIR, replace(TINY, device="cuda", steps=1, eval_every=1))
+    assert result.device == "cpu" and result.notices and "CUDA" in str(result.notices[0])
