@@ -51,6 +51,8 @@ from explorer.models.tokenizer import load_tokenizer
 from explorer.resources import resource_path
 from explorer.seq2seq import checkpoints as lab_checkpoints
 from explorer.seq2seq.length_result import load_length_result
+from explorer.seq2seq.local_lab import WindowPair, shipped_pair
+from explorer.seq2seq.local_trace import translate_window
 from explorer.seq2seq.sequence_models import build_sequence_model, sequence_spec
 from explorer.seq2seq.sequence_trace import read_sentence, trace_sequence
 from explorer.seq2seq.spec import ModelSpec, core_settings, default_spec
@@ -1562,6 +1564,30 @@ CASES = {
     "seq2seq.note_fixed": Case(
         lambda env: sentence_trace("Jane likes Paris", "no-attention").alignment_note,
         "the same fixed context C = [→h_n ; ←h_1], one column",
+    ),
+    # seq2seq/local_trace.py, local_lab.py: the windowed models
+    "seq2seq.window_note": Case(
+        lambda env: translate_window("a b c").alignment_note, "zero outside the window [p_t − D, p_t + D]"
+    ),
+    "seq2seq.window_changed": Case(
+        lambda env: translate_window("a b c", half_width=5).notices,
+        "read with the window D = 5; the model was trained with D = 3",
+    ),
+    "seq2seq.window_off_source": Case(
+        lambda env: translate_window("a b c d e f g h", model="local-m").notices,
+        "found no source word in their window (p_t − D past the last word, position 7)",
+    ),
+    "seq2seq.window_not_local": Case(
+        lambda env: raised(lambda: translate_window("a b", model="global", half_width=2)),
+        "the global model reads every source word and has no window",
+    ),
+    "seq2seq.window_model": Case(
+        lambda env: raised(lambda: translate_window("a b", model="attention")),
+        "attention is not a windowed model: choose one of global, local-m",
+    ),
+    "seq2seq.window_not_shipped": Case(
+        lambda env: raised(lambda: shipped_pair(WindowPair(task="sentences-fr"))),
+        "no checkpoint of sentences-fr-global is shipped",
     ),
     "seq2seq.length_file": Case(
         lambda env: raised(lambda: load_length_result(env.tmp / "absent.json")),
