@@ -1552,6 +1552,121 @@
         <comment>board.cell</comment>
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>
     </message>
+    <message>
+        <source>{name} must be a whole number from 1 to {limit}, not {value!r}</source>
+        <comment>lm.size_out_of_range</comment>
+        <translation>{name} 必须是 1 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>{heads} heads do not divide the width {width}</source>
+        <comment>lm.heads_not_dividing</comment>
+        <translation>{heads} 个头不能整除宽度 {width}</translation>
+    </message>
+    <message>
+        <source>the text has {count} tokens; this model reads at most {limit}</source>
+        <comment>lm.too_long</comment>
+        <translation>这段文字有 {count} 个词元；这个模型最多读 {limit} 个</translation>
+    </message>
+    <message>
+        <source>head {layer}.{head} does not exist: the model has {layers} layers of {heads} heads</source>
+        <comment>lm.no_such_head</comment>
+        <translation>头 {layer}.{head} 不存在：这个模型有 {layers} 层，每层 {heads} 个头</translation>
+    </message>
+    <message>
+        <source>the text is empty: type a few characters</source>
+        <comment>lm.text_empty</comment>
+        <translation>文字是空的：请输入几个字符</translation>
+    </message>
+    <message>
+        <source>the text has {count} characters; at most {limit} are read</source>
+        <comment>lm.text_too_long</comment>
+        <translation>这段文字有 {count} 个字符；最多读取 {limit} 个</translation>
+    </message>
+    <message>
+        <source>{count} characters are not in this model&apos;s vocabulary: {characters}</source>
+        <comment>lm.unknown_characters</comment>
+        <translation>有 {count} 个字符不在这个模型的词表里：{characters}</translation>
+    </message>
+    <message>
+        <source>{folder} is not a folder</source>
+        <comment>lm.no_folder</comment>
+        <translation>{folder} 不是文件夹</translation>
+    </message>
+    <message>
+        <source>no GPT-2 model in {folder}: {file} is missing</source>
+        <comment>lm.folder_file_missing</comment>
+        <translation>{folder} 里没有 GPT-2 模型：缺少 {file}</translation>
+    </message>
+    <message>
+        <source>{path} cannot be read as JSON: {detail}</source>
+        <comment>lm.config_not_json</comment>
+        <translation>{path} 无法作为 JSON 读取：{detail}</translation>
+    </message>
+    <message>
+        <source>{path} does not describe a GPT-2 (model_type {value!r})</source>
+        <comment>lm.not_gpt2</comment>
+        <translation>{path} 描述的不是 GPT-2（model_type 为 {value!r}）</translation>
+    </message>
+    <message>
+        <source>{path}: {key} = {value!r} is a GPT-2 variant the lab cannot run</source>
+        <comment>lm.config_unsupported</comment>
+        <translation>{path}：{key} = {value!r} 是本实验室无法运行的 GPT-2 变体</translation>
+    </message>
+    <message>
+        <source>{path} describes a model that cannot be built: {detail}</source>
+        <comment>lm.config_impossible</comment>
+        <translation>{path} 描述的模型无法构建：{detail}</translation>
+    </message>
+    <message>
+        <source>{weights} holds {size:.1f} MB, more than the lab reads ({limit:.1f} MB)</source>
+        <comment>lm.weights_too_large</comment>
+        <translation>{weights} 有 {size:.1f} MB，超过了本实验室能读的大小（{limit:.1f} MB）</translation>
+    </message>
+    <message>
+        <source>{weights} cannot be read: {detail}</source>
+        <comment>lm.weights_unreadable</comment>
+        <translation>{weights} 无法读取：{detail}</translation>
+    </message>
+    <message>
+        <source>{weights}: the tensor {name} holds values that are not finite numbers</source>
+        <comment>lm.weights_not_finite</comment>
+        <translation>{weights}：张量 {name} 含有不是有限数的值</translation>
+    </message>
+    <message>
+        <source>{weights} does not fit its config.json: {detail}</source>
+        <comment>lm.weights_misfit</comment>
+        <translation>{weights} 与它的 config.json 不匹配：{detail}</translation>
+    </message>
+    <message>
+        <source>task {value!r} is not one of {choices}</source>
+        <comment>lm.task_unknown</comment>
+        <translation>任务 {value!r} 不是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>initialisation {value!r} is not one of {choices}</source>
+        <comment>lm.init_unknown</comment>
+        <translation>初始化方式 {value!r} 不是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>the learning rate must be between 0 and 1, not {value!r}</source>
+        <comment>lm.lr_out_of_range</comment>
+        <translation>学习率必须在 0 和 1 之间，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>the probe&apos;s period must be a whole number from 2 to {limit}, not {value!r}</source>
+        <comment>lm.period_out_of_range</comment>
+        <translation>探针的周期必须是 2 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>training diverged at step {step}: the loss is not a finite number (try a lower learning rate)</source>
+        <comment>lm.loss_not_finite</comment>
+        <translation>训练在第 {step} 步发散：损失不是有限数（请试一个更低的学习率）</translation>
+    </message>
+    <message>
+        <source>the temperature must be from 0 to 10, not {value!r}</source>
+        <comment>lm.temperature_out_of_range</comment>
+        <translation>温度必须在 0 到 10 之间，而不是 {value!r}</translation>
+    </message>
 </context>
 <context>
     <name>Docks</name>

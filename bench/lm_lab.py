@@ -1,0 +1,148 @@
+"""Language-model lab: when the induction heads form, with and without MLPs, and what ablating them does.
+
+    python bench/lm_lab.py                          # the shipped recipe, seeds 0-4
+    python bench/lm_lab.py --variants attn mlp tied gpt2-init --seeds 0 1 2
+    python bench/lm_lab.py --ablate resources/lm/induction    # the shipped checkpoint's heads, one by one
+    python bench/lm_lab.py --text                   # the text task against its bigram baseline
+
+Training runs ``explorer.lm.train.train_lm`` (the code of ``python -m explorer train --model
+gpt``), one torch thread on the CPU, evaluating the probe (16 rows of 24 random tokens repeated
+once) every 25 steps. "to 0.5" is the first evaluation at which the best layer-2 head's
+induction score reaches 0.5: its step, the process's CPU seconds and the wall seconds since
+training began (both include the evaluations a window would run too). The phase change is
+where the repeated-half loss falls fastest. CPU seconds are less disturbed by other work than
+wall seconds; the load average is printed with the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from explorer.lm import ablation, tasks  # noqa: E402
+from explorer.lm.folders import load_folder  # noqa: E402
+from explorer.lm.measures import probe_measures  # noqa: E402
+from explorer.lm.train import LMOptions, probe_for, train_lm  # noqa: E402
+
+# name: the LMOptions it changes
+VARIANTS = {
+    "attn": {"mlp": False},  # attention-only: zero, frozen MLPs
+    "mlp": {"mlp": True},
+    "attn-lr2e-3": {"mlp": False, "lr": 2e-3},
+    "mlp-lr2e-3": {"mlp": True, "lr": 2e-3},
+    "attn-lr3e-3": {"mlp": False, "lr": 3e-3},
+    "mlp-lr3e-3": {"mlp": True, "lr": 3e-3},
+    "tied": {"mlp": False, "tie": True},  # the LM head is wte, as in GPT-2's own models
+    "gpt2-init": {"mlp": False, "init": "gpt2"},  # N(0, 0.02) instead of torch's defaults
+}
+TARGET = 0.5
+
+
+def load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
+def run(variant: str, seed: int, steps: int) -> dict:
+    options = LMOptions(**VARIANTS[variant], device="cpu")
+    cpu0 = time.process_time()
+    seen: list[tuple[int, float, float, dict]] = []
+
+    def watch(p) -> None:
+        if p.metrics:
+            seen.append((p.step, time.process_time() - cpu0, p.elapsed_s, p.metrics))
+
+    result = train_lm("induction", steps, seed, watch, options=options)
+    reached = next(((s, c, w) for s, c, w, m in seen if m["best_induction"] >= TARGET), None)
+    last = seen[-1][3]
+    return {
+        "variant": variant,
+        "seed": seed,
+        "step05": reached[0] if reached else None,
+        "cpu05": reached[1] if reached else None,
+        "wall05": reached[2] if reached else None,
+        "phase": result.phase_change_step,
+        "ind": last["best_induction"],
+        "prev": last["best_previous_token"],
+        "rep": last["repeated_half_loss"],
+        "first": last["first_half_loss"],
+        "ms": 1e3 * (time.process_time() - cpu0) / steps,
+    }
+
+
+def table(rows: list[dict]) -> None:
+    print(
+        f"load average {load()}; torch {torch.__version__}, {platform.processor() or platform.machine()}, 1 thread"
+    )
+    print(f"{'variant':<13} {'seed':>4} {'to 0.5: step':>12} {'CPU s':>6} {'wall s':>6} {'phase':>6} "
+          f"{'ind':>5} {'prev':>5} {'rep loss':>8} {'1st loss':>8} {'CPU ms/step':>11}")  # fmt: skip
+    for r in rows:
+        f = lambda v, spec: "-" if v is None else format(v, spec)  # noqa: E731
+        print(
+            f"{r['variant']:<13} {r['seed']:>4} {f(r['step05'], 'd'):>12} {f(r['cpu05'], '.1f'):>6} "
+            f"{f(r['wall05'], '.1f'):>6} {f(r['phase'], 'd'):>6} {r['ind']:5.2f} {r['prev']:5.2f} "
+            f"{r['rep']:8.3f} {r['first']:8.3f} {r['ms']:11.1f}"
+        )
+
+
+def ablate(folder: str) -> None:
+    loaded = load_folder(folder)
+    model, probe = loaded.model, probe_for(loaded.vocab, LMOptions())
+    base = probe_measures(model, probe, LMOptions().probe_period)
+    print(
+        f"{folder}: repeated-half loss {base.repeated_half_loss:.3f}, first half {base.first_half_loss:.3f}"
+    )
+    print(
+        f"  induction heads {base.scores.induction_heads}, previous-token heads {base.scores.previous_token_heads}"
+    )
+    for row in ablation.ablation_table(model, probe, LMOptions().probe_period):
+        print(
+            f"  off {row.label:<28} repeated-half loss {row.repeated_half_loss:6.3f}  change {row.change:+6.3f}"
+        )
+
+
+def text() -> None:
+    c = tasks.corpus()
+    loss, alpha = tasks.best_bigram_loss(c.train, c.held_out, len(c.vocab))
+    print(
+        f"text: {len(c.train_text)} training, {len(c.held_out_text)} held-out characters, vocabulary {len(c.vocab)}"
+    )
+    print(f"  uniform {tasks.uniform_loss(len(c.vocab)):.3f}  unigram {tasks.unigram_loss(c.train, c.held_out, len(c.vocab)):.3f}  "
+          f"bigram {loss:.3f} (α {alpha:.3g})")  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", nargs="+", default=["attn"], choices=sorted(VARIANTS))
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
+    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--ablate", default=None, help="a folder: ablate its heads one by one")
+    parser.add_argument("--text", action="store_true", help="the text task's baselines")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    if args.ablate:
+        ablate(args.ablate)
+        return 0
+    if args.text:
+        text()
+        return 0
+    rows = []
+    for variant in args.variants:
+        for seed in args.seeds:
+            rows.append(run(variant, seed, args.steps))
+            print(rows[-1], flush=True)
+    table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
