@@ -17,10 +17,9 @@ the batches, a fixed thread count). The probe is the same for every seed and run
 from __future__ import annotations
 
 import math
-import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 import torch
@@ -203,15 +202,6 @@ def score_curves(log: TrainingLog, config: GPTConfig) -> dict[str, np.ndarray]:
                 curve[i, layer, head] = metrics.get(f"{name}/{layer}.{head}", np.nan)
         curves[name] = curve
     return curves
-
-
-def options_record(options: LMOptions) -> dict:
-    return asdict(options)
-
-
-# -- replaying snapshots ---------------------------------------------------------------------
-_scratch: dict[GPTConfig, GPT] = {}
-_scratch_lock = threading.Lock()
 
 
 def model_at(config: GPTConfig, snapshot: Snapshot) -> GPT:
