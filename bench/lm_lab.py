@@ -39,6 +39,7 @@ VARIANTS = {
     "mlp-lr2e-3": {"mlp": True, "lr": 2e-3},
     "attn-lr3e-3": {"mlp": False, "lr": 3e-3},
     "mlp-lr3e-3": {"mlp": True, "lr": 3e-3},
+    "mlp-lr5e-4": {"mlp": True, "lr": 5e-4},
     "tied": {"mlp": False, "tie": True},  # the LM head is wte, as in GPT-2's own models
     "gpt2-init": {"mlp": False, "init": "gpt2"},  # N(0, 0.02) instead of torch's defaults
 }
@@ -133,7 +134,7 @@ def main() -> int:
         ablate(args.ablate)
         return 0
     if args.text:
-        text()
+        text(args.variants, args.seeds, args.steps)
         return 0
     rows = []
     for variant in args.variants:

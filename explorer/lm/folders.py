@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +51,18 @@ class LMFolder:
 def shipped_folder(task: str) -> Path:
     """resources/lm/<task>/: the checkpoints the lab ships (induction, text)."""
     return resource_path("lm", task)
+
+
+_shipped: dict[str, LMFolder] = {}
+_shipped_lock = threading.Lock()
+
+
+def load_shipped(task: str) -> LMFolder:
+    """A shipped checkpoint, read once and kept (compute with it; never train it)."""
+    with _shipped_lock:
+        if task not in _shipped:
+            _shipped[task] = load_folder(shipped_folder(task))
+        return _shipped[task]
 
 
 def hf_config(config: GPTConfig, vocab: CharVocab, record: dict) -> dict:
