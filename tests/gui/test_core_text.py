@@ -45,7 +45,7 @@ from explorer.lm.model import GPT, GPTConfig
 from explorer.lm.trace import generate as lm_generate
 from explorer.lm.vocab import INDUCTION_VOCAB
 from explorer.messages import CONTEXT, TEMPLATES, Message, MessageError, fields, placeholders
-from explorer.models import catalogue, convert_e5
+from explorer.models import convert_e5
 from explorer.models.convert_bin import convert, read_bin
 from explorer.models.e5s1 import dequantise_q4_0, read_e5s1
 from explorer.models.families import read_config
@@ -351,7 +351,7 @@ def notices(config: AttentionConfig, engine: Engine | None = None) -> list[Messa
 
 def nothing_installed(env: Env) -> Engine:
     """An engine whose bundled models are all missing."""
-    env.monkeypatch.setattr(catalogue, "ready_dir", lambda key: None)
+    env.monkeypatch.setattr(convert_e5, "ready_dir", lambda key: None)
     return Engine(default_model=None)
 
 
