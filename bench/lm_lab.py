@@ -26,10 +26,10 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from explorer.lm import ablation, tasks  # noqa: E402
-from explorer.lm.folders import load_folder  # noqa: E402
-from explorer.lm.measures import probe_measures  # noqa: E402
-from explorer.lm.train import LMOptions, probe_for, train_lm  # noqa: E402
+from explorer.lm import ablation, tasks
+from explorer.lm.folders import load_folder
+from explorer.lm.measures import probe_measures
+from explorer.lm.train import LMOptions, probe_for, train_lm
 
 # name: the LMOptions it changes
 VARIANTS = {

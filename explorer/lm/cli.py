@@ -14,8 +14,13 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from explorer.failing import Parser, check_out, fail
+
+if TYPE_CHECKING:
+    from explorer.lm.train import LMTrainResult
+    from explorer.training import Progress
 
 EXIT_CANCELLED = 130
 MLP_CHOICES = {"task": None, "on": True, "off": False}
@@ -83,7 +88,7 @@ def train_main(argv: list[str]) -> int:
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())  # finish the step, then stop
     window: list[float] = []
 
-    def show(p) -> None:
+    def show(p: Progress) -> None:
         window.append(p.loss)
         if p.metrics:
             m = p.metrics
@@ -140,7 +145,7 @@ def _finite(x: float) -> bool:
     return x == x and abs(x) != float("inf")
 
 
-def _summary(folder, report: dict, result) -> str:
+def _summary(folder: Path, report: dict[str, Any], result: LMTrainResult) -> str:
     lines = [
         f"{folder}: gpt on {result.task}, {result.log.steps_done} steps in {result.log.elapsed_s:.1f} s on {result.device}",
         f"  probe: first-half loss {report['first_half_loss']:.3f}, repeated-half loss {report['repeated_half_loss']:.3f}",
@@ -159,5 +164,5 @@ def _summary(folder, report: dict, result) -> str:
     return "\n".join(lines)
 
 
-def _heads(heads: list) -> str:
+def _heads(heads: list[list[int]]) -> str:
     return ", ".join(f"{layer}.{head}" for layer, head in heads) or "none"

@@ -19,6 +19,7 @@ import math
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import torch
 from safetensors import SafetensorError
@@ -45,7 +46,9 @@ class LMFolder:
     model: GPT  # eval mode, CPU
     vocab: CharVocab | None  # None: a tokenizer that is not the lab's characters
     folder: Path
-    record: dict = field(default_factory=dict)  # config.json's "attention_explorer" (empty if absent)
+    record: dict[str, Any] = field(
+        default_factory=dict
+    )  # config.json's "attention_explorer" (empty if absent)
 
 
 def shipped_folder(task: str) -> Path:
@@ -65,7 +68,7 @@ def load_shipped(task: str) -> LMFolder:
         return _shipped[task]
 
 
-def hf_config(config: GPTConfig, vocab: CharVocab, record: dict) -> dict:
+def hf_config(config: GPTConfig, vocab: CharVocab, record: dict[str, Any]) -> dict[str, Any]:
     """config.json as transformers writes it for GPT-2, plus the lab's record."""
     return {
         "model_type": "gpt2",
@@ -94,7 +97,9 @@ def hf_config(config: GPTConfig, vocab: CharVocab, record: dict) -> dict:
     }
 
 
-def save_folder(folder: str | Path, model: GPT, vocab: CharVocab, record: dict | None = None) -> Path:
+def save_folder(
+    folder: str | Path, model: GPT, vocab: CharVocab, record: dict[str, Any] | None = None
+) -> Path:
     """Write the three files, each atomically (the folder is made if missing)."""
     folder = Path(folder)
     if len(vocab) != model.config.vocab_size:
@@ -107,7 +112,7 @@ def save_folder(folder: str | Path, model: GPT, vocab: CharVocab, record: dict |
     return folder
 
 
-def read_hf_config(folder: Path) -> tuple[GPTConfig, dict]:
+def read_hf_config(folder: Path) -> tuple[GPTConfig, dict[str, Any]]:
     path = folder / CONFIG_FILE
     if not path.is_file():
         raise LMError.of("lm.folder_file_missing", folder=str(folder), file=CONFIG_FILE)
@@ -118,7 +123,8 @@ def read_hf_config(folder: Path) -> tuple[GPTConfig, dict]:
     if not isinstance(data, dict) or data.get("model_type") != "gpt2":
         kind = data.get("model_type") if isinstance(data, dict) else None
         raise LMError.of("lm.not_gpt2", path=str(path), value=kind)
-    record = data.get(LAB_KEY) if isinstance(data.get(LAB_KEY), dict) else {}
+    stored = data.get(LAB_KEY)
+    record: dict[str, Any] = stored if isinstance(stored, dict) else {}
     fixed = {"activation_function": "gelu_new", "scale_attn_weights": True}
     fixed |= {"scale_attn_by_inverse_layer_idx": False, "reorder_and_upcast_attn": False}
     for key, wanted in fixed.items():

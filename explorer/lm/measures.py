@@ -19,6 +19,7 @@ import numpy as np
 import torch
 
 from explorer.core import head_measures
+from explorer.lm.model import GPT, Head
 from explorer.lm.tasks import probe_halves
 
 # A head whose score on the probe reaches this is named as one (a uniform causal head scores
@@ -50,7 +51,7 @@ class HeadScores:
         return self.heads_at_least("previous_token", PREVIOUS_TOKEN_HEAD)
 
 
-def _rows(weights) -> np.ndarray:
+def _rows(weights: np.ndarray | torch.Tensor) -> np.ndarray:
     """[batch, heads, n, n] float64 from a tensor or array of 3 or 4 dimensions."""
     if isinstance(weights, torch.Tensor):
         weights = weights.detach().to("cpu", torch.float64).numpy()
@@ -62,10 +63,10 @@ def _rows(weights) -> np.ndarray:
     return weights
 
 
-def head_scores(weights_per_layer: Sequence, period: int) -> HeadScores:
+def head_scores(weights_per_layer: Sequence[np.ndarray | torch.Tensor], period: int) -> HeadScores:
     """Every head's scores on a probe repeated with ``period``, the mean over its rows."""
     layers = [_rows(w) for w in weights_per_layer]
-    per_layer = {"previous_token": [], "induction": [], "first_token": []}
+    per_layer: dict[str, list[np.ndarray]] = {"previous_token": [], "induction": [], "first_token": []}
     for w in layers:
         per_layer["previous_token"].append(
             np.mean([head_measures.previous_token_score(x) for x in w], axis=0)
@@ -97,7 +98,7 @@ def half_losses(logits: torch.Tensor, ids: torch.Tensor, period: int) -> tuple[f
     return float(nll[..., first].mean()), float(nll[..., repeated].mean())
 
 
-def probe_measures(model, probe: torch.Tensor, period: int, off: Collection = ()) -> ProbeMeasures:
+def probe_measures(model: GPT, probe: torch.Tensor, period: int, off: Collection[Head] = ()) -> ProbeMeasures:
     """The lab's GPT on a probe [batch, 2·period]: both halves' losses and every head's scores."""
     with torch.no_grad():
         out = model(probe, off=off, record=True)
@@ -109,10 +110,10 @@ def probe_measures(model, probe: torch.Tensor, period: int, off: Collection = ()
 def phase_change(steps: Sequence[int], losses: Sequence[float]) -> int | None:
     """The step ending the evaluation interval where the loss falls fastest (nats per step),
     or None while it has not fallen PHASE_CHANGE_DROP below where it started."""
-    steps, losses = np.asarray(steps, dtype=np.float64), np.asarray(losses, dtype=np.float64)
-    if len(steps) < 2 or not np.all(np.isfinite(losses)):
+    at, loss = np.asarray(steps, dtype=np.float64), np.asarray(losses, dtype=np.float64)
+    if len(at) < 2 or not np.all(np.isfinite(loss)):
         return None
-    if losses[0] - losses.min() < PHASE_CHANGE_DROP:
+    if loss[0] - loss.min() < PHASE_CHANGE_DROP:
         return None
-    rate = -np.diff(losses) / np.diff(steps)
-    return int(steps[1 + int(np.argmax(rate))])
+    rate = -np.diff(loss) / np.diff(at)
+    return int(at[1 + int(np.argmax(rate))])

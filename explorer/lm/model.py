@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 from dataclasses import asdict, dataclass, replace
+from typing import Any, cast
 
 import torch
 import torch.nn.functional as F
@@ -75,10 +76,10 @@ class GPTConfig:
     def d_head(self) -> int:
         return self.n_embd // self.n_head
 
-    def with_(self, **changes) -> GPTConfig:
+    def with_(self, **changes: Any) -> GPTConfig:
         return replace(self, **changes)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -133,7 +134,9 @@ class Block(nn.Module):
         self.mlp = MLP(config)
         self.has_mlp = config.mlp
 
-    def forward(self, x, keep: torch.Tensor | None, record: list | None) -> torch.Tensor:
+    def forward(
+        self, x: torch.Tensor, keep: torch.Tensor | None, record: list[Recorded] | None
+    ) -> torch.Tensor:
         h = self.ln_1(x)
         stages = self.attn(h, keep)
         if record is not None:
@@ -218,11 +221,15 @@ class GPT(nn.Module):
 
     def zero_mlps(self) -> None:
         """Attention-only: every MLP (and the norm in front of it) zero or one, and frozen."""
-        for block in self.transformer.h:
+        for block in self.blocks:
             for p in block.mlp.parameters():
                 nn.init.zeros_(p)
                 p.requires_grad_(False)
             block.ln_2.requires_grad_(False)
+
+    @property
+    def blocks(self) -> list[Block]:
+        return [cast(Block, block) for block in self.transformer.h]
 
     def head_weight(self) -> torch.Tensor:
         """The LM head [vocab, d]: wte itself when tied."""
@@ -241,12 +248,14 @@ class GPT(nn.Module):
         x = t.wte(ids) + t.wpe(torch.arange(n, device=ids.device))
         keeps = self._keeps(off, x.device, x.dtype)
         layers: list[Recorded] | None = [] if record else None
-        for i, block in enumerate(t.h):
+        for i, block in enumerate(self.blocks):
             x = block(x, keeps.get(i), layers)
         logits = t.ln_f(x) @ self.head_weight().t()
         return LMOutput(logits, layers)
 
-    def _keeps(self, off: Collection[Head], device, dtype) -> dict[int, torch.Tensor]:
+    def _keeps(
+        self, off: Collection[Head], device: torch.device, dtype: torch.dtype
+    ) -> dict[int, torch.Tensor]:
         """Per layer with a silenced head: 1 for each value column kept, 0 for the silenced heads'."""
         keeps: dict[int, torch.Tensor] = {}
         c = self.config

@@ -8,18 +8,20 @@ baseline. The shipped checkpoints' tests compare a fresh report with the one the
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import torch
 
 from explorer.lm import tasks
 from explorer.lm.ablation import ablate
-from explorer.lm.measures import probe_measures, ranking
-from explorer.lm.model import GPT, next_token_loss
+from explorer.lm.measures import HeadScores, probe_measures, ranking
+from explorer.lm.model import GPT, Head, next_token_loss
 from explorer.lm.train import LMOptions, probe_for
 from explorer.lm.vocab import CharVocab
 
 
-def neither_head(model: GPT, induction: list, previous: list, scores) -> tuple[int, int] | None:
+def neither_head(model: GPT, induction: list[Head], previous: list[Head], scores: HeadScores) -> Head | None:
     """The head least like either kind (lowest of its two scores' maximum), for the control."""
     others = [h for h in model.heads if h not in induction and h not in previous]
     if not others:
@@ -27,7 +29,7 @@ def neither_head(model: GPT, induction: list, previous: list, scores) -> tuple[i
     return min(others, key=lambda h: max(scores.induction[h], scores.previous_token[h]))
 
 
-def model_report(model: GPT, vocab: CharVocab, task: str, options: LMOptions | None = None) -> dict:
+def model_report(model: GPT, vocab: CharVocab, task: str, options: LMOptions | None = None) -> dict[str, Any]:
     options = options or LMOptions()
     probe, period = probe_for(vocab, options), options.probe_period
     base = probe_measures(model, probe, period)
@@ -44,24 +46,25 @@ def model_report(model: GPT, vocab: CharVocab, task: str, options: LMOptions | N
         "induction_ranking": [[la, h, round(v, 4)] for la, h, v in ranking(s.induction)],
         "induction_heads": [list(h) for h in induction],
         "previous_token_heads": [list(h) for h in previous],
-        "ablation": {},
     }
+    ablations: dict[str, dict[str, Any]] = {}
     control = neither_head(model, induction, previous, s)
     for name, heads in (("induction_heads", induction), ("previous_token_heads", previous),
                         ("neither", [control] if control else [])):  # fmt: skip
         if heads:
             row = ablate(model, probe, period, heads, base)
-            report["ablation"][name] = {
+            ablations[name] = {
                 "heads": [list(h) for h in row.heads],
                 "repeated_half_loss": row.repeated_half_loss,
                 "change": row.change,
             }
+    report["ablation"] = ablations
     if task == "text":
         report["text"] = text_report(model)
     return report
 
 
-def text_report(model: GPT) -> dict:
+def text_report(model: GPT) -> dict[str, Any]:
     """Held-out loss per character beside the baselines (uniform, unigram, the best bigram)."""
     c = tasks.corpus()
     windows = tasks.held_out_windows(c.held_out, model.config.n_positions)
@@ -83,10 +86,10 @@ def text_report(model: GPT) -> dict:
     }
 
 
-def finite(report: dict) -> bool:
+def finite(report: dict[str, Any]) -> bool:
     """Every number in the report is finite (the command refuses to write one that is not)."""
 
-    def walk(value) -> bool:
+    def walk(value: object) -> bool:
         if isinstance(value, dict):
             return all(walk(v) for v in value.values())
         if isinstance(value, (list, tuple)):

@@ -74,7 +74,8 @@ class Corpus:
 @cache
 def corpus() -> Corpus:
     """The lab's text, read once: training and held-out paragraphs of every file."""
-    train, held = [], []
+    train: list[str] = []
+    held: list[str] = []
     for name in TEXT_FILES:
         text = resource_path("lm", "text", name).read_text(encoding="utf-8")
         paragraphs = [p.strip() for p in text.split("\n\n") if p.strip()]
@@ -82,8 +83,8 @@ def corpus() -> Corpus:
             (held if i % HELD_OUT_EVERY == HELD_OUT_EVERY - 1 else train).append(paragraph)
     train_text, held_text = "\n\n".join(train), "\n\n".join(held)
     vocab = CharVocab.of_text(train_text + held_text)  # held-out-only characters get ids, never training
-    encode = lambda s: torch.tensor(vocab.encode(s))  # noqa: E731
-    return Corpus(vocab, encode(train_text), encode(held_text), train_text, held_text)
+    train_ids, held_ids = torch.tensor(vocab.encode(train_text)), torch.tensor(vocab.encode(held_text))
+    return Corpus(vocab, train_ids, held_ids, train_text, held_text)
 
 
 def text_windows(rng: np.random.Generator, ids: torch.Tensor, count: int, length: int) -> torch.Tensor:

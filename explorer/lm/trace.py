@@ -24,7 +24,7 @@ from explorer.core.config import AttentionConfig
 from explorer.core.engine import stage_arrays
 from explorer.core.trace import AttentionTrace
 from explorer.lm.errors import LMError
-from explorer.lm.model import GPT, Head
+from explorer.lm.model import GPT, Head, Recorded
 from explorer.lm.vocab import CharVocab
 
 TOP = 5  # predictions kept per position
@@ -76,9 +76,10 @@ def trace_text(model: GPT, vocab: CharVocab, text: str, off: Collection[Head] = 
     return trace_ids(model, vocab.encode(text), vocab.token, off)
 
 
-def _core_trace(model: GPT, text: str, tokens: list[str], record, layer: int) -> AttentionTrace:
+def _core_trace(model: GPT, text: str, tokens: list[str], record: Recorded, layer: int) -> AttentionTrace:
     """One layer's attention as explorer.core's AttentionTrace (what the stage panels draw)."""
-    settings = model.transformer.h[layer].attn.settings
+    attn = model.blocks[layer].attn
+    settings = attn.settings
     config = AttentionConfig(
         sentence=text if text.strip() else "·",  # a trace of spaces only still needs a sentence
         scoring=settings.scoring,
@@ -91,7 +92,7 @@ def _core_trace(model: GPT, text: str, tokens: list[str], record, layer: int) ->
         max_tokens=max(2, model.config.n_positions),
     )
     x = record.x.detach().float().numpy()
-    proj = model.transformer.h[layer].attn.projections()
+    proj = attn.projections()
     projections = {
         name: getattr(proj, name).detach().float().numpy().copy()
         for name in ("w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o")

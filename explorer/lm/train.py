@@ -150,7 +150,7 @@ def train_lm(
             if not math.isfinite(loss.item()):
                 raise LMError.of("lm.loss_not_finite", step=i + 1)
             optimiser.zero_grad(set_to_none=True)
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             optimiser.step()
             return loss.item()
 

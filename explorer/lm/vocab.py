@@ -47,7 +47,7 @@ class CharVocab:
     def end_id(self) -> int:
         return len(self.symbols)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, CharVocab) and other.symbols == self.symbols
 
     def __hash__(self) -> int:
