@@ -73,6 +73,17 @@ def text_report(model: GPT) -> dict[str, Any]:
         train_windows = tasks.held_out_windows(c.train, model.config.n_positions)
         train = float(next_token_loss(model(train_windows).logits, train_windows))
     bigram, alpha = tasks.best_bigram_loss(c.train, c.held_out, len(c.vocab))
+    by_language = {}
+    for language, text in c.held_out_by_language.items():
+        ids = torch.tensor(c.vocab.encode(text))
+        part = tasks.held_out_windows(ids, model.config.n_positions)
+        with torch.no_grad():
+            loss = float(next_token_loss(model(part).logits, part))
+        by_language[language] = {
+            "held_out_loss": loss,
+            "bigram_held_out_loss": tasks.bigram_loss(c.train, ids, len(c.vocab), alpha),
+            "held_out_characters": len(text),
+        }
     return {
         "held_out_loss": held_out,
         "train_loss": train,
@@ -83,6 +94,7 @@ def text_report(model: GPT) -> dict[str, Any]:
         "train_characters": len(c.train_text),
         "held_out_characters": len(c.held_out_text),
         "vocabulary": len(c.vocab),
+        "by_language": by_language,
     }
 
 

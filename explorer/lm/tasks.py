@@ -69,6 +69,7 @@ class Corpus:
     held_out: torch.Tensor
     train_text: str
     held_out_text: str
+    held_out_by_language: dict[str, str]  # "en", "zh": each file's held-out paragraphs
 
 
 @cache
@@ -76,15 +77,18 @@ def corpus() -> Corpus:
     """The lab's text, read once: training and held-out paragraphs of every file."""
     train: list[str] = []
     held: list[str] = []
+    by_language: dict[str, str] = {}
     for name in TEXT_FILES:
         text = resource_path("lm", "text", name).read_text(encoding="utf-8")
         paragraphs = [p.strip() for p in text.split("\n\n") if p.strip()]
-        for i, paragraph in enumerate(paragraphs):
-            (held if i % HELD_OUT_EVERY == HELD_OUT_EVERY - 1 else train).append(paragraph)
+        kept = [p for i, p in enumerate(paragraphs) if i % HELD_OUT_EVERY == HELD_OUT_EVERY - 1]
+        train += [p for p in paragraphs if p not in kept]
+        held += kept
+        by_language[name.removesuffix(".txt")] = "\n\n".join(kept)
     train_text, held_text = "\n\n".join(train), "\n\n".join(held)
     vocab = CharVocab.of_text(train_text + held_text)  # held-out-only characters get ids, never training
     train_ids, held_ids = torch.tensor(vocab.encode(train_text)), torch.tensor(vocab.encode(held_text))
-    return Corpus(vocab, train_ids, held_ids, train_text, held_text)
+    return Corpus(vocab, train_ids, held_ids, train_text, held_text, by_language)
 
 
 def text_windows(rng: np.random.Generator, ids: torch.Tensor, count: int, length: int) -> torch.Tensor:

@@ -41,7 +41,7 @@ INITS = ("torch", "gpt2")
 @dataclass(frozen=True)
 class LMOptions:
     batch_size: int = 32
-    lr: float = 1e-3
+    lr: float | None = None  # None: the task's (TASK_LR)
     mlp: bool | None = None  # None: the task's choice (TASK_MLP)
     tie: bool = False  # the LM head is wte (GPT-2's choice); untied formed induction faster
     init: str = "torch"  # or "gpt2": N(0, 0.02) (GPT.reset_parameters says why not)
@@ -57,7 +57,7 @@ class LMOptions:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 100_000:
                 raise LMError.of("lm.size_out_of_range", name=name, value=value, limit=100_000)
-        if not isinstance(self.lr, (int, float)) or not 0 < self.lr < 1:
+        if self.lr is not None and (not isinstance(self.lr, (int, float)) or not 0 < self.lr < 1):
             raise LMError.of("lm.lr_out_of_range", value=self.lr)
         if self.init not in INITS:
             raise LMError.of("lm.init_unknown", value=self.init, choices=", ".join(INITS))
@@ -65,6 +65,7 @@ class LMOptions:
 
 # What each task ships with (bench/lm_lab.py measured the choice; docs/benchmarks.md).
 TASK_MLP = {"induction": False, "text": True}
+TASK_LR = {"induction": 2e-3, "text": 1e-3}
 TASK_POSITIONS = {"induction": 48, "text": 64}
 
 
@@ -103,6 +104,7 @@ class LMTrainResult:
     device: str
     seed: int
     options: LMOptions
+    lr: float
     notices: list[str] = field(default_factory=list)
 
     @property
@@ -119,6 +121,7 @@ def train_lm(
     options: LMOptions = LMOptions(),
 ) -> LMTrainResult:
     config = task_config(task, options.mlp, options.tie)
+    lr = TASK_LR[task] if options.lr is None else options.lr
     if 2 * options.probe_period > config.n_positions:
         raise LMError.of("lm.period_out_of_range", value=options.probe_period, limit=config.n_positions // 2)
     vocab = task_vocab(task)
@@ -130,7 +133,7 @@ def train_lm(
             model.gpt2_init()
         model = model.to(device)
         trained = [p for p in model.parameters() if p.requires_grad]
-        optimiser = torch.optim.Adam(trained, lr=options.lr)
+        optimiser = torch.optim.Adam(trained, lr=lr)
         batches = np.random.default_rng(seed)
         probe = probe_for(vocab, options).to(device)
         held_out = None
@@ -172,9 +175,8 @@ def train_lm(
             on_progress=on_progress,
             should_stop=should_stop,
         )
-    return LMTrainResult(
-        task, config, vocab, model, log, str(device), seed, options, [notice] if notice else []
-    )
+    notices: list[str] = [notice] if notice else []
+    return LMTrainResult(task, config, vocab, model, log, str(device), seed, options, lr, notices)
 
 
 def measures_of(model: GPT, probe: torch.Tensor, period: int) -> dict[str, float]:
