@@ -40,6 +40,8 @@ VARIANTS = {
     "attn-lr3e-3": {"mlp": False, "lr": 3e-3},
     "mlp-lr3e-3": {"mlp": True, "lr": 3e-3},
     "mlp-lr5e-4": {"mlp": True, "lr": 5e-4},
+    "mlp-drop0.1": {"mlp": True, "dropout": 0.1},
+    "mlp-drop0.2": {"mlp": True, "dropout": 0.2},
     "tied": {"mlp": False, "tie": True},  # the LM head is wte, as in GPT-2's own models
     "gpt2-init": {"mlp": False, "init": "gpt2"},  # N(0, 0.02) instead of torch's defaults
 }
@@ -111,14 +113,36 @@ def ablate(folder: str) -> None:
         )
 
 
-def text() -> None:
+def text(variants: list[str], seeds: list[int], steps: int) -> None:
+    """The text task: held-out loss over training beside the baselines, and what the heads show."""
     c = tasks.corpus()
-    loss, alpha = tasks.best_bigram_loss(c.train, c.held_out, len(c.vocab))
+    bigram, alpha = tasks.best_bigram_loss(c.train, c.held_out, len(c.vocab))
+    unigram = tasks.unigram_loss(c.train, c.held_out, len(c.vocab))
     print(
         f"text: {len(c.train_text)} training, {len(c.held_out_text)} held-out characters, vocabulary {len(c.vocab)}"
     )
-    print(f"  uniform {tasks.uniform_loss(len(c.vocab)):.3f}  unigram {tasks.unigram_loss(c.train, c.held_out, len(c.vocab)):.3f}  "
-          f"bigram {loss:.3f} (α {alpha:.3g})")  # fmt: skip
+    print(f"  uniform {tasks.uniform_loss(len(c.vocab)):.3f}  unigram {unigram:.3f}  "
+          f"bigram {bigram:.3f} (α {alpha:.3g}, the best for the held-out text)")  # fmt: skip
+    print(f"{'variant':<13} {'seed':>4} {'step':>5} {'CPU s':>6} {'train loss':>10} {'held-out':>8} {'- bigram':>8} "
+          f"{'ind':>5} {'prev':>5}")  # fmt: skip
+    for variant in variants:
+        for seed in seeds:
+            cpu0 = time.process_time()
+
+            def watch(p, variant=variant, seed=seed, cpu0=cpu0) -> None:
+                if p.metrics:
+                    m = p.metrics
+                    print(f"{variant:<13} {seed:>4} {p.step:>5} {time.process_time() - cpu0:6.1f} {p.loss:10.3f} "
+                          f"{m['held_out_loss']:8.3f} {m['held_out_loss'] - bigram:+8.3f} {m['best_induction']:5.2f} "
+                          f"{m['best_previous_token']:5.2f}", flush=True)  # fmt: skip
+
+            train_lm(
+                "text",
+                steps,
+                seed,
+                watch,
+                options=LMOptions(**VARIANTS[variant], device="cpu", eval_every=100),
+            )
 
 
 def main() -> int:

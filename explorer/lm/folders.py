@@ -81,8 +81,8 @@ def hf_config(config: GPTConfig, vocab: CharVocab, record: dict[str, Any]) -> di
         "n_head": config.n_head,
         "n_inner": config.n_inner,
         "activation_function": "gelu_new",
-        "resid_pdrop": 0.0,
-        "embd_pdrop": 0.0,
+        "resid_pdrop": config.dropout,
+        "embd_pdrop": config.dropout,
         "attn_pdrop": 0.0,
         "layer_norm_epsilon": LAYER_NORM_EPS,
         "initializer_range": 0.02,
@@ -145,6 +145,7 @@ def read_hf_config(folder: Path) -> tuple[GPTConfig, dict[str, Any]]:
             n_inner=4 * n_embd if inner is None else inner,
             mlp=bool(record.get("mlp", True)),
             tie_word_embeddings=bool(data.get("tie_word_embeddings", True)),
+            dropout=data.get("resid_pdrop", 0.1),  # training only: any value reads the same
         )
     except (LMError, TypeError) as exc:
         raise LMError.of("lm.config_impossible", path=str(path), detail=message_of(exc)) from None

@@ -52,6 +52,7 @@ class GPTConfig:
     n_inner: int = 256  # the MLP's hidden width (GPT-2: 4 × n_embd)
     mlp: bool = False  # False: the MLPs are zero and frozen (attention-only)
     tie_word_embeddings: bool = False  # True: the LM head is wte (GPT-2's own choice)
+    dropout: float = 0.0  # GPT-2's resid_pdrop and embd_pdrop: while training only
 
     def __post_init__(self) -> None:
         limits = {
@@ -68,6 +69,8 @@ class GPTConfig:
                 raise LMError.of("lm.size_out_of_range", name=name, value=value, limit=limit)
         if self.n_embd % self.n_head:
             raise LMError.of("lm.heads_not_dividing", width=self.n_embd, heads=self.n_head)
+        if not isinstance(self.dropout, (int, float)) or not 0 <= self.dropout < 1:
+            raise LMError.of("lm.dropout_out_of_range", value=self.dropout)
         for name in ("mlp", "tie_word_embeddings"):
             if not isinstance(getattr(self, name), bool):
                 raise LMError.of("lm.size_out_of_range", name=name, value=getattr(self, name), limit=1)
@@ -133,6 +136,7 @@ class Block(nn.Module):
         self.ln_2 = nn.LayerNorm(config.n_embd, eps=LAYER_NORM_EPS)
         self.mlp = MLP(config)
         self.has_mlp = config.mlp
+        self.drop = nn.Dropout(config.dropout)  # on each branch before it joins the residual
 
     def forward(
         self, x: torch.Tensor, keep: torch.Tensor | None, record: list[Recorded] | None
@@ -141,9 +145,9 @@ class Block(nn.Module):
         stages = self.attn(h, keep)
         if record is not None:
             record.append(Recorded(h, stages))
-        x = x + stages.output
+        x = x + self.drop(stages.output)
         if self.has_mlp:  # a zero MLP adds exactly 0: skip the work
-            x = x + self.mlp(self.ln_2(x))
+            x = x + self.drop(self.mlp(self.ln_2(x)))
         return x
 
 
@@ -164,6 +168,7 @@ class _Transformer(nn.Module):
         self.wpe = nn.Embedding(config.n_positions, config.n_embd)
         self.h = nn.ModuleList(Block(config) for _ in range(config.n_layer))
         self.ln_f = nn.LayerNorm(config.n_embd, eps=LAYER_NORM_EPS)
+        self.drop = nn.Dropout(config.dropout)
 
 
 @dataclass
@@ -245,7 +250,7 @@ class GPT(nn.Module):
         if n > self.config.n_positions:
             raise LMError.of("lm.too_long", count=n, limit=self.config.n_positions)
         t = self.transformer
-        x = t.wte(ids) + t.wpe(torch.arange(n, device=ids.device))
+        x = t.drop(t.wte(ids) + t.wpe(torch.arange(n, device=ids.device)))
         keeps = self._keeps(off, x.device, x.dtype)
         layers: list[Recorded] | None = [] if record else None
         for i, block in enumerate(self.blocks):

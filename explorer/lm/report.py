@@ -15,7 +15,7 @@ import torch
 
 from explorer.lm import tasks
 from explorer.lm.ablation import ablate
-from explorer.lm.measures import HeadScores, probe_measures, ranking
+from explorer.lm.measures import HeadScores, head_scores, probe_measures, ranking
 from explorer.lm.model import GPT, Head, next_token_loss
 from explorer.lm.train import LMOptions, probe_for
 from explorer.lm.vocab import CharVocab
@@ -69,8 +69,14 @@ def text_report(model: GPT) -> dict[str, Any]:
     c = tasks.corpus()
     windows = tasks.held_out_windows(c.held_out, model.config.n_positions)
     with torch.no_grad():
-        held_out = float(next_token_loss(model(windows).logits, windows))
-        train_windows = tasks.held_out_windows(c.train, model.config.n_positions)
+        out = model(windows, record=True)
+        held_out = float(next_token_loss(out.logits, windows))
+    assert out.layers is not None
+    # On real text: the weight on the previous character and on the window's first one
+    # (induction needs a repeat, which real paragraphs seldom hold within 64 characters).
+    on_text = head_scores([layer.stages.weights for layer in out.layers], period=2)
+    train_windows = tasks.held_out_windows(c.train, model.config.n_positions)
+    with torch.no_grad():
         train = float(next_token_loss(model(train_windows).logits, train_windows))
     bigram, alpha = tasks.best_bigram_loss(c.train, c.held_out, len(c.vocab))
     by_language = {}
@@ -95,6 +101,10 @@ def text_report(model: GPT) -> dict[str, Any]:
         "held_out_characters": len(c.held_out_text),
         "vocabulary": len(c.vocab),
         "by_language": by_language,
+        "held_out_scores": {
+            "previous_token": on_text.previous_token.round(4).tolist(),
+            "first_token": on_text.first_token.round(4).tolist(),
+        },
     }
 
 

@@ -45,6 +45,7 @@ class LMOptions:
     mlp: bool | None = None  # None: the task's choice (TASK_MLP)
     tie: bool = False  # the LM head is wte (GPT-2's choice); untied formed induction faster
     init: str = "torch"  # or "gpt2": N(0, 0.02) (GPT.reset_parameters says why not)
+    dropout: float | None = None  # None: the task's (TASK_DROPOUT)
     eval_every: int = 25
     snapshot_every: int = 25
     probe_rows: int = 16
@@ -65,7 +66,8 @@ class LMOptions:
 
 # What each task ships with (bench/lm_lab.py measured the choice; docs/benchmarks.md).
 TASK_MLP = {"induction": False, "text": True}
-TASK_LR = {"induction": 2e-3, "text": 1e-3}
+TASK_LR = {"induction": 3e-3, "text": 1e-3}
+TASK_DROPOUT = {"induction": 0.0, "text": 0.0}
 TASK_POSITIONS = {"induction": 48, "text": 64}
 
 
@@ -74,13 +76,16 @@ def task_vocab(task: str) -> CharVocab:
     return INDUCTION_VOCAB if task == "induction" else tasks.corpus().vocab
 
 
-def task_config(task: str, mlp: bool | None = None, tie: bool = False) -> GPTConfig:
+def task_config(
+    task: str, mlp: bool | None = None, tie: bool = False, dropout: float | None = None
+) -> GPTConfig:
     vocab = task_vocab(task)
     return GPTConfig(
         vocab_size=len(vocab),
         n_positions=TASK_POSITIONS[task],
         mlp=TASK_MLP[task] if mlp is None else mlp,
         tie_word_embeddings=tie,
+        dropout=TASK_DROPOUT[task] if dropout is None else dropout,
     )
 
 
@@ -120,7 +125,7 @@ def train_lm(
     should_stop: Callable[[], bool] | None = None,
     options: LMOptions = LMOptions(),
 ) -> LMTrainResult:
-    config = task_config(task, options.mlp, options.tie)
+    config = task_config(task, options.mlp, options.tie, options.dropout)
     lr = TASK_LR[task] if options.lr is None else options.lr
     if 2 * options.probe_period > config.n_positions:
         raise LMError.of("lm.period_out_of_range", value=options.probe_period, limit=config.n_positions // 2)

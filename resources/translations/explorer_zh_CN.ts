@@ -1667,6 +1667,11 @@
         <comment>lm.temperature_out_of_range</comment>
         <translation>温度必须在 0 到 10 之间，而不是 {value!r}</translation>
     </message>
+    <message>
+        <source>dropout must be a number from 0 to below 1, not {value!r}</source>
+        <comment>lm.dropout_out_of_range</comment>
+        <translation>丢弃率必须是 0 到 1 之间（不含 1）的数，而不是 {value!r}</translation>
+    </message>
 </context>
 <context>
     <name>Docks</name>

@@ -1384,6 +1384,10 @@ CASES = {
     "lm.loss_not_finite": Case(
         lambda env: raised(lambda: lm_diverging(env)), "training diverged at step 1: the loss is not a finite"
     ),
+    "lm.dropout_out_of_range": Case(
+        lambda env: raised(lambda: GPTConfig(dropout=1.5)),
+        "dropout must be a number from 0 to below 1, not 1.5",
+    ),
     "lm.temperature_out_of_range": Case(
         lambda env: raised(lambda: lm_generate(GPT(GPTConfig()), INDUCTION_VOCAB, "ab", 3, temperature=-1)),
         "the temperature must be from 0 to 10, not -1",
