@@ -16,7 +16,8 @@ The probe and the measures (tasks.py, measures.py, ablation.py):
         HeadScores (previous_token, induction, first_token: [layers, heads] each;
         .induction_heads, .previous_token_heads); ranking(scores.induction).
     head_scores(weights_per_layer, period): the same scores from any decoder's attention.
-    phase_change(steps, repeated_half_losses): the step where that loss falls fastest, or None.
+    phase_change(steps, first_half, repeated_half): the step where the repeated half's loss
+        pulls away from the first half's fastest (induction), or None.
     ablate(model, probe, period, heads) → Ablation(repeated_half_loss, change): the causal test.
 
 Training, on the caller's (worker) thread (train.py):

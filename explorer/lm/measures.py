@@ -7,7 +7,7 @@ decoder the explorer opens, so "which heads are induction heads" means the same 
     scores = head_scores(weights_per_layer, period)      previous-token, induction, first-token
     ranking(scores.induction)                            heads from most to least induction-like
     probe_measures(model, probe, period)                 scores + first- and repeated-half loss
-    phase_change(steps, repeated_losses)                 where the repeated-half loss falls fastest
+    phase_change(steps, first, repeated)                 where the repeated half pulls away fastest
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from explorer.lm.tasks import probe_halves
 # about 1 / (distance to the start) on both, ≤ 0.06 at period 24).
 INDUCTION_HEAD = 0.3
 PREVIOUS_TOKEN_HEAD = 0.3
-# The phase change is named only if the repeated-half loss fell at least this much (nats).
-PHASE_CHANGE_DROP = 1.0
+# The phase change is named only once the repeated half costs this much less than the first (nats).
+PHASE_CHANGE_GAP = 1.0
 
 
 @dataclass(frozen=True)
@@ -107,13 +107,17 @@ def probe_measures(model: GPT, probe: torch.Tensor, period: int, off: Collection
     return ProbeMeasures(first, repeated, head_scores(weights, period))
 
 
-def phase_change(steps: Sequence[int], losses: Sequence[float]) -> int | None:
-    """The step ending the evaluation interval where the loss falls fastest (nats per step),
-    or None while it has not fallen PHASE_CHANGE_DROP below where it started."""
-    at, loss = np.asarray(steps, dtype=np.float64), np.asarray(losses, dtype=np.float64)
-    if len(at) < 2 or not np.all(np.isfinite(loss)):
+def phase_change(
+    steps: Sequence[int], first_half: Sequence[float], repeated_half: Sequence[float]
+) -> int | None:
+    """The step ending the evaluation interval where the repeated-half loss falls fastest
+    below the first half's (nats per step), or None while the gap is under PHASE_CHANGE_GAP.
+
+    The gap, not the repeated-half loss alone: early in training both halves fall together
+    (the model learns the symbols' frequencies); only induction opens a gap between them."""
+    at = np.asarray(steps, dtype=np.float64)
+    gap = np.asarray(first_half, dtype=np.float64) - np.asarray(repeated_half, dtype=np.float64)
+    if len(at) < 2 or not np.all(np.isfinite(gap)) or gap.max() < PHASE_CHANGE_GAP:
         return None
-    if loss[0] - loss.min() < PHASE_CHANGE_DROP:
-        return None
-    rate = -np.diff(loss) / np.diff(at)
+    rate = np.diff(gap) / np.diff(at)
     return int(at[1 + int(np.argmax(rate))])

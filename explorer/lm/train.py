@@ -114,7 +114,8 @@ class LMTrainResult:
 
     @property
     def phase_change_step(self) -> int | None:
-        return phase_change(self.log.eval_steps, [m["repeated_half_loss"] for m in self.log.metrics])
+        first = [m["first_half_loss"] for m in self.log.metrics]
+        return phase_change(self.log.eval_steps, first, [m["repeated_half_loss"] for m in self.log.metrics])
 
 
 def train_lm(

@@ -93,12 +93,15 @@ def test_probe_measures_read_the_models_own_attention():
     assert abs(m.first_half_loss - math.log(64)) < 1.5 and abs(m.repeated_half_loss - math.log(64)) < 1.5
 
 
-def test_the_phase_change_is_where_the_loss_falls_fastest():
+def test_the_phase_change_is_where_the_repeated_half_pulls_away_fastest():
     steps = [25, 50, 75, 100, 125, 150]
-    assert phase_change(steps, [3.6, 3.6, 3.5, 2.0, 1.2, 1.0]) == 100
-    assert phase_change(steps, [3.6, 3.5, 3.4, 3.3, 3.2, 3.1]) is None  # never 1 nat below the start
-    assert phase_change([25], [3.6]) is None
-    assert phase_change(steps, [3.6, float("nan"), 3.5, 2.0, 1.2, 1.0]) is None
+    first = [9.0, 4.2, 4.2, 4.3, 4.4, 4.4]
+    assert phase_change(steps, first, [9.0, 4.2, 4.1, 2.6, 1.2, 1.0]) == 100
+    # Both halves falling together (learning the symbols' frequencies) is no phase change.
+    assert phase_change(steps, first, first) is None
+    assert phase_change(steps, first, [9.0, 4.0, 3.9, 3.8, 3.7, 3.6]) is None  # a gap under 1 nat
+    assert phase_change([25], [4.2], [1.0]) is None
+    assert phase_change(steps, first, [9.0, float("nan"), 4.1, 2.6, 1.2, 1.0]) is None
 
 
 def test_scores_refuse_weights_of_the_wrong_shape():
