@@ -26,12 +26,14 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from dataclasses import replace
+
 from explorer.lm import ablation, tasks
 from explorer.lm.folders import load_folder
 from explorer.lm.measures import probe_measures
-from explorer.lm.train import LMOptions, probe_for, train_lm
+from explorer.lm.train import DEFAULTS, LMSpec, probe_for, train_lm
 
-# name: the LMOptions it changes
+# name: what it changes of the LMSpec (mlp, tie, init, dropout) and of the task's options (lr)
 VARIANTS = {
     # The task's own learning rate (induction 3e-3, text 1e-3) unless the name says another.
     "attn": {"mlp": False},  # attention-only: zero, frozen MLPs (the induction checkpoint's recipe)
@@ -55,8 +57,16 @@ def load() -> str:
         return "n/a"
 
 
+def recipe(task: str, variant: str, steps: int, seed: int, **options) -> tuple[LMSpec, object]:
+    """The variant's LMSpec and TrainOptions for the task (on the CPU)."""
+    changes = dict(VARIANTS[variant])
+    lr = changes.pop("lr", DEFAULTS[task].learning_rate)
+    chosen = replace(DEFAULTS[task], steps=steps, seed=seed, learning_rate=lr, device="cpu", **options)
+    return LMSpec(task, **changes), chosen
+
+
 def run(variant: str, seed: int, steps: int) -> dict:
-    options = LMOptions(**VARIANTS[variant], device="cpu")
+    spec, options = recipe("induction", variant, steps, seed)
     cpu0 = time.process_time()
     seen: list[tuple[int, float, float, dict]] = []
 
@@ -64,7 +74,7 @@ def run(variant: str, seed: int, steps: int) -> dict:
         if p.metrics:
             seen.append((p.step, time.process_time() - cpu0, p.elapsed_s, p.metrics))
 
-    result = train_lm("induction", steps, seed, watch, options=options)
+    result = train_lm(spec, options, watch)
     reached = next(((s, c, w) for s, c, w, m in seen if m["best_induction"] >= TARGET), None)
     last = seen[-1][3]
     return {
@@ -99,15 +109,16 @@ def table(rows: list[dict]) -> None:
 
 def ablate(folder: str) -> None:
     loaded = load_folder(folder)
-    model, probe = loaded.model, probe_for(loaded.vocab, LMOptions())
-    base = probe_measures(model, probe, LMOptions().probe_period)
+    period = LMSpec().probe_period
+    model, probe = loaded.model, probe_for(loaded.vocab, 16, period)
+    base = probe_measures(model, probe, period)
     print(
         f"{folder}: repeated-half loss {base.repeated_half_loss:.3f}, first half {base.first_half_loss:.3f}"
     )
     print(
         f"  induction heads {base.scores.induction_heads}, previous-token heads {base.scores.previous_token_heads}"
     )
-    for row in ablation.ablation_table(model, probe, LMOptions().probe_period):
+    for row in ablation.ablation_table(model, probe, period):
         print(
             f"  off {row.label:<28} repeated-half loss {row.repeated_half_loss:6.3f}  change {row.change:+6.3f}"
         )
@@ -136,13 +147,7 @@ def text(variants: list[str], seeds: list[int], steps: int) -> None:
                           f"{m['held_out_loss']:8.3f} {m['held_out_loss'] - bigram:+8.3f} {m['best_induction']:5.2f} "
                           f"{m['best_previous_token']:5.2f}", flush=True)  # fmt: skip
 
-            train_lm(
-                "text",
-                steps,
-                seed,
-                watch,
-                options=LMOptions(**VARIANTS[variant], device="cpu", eval_every=100),
-            )
+            train_lm(*recipe("text", variant, steps, seed, eval_every=100), watch)
 
 
 def main() -> int:

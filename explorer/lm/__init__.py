@@ -11,7 +11,7 @@ The model (model.py, folders.py, vocab.py):
         with one keyed message), decode, token.
 
 The probe and the measures (tasks.py, measures.py, ablation.py):
-    probe_for(vocab, LMOptions()) → [16, 48] rows of 24 random tokens repeated once (the same
+    probe_for(vocab) → [16, 48] rows of 24 random tokens repeated once (the same
         every run); probe_measures(model, probe, period) → first- and repeated-half loss and
         HeadScores (previous_token, induction, first_token: [layers, heads] each;
         .induction_heads, .previous_token_heads); ranking(scores.induction).
@@ -21,8 +21,9 @@ The probe and the measures (tasks.py, measures.py, ablation.py):
     ablate(model, probe, period, heads) → Ablation(repeated_half_loss, change): the causal test.
 
 Training, on the caller's (worker) thread (train.py):
-    train_lm(task, steps, seed, on_progress, should_stop, LMOptions(...)) → LMTrainResult(model,
-        config, vocab, log, device, notices, phase_change_step); explorer.training's Progress
+    train_lm(LMSpec(task, mlp=…), TrainOptions (DEFAULTS[task]), on_progress, should_stop,
+        measures) → LMTrainResult(model, config, vocab, log, device, notices,
+        phase_change_step); GOAL the window times; explorer.training's Progress
         per step, its metrics at evaluations (``induction/1.2``, ``repeated_half_loss``, …),
         a snapshot every 25 steps; cancel raises explorer.training.TrainingCancelled.
     score_curves(log, config) → per score [evaluations, layers, heads]; model_at(config,

@@ -13,6 +13,7 @@ import shlex
 import signal
 import sys
 import threading
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +50,7 @@ def train_main(argv: list[str]) -> int:
     parser.add_argument(
         "--lr", type=float, default=None, help="Adam's learning rate (induction 2e-3, text 1e-3)"
     )
-    parser.add_argument("--eval-every", type=int, default=25)
+    parser.add_argument("--eval-every", type=int, default=None, help="induction 25, text 50")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (1 is fastest here)")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     args = parser.parse_args(argv)
@@ -58,7 +59,7 @@ def train_main(argv: list[str]) -> int:
         fail(f"--out {args.out}: it is a file; give a folder")
     check_out(args.out)  # the folder itself may be new, not its parents
     for name in ("steps", "batch_size", "eval_every", "threads"):
-        if getattr(args, name) < 1:
+        if getattr(args, name) is not None and getattr(args, name) < 1:
             fail(f"--{name.replace('_', '-')} must be 1 or more, not {getattr(args, name)}")
     if args.steps > 1_000_000:
         fail(f"--steps must be at most 1000000, not {args.steps}")
@@ -72,20 +73,21 @@ def train_main(argv: list[str]) -> int:
     from explorer.lm.errors import LMError
     from explorer.lm.folders import save_folder
     from explorer.lm.report import finite, model_report
-    from explorer.lm.train import LMOptions, train_lm
+    from explorer.lm.train import DEFAULTS, LMSpec, train_lm
     from explorer.training import TrainingCancelled
 
-    try:
-        options = LMOptions(
-            batch_size=args.batch_size,
-            lr=args.lr,
-            mlp=MLP_CHOICES[args.mlp],
-            eval_every=args.eval_every,
-            threads=args.threads,
-            device=args.device,
-        )
-    except LMError as exc:
-        fail(str(exc))
+    spec = LMSpec(args.task, mlp=MLP_CHOICES[args.mlp])
+    task_options = DEFAULTS[args.task]
+    options = replace(
+        task_options,
+        steps=args.steps,
+        seed=args.seed,
+        batch_size=args.batch_size,
+        learning_rate=task_options.learning_rate if args.lr is None else args.lr,
+        eval_every=args.eval_every or task_options.eval_every,
+        threads=args.threads,
+        device=args.device,
+    )
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())  # finish the step, then stop
     window: list[float] = []
@@ -107,7 +109,7 @@ def train_main(argv: list[str]) -> int:
         f"training gpt on {args.task}: {args.steps} steps, seed {args.seed}, batch {args.batch_size}, {args.threads} thread(s)"
     )
     try:
-        result = train_lm(args.task, args.steps, args.seed, show, stop.is_set, options)
+        result = train_lm(spec, options, show, stop.is_set)
     except TrainingCancelled as exc:
         if sys.stderr is not None:
             print(f"cancelled after {exc.log.steps_done} steps; nothing written", file=sys.stderr)
@@ -118,7 +120,9 @@ def train_main(argv: list[str]) -> int:
         signal.signal(signal.SIGINT, previous)
     for notice in result.notices:
         say(f"note: {notice}")
-    report = model_report(result.model.to("cpu"), result.vocab, args.task, options)
+    report = model_report(
+        result.model.to("cpu"), result.vocab, args.task, options.eval_size, spec.probe_period
+    )
     if not finite(report) or not all(map(_finite, result.log.losses)):
         fail("training ended with numbers that are not finite; nothing written (try a lower --lr)")
     record = {
@@ -126,7 +130,7 @@ def train_main(argv: list[str]) -> int:
         "command": "python -m explorer train " + shlex.join(argv),
         "seed": args.seed,
         "steps": args.steps,
-        "options": {**vars(options), "mlp": result.config.mlp, "lr": result.lr},
+        "options": {**asdict(options), **spec.to_dict(), "mlp": result.config.mlp},
         "device": result.device,
         "seconds": round(result.log.elapsed_s, 1),
         "final_loss": result.log.losses[-1],

@@ -181,8 +181,7 @@ def load_folder(folder: str | Path) -> LMFolder:
             raise LMError.of("lm.weights_not_finite", weights=str(weights), name=name)
     if not config.mlp and any(bool(t.any()) for k, t in state.items() if ".mlp." in k):
         config = config.with_(mlp=True)  # the record says attention-only, the weights disagree
-    with torch.random.fork_rng(devices=[]):  # overwritten at once: leave the generator alone
-        model = GPT(config)
+    model = GPT.unfilled(config)  # overwritten at once: leave the generator alone
     try:
         model.load_state_dict({k: v.float() for k, v in state.items()})
     except RuntimeError as exc:

@@ -62,9 +62,6 @@ LM = section(
     QT_TRANSLATE_NOOP("CoreMessages", "task {value!r} is not one of {choices}", "lm.task_unknown"),
     QT_TRANSLATE_NOOP("CoreMessages", "initialisation {value!r} is not one of {choices}", "lm.init_unknown"),
     QT_TRANSLATE_NOOP(
-        "CoreMessages", "the learning rate must be between 0 and 1, not {value!r}", "lm.lr_out_of_range"
-    ),
-    QT_TRANSLATE_NOOP(
         "CoreMessages",
         "the probe's period must be a whole number from 2 to {limit}, not {value!r}",
         "lm.period_out_of_range",

@@ -210,6 +210,14 @@ class GPT(nn.Module):
         if not self.config.mlp:
             self.zero_mlps()
 
+    @classmethod
+    def unfilled(cls, config: GPTConfig) -> GPT:
+        """A model whose parameters are about to be loaded: made without drawing a random
+        number (the global generator is shared with any run training meanwhile, on its thread)."""
+        with torch.device("meta"):
+            model = cls(config)
+        return model.to_empty(device="cpu")
+
     def gpt2_init(self) -> None:
         """GPT-2's initialisation, N(0, 0.02) with the residual projections scaled by
         1/√(2·layers), for comparison (bench/lm_lab.py)."""

@@ -17,7 +17,7 @@ from explorer.lm import tasks
 from explorer.lm.ablation import ablate
 from explorer.lm.measures import HeadScores, head_scores, probe_measures, ranking
 from explorer.lm.model import GPT, Head, next_token_loss
-from explorer.lm.train import LMOptions, probe_for
+from explorer.lm.train import probe_for
 from explorer.lm.vocab import CharVocab
 
 
@@ -29,14 +29,18 @@ def neither_head(model: GPT, induction: list[Head], previous: list[Head], scores
     return min(others, key=lambda h: max(scores.induction[h], scores.previous_token[h]))
 
 
-def model_report(model: GPT, vocab: CharVocab, task: str, options: LMOptions | None = None) -> dict[str, Any]:
-    options = options or LMOptions()
-    probe, period = probe_for(vocab, options), options.probe_period
+PROBE_ROWS, PROBE_PERIOD = 16, 24  # the probe a report is measured on (a run's own by default)
+
+
+def model_report(
+    model: GPT, vocab: CharVocab, task: str, rows: int = PROBE_ROWS, period: int = PROBE_PERIOD
+) -> dict[str, Any]:
+    probe = probe_for(vocab, rows, period)
     base = probe_measures(model, probe, period)
     s = base.scores
     induction, previous = s.induction_heads, s.previous_token_heads
     report = {
-        "probe": {"rows": options.probe_rows, "period": period},
+        "probe": {"rows": rows, "period": period},
         "first_half_loss": base.first_half_loss,
         "repeated_half_loss": base.repeated_half_loss,
         "scores": {

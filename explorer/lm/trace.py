@@ -66,9 +66,11 @@ def trace_ids(
     probs, which = logp.exp().topk(min(TOP, logp.shape[-1]), dim=-1)
     top = [[(token_of(i), p) for i, p in zip(w, pr)] for w, pr in zip(which.tolist(), probs.tolist())]
     text = "".join(tokens)
+    keeps = model._keeps(off, x.device, torch.float32)  # a head off: its values are zero
     layers = [
-        _core_trace(model, text, tokens, record, layer) for layer, record in enumerate(out.layers)
-    ]  # fmt: skip
+        _core_trace(model, text, tokens, record, layer, keeps.get(layer))
+        for layer, record in enumerate(out.layers)
+    ]
     return LMTrace(tokens, list(ids), layers, losses, top, off)
 
 
@@ -76,7 +78,9 @@ def trace_text(model: GPT, vocab: CharVocab, text: str, off: Collection[Head] = 
     return trace_ids(model, vocab.encode(text), vocab.token, off)
 
 
-def _core_trace(model: GPT, text: str, tokens: list[str], record: Recorded, layer: int) -> AttentionTrace:
+def _core_trace(
+    model: GPT, text: str, tokens: list[str], record: Recorded, layer: int, keep: torch.Tensor | None = None
+) -> AttentionTrace:
     """One layer's attention as explorer.core's AttentionTrace (what the stage panels draw)."""
     attn = model.blocks[layer].attn
     settings = attn.settings
@@ -92,7 +96,7 @@ def _core_trace(model: GPT, text: str, tokens: list[str], record: Recorded, laye
         max_tokens=max(2, model.config.n_positions),
     )
     x = record.x.detach().float().numpy()
-    proj = attn.projections()
+    proj = attn.projections(keep)  # the projections that made the recorded stages
     projections = {
         name: getattr(proj, name).detach().float().numpy().copy()
         for name in ("w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o")

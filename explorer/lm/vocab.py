@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-
-from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
+from typing import TYPE_CHECKING
 
 from explorer.lm.errors import LMError
+
+if TYPE_CHECKING:  # the library is read only when a folder is written
+    from tokenizers import Tokenizer
 
 END = "<|endoftext|>"
 INDUCTION_SYMBOLS = tuple("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789#$")
@@ -71,6 +73,8 @@ class CharVocab:
         return self.symbols[i] if 0 <= i < len(self.symbols) else END
 
     def tokenizer(self) -> Tokenizer:
+        from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
+
         vocab = {s: i for i, s in enumerate(self.symbols)} | {END: self.end_id}
         tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token=END))
         tok.pre_tokenizer = pre_tokenizers.Split(Regex(r"[\s\S]"), behavior="isolated")  # one per character

@@ -695,7 +695,10 @@ def lm_refused(env: Env, config=None, weights=None) -> Message:
 def lm_diverging(env: Env) -> None:
     """A learning rate that passes the checks but sends the loss to infinity at once."""
     env.monkeypatch.setattr(lm_train, "next_token_loss", lambda logits, ids: logits.sum() * float("inf"))
-    lm_train.train_lm("induction", 2, options=lm_train.LMOptions(device="cpu"))
+    lm_train.train_lm(
+        lm_train.LMSpec("induction"),
+        dataclasses.replace(lm_train.DEFAULTS["induction"], steps=2, device="cpu"),
+    )
 
 
 def overflowing_board():
@@ -1417,16 +1420,12 @@ CASES = {
         "model.safetensors does not fit its config.json: ",
     ),
     "lm.task_unknown": Case(
-        lambda env: raised(lambda: lm_train.task_config("poetry")),
+        lambda env: raised(lambda: lm_train.LMSpec("poetry")),
         "task 'poetry' is not one of induction, text",
     ),
     "lm.init_unknown": Case(
-        lambda env: raised(lambda: lm_train.LMOptions(init="zeros")),
+        lambda env: raised(lambda: lm_train.LMSpec(init="zeros")),
         "initialisation 'zeros' is not one of torch",
-    ),
-    "lm.lr_out_of_range": Case(
-        lambda env: raised(lambda: lm_train.LMOptions(lr=2.0)),
-        "the learning rate must be between 0 and 1, not 2.0",
     ),
     "lm.period_out_of_range": Case(
         lambda env: raised(lambda: lm_tasks.repeated_probe(np.random.default_rng(0), 1, 1, 64)),

@@ -3,13 +3,14 @@
 import json
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 import torch
 
 from explorer.cli import main as cli_main
 from explorer.lm.folders import load_folder
-from explorer.lm.train import LMOptions, train_lm
+from explorer.lm.train import DEFAULTS, LMSpec, train_lm
 
 
 def run(*args, timeout=300):
@@ -41,11 +42,15 @@ def test_train_writes_a_gpt2_folder_that_is_the_model_it_trained(tmp_path):
     record = json.loads((out / "config.json").read_text())["attention_explorer"]
     assert record["command"] == "python -m explorer train " + " ".join([*args, "--out", str(out)])
     assert record["seed"] == 2 and record["steps"] == 12 and record["task"] == "induction"
-    assert record["mlp"] is False and record["options"]["lr"] == LMOptions().lr
+    assert (
+        record["mlp"] is False and record["options"]["learning_rate"] == DEFAULTS["induction"].learning_rate
+    )
     report = record["report"]
     assert len(report["scores"]["induction"]) == 2 and len(report["induction_ranking"]) == 8
     # Reproducible: the same training in-process gives the same weights.
-    again = train_lm("induction", 12, 2, options=LMOptions(eval_every=6, device="cpu"))
+    again = train_lm(
+        LMSpec("induction"), replace(DEFAULTS["induction"], steps=12, seed=2, eval_every=6, device="cpu")
+    )
     loaded = load_folder(out)
     for name, tensor in again.model.state_dict().items():
         assert torch.equal(loaded.model.state_dict()[name], tensor), name
