@@ -2069,12 +2069,12 @@
         <translation>{title}：从 {query}（位置 {i}）到 {key}（位置 {j}）：{value:.3f}</translation>
     </message>
     <message>
-        <source>Induction model</source>
-        <translation>归纳模型</translation>
+        <source>Induction</source>
+        <translation>归纳</translation>
     </message>
     <message>
-        <source>Text model</source>
-        <translation>文本模型</translation>
+        <source>Text</source>
+        <translation>文本</translation>
     </message>
     <message>
         <source>The induction model learned random symbols repeated; the text model, English and Chinese</source>
