@@ -64,8 +64,8 @@ def short_title(result: LMResult, head: Head) -> str:
     else:
         title = translate("LMView", "{head} · ind {score:.2f}")
         score = result.scores.induction[layer, index]
-    title = title.format(head=head_name(head), score=score)
-    return translate("LMView", "{0} (off)").format(title) if head in result.request.off else title
+    off = head in result.request.off
+    return title.format(head=("⊘ " if off else "") + head_name(head), score=score)  # ⊘: off, in little room
 
 
 def all_heads(result: LMResult, short: bool = False) -> list[MatrixPanel]:

@@ -50,6 +50,7 @@ class LMView(View):
         self.result: LMResult | None = None
         self._wanted: LMRequest | None = None
         self._lesson: Shows | None = None  # the lesson step on screen, while it waits for a result
+        self._settling = False
         self._build()
         context.worker.listen(CHANNEL, self._on_result)
         unsubscribe = self.lab.subscribe(self._on_lab)
@@ -162,7 +163,7 @@ class LMView(View):
 
     def draw(self, prepared):
         self.prepared, self.stale = prepared, False  # the window's trace: this tab does not use it
-        if self.result is not None:
+        if self.result is not None and self._wanted is None:
             self.rendered.emit()
         return iter(())
 
@@ -175,9 +176,11 @@ class LMView(View):
             return
         self.banner.setVisible(False)
         self.result = result.value
+        self._settling = True  # the lesson may pick heads now: what it shows then is not complete
         self._follow_lesson()
+        self._settling = False
+        self.request()  # the settings changed meanwhile (or the lesson changed them): compute those
         self._show()
-        self.request()  # the settings changed meanwhile: compute those
 
     # -- the state -------------------------------------------------------------------------------------
     def _on_lab(self, event: str, _lab) -> None:
@@ -281,7 +284,8 @@ class LMView(View):
         self.stages.show_panels(lh.stage_panels(result, head), marks=marks)
         self.stages.sentence.setText(self._stage_sentence(result, head))
         self.summary.setText(self._summary(result))
-        self.rendered.emit()
+        if self._wanted is None and not self._settling:  # complete: nothing newer is being computed
+            self.rendered.emit()
 
     def _stage_sentence(self, result: LMResult, head) -> str:
         if head in result.request.off:
