@@ -97,6 +97,8 @@ def main() -> int:
             f"{seed:>4} {f(step, 'd'):>12} {f(wall, '.1f'):>6} {f(phase, 'd'):>6} {total:6.1f} {gap:12.0f} {cpu:10.1f}"
         )
     lab.stop_training()
+    window.worker.shutdown(timeout=30)  # as the app does before torch shuts down
+    window.close()
     return 0
 
 
