@@ -3284,6 +3284,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>显示哪个头的各个阶段</translation>
     </message>
     <message>
+        <source>The answer below is still the one for “{text}”.</source>
+        <translation>下面的答案仍是“{text}”的答案。</translation>
+    </message>
+    <message>
         <source>Output step</source>
         <translation>输出步</translation>
     </message>
@@ -3484,6 +3488,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>“{digit}”（第 {step} 步，{field}）看向了字段之外的“{looked}”。</translation>
     </message>
     <message>
+        <source>✓ looks at its own field   ✗ elsewhere   ∘ no source digit   red: wrong</source>
+        <translation>✓ 看向本字段　✗ 看向别处　∘ 源文中无此数字　红色：写错</translation>
+    </message>
+    <message>
         <source>… and {n} more.</source>
         <translation>……还有 {n} 个。</translation>
     </message>
@@ -3506,6 +3514,38 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>The right answer is {date}.</source>
         <translation>正确答案是 {date}。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on; without the unknown characters it reads {date}. The answer is the model&apos;s guess.</source>
+        <translation>这不是模型训练过的任何一种日期格式；去掉未知字符后读作 {date}。答案只是模型的猜测。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on: the answer is the model&apos;s guess.</source>
+        <translation>这不是模型训练过的任何一种日期格式：答案只是模型的猜测。</translation>
+    </message>
+    <message>
+        <source>day first</source>
+        <translation>日在前</translation>
+    </message>
+    <message>
+        <source>month first</source>
+        <translation>月在前</translation>
+    </message>
+    <message>
+        <source>Read {theirs}, as the models were trained, this is no date; read {other} it is {date}.</source>
+        <translation>按模型训练时的{theirs}来读，这不是日期；按{other}来读，它是 {date}。</translation>
+    </message>
+    <message>
+        <source>Ambiguous: {a} ({a_order}, as the models were trained) or {b} ({b_order}).</source>
+        <translation>有歧义：{a}（{a_order}，模型训练时的读法）或 {b}（{b_order}）。</translation>
+    </message>
+    <message>
+        <source>{digits}: the weight sits one character right of the digit written; the encoder reads both ways, so that state holds the digit too.</source>
+        <translation>{digits}：权重落在所写数字右边一个字符上；编码器双向读取，那个状态也含有这个数字。</translation>
+    </message>
+    <message>
+        <source>{digits}: the weight sits one character right of the digit written; self-attention has mixed the digit into that state too.</source>
+        <translation>{digits}：权重落在所写数字右边一个字符上；自注意力已把这个数字混入那个状态。</translation>
     </message>
     <message>
         <source>Step {i} writes “{out}” with the query {q}; its largest weight, {w:.2f}, is on “{src}” (source {top}).</source>

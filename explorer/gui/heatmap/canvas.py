@@ -29,6 +29,7 @@ from explorer.gui.heatmap.figure import (
 from explorer.gui.heatmap.panel import MatrixPanel
 
 PNG_SCALE = 2  # exported pictures are twice the on-screen size, for slides
+STALE_VEIL_ALPHA = 170  # a disabled canvas (out-of-date content) under this much of its background
 
 
 class MatrixCanvas(QtWidgets.QWidget):
@@ -141,6 +142,10 @@ class MatrixCanvas(QtWidgets.QWidget):
                 self.current_layout(),
                 self._cache,
             )
+            if not self.isEnabled():  # what it shows is out of date: veiled, still readable
+                veil = QtGui.QColor(self.style_.bg)
+                veil.setAlpha(STALE_VEIL_ALPHA)
+                painter.fillRect(self.rect(), veil)
         finally:
             painter.end()
 

@@ -5,7 +5,8 @@ stride depends only on (axis length, cell size, font): panels of the same size t
 an axis (all heads of the grid) label the same tokens. A label never overlaps its
 neighbour: rows and rotated columns are at least a line apart, horizontal column labels
 are used only when every one fits its cell. Long tokens are elided with "…" (the hover
-shows the whole token).
+shows the whole token). Single characters (a date's 年 and 月, a digit, ␣) stay upright even
+where not all fit: on its side a character is no narrower, only harder to read.
 """
 
 from __future__ import annotations
@@ -90,10 +91,15 @@ def token_rows(font: LabelFont, tokens: Sequence[str], cell_px: float) -> AxisLa
 
 
 def token_columns(font: LabelFont, tokens: Sequence[str], cell_px: float) -> AxisLabels:
-    """Column labels: horizontal when every label fits its cell, else rotated a line apart."""
+    """Column labels: horizontal when every label fits its cell, else rotated a line apart
+    (single characters: horizontal, every ``stride``-th)."""
     n = len(tokens)
     if n == 0 or cell_px <= 0:
         return NO_LABELS
+    if all(len(t) == 1 for t in tokens):
+        widest_char = max(font.width(t) for t in tokens)
+        stride = max(1, math.ceil((widest_char + GAP_PX) / cell_px - 1e-9))
+        return _labels(font, tokens, range(0, n, stride), False)
     # Cheap test first: a cell narrower than two characters holds no token horizontally.
     if cell_px >= 2 * font.metrics.averageCharWidth() + GAP_PX:
         shown = [font.elide(t) for t in tokens]
