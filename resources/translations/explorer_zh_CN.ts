@@ -3489,7 +3489,7 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     </message>
     <message>
         <source>✓ looks at its own field   ✗ elsewhere   ∘ no source digit   red: wrong</source>
-        <translation>✓ 看向本字段　✗ 看向别处　∘ 源文中无此数字　红色：写错</translation>
+        <translation>✓ 看向本字段&#x3000;✗ 看向别处&#x3000;∘ 源文中无此数字&#x3000;红色：写错</translation>
     </message>
     <message>
         <source>… and {n} more.</source>
@@ -3858,6 +3858,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>激活，不是注意力（{0}）</translation>
     </message>
     <message>
+        <source>at most {0:.2f} everywhere: almost nothing passes</source>
+        <translation>处处至多 {0:.2f}：几乎什么都没有通过</translation>
+    </message>
+    <message>
+        <source>÷ its max {0:.2f}</source>
+        <translation>÷ 其最大值 {0:.2f}</translation>
+    </message>
+    <message>
         <source>X_c</source>
         <translation>X_c</translation>
     </message>
@@ -3924,6 +3932,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>This picture cannot be used: {0}</source>
         <translation>无法使用这张图片：{0}</translation>
+    </message>
+    <message>
+        <source>: all {lo:.2f}–{hi:.2f}, every channel kept alike</source>
+        <translation>：全在 {lo:.2f}–{hi:.2f}，各通道保留得一样多</translation>
+    </message>
+    <message>
+        <source>; {0} shows more</source>
+        <translation>；{0} 的差别更明显</translation>
     </message>
     <message>
         <source>probabilities</source>

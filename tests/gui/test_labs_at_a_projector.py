@@ -7,6 +7,7 @@ an old answer greyed out under an error, single characters upright on both panel
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from PySide6 import QtWidgets
 
@@ -160,3 +161,63 @@ def test_single_characters_stand_upright_in_both_panels(qtbot, translation):
         for box in canvas.current_layout().boxes:
             if canvas.panels[box.index].cols is not None and len(box.cols):
                 assert not box.cols.rotated, canvas.panels[box.index].name
+
+
+# -- the Vision tab: what its maps say ------------------------------------------------------------------------
+@pytest.fixture
+def vision(qtbot, window):
+    window.state.set_tab("vision")
+    view = window.view("vision")
+    qtbot.waitUntil(lambda: view.result is not None and not window.worker.busy(), timeout=WAIT_MS)
+    yield window, view
+    view.vision.stop_training()
+
+
+def wait_vision(qtbot, window, view, **settings):
+    def done():
+        assert view.result is not None and not window.worker.busy()
+        assert view.result.request.picture == view.vision.picture
+        assert view.result.request.model == view.model_choice()
+
+    qtbot.waitUntil(done, timeout=WAIT_MS)
+    QtWidgets.QApplication.processEvents()
+    return view.result.trace
+
+
+def test_the_overlay_lights_the_picture_and_adds_no_colour_of_its_own(qtbot, vision):
+    """A yellow distractor must not look attended: over the picture the map only darkens, so
+    every pixel keeps its own hue (each channel scaled by the same factor, never raised)."""
+    window, view = vision
+    trace = wait_vision(qtbot, window, view)
+    from .helpers import pixels
+
+    drawn = pixels(view.picture_page.overlay.panels[0].image).astype(np.float64)
+    picture = np.clip(np.round(trace.image * 255), 0, 255)
+    assert (drawn <= picture + 1).all()  # nothing brighter than the picture, no colour added
+    factor = drawn.sum(axis=-1) / np.maximum(picture.sum(axis=-1), 1)
+    assert np.abs(drawn - factor[..., None] * picture).max() <= 1.5  # one factor on red, green, blue
+    assert view.picture_page.overlay.panels[0].colours.name == "spotlight"
+
+
+def test_se_weights_that_are_all_about_one_say_so_and_name_the_block_that_shows_more(qtbot, vision):
+    window, view = vision
+    view.vision.set_variant("se")
+    view.vision.set_block("block3")
+    view.vision.set_page("channel")
+    wait_vision(qtbot, window, view)
+    title = view.channel_page.bars.bars.title
+    assert "every channel kept alike" in title and "block2 shows more" in title
+    view.vision.set_block("block2")
+    wait_vision(qtbot, window, view)
+    assert "alike" not in view.channel_page.bars.bars.title
+
+
+def test_cbam_map_that_is_faint_after_drawing_says_how_faint(qtbot, vision):
+    from explorer.appstate.vision import Picture, Stroke
+
+    window, view = vision
+    drawing = Picture(kind="draw", seed=7, strokes=(Stroke("blue", 2.0, ((5.0, 20.0), (12.0, 26.0))),))
+    view.vision.set_picture(drawing)
+    wait_vision(qtbot, window, view)
+    title = view.picture_page.overlay.panels[0].title
+    assert "almost nothing passes" in title and "at most 0.0" in title

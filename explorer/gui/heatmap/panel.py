@@ -22,6 +22,7 @@ from explorer.gui.i18n import translate
 #   "qk": rows are queries, columns are keys; "q": rows are queries, columns are features;
 #   "k": rows are keys; "hq": rows are heads, columns are queries (entropy); "": neither.
 ROLES = ("qk", "q", "k", "hq", "")
+UNIT_KINDS = ("weights", "mask", "spotlight")  # values in 0..1
 VALUES_MAX_CELLS = 64 * 64
 COMPACT_FROM = (
     1e4  # a cell prints values this large as 1.2e5  # beyond this, values are never printed in the cells
@@ -56,8 +57,10 @@ class MatrixPanel:
     """data [rows, cols]: the full matrix (hover and clicks read it).
 
     rows / cols: token labels, or None for numbered rows / feature columns.
-    kind: "weights" (cividis, 0..1), "mask" (cividis, 1 = visible) or "diverging" (centred
-    at 0 with symmetric levels unless ``levels`` is given).
+    kind: "weights" (cividis, 0..1), "mask" (cividis, 1 = visible), "spotlight" (0..1 over a
+    background: the picture shows through as brightly as the value, darkened where it is
+    low, no colour added) or "diverging" (centred at 0 with symmetric levels unless
+    ``levels`` is given).
     picture: a reduced copy of a large ``data`` (explorer.appstate.display) drawn over the
     same cells; hidden: masked cells at the picture's resolution, drawn hatched.
     background: an RGB image [h, w, 3] (uint8) under the matrix, which is then drawn
@@ -85,7 +88,7 @@ class MatrixPanel:
         if self.role not in ROLES:
             raise ValueError(f"unknown role {self.role!r}")
         if self.levels is None:
-            self.levels = (0.0, 1.0) if self.kind in ("weights", "mask") else symmetric_levels(self.shown)
+            self.levels = (0.0, 1.0) if self.kind in UNIT_KINDS else symmetric_levels(self.shown)
         self.levels = (float(self.levels[0]), float(self.levels[1]))
 
     # -- what is drawn ---------------------------------------------------------------
@@ -109,7 +112,7 @@ class MatrixPanel:
     @property
     def unit(self) -> bool:
         """Values in 0..1 (weights, mask): printed in the short form."""
-        return self.kind in ("weights", "mask") and self.levels == (0.0, 1.0)
+        return self.kind in UNIT_KINDS and self.levels == (0.0, 1.0)
 
     @cached_property
     def indices(self) -> np.ndarray:
@@ -135,9 +138,12 @@ class MatrixPanel:
         ri = np.minimum((np.arange(h) * rows) // h, rows - 1)
         ci = np.minimum((np.arange(w) * cols) // w, cols - 1)
         over = pixels[ri][:, ci]
-        a = np.float32(self.overlay_alpha)
         rgb = np.stack([(over >> s) & 0xFF for s in (16, 8, 0)], -1).astype(np.float32)
-        mixed = (a * rgb + (1 - a) * bg.astype(np.float32)).round().astype(np.uint32)
+        if self.kind == "spotlight":  # the picture times the grey of the map's value
+            mixed = (bg.astype(np.float32) * rgb / 255).round().astype(np.uint32)
+        else:
+            a = np.float32(self.overlay_alpha)
+            mixed = (a * rgb + (1 - a) * bg.astype(np.float32)).round().astype(np.uint32)
         out = np.ascontiguousarray(
             np.uint32(0xFF000000) | (mixed[..., 0] << 16) | (mixed[..., 1] << 8) | mixed[..., 2]
         )
