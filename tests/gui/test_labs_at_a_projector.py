@@ -221,3 +221,20 @@ def test_cbam_map_that_is_faint_after_drawing_says_how_faint(qtbot, vision):
     wait_vision(qtbot, window, view)
     title = view.picture_page.overlay.panels[0].title
     assert "almost nothing passes" in title and "at most 0.0" in title
+
+
+@pytest.mark.parametrize("language", ["zh_CN"])
+def test_the_training_curves_beside_the_alignment_keep_their_axes_on_screen(qtbot, window, language):
+    """Two curves side by side in the column beside the alignment: a long title must not
+    widen a plot's layout past its widget (the x axis's end went off the page)."""
+    present(window, language)
+    window.state.set_lesson_step(next(k for k, s in enumerate(STEPS) if s.id == "translation.learn"))
+    view = window.view("translation")
+    settle(qtbot, window, view)
+    plots = view.training.plots
+    qtbot.waitUntil(lambda: all(p.plot is not None for p in plots), timeout=WAIT_MS)
+    QtWidgets.QApplication.processEvents()
+    for p in plots:
+        drawn = p.plot.getPlotItem().sceneBoundingRect().width()
+        assert drawn <= p.plot.width() + 1, (p.curves.x_label, drawn, p.plot.width())
+    assert not too_small(view), too_small(view)
