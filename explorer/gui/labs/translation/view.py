@@ -3,10 +3,12 @@ watch where each output character looks.
 
 Top: the date (typed, or one of the examples, Chinese included), the model, its scoring and
 the decoding (soft, hard, sample); for the Transformer the attention kind, layer and head.
-Then the answer, one character at a time, with the alignment score in words, and below it
-the alignment (output steps × source characters) as a heatmap or as lines as thick as the
-weights. Beside it, two pages: the selected output step's stages (the Pipeline's own panels,
-on ``trace.attention_trace``, so the worked-arithmetic dock works out that step's score with
+Then two columns (side by side, or one above the other on a tall tab): the answer, one
+character at a time, what its marks mean, and the alignment (output steps × source
+characters) as a heatmap or as lines as thick as the weights; the alignment score in words
+with what to know about the text (the date grammar's readings, unknown characters, a shifted
+digit), and two pages: the selected output step's stages (the Pipeline's own panels, on
+``trace.attention_trace``, so the worked-arithmetic dock works out that step's score with
 the trained numbers), and training from scratch with its curves and scrubber.
 
 Every translation runs on the worker (channel ``translation``, latest request wins); the
