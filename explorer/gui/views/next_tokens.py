@@ -148,6 +148,10 @@ class NextTokenPanel(QtWidgets.QFrame):
         engine, config = self.context.engine, trace.config
         self.context.worker.submit(CHANNEL, lambda: next_tokens_job(engine, config, position))
 
+    def showEvent(self, event):
+        super().showEvent(event)
+        self.request()  # a row selected on another tab meanwhile
+
     def _on_result(self, result) -> None:
         self._wanted = None
         if not result.ok:
