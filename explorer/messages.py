@@ -741,6 +741,11 @@ SESSION = section(
         "CoreMessages", "text_zoom must be a whole number from {low} to {high}", "session.text_zoom"
     ),
     QT_TRANSLATE_NOOP("CoreMessages", "stage_zoom must list pipeline panels", "session.stage_zoom"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "matrix_zoom must be null or four whole numbers, top < bottom and left < right",
+        "session.matrix_zoom",
+    ),
     QT_TRANSLATE_NOOP("CoreMessages", "lesson_step must be 0 to {last}", "session.lesson_step"),
     QT_TRANSLATE_NOOP("CoreMessages", "lesson_step_id must be a lesson step's id", "session.lesson_step_id"),
     QT_TRANSLATE_NOOP("CoreMessages", "tab must be a tab's name", "session.tab"),

@@ -174,6 +174,26 @@
         <translation>放大该阶段，或回到全部阶段</translation>
     </message>
     <message>
+        <source>Ctrl + wheel, drag</source>
+        <translation>Ctrl + 滚轮，拖动</translation>
+    </message>
+    <message>
+        <source>Zoom into an attention matrix about the mouse; move the zoomed view</source>
+        <translation>以鼠标所指处为中心放大注意力矩阵；拖动可移动放大后的视图</translation>
+    </message>
+    <message>
+        <source>Zoom the matrix in, out, back to the whole matrix</source>
+        <translation>放大、缩小矩阵，或回到整个矩阵</translation>
+    </message>
+    <message>
+        <source>Shift + arrows</source>
+        <translation>Shift + 方向键</translation>
+    </message>
+    <message>
+        <source>Move the zoomed matrix</source>
+        <translation>移动放大后的矩阵</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1576,6 +1596,11 @@
         <translation>放大显示的阶段必须列出流程中的面板</translation>
     </message>
     <message>
+        <source>matrix_zoom must be null or four whole numbers, top &lt; bottom and left &lt; right</source>
+        <comment>session.matrix_zoom</comment>
+        <translation>矩阵的放大区域必须为空，或是四个整数（上、下、左、右），且上 &lt; 下、左 &lt; 右</translation>
+    </message>
+    <message>
         <source>lesson_step must be 0 to {last}</source>
         <comment>session.lesson_step</comment>
         <translation>课程步骤必须在 0 到 {last} 之间</translation>
@@ -2013,6 +2038,10 @@
     <message>
         <source>dim {0}</source>
         <translation>第 {0} 维</translation>
+    </message>
+    <message>
+        <source>queries {0}–{1} of {2}, keys {3}–{4} of {5}</source>
+        <translation>查询 {0}–{1}（共 {2} 个），键 {3}–{4}（共 {5} 个）</translation>
     </message>
 </context>
 <context>
@@ -2931,8 +2960,8 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>单元格足够大时在其上写出数值</translation>
     </message>
     <message>
-        <source>Point at a cell to read its exact value; click to select it.</source>
-        <translation>指向单元格可读出精确数值；点击选中。</translation>
+        <source>Point at a cell to read its exact value; click to select it; Ctrl + the wheel zooms.</source>
+        <translation>指向单元格可读出精确数值；点击选中；Ctrl + 滚轮可缩放。</translation>
     </message>
     <message>
         <source>Nothing to export yet: no result has been computed</source>
@@ -4568,6 +4597,17 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>the weight is one-hot</source>
         <translation>权重是独热的</translation>
+    </message>
+</context>
+<context>
+    <name>ZoomBar</name>
+    <message>
+        <source>Whole matrix</source>
+        <translation>整个矩阵</translation>
+    </message>
+    <message>
+        <source>Show the whole matrix again (key 0). Ctrl + the wheel zooms into a matrix, a drag moves it, + and − zoom with the keyboard, Shift + an arrow moves it.</source>
+        <translation>重新显示整个矩阵（按键 0）。Ctrl + 滚轮放大矩阵，拖动可移动它；用键盘时 + 和 − 缩放，Shift + 方向键移动。</translation>
     </message>
 </context>
 </TS>

@@ -1444,6 +1444,10 @@ CASES = {
     "session.stage_zoom": Case(
         lambda env: session_refused(env, {"stage_zoom": ["nothing"]}), "stage_zoom must list pipeline panels"
     ),
+    "session.matrix_zoom": Case(
+        lambda env: session_refused(env, {"matrix_zoom": [10, 5, 0, 4]}),
+        "matrix_zoom must be null or four whole numbers",
+    ),
     "session.lesson_step": Case(
         lambda env: session_refused(env, {"lesson_step": 400}), "lesson_step must be 0 to"
     ),

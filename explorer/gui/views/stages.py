@@ -133,6 +133,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             role="qk",
             picture=picture,
             hidden=display.hidden_cells(t),
+            visible=t.mask,
             levels=symmetric_levels(data if picture is None else picture),
         )
         if name == "scores":
@@ -153,6 +154,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             role="qk",
             picture=display.picture("mask"),
             hidden=display.hidden_cells(t),
+            visible=t.mask,
         )
         return _titled(panel, mask_title(t))
     if name == "weights":
@@ -164,6 +166,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             role="qk",
             picture=display.picture("weights", h),
             hidden=display.hidden_cells(t),
+            visible=t.mask,
         )
         return _titled(panel, WEIGHT_FORMULAS.get(cfg.attention, "weights"))
     if name == "head_output":
@@ -327,6 +330,7 @@ def compare_panels(pair, head: int, titles: tuple[str, str, str]) -> list[Matrix
             role="qk",
             picture=pair.picture("A", head),
             hidden=hidden_a,
+            visible=a.mask,
             name="A",
         ),
         MatrixPanel(
@@ -338,6 +342,7 @@ def compare_panels(pair, head: int, titles: tuple[str, str, str]) -> list[Matrix
             role="qk",
             picture=pair.picture("B", head),
             hidden=hidden_b,
+            visible=b.mask,
             name="B",
         ),
         MatrixPanel(
