@@ -317,6 +317,10 @@
         <translation>相同注意力</translation>
     </message>
     <message>
+        <source>causal mask as trained</source>
+        <translation>因果掩码（训练时所用）</translation>
+    </message>
+    <message>
         <source>B cannot be computed: {0}</source>
         <translation>无法计算 B：{0}</translation>
     </message>

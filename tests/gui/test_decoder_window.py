@@ -178,6 +178,11 @@ def test_gpt2_folder_next_tokens_and_learned_positions(qtbot, make_window, gpt2_
         assert panel.title.endswith(f" · first token {100 * sink:.0f} %"), panel.title
     assert "attention sink" in grid.hover_label.text()
 
+    # the Compare tab names A's and B's mask as the one the model was trained with
+    window.state.set_tab(Tab.COMPARE)
+    qtbot.waitUntil(lambda: "Largest change" in window.compare.summary.text(), timeout=WAIT_MS)
+    assert window.compare.summary.text().count("causal mask as trained") == 2
+
 
 def test_a_bert_that_says_decoder_opens_causal_without_next_tokens(qtbot, make_window, tmp_path):
     """ "is_decoder": true on a BERT folder: the window computes it causally and says so, and
