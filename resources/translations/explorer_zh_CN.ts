@@ -95,6 +95,10 @@
         <translation>不缩放</translation>
     </message>
     <message>
+        <source>the model&apos;s own: no mask</source>
+        <translation>模型自带：无掩码</translation>
+    </message>
+    <message>
         <source>What the scores are divided by before the softmax</source>
         <translation>在 softmax 之前，得分要除以什么</translation>
     </message>
