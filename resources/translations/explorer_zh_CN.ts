@@ -95,6 +95,10 @@
         <translation>不缩放</translation>
     </message>
     <message>
+        <source>the model&apos;s own: no mask</source>
+        <translation>模型自带：无掩码</translation>
+    </message>
+    <message>
         <source>What the scores are divided by before the softmax</source>
         <translation>在 softmax 之前，得分要除以什么</translation>
     </message>
@@ -315,6 +319,10 @@
     <message>
         <source>same attention</source>
         <translation>相同注意力</translation>
+    </message>
+    <message>
+        <source>causal mask as trained</source>
+        <translation>因果掩码（训练时所用）</translation>
     </message>
     <message>
         <source>B cannot be computed: {0}</source>
@@ -2856,6 +2864,18 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>These {k} together: {p} of the probability; every other token shares the rest.</source>
         <translation>这 {k} 个合计占 {p} 的概率；其余概率分给所有其他词元。</translation>
+    </message>
+    <message>
+        <source>Write “{0}”</source>
+        <translation>写出“{0}”</translation>
+    </message>
+    <message>
+        <source>Append the most likely token to the sentence (greedy decoding): the attention of the token just written is shown at once. A click on a row writes that token.</source>
+        <translation>把最可能的词元接到句子后面（贪心解码）：刚写出的词元的注意力立即显示。点击某一行则写出那一行的词元。</translation>
+    </message>
+    <message>
+        <source>“{0}” is a byte of a character split over tokens: it cannot be typed as text on its own. A click on another row writes that token.</source>
+        <translation>“{0}”是一个被拆成多个词元的字符中的一个字节：它本身不能作为文本写出。点击其他行可写出那一行的词元。</translation>
     </message>
     <message>
         <source>From the model&apos;s own forward (every layer with its causal attention); the options change only the layer drawn. Click a row of the attention: the next token after that one.</source>
