@@ -98,7 +98,12 @@ def test_zoomed_weights_of_2048_tokens_show_each_cell_and_map_hover_and_clicks(q
     box = canvas.box(index)
     assert region is not None and region.contains(*target)
     assert region.rows <= box.plot.height() and region.cols <= box.plot.width()
-    assert p.zoom_bar.isVisible() and f"of {N}" in p.zoom_bar.caption.text()
+    assert p.zoom_bar.isVisible() and f"of {N}" in p.zoom_bar.caption.toolTip()
+    caption = p.zoom_bar.caption
+    assert (
+        caption.text() == f"queries {region.top}–{region.bottom - 1}, keys {region.left}–{region.right - 1}"
+    )
+    assert caption.width() >= caption.fontMetrics().horizontalAdvance(caption.text())  # shown whole
     settled(qtbot, canvas, panel)
     image = pixels(canvas.grab().toImage())
     differs = 0
