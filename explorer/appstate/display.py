@@ -22,8 +22,9 @@ from explorer.core.trace import AttentionTrace
 DISPLAY_LIMIT = 256
 SQUARE_STAGES = ("scores", "scaled", "weights")  # [heads, n_q, n_k]
 FEATURE_STAGES = ("Q", "K", "V", "head_outputs")  # [heads, n, d]
+ROTATED_STAGES = ("Q_rotated", "K_rotated")  # [heads, n, d] a rotary decoder's turned Q and K
 MATRIX_STAGES = ("X_query", "X_key", "concat", "output")  # [n, d]
-PER_HEAD_STAGES = SQUARE_STAGES + FEATURE_STAGES
+PER_HEAD_STAGES = SQUARE_STAGES + FEATURE_STAGES + ROTATED_STAGES
 
 
 class DisplayCancelled(Exception):
@@ -193,9 +194,11 @@ def display_arrays(
             pictures[stage] = np.stack(parts)
         visible = reduce_for_display(trace.mask, limit, "mean")
         hidden = reduce_for_display(~trace.mask, limit, "all")
-    for stage in FEATURE_STAGES + MATRIX_STAGES:
+    for stage in FEATURE_STAGES + MATRIX_STAGES + ROTATED_STAGES:
         full = getattr(trace, stage)
-        if full.shape[-2] * full.shape[-1] > limit * limit:  # e.g. 12 x 384 features stay as they are
+        if (
+            full is not None and full.shape[-2] * full.shape[-1] > limit * limit
+        ):  # e.g. 12 x 384 features stay as they are
             check()
             pictures[stage] = reduce_for_display(full, limit)
     return DisplayArrays(pictures, visible, hidden, limit)

@@ -24,6 +24,7 @@ from explorer.gui.i18n import translate
 from explorer.gui.views import lines as lines_views
 from explorer.gui.views import predict, stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
+from explorer.gui.views.next_tokens import NextTokenPanel
 from explorer.gui.views.tokens import TokenChips
 from explorer.gui.views.zoom_bar import ZoomBar
 
@@ -73,7 +74,13 @@ class PipelineView(View):
         self.pages = QtWidgets.QStackedWidget()
         self.pages.addWidget(self.scroll)
         self.pages.addWidget(self.chips_scroll)
-        layout.addWidget(self.pages, 1)
+        self.next_tokens = NextTokenPanel(context)  # a language model's next token, beside its attention
+        self.next_tokens.restyle(context.style(), self.width())
+        beside = QtWidgets.QHBoxLayout()
+        beside.setContentsMargins(0, 0, 0, 0)
+        beside.addWidget(self.pages, 1)
+        beside.addWidget(self.next_tokens)
+        layout.addLayout(beside, 1)
         self.names: list[str] = list(stages.PIPELINE_STAGES)
         self.canvas.set_figure(Figure([], columns=4))
         self.lines_box = lines_views.PipelineLines(self)  # the weights stage as lines
@@ -126,6 +133,7 @@ class PipelineView(View):
         self.pages.setCurrentWidget(self.chips_scroll if self.showing_tokens else self.scroll)
         self._fit_height()
         self.canvas.repaint()  # the keystroke's pixels are on screen when this returns
+        self.next_tokens.follow(prepared)
         if first and highlighted_panels(self.state) and not self.state.stage_zoom:
             QtCore.QTimer.singleShot(0, self, self.scroll_to_highlight)  # the lesson's stage in view
         self.rendered.emit()
@@ -202,6 +210,7 @@ class PipelineView(View):
                 self.stale = True
         elif event == "cell":
             self.canvas.set_selection(self.state.selected_cell)
+            self.next_tokens.request()  # the selected row's next token
         elif event == "values":
             self.values_box.setChecked(self.state.values_on_cells)  # said back: the same, no event
             self.canvas.set_show_values(self.state.values_on_cells)
@@ -224,11 +233,13 @@ class PipelineView(View):
     def restyle(self) -> None:
         self.canvas.set_style(self.context.style())
         self.chips.set_style(self.context.style())
+        self.next_tokens.restyle(self.context.style(), self.width())
         self.canvas.set_marks(self._marks())
         self._relayout()
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
+        self.next_tokens.fit(self.width())
         if self._columns() != self.canvas.figure.columns:
             self._relayout()
 
@@ -305,6 +316,7 @@ class PipelineView(View):
                 "Point at a cell to read its exact value; click to select it; Ctrl + the wheel zooms.",
             )
         )
+        self.next_tokens.retranslate()
         if self.prepared is not None:  # the panel titles
             self.redraw()
 
