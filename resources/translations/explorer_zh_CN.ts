@@ -4678,6 +4678,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
 <context>
     <name>ZoomBar</name>
     <message>
+        <source>queries {0}–{1}, keys {2}–{3}</source>
+        <translation>查询 {0}–{1}，键 {2}–{3}</translation>
+    </message>
+    <message>
         <source>Whole matrix</source>
         <translation>整个矩阵</translation>
     </message>

@@ -233,7 +233,7 @@ class MatrixPanel:
 def mask_pixels(argb: np.ndarray, hidden: np.ndarray, hatch_px: float = 0.0) -> np.ndarray:
     """Pixels (uint32 0xffRRGGBB) with the hidden ones as masked cells look: the grey of
     ``MASK_FILL`` laid over them, and where cells are ``hatch_px`` ≥ ``HATCH_FROM_PX``, the
-    hatching's diagonal lines every 8 pixels. A copy; the same look as the painted mask."""
+    hatching's diagonal lines (``hatch_lines``). A copy; the same look as the painted mask."""
     out = np.array(argb, dtype=np.uint32)
     if not hidden.any():
         return out
@@ -244,13 +244,18 @@ def mask_pixels(argb: np.ndarray, hidden: np.ndarray, hatch_px: float = 0.0) -> 
     mixed = [np.round(a * f + (1 - a) * c).astype(np.uint32) for f, c in zip(fill, channels)]
     out[hidden] = np.uint32(0xFF000000) | (mixed[0] << 16) | (mixed[1] << 8) | mixed[2]
     if hatch_px >= HATCH_FROM_PX:
-        rows, cols = hidden.shape
-        diagonal = np.add.outer(np.arange(rows, dtype=np.uint8) % 8, np.arange(cols, dtype=np.uint8) % 8) % 8
-        line = hidden & (diagonal == 7)
-        out[line] = np.uint32(
-            0xFF000000 | (MASK_HATCH.red() << 16) | (MASK_HATCH.green() << 8) | MASK_HATCH.blue()
-        )
+        hatch_lines(out, hidden)
     return out
+
+
+def hatch_lines(pixels: np.ndarray, hidden: np.ndarray) -> None:
+    """The hatching's diagonal lines, every 8 pixels, drawn into ``pixels`` where hidden (a
+    picture at the screen's resolution, its grey laid before on its cells or blocks)."""
+    rows, cols = hidden.shape
+    diagonal = np.add.outer(np.arange(rows, dtype=np.uint8) % 8, np.arange(cols, dtype=np.uint8) % 8) % 8
+    pixels[hidden & (diagonal == 7)] = np.uint32(
+        0xFF000000 | (MASK_HATCH.red() << 16) | (MASK_HATCH.green() << 8) | MASK_HATCH.blue()
+    )
 
 
 def hidden_path(hidden: np.ndarray) -> QtGui.QPainterPath | None:
