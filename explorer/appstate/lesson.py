@@ -193,7 +193,11 @@ STAGE_ORDER = tuple(step.stage for step in STEPS)
 _INDEX = {step.id: index for index, step in enumerate(STEPS)}
 if len(_INDEX) != len(STEPS) or len({t.id for t in TRACKS}) != len(TRACKS) or ALL_TRACKS in _INDEX:
     raise ValueError("every lesson step and track needs an id of its own")
-TRACK_IDS = (ALL_TRACKS, *(track.id for track in TRACKS))
+
+
+def track_ids() -> tuple[str, ...]:
+    """Every track a teacher can pick (registered ones included), ALL_TRACKS first."""
+    return (ALL_TRACKS, *(track.id for track in TRACKS))
 
 
 def step_index(step_id: str) -> int:
@@ -215,12 +219,12 @@ def track_range(track_id: str) -> range:
         if track.id == track_id:
             return range(start, start + len(track.steps))
         start += len(track.steps)
-    raise KeyError(f"no lesson track {track_id!r}; choose one of {', '.join(TRACK_IDS)}")
+    raise KeyError(f"no lesson track {track_id!r}; choose one of {', '.join(track_ids())}")
 
 
 def register_track(track: Track) -> Callable[[], None]:
     """Add a track after the others (its steps are walked with every track's); returns what
-    takes it out again. The tracks a teacher can pick alone (TRACK_IDS) stay the listed ones."""
+    takes it out again. A teacher can pick it alone like the listed ones."""
     if track.id in {t.id for t in TRACKS} or any(step.id in _INDEX for step in track.steps):
         raise ValueError(f"a lesson track {track.id!r} or one of its steps is registered already")
     TRACKS.append(track)

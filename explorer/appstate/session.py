@@ -18,7 +18,7 @@ from typing import Any
 
 from explorer.appstate import labs as lab_registry
 from explorer.appstate.board import DEFAULT_BOARD
-from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACK_IDS, step_index
+from explorer.appstate.lesson import ALL_TRACKS, STEPS, step_index, track_ids
 from explorer.appstate.lines import LinesOptions
 from explorer.appstate.matrix_zoom import Region
 from explorer.appstate.state import (
@@ -260,7 +260,7 @@ def _format_2(data: dict[str, Any]) -> dict[str, Any]:
             out["lesson_step"] = 0
     if "lesson_track" in data:
         track = data["lesson_track"]
-        out["lesson_track"] = track if track in TRACK_IDS else ALL_TRACKS  # a track since removed
+        out["lesson_track"] = track if track in track_ids() else ALL_TRACKS  # a track since removed
     if "tab" in data:
         if not isinstance(data["tab"], str) or not data["tab"]:
             raise _Invalid.of("session.tab")

@@ -20,7 +20,7 @@ from explorer.appstate import labs
 from explorer.appstate.board import BoardState
 from explorer.appstate.events import Observable
 from explorer.appstate.lab import LabState
-from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACK_IDS, step_index, track_of, track_range
+from explorer.appstate.lesson import ALL_TRACKS, STEPS, step_index, track_ids, track_of, track_range
 from explorer.appstate.lines import LinesState
 from explorer.appstate.matrix_zoom import Region, clamp
 from explorer.appstate.model_choice import LoadedModel
@@ -137,7 +137,7 @@ class ExplorerState(Observable):
         self.values_on_cells: bool = False
         self.lesson_visible: bool = False
         self.lesson_step: int = 0  # an index into lesson.STEPS (every track's steps)
-        self.lesson_track: str = ALL_TRACKS  # the track the lesson walks (lesson.TRACK_IDS)
+        self.lesson_track: str = ALL_TRACKS  # the track the lesson walks (lesson.track_ids())
         self.tab: str = DEFAULT_TAB
         self.loaded_model: LoadedModel | None = None  # what the model labels describe
         self.shape: TraceShape | None = None  # of the trace on screen (None: none yet)
@@ -270,8 +270,8 @@ class ExplorerState(Observable):
 
     def set_lesson_track(self, track: str) -> None:
         """Walk one track (or ALL_TRACKS); a step outside it moves to the track's first step."""
-        if track not in TRACK_IDS:
-            raise ValueError(f"lesson track {track!r} is not one of {', '.join(TRACK_IDS)}")
+        if track not in track_ids():
+            raise ValueError(f"lesson track {track!r} is not one of {', '.join(track_ids())}")
         if track == self.lesson_track:
             return
         self.lesson_track = track
