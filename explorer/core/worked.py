@@ -46,6 +46,18 @@ class WorkedCell:
     output: np.ndarray  # [d_v] Σ_j w_ij v_j
 
 
+def softmax_parts(scaled: np.ndarray, visible: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What softmax does to rows of scaled scores [..., n_k], in float64: (row maxima over the
+    visible keys, exp(scaled − max) with 0 where masked, their sums). weight = exp / sum."""
+    scaled = np.asarray(scaled, dtype=np.float64)
+    visible = np.broadcast_to(np.asarray(visible, dtype=bool), scaled.shape)
+    maxima = np.where(visible, scaled, -np.inf).max(axis=-1)
+    maxima = np.where(np.isfinite(maxima), maxima, 0.0)  # a row with every key masked
+    # Masked keys may hold larger scores than the row's visible maximum: never exponentiate them.
+    exps = np.exp(np.where(visible, scaled - maxima[..., None], -np.inf))
+    return maxima, exps, exps.sum(axis=-1)
+
+
 def work_cell(trace: AttentionTrace, head: int, i: int, j: int) -> WorkedCell:
     q = trace.Q[head, i].astype(np.float64)
     k = trace.K[head, j].astype(np.float64)
@@ -53,11 +65,8 @@ def work_cell(trace: AttentionTrace, head: int, i: int, j: int) -> WorkedCell:
     divisor = float(trace.scale_divisor)
     row_visible = trace.mask[i].astype(bool)
     row_scaled = trace.scaled[head, i].astype(np.float64)
-    finite = row_scaled[row_visible]
-    row_max = float(finite.max()) if finite.size else 0.0
-    # Masked keys may hold larger scores than the row's visible maximum: never exponentiate them.
-    row_exp = np.exp(np.where(row_visible, row_scaled - row_max, -np.inf))
-    total = float(row_exp.sum())
+    row_max, row_exp, total = softmax_parts(row_scaled, row_visible)
+    row_max, total = float(row_max), float(total)
     weights = trace.weights[head, i].astype(np.float64)
     values = trace.V[head].astype(np.float64)
     return WorkedCell(

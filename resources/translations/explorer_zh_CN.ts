@@ -1739,10 +1739,6 @@
         <translation>文本 → [t₁, t₂, …, tₙ]</translation>
     </message>
     <message>
-        <source>The text is cut into tokens. A pretrained model adds its own [CLS] at the start and [SEP] at the end; characters it does not know become [UNK].</source>
-        <translation>文本被切分成词元。预训练模型在开头加上 [CLS]、在结尾加上 [SEP]；它不认识的字符变成 [UNK]。</translation>
-    </message>
-    <message>
         <source>Input vectors X</source>
         <translation>输入向量 X</translation>
     </message>
@@ -1803,8 +1799,16 @@
         <translation>改用硬注意力，会改变“{query}”的输出行吗？</translation>
     </message>
     <message>
+        <source>The text is cut into tokens: words, punctuation and single characters. Seeded weights have no vocabulary, so nothing is added and nothing is unknown; a pretrained model adds its own markers at the start and the end.</source>
+        <translation>文本被切分成词元：单词、标点和单个字符。随机种子生成的权重没有词表，所以不添加任何标记，也没有不认识的字符；预训练模型会在开头和结尾加上自己的标记。</translation>
+    </message>
+    <message>
         <source>Mask</source>
         <translation>掩码</translation>
+    </message>
+    <message>
+        <source>The text is cut into tokens. This model adds its own {start} at the start and {end} at the end; characters it does not know become {unknown}.</source>
+        <translation>文本被切分成词元。这个模型在开头加上它自己的 {start}、在结尾加上 {end}；它不认识的字符变成 {unknown}。</translation>
     </message>
     <message>
         <source>A mask decides which keys a query may see: a causal mask hides the future, a window keeps only nearby tokens (local attention), a valid length hides padding. Hidden keys receive exactly zero weight.</source>
@@ -1845,6 +1849,10 @@
     <message>
         <source>Attention on pictures</source>
         <translation>图像上的注意力</translation>
+    </message>
+    <message>
+        <source>picture → CNN blocks → class</source>
+        <translation>图片 → CNN 模块 → 类别</translation>
     </message>
     <message>
         <source>A small network sorts pictures into eight classes: a red or blue circle, square, triangle or cross. Yellow, cyan and green shapes and background clutter are there to mislead it, so it must look at the right place and read the right colour channels. Attention lets it weigh both.</source>
@@ -1907,12 +1915,12 @@
         <translation>主干 T(x) 提取特征；掩膜分支 M(x) 先把图缩小、观察，再放大回原尺寸，最后经过 S 形函数 σ。乘以 1 + M 而不是 M，意味着注意力只能在主干上做加法：M = 0 时特征原样通过，所以可以堆叠很多注意力模块而信号不会减弱。</translation>
     </message>
     <message>
-        <source>Encoder–decoder: one fixed context</source>
-        <translation>编码器–解码器：一个固定的上下文</translation>
+        <source>Encoder–decoder: more than one fixed context</source>
+        <translation>编码器–解码器：不止一个固定的上下文</translation>
     </message>
     <message>
-        <source>An encoder reads the source (here a date as people write it) into states h₁ … hₙ; a decoder writes the target one character at a time. Without attention the whole source is squeezed into one vector C that every output step reads alike: every source character has the same influence, and a long source loses its details.</source>
-        <translation>编码器把源序列（这里是一个按平常写法写的日期）读成状态 h₁ … hₙ；解码器一次写出目标的一个字符。没有注意力时，整个源序列被压缩成一个向量 C，每个输出步读到的都一样：每个源字符的影响相同，源序列一长，细节就丢了。</translation>
+        <source>An encoder reads the source (here a date as people write it) into states h₁ … hₙ; a decoder writes the target one character at a time. A decoder without attention would read one vector C, the formula above, alike at every output step, and a long source would lose its details. The model on screen has attention: each row of its matrix is one output step looking at the source in its own way, as the next steps show.</source>
+        <translation>编码器把源序列（这里是一个按平常写法写的日期）读成状态 h₁ … hₙ；解码器一次写出目标的一个字符。没有注意力的解码器在每个输出步读到的都是同一个向量 C（上面的公式），源序列一长，细节就丢了。屏幕上的模型带有注意力：它的矩阵每一行是一个输出步，各自以自己的方式看源序列，后面几步会讲到。</translation>
     </message>
     <message>
         <source>A context for every output step</source>
@@ -2170,6 +2178,10 @@
     <message>
         <source>Save them before quitting?</source>
         <translation>退出前要保存吗？</translation>
+    </message>
+    <message>
+        <source>Save them before opening another session?</source>
+        <translation>打开另一个课程前要保存吗？</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -2828,6 +2840,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>head</source>
         <translation>头</translation>
+    </message>
+    <message>
+        <source>Q split into heads</source>
+        <translation>Q 拆分到各个头</translation>
     </message>
     <message>
         <source>mask</source>

@@ -58,17 +58,13 @@ def page(
 
 def worked_source(context) -> tuple[AttentionTrace | None, int, tuple[int, int] | None]:
     """(trace, head, cell) the page works out: the shown tab's own attention when it has one
-    (a ``worked_source()`` method: the Translation tab's selected output step; a
-    ``worked_trace()``: the board's trace with the state's head and cell), else the window's
-    trace with the state's head and cell."""
+    (a ``worked_source()`` method: the Translation tab's selected output step, the board's
+    framed cell), else the window's trace with the state's head and cell."""
     state = context.state
     view = context.view(state.tab)
     own = getattr(view, "worked_source", None)
     if own is not None:
         return own()
-    own_trace = getattr(view, "worked_trace", None)
-    if own_trace is not None:
-        return own_trace(), state.selected_head, state.selected_cell
     prepared = context.current()
     return (prepared.trace if prepared else None), state.selected_head, state.selected_cell
 

@@ -65,12 +65,15 @@ class Mark:
 
 @dataclass(frozen=True)
 class Outline:
-    """A frame around one data cell (the class's guess, the real answer), in its own colour."""
+    """A frame around one data cell (the class's guess, the real answer), or a block of
+    ``rows`` × ``cols`` cells from it (a head's columns), in its own colour."""
 
     row: int
     col: int
     colour: QtGui.QColor
     width: int = 4
+    rows: int = 1
+    cols: int = 1
 
 
 @dataclass
@@ -421,7 +424,7 @@ def _paint_panel(
             painter.setPen(QtGui.QPen(o.colour, o.width))
             painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
             inset = o.width / 2
-            cell = QtCore.QRectF(plot.left() + o.col * cw, plot.top() + o.row * ch, cw, ch)
+            cell = QtCore.QRectF(plot.left() + o.col * cw, plot.top() + o.row * ch, cw * o.cols, ch * o.rows)
             painter.drawRect(cell.adjusted(inset, inset, -inset, -inset))
     # frame
     if mark is not None:
