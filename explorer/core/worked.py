@@ -65,8 +65,8 @@ def work_cell(trace: AttentionTrace, head: int, i: int, j: int) -> WorkedCell:
     divisor = float(trace.scale_divisor)
     row_visible = trace.mask[i].astype(bool)
     row_scaled = trace.scaled[head, i].astype(np.float64)
-    row_max, row_exp, total = softmax_parts(row_scaled, row_visible)
-    row_max, total = float(row_max), float(total)
+    maxima, row_exp, sums = softmax_parts(row_scaled, row_visible)
+    row_max, total = float(maxima), float(sums)
     weights = trace.weights[head, i].astype(np.float64)
     values = trace.V[head].astype(np.float64)
     return WorkedCell(
@@ -142,7 +142,7 @@ def format_cell(cell: WorkedCell, max_terms: int = 8) -> list[str]:
         if s.kind == "cosine":
             lines.append(f"cos = {s.total:.4f} / ({q['norm_q']:.4f} × {q['norm_k']:.4f}) = {s.score:.4f}")
     else:
-        pairs = [f"{v:.3f}×tanh({p:.3f})" for v, p in zip(q["v"], q["W1q_plus_W2k"])]
+        pairs = [f"{v:.3f}×tanh({p:.3f})" for v, p in zip(np.asarray(q["v"]), np.asarray(q["W1q_plus_W2k"]))]
         lines.append(f"vᵀ tanh(W₁q + W₂k) = {sum_of(s.terms, pairs)} = {s.score:.4f}")
     lines.append(f"scaled = {s.score:.4f} / {cell.divisor:.4f} = {cell.scaled:.4f}")
     if not cell.visible:

@@ -12,7 +12,6 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save
 
@@ -99,7 +98,3 @@ def load_shipped(variant: str) -> tuple[TinyCNN, dict]:
     for p in model.parameters():
         p.requires_grad_(False)
     return model, info
-
-
-def state_size_bytes(model: torch.nn.Module) -> int:
-    return sum(t.numel() * t.element_size() for t in model.state_dict().values())

@@ -153,12 +153,13 @@ def vision_main(argv: list[str]) -> int:
     from explorer.vision.shapes import generate
 
     mask = label = None
+    notices: list[str]  # keyed Messages, and the command line's own note about --model
     if args.image is not None:
         try:
             loaded = load_image(args.image)
         except ImageError as exc:
             fail(str(exc))
-        image, notices, source_text = loaded.pixels, loaded.notices, f"image:{args.image}"
+        image, notices, source_text = loaded.pixels, list(loaded.notices), f"image:{args.image}"
     else:
         seed = _seed(args.generate)
         picture = generate(seed)
@@ -197,8 +198,8 @@ def vision_main(argv: list[str]) -> int:
         trace.save(args.out)
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
-    for notice in trace.notices:
-        _print(f"note: {notice}")
+    for note in trace.notices:
+        _print(f"note: {note}")
     truth = "" if trace.label is None else f"; the picture is a {trace.class_names[trace.label]}"
     _print(
         f"{args.out}: {trace.variant} predicts {trace.prediction_name!r} "

@@ -109,7 +109,7 @@ def train_config(
     should_stop: Callable[[], bool] | None = None,
 ) -> VisionRun:
     device, notice = choose_device(settings.device)
-    notices = [notice] if notice else []
+    notices: list[str] = [notice] if notice else []
     with torch_threads(settings.threads if device.type == "cpu" else None):
         seed_everything(settings.seed)
         rng = np.random.default_rng(settings.seed)

@@ -18,7 +18,7 @@ from explorer.vision.models import VARIANTS, TinyCNN, VisionConfig
 from explorer.vision.shapes import held_out
 
 MAX_BYTES = 2 * 1024 * 1024
-SHIPPED_ACCURACY = 0.95  # the bar; the README table gives each checkpoint's own figure
+SHIPPED_ACCURACY = 0.95  # every shipped checkpoint's bar; the README table gives each one's own figure
 
 
 @pytest.fixture(scope="module")
