@@ -17,6 +17,7 @@ from explorer.core.config import (
 )
 from explorer.core.trace import STAGE_ARRAYS, TRACE_DTYPES, TraceSelection
 from explorer.failing import EXIT_BAD_INPUT, Parser, check_out_file, fail
+from explorer.finite import NotFinite
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +49,8 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> AttentionConfig:
+    if args.model_dir is not None and not args.model_dir.strip():  # not the bundled model, silently
+        fail("--model-dir is empty: give a model folder, or leave the option out for the bundled model")
     return AttentionConfig(
         sentence=args.sentence,
         query=args.query,
@@ -141,7 +144,7 @@ def trace_main(argv: list[str]) -> int:
                 print(f"note: converted {exc.source} to {converted}")
             engine.forget_model(args.model_dir or exc.folder)
             trace = engine.trace(config, strict_device=args.strict_device)
-    except (ConfigError, ModelError) as exc:
+    except (ConfigError, ModelError, NotFinite) as exc:
         fail(str(exc))
     except MemoryError:
         fail(OUT_OF_MEMORY)
@@ -153,6 +156,8 @@ def trace_main(argv: list[str]) -> int:
         trace.save(args.out, selection)  # all or nothing: no partial file is left behind
     except MemoryError:
         fail(OUT_OF_MEMORY)
+    except NotFinite as exc:  # --dtype float16 beyond its range
+        fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
     if sys.stdout is not None:

@@ -16,6 +16,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
+from explorer import reading
 from explorer.appstate.board import DEFAULT_BOARD
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.lines import LinesOptions
@@ -34,6 +35,7 @@ from explorer.appstate.vision import VisionSettings
 from explorer.atomic import atomic_write
 from explorer.core.board import Board
 from explorer.core.config import AttentionConfig, ConfigError
+from explorer.finite import strict_json
 from explorer.messages import MessageError, message_of
 
 SESSION_FORMAT = "attention-explorer-session"
@@ -80,7 +82,7 @@ class Session:
         data["board"] = self.board.to_dict()
         data["lines"] = self.lines.to_dict()
         data["vision"] = self.vision.to_dict()
-        return json.dumps(data, ensure_ascii=False, indent=2)
+        return strict_json(data, "session", ensure_ascii=False, indent=2)
 
 
 def session_of(state: ExplorerState) -> Session:
@@ -139,7 +141,7 @@ def load_session(path: str | Path) -> Session:
             raise SessionError.of("session.too_large", name=path.name, size=size // 1024)
         raw = path.read_bytes()
     except OSError as exc:
-        raise SessionError.of("session.unreadable", name=path.name, reason=exc.strerror or str(exc)) from None
+        raise SessionError.of("session.unreadable", name=path.name, reason=reading.reason(exc)) from None
     if not raw.strip():
         raise SessionError.of("session.empty", name=path.name)
     try:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from explorer import reading
 from explorer.core.attention import Projections, Settings, Stages, attend
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.core.device import (
@@ -128,7 +129,7 @@ class Engine:
                 raise ModelError(message_of(exc)) from None
         if folder is None:
             raise ModelError(catalogue.missing_message(model_key))
-        key = str(Path(folder).expanduser().resolve())
+        key = str(reading.canonical(folder))  # one load per folder, however it is named
         with self._lock:
             if key not in self._models:
                 try:
@@ -143,7 +144,7 @@ class Engine:
     def forget_model(self, model_dir: str | Path) -> None:
         """Drop a cached load (or failure), e.g. after the user fixed the folder."""
         with self._lock:
-            self._models.pop(str(Path(model_dir).expanduser().resolve()), None)
+            self._models.pop(str(reading.canonical(model_dir)), None)
 
     def _pretrained_or_problem(self, config: AttentionConfig) -> tuple[PretrainedModel | None, str | None]:
         """The model, or why the bundled one is unavailable (a folder the user chose raises)."""

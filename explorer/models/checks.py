@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import torch
 
+from explorer.finite import count_non_finite
 from explorer.models.bert import BertConfig
 from explorer.models.errors import ModelError
 from explorer.models.families import LAYER_SUFFIXES, CanonicalTensors, family_of
@@ -98,18 +98,11 @@ def check_tensors(config: BertConfig, found: CanonicalTensors, weights_file: Pat
 
 
 def _non_finite(tensor: torch.Tensor) -> int:
-    """How many NaN or infinite values.
-
-    A sum is NaN or inf when any value is, and takes one pass without a mask as large as
-    the tensor; only a suspect sum is counted exactly (finite values can also add up past
-    float32's range). numpy sums on one thread: torch's thread pool, spinning while other
-    work holds the cores, made this check cost ten times more.
-    """
-    values = (tensor if tensor.dtype in (torch.float32, torch.float64) else tensor.float()).numpy()
-    with np.errstate(over="ignore", invalid="ignore"):
-        if np.isfinite(values.sum()):
-            return 0
-    return int(values.size - np.count_nonzero(np.isfinite(values)))
+    """How many NaN or infinite values (numpy sums on one thread: torch's thread pool,
+    spinning while other work holds the cores, made this check cost ten times more)."""
+    return count_non_finite(
+        (tensor if tensor.dtype in (torch.float32, torch.float64) else tensor.float()).numpy()
+    )
 
 
 def check_vocabulary(

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from explorer.models.errors import ModelError
+from explorer.models.unigram_table import PieceTable, read_large_unigram
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -31,7 +32,7 @@ class Tokenized:
 class TextTokenizer:
     """A fast tokenizer with its built-in padding and truncation switched off."""
 
-    def __init__(self, tokenizer: Tokenizer, unk_token: str | None, source: Path):
+    def __init__(self, tokenizer: Tokenizer | PieceTable, unk_token: str | None, source: Path):
         self._tok = tokenizer
         # Some shipped tokenizer.json files pad every input to 128 and cut at 128.
         self._tok.no_padding()
@@ -76,12 +77,18 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
         from tokenizers import Tokenizer
 
         try:
-            tok = Tokenizer.from_file(str(path))
+            # a large Unigram (multilingual-e5) without holding the interpreter lock for a second
+            table = read_large_unigram(path)
+            tok = table if table is not None else Tokenizer.from_file(str(path))
         except Exception as exc:  # tokenizers raises its own exception type
             raise ModelError.of("tokenizer.unreadable", path=path, detail=_first_line(exc)) from None
         # The config's unknown token when the vocabulary has it, else the one the model names.
         named = _token(settings.get("unk_token"))
-        unk = named if named and tok.token_to_id(named) is not None else _model_unk(path)
+        unk: str | None
+        if named and tok.token_to_id(named) is not None:
+            unk = named
+        else:
+            unk = table.unk_token if table is not None else _model_unk(path)
         return TextTokenizer(tok, unk, path)
     vocab = folder / "vocab.txt"
     if vocab.is_file() and wordpiece_family:

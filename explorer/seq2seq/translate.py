@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from explorer import reading
 from explorer.core.attention import Settings
 from explorer.core.config import AttentionConfig
 from explorer.core.device import threads_for
@@ -60,7 +61,7 @@ def load_model(
         key: tuple = ("shipped", spec.model, spec.scoring)
         folder, label = shipped_folder(spec.model, spec.scoring), f"shipped {spec.name}"
     else:
-        folder = Path(checkpoint).expanduser().resolve()
+        folder = reading.canonical(checkpoint)
         key, label = ("folder", str(folder)), str(folder)
     with _load_lock:
         if key not in _loaded:

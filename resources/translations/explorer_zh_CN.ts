@@ -653,6 +653,11 @@
         <translation>掩码 {kind}:{size}：大小必须大于或等于 0</translation>
     </message>
     <message>
+        <source>mask {kind}:{size}: the size must be at most {limit}</source>
+        <comment>config.mask_too_large</comment>
+        <translation>掩码 {kind}:{size}：大小不能超过 {limit}</translation>
+    </message>
+    <message>
         <source>sentence and query must be text</source>
         <comment>config.text_not_text</comment>
         <translation>句子和查询都必须是文本</translation>
@@ -683,9 +688,9 @@
         <translation>d_model 必须在 1 到 {limit} 之间，不能是 {value!r}</translation>
     </message>
     <message>
-        <source>seed must be 0 or more, not {value!r}</source>
+        <source>seed must be a whole number from 0 to {limit}, not {value!r}</source>
         <comment>config.seed</comment>
-        <translation>随机种子必须大于或等于 0，不能是 {value!r}</translation>
+        <translation>随机种子必须是 0 到 {limit} 之间的整数，而不是 {value!r}</translation>
     </message>
     <message>
         <source>max_tokens must be 2 or more, not {value!r}</source>
@@ -996,6 +1001,11 @@
         <source>{path}: {key} is {value!r}, not a whole number above 0; use the config.json that came with the model</source>
         <comment>families.not_positive</comment>
         <translation>{path}：{key} 的值是 {value!r}，不是大于 0 的整数；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value}, more than any model has (at most {limit}); use the config.json that came with the model</source>
+        <comment>families.too_large</comment>
+        <translation>{path}：{key} 是 {value}，比任何模型都大（最多 {limit}）；请使用模型自带的 config.json</translation>
     </message>
     <message>
         <source>{path}: type_vocab_size is {value!r}; use the config.json that came with the model</source>
@@ -1551,6 +1561,71 @@
         <source>{matrix} row {row}, column {column}: {value!r} is not a finite number</source>
         <comment>board.cell</comment>
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>
+    </message>
+    <message>
+        <source>the numbers overflowed while computing: {stage} holds {count} NaN or infinite value(s) although the weights are finite (inputs or weights too large for float32)</source>
+        <comment>numbers.overflow</comment>
+        <translation>计算过程中数值溢出：{stage} 中有 {count} 个 NaN 或无穷大的值，尽管权重本身都是有限数（输入或权重太大，float32 装不下）</translation>
+    </message>
+    <message>
+        <source>float16 cannot hold {stage}: its values reach {value:.0f}, beyond ±65504; write float32</source>
+        <comment>numbers.float16_range</comment>
+        <translation>float16 装不下 {stage}：其中的值达到 {value:.0f}，超出了 ±65504；请改用 float32</translation>
+    </message>
+    <message>
+        <source>{name}: a number to write is NaN or infinite</source>
+        <comment>numbers.json_not_finite</comment>
+        <translation>{name}：要写入的数中有 NaN 或无穷大</translation>
+    </message>
+    <message>
+        <source>{path}: {reason}</source>
+        <comment>reading.failed</comment>
+        <translation>{path}：{reason}</translation>
+    </message>
+    <message>
+        <source>it does not exist</source>
+        <comment>reading.missing</comment>
+        <translation>它不存在</translation>
+    </message>
+    <message>
+        <source>it cannot be read (permission denied)</source>
+        <comment>reading.denied</comment>
+        <translation>无法读取（没有权限）</translation>
+    </message>
+    <message>
+        <source>it loops through symbolic links</source>
+        <comment>reading.loop</comment>
+        <translation>它的符号链接绕成了一个圈</translation>
+    </message>
+    <message>
+        <source>it is a file, not a folder</source>
+        <comment>reading.not_folder</comment>
+        <translation>这是一个文件，不是文件夹</translation>
+    </message>
+    <message>
+        <source>it is a folder, not a file</source>
+        <comment>reading.not_file</comment>
+        <translation>这是一个文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>a part of the path before it is a file, not a folder</source>
+        <comment>reading.parent_not_folder</comment>
+        <translation>路径中它前面的某一级是文件，不是文件夹</translation>
+    </message>
+    <message>
+        <source>its name is too long</source>
+        <comment>reading.too_long</comment>
+        <translation>名称太长</translation>
+    </message>
+    <message>
+        <source>it cannot be read ({detail})</source>
+        <comment>reading.other</comment>
+        <translation>无法读取（{detail}）</translation>
+    </message>
+    <message>
+        <source>{option} is empty: give a path</source>
+        <comment>reading.empty</comment>
+        <translation>{option} 是空的：请给出一个路径</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import errno
 import fractions
 import importlib.metadata
 import json
@@ -29,6 +30,7 @@ from PySide6 import QtCore
 from safetensors.torch import load_file, save_file
 
 import explorer
+from explorer import reading
 from explorer.core import device as device_module
 from explorer.core import engine as engine_module
 from explorer.core.board import Board, board_trace, parse_number
@@ -36,6 +38,7 @@ from explorer.core.config import AttentionConfig, MaskSpec
 from explorer.core.device import choose_device, device_reasons
 from explorer.core.engine import Engine
 from explorer.core.trace import TraceSelection
+from explorer.finite import strict_json
 from explorer.gui import core_text
 from explorer.gui.core_text import error_text, translated
 from explorer.messages import CONTEXT, TEMPLATES, Message, MessageError, fields, placeholders
@@ -631,7 +634,68 @@ def overflowing_board():
     board_trace(board, AttentionConfig())
 
 
+def overflowing_model(env: Env) -> None:
+    """Finite weights so large that the scores overflow during the forward pass."""
+
+    def scale(tensors) -> None:
+        for name in tensors:
+            if name.endswith(("query.weight", "key.weight")):
+                tensors[name] = tensors[name] * 1e30
+
+    Engine().trace(AttentionConfig(sentence="the animal", model_dir=str(env.tensors(scale))))
+
+
+def beyond_float16(env: Env) -> None:
+    trace = Engine().trace(AttentionConfig(sentence="a b", weights="random"))
+    dataclasses.replace(trace, output=trace.output * 1e6).save(
+        env.tmp / "t.json", TraceSelection(dtype="float16")
+    )
+
+
+def loop(env: Env) -> Path:
+    link = env.tmp / "loop"
+    link.symlink_to(link)
+    return link
+
+
+def a_file(env: Env) -> Path:
+    path = env.tmp / "a.txt"
+    path.write_text("x", encoding="utf-8")
+    return path
+
+
 CASES = {
+    # finite.py: every number written or shown is finite
+    "numbers.overflow": Case(
+        lambda env: raised(lambda: overflowing_model(env)), "overflowed while computing"
+    ),
+    "numbers.float16_range": Case(lambda env: raised(lambda: beyond_float16(env)), "beyond ±65504"),
+    "numbers.json_not_finite": Case(
+        lambda env: raised(lambda: strict_json({"loss": float("nan")}, "config.json")), "NaN or infinite"
+    ),
+    # reading.py: the files and folders the user names
+    "reading.failed": Case(lambda env: raised(lambda: reading.folder(env.tmp / "absent")), "absent: it does"),
+    "reading.missing": Case(lambda env: raised(lambda: reading.folder(env.tmp / "absent")), "does not exist"),
+    "reading.denied": Case(
+        lambda env: reading.reason(PermissionError(errno.EACCES, "Permission denied")), "permission denied"
+    ),
+    "reading.loop": Case(lambda env: raised(lambda: reading.folder(loop(env))), "symbolic links"),
+    "reading.not_folder": Case(
+        lambda env: raised(lambda: reading.folder(a_file(env))), "a file, not a folder"
+    ),
+    "reading.not_file": Case(lambda env: raised(lambda: reading.read_bytes(env.tmp)), "a folder, not a file"),
+    "reading.parent_not_folder": Case(
+        lambda env: raised(lambda: reading.read_bytes(a_file(env) / "x")), "before it is a file"
+    ),
+    "reading.too_long": Case(
+        lambda env: raised(lambda: reading.read_bytes(env.tmp / ("x" * 300))), "too long"
+    ),
+    "reading.other": Case(
+        lambda env: reading.reason(OSError(errno.EIO, "Input/output error")), "Input/output"
+    ),
+    "reading.empty": Case(
+        lambda env: raised(lambda: reading.user_path(" ", "--model-dir")), "--model-dir is empty"
+    ),
     # config.py
     "config.mask_malformed": Case(
         lambda env: raised(lambda: MaskSpec.parse("diagonal")),
@@ -663,7 +727,12 @@ CASES = {
         lambda env: raised(lambda: AttentionConfig(d_model=0)), "d_model must be between 1 and 4096, not 0"
     ),
     "config.seed": Case(
-        lambda env: raised(lambda: AttentionConfig(seed=-1)), "seed must be 0 or more, not -1"
+        lambda env: raised(lambda: AttentionConfig(seed=-1)),
+        "seed must be a whole number from 0 to 2147483647",
+    ),
+    "config.mask_too_large": Case(
+        lambda env: raised(lambda: AttentionConfig(mask="valid:" + "9" * 30)),
+        "the size must be at most 1000000",
     ),
     "config.max_tokens": Case(
         lambda env: raised(lambda: AttentionConfig(max_tokens=1)), "max_tokens must be 2 or more, not 1"
@@ -917,6 +986,12 @@ CASES = {
     "families.not_positive": Case(
         lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "hidden_size": 0}))),
         "hidden_size is 0, not a whole number above 0",
+    ),
+    "families.too_large": Case(
+        lambda env: raised(
+            lambda: read_config(env.config_file({**BERT_CONFIG, "num_hidden_layers": 10**30}))
+        ),
+        "more than any model has (at most 1024)",
     ),
     "families.type_vocab": Case(
         lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "type_vocab_size": -1}))),
