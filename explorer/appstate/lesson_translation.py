@@ -3,13 +3,14 @@
 After self-attention on the pipeline, the class watches attention as *alignment*: a decoder
 that writes ``2018-05-09`` from ``9 mai 2018`` one character at a time, and looks back at
 the source with new weights at every step. Qt-free; texts are marked for lupdate in the
-"Lesson" context like the rest of the lesson (explorer/appstate/lesson.py adds these steps
-to STEPS). Each ``stage`` names what the tab highlights (explorer/gui/views/translation.py).
+"Lesson" context like the rest of the lesson (explorer/appstate/lesson.py lists this track
+in TRACKS). Each ``stage`` names what the tab highlights (explorer/gui/views/translation.py).
 """
 
 from __future__ import annotations
 
-from explorer.appstate.lesson_step import QT_TRANSLATE_NOOP, Step
+from explorer.appstate.lesson_step import Step, Track
+from explorer.words import QT_TRANSLATE_NOOP
 
 TAB = "translation"
 
@@ -28,6 +29,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "one output step looking at the source in its own way, as the next steps show.",
         ),
         tab=TAB,
+        id="translation.fixed_context",
     ),
     Step(
         "context_per_step",
@@ -42,6 +44,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "while writing “Jane”.",
         ),
         tab=TAB,
+        id="translation.context_per_step",
     ),
     Step(
         "query",
@@ -55,6 +58,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "every hⱼ knows its neighbours. Click an output character to see its query.",
         ),
         tab=TAB,
+        id="translation.query",
     ),
     Step(
         "alignment_scores",
@@ -70,6 +74,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "model. Open the worked arithmetic (Ctrl+Shift+W) to follow one score with its real numbers.",
         ),
         tab=TAB,
+        id="translation.alignment_scores",
     ),
     Step(
         "alignment_weights",
@@ -83,6 +88,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "(year, month or day).",
         ),
         tab=TAB,
+        id="translation.alignment_weights",
     ),
     Step(
         "context",
@@ -95,6 +101,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "Then the next step asks again, with a new query: the context changes at every step.",
         ),
         tab=TAB,
+        id="translation.context",
     ),
     Step(
         "soft_hard",
@@ -110,6 +117,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "model whose weights are sharp still answers right.",
         ),
         tab=TAB,
+        id="translation.soft_hard",
     ),
     Step(
         "learn",
@@ -123,5 +131,10 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "to replay how the alignment formed.",
         ),
         tab=TAB,
+        id="translation.learn",
     ),
+)
+
+TRANSLATION_TRACK = Track(
+    "translation", QT_TRANSLATE_NOOP("Lesson", "Translation: attention as alignment"), TRANSLATION_STEPS
 )

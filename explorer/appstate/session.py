@@ -18,7 +18,7 @@ from typing import Any
 
 from explorer import reading
 from explorer.appstate.board import DEFAULT_BOARD
-from explorer.appstate.lesson import STEPS
+from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACK_IDS, step_index
 from explorer.appstate.lines import LinesOptions
 from explorer.appstate.state import (
     DEFAULT_TAB,
@@ -67,7 +67,8 @@ class Session:
     stage_zoom: tuple[str, ...] | None = None
     values_on_cells: bool = False
     lesson_visible: bool = False
-    lesson_step: int = 0
+    lesson_step: int = 0  # an index into lesson.STEPS; the file holds the step's id
+    lesson_track: str = ALL_TRACKS
     tab: str = DEFAULT_TAB
     board: Board = DEFAULT_BOARD  # board mode's vectors
     lines: LinesOptions = field(default_factory=LinesOptions)  # the weights as lines
@@ -77,6 +78,7 @@ class Session:
 
     def to_json(self) -> str:
         data = {"format": SESSION_FORMAT, "version": SESSION_VERSION, **asdict(self)}
+        data["lesson_step_id"] = STEPS[data.pop("lesson_step")].id  # ids stay when steps are added
         data["selected_cell"] = list(self.selected_cell) if self.selected_cell else None
         data["stage_zoom"] = list(self.stage_zoom) if self.stage_zoom else None
         data["board"] = self.board.to_dict()
@@ -105,6 +107,7 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.set_text_zoom(session.text_zoom)
     state.set_values_on_cells(session.values_on_cells)
     state.set_presentation(session.presentation)
+    state.set_lesson_track(session.lesson_track)
     state.set_lesson_step(session.lesson_step)
     state.show_lesson(session.lesson_visible)
     state.translation.apply(session.translation)
@@ -117,6 +120,8 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.predict.set_enabled(session.questions)
     state.vision.apply(session.vision)
 
+
+_STEP_IDS = frozenset(step.id for step in STEPS)
 
 # session field -> state attribute, where they differ
 _STATE_NAMES = {
@@ -217,11 +222,19 @@ def _format_2(data: dict[str, Any]) -> dict[str, Any]:
         if not (isinstance(panels, list) and panels and all(p in ZOOM_NAMES for p in panels)):
             raise _Invalid.of("session.stage_zoom")
         out["stage_zoom"] = tuple(panels)
-    if "lesson_step" in data:
+    if "lesson_step" in data:  # written before steps had ids: the index among the steps of then
         step = data["lesson_step"]
         if not (_is_index(step) and step < len(STEPS)):
             raise _Invalid.of("session.lesson_step", last=len(STEPS) - 1)
         out["lesson_step"] = step
+    if "lesson_step_id" in data:  # the step by its id; one since removed starts the lesson afresh
+        step_id = data["lesson_step_id"]
+        if not isinstance(step_id, str):
+            raise _Invalid.of("session.lesson_step_id")
+        out["lesson_step"] = step_index(step_id) if step_id in _STEP_IDS else 0
+    if "lesson_track" in data:
+        track = data["lesson_track"]
+        out["lesson_track"] = track if track in TRACK_IDS else ALL_TRACKS  # a track since removed
     if "tab" in data:
         if not isinstance(data["tab"], str) or not data["tab"]:
             raise _Invalid.of("session.tab")

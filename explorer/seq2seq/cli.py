@@ -2,6 +2,7 @@
 
     train      --model bahdanau|luong|transformer [--scoring S] --steps N --seed S --out DIR
     translate  --source TEXT [--model M] [--scoring S] [--attention soft|hard|sample] --out FILE.json|.npz
+               [--html FILE.html] (the interactive page)
 
 Bad input exits with status 2 and one ``error: ...`` line (explorer.failing.fail); a cancelled
 training (Ctrl-C) writes nothing and exits 130.
@@ -19,6 +20,7 @@ from explorer.core.config import MAX_SEED
 from explorer.failing import Parser, check_out, check_out_file, fail
 from explorer.finite import NotFinite
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError
+from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail
 
 EXIT_CANCELLED = 130
 
@@ -171,9 +173,12 @@ def translate_main(argv: list[str]) -> int:
     parser.add_argument(
         "--checkpoint", default=None, help="a folder written by train (sets model and scoring)"
     )
-    parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
+    parser.add_argument("--out", default=None, help="FILE.json or FILE.npz")
+    add_page_arguments(parser)
     args = parser.parse_args(argv)
-    check_out_file(args.out)
+    check_outputs(args.out, args.html)
+    if args.out is not None:
+        check_out_file(args.out)
     if not 0 <= args.seed <= MAX_SEED:  # torch takes no 30-digit seed
         fail(f"--seed must be from 0 to {MAX_SEED}, not {args.seed}")
     from explorer.seq2seq.translate import translate
@@ -183,18 +188,23 @@ def translate_main(argv: list[str]) -> int:
     except (LabError, NotFinite) as exc:
         fail(str(exc))
     try:
-        trace.save(args.out)
+        if args.out is not None:
+            trace.save(args.out)
     except NotFinite as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
+    if args.html is not None:
+        size = write_page_or_fail(args.html, trace.page(), args.language)
     for notice in trace.notices:
         say(f"note: {notice}")
+    if args.html is not None:
+        say(f"{args.html}: the interactive page, {size / 1e6:.2f} MB")
     score = "n/a"
     if trace.alignment_score is not None:
         score = f"{trace.alignment_score:.2f} ({trace.spelled_alignment_score:.2f} on the digits the source spells)"
     say(
-        f"{args.out}: {trace.source!r} → {trace.output} ({trace.model}-{trace.scoring}, {trace.attention}), "
+        f"{args.out or args.html}: {trace.source!r} → {trace.output} ({trace.model}-{trace.scoring}, {trace.attention}), "
         f"alignment score {score}, {trace.timings_ms['translate']:.1f} ms"
     )
     return 0

@@ -1383,6 +1383,11 @@
         <translation>课程步骤必须在 0 到 {last} 之间</translation>
     </message>
     <message>
+        <source>lesson_step_id must be a lesson step&apos;s id</source>
+        <comment>session.lesson_step_id</comment>
+        <translation>课程步骤的标识必须是某个课程步骤的名称</translation>
+    </message>
+    <message>
         <source>tab must be a tab&apos;s name</source>
         <comment>session.tab</comment>
         <translation>标签页必须是某个标签页的名称</translation>
@@ -1627,6 +1632,41 @@
         <comment>reading.empty</comment>
         <translation>{option} 是空的：请给出一个路径</translation>
     </message>
+    <message>
+        <source>{problem}; pass convert_weights=True to convert them</source>
+        <comment>api.needs_conversion</comment>
+        <translation>{problem}；传入 convert_weights=True 即可转换</translation>
+    </message>
+    <message>
+        <source>not enough memory for this trace: use a shorter text, or all_layers=False for one layer only</source>
+        <comment>api.out_of_memory</comment>
+        <translation>内存不足，无法计算这次追踪：请用更短的文本，或用 all_layers=False 只算一层</translation>
+    </message>
+    <message>
+        <source>give a picture (a file or an array) or generate=SEED: one of the two</source>
+        <comment>api.vision_source</comment>
+        <translation>请给出一张图片（文件或数组），或者 generate=种子：两者选其一</translation>
+    </message>
+    <message>
+        <source>generate={value!r}: a picture&apos;s seed is a whole number from 0 to {limit}</source>
+        <comment>api.generate_seed</comment>
+        <translation>generate={value!r}：图片的种子必须是 0 到 {limit} 之间的整数</translation>
+    </message>
+    <message>
+        <source>{name}: {count} attention weights are not finite (NaN or infinity); a page shows finite numbers only</source>
+        <comment>web.not_finite</comment>
+        <translation>{name}：有 {count} 个注意力权重不是有限数（NaN 或无穷大）；网页只显示有限的数</translation>
+    </message>
+    <message>
+        <source>{path}: the page&apos;s file name must end in .html or .htm</source>
+        <comment>web.file_suffix</comment>
+        <translation>{path}：网页的文件名必须以 .html 或 .htm 结尾</translation>
+    </message>
+    <message>
+        <source>language {value!r} is not one of {choices}</source>
+        <comment>web.language</comment>
+        <translation>语言 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
 </context>
 <context>
     <name>Docks</name>
@@ -1658,6 +1698,10 @@
         <translation>整个窗口（PNG）</translation>
     </message>
     <message>
+        <source>Interactive page: every layer and head (HTML)</source>
+        <translation>交互网页：每一层、每一个头（HTML）</translation>
+    </message>
+    <message>
         <source>What</source>
         <translation>内容</translation>
     </message>
@@ -1676,6 +1720,10 @@
     <message>
         <source>Copy to clipboard</source>
         <translation>复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>HTML (one file, opens offline in any browser)</source>
+        <translation>HTML（单个文件，离线时也能在任何浏览器里打开）</translation>
     </message>
     <message>
         <source>CSV (a folder, one file per stage and head)</source>
@@ -1733,6 +1781,10 @@
         <translation>还没有可导出的内容：尚未计算出结果</translation>
     </message>
     <message>
+        <source>Writing {0}…</source>
+        <translation>正在写入 {0}…</translation>
+    </message>
+    <message>
         <source>Copy failed: {0}</source>
         <translation>复制失败：{0}</translation>
     </message>
@@ -1745,6 +1797,14 @@
         <translation>导出窗口</translation>
     </message>
     <message>
+        <source>Export an interactive page</source>
+        <translation>导出交互网页</translation>
+    </message>
+    <message>
+        <source>Web page (*.html)</source>
+        <translation>网页 (*.html)</translation>
+    </message>
+    <message>
         <source>&amp;Export…</source>
         <translation>导出(&amp;E)…</translation>
     </message>
@@ -1755,6 +1815,14 @@
     <message>
         <source>Export the window as PNG…</source>
         <translation>把窗口导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Export an interactive page (HTML)…</source>
+        <translation>导出交互网页（HTML）…</translation>
+    </message>
+    <message>
+        <source>Every layer and head of the current trace in one web page that opens offline, in English and Chinese</source>
+        <translation>把当前结果的每一层、每一个头放进一个离线也能打开的网页，提供英文和中文</translation>
     </message>
     <message>
         <source>Copy the current view to the clipboard</source>
@@ -1872,6 +1940,10 @@
     <message>
         <source>Would hard attention change the output row of &apos;{query}&apos;?</source>
         <translation>改用硬注意力，会改变“{query}”的输出行吗？</translation>
+    </message>
+    <message>
+        <source>Attention, stage by stage</source>
+        <translation>注意力，一步一步</translation>
     </message>
     <message>
         <source>The text is cut into tokens: words, punctuation and single characters. Seeded weights have no vocabulary, so nothing is added and nothing is unknown; a pretrained model adds its own markers at the start and the end.</source>
@@ -2070,6 +2142,10 @@
         <translation>没有人告诉模型哪些字符表示年份。点击“从零训练”：它从随机权重开始，对齐一片模糊；几百步之内，年份的数字看向年份，月份看向月份，日看向日。拖动进度滑块回放对齐的形成过程。</translation>
     </message>
     <message>
+        <source>Translation: attention as alignment</source>
+        <translation>翻译：注意力即对齐</translation>
+    </message>
+    <message>
         <source>Train a model from scratch: the loss falls, the held-out accuracy rises and the spatial map, first spread everywhere, gathers on the target shape. Drag the slider to replay how attention formed.</source>
         <translation>从零开始训练一个模型：损失下降，留出集准确率上升，空间注意力图从一开始到处分散，逐渐聚集到目标形状上。拖动滑块，回放注意力是怎样形成的。</translation>
     </message>
@@ -2119,6 +2195,14 @@
     <message>
         <source>How long Play stays on each stage</source>
         <translation>播放时每个阶段停留多久</translation>
+    </message>
+    <message>
+        <source>Every track</source>
+        <translation>全部课程线</translation>
+    </message>
+    <message>
+        <source>Which part of the lesson ← and → walk: one track, or all of them</source>
+        <translation>← 和 → 走过课程的哪一部分：一条课程线，或全部</translation>
     </message>
 </context>
 <context>
@@ -4088,6 +4172,157 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>the kernel&apos;s weights on it, W_max</source>
         <translation>作用在它上面的卷积核权重 W_max</translation>
+    </message>
+</context>
+<context>
+    <name>WebPage</name>
+    <message>
+        <source>Attention Explorer</source>
+        <translation>注意力探索器</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Every head of this layer</source>
+        <translation>这一层的每一个头</translation>
+    </message>
+    <message>
+        <source>Lines: each query token to the keys it attends to</source>
+        <translation>连线：每个查询词元连向它关注的键</translation>
+    </message>
+    <message>
+        <source>Heatmap: rows are queries, columns are keys</source>
+        <translation>热力图：行是查询，列是键</translation>
+    </message>
+    <message>
+        <source>Where the selected query looks</source>
+        <translation>选中的查询看向哪里</translation>
+    </message>
+    <message>
+        <source>Hover a cell or a token for its weight; click a query token to keep it selected.</source>
+        <translation>把鼠标停在格子或词元上可看到它的权重；点击左边的查询词元可以固定选中它。</translation>
+    </message>
+    <message>
+        <source>No query selected: hover or click a token on the left.</source>
+        <translation>还没有选中查询：把鼠标停在左边的词元上，或点击它。</translation>
+    </message>
+    <message>
+        <source>“{query}” → “{key}”: {value}</source>
+        <translation>“{query}” → “{key}”：{value}</translation>
+    </message>
+    <message>
+        <source>layer {layer}, head {head}</source>
+        <translation>第 {layer} 层，第 {head} 个头</translation>
+    </message>
+    <message>
+        <source>and {count} more keys</source>
+        <translation>另有 {count} 个键</translation>
+    </message>
+    <message>
+        <source>This view draws itself with JavaScript. In a notebook, run the cell again (or trust the notebook) to see it.</source>
+        <translation>这个视图要靠 JavaScript 画出来。在笔记本里，请重新运行这个单元格（或者信任这个笔记本）才能看到。</translation>
+    </message>
+    <message>
+        <source>Self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>Cross-attention (decoder → source)</source>
+        <translation>交叉注意力（解码器 → 源文本）</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention (causal)</source>
+        <translation>解码器自注意力（因果掩码）</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Query attends over a sentence</source>
+        <translation>查询关注另一个句子</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Query text</source>
+        <translation>查询文本</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重来源</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <source>Scoring</source>
+        <translation>评分函数</translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>Softmax or hard</source>
+        <translation>softmax 还是硬注意力</translation>
+    </message>
+    <message>
+        <source>Mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>正确答案</translation>
+    </message>
+    <message>
+        <source>Alignment score</source>
+        <translation>对齐分数</translation>
+    </message>
+    <message>
+        <source>The weights are rounded to multiples of 1/255 (at most 0.002 off) to keep this page small: {values:,} numbers would take {megabytes:.1f} MB exactly.</source>
+        <translation>为了让网页小一些，权重被取整到 1/255 的倍数（误差不超过 0.002）：精确写出 {values:,} 个数需要 {megabytes:.1f} MB。</translation>
+    </message>
+    <message>
+        <source>{name}: only layers {kept} of the {total} layers are on this page (the others would make it too large).</source>
+        <translation>{name}：网页上只有第 {kept} 层，共 {total} 层（其余的层会让网页太大）。</translation>
+    </message>
+    <message>
+        <source>{name}: only heads {kept} of the {total} heads are on this page (the others would make it too large).</source>
+        <translation>{name}：网页上只有第 {kept} 个头，共 {total} 个头（其余的头会让网页太大）。</translation>
+    </message>
+    <message>
+        <source>{name}: only the first {kept} of the {total} query tokens are on this page (the others would make it too large).</source>
+        <translation>{name}：网页上只有前 {kept} 个查询词元，共 {total} 个（其余的会让网页太大）。</translation>
     </message>
 </context>
 <context>

@@ -21,7 +21,7 @@ import hashlib
 import pytest
 from PySide6 import QtCore, QtWidgets
 
-from explorer.appstate.lesson import STEPS, model_markers
+from explorer.appstate.lesson import STEPS, model_markers, step_index
 from explorer.core.config import AttentionConfig
 from explorer.gui.i18n import translate
 from explorer.gui.views.stages import STAGE_PANELS
@@ -102,7 +102,7 @@ def walk(qtbot, w, language: str, questions: bool) -> dict[int, str]:
     settle(qtbot, w)
     pictures: dict[int, str] = {}
     for i, step in enumerate(STEPS):
-        where = (language, "questions" if questions else "no questions", f"step {i + 1} {step.stage}")
+        where = (language, "questions" if questions else "no questions", f"step {i + 1} {step.id}")
         assert s.lesson_step == i, where
         assert s.tab == step.tab, where
         if step.tab == "pipeline":
@@ -135,7 +135,7 @@ def test_an_answer_then_the_next_step_keeps_the_keyboard(qtbot, projector):
     w = projector
     w.state.set_language("zh_CN")
     w.state.predict.set_enabled(True)
-    weighted_sum = next(i for i, s in enumerate(STEPS) if s.stage == "head_outputs")
+    weighted_sum = step_index("attention.head_outputs")
     w.state.set_lesson_step(weighted_sum)
     settle(qtbot, w)
     panel = w.classroom.lesson.question
@@ -157,7 +157,7 @@ def test_training_keeps_the_keyboard_with_the_stage(qtbot, projector):
     """Translation → Train from scratch → Train: the button disables itself while the model
     learns, and Qt handed the keyboard to the next widget of the tab chain."""
     w = projector
-    learn = next(i for i, s in enumerate(STEPS) if s.stage == "learn" and s.tab == "translation")
+    learn = step_index("translation.learn")
     w.state.set_lesson_step(learn)
     settle(qtbot, w)
     tstate = w.state.translation
@@ -201,7 +201,7 @@ def test_the_split_into_heads_frames_every_head_of_q(qtbot, projector):
     """Step 4 shows Q's columns cut into the heads, the selected head's framed: its own
     picture, which step 3 (Q, K and V of one head) is not."""
     w = projector
-    heads_step = next(i for i, s in enumerate(STEPS) if s.stage == "heads")
+    heads_step = step_index("attention.heads")
     w.state.set_lesson_step(heads_step)
     w.state.select_head(3)
     settle(qtbot, w)

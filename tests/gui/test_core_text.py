@@ -42,7 +42,7 @@ from explorer.finite import strict_json
 from explorer.gui import core_text
 from explorer.gui.core_text import error_text, translated
 from explorer.messages import CONTEXT, TEMPLATES, Message, MessageError, fields, placeholders
-from explorer.models import convert_e5
+from explorer.models import convert_e5, ready
 from explorer.models.convert_bin import convert, read_bin
 from explorer.models.e5s1 import dequantise_q4_0, read_e5s1
 from explorer.models.families import read_config
@@ -55,6 +55,7 @@ from explorer.seq2seq.translate import load_model as load_lab_model
 from explorer.seq2seq.translate import read_source, trace_translation
 from explorer.training import train
 from explorer.vision import images as vision_images
+from explorer.web import AttentionSet
 from tests.models import tiny
 from tests.models.test_convert_e5 import write_tiny_e5s1
 from tests.vision.pictures import write_bad_pictures, write_unusual_pictures
@@ -128,6 +129,11 @@ ALLOWED_LATIN = [
     "Q",
     "K",
     "V",
+    "convert_weights=True",  # the Python API's own arguments (explorer/api.py)
+    "all_layers=False",
+    "generate=",
+    ".html",
+    ".htm",
 ]
 
 
@@ -334,6 +340,10 @@ class Env:
         self.monkeypatch.setattr(importlib.metadata, "distribution", absent)
 
 
+def _out_of_memory(*args, **kwargs):
+    raise MemoryError
+
+
 def raised(call) -> Message:
     with pytest.raises(MessageError) as caught:
         call()
@@ -347,7 +357,7 @@ def notices(config: AttentionConfig, engine: Engine | None = None) -> list[Messa
 
 def nothing_installed(env: Env) -> Engine:
     """An engine whose bundled models are all missing."""
-    env.monkeypatch.setattr(convert_e5, "ready_dir", lambda key: None)
+    env.monkeypatch.setattr(ready, "ready_dir", lambda key: None)
     return Engine(default_model=None)
 
 
@@ -1252,6 +1262,9 @@ CASES = {
     "session.lesson_step": Case(
         lambda env: session_refused(env, {"lesson_step": 400}), "lesson_step must be 0 to"
     ),
+    "session.lesson_step_id": Case(
+        lambda env: session_refused(env, {"lesson_step_id": 3}), "lesson_step_id must be a lesson step's id"
+    ),
     "session.tab": Case(lambda env: session_refused(env, {"tab": 3}), "tab must be a tab's name"),
     # seq2seq (spec.py, translate.py, checkpoints.py)
     "seq2seq.model_unknown": Case(
@@ -1347,6 +1360,36 @@ CASES = {
     "vision.resized": Case(square_picture, "resized from 64×64 to 32×32 pixels"),
     "vision.resized_stretched": Case(
         lambda env: unusual_picture(env, "big"), "resized from 200×300 to 32×32 pixels (stretched"
+    ),
+    # api.py, as a user calls it
+    "api.needs_conversion": Case(
+        lambda env: raised(lambda: explorer.trace("the cat sat", model_dir=bin_only(env))),
+        "; pass convert_weights=True to convert them",
+    ),
+    "api.out_of_memory": Case(
+        lambda env: raised(lambda: explorer.trace("the cat sat", weights="random", d_model=16)),
+        "not enough memory for this trace: use a shorter text",
+        lambda env: env.monkeypatch.setattr(Engine, "_trace_on", _out_of_memory),
+    ),
+    "api.vision_source": Case(lambda env: raised(lambda: explorer.vision()), "generate=SEED: one of the two"),
+    "api.generate_seed": Case(
+        lambda env: raised(lambda: explorer.vision(generate=-1)),
+        "generate=-1: a picture's seed is a whole number",
+    ),
+    # web/page.py and web/html.py
+    "web.not_finite": Case(
+        lambda env: raised(
+            lambda: AttentionSet("attention", ["a"], ["a", "b"], np.array([[[[0.5, np.nan]]]]), [0])
+        ),
+        "attention: 1 attention weights are not finite",
+    ),
+    "web.file_suffix": Case(
+        lambda env: raised(lambda: Engine().trace(RANDOM).to_html(env.tmp / "page.txt")),
+        "page.txt: the page's file name must end in .html or .htm",
+    ),
+    "web.language": Case(
+        lambda env: raised(lambda: Engine().trace(RANDOM).to_html(env.tmp / "page.html", "fr")),
+        "language 'fr' is not one of en, zh_CN",
     ),
 }
 
