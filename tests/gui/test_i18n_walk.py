@@ -267,16 +267,18 @@ def test_every_text_of_the_window_is_chinese(qtbot, walk, tmp_path, monkeypatch)
         dialog.what.setCurrentIndex(i)
         walk.window_tree("export dialog", dialog)
     w.controls.sentence.setText(DIGITS + " ! ")
+    B = QtWidgets.QMessageBox.StandardButton
 
-    def answer():
+    def answer(where: str, button) -> None:
+        """Walk the unsaved-changes question when it shows, then answer it."""
         box = getattr(w, "unsaved_box", None)
         if box is None:
-            QtCore.QTimer.singleShot(20, answer)
+            QtCore.QTimer.singleShot(20, lambda: answer(where, button))
             return
-        walk.window_tree("unsaved changes", box)
-        box.button(QtWidgets.QMessageBox.StandardButton.Cancel).click()
+        walk.window_tree(where, box)
+        box.button(button).click()
 
-    QtCore.QTimer.singleShot(0, answer)
+    QtCore.QTimer.singleShot(0, lambda: answer("unsaved changes", B.Cancel))
     w.quit_action.trigger()
     assert w.isVisible()
     boxes = []
@@ -285,16 +287,8 @@ def test_every_text_of_the_window_is_chinese(qtbot, walk, tmp_path, monkeypatch)
     )
     bad = tmp_path / "broken.aexp.json"  # a field that cannot be used
     bad.write_text('{"format": "attention-explorer-session", "version": 2, "tab": 3}', encoding="utf-8")
-
-    def discard():  # opening over unsaved changes asks first, as quitting does
-        box = getattr(w, "unsaved_box", None)
-        if box is None:
-            QtCore.QTimer.singleShot(20, discard)
-            return
-        walk.window_tree("unsaved changes, opening", box)
-        box.button(QtWidgets.QMessageBox.StandardButton.Discard).click()
-
-    QtCore.QTimer.singleShot(0, discard)
+    # opening over unsaved changes asks first, as quitting does
+    QtCore.QTimer.singleShot(0, lambda: answer("unsaved changes, opening", B.Discard))
     w.files.open(bad, interactive=True)
     ((title, text),) = boxes
     walk.add("session error dialog title", title)
