@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     from explorer.appstate.state import LANGUAGES, THEMES  # Qt-free: read before torch and Qt
     from explorer.cli import add_config_arguments
     from explorer.failing import Parser
-    from explorer.gui.views.registry import TABS
+    from explorer.gui.views.registry import TABS, tab_id
 
     parser = Parser(
         prog="attention-explorer", description="The Attention Explorer window: live Q, K, V and every stage."
@@ -116,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--tab",
-        choices=[spec.tab.value for spec in TABS],
+        choices=[tab_id(spec.tab) for spec in TABS],
         default=None,
         help="open this tab (compare: the current settings A beside B)",
     )

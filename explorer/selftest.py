@@ -197,13 +197,14 @@ def check_training() -> str:
     leaves parts of torch out, and an optimiser step is where a missing one would show."""
     import math
 
-    from explorer.seq2seq.train import TrainOptions, train_model
-    from explorer.vision.train import TrainSettings, train_variant
+    from explorer.lab import TrainOptions
+    from explorer.seq2seq.train import train_model
+    from explorer.vision.train import train_variant
 
-    options = TrainOptions(batch_size=16, eval_every=3, eval_per_format=2, device="cpu")
+    options = TrainOptions(batch_size=16, eval_every=3, eval_size=2, device="cpu")
     date = train_model("bahdanau", "additive", steps=3, options=options)
-    settings = TrainSettings(batch_size=8, pool_size=64, eval_every=3, eval_size=16)
-    picture = train_variant("cbam", steps=3, seed=0, settings=settings)
+    settings = TrainOptions(batch_size=8, pool_size=64, eval_every=3, eval_size=16, device="cpu")
+    picture = train_variant("cbam", steps=3, seed=0, options=settings)
     losses = [date.log.losses[-1], picture.log.losses[-1]]
     if not all(math.isfinite(loss) for loss in losses):
         raise SelfTestError(f"a lab's training gave a loss that is not a number: {losses}")

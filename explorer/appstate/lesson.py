@@ -8,6 +8,8 @@ language.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from explorer.appstate.lesson_step import Question, Step, Track
 from explorer.appstate.lesson_translation import TRANSLATION_TRACK
 from explorer.appstate.lesson_vision import VISION_TRACK
@@ -179,11 +181,12 @@ ATTENTION_TRACK = Track(
 )
 
 # The lesson's tracks in teaching order; a teacher walks one, or all of them in this order.
-# A new track is a Track in its lab's own module and one line here.
-TRACKS: tuple[Track, ...] = (ATTENTION_TRACK, TRANSLATION_TRACK, VISION_TRACK)
+# A new track is a Track in its lab's own module and one line here (or, for one made
+# elsewhere, ``register_track``).
+TRACKS: list[Track] = [ATTENTION_TRACK, TRANSLATION_TRACK, VISION_TRACK]
 ALL_TRACKS = "all"  # walk every track's steps, one after the other
 
-STEPS: tuple[Step, ...] = tuple(step for track in TRACKS for step in track.steps)
+STEPS: list[Step] = [step for track in TRACKS for step in track.steps]
 STAGE_ORDER = tuple(step.stage for step in STEPS)
 _INDEX = {step.id: index for index, step in enumerate(STEPS)}
 if len(_INDEX) != len(STEPS) or len({t.id for t in TRACKS}) != len(TRACKS) or ALL_TRACKS in _INDEX:
@@ -240,3 +243,23 @@ def step_explanation(step: Step, tokens: list[str]) -> tuple[str, dict[str, str]
     if markers is None:
         return TOKENS_WITHOUT_MARKERS, {}
     return step.explanation, dict(zip(("start", "end", "unknown"), markers, strict=True))
+
+
+def register_track(track: Track) -> Callable[[], None]:
+    """Add a track after the others (its steps are walked with every track's); returns what
+    takes it out again. The tracks a teacher can pick alone (TRACK_IDS) stay the listed ones."""
+    if track.id in {t.id for t in TRACKS} or any(step.id in _INDEX for step in track.steps):
+        raise ValueError(f"a lesson track {track.id!r} or one of its steps is registered already")
+    TRACKS.append(track)
+    for step in track.steps:
+        _INDEX[step.id] = len(STEPS)
+        STEPS.append(step)
+
+    def take_out() -> None:
+        if track in TRACKS:
+            TRACKS.remove(track)
+            STEPS[:] = [step for t in TRACKS for step in t.steps]
+            _INDEX.clear()
+            _INDEX.update({step.id: index for index, step in enumerate(STEPS)})
+
+    return take_out

@@ -15,8 +15,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from explorer.appstate import labs
 from explorer.appstate.board import BoardState
 from explorer.appstate.events import Observable
+from explorer.appstate.lab import LabState
 from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACK_IDS, step_index, track_of, track_range
 from explorer.appstate.lines import LinesState
 from explorer.appstate.model_choice import LoadedModel
@@ -137,11 +139,24 @@ class ExplorerState(Observable):
         self.tab: str = DEFAULT_TAB
         self.loaded_model: LoadedModel | None = None  # what the model labels describe
         self.shape: TraceShape | None = None  # of the trace on screen (None: none yet)
-        self.vision = VisionState()  # the Vision tab's settings, with its own events
-        self.translation = TranslationState()  # the Translation tab's own state, with its own events
+        # every registered lab's state (explorer/appstate/labs.py), each with its own events
+        self.labs: dict[str, LabState] = {entry.name: entry.state() for entry in labs.LABS}
         self.board = BoardState(self._emit)  # board mode's hand-made vectors
         self.lines = LinesState(self._emit)  # the weights drawn as lines
         self.predict = Prediction(self, self._emit)  # the lesson's predict-then-reveal
+
+    # -- the labs -------------------------------------------------------------------------
+    @property
+    def translation(self) -> TranslationState:
+        state = self.labs["translation"]
+        assert isinstance(state, TranslationState)
+        return state
+
+    @property
+    def vision(self) -> VisionState:
+        state = self.labs["vision"]
+        assert isinstance(state, VisionState)
+        return state
 
     # -- what is computed ---------------------------------------------------------------
     def set_config(self, config: AttentionConfig) -> bool:

@@ -15,6 +15,7 @@ import shlex
 import signal
 import sys
 import threading
+from dataclasses import replace
 
 from explorer.core.config import MAX_SEED
 from explorer.failing import Parser, check_out, check_out_file, fail
@@ -73,7 +74,7 @@ def train_main(argv: list[str]) -> int:
     from explorer.seq2seq.checkpoints import save_checkpoint
     from explorer.seq2seq.evaluate import held_out_report
     from explorer.seq2seq.spec import default_spec
-    from explorer.seq2seq.train import TrainOptions, train_model
+    from explorer.seq2seq.train import DEFAULTS, train_model
     from explorer.seq2seq.vocab import Vocabulary
     from explorer.training import TrainingCancelled
 
@@ -81,13 +82,19 @@ def train_main(argv: list[str]) -> int:
         spec = default_spec(args.model, args.scoring)
     except LabError as exc:
         fail(str(exc))
-    options = TrainOptions(
-        batch_size=args.batch_size,
-        lr=args.lr,
-        eval_every=args.eval_every,
-        threads=args.threads,
-        device=args.device,
-    )
+    try:
+        options = replace(
+            DEFAULTS,
+            steps=args.steps,
+            seed=args.seed,
+            batch_size=args.batch_size,
+            learning_rate=args.lr,
+            eval_every=args.eval_every,
+            threads=args.threads,
+            device=args.device,
+        )
+    except ValueError as exc:  # beyond what a run can take (steps, batch, threads)
+        fail(str(exc))
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())  # finish the step, then stop
     window: list[float] = []

@@ -1633,6 +1633,21 @@
         <translation>{option} 是空的：请给出一个路径</translation>
     </message>
     <message>
+        <source>training stopped: {detail}</source>
+        <comment>lab.failed</comment>
+        <translation>训练中止：{detail}</translation>
+    </message>
+    <message>
+        <source>training ran out of memory on the {device}</source>
+        <comment>lab.out_of_memory</comment>
+        <translation>训练时 {device} 内存不足</translation>
+    </message>
+    <message>
+        <source>{most} runs are training already; cancel one, or wait for it to end</source>
+        <comment>lab.too_many_runs</comment>
+        <translation>已有 {most} 个训练在运行；请取消其中一个，或等它结束</translation>
+    </message>
+    <message>
         <source>{problem}; pass convert_weights=True to convert them</source>
         <comment>api.needs_conversion</comment>
         <translation>{problem}；传入 convert_weights=True 即可转换</translation>
@@ -1861,6 +1876,125 @@
     <message>
         <source>dim {0}</source>
         <translation>第 {0} 维</translation>
+    </message>
+</context>
+<context>
+    <name>LabTraining</name>
+    <message>
+        <source>Nothing to export yet: train a model first.</source>
+        <translation>还没有可导出的内容：请先训练一个模型。</translation>
+    </message>
+    <message>
+        <source>How many optimiser steps to train for</source>
+        <translation>要训练多少个优化步</translation>
+    </message>
+    <message>
+        <source>Step {step} of {total}</source>
+        <translation>第 {step} 步，共 {total} 步</translation>
+    </message>
+    <message>
+        <source>on {device}</source>
+        <translation>在 {device} 上</translation>
+    </message>
+    <message>
+        <source>loss {loss:.3f}</source>
+        <translation>损失 {loss:.3f}</translation>
+    </message>
+    <message>
+        <source>{s:.1f} s</source>
+        <translation>{s:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>({pct:g} % reached at step {step}, after {s:.1f} s of training)</source>
+        <translation>（第 {step} 步达到 {pct:g}%，训练用时 {s:.1f} 秒）</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>已完成。</translation>
+    </message>
+    <message>
+        <source>Cancelled: the snapshots so far can still be replayed.</source>
+        <translation>已取消：已有的快照仍可回放。</translation>
+    </message>
+    <message>
+        <source>Training failed: {0}</source>
+        <translation>训练失败：{0}</translation>
+    </message>
+    <message>
+        <source>in use: the shipped checkpoint</source>
+        <translation>在用：自带的检查点</translation>
+    </message>
+    <message>
+        <source>in use: step {step}</source>
+        <translation>在用：第 {step} 步</translation>
+    </message>
+    <message>
+        <source>The weights the tab computes with: the shipped checkpoint, or a snapshot of this run</source>
+        <translation>本页计算所用的权重：自带的检查点，或本次训练的一个快照</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>回放</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>The same seed gives the same run: the same weights, batches and losses</source>
+        <translation>相同的种子给出相同的训练：相同的权重、批次和损失</translation>
+    </message>
+    <message>
+        <source>Train from scratch</source>
+        <translation>从零训练</translation>
+    </message>
+    <message>
+        <source>Train the chosen model from random weights, on a thread of its own; the window stays usable</source>
+        <translation>在单独的线程上从随机权重训练所选的模型；窗口照常可用</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop training between two steps; what was learned so far stays</source>
+        <translation>在两步之间停止训练；已经学到的保留下来</translation>
+    </message>
+    <message>
+        <source>Use the shipped checkpoint</source>
+        <translation>使用自带的检查点</translation>
+    </message>
+    <message>
+        <source>The trained checkpoint that comes with the explorer</source>
+        <translation>Explorer 自带的已训练检查点</translation>
+    </message>
+    <message>
+        <source>Use the trained model</source>
+        <translation>使用刚训练的模型</translation>
+    </message>
+    <message>
+        <source>This run&apos;s newest weights</source>
+        <translation>本次训练的最新权重</translation>
+    </message>
+    <message>
+        <source>Replay the run, snapshot by snapshot</source>
+        <translation>逐个快照回放这次训练</translation>
+    </message>
+    <message>
+        <source>The run&apos;s snapshots: drag to see the model at that moment of training</source>
+        <translation>训练的快照：拖动查看训练到那一刻的模型</translation>
+    </message>
+    <message>
+        <source>%v of %m steps</source>
+        <translation>%v / %m 步</translation>
     </message>
 </context>
 <context>
@@ -3261,6 +3395,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>点击一个输出字符或对齐矩阵的一行，查看这一步。</translation>
     </message>
     <message>
+        <source>“{source}” → “{output}”: {model}, {scoring} scoring, {attention} attention ({checkpoint}). Each row is an output character, each column a source character; a cell is the weight the step gave that character.</source>
+        <translation>“{source}” → “{output}”：{model}，{scoring}评分，{attention}注意力（{checkpoint}）。每一行是一个输出字符，每一列是一个源字符；格子里是这一步给那个字符的权重。</translation>
+    </message>
+    <message>
         <source>Translation: the alignment (heatmap)</source>
         <translation>翻译：对齐（热力图）</translation>
     </message>
@@ -3271,6 +3409,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Translation: the selected output step&apos;s stages</source>
         <translation>翻译：所选输出步的各个阶段</translation>
+    </message>
+    <message>
+        <source>Translation: the training curves</source>
+        <translation>翻译：训练曲线</translation>
     </message>
     <message>
         <source>weekday, day, month, year</source>
@@ -3473,116 +3615,16 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>从随机权重开始训练 {model}：损失下降，留出集准确率上升，对齐在你眼前逐渐形成。</translation>
     </message>
     <message>
-        <source>Step {step} of {total}</source>
-        <translation>第 {step} 步，共 {total} 步</translation>
-    </message>
-    <message>
-        <source>loss {loss:.3f}</source>
-        <translation>损失 {loss:.3f}</translation>
+        <source>held-out exact match</source>
+        <translation>留出集完全匹配</translation>
     </message>
     <message>
         <source>held-out exact match {pct:.1f} %</source>
         <translation>留出集完全匹配 {pct:.1f}%</translation>
     </message>
     <message>
-        <source>{s:.1f} s</source>
-        <translation>{s:.1f} 秒</translation>
-    </message>
-    <message>
-        <source>(95 % reached at step {step}, after {s:.1f} s)</source>
-        <translation>（第 {step} 步达到 95%，用时 {s:.1f} 秒）</translation>
-    </message>
-    <message>
-        <source>Finished.</source>
-        <translation>已完成。</translation>
-    </message>
-    <message>
-        <source>Cancelled: the snapshots so far can still be replayed.</source>
-        <translation>已取消：已有的快照仍可回放。</translation>
-    </message>
-    <message>
-        <source>Training failed: {0}</source>
-        <translation>训练失败：{0}</translation>
-    </message>
-    <message>
-        <source>Weights in use: the shipped checkpoint.</source>
-        <translation>当前权重：自带的检查点。</translation>
-    </message>
-    <message>
-        <source>Weights in use: this training run at step {step}.</source>
-        <translation>当前权重：本次训练的第 {step} 步。</translation>
-    </message>
-    <message>
-        <source>step {step}</source>
-        <translation>第 {step} 步</translation>
-    </message>
-    <message>
-        <source>no snapshots yet</source>
-        <translation>还没有快照</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Replay</source>
-        <translation>回放</translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation>步数</translation>
-    </message>
-    <message>
         <source>How many optimiser steps (batches of 128 dates) to train for</source>
         <translation>训练多少个优化步（每批 128 个日期）</translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation>随机种子</translation>
-    </message>
-    <message>
-        <source>The same seed gives the same run: the same weights, batches and losses</source>
-        <translation>相同的种子给出相同的训练：相同的权重、批次和损失</translation>
-    </message>
-    <message>
-        <source>Train the chosen model and scoring from random weights, on one CPU thread; the window stays usable</source>
-        <translation>用一个 CPU 线程从随机权重训练所选的模型和评分函数；窗口照常可用</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Stop training between two steps; what was learned so far stays</source>
-        <translation>在两步之间停止训练；已经学到的保留下来</translation>
-    </message>
-    <message>
-        <source>Use the shipped checkpoint</source>
-        <translation>使用自带的检查点</translation>
-    </message>
-    <message>
-        <source>Translate with the trained checkpoint that comes with the explorer</source>
-        <translation>用 Explorer 自带的已训练检查点翻译</translation>
-    </message>
-    <message>
-        <source>Use the trained model</source>
-        <translation>使用刚训练的模型</translation>
-    </message>
-    <message>
-        <source>Translate with this run&apos;s newest weights</source>
-        <translation>用本次训练的最新权重翻译</translation>
-    </message>
-    <message>
-        <source>Replay how the alignment formed, snapshot by snapshot</source>
-        <translation>逐个快照回放对齐的形成过程</translation>
-    </message>
-    <message>
-        <source>The training snapshots (one every 10 steps): drag to see the alignment at that moment</source>
-        <translation>训练快照（每 10 步一个）：拖动查看那一刻的对齐</translation>
-    </message>
-    <message>
-        <source>%v of %m steps</source>
-        <translation>%v / %m 步</translation>
     </message>
     <message>
         <source>training loss</source>
@@ -3591,10 +3633,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>step</source>
         <translation>步</translation>
-    </message>
-    <message>
-        <source>held-out exact match (dashed: 95 %)</source>
-        <translation>留出集完全匹配率（虚线：95%）</translation>
     </message>
 </context>
 <context>
@@ -3697,22 +3735,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>channel {0}: z = {1}, weight = {2}</source>
         <translation>通道 {0}：z = {1}，权重 = {2}</translation>
-    </message>
-    <message>
-        <source>Train {0} from scratch:</source>
-        <translation>从零训练 {0}：</translation>
-    </message>
-    <message>
-        <source>Start a run to watch the loss fall, the held-out accuracy rise and the map find the shape.</source>
-        <translation>开始训练，观察损失下降、留出集准确率上升，以及注意力图找到目标形状。</translation>
-    </message>
-    <message>
-        <source>shipped checkpoint</source>
-        <translation>随程序提供的检查点</translation>
-    </message>
-    <message>
-        <source>step {0} of {1}</source>
-        <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
         <source>Seed</source>
@@ -3823,6 +3845,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>显示残差注意力模型</translation>
     </message>
     <message>
+        <source>The shipped {0} model on the same picture: {1} has none of this attention.</source>
+        <translation>同一张图片上自带的 {0} 模型：{1} 没有这种注意力。</translation>
+    </message>
+    <message>
         <source>This block has no channel attention.</source>
         <translation>这个块没有通道注意力。</translation>
     </message>
@@ -3853,6 +3879,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Vision: plain, SE and CBAM side by side</source>
         <translation>视觉：普通、SE 和 CBAM 并排对比</translation>
+    </message>
+    <message>
+        <source>Vision: the training curves</source>
+        <translation>视觉：训练曲线</translation>
     </message>
     <message>
         <source>plain CNN</source>
@@ -4007,12 +4037,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>H = (1 + M(x))·T(x)：注意力只能在主干特征上做加法。</translation>
     </message>
     <message>
-        <source>loss</source>
-        <translation>损失</translation>
+        <source>Train {0} from scratch: the loss falls, the held-out accuracy rises and the map finds the shape.</source>
+        <translation>从零训练 {0}：损失下降，留出集准确率上升，注意力图找到目标形状。</translation>
     </message>
     <message>
-        <source>held-out</source>
-        <translation>留出集</translation>
+        <source>step</source>
+        <translation>步</translation>
     </message>
     <message>
         <source>training loss</source>
@@ -4027,76 +4057,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>留出集准确率</translation>
     </message>
     <message>
-        <source>{0} on {1}: step {2} of {3}</source>
-        <translation>{0}（{1}）：第 {2} 步，共 {3} 步</translation>
-    </message>
-    <message>
-        <source>loss {0:.3f}</source>
-        <translation>损失 {0:.3f}</translation>
-    </message>
-    <message>
         <source>held-out accuracy {0}</source>
         <translation>留出集准确率 {0}</translation>
     </message>
     <message>
-        <source>{0:.1f} s</source>
-        <translation>{0:.1f} 秒</translation>
-    </message>
-    <message>
-        <source>95 % reached after {0:.1f} s</source>
-        <translation>{0:.1f} 秒后达到 95 %</translation>
-    </message>
-    <message>
-        <source>finished</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>failed: {0}</source>
-        <translation>失败：{0}</translation>
-    </message>
-    <message>
-        <source>steps </source>
-        <translation>步数 </translation>
-    </message>
-    <message>
         <source>Optimiser steps of 32 pictures each</source>
         <translation>优化器步数，每步 32 张图片</translation>
-    </message>
-    <message>
-        <source>seed </source>
-        <translation>种子 </translation>
-    </message>
-    <message>
-        <source>The same seed gives the same run</source>
-        <translation>种子相同，训练过程就相同</translation>
-    </message>
-    <message>
-        <source>Start training</source>
-        <translation>开始训练</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Stop after the current step; the snapshots so far stay</source>
-        <translation>在当前这一步之后停止；已有的快照会保留</translation>
-    </message>
-    <message>
-        <source>Snapshot</source>
-        <translation>快照</translation>
-    </message>
-    <message>
-        <source>Replay the run: the maps are redrawn with the weights of that step</source>
-        <translation>回放训练：用那一步的权重重新画出各张图</translation>
-    </message>
-    <message>
-        <source>Use the shipped checkpoint</source>
-        <translation>使用随程序提供的检查点</translation>
     </message>
 </context>
 <context>

@@ -18,6 +18,7 @@ import importlib.metadata
 import json
 import re
 import struct
+import threading
 import types
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -41,6 +42,7 @@ from explorer.core.trace import TraceSelection
 from explorer.finite import strict_json
 from explorer.gui import core_text
 from explorer.gui.core_text import error_text, translated
+from explorer.lab import MAX_RUNNING, LabRun, TrainOptions, run_all
 from explorer.messages import CONTEXT, TEMPLATES, Message, MessageError, fields, placeholders
 from explorer.models import convert_e5, ready
 from explorer.models.convert_bin import convert, read_bin
@@ -630,6 +632,33 @@ def lab_refused(env: Env, config=None, weights: bytes | dict | None = None) -> M
     return raised(lambda: lab_checkpoints.load_checkpoint(lab_folder(env, config, weights)))
 
 
+# -- lab runs ---------------------------------------------------------------------------------------
+
+
+def lab_failure(error: Exception) -> Message:
+    """A run whose training function raises ``error``: the run's keyed message."""
+
+    def job(options, on_progress, should_stop):
+        raise error
+
+    return run_all([LabRun(job, TrainOptions(device="cpu"))], timeout=30)[0].error
+
+
+def too_many_runs() -> Message:
+    """One run more than may train at once, while the others train."""
+    release = threading.Event()
+
+    def job(options, on_progress, should_stop):
+        release.wait(30)
+
+    runs = [LabRun(job, TrainOptions(device="cpu")) for _ in range(MAX_RUNNING + 1)]
+    for run in runs:
+        run.start()
+    release.set()
+    run_all(runs, timeout=30)
+    return runs[-1].error
+
+
 @dataclasses.dataclass(frozen=True)
 class Case:
     make: Callable[[Env], object]  # → a Message, or a list of them (a trace's notices)
@@ -1169,6 +1198,15 @@ CASES = {
     ),
     # training.py
     "training.cancelled": Case(lambda env: raised(cancelled_training), "training cancelled after 0 steps"),
+    # lab/run.py
+    "lab.failed": Case(
+        lambda env: lab_failure(RuntimeError("a shape\nmismatch")), "training stopped: a shape mismatch"
+    ),
+    "lab.out_of_memory": Case(
+        lambda env: lab_failure(RuntimeError("DefaultCPUAllocator: can't allocate memory")),
+        "training ran out of memory on the CPU",
+    ),
+    "lab.too_many_runs": Case(lambda env: too_many_runs(), "2 runs are training already"),
     # board.py
     "board.cell_empty": Case(lambda env: raised(lambda: parse_number("  ")), "a cell is empty"),
     "board.not_a_number": Case(lambda env: raised(lambda: parse_number("two")), "'two' is not a number"),
