@@ -161,9 +161,9 @@ def test_training_keeps_the_keyboard_with_the_stage(qtbot, projector):
     w.state.set_lesson_step(learn)
     settle(qtbot, w)
     tstate = w.state.translation
-    tstate.set_training_options(steps=30, seed=0)
+    tstate.set_training_plan(steps=30, seed=0)
     QtWidgets.QApplication.processEvents()
-    train = translate("Translation", "Train from scratch")
+    train = translate("LabTraining", "Train from scratch")
     (button,) = [b for b in w.findChildren(QtWidgets.QPushButton) if b.text() == train and b.isVisible()]
     qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton)
     try:
