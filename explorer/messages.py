@@ -206,7 +206,8 @@ ENGINE = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "{count} token(s) unknown to {model} became [UNK] (their characters are kept in brackets)",
+        "{count} token(s) unknown to {model} became {unknown}, which keeps the characters it replaced "
+        "({example})",
         "engine.unknown_tokens",
     ),
 )

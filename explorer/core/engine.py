@@ -340,7 +340,15 @@ class Engine:
                 break  # self-attention: the query is the sentence
         unk = key_tok.unk_count + (query_tok.unk_count if query_tok is not key_tok else 0)
         if unk:
-            notices.append(Message.of("engine.unknown_tokens", count=unk, model=model.name))
+            tokenizer = model.tokenizer
+            unknown = tokenizer.unk_token or "[UNK]"
+            pairs = (*zip(key_tok.ids, key_tok.tokens), *zip(query_tok.ids, query_tok.tokens))
+            example = next((t for i, t in pairs if i == tokenizer.unk_id), unknown)  # [UNK:们]
+            notices.append(
+                Message.of(
+                    "engine.unknown_tokens", count=unk, model=model.name, unknown=unknown, example=example
+                )
+            )
         x_key = self._hidden_state(model, key_tok.ids, config.layer, device)
         x_query = (
             x_key if query_tok is key_tok else self._hidden_state(model, query_tok.ids, config.layer, device)

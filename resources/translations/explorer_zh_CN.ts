@@ -883,9 +883,9 @@
         <translation>查询从 {before} 个词截断为 {limit} 个</translation>
     </message>
     <message>
-        <source>{count} token(s) unknown to {model} became [UNK] (their characters are kept in brackets)</source>
+        <source>{count} token(s) unknown to {model} became {unknown}, which keeps the characters it replaced ({example})</source>
         <comment>engine.unknown_tokens</comment>
-        <translation>有 {count} 个词元不在 {model} 的词表中，变成了 [UNK]（原来的字符保留在方括号里）</translation>
+        <translation>有 {count} 个词元不在 {model} 的词表中，变成了 {unknown}，原来的字符保留在其中（{example}）</translation>
     </message>
     <message>
         <source>model folder {folder} does not exist; open the folder that holds the model&apos;s config.json, weights and tokenizer</source>

@@ -928,7 +928,7 @@ CASES = {
     ),
     "engine.unknown_tokens": Case(
         lambda env: notices(tiny_config(env, sentence="the ☃ animal")),
-        "1 token(s) unknown to tiny-bert became [UNK] (their characters are kept in brackets)",
+        "1 token(s) unknown to tiny-bert became [UNK], which keeps the characters it replaced ([UNK:☃])",
     ),
     # models/loader.py
     "loader.folder_missing": Case(

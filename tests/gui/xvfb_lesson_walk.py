@@ -85,7 +85,8 @@ def main() -> int:
             xdotool("mousemove", str(centre.x()), str(centre.y()), "click", "1")
             settle(app, window)
             answered = f" clicked {button.text()!r}"
-        if args.shots is not None:
+        if args.shots is not None:  # a tab switch paints late: wait for it, or the shot shows the last step
+            settle(app, window, 1500)
             args.shots.mkdir(parents=True, exist_ok=True)
             window.screen().grabWindow(0).save(str(args.shots / f"step{i + 1:02d}.png"))
         xdotool("key", "Right")

@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtGui
 
 from explorer.gui.heatmap.colours import ColourMap, colour_indices, colour_map_for, symmetric_levels
 from explorer.gui.i18n import translate
+from explorer.gui.token_text import token_texts
 
 # What rows and columns of a matrix mean, for selection and linking:
 #   "qk": rows are queries, columns are keys; "q": rows are queries, columns are features;
@@ -84,6 +85,7 @@ class MatrixPanel:
             raise ValueError(f"a panel shows a matrix, not an array of shape {self.data.shape}")
         if self.role not in ROLES:
             raise ValueError(f"unknown role {self.role!r}")
+        self.rows, self.cols = token_texts(self.rows), token_texts(self.cols)  # "▁Think" as "Think"
         if self.levels is None:
             self.levels = (0.0, 1.0) if self.kind in ("weights", "mask") else symmetric_levels(self.shown)
         self.levels = (float(self.levels[0]), float(self.levels[1]))

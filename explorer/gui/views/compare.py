@@ -19,6 +19,7 @@ from explorer.gui.heatmap import Figure, MatrixCanvas
 from explorer.gui.i18n import translate
 from explorer.gui.messages import error_message
 from explorer.gui.options import option_label
+from explorer.gui.token_text import token_text
 from explorer.gui.views import stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
 
@@ -44,6 +45,7 @@ def describe(config: AttentionConfig, short: bool = False) -> str:
 
 def short(token: str, limit: int = 24) -> str:
     """A token as a sentence quotes it: a very long one cut ("…")."""
+    token = token_text(token)
     return token if len(token) <= limit else token[: limit - 1] + "…"
 
 
