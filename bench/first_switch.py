@@ -39,7 +39,7 @@ from explorer.core.config import AttentionConfig  # noqa: E402
 from explorer.core.engine import Engine  # noqa: E402
 from explorer.gui.app_setup import configure_app  # noqa: E402
 from explorer.gui.views.registry import Tab  # noqa: E402
-from explorer.models import catalogue, convert_e5, tokenizer, unigram_table  # noqa: E402
+from explorer.models import catalogue, ready, tokenizer, unigram_table  # noqa: E402
 
 SENTENCE = "The animal didn't cross the street because it was too tired "
 
@@ -87,7 +87,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    folder = convert_e5.ready_dir(catalogue.MULTILINGUAL)
+    folder = ready.ready_dir(catalogue.MULTILINGUAL)
     if folder is None:
         print("the multilingual model is not installed (./dev installs and converts it)")
         return 1

@@ -86,6 +86,25 @@ def test_model_folders_that_cannot_be_used_say_why(run, tmp_path, loop):
     assert not Path(out).exists()
 
 
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (("translate", "--source", "9 mai 2018", "--checkpoint", ""), "--checkpoint is empty"),
+        (("vision", "--generate", "1", "--checkpoint", ""), "--checkpoint is empty"),
+        (("vision", "--image", ""), "--image is empty"),
+    ],
+    ids=["translation checkpoint", "vision checkpoint", "vision picture"],
+)
+def test_an_empty_path_is_refused_not_read_as_the_current_folder_or_the_shipped_model(
+    run, tmp_path, args, words
+):
+    """``--checkpoint ""`` read the current folder ("no checkpoint in /home/…") or ran the
+    shipped model; ``--image ""`` read the current folder."""
+    out = tmp_path / "t.json"
+    refused(run(*args, "--out", str(out)), words)
+    assert not out.exists()
+
+
 def test_an_unreadable_model_folder_or_checkpoint_says_permission_denied(tmp_path):
     from explorer.models.loader import default_model_dir
 

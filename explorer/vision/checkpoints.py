@@ -47,35 +47,39 @@ def save_checkpoint(model: TinyCNN, stem: str | Path, info: dict | None = None) 
 
 
 def read_info(stem: str | Path) -> dict:
+    stem = reading.user_path(stem, "--checkpoint", CheckpointError)  # "": no checkpoint, not ".json"
     _, json_path = checkpoint_paths(stem)
     if not reading.present(json_path, CheckpointError):  # unreadable or a loop: said so
-        raise CheckpointError(f"{json_path}: no such file (a checkpoint is NAME.safetensors + NAME.json)")
+        raise CheckpointError.of("vision.checkpoint_missing", path=str(json_path))
     try:
         info = json.loads(reading.read_text(json_path, CheckpointError))
     except json.JSONDecodeError as exc:
-        raise CheckpointError(f"{json_path}: not a readable checkpoint description ({exc})") from None
+        raise CheckpointError.of("vision.checkpoint_not_json", path=str(json_path), detail=str(exc)) from None
     if not isinstance(info, dict) or not isinstance(info.get("config"), dict):
-        raise CheckpointError(f"{json_path}: it holds no model configuration")
+        raise CheckpointError.of("vision.checkpoint_no_config", path=str(json_path))
     return info
 
 
 def load_checkpoint(stem: str | Path) -> tuple[TinyCNN, dict]:
     """The model (CPU, eval mode) and the checkpoint's JSON; every problem a CheckpointError."""
+    stem = reading.user_path(stem, "--checkpoint", CheckpointError)  # "": no checkpoint, not ".json"
     weights_path, json_path = checkpoint_paths(stem)
     info = read_info(stem)
     try:
         config = VisionConfig.from_dict(info["config"])
     except (VisionConfigError, TypeError, ValueError) as exc:
-        raise CheckpointError(f"{json_path}: {exc}") from None
+        raise CheckpointError.of("vision.checkpoint_config", path=str(json_path), detail=str(exc)) from None
     if not reading.present(weights_path, CheckpointError):
-        raise CheckpointError(f"{weights_path}: no such file")
+        raise CheckpointError.of("vision.no_file", path=str(weights_path))
     reading.file(weights_path, CheckpointError)  # permission, a folder of that name
     try:
         state = load_file(str(weights_path), device="cpu")
     except FileNotFoundError:
-        raise CheckpointError(f"{weights_path}: no such file") from None
+        raise CheckpointError.of("vision.no_file", path=str(weights_path)) from None
     except (OSError, SafetensorError, ValueError) as exc:
-        raise CheckpointError(f"{weights_path}: not a readable safetensors file ({exc})") from None
+        raise CheckpointError.of(
+            "vision.weights_unreadable", path=str(weights_path), detail=str(exc)
+        ) from None
     bad = first_non_finite((name, t.float().numpy()) for name, t in state.items() if t.is_floating_point())
     if bad is not None:  # a diverged run's weights: refused like a model folder's, not run into NaN
         raise CheckpointError(
@@ -86,8 +90,8 @@ def load_checkpoint(stem: str | Path) -> tuple[TinyCNN, dict]:
         model.load_state_dict(state)
     except RuntimeError as exc:
         first = str(exc).strip().splitlines()
-        raise CheckpointError(
-            f"{weights_path}: the weights do not fit the configuration ({first[-1].strip()})"
+        raise CheckpointError.of(
+            "vision.weights_misfit", path=str(weights_path), detail=first[-1].strip()
         ) from None
     return model.eval(), info
 
@@ -103,7 +107,7 @@ def load_shipped(variant: str) -> tuple[TinyCNN, dict]:
     The same model object is handed to every caller: use it to compute, never to train.
     """
     if variant not in VARIANTS:
-        raise CheckpointError(f"model {variant!r} is not one of {', '.join(VARIANTS)}")
+        raise CheckpointError.of("vision.model_unknown", value=variant, choices=", ".join(VARIANTS))
     model, info = load_checkpoint(shipped_stem(variant))
     for p in model.parameters():
         p.requires_grad_(False)

@@ -180,7 +180,7 @@ def vision_main(argv: list[str]) -> int:
     from explorer.vision.trace import run_model
 
     try:
-        if args.checkpoint:
+        if args.checkpoint is not None:  # "" is refused, not read as the shipped model
             model, _ = load_checkpoint(args.checkpoint.removesuffix(".safetensors").removesuffix(".json"))
             if args.model not in (None, model.config.variant):
                 notices.append(

@@ -49,7 +49,7 @@ class LoadedImage:
 
 
 def load_image(path: str | Path, size: int = IMAGE_SIZE) -> LoadedImage:
-    path = Path(path)
+    path = reading.user_path(path, "--image", ImageError)  # "": no picture, not the current folder
     if not reading.present(path, ImageError):  # a loop, a folder on the way that cannot be read: said so
         raise ImageError.of("vision.no_file", path=str(path))
     if not path.is_file():

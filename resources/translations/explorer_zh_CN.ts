@@ -1403,6 +1403,41 @@
         <translation>{path}：不是一个文件</translation>
     </message>
     <message>
+        <source>{path}: no such file (a checkpoint is NAME.safetensors + NAME.json)</source>
+        <comment>vision.checkpoint_missing</comment>
+        <translation>{path}：没有这个文件（检查点是同名的两个文件：权重 .safetensors 与说明 .json）</translation>
+    </message>
+    <message>
+        <source>{path}: not a readable checkpoint description ({detail})</source>
+        <comment>vision.checkpoint_not_json</comment>
+        <translation>{path}：不是可读的检查点说明文件（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: it holds no model configuration</source>
+        <comment>vision.checkpoint_no_config</comment>
+        <translation>{path}：其中没有模型配置</translation>
+    </message>
+    <message>
+        <source>{path}: an impossible configuration ({detail})</source>
+        <comment>vision.checkpoint_config</comment>
+        <translation>{path}：配置无法成立（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: not a readable safetensors file ({detail})</source>
+        <comment>vision.weights_unreadable</comment>
+        <translation>{path}：不是可读的权重文件（.safetensors 格式）（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: the weights do not fit the configuration ({detail})</source>
+        <comment>vision.weights_misfit</comment>
+        <translation>{path}：权重与配置不匹配（{detail}）</translation>
+    </message>
+    <message>
+        <source>model {value!r} is not one of {choices}</source>
+        <comment>vision.model_unknown</comment>
+        <translation>模型 {value!r} 不在可选的 {choices} 之中</translation>
+    </message>
+    <message>
         <source>{path}: cannot read it ({reason})</source>
         <comment>vision.unreadable</comment>
         <translation>{path}：无法读取（{reason}）</translation>

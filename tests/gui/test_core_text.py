@@ -56,6 +56,7 @@ from explorer.seq2seq.spec import ModelSpec, core_settings, default_spec
 from explorer.seq2seq.translate import load_model as load_lab_model
 from explorer.seq2seq.translate import read_source, trace_translation
 from explorer.training import train
+from explorer.vision import checkpoints as vision_checkpoints
 from explorer.vision import images as vision_images
 from explorer.web import AttentionSet
 from tests.models import tiny
@@ -80,6 +81,7 @@ ALLOWED_LATIN = [
     "vocab.txt",
     "refs/main",
     ".json",
+    ".safetensors",
     ".npz",
     "none",
     "causal",
@@ -539,6 +541,38 @@ def oversized_session(env: Env) -> Message:
 
 
 # -- vision/images.py -----------------------------------------------------------------------------
+
+
+def vision_checkpoint(env: Env, name: str, config: dict | None = None, weights: bytes | None = None) -> Path:
+    """A vision checkpoint NAME.json + NAME.safetensors; ``config``/``weights`` replace its parts."""
+    from explorer.vision.models import TinyCNN, VisionConfig
+
+    stem = env.tmp / name
+    vision_checkpoints.save_checkpoint(TinyCNN(VisionConfig(variant="cbam")), stem)
+    if config is not None:
+        stem.with_suffix(".json").write_text(json.dumps(config), encoding="utf-8")
+    if weights is not None:
+        stem.with_suffix(".safetensors").write_bytes(weights)
+    return stem
+
+
+def vision_checkpoint_refused(stem: Path) -> Message:
+    return raised(lambda: vision_checkpoints.load_checkpoint(stem))
+
+
+def _text_json(env: Env) -> Path:
+    stem = env.tmp / "text"
+    stem.with_suffix(".json").write_text("{not json", encoding="utf-8")
+    return stem
+
+
+def _misfit(env: Env) -> Path:
+    """CBAM's weights under an SE configuration."""
+    stem = vision_checkpoint(env, "other")
+    described = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
+    described["config"]["variant"] = "se"
+    stem.with_suffix(".json").write_text(json.dumps(described), encoding="utf-8")
+    return stem
 
 
 def picture_refused(path: Path) -> Message:
@@ -1367,6 +1401,36 @@ CASES = {
     ),
     # vision/images.py
     "vision.no_file": Case(lambda env: picture_refused(env.tmp / "absent.png"), "absent.png: no such file"),
+    "vision.checkpoint_missing": Case(
+        lambda env: vision_checkpoint_refused(env.tmp / "absent"),
+        "absent.json: no such file (a checkpoint is",
+    ),
+    "vision.checkpoint_not_json": Case(
+        lambda env: vision_checkpoint_refused(_text_json(env)),
+        "text.json: not a readable checkpoint description (",
+    ),
+    "vision.checkpoint_no_config": Case(
+        lambda env: vision_checkpoint_refused(vision_checkpoint(env, "bare", config=[1, 2])),
+        "bare.json: it holds no model configuration",
+    ),
+    "vision.checkpoint_config": Case(
+        lambda env: vision_checkpoint_refused(
+            vision_checkpoint(env, "odd", config={"config": {"kernel": 4}})
+        ),
+        "odd.json: an impossible configuration (",
+    ),
+    "vision.weights_unreadable": Case(
+        lambda env: vision_checkpoint_refused(vision_checkpoint(env, "cut", weights=b"not safetensors")),
+        "cut.safetensors: not a readable safetensors file (",
+    ),
+    "vision.weights_misfit": Case(
+        lambda env: vision_checkpoint_refused(_misfit(env)),
+        "other.safetensors: the weights do not fit the configuration (",
+    ),
+    "vision.model_unknown": Case(
+        lambda env: raised(lambda: vision_checkpoints.load_shipped("vit")),
+        "model 'vit' is not one of",
+    ),
     "vision.not_a_file": Case(lambda env: picture_refused(env.tmp), ": not a file"),
     "vision.unreadable": Case(unreadable_picture, "grey.png: cannot read it (Permission denied)"),
     "vision.empty_file": Case(lambda env: bad_picture(env, "empty"), "empty.png: the file is empty"),
