@@ -33,6 +33,20 @@ OTHER_KEYS = (
         QtCore.QT_TRANSLATE_NOOP("Classroom", "Double-click a panel"),
         QtCore.QT_TRANSLATE_NOOP("Classroom", "Zoom into that stage, or back to every stage"),
     ),
+    (
+        QtCore.QT_TRANSLATE_NOOP("Classroom", "Ctrl + wheel, drag"),
+        QtCore.QT_TRANSLATE_NOOP(
+            "Classroom", "Zoom into an attention matrix about the mouse; move the zoomed view"
+        ),
+    ),
+    (
+        "+ / − / 0",
+        QtCore.QT_TRANSLATE_NOOP("Classroom", "Zoom the matrix in, out, back to the whole matrix"),
+    ),
+    (
+        QtCore.QT_TRANSLATE_NOOP("Classroom", "Shift + arrows"),
+        QtCore.QT_TRANSLATE_NOOP("Classroom", "Move the zoomed matrix"),
+    ),
 )
 
 

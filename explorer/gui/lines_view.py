@@ -20,8 +20,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
-from explorer.gui.token_text import token_texts
-
 # Okabe–Ito: distinguishable with every common colour-vision deficiency.
 HEAD_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 MIN_WEIGHT = 0.02  # lighter lines are drawn only for the focused token: they are clutter otherwise
@@ -147,7 +145,7 @@ class LinesPicture:
         heads = tuple(heads) if heads is not None else tuple(range(w.shape[0]))
         if len(heads) != w.shape[0]:
             raise ValueError(f"{len(heads)} head numbers for {w.shape[0]} layers of weights")
-        return LinesPicture(tuple(token_texts(top)), tuple(token_texts(bottom)), w, heads, **options)
+        return LinesPicture(tuple(top), tuple(bottom), w, heads, **options)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from explorer.gui.model_picker import Choice, ModelSwitch
 from explorer.gui.options import option_label
 from explorer.gui.preferences import Preferences
 from explorer.gui.tabs import TabHost
-from explorer.gui.views.base import SlicedRun, ViewContext
+from explorer.gui.views.base import SlicedRun, ViewContext, ZoomsMatrix
 from explorer.gui.views.registry import Tab
 from explorer.gui.worker_bridge import WorkerBridge
 from explorer.models import catalogue
@@ -164,6 +164,10 @@ class MainWindow(QtWidgets.QMainWindow):
         ):
             self._head_key(key - QtCore.Qt.Key.Key_1)
             event.accept()
+            return
+        view = self.tabs.current_view()
+        if isinstance(view, ZoomsMatrix) and view.zoom_key(key, event.modifiers()):
+            event.accept()  # + − 0 and Shift + an arrow no widget used: the zoomed matrix's
             return
         super().keyPressEvent(event)
 

@@ -137,6 +137,12 @@ class PieceTable:
     def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]:
         return self.index  # (read, never changed)
 
+    def get_added_tokens_decoder(self) -> dict[int, Any]:
+        """{id: AddedToken} of the added tokens (<s>, </s>, <mask>: which are special)."""
+        from tokenizers import AddedToken
+
+        return {a["id"]: AddedToken(a["content"], special=a.get("special", True)) for a in self.added}
+
     def decode(self, ids: list[int], skip_special_tokens: bool = True) -> str:
         special = {a["id"] for a in self.added if a.get("special")}
         kept = [

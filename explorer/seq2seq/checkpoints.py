@@ -19,7 +19,8 @@ from explorer.atomic import atomic_write
 from explorer.finite import first_non_finite, strict_json
 from explorer.messages import message_of
 from explorer.resources import resource_path
-from explorer.seq2seq.spec import LabError, ModelSpec, build_model
+from explorer.seq2seq.build import build_model
+from explorer.seq2seq.spec import LabError, ModelSpec
 
 WEIGHTS_FILE = "model.safetensors"
 CONFIG_FILE = "config.json"

@@ -24,7 +24,6 @@ from PySide6 import QtCore, QtWidgets
 from explorer.appstate.lesson import STEPS, model_markers, step_index
 from explorer.core.config import AttentionConfig
 from explorer.gui.i18n import translate
-from explorer.gui.token_text import token_text, token_texts
 from explorer.gui.views.stages import STAGE_PANELS
 
 from .helpers import ANIMAL, WAIT_MS, click_cell
@@ -218,28 +217,25 @@ def test_the_split_into_heads_frames_every_head_of_q(qtbot, projector):
     assert all(selected.width > b.width for b in bands if b is not selected)
 
 
-def test_sentencepiece_marks_are_not_shown_raw():
-    """ "▁Think" read as "_Think", and a lone "▁" on a rotated axis as a stroke."""
-    assert token_text("▁Think") == "Think" and token_text("ing") == "ing"
-    assert token_text("▁") == "␣" and token_text("▁_") == "_"  # a typed underscore stays one
-    assert token_text("[CLS]") == "[CLS]" and token_text("##ing") == "##ing"
-    assert token_texts(None) is None
-
-
 def test_the_multilingual_model_on_screen_speaks_its_own_tokens(qtbot, projector):
-    """Its pieces without the raw "▁", its unknown token named as it writes it (<unk>, not
-    [UNK]) in the notice and the lesson, in both languages."""
+    """Its pieces without the raw "▁" ("_Think", a lone "_" that a rotated axis drew as a
+    stroke), its unknown token named as it writes it (<unk>, not [UNK]) in the notice and
+    the lesson, in both languages."""
     w = projector
     w.state.set_lesson_step(0)
     w.state.update_config(model="multilingual", sentence="Thinking Machines 思考 😀")
     qtbot.waitUntil(lambda: w.trace.tokens_key[0] == "<s>", timeout=120_000)
     settle(qtbot, w)
     t = w.trace
-    assert "▁Think" in t.tokens_key  # the trace keeps the tokenizer's own tokens
+    assert "␣Think" in t.tokens_key  # a word start as one quiet mark
     shown = [chip.token for chip in w.pipeline.chips.chips()]
-    assert "Think" in shown and not any("▁" in token for token in shown)
+    assert "␣Think" in shown and not any("▁" in token for token in shown)
+    w.state.set_lesson_step(step_index("attention.weights"))
+    settle(qtbot, w)
     weights = w.pipeline.canvas.panels[w.pipeline.index("weights")]
-    assert "Think" in weights.rows and not any("▁" in label for label in [*weights.rows, *weights.cols])
+    assert not any("▁" in label for label in [*weights.rows, *weights.cols])
+    w.state.set_lesson_step(0)
+    settle(qtbot, w)
     for language in ("en", "zh_CN"):
         w.state.set_language(language)
         settle(qtbot, w)

@@ -13,7 +13,7 @@ import time
 import pytest
 from tokenizers import Tokenizer
 
-from explorer.models import catalogue, convert_e5
+from explorer.models import catalogue, ready
 from explorer.models.tokenizer import load_tokenizer
 from explorer.models.unigram_table import PieceTable, read_large_unigram
 from tests.models import tiny
@@ -120,12 +120,12 @@ def turns_of_another_thread(work) -> int:
 
 
 @pytest.mark.skipif(
-    convert_e5.ready_dir(catalogue.MULTILINGUAL) is None, reason="the multilingual model is not converted"
+    ready.ready_dir(catalogue.MULTILINGUAL) is None, reason="the multilingual model is not converted"
 )
 def test_the_multilingual_tokenizer_as_tokenizers_reads_it_and_without_holding_the_lock():
     """No time is measured: tokenizers' load lets no other thread run (the window could not
     paint), the table's lets it run along the way."""
-    path = convert_e5.ready_dir(catalogue.MULTILINGUAL) / "tokenizer.json"
+    path = ready.ready_dir(catalogue.MULTILINGUAL) / "tokenizer.json"
     loaded: list = []
     assert turns_of_another_thread(lambda: loaded.append(Tokenizer.from_file(str(path)))) <= 2
     assert turns_of_another_thread(lambda: loaded.append(read_large_unigram(path))) >= 10

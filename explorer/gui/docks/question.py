@@ -16,7 +16,6 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.lesson_step import LESSON_CONTEXT
 from explorer.appstate.predict import Answer
-from explorer.gui.token_text import token_text, token_texts
 from explorer.gui.views import predict
 
 MAX_COMPONENTS = 4  # of an output row, in the answer
@@ -93,7 +92,7 @@ class QuestionPanel(QtWidgets.QWidget):
 
     def query_token(self) -> str:
         trace, row = self.trace(), self.state.predict.row
-        return token_text(trace.tokens_query[row]) if trace is not None and row is not None else "…"
+        return trace.tokens_query[row] if trace is not None and row is not None else "…"
 
     # -- events ------------------------------------------------------------------------------------
     def _on_trace(self) -> None:
@@ -184,7 +183,7 @@ class QuestionPanel(QtWidgets.QWidget):
 
     def _key_text(self, trace) -> str:
         prediction = self.state.predict
-        keys = token_texts(trace.tokens_key)
+        keys = trace.tokens_key
         if not prediction.revealed:
             if prediction.key is None:
                 return ""
@@ -214,7 +213,7 @@ class QuestionPanel(QtWidgets.QWidget):
         right = lesson_text(question.choices[found.right])
         head = self.tr("Answer: {0}.").format(_coloured(right, predict.ANSWER_COLOUR))
         n = found.numbers
-        keys = token_texts(trace.tokens_key)
+        keys = trace.tokens_key
         if question.answer == "scale_keeps_winner":
             why = self.tr(
                 "The highest score stays the highest: '{key}' scores {raw:.2f}, and {scaled:.2f} after "

@@ -16,7 +16,6 @@ from explorer.core.trace import AttentionTrace
 from explorer.core.worked import WorkedCell, work_cell
 from explorer.gui.i18n import translate
 from explorer.gui.options import option_label
-from explorer.gui.token_text import token_text
 from explorer.gui.views.base import ExplainsItsOwnAttention, ViewContext, WorkedSource
 
 MAX_TERMS = 64  # products shown in full (d_k of MiniLM is 32)
@@ -86,10 +85,7 @@ def page_font() -> QtGui.QFont:
 
 def page_html(t: AttentionTrace, c: WorkedCell) -> str:
     """The worked arithmetic of one cell as HTML, in the interface language."""
-
-    def e(text: str) -> str:
-        return html.escape(token_text(text))
-
+    e = html.escape
     # the words outside the f-strings, where pyside6-lupdate can read them
     words = {
         text: e(translated)

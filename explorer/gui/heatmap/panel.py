@@ -17,13 +17,15 @@ from PySide6 import QtCore, QtGui
 
 from explorer.gui.heatmap.colours import ColourMap, colour_indices, colour_map_for, symmetric_levels
 from explorer.gui.i18n import translate
-from explorer.gui.token_text import token_texts
 
 # What rows and columns of a matrix mean, for selection and linking:
 #   "qk": rows are queries, columns are keys; "q": rows are queries, columns are features;
 #   "k": rows are keys; "hq": rows are heads, columns are queries (entropy); "": neither.
 ROLES = ("qk", "q", "k", "hq", "")
 VALUES_MAX_CELLS = 64 * 64
+MASK_FILL = QtGui.QColor(170, 170, 170, 235)  # masked cells: grey, then hatched
+MASK_HATCH = QtGui.QColor(70, 70, 70)
+HATCH_FROM_PX = 4  # cells at least this large are hatched (smaller ones only grey)
 COMPACT_FROM = (
     1e4  # a cell prints values this large as 1.2e5  # beyond this, values are never printed in the cells
 )
@@ -60,7 +62,9 @@ class MatrixPanel:
     kind: "weights" (cividis, 0..1), "mask" (cividis, 1 = visible) or "diverging" (centred
     at 0 with symmetric levels unless ``levels`` is given).
     picture: a reduced copy of a large ``data`` (explorer.appstate.display) drawn over the
-    same cells; hidden: masked cells at the picture's resolution, drawn hatched.
+    same cells; hidden: masked cells at the picture's resolution, drawn hatched; visible:
+    the whole mask (True: visible) behind a reduced ``hidden``, which a zoomed view of the
+    panel hatches from at its own resolution.
     background: an RGB image [h, w, 3] (uint8) under the matrix, which is then drawn
     half-transparent (an attention map over an image).
     """
@@ -73,6 +77,7 @@ class MatrixPanel:
     levels: tuple[float, float] | None = None
     picture: np.ndarray | None = None
     hidden: np.ndarray | None = None
+    visible: np.ndarray | None = None
     role: str = ""
     background: np.ndarray | None = None
     overlay_alpha: float = 0.55
@@ -85,7 +90,6 @@ class MatrixPanel:
             raise ValueError(f"a panel shows a matrix, not an array of shape {self.data.shape}")
         if self.role not in ROLES:
             raise ValueError(f"unknown role {self.role!r}")
-        self.rows, self.cols = token_texts(self.rows), token_texts(self.cols)  # "▁Think" as "Think"
         if self.levels is None:
             self.levels = (0.0, 1.0) if self.kind in ("weights", "mask") else symmetric_levels(self.shown)
         self.levels = (float(self.levels[0]), float(self.levels[1]))
@@ -129,6 +133,19 @@ class MatrixPanel:
         image._pixels = pixels  # the QImage reads this buffer: keep it alive with the image
         return image
 
+    @cached_property
+    def masked_image(self) -> QtGui.QImage:
+        """The coloured cells with the masked ones grey (a picture's crop shown while a
+        zoomed region is computed)."""
+        hidden = self.hidden
+        if hidden is None or self.background is not None or np.shape(hidden) != self.indices.shape:
+            return self.image
+        pixels = mask_pixels(self.colours.argb[self.indices], np.asarray(hidden, dtype=bool))
+        rows, cols = pixels.shape
+        image = QtGui.QImage(pixels.data, cols, rows, cols * 4, QtGui.QImage.Format.Format_RGB32)
+        image._pixels = pixels
+        return image
+
     def _over_background(self, pixels: np.ndarray) -> QtGui.QImage:
         bg = np.ascontiguousarray(self.background[..., :3], dtype=np.uint8)
         h, w = bg.shape[:2]
@@ -150,22 +167,7 @@ class MatrixPanel:
     @cached_property
     def hidden_path(self) -> QtGui.QPainterPath | None:
         """The masked cells as rectangles in cell units (one per run of a row)."""
-        hidden = self.hidden
-        if hidden is None:
-            return None
-        hidden = np.asarray(hidden, dtype=bool)
-        if not hidden.any():
-            return None
-        path = QtGui.QPainterPath()
-        padded = np.zeros((hidden.shape[0], hidden.shape[1] + 2), dtype=np.int8)
-        padded[:, 1:-1] = hidden
-        edges = np.diff(padded, axis=1)
-        for r in np.flatnonzero(hidden.any(axis=1)):
-            starts = np.flatnonzero(edges[r] == 1)
-            ends = np.flatnonzero(edges[r] == -1)
-            for a, b in zip(starts, ends):
-                path.addRect(QtCore.QRectF(float(a), float(r), float(b - a), 1.0))
-        return path
+        return None if self.hidden is None else hidden_path(self.hidden)
 
     # -- what the cells mean ---------------------------------------------------------
     def cell_at(self, fx: float, fy: float) -> tuple[int, int] | None:
@@ -210,4 +212,54 @@ class MatrixPanel:
 
     @property
     def values_printable(self) -> bool:
-        return not self.reduced and self.background is None and self.data.size <= VALUES_MAX_CELLS
+        return self.values_printable_in(None)
+
+    def values_printable_in(self, cells: tuple[int, int] | None) -> bool:
+        """Whether values may be printed on the cells shown: all of them (None), or a zoomed
+        view of ``cells`` = (rows, columns) of them, read exactly from ``data``."""
+        if self.background is not None:
+            return False
+        if cells is None:
+            return not self.reduced and self.data.size <= VALUES_MAX_CELLS
+        return cells[0] * cells[1] <= VALUES_MAX_CELLS
+
+
+def mask_pixels(argb: np.ndarray, hidden: np.ndarray, hatch_px: float = 0.0) -> np.ndarray:
+    """Pixels (uint32 0xffRRGGBB) with the hidden ones as masked cells look: the grey of
+    ``MASK_FILL`` laid over them, and where cells are ``hatch_px`` ≥ ``HATCH_FROM_PX``, the
+    hatching's diagonal lines every 8 pixels. A copy; the same look as the painted mask."""
+    out = np.array(argb, dtype=np.uint32)
+    if not hidden.any():
+        return out
+    a = MASK_FILL.alpha() / 255
+    under = out[hidden]
+    channels = [((under >> s) & 0xFF).astype(np.float32) for s in (16, 8, 0)]
+    fill = (MASK_FILL.red(), MASK_FILL.green(), MASK_FILL.blue())
+    mixed = [np.round(a * f + (1 - a) * c).astype(np.uint32) for f, c in zip(fill, channels)]
+    out[hidden] = np.uint32(0xFF000000) | (mixed[0] << 16) | (mixed[1] << 8) | mixed[2]
+    if hatch_px >= HATCH_FROM_PX:
+        rows, cols = hidden.shape
+        diagonal = np.add.outer(np.arange(rows, dtype=np.uint8) % 8, np.arange(cols, dtype=np.uint8) % 8) % 8
+        line = hidden & (diagonal == 7)
+        out[line] = np.uint32(
+            0xFF000000 | (MASK_HATCH.red() << 16) | (MASK_HATCH.green() << 8) | MASK_HATCH.blue()
+        )
+    return out
+
+
+def hidden_path(hidden: np.ndarray) -> QtGui.QPainterPath | None:
+    """Masked cells (bool [rows, cols]) as rectangles in cell units, one per run of a row;
+    None when none is masked."""
+    hidden = np.asarray(hidden, dtype=bool)
+    if not hidden.any():
+        return None
+    path = QtGui.QPainterPath()
+    padded = np.zeros((hidden.shape[0], hidden.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = hidden
+    edges = np.diff(padded, axis=1)
+    for r in np.flatnonzero(hidden.any(axis=1)):
+        starts = np.flatnonzero(edges[r] == 1)
+        ends = np.flatnonzero(edges[r] == -1)
+        for a, b in zip(starts, ends):
+            path.addRect(QtCore.QRectF(float(a), float(r), float(b - a), 1.0))
+    return path

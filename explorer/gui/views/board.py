@@ -38,7 +38,6 @@ from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel, Style
 from explorer.gui.i18n import translate
 from explorer.gui.options import option_label
-from explorer.gui.token_text import token_text
 from explorer.gui.views import stages
 from explorer.gui.views.base import FigureSource, View, ViewContext, WorkedSource
 
@@ -378,7 +377,7 @@ class BoardView(View):
                     item = QtWidgets.QTableWidgetItem()
                     table.setItem(i, c, item)
                 if c == 0:
-                    item.setText(token_text(board.tokens[i]))
+                    item.setText(board.tokens[i])
                     item.setBackground(QtGui.QBrush())
                     continue
                 m, j = columns[c - 1]

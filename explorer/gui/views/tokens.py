@@ -14,7 +14,6 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.heatmap import Style
 from explorer.gui.i18n import translate
-from explorer.gui.token_text import token_texts
 
 PAD_PX = 8  # inside a chip, around its two lines
 GAP_PX = 10  # between chips, and between the lines of chips
@@ -40,14 +39,14 @@ def groups_of(trace) -> list[ChipGroup]:
     """The sentence's tokens, and the query's when it is another text (cross-attention)."""
     sentence = ChipGroup(
         translate("TokenChips", "Sentence: {n} tokens").format(n=trace.n_key),
-        token_texts(trace.tokens_key),
+        list(trace.tokens_key),
         list(trace.token_ids_key),
     )
     if trace.config.is_self_attention:
         return [sentence]
     query = ChipGroup(
         translate("TokenChips", "Query: {n} tokens").format(n=trace.n_query),
-        token_texts(trace.tokens_query),
+        list(trace.tokens_query),
         list(trace.token_ids_query),
     )
     return [query, sentence]
