@@ -69,7 +69,7 @@ def stage_names(board: Board, trace: AttentionTrace) -> list[str]:
     concatenation only with several heads (W_O is the identity: the output equals it)."""
     names = ["X"] if board.tied else ["Q", "K", "V"]
     names += ["scores", "scaled"]
-    if trace.config.mask != "none":
+    if trace.config.mask not in ("none", "model"):  # typed numbers have no model: its own mask is none
         names.append("mask")
     if trace.config.attention == "soft":  # the softmax worked on the board: exp, then the row sums
         names += ["exp", "exp_sum"]
@@ -241,8 +241,9 @@ class BoardView(View):
         for name in ATTENTIONS:
             self.attention.addItem("", name)
         self.mask = ElidedCombo(min_chars=9)
-        for name in UNSIZED_MASKS:  # a few tokens: no mask with a size
-            self.mask.addItem("", name)
+        for name in UNSIZED_MASKS:  # a few tokens: no mask with a size; typed numbers have no model's own
+            if name != "model":
+                self.mask.addItem("", name)
         for w in (self.scoring, self.scale, self.tau, self.attention, self.mask):
             options.add(w)
         layout.addLayout(options)
@@ -345,7 +346,10 @@ class BoardView(View):
                 (self.scoring, config.scoring),
                 (self.scale, config.scale),
                 (self.attention, config.attention),
-                (self.mask, config.mask),
+                (
+                    self.mask,
+                    "none" if config.mask == "model" else config.mask,
+                ),  # no model, no mask of its own
             ):
                 found = combo.findData(value)
                 if found < 0:  # an option this row does not list (window:2, valid:3): shown as it is
