@@ -344,7 +344,7 @@ class Classroom(QtCore.QObject):
         w.statusBar().setVisible(not on)
         w.menuBar().setVisible(not on)
         self.act_menu_button.setVisible(on)
-        w.sentence_bar.setVisible(on)
+        w.place_inputs()
         worked = w.docks.widget(Dock.WORKED)
         if on:
             self._before["worked"] = not worked.isHidden()

@@ -72,6 +72,10 @@ class TextTokenizer:
     def decode(self, ids: list[int]) -> str:
         return self._tok.decode(ids, skip_special_tokens=False)
 
+    def text_of(self, ids: list[int]) -> str:
+        """The text the ids spell, without the special tokens the tokenizer adds (BOS)."""
+        return self._tok.decode(ids, skip_special_tokens=True)
+
     def piece(self, token_id: int) -> str | None:
         return self._tok.id_to_token(token_id)
 

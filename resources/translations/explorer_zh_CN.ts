@@ -95,6 +95,10 @@
         <translation>不缩放</translation>
     </message>
     <message>
+        <source>the model&apos;s own: no mask</source>
+        <translation>模型自带：无掩码</translation>
+    </message>
+    <message>
         <source>What the scores are divided by before the softmax</source>
         <translation>在 softmax 之前，得分要除以什么</translation>
     </message>
@@ -315,6 +319,10 @@
     <message>
         <source>same attention</source>
         <translation>相同注意力</translation>
+    </message>
+    <message>
+        <source>causal mask as trained</source>
+        <translation>因果掩码（训练时所用）</translation>
     </message>
     <message>
         <source>B cannot be computed: {0}</source>
@@ -2980,6 +2988,18 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>这 {k} 个合计占 {p} 的概率；其余概率分给所有其他词元。</translation>
     </message>
     <message>
+        <source>Write “{0}”</source>
+        <translation>写出“{0}”</translation>
+    </message>
+    <message>
+        <source>Append the most likely token to the sentence (greedy decoding): the attention of the token just written is shown at once. A click on a row writes that token.</source>
+        <translation>把最可能的词元接到句子后面（贪心解码）：刚写出的词元的注意力立即显示。点击某一行则写出那一行的词元。</translation>
+    </message>
+    <message>
+        <source>“{0}” is a byte of a character split over tokens: it cannot be typed as text on its own. A click on another row writes that token.</source>
+        <translation>“{0}”是一个被拆成多个词元的字符中的一个字节：它本身不能作为文本写出。点击其他行可写出那一行的词元。</translation>
+    </message>
+    <message>
         <source>From the model&apos;s own forward (every layer with its causal attention); the options change only the layer drawn. Click a row of the attention: the next token after that one.</source>
         <translation>来自模型自身的前向计算（每一层都用它的因果注意力）；上面的选项只改变所画的这一层。点击注意力的一行：看该词元之后的下一个词元。</translation>
     </message>
@@ -3718,6 +3738,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>显示哪个头的各个阶段</translation>
     </message>
     <message>
+        <source>The answer below is still the one for “{text}”.</source>
+        <translation>下面的答案仍是“{text}”的答案。</translation>
+    </message>
+    <message>
         <source>Output step</source>
         <translation>输出步</translation>
     </message>
@@ -3918,6 +3942,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>“{digit}”（第 {step} 步，{field}）看向了字段之外的“{looked}”。</translation>
     </message>
     <message>
+        <source>✓ looks at its own field   ✗ elsewhere   ∘ no source digit   red: wrong</source>
+        <translation>✓ 看向本字段&#x3000;✗ 看向别处&#x3000;∘ 源文中无此数字&#x3000;红色：写错</translation>
+    </message>
+    <message>
         <source>… and {n} more.</source>
         <translation>……还有 {n} 个。</translation>
     </message>
@@ -3940,6 +3968,38 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>The right answer is {date}.</source>
         <translation>正确答案是 {date}。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on; without the unknown characters it reads {date}. The answer is the model&apos;s guess.</source>
+        <translation>这不是模型训练过的任何一种日期格式；去掉未知字符后读作 {date}。答案只是模型的猜测。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on: the answer is the model&apos;s guess.</source>
+        <translation>这不是模型训练过的任何一种日期格式：答案只是模型的猜测。</translation>
+    </message>
+    <message>
+        <source>day first</source>
+        <translation>日在前</translation>
+    </message>
+    <message>
+        <source>month first</source>
+        <translation>月在前</translation>
+    </message>
+    <message>
+        <source>Read {theirs}, as the models were trained, this is no date; read {other} it is {date}.</source>
+        <translation>按模型训练时的{theirs}来读，这不是日期；按{other}来读，它是 {date}。</translation>
+    </message>
+    <message>
+        <source>Ambiguous: {a} ({a_order}, as the models were trained) or {b} ({b_order}).</source>
+        <translation>有歧义：{a}（{a_order}，模型训练时的读法）或 {b}（{b_order}）。</translation>
+    </message>
+    <message>
+        <source>{digits}: the weight sits one character right of the digit written; the encoder reads both ways, so that state holds the digit too.</source>
+        <translation>{digits}：权重落在所写数字右边一个字符上；编码器双向读取，那个状态也含有这个数字。</translation>
+    </message>
+    <message>
+        <source>{digits}: the weight sits one character right of the digit written; self-attention has mixed the digit into that state too.</source>
+        <translation>{digits}：权重落在所写数字右边一个字符上；自注意力已把这个数字混入那个状态。</translation>
     </message>
     <message>
         <source>Step {i} writes “{out}” with the query {q}; its largest weight, {w:.2f}, is on “{src}” (source {top}).</source>
@@ -4252,6 +4312,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>激活，不是注意力（{0}）</translation>
     </message>
     <message>
+        <source>at most {0:.2f} everywhere: almost nothing passes</source>
+        <translation>处处至多 {0:.2f}：几乎什么都没有通过</translation>
+    </message>
+    <message>
+        <source>÷ its max {0:.2f}</source>
+        <translation>÷ 其最大值 {0:.2f}</translation>
+    </message>
+    <message>
         <source>X_c</source>
         <translation>X_c</translation>
     </message>
@@ -4318,6 +4386,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>This picture cannot be used: {0}</source>
         <translation>无法使用这张图片：{0}</translation>
+    </message>
+    <message>
+        <source>: all {lo:.2f}–{hi:.2f}, every channel kept alike</source>
+        <translation>：全在 {lo:.2f}–{hi:.2f}，各通道保留得一样多</translation>
+    </message>
+    <message>
+        <source>; {0} shows more</source>
+        <translation>；{0} 的差别更明显</translation>
     </message>
     <message>
         <source>probabilities</source>
@@ -4727,6 +4803,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
 </context>
 <context>
     <name>ZoomBar</name>
+    <message>
+        <source>queries {0}–{1}, keys {2}–{3}</source>
+        <translation>查询 {0}–{1}，键 {2}–{3}</translation>
+    </message>
     <message>
         <source>Whole matrix</source>
         <translation>整个矩阵</translation>

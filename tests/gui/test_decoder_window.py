@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from explorer.core.config import AttentionConfig
 from explorer.gui.views.next_tokens import percent
@@ -108,8 +108,26 @@ def test_open_a_language_model_and_see_its_causal_attention_and_next_tokens(
     last = t.n_query - 1
     assert_next_tokens_match(qtbot, tiny_decoders, llama_folder, window, last)
     assert p.next_tokens.title.text() == f"Next token after “{t.tokens_query[last]}” (position {last})"
-    mass = sum(c.probability for c in p.next_tokens.answer.choices)
+    mass = sum(candidate.probability for candidate in p.next_tokens.answer.choices)
     assert percent(mass) in p.next_tokens.mass.text()
+
+    # writing: the Write button offers the most likely token; a click on a row writes that one
+    panel, answer = p.next_tokens, p.next_tokens.answer
+    top = answer.choices[0]
+    assert panel.write_button.isVisible() and panel.write_button.text() == f"Write “{top.token}”"
+    assert panel.write_button.isEnabled() == (top.written is not None)
+    row, choice = next((r, one) for r, one in enumerate(answer.choices) if one.written is not None)
+    before = list(t.token_ids_query)
+    qtbot.mouseClick(panel.bars, QtCore.Qt.MouseButton.LeftButton, pos=panel.bars.row_centre(row))
+    written = wait_trace(qtbot, window, sentence=choice.written)
+    assert written.token_ids_query == [*before, choice.token_id]  # exactly one token more
+    assert written.tokens_query[-1] == choice.token
+    assert_next_tokens_match(qtbot, tiny_decoders, llama_folder, window, written.n_query - 1)
+    t, last = written, written.n_query - 1
+
+    for candidate in p.next_tokens.answer.choices:
+        if candidate.token.startswith("<0x"):  # a byte of a character split over tokens
+            assert candidate.written is None
 
     # a click on a row of the weights: the next token after that row's token
     click_cell(qtbot, p.canvas, p.index("weights"), 2, 1)
@@ -159,6 +177,11 @@ def test_gpt2_folder_next_tokens_and_learned_positions(qtbot, make_window, gpt2_
         sink = float(weights[h, 1:, 0].mean())
         assert panel.title.endswith(f" · first token {100 * sink:.0f} %"), panel.title
     assert "attention sink" in grid.hover_label.text()
+
+    # the Compare tab names A's and B's mask as the one the model was trained with
+    window.state.set_tab(Tab.COMPARE)
+    qtbot.waitUntil(lambda: "Largest change" in window.compare.summary.text(), timeout=WAIT_MS)
+    assert window.compare.summary.text().count("causal mask as trained") == 2
 
 
 def test_a_bert_that_says_decoder_opens_causal_without_next_tokens(qtbot, make_window, tmp_path):

@@ -1,6 +1,8 @@
 """Zooming into a large attention matrix: every cell of the region as it is, hover and clicks
 on the right (query, key) at every zoom, the labels of the cells shown, pan, reset, export."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -11,7 +13,7 @@ from explorer.appstate.matrix_zoom import Region
 from explorer.core.config import AttentionConfig
 from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel, colour_map_for, format_value, render_image
 from explorer.gui.heatmap.colours import colour_indices
-from explorer.gui.heatmap.figure import layout_figure, text_places
+from explorer.gui.heatmap.figure import layout_figure, paint_figure, text_places
 from explorer.gui.views.registry import Tab
 
 from .helpers import WAIT_MS, click_cell, hover_cell, pixels, wait_trace
@@ -98,7 +100,12 @@ def test_zoomed_weights_of_2048_tokens_show_each_cell_and_map_hover_and_clicks(q
     box = canvas.box(index)
     assert region is not None and region.contains(*target)
     assert region.rows <= box.plot.height() and region.cols <= box.plot.width()
-    assert p.zoom_bar.isVisible() and f"of {N}" in p.zoom_bar.caption.text()
+    assert p.zoom_bar.isVisible() and f"of {N}" in p.zoom_bar.caption.toolTip()
+    caption = p.zoom_bar.caption
+    assert (
+        caption.text() == f"queries {region.top}–{region.bottom - 1}, keys {region.left}–{region.right - 1}"
+    )
+    assert caption.width() >= caption.fontMetrics().horizontalAdvance(caption.text())  # shown whole
     settled(qtbot, canvas, panel)
     image = pixels(canvas.grab().toImage())
     differs = 0
@@ -340,3 +347,42 @@ def test_zoom_keys_leave_the_text_size_alone_and_the_zoomed_slide_reads_at_1024(
     keys = sheet.keys()
     assert any("Ctrl" in k and ("wheel" in k or "滚轮" in k) for k in keys)
     sheet.close()
+
+
+def test_a_zoom_repaints_only_the_query_key_panels_and_leaves_the_rest_as_it_was(qtbot, make_window):
+    """After a zoom the canvas repaints only the (query, key) panels' slots: painting just
+    them over the picture of the old zoom gives the picture of the new one, pixel for pixel
+    (nothing of another panel lies in their slots, nothing of theirs outside them)."""
+    n = 300
+    words = " ".join(f"w{i}" for i in range(n))
+    config = AttentionConfig(
+        sentence=words, weights="random", heads=1, d_model=16, mask="causal", max_tokens=n
+    )
+    w = make_window(config)
+    wait_trace(qtbot, w, sentence=words)
+    canvas = w.pipeline.canvas
+    style, rect = canvas.style_, QtCore.QRectF(canvas.rect())
+
+    def paint(zoom, image: QtGui.QImage, area: QtCore.QRect | None = None) -> QtGui.QImage:
+        painter = QtGui.QPainter(image)
+        if area is not None:
+            painter.setClipRect(area)  # as Qt clips a paint event to its rectangle
+        exposed = None if area is None else QtCore.QRectF(area)
+        paint_figure(painter, rect, replace(canvas.figure, zoom=zoom), style, exposed=exposed)
+        painter.end()
+        return image
+
+    def blank() -> QtGui.QImage:
+        image = QtGui.QImage(canvas.size(), QtGui.QImage.Format.Format_RGB32)
+        image.fill(style.bg)
+        return image
+
+    before, after = Region(100, 140, 30, 70), Region(200, 260, 150, 190)
+    canvas.set_zoom(after)
+    area = canvas.zoomed_area()
+    assert sum(p.role == "qk" for p in canvas.panels) == 4 and len(canvas.panels) > 4
+    assert 0 < area.height() < canvas.height()  # the other rows are not repainted
+    whole = pixels(paint(after, blank()))
+    old = paint(before, blank())
+    assert not np.array_equal(pixels(old), whole)
+    np.testing.assert_array_equal(pixels(paint(after, old, area)), whole)

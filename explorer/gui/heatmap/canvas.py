@@ -39,6 +39,7 @@ from explorer.gui.heatmap.panel import MatrixPanel
 from explorer.gui.heatmap.zoom import RegionPictures
 
 PNG_SCALE = 2  # exported pictures are twice the on-screen size, for slides
+STALE_VEIL_ALPHA = 170  # a disabled canvas (out-of-date content) under this much of its background
 
 
 class MatrixCanvas(QtWidgets.QWidget):
@@ -58,7 +59,7 @@ class MatrixCanvas(QtWidgets.QWidget):
         self._press: tuple[QtCore.QPointF, Region, int, QtCore.Qt.MouseButton] | None = None
         self._panning = False
         self.pictures = RegionPictures(self)  # zoomed regions of large matrices, off the GUI thread
-        self.pictures.ready.connect(self.update)
+        self.pictures.ready.connect(lambda: self.update(self.zoomed_area()))
         self.setMouseTracking(True)
         self.setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
@@ -97,7 +98,18 @@ class MatrixCanvas(QtWidgets.QWidget):
         if region != self.figure.zoom:
             self.figure = replace(self.figure, zoom=region)
             self._layout = None
-            self.update()
+            self.update(self.zoomed_area())  # the other panels stay as they are
+
+    def zoomed_area(self) -> QtCore.QRect:
+        """The part of the canvas a zoom changes: the (query, key) panels' slots (their plots,
+        titles and labels); the whole canvas when a zoomed panel's title names its cells."""
+        if self.figure.zoom_caption:
+            return self.rect()
+        area = QtCore.QRectF()
+        for box in self.current_layout().boxes:
+            if self.figure.panels[box.index].role == "qk":
+                area = area.united(box.slot)
+        return area.toAlignedRect()
 
     def set_show_values(self, on: bool) -> None:
         if on != self.figure.show_values:
@@ -216,6 +228,10 @@ class MatrixCanvas(QtWidgets.QWidget):
 
     def paintEvent(self, event):
         painter = QtGui.QPainter(self)
+        # a zoomable figure's panels each paint inside their slot (tested): those outside the
+        # part to repaint (scrolled away, or not zoomed) are not painted
+        whole = event.rect().contains(self.rect()) or not self.figure.zoomable
+        exposed = None if whole else QtCore.QRectF(event.rect())
         try:
             paint_figure(
                 painter,
@@ -224,8 +240,13 @@ class MatrixCanvas(QtWidgets.QWidget):
                 self.style_,
                 self.current_layout(),
                 self._cache,
+                exposed=exposed,
                 pictures=self.pictures,
             )
+            if not self.isEnabled():  # what it shows is out of date: veiled, still readable
+                veil = QtGui.QColor(self.style_.bg)
+                veil.setAlpha(STALE_VEIL_ALPHA)
+                painter.fillRect(self.rect(), veil)
         finally:
             painter.end()
 

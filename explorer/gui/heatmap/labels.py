@@ -5,7 +5,8 @@ stride depends only on (axis length, cell size, font): panels of the same size t
 an axis (all heads of the grid) label the same tokens. A label never overlaps its
 neighbour: rows and rotated columns are at least a line apart, horizontal column labels
 are used only when every one fits its cell. Long tokens are elided with "…" (the hover
-shows the whole token).
+shows the whole token). Single characters (a date's 年 and 月, a digit, ␣) stay upright even
+where not all fit: on its side a character is no narrower, only harder to read.
 
 A zoomed panel labels the cells it shows (``span``, a range of the axis) by the same rules;
 the labelled cells are multiples of the stride, so panning keeps the same tokens labelled.
@@ -118,10 +119,15 @@ def token_columns(
     max_px: float | None = None,
 ) -> AxisLabels:
     """Column labels: horizontal when every label fits its cell, else rotated a line apart
-    (``max_px``: the room below the plot for a rotated label)."""
+    (``max_px``: the room below the plot for a rotated label; single characters: horizontal,
+    every ``stride``-th)."""
     span = range(len(tokens)) if span is None else span
     if not len(span) or cell_px <= 0:
         return NO_LABELS
+    if all(len(tokens[i]) == 1 for i in span):
+        widest_char = max(font.width(tokens[i]) for i in span)
+        stride = max(1, math.ceil((widest_char + GAP_PX) / cell_px - 1e-9))
+        return _labels(font, tokens, _strided(span, stride), False, None)
     # Cheap test first: a cell narrower than two characters holds no token horizontally.
     if cell_px >= 2 * font.metrics.averageCharWidth() + GAP_PX:
         shown = [font.elide(tokens[i]) for i in span]

@@ -22,6 +22,7 @@ from explorer.gui.i18n import translate
 #   "qk": rows are queries, columns are keys; "q": rows are queries, columns are features;
 #   "k": rows are keys; "hq": rows are heads, columns are queries (entropy); "": neither.
 ROLES = ("qk", "q", "k", "hq", "")
+UNIT_KINDS = ("weights", "mask", "spotlight")  # values in 0..1
 VALUES_MAX_CELLS = 64 * 64
 MASK_FILL = QtGui.QColor(170, 170, 170, 235)  # masked cells: grey, then hatched
 MASK_HATCH = QtGui.QColor(70, 70, 70)
@@ -59,8 +60,10 @@ class MatrixPanel:
     """data [rows, cols]: the full matrix (hover and clicks read it).
 
     rows / cols: token labels, or None for numbered rows / feature columns.
-    kind: "weights" (cividis, 0..1), "mask" (cividis, 1 = visible) or "diverging" (centred
-    at 0 with symmetric levels unless ``levels`` is given).
+    kind: "weights" (cividis, 0..1), "mask" (cividis, 1 = visible), "spotlight" (0..1 over a
+    background: the picture shows through as brightly as the value, darkened where it is
+    low, no colour added) or "diverging" (centred at 0 with symmetric levels unless
+    ``levels`` is given).
     picture: a reduced copy of a large ``data`` (explorer.appstate.display) drawn over the
     same cells; hidden: masked cells at the picture's resolution, drawn hatched; visible:
     the whole mask (True: visible) behind a reduced ``hidden``, which a zoomed view of the
@@ -91,7 +94,7 @@ class MatrixPanel:
         if self.role not in ROLES:
             raise ValueError(f"unknown role {self.role!r}")
         if self.levels is None:
-            self.levels = (0.0, 1.0) if self.kind in ("weights", "mask") else symmetric_levels(self.shown)
+            self.levels = (0.0, 1.0) if self.kind in UNIT_KINDS else symmetric_levels(self.shown)
         self.levels = (float(self.levels[0]), float(self.levels[1]))
 
     # -- what is drawn ---------------------------------------------------------------
@@ -115,7 +118,7 @@ class MatrixPanel:
     @property
     def unit(self) -> bool:
         """Values in 0..1 (weights, mask): printed in the short form."""
-        return self.kind in ("weights", "mask") and self.levels == (0.0, 1.0)
+        return self.kind in UNIT_KINDS and self.levels == (0.0, 1.0)
 
     @cached_property
     def indices(self) -> np.ndarray:
@@ -154,9 +157,12 @@ class MatrixPanel:
         ri = np.minimum((np.arange(h) * rows) // h, rows - 1)
         ci = np.minimum((np.arange(w) * cols) // w, cols - 1)
         over = pixels[ri][:, ci]
-        a = np.float32(self.overlay_alpha)
         rgb = np.stack([(over >> s) & 0xFF for s in (16, 8, 0)], -1).astype(np.float32)
-        mixed = (a * rgb + (1 - a) * bg.astype(np.float32)).round().astype(np.uint32)
+        if self.kind == "spotlight":  # the picture times the grey of the map's value
+            mixed = (bg.astype(np.float32) * rgb / 255).round().astype(np.uint32)
+        else:
+            a = np.float32(self.overlay_alpha)
+            mixed = (a * rgb + (1 - a) * bg.astype(np.float32)).round().astype(np.uint32)
         out = np.ascontiguousarray(
             np.uint32(0xFF000000) | (mixed[..., 0] << 16) | (mixed[..., 1] << 8) | mixed[..., 2]
         )
@@ -227,7 +233,7 @@ class MatrixPanel:
 def mask_pixels(argb: np.ndarray, hidden: np.ndarray, hatch_px: float = 0.0) -> np.ndarray:
     """Pixels (uint32 0xffRRGGBB) with the hidden ones as masked cells look: the grey of
     ``MASK_FILL`` laid over them, and where cells are ``hatch_px`` ≥ ``HATCH_FROM_PX``, the
-    hatching's diagonal lines every 8 pixels. A copy; the same look as the painted mask."""
+    hatching's diagonal lines (``hatch_lines``). A copy; the same look as the painted mask."""
     out = np.array(argb, dtype=np.uint32)
     if not hidden.any():
         return out
@@ -238,13 +244,18 @@ def mask_pixels(argb: np.ndarray, hidden: np.ndarray, hatch_px: float = 0.0) -> 
     mixed = [np.round(a * f + (1 - a) * c).astype(np.uint32) for f, c in zip(fill, channels)]
     out[hidden] = np.uint32(0xFF000000) | (mixed[0] << 16) | (mixed[1] << 8) | mixed[2]
     if hatch_px >= HATCH_FROM_PX:
-        rows, cols = hidden.shape
-        diagonal = np.add.outer(np.arange(rows, dtype=np.uint8) % 8, np.arange(cols, dtype=np.uint8) % 8) % 8
-        line = hidden & (diagonal == 7)
-        out[line] = np.uint32(
-            0xFF000000 | (MASK_HATCH.red() << 16) | (MASK_HATCH.green() << 8) | MASK_HATCH.blue()
-        )
+        hatch_lines(out, hidden)
     return out
+
+
+def hatch_lines(pixels: np.ndarray, hidden: np.ndarray) -> None:
+    """The hatching's diagonal lines, every 8 pixels, drawn into ``pixels`` where hidden (a
+    picture at the screen's resolution, its grey laid before on its cells or blocks)."""
+    rows, cols = hidden.shape
+    diagonal = np.add.outer(np.arange(rows, dtype=np.uint8) % 8, np.arange(cols, dtype=np.uint8) % 8) % 8
+    pixels[hidden & (diagonal == 7)] = np.uint32(
+        0xFF000000 | (MASK_HATCH.red() << 16) | (MASK_HATCH.green() << 8) | MASK_HATCH.blue()
+    )
 
 
 def hidden_path(hidden: np.ndarray) -> QtGui.QPainterPath | None:

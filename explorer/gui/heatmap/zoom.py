@@ -25,7 +25,7 @@ from PySide6 import QtCore, QtGui
 from explorer.appstate.display import reduce_blocks, region_picture
 from explorer.appstate.matrix_zoom import Blocks, Region, blocks_for
 from explorer.gui.heatmap.colours import colour_indices
-from explorer.gui.heatmap.panel import MatrixPanel, mask_pixels
+from explorer.gui.heatmap.panel import HATCH_FROM_PX, MatrixPanel, hatch_lines, mask_pixels
 
 # How a block of cells becomes one pixel: the largest weight (a sharp head stays visible),
 # the visible share of a mask, the value of largest magnitude of a signed stage.
@@ -85,13 +85,14 @@ def region_arrays(panel: MatrixPanel, view: View, should_stop=None) -> RegionArr
     region = view.region
     values = region_picture(panel.data, blocks, reduction(panel.kind), should_stop)
     coloured = panel.colours.argb[colour_indices(values, panel.levels)]
+    hidden = _hidden_cells(panel, blocks)
+    if hidden is not None:  # grey on the cells (or blocks), fewer than the pixels
+        coloured = mask_pixels(coloured, hidden)
     rows = (pixel_cells(region.top, region.rows, view.height) - blocks.row0) // blocks.fr
     cols = (pixel_cells(region.left, region.cols, view.width) - blocks.col0) // blocks.fc
     argb = _to_pixels(coloured, rows, cols)
-    hidden = _hidden_cells(panel, blocks)
-    if hidden is not None:
-        cell_px = min(view.width / region.cols, view.height / region.rows)
-        argb = mask_pixels(argb, _to_pixels(hidden, rows, cols), cell_px)
+    if hidden is not None and min(view.width / region.cols, view.height / region.rows) >= HATCH_FROM_PX:
+        hatch_lines(argb, _to_pixels(hidden, rows, cols))  # lines at the screen's pixels
     return RegionArrays(view, blocks, np.ascontiguousarray(argb, dtype=np.uint32))
 
 

@@ -69,7 +69,7 @@ def stage_names(board: Board, trace: AttentionTrace) -> list[str]:
     concatenation only with several heads (W_O is the identity: the output equals it)."""
     names = ["X"] if board.tied else ["Q", "K", "V"]
     names += ["scores", "scaled"]
-    if trace.config.mask not in ("none", "model"):  # typed numbers have no model: its own mask is none
+    if trace.config.mask not in ("none", "model"):  # the board has no model: its own mask is none
         names.append("mask")
     if trace.config.attention == "soft":  # the softmax worked on the board: exp, then the row sums
         names += ["exp", "exp_sum"]
@@ -241,9 +241,8 @@ class BoardView(View):
         for name in ATTENTIONS:
             self.attention.addItem("", name)
         self.mask = ElidedCombo(min_chars=9)
-        for name in UNSIZED_MASKS:  # a few tokens: no mask with a size; typed numbers have no model's own
-            if name != "model":
-                self.mask.addItem("", name)
+        for name in UNSIZED_MASKS:  # a few tokens: no mask with a size
+            self.mask.addItem("", name)
         for w in (self.scoring, self.scale, self.tau, self.attention, self.mask):
             options.add(w)
         layout.addLayout(options)
@@ -346,10 +345,7 @@ class BoardView(View):
                 (self.scoring, config.scoring),
                 (self.scale, config.scale),
                 (self.attention, config.attention),
-                (
-                    self.mask,
-                    "none" if config.mask == "model" else config.mask,
-                ),  # no model, no mask of its own
+                (self.mask, config.mask),
             ):
                 found = combo.findData(value)
                 if found < 0:  # an option this row does not list (window:2, valid:3): shown as it is
@@ -573,7 +569,11 @@ class BoardView(View):
                 "hard": translate("Board", "hard (one key)"),
                 "sample": translate("Board", "sample (drawn)"),
             },
-            self.mask: {"none": translate("Board", "no mask"), "causal": translate("Board", "causal mask")},
+            self.mask: {
+                "model": translate("Board", "the model's own: no mask"),  # hand-typed vectors: no model
+                "none": translate("Board", "no mask"),
+                "causal": translate("Board", "causal mask"),
+            },
         }
         for box, texts in words.items():
             for index in range(box.count()):

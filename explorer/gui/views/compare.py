@@ -28,7 +28,8 @@ EXPORT_SIZE = QtCore.QSize(1500, 520)
 STAGE_EXPORT_SIZE = QtCore.QSize(520, 440)
 
 
-def describe(config: AttentionConfig, short: bool = False) -> str:
+def describe(config: AttentionConfig, short: bool = False, causal: bool = False) -> str:
+    """The options in words; ``causal``: the model was trained with a causal mask, named so."""
     scale = {
         "sqrt": "÷√d_k",
         "none": translate("CompareView", "no scaling"),
@@ -38,6 +39,8 @@ def describe(config: AttentionConfig, short: bool = False) -> str:
     attention = option_label("attention", config.attention)
     if short:
         return f"{scoring}, {attention}, {scale}"
+    if causal and config.mask_spec.kind in ("model", "causal"):
+        return f"{scoring}, {attention}, {scale}, " + translate("CompareView", "causal mask as trained")
     return f"{scoring}, {attention}, {scale}, " + translate("CompareView", "mask {0}").format(
         option_label("mask", config.mask)
     )
@@ -244,8 +247,8 @@ class CompareView(View):
                 "CompareView",
                 "Head {5}.  A = {0}.  B = {1}.  Largest change: {2:.4f} at query “{3}”, key “{4}”.",
             ).format(
-                describe(a.config),
-                describe(b.config),
+                describe(a.config, causal=a.causal),
+                describe(b.config, causal=b.causal),
                 peak,
                 short(a.tokens_query[i]),
                 short(a.tokens_key[j]),

@@ -31,7 +31,10 @@ def percent(p: float) -> str:
 
 
 class ProbabilityBars(QtWidgets.QWidget):
-    """Token, bar, percentage, one row each, painted with the figures' font and colours."""
+    """Token, bar, percentage, one row each, painted with the figures' font and colours;
+    ``picked`` says which row was clicked."""
+
+    picked = QtCore.Signal(int)
 
     def __init__(self, style: Style, parent=None):
         super().__init__(parent)
@@ -53,6 +56,15 @@ class ProbabilityBars(QtWidgets.QWidget):
     def _fit(self) -> None:
         self.setFixedHeight(int(self.row_height() * max(len(self.rows), 1)) + 2)
         self.update()
+
+    def row_centre(self, row: int) -> QtCore.QPoint:
+        return QtCore.QPoint(self.width() // 2, int((row + 0.5) * self.row_height()))
+
+    def mousePressEvent(self, event):
+        row = int(event.position().y() // self.row_height())
+        if 0 <= row < len(self.rows):
+            self.picked.emit(row)
+        super().mousePressEvent(event)
 
     def paintEvent(self, event):
         painter = QtGui.QPainter(self)
@@ -111,11 +123,14 @@ class NextTokenPanel(QtWidgets.QFrame):
         font.setBold(True)
         self.title.setFont(font)
         self.bars = ProbabilityBars(context.style())
+        self.bars.picked.connect(self._write_row)
+        self.write_button = QtWidgets.QPushButton()  # greedy decoding, one token a click
+        self.write_button.clicked.connect(lambda: self._write_row(0))
         self.mass = QtWidgets.QLabel()
         self.mass.setWordWrap(True)
         self.note = QtWidgets.QLabel()
         self.note.setWordWrap(True)
-        for widget in (self.title, self.bars, self.mass, self.note):
+        for widget in (self.title, self.bars, self.write_button, self.mass, self.note):
             layout.addWidget(widget)
         layout.addStretch(1)
         context.worker.listen(CHANNEL, self._on_result)
@@ -148,6 +163,10 @@ class NextTokenPanel(QtWidgets.QFrame):
         engine, config = self.context.engine, trace.config
         self.context.worker.submit(CHANNEL, lambda: next_tokens_job(engine, config, position))
 
+    def showEvent(self, event):
+        super().showEvent(event)
+        self.request()  # a row selected on another tab meanwhile
+
     def _on_result(self, result) -> None:
         self._wanted = None
         if not result.ok:
@@ -163,6 +182,7 @@ class NextTokenPanel(QtWidgets.QFrame):
         if self.error is not None:
             self.title.setText(self.tr("Next token"))
             self.bars.set_rows([])
+            self.write_button.setVisible(False)
             self.mass.setText(error_message(self.error))
             return
         if answer is None or prepared is None:
@@ -175,12 +195,44 @@ class NextTokenPanel(QtWidgets.QFrame):
             )
         )
         self.bars.set_rows([(c.token, c.probability) for c in answer.choices])
+        self._show_write_button(answer)
         self.mass.setText(
             self.tr("These {k} together: {p} of the probability; every other token shares the rest.").format(
                 k=len(answer.choices), p=percent(answer.shown_mass)
             )
         )
         self.scroll.widget().layout().activate()  # the labels under the bars move now, not a turn later
+
+    def _show_write_button(self, answer: NextTokens) -> None:
+        """After the last token: write the most likely one (a click on a row writes that one)."""
+        self.write_button.setVisible(bool(answer.choices) and answer.position == self._last_position())
+        if not answer.choices:
+            return
+        top = answer.choices[0]
+        self.write_button.setText(self.tr("Write “{0}”").format(top.token))
+        self.write_button.setEnabled(top.written is not None)
+        if top.written is not None:
+            tip = self.tr(
+                "Append the most likely token to the sentence (greedy decoding): the attention of "
+                "the token just written is shown at once. A click on a row writes that token."
+            )
+        else:
+            tip = self.tr(
+                "“{0}” is a byte of a character split over tokens: it cannot be typed as text on its "
+                "own. A click on another row writes that token."
+            ).format(top.token)
+        self.write_button.setToolTip(tip)
+
+    def _last_position(self) -> int:
+        prepared = self.context.current()
+        return prepared.trace.n_query - 1 if prepared is not None else -1
+
+    def _write_row(self, row: int) -> None:
+        answer = self.answer
+        if answer is None or row >= len(answer.choices) or answer.choices[row].written is None:
+            return
+        self.state.select_cell(None)  # the next tokens follow the new last token
+        self.state.update_config(sentence=answer.choices[row].written)
 
     def rows(self) -> list[tuple[str, float]]:
         """What the bars show: (token, probability), most likely first."""
