@@ -284,10 +284,24 @@ def describe(selection: TraceSelection, heads: int) -> str:
     return "; ".join(parts)
 
 
+def wants_gpt(argv: list[str]) -> bool:
+    """``train --model gpt`` is the language-model lab's; every other model the translation lab's."""
+    for i, arg in enumerate(argv):
+        if arg == "--model" and i + 1 < len(argv):
+            return argv[i + 1] == "gpt"
+        if arg.startswith("--model="):
+            return arg.split("=", 1)[1] == "gpt"
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "trace":
         return trace_main(argv[1:])
+    if argv and argv[0] == "train" and wants_gpt(argv[1:]):
+        from explorer.lm.cli import train_main as lm_train
+
+        return lm_train(argv[1:])
     if argv and argv[0] in ("train", "translate"):
         from explorer.seq2seq.cli import main as lab_main
 
@@ -300,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             "usage: python -m explorer trace [options] --out FILE.json|FILE.npz [--html FILE.html]\n"
             "       python -m explorer train --model M --steps N --seed S --out DIR\n"
+            "       python -m explorer train --model gpt --task induction|text --steps N --seed S --out DIR\n"
             "       python -m explorer translate --source TEXT [options] --out FILE.json|FILE.npz\n"
             "       python -m explorer [window options]   (starts the window)",
             file=sys.stderr,

@@ -1958,6 +1958,121 @@
         <comment>web.language</comment>
         <translation>语言 {value!r} 不是 {choices} 中的一种</translation>
     </message>
+    <message>
+        <source>{name} must be a whole number from 1 to {limit}, not {value!r}</source>
+        <comment>lm.size_out_of_range</comment>
+        <translation>{name} 必须是 1 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>{heads} heads do not divide the width {width}</source>
+        <comment>lm.heads_not_dividing</comment>
+        <translation>{heads} 个头不能整除宽度 {width}</translation>
+    </message>
+    <message>
+        <source>the text has {count} tokens; this model reads at most {limit}</source>
+        <comment>lm.too_long</comment>
+        <translation>这段文字有 {count} 个词元；这个模型最多读 {limit} 个</translation>
+    </message>
+    <message>
+        <source>head {layer}.{head} does not exist: the model has {layers} layers of {heads} heads</source>
+        <comment>lm.no_such_head</comment>
+        <translation>头 {layer}.{head} 不存在：这个模型有 {layers} 层，每层 {heads} 个头</translation>
+    </message>
+    <message>
+        <source>the text is empty: type a few characters</source>
+        <comment>lm.text_empty</comment>
+        <translation>文字是空的：请输入几个字符</translation>
+    </message>
+    <message>
+        <source>the text has {count} characters; at most {limit} are read</source>
+        <comment>lm.text_too_long</comment>
+        <translation>这段文字有 {count} 个字符；最多读取 {limit} 个</translation>
+    </message>
+    <message>
+        <source>{count} characters are not in this model&apos;s vocabulary: {characters}</source>
+        <comment>lm.unknown_characters</comment>
+        <translation>有 {count} 个字符不在这个模型的词表里：{characters}</translation>
+    </message>
+    <message>
+        <source>{folder} is not a folder</source>
+        <comment>lm.no_folder</comment>
+        <translation>{folder} 不是文件夹</translation>
+    </message>
+    <message>
+        <source>no GPT-2 model in {folder}: {file} is missing</source>
+        <comment>lm.folder_file_missing</comment>
+        <translation>{folder} 里没有 GPT-2 模型：缺少 {file}</translation>
+    </message>
+    <message>
+        <source>{path} cannot be read as JSON: {detail}</source>
+        <comment>lm.config_not_json</comment>
+        <translation>{path} 无法作为 JSON 读取：{detail}</translation>
+    </message>
+    <message>
+        <source>{path} does not describe a GPT-2 (model_type {value!r})</source>
+        <comment>lm.not_gpt2</comment>
+        <translation>{path} 描述的不是 GPT-2（model_type 为 {value!r}）</translation>
+    </message>
+    <message>
+        <source>{path}: {key} = {value!r} is a GPT-2 variant the lab cannot run</source>
+        <comment>lm.config_unsupported</comment>
+        <translation>{path}：{key} = {value!r} 是本实验室无法运行的 GPT-2 变体</translation>
+    </message>
+    <message>
+        <source>{path} describes a model that cannot be built: {detail}</source>
+        <comment>lm.config_impossible</comment>
+        <translation>{path} 描述的模型无法构建：{detail}</translation>
+    </message>
+    <message>
+        <source>{weights} holds {size:.1f} MB, more than the lab reads ({limit:.1f} MB)</source>
+        <comment>lm.weights_too_large</comment>
+        <translation>{weights} 有 {size:.1f} MB，超过本实验室读取的上限（{limit:.1f} MB）</translation>
+    </message>
+    <message>
+        <source>{weights} cannot be read: {detail}</source>
+        <comment>lm.weights_unreadable</comment>
+        <translation>{weights} 无法读取：{detail}</translation>
+    </message>
+    <message>
+        <source>{weights}: the tensor {name} holds values that are not finite numbers</source>
+        <comment>lm.weights_not_finite</comment>
+        <translation>{weights}：张量 {name} 含有不是有限数的值</translation>
+    </message>
+    <message>
+        <source>{weights} does not fit its config.json: {detail}</source>
+        <comment>lm.weights_misfit</comment>
+        <translation>{weights} 与它的 config.json 不匹配：{detail}</translation>
+    </message>
+    <message>
+        <source>task {value!r} is not one of {choices}</source>
+        <comment>lm.task_unknown</comment>
+        <translation>任务 {value!r} 不是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>initialisation {value!r} is not one of {choices}</source>
+        <comment>lm.init_unknown</comment>
+        <translation>初始化方式 {value!r} 不是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>the probe&apos;s period must be a whole number from 2 to {limit}, not {value!r}</source>
+        <comment>lm.period_out_of_range</comment>
+        <translation>探针的周期必须是 2 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>training diverged at step {step}: the loss is not a finite number (try a lower learning rate)</source>
+        <comment>lm.loss_not_finite</comment>
+        <translation>训练在第 {step} 步发散：损失不是有限数（请试一个更低的学习率）</translation>
+    </message>
+    <message>
+        <source>the temperature must be from 0 to 10, not {value!r}</source>
+        <comment>lm.temperature_out_of_range</comment>
+        <translation>温度必须在 0 到 10 之间，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>dropout must be a number from 0 to below 1, not {value!r}</source>
+        <comment>lm.dropout_out_of_range</comment>
+        <translation>丢弃率必须是 0 到 1 之间（不含 1）的数，而不是 {value!r}</translation>
+    </message>
 </context>
 <context>
     <name>Docks</name>
@@ -2160,6 +2275,233 @@
     <message>
         <source>queries {0}–{1} of {2}, keys {3}–{4} of {5}</source>
         <translation>查询 {0}–{1}（共 {2} 个），键 {3}–{4}（共 {5} 个）</translation>
+    </message>
+</context>
+<context>
+    <name>LMView</name>
+    <message>
+        <source>Every head&apos;s attention on the probe (prev: previous-token score, ind: induction score).</source>
+        <translation>每个头在探针上的注意力（prev：前一词元得分，ind：归纳得分）。</translation>
+    </message>
+    <message>
+        <source>Language model: every head&apos;s attention</source>
+        <translation>语言模型：每个头的注意力</translation>
+    </message>
+    <message>
+        <source>Language model: the selected head&apos;s stages</source>
+        <translation>语言模型：所选头的各个阶段</translation>
+    </message>
+    <message>
+        <source>Language model: training curves</source>
+        <translation>语言模型：训练曲线</translation>
+    </message>
+    <message>
+        <source>{head} · prev {prev:.2f} · ind {ind:.2f}</source>
+        <translation>{head} · 前一词元 {prev:.2f} · 归纳 {ind:.2f}</translation>
+    </message>
+    <message>
+        <source>{0} (off)</source>
+        <translation>{0}（已关闭）</translation>
+    </message>
+    <message>
+        <source>{head} · prev {score:.2f}</source>
+        <translation>{head} · 前一词元 {score:.2f}</translation>
+    </message>
+    <message>
+        <source>{head} · ind {score:.2f}</source>
+        <translation>{head} · 归纳 {score:.2f}</translation>
+    </message>
+    <message>
+        <source>previous-token head {0}: {1:.2f}</source>
+        <translation>前一词元头 {0}：{1:.2f}</translation>
+    </message>
+    <message>
+        <source>induction head {0}: {1:.2f}</source>
+        <translation>归纳头 {0}：{1:.2f}</translation>
+    </message>
+    <message>
+        <source>the induction model (random symbols repeated)</source>
+        <translation>归纳模型（重复的随机符号）</translation>
+    </message>
+    <message>
+        <source>the text model (English and Chinese characters)</source>
+        <translation>文本模型（英文和中文字符）</translation>
+    </message>
+    <message>
+        <source>Train {0} from random weights: the loss on the repeated half of the probe drops suddenly when a previous-token head and an induction head form.</source>
+        <translation>从随机权重开始训练{0}：一旦形成前一词元头和归纳头，探针重复那一半的损失会突然下降。</translation>
+    </message>
+    <message>
+        <source>best induction score {0:.2f}, best previous-token score {1:.2f}</source>
+        <translation>最高归纳得分 {0:.2f}，最高前一词元得分 {1:.2f}</translation>
+    </message>
+    <message>
+        <source>phase change at step {0}</source>
+        <translation>相变出现在第 {0} 步</translation>
+    </message>
+    <message>
+        <source>(induction score {goal:g} reached at step {step}, {s:.1f} s after Train)</source>
+        <translation>（第 {step} 步归纳得分达到 {goal:g}，按下训练后 {s:.1f} 秒）</translation>
+    </message>
+    <message>
+        <source>Optimiser steps of 32 sequences each</source>
+        <translation>优化器步数，每步 32 条序列</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>first half</source>
+        <translation>前一半</translation>
+    </message>
+    <message>
+        <source>repeated half</source>
+        <translation>重复的一半</translation>
+    </message>
+    <message>
+        <source>held-out text</source>
+        <translation>留出文本</translation>
+    </message>
+    <message>
+        <source>phase change</source>
+        <translation>相变</translation>
+    </message>
+    <message>
+        <source>induction {0}</source>
+        <translation>归纳 {0}</translation>
+    </message>
+    <message>
+        <source>best previous-token (layer 0)</source>
+        <translation>最高前一词元（第 0 层）</translation>
+    </message>
+    <message>
+        <source>Loss (nats)</source>
+        <translation>损失（奈特）</translation>
+    </message>
+    <message>
+        <source>Head scores</source>
+        <translation>头的得分</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <source>Head {head} is off: its values V are zeroed, so its output adds nothing to the next layer.</source>
+        <translation>头 {head} 已关闭：它的值 V 被置零，所以它的输出对下一层毫无贡献。</translation>
+    </message>
+    <message>
+        <source>Head {head}: every stage on the probe, as in the Pipeline tab. The causal mask hides every later key; the weights of each row add up to 1.</source>
+        <translation>头 {head}：它在探针上的每个阶段，和“流程”标签页一样。因果掩码遮住所有更靠后的键；每一行的权重之和为 1。</translation>
+    </message>
+    <message>
+        <source>shipped checkpoint</source>
+        <translation>自带的检查点</translation>
+    </message>
+    <message>
+        <source>training step {0}</source>
+        <translation>训练第 {0} 步</translation>
+    </message>
+    <message>
+        <source>probe: {0} random symbols, then the same again</source>
+        <translation>探针：{0} 个随机符号，再重复一遍</translation>
+    </message>
+    <message>
+        <source>probe: the typed text</source>
+        <translation>探针：输入的文本</translation>
+    </message>
+    <message>
+        <source>loss on the measuring probe: first half {0:.2f}, repeated half {1:.2f} nats</source>
+        <translation>测量探针上的损失：前一半 {0:.2f}，重复的一半 {1:.2f} 奈特</translation>
+    </message>
+    <message>
+        <source>with {heads} off: repeated half {loss:.2f} ({change:+.2f})</source>
+        <translation>关闭 {heads} 后：重复的一半 {loss:.2f}（{change:+.2f}）</translation>
+    </message>
+    <message>
+        <source>{title}: from {query} (position {i}) to {key} (position {j}): {value:.3f}</source>
+        <translation>{title}：从 {query}（位置 {i}）到 {key}（位置 {j}）：{value:.3f}</translation>
+    </message>
+    <message>
+        <source>Induction</source>
+        <translation>归纳</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>The induction model learned random symbols repeated; the text model, English and Chinese</source>
+        <translation>归纳模型学的是重复的随机符号；文本模型学的是英文和中文</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>24 random symbols, then the same again</source>
+        <translation>24 个随机符号，再重复一遍</translation>
+    </message>
+    <message>
+        <source>Type a text the heads read (characters the model knows), or leave it empty</source>
+        <translation>输入一段让各个头读取的文本（只能用模型认识的字符），或者留空</translation>
+    </message>
+    <message>
+        <source>New random probe</source>
+        <translation>新的随机探针</translation>
+    </message>
+    <message>
+        <source>Another random sequence, repeated once</source>
+        <translation>另一条随机序列，重复一次</translation>
+    </message>
+    <message>
+        <source>Switch heads off:</source>
+        <translation>关闭头：</translation>
+    </message>
+    <message>
+        <source>All on</source>
+        <translation>全部打开</translation>
+    </message>
+    <message>
+        <source>Switch every head back on</source>
+        <translation>把所有头重新打开</translation>
+    </message>
+    <message>
+        <source>Head {0} off: its output is zeroed before W_O</source>
+        <translation>关闭头 {0}：它的输出在 W_O 之前被置零</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s attention on the probe (rows: the position that predicts; columns: the positions it reads). A previous-token head fills the line just left of the diagonal; on the random probe an induction head fills the line 23 places left of it, in the repeated half. Click a head to select it, double-click to open its stages.</source>
+        <translation>每个头在探针上的注意力（行：做预测的位置；列：它读取的位置）。前一词元头填满紧挨对角线左侧的那条线；在随机探针上，归纳头在重复的那一半填满对角线左侧 23 格的那条线。单击一个头选中它，双击打开它的各个阶段。</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>各个头</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Train the model from scratch and watch the heads form</source>
+        <translation>从零开始训练模型，看各个头如何形成</translation>
+    </message>
+    <message>
+        <source>Every head&apos;s attention and scores; switch heads off</source>
+        <translation>每个头的注意力和得分；可以关闭头</translation>
+    </message>
+    <message>
+        <source>The selected head&apos;s Q, K, V, scores, causal mask, weights and output</source>
+        <translation>所选头的 Q、K、V、分数、因果掩码、权重和输出</translation>
     </message>
 </context>
 <context>
@@ -2566,6 +2908,82 @@
     <message>
         <source>Train a model from scratch: the loss falls, the held-out accuracy rises and the spatial map, first spread everywhere, gathers on the target shape. Drag the slider to replay how attention formed.</source>
         <translation>从零开始训练一个模型：损失下降，留出集准确率上升，空间注意力图从一开始到处分散，逐渐聚集到目标形状上。拖动滑块，回放注意力是怎样形成的。</translation>
+    </message>
+    <message>
+        <source>A language model guesses the next token</source>
+        <translation>语言模型猜下一个词元</translation>
+    </message>
+    <message>
+        <source>loss = −ln p(tᵢ₊₁ | t₀ … tᵢ)</source>
+        <translation>损失 = −ln p(tᵢ₊₁ | t₀ … tᵢ)</translation>
+    </message>
+    <message>
+        <source>A decoder such as GPT reads a text and, at every position, gives a probability to each possible next token. The loss is how surprised it is by the real next token. This tiny GPT-2 has two layers of four heads. Its probe is 24 random symbols, then the same 24 again: nothing can predict the first half, but the second half can be read off the first, by a model that has learned to look back.</source>
+        <translation>像 GPT 这样的解码器读入一段文本，在每个位置为每个可能的下一个词元给出一个概率。损失衡量的是真正的下一个词元让它有多意外。这个小小的 GPT-2 有两层，每层四个头。它的探针是 24 个随机符号，然后把这 24 个再来一遍：前一半什么都预测不了，但学会了回头看的模型可以从前一半读出后一半。</translation>
+    </message>
+    <message>
+        <source>The causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>scoresᵢⱼ = −∞ for j &gt; i</source>
+        <translation>当 j &gt; i 时，分数ᵢⱼ = −∞</translation>
+    </message>
+    <message>
+        <source>To learn to predict, a position must not see the tokens it predicts. The causal mask sets every score of a later key to −∞ before the softmax, so each row of the weights spreads only over the token itself and those before it: the upper triangle is empty.</source>
+        <translation>要学会预测，一个位置就不能看到它要预测的词元。因果掩码在 softmax 之前把所有更靠后的键的分数设为 −∞，所以权重的每一行只分布在该词元自己和它前面的词元上：上三角是空的。</translation>
+    </message>
+    <message>
+        <source>A previous-token head</source>
+        <translation>前一词元头</translation>
+    </message>
+    <message>
+        <source>score = mean αᵢ,ᵢ₋₁</source>
+        <translation>得分 = αᵢ,ᵢ₋₁ 的平均值</translation>
+    </message>
+    <message>
+        <source>A first-layer head learns to look at the token just before each position: its weights sit on the line just below the diagonal. It copies the previous token into the position, so each position now also knows what came before it.</source>
+        <translation>第一层的一个头学会看每个位置紧前面的那个词元：它的权重落在紧挨对角线下方的那条线上。它把前一个词元复制到当前位置，于是每个位置也知道了自己前面是什么。</translation>
+    </message>
+    <message>
+        <source>An induction head</source>
+        <translation>归纳头</translation>
+    </message>
+    <message>
+        <source>score = mean αᵢ,ᵢ₋ₖ₊₁</source>
+        <translation>得分 = αᵢ,ᵢ₋ₖ₊₁ 的平均值</translation>
+    </message>
+    <message>
+        <source>A second-layer head uses that: at position i it looks for an earlier position whose previous token is the current token, and attends to it; that is the token after the current one&apos;s earlier occurrence, and it copies it as the prediction. On the repeated probe its weights form a diagonal k − 1 places left of the main one (k = 24). This is how the model continues a pattern it has seen once (Olsson et al., 2022).</source>
+        <translation>第二层的一个头利用了这一点：在位置 i，它寻找一个更早的位置，那里的前一个词元正是当前词元，并把注意力放在那里；那就是当前词元上一次出现之后的词元，它把这个词元复制过来作为预测。在重复的探针上，它的权重形成一条位于主对角线左侧 k − 1 格的对角线（k = 24）。模型就是这样把只见过一次的模式接着写下去的（Olsson 等，2022）。</translation>
+    </message>
+    <message>
+        <source>The phase change</source>
+        <translation>相变</translation>
+    </message>
+    <message>
+        <source>first half − repeated half ↑</source>
+        <translation>前一半 − 重复的一半 ↑</translation>
+    </message>
+    <message>
+        <source>Train from scratch and watch the curves. For a while both halves&apos; losses fall together, as the model learns how often each symbol occurs. Then, within a few dozen steps, the repeated half&apos;s loss drops far below the first half&apos;s: the two heads have formed, and their scores jump at the same moment. Drag the slider to replay how the heads formed.</source>
+        <translation>从零开始训练，观察曲线。起初两半的损失一起下降，因为模型在学习每个符号出现得有多频繁。然后在几十步之内，重复那一半的损失远远降到前一半之下：两种头形成了，它们的得分在同一时刻跃升。拖动滑块，回放这些头是如何形成的。</translation>
+    </message>
+    <message>
+        <source>Switch heads off</source>
+        <translation>关闭头</translation>
+    </message>
+    <message>
+        <source>Δ loss = loss(head off) − loss(all on)</source>
+        <translation>Δ损失 = 损失（关闭头）− 损失（全部打开）</translation>
+    </message>
+    <message>
+        <source>A causal test: the induction heads are now switched off, and the repeated half&apos;s loss comes back up. Switch the previous-token heads off instead and it comes back too: the induction heads need what they copied. A head that is neither barely changes the loss, and one induction head alone matters little when others do the same work.</source>
+        <translation>一个因果检验：现在归纳头被关闭了，重复那一半的损失又升了回来。改为关闭前一词元头，损失同样回升：归纳头需要它们复制过来的信息。两者都不是的头几乎不改变损失；当其他头在做同样的工作时，单独关掉一个归纳头影响也不大。</translation>
+    </message>
+    <message>
+        <source>How a language model learns to copy</source>
+        <translation>语言模型如何学会复制</translation>
     </message>
 </context>
 <context>
@@ -3603,6 +4021,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Attention on pictures: channel weights (SE), spatial maps (CBAM), residual attention; train a model while you watch</source>
         <translation>图像上的注意力：通道权重（SE）、空间注意力图（CBAM）、残差注意力；边训练边观察</translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <translation>语言模型</translation>
+    </message>
+    <message>
+        <source>A tiny GPT learns to predict the next token: watch a previous-token head and an induction head form, and switch heads off</source>
+        <translation>一个小小的 GPT 学习预测下一个词元：看前一词元头和归纳头如何形成，并关闭一些头</translation>
     </message>
 </context>
 <context>

@@ -44,6 +44,12 @@ from explorer.finite import strict_json
 from explorer.gui import core_text
 from explorer.gui.core_text import error_text, translated
 from explorer.lab import MAX_RUNNING, LabRun, TrainOptions, run_all
+from explorer.lm import folders as lm_folders
+from explorer.lm import tasks as lm_tasks
+from explorer.lm import train as lm_train
+from explorer.lm.model import GPT, GPTConfig
+from explorer.lm.trace import generate as lm_generate
+from explorer.lm.vocab import INDUCTION_VOCAB
 from explorer.messages import CONTEXT, TEMPLATES, Message, MessageError, fields, placeholders
 from explorer.models import convert_e5, ready
 from explorer.models.convert_bin import convert, read_bin
@@ -113,6 +119,7 @@ ALLOWED_LATIN = [
     "Luong",
     "CUDA",
     "GPU",
+    "GPT-2",
     "CPU",
     "MPS",
     "NaN",
@@ -748,6 +755,37 @@ class Case:
     make: Callable[[Env], object]  # → a Message, or a list of them (a trace's notices)
     words: str  # what its English must say
     setup: Callable[[Env], None] | None = None
+
+
+def lm_folder(env: Env, config: dict | None = None, weights=None) -> Path:
+    """A lab GPT-2 folder, its config.json changed or its weights replaced."""
+    folder = env.tmp / "gpt"
+    lm_folders.save_folder(folder, GPT(GPTConfig()), INDUCTION_VOCAB)
+    if config is not None:
+        path = folder / lm_folders.CONFIG_FILE
+        path.write_text(
+            config if isinstance(config, str) else json.dumps({**json.loads(path.read_text()), **config})
+        )
+    if isinstance(weights, bytes):
+        (folder / lm_folders.WEIGHTS_FILE).write_bytes(weights)
+    elif weights is not None:
+        state = load_file(str(folder / lm_folders.WEIGHTS_FILE))
+        weights(state)
+        save_file(state, str(folder / lm_folders.WEIGHTS_FILE))
+    return folder
+
+
+def lm_refused(env: Env, config=None, weights=None) -> Message:
+    return raised(lambda: lm_folders.load_folder(lm_folder(env, config, weights)))
+
+
+def lm_diverging(env: Env) -> None:
+    """A learning rate that passes the checks but sends the loss to infinity at once."""
+    env.monkeypatch.setattr(lm_train, "next_token_loss", lambda logits, ids: logits.sum() * float("inf"))
+    lm_train.train_lm(
+        lm_train.LMSpec("induction"),
+        dataclasses.replace(lm_train.DEFAULTS["induction"], steps=2, device="cpu"),
+    )
 
 
 LLAMA_CONFIG = {
@@ -1688,6 +1726,86 @@ CASES = {
     "vision.resized": Case(square_picture, "resized from 64×64 to 32×32 pixels"),
     "vision.resized_stretched": Case(
         lambda env: unusual_picture(env, "big"), "resized from 200×300 to 32×32 pixels (stretched"
+    ),
+    # lm (model.py, vocab.py, folders.py, tasks.py, train.py, trace.py)
+    "lm.size_out_of_range": Case(
+        lambda env: raised(lambda: GPTConfig(n_head=0)), "n_head must be a whole number from 1 to 64, not 0"
+    ),
+    "lm.heads_not_dividing": Case(
+        lambda env: raised(lambda: GPTConfig(n_head=5)), "5 heads do not divide the width 64"
+    ),
+    "lm.too_long": Case(
+        lambda env: raised(lambda: GPT(GPTConfig())(torch.zeros(60, dtype=torch.long))),
+        "the text has 60 tokens; this model reads at most 48",
+    ),
+    "lm.no_such_head": Case(
+        lambda env: raised(lambda: GPT(GPTConfig())(torch.zeros(4, dtype=torch.long), off=[(0, 7)])),
+        "head 0.7 does not exist: the model has 2 layers of 4 heads",
+    ),
+    "lm.text_empty": Case(lambda env: raised(lambda: INDUCTION_VOCAB.encode("")), "the text is empty"),
+    "lm.text_too_long": Case(
+        lambda env: raised(lambda: INDUCTION_VOCAB.encode("a" * 100_001)),
+        "the text has 100001 characters; at most 100000 are read",
+    ),
+    "lm.unknown_characters": Case(
+        lambda env: raised(lambda: INDUCTION_VOCAB.encode("ab 注意")),
+        "3 characters are not in this model's vocabulary: ' 注意'",
+    ),
+    "lm.no_folder": Case(
+        lambda env: raised(lambda: lm_folders.load_folder(env.tmp / "nowhere")), "is not a folder"
+    ),
+    "lm.folder_file_missing": Case(
+        lambda env: raised(lambda: lm_folders.load_folder(env.tmp)), ": config.json is missing"
+    ),
+    "lm.config_not_json": Case(lambda env: lm_refused(env, "{"), "config.json cannot be read as JSON: "),
+    "lm.not_gpt2": Case(
+        lambda env: lm_refused(env, {"model_type": "bert"}), "does not describe a GPT-2 (model_type 'bert')"
+    ),
+    "lm.config_unsupported": Case(
+        lambda env: lm_refused(env, {"activation_function": "relu"}),
+        "activation_function = 'relu' is a GPT-2 variant the lab cannot run",
+    ),
+    "lm.config_impossible": Case(
+        lambda env: lm_refused(env, {"n_embd": 10}),
+        "describes a model that cannot be built: 4 heads do not divide",
+    ),
+    "lm.weights_too_large": Case(
+        lambda env: env.monkeypatch.setattr(lm_folders, "MAX_WEIGHTS_BYTES", 1 << 17) or lm_refused(env),
+        "MB, more than the lab reads (0.1 MB)",
+    ),
+    "lm.weights_unreadable": Case(
+        lambda env: lm_refused(env, weights=b"not tensors"), "model.safetensors cannot be read: "
+    ),
+    "lm.weights_not_finite": Case(
+        lambda env: lm_refused(env, weights=lambda s: s["transformer.wpe.weight"].fill_(float("nan"))),
+        "the tensor transformer.wpe.weight holds values that are not finite numbers",
+    ),
+    "lm.weights_misfit": Case(
+        lambda env: lm_refused(env, weights=lambda s: s.pop("lm_head.weight")),
+        "model.safetensors does not fit its config.json: ",
+    ),
+    "lm.task_unknown": Case(
+        lambda env: raised(lambda: lm_train.LMSpec("poetry")),
+        "task 'poetry' is not one of induction, text",
+    ),
+    "lm.init_unknown": Case(
+        lambda env: raised(lambda: lm_train.LMSpec(init="zeros")),
+        "initialisation 'zeros' is not one of torch",
+    ),
+    "lm.period_out_of_range": Case(
+        lambda env: raised(lambda: lm_tasks.repeated_probe(np.random.default_rng(0), 1, 1, 64)),
+        "the probe's period must be a whole number from 2",
+    ),
+    "lm.loss_not_finite": Case(
+        lambda env: raised(lambda: lm_diverging(env)), "training diverged at step 1: the loss is not a finite"
+    ),
+    "lm.dropout_out_of_range": Case(
+        lambda env: raised(lambda: GPTConfig(dropout=1.5)),
+        "dropout must be a number from 0 to below 1, not 1.5",
+    ),
+    "lm.temperature_out_of_range": Case(
+        lambda env: raised(lambda: lm_generate(GPT(GPTConfig()), INDUCTION_VOCAB, "ab", 3, temperature=-1)),
+        "the temperature must be from 0 to 10, not -1",
     ),
     # api.py, as a user calls it
     "api.needs_conversion": Case(

@@ -32,7 +32,7 @@ DIGITS = "3 + 4 = 7 , 8 × 9 = 72 ; 6 / 2 = 3"
 # fmt: off
 ALLOWED = {
     # names: models, people, products, the program, a language in its own words, a command
-    "MiniLM", "BERT", "GPT", "Llama", "Mistral", "Qwen2", "Bahdanau", "Luong", "Transformer", "Apple", "Metal", "PyTorch", "torch",
+    "MiniLM", "BERT", "GPT", "Llama", "Mistral", "Qwen2", "Bahdanau", "Luong", "Olsson", "Transformer", "Apple", "Metal", "PyTorch", "torch",
     "Thinking", "Machines", "Attention", "Explorer", "Qt", "English", "trace", "Hugging", "Face", "XLM",
     # devices, formats, files
     "CPU", "GPU", "CUDA", "MPS", "cpu", "cuda", "mps",
@@ -41,7 +41,7 @@ ALLOWED = {
     # tokens of a vocabulary
     "UNK", "CLS", "SEP", "PAD", "MASK",
     # formulas, and the English terms the Chinese lesson keeps on purpose
-    "softmax", "Softmax", "tanh", "exp", "argmax", "cos", "Query", "Key", "Value", "one-hot",
+    "softmax", "Softmax", "tanh", "exp", "ln", "argmax", "cos", "Query", "Key", "Value", "one-hot",
     "Squeeze", "Excitation", "sigmoid", "Sigmoid", "avg", "max", "logit",  # SENet's, CBAM's own words
     # units and key names
     "ms", "px", "nats", "KB", "MB", "GB",
