@@ -27,9 +27,8 @@ ATTENTION_STEPS: tuple[Step, ...] = (
         QT_TRANSLATE_NOOP("Lesson", "text → [t₁, t₂, …, tₙ]"),
         QT_TRANSLATE_NOOP(
             "Lesson",
-            "The text is cut into tokens. A pretrained model adds its own "
-            "[CLS] at the start and [SEP] at the end; characters it does not know "
-            "become [UNK].",
+            "The text is cut into tokens. This model adds its own {start} at the "
+            "start and {end} at the end; characters it does not know become {unknown}.",
         ),
         id="attention.tokens",
     ),
@@ -220,6 +219,35 @@ def track_range(track_id: str) -> range:
             return range(start, start + len(track.steps))
         start += len(track.steps)
     raise KeyError(f"no lesson track {track_id!r}; choose one of {', '.join(track_ids())}")
+
+
+# The tokens step without a model's tokenizer (seeded or identity weights).
+TOKENS_WITHOUT_MARKERS = QT_TRANSLATE_NOOP(
+    "Lesson",
+    "The text is cut into tokens: words, punctuation and single characters. Seeded weights "
+    "have no vocabulary, so nothing is added and nothing is unknown; a pretrained model adds "
+    "its own markers at the start and the end.",
+)
+MARKERS = {"[CLS]": ("[SEP]", "[UNK]"), "<s>": ("</s>", "<unk>")}  # start: end, unknown
+
+
+def model_markers(tokens: list[str]) -> tuple[str, str, str] | None:
+    """The markers the model that made ``tokens`` adds: (start, end, unknown), or None."""
+    if len(tokens) < 2 or tokens[0] not in MARKERS:
+        return None
+    end, unknown = MARKERS[tokens[0]]
+    return (tokens[0], end, unknown) if tokens[-1] == end else None
+
+
+def step_explanation(step: Step, tokens: list[str]) -> tuple[str, dict[str, str]]:
+    """A step's explanation (the English source text, to translate) and the words that fill
+    it in: the tokens step names the markers the current model really adds."""
+    if step.stage != "tokens":
+        return step.explanation, {}
+    markers = model_markers(tokens)
+    if markers is None:
+        return TOKENS_WITHOUT_MARKERS, {}
+    return step.explanation, dict(zip(("start", "end", "unknown"), markers, strict=True))
 
 
 def register_track(track: Track) -> Callable[[], None]:

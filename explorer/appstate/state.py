@@ -40,7 +40,9 @@ PIPELINE_PANELS = (
     ("head_output", "concat", "output", "entropy"),
 )
 PANEL_NAMES = tuple(name for row in PIPELINE_PANELS for name in row)
-ZOOM_NAMES = ("tokens", *PANEL_NAMES)  # what the stage zoom may show: the token chips, or panels
+# Panels the pipeline shows only zoomed into them (a lesson step's own picture).
+ZOOM_ONLY_PANELS = ("Q_heads",)  # Q of every head side by side: the split into heads
+ZOOM_NAMES = ("tokens", *PANEL_NAMES, *ZOOM_ONLY_PANELS)  # the token chips, or panels
 TEXT_ZOOM_RANGE = (-3, 12)  # steps of 2 px
 # Presentation mode's text: 22 px on a 1024×768 projector (nothing under 20 px there), in
 # proportion on other windows (explorer.gui.theme.presentation_px_for), never under 20 px.
