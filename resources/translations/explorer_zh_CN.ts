@@ -704,6 +704,11 @@
         <translation>掩码 {kind}:{size}：大小必须大于或等于 0</translation>
     </message>
     <message>
+        <source>mask {kind}:{size}: the size must be at most {limit}</source>
+        <comment>config.mask_too_large</comment>
+        <translation>掩码 {kind}:{size}：大小不能超过 {limit}</translation>
+    </message>
+    <message>
         <source>sentence and query must be text</source>
         <comment>config.text_not_text</comment>
         <translation>句子和查询都必须是文本</translation>
@@ -734,9 +739,9 @@
         <translation>d_model 必须在 1 到 {limit} 之间，不能是 {value!r}</translation>
     </message>
     <message>
-        <source>seed must be 0 or more, not {value!r}</source>
+        <source>seed must be a whole number from 0 to {limit}, not {value!r}</source>
         <comment>config.seed</comment>
-        <translation>随机种子必须大于或等于 0，不能是 {value!r}</translation>
+        <translation>随机种子必须是 0 到 {limit} 之间的整数，而不是 {value!r}</translation>
     </message>
     <message>
         <source>max_tokens must be 2 or more, not {value!r}</source>
@@ -929,9 +934,9 @@
         <translation>查询从 {before} 个词截断为 {limit} 个</translation>
     </message>
     <message>
-        <source>{count} token(s) unknown to {model} became [UNK] (their characters are kept in brackets)</source>
+        <source>{count} token(s) unknown to {model} became {unknown}, which keeps the characters it replaced ({example})</source>
         <comment>engine.unknown_tokens</comment>
-        <translation>有 {count} 个词元不在 {model} 的词表中，变成了 [UNK]（原来的字符保留在方括号里）</translation>
+        <translation>有 {count} 个词元不在 {model} 的词表中，变成了 {unknown}，原来的字符保留在其中（{example}）</translation>
     </message>
     <message>
         <source>model folder {folder} does not exist; open the folder that holds the model&apos;s config.json, weights and tokenizer</source>
@@ -1137,6 +1142,11 @@
         <source>{path}: {key} is {value!r}, not a whole number above 0; use the config.json that came with the model</source>
         <comment>families.not_positive</comment>
         <translation>{path}：{key} 的值是 {value!r}，不是大于 0 的整数；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value}, more than any model has (at most {limit}); use the config.json that came with the model</source>
+        <comment>families.too_large</comment>
+        <translation>{path}：{key} 是 {value}，比任何模型都大（最多 {limit}）；请使用模型自带的 config.json</translation>
     </message>
     <message>
         <source>{path}: type_vocab_size is {value!r}; use the config.json that came with the model</source>
@@ -1634,6 +1644,41 @@
         <translation>{path}：不是一个文件</translation>
     </message>
     <message>
+        <source>{path}: no such file (a checkpoint is NAME.safetensors + NAME.json)</source>
+        <comment>vision.checkpoint_missing</comment>
+        <translation>{path}：没有这个文件（检查点是同名的两个文件：权重 .safetensors 与说明 .json）</translation>
+    </message>
+    <message>
+        <source>{path}: not a readable checkpoint description ({detail})</source>
+        <comment>vision.checkpoint_not_json</comment>
+        <translation>{path}：不是可读的检查点说明文件（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: it holds no model configuration</source>
+        <comment>vision.checkpoint_no_config</comment>
+        <translation>{path}：其中没有模型配置</translation>
+    </message>
+    <message>
+        <source>{path}: an impossible configuration ({detail})</source>
+        <comment>vision.checkpoint_config</comment>
+        <translation>{path}：配置无法成立（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: not a readable safetensors file ({detail})</source>
+        <comment>vision.weights_unreadable</comment>
+        <translation>{path}：不是可读的权重文件（.safetensors 格式）（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: the weights do not fit the configuration ({detail})</source>
+        <comment>vision.weights_misfit</comment>
+        <translation>{path}：权重与配置不匹配（{detail}）</translation>
+    </message>
+    <message>
+        <source>model {value!r} is not one of {choices}</source>
+        <comment>vision.model_unknown</comment>
+        <translation>模型 {value!r} 不在可选的 {choices} 之中</translation>
+    </message>
+    <message>
         <source>{path}: cannot read it ({reason})</source>
         <comment>vision.unreadable</comment>
         <translation>{path}：无法读取（{reason}）</translation>
@@ -1842,6 +1887,71 @@
         <source>{matrix} row {row}, column {column}: {value!r} is not a finite number</source>
         <comment>board.cell</comment>
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>
+    </message>
+    <message>
+        <source>the numbers overflowed while computing: {stage} holds {count} NaN or infinite value(s) although the weights are finite (inputs or weights too large for float32)</source>
+        <comment>numbers.overflow</comment>
+        <translation>计算过程中数值溢出：{stage} 中有 {count} 个 NaN 或无穷大的值，尽管权重本身都是有限数（输入或权重太大，float32 装不下）</translation>
+    </message>
+    <message>
+        <source>float16 cannot hold {stage}: its values reach {value:.0f}, beyond ±65504; write float32</source>
+        <comment>numbers.float16_range</comment>
+        <translation>float16 装不下 {stage}：其中的值达到 {value:.0f}，超出了 ±65504；请改用 float32</translation>
+    </message>
+    <message>
+        <source>{name}: a number to write is NaN or infinite</source>
+        <comment>numbers.json_not_finite</comment>
+        <translation>{name}：要写入的数中有 NaN 或无穷大</translation>
+    </message>
+    <message>
+        <source>{path}: {reason}</source>
+        <comment>reading.failed</comment>
+        <translation>{path}：{reason}</translation>
+    </message>
+    <message>
+        <source>it does not exist</source>
+        <comment>reading.missing</comment>
+        <translation>它不存在</translation>
+    </message>
+    <message>
+        <source>it cannot be read (permission denied)</source>
+        <comment>reading.denied</comment>
+        <translation>无法读取（没有权限）</translation>
+    </message>
+    <message>
+        <source>it loops through symbolic links</source>
+        <comment>reading.loop</comment>
+        <translation>它的符号链接绕成了一个圈</translation>
+    </message>
+    <message>
+        <source>it is a file, not a folder</source>
+        <comment>reading.not_folder</comment>
+        <translation>这是一个文件，不是文件夹</translation>
+    </message>
+    <message>
+        <source>it is a folder, not a file</source>
+        <comment>reading.not_file</comment>
+        <translation>这是一个文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>a part of the path before it is a file, not a folder</source>
+        <comment>reading.parent_not_folder</comment>
+        <translation>路径中它前面的某一级是文件，不是文件夹</translation>
+    </message>
+    <message>
+        <source>its name is too long</source>
+        <comment>reading.too_long</comment>
+        <translation>名称太长</translation>
+    </message>
+    <message>
+        <source>it cannot be read ({detail})</source>
+        <comment>reading.other</comment>
+        <translation>无法读取（{detail}）</translation>
+    </message>
+    <message>
+        <source>{option} is empty: give a path</source>
+        <comment>reading.empty</comment>
+        <translation>{option} 是空的：请给出一个路径</translation>
     </message>
     <message>
         <source>training stopped: {detail}</source>
@@ -2607,10 +2717,6 @@
         <translation>文本 → [t₁, t₂, …, tₙ]</translation>
     </message>
     <message>
-        <source>The text is cut into tokens. A pretrained model adds its own [CLS] at the start and [SEP] at the end; characters it does not know become [UNK].</source>
-        <translation>文本被切分成词元。预训练模型在开头加上 [CLS]、在结尾加上 [SEP]；它不认识的字符变成 [UNK]。</translation>
-    </message>
-    <message>
         <source>Input vectors X</source>
         <translation>输入向量 X</translation>
     </message>
@@ -2675,8 +2781,16 @@
         <translation>注意力，一步一步</translation>
     </message>
     <message>
+        <source>The text is cut into tokens: words, punctuation and single characters. Seeded weights have no vocabulary, so nothing is added and nothing is unknown; a pretrained model adds its own markers at the start and the end.</source>
+        <translation>文本被切分成词元：单词、标点和单个字符。随机种子生成的权重没有词表，所以不添加任何标记，也没有不认识的字符；预训练模型会在开头和结尾加上自己的标记。</translation>
+    </message>
+    <message>
         <source>Mask</source>
         <translation>掩码</translation>
+    </message>
+    <message>
+        <source>The text is cut into tokens. This model adds its own {start} at the start and {end} at the end; characters it does not know become {unknown}.</source>
+        <translation>文本被切分成词元。这个模型在开头加上它自己的 {start}、在结尾加上 {end}；它不认识的字符变成 {unknown}。</translation>
     </message>
     <message>
         <source>A mask decides which keys a query may see: a causal mask hides the future, a window keeps only nearby tokens (local attention), a valid length hides padding. Hidden keys receive exactly zero weight.</source>
@@ -2717,6 +2831,10 @@
     <message>
         <source>Attention on pictures</source>
         <translation>图像上的注意力</translation>
+    </message>
+    <message>
+        <source>picture → CNN blocks → class</source>
+        <translation>图片 → CNN 模块 → 类别</translation>
     </message>
     <message>
         <source>A small network sorts pictures into eight classes: a red or blue circle, square, triangle or cross. Yellow, cyan and green shapes and background clutter are there to mislead it, so it must look at the right place and read the right colour channels. Attention lets it weigh both.</source>
@@ -2779,12 +2897,12 @@
         <translation>主干 T(x) 提取特征；掩膜分支 M(x) 先把图缩小、观察，再放大回原尺寸，最后经过 S 形函数 σ。乘以 1 + M 而不是 M，意味着注意力只能在主干上做加法：M = 0 时特征原样通过，所以可以堆叠很多注意力模块而信号不会减弱。</translation>
     </message>
     <message>
-        <source>Encoder–decoder: one fixed context</source>
-        <translation>编码器–解码器：一个固定的上下文</translation>
+        <source>Encoder–decoder: more than one fixed context</source>
+        <translation>编码器–解码器：不止一个固定的上下文</translation>
     </message>
     <message>
-        <source>An encoder reads the source (here a date as people write it) into states h₁ … hₙ; a decoder writes the target one character at a time. Without attention the whole source is squeezed into one vector C that every output step reads alike: every source character has the same influence, and a long source loses its details.</source>
-        <translation>编码器把源序列（这里是一个按平常写法写的日期）读成状态 h₁ … hₙ；解码器一次写出目标的一个字符。没有注意力时，整个源序列被压缩成一个向量 C，每个输出步读到的都一样：每个源字符的影响相同，源序列一长，细节就丢了。</translation>
+        <source>An encoder reads the source (here a date as people write it) into states h₁ … hₙ; a decoder writes the target one character at a time. A decoder without attention would read one vector C, the formula above, alike at every output step, and a long source would lose its details. The model on screen has attention: each row of its matrix is one output step looking at the source in its own way, as the next steps show.</source>
+        <translation>编码器把源序列（这里是一个按平常写法写的日期）读成状态 h₁ … hₙ；解码器一次写出目标的一个字符。没有注意力的解码器在每个输出步读到的都是同一个向量 C（上面的公式），源序列一长，细节就丢了。屏幕上的模型带有注意力：它的矩阵每一行是一个输出步，各自以自己的方式看源序列，后面几步会讲到。</translation>
     </message>
     <message>
         <source>A context for every output step</source>
@@ -3309,6 +3427,10 @@
     <message>
         <source>Save them before quitting?</source>
         <translation>退出前要保存吗？</translation>
+    </message>
+    <message>
+        <source>Save them before opening another session?</source>
+        <translation>打开另一个课程前要保存吗？</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -4030,6 +4152,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>head</source>
         <translation>头</translation>
+    </message>
+    <message>
+        <source>Q split into heads</source>
+        <translation>Q 拆分到各个头</translation>
     </message>
     <message>
         <source>mask</source>
