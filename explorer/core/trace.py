@@ -13,6 +13,7 @@ import numpy as np
 
 from explorer.atomic import atomic_write
 from explorer.core.config import AttentionConfig, ConfigError
+from explorer.core.head_measures import self_share
 
 # Array stages, in the order of the lesson; JSON keys and NPZ names alike.
 STAGE_ARRAYS = (
@@ -134,6 +135,14 @@ class AttentionTrace:
     def compute_ms(self) -> float:
         return self.timings_ms.get("total", 0.0)
 
+    @property
+    def self_share(self) -> np.ndarray | None:
+        """[heads]: the mean weight a token keeps on itself (the diagonal; head_measures.self_share),
+        or None when the queries are another text's tokens and no key is the query itself."""
+        if not self.config.is_self_attention or self.n_query != self.n_key:
+            return None
+        return self_share(self.weights)
+
     def meta(self, selection: TraceSelection | None = None) -> dict:
         """Everything but the arrays; with a selection, also what the file holds."""
         data = {
@@ -155,6 +164,9 @@ class AttentionTrace:
             "timings_ms": self.timings_ms,
             "numerics": self.numerics,
         }
+        shares = self.self_share
+        written = range(self.heads) if selection is None else selection.heads_of(self.heads)
+        data["self_share"] = None if shares is None else [float(shares[h]) for h in written]
         if selection is not None:
             data["stages_written"] = list(selection.stages)
             data["heads_written"] = selection.heads_of(self.heads)

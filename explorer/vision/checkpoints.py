@@ -1,9 +1,11 @@
 """Checkpoints: the weights as safetensors, the configuration and story as JSON. No pickle.
 
 A checkpoint is two files side by side, ``NAME.safetensors`` and ``NAME.json``; the JSON holds
-``config`` (a VisionConfig), and whatever the trainer adds (steps, seed, held-out accuracy,
+``config`` (a VisionConfig, or a ViTConfig with ``"architecture": "vit"``), and whatever the trainer adds (steps, seed, held-out accuracy,
 the command that made it). The shipped ones live in resources/vision/, one per variant,
 named after it: ``load_shipped("cbam")`` reads them once and keeps the model (eval mode, CPU).
+The data experiment's runs live in resources/vision/curve/ (``load_curve("vit", 1000)``);
+``load_shipped("vit")`` is its transformer trained on 10,000 pictures.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from safetensors.torch import load_file, save
 
 from explorer.atomic import atomic_write
 from explorer.resources import resource_path
-from explorer.vision.models import VARIANTS, TinyCNN, VisionConfig, VisionConfigError
+from explorer.vision.models import MODELS, TinyCNN, VisionConfigError, build_any, config_from_dict
+from explorer.vision.vit import ARCHITECTURE, VisionTransformer
 
 FORMAT_VERSION = 1
+CURVE_SHIPPED_SIZE = 10_000  # ``--model vit`` is the transformer trained on the most pictures
 
 
 class CheckpointError(ValueError):
@@ -32,7 +36,9 @@ def checkpoint_paths(stem: str | Path) -> tuple[Path, Path]:
     return stem.with_suffix(".safetensors"), stem.with_suffix(".json")
 
 
-def save_checkpoint(model: TinyCNN, stem: str | Path, info: dict | None = None) -> tuple[Path, Path]:
+def save_checkpoint(
+    model: TinyCNN | VisionTransformer, stem: str | Path, info: dict | None = None
+) -> tuple[Path, Path]:
     """Write ``stem.safetensors`` and ``stem.json`` (each written beside, then renamed)."""
     weights_path, json_path = checkpoint_paths(stem)
     state = {name: t.detach().to("cpu").contiguous() for name, t in model.state_dict().items()}
@@ -58,12 +64,12 @@ def read_info(stem: str | Path) -> dict:
     return info
 
 
-def load_checkpoint(stem: str | Path) -> tuple[TinyCNN, dict]:
+def load_checkpoint(stem: str | Path) -> tuple[TinyCNN | VisionTransformer, dict]:
     """The model (CPU, eval mode) and the checkpoint's JSON; every problem a CheckpointError."""
     weights_path, json_path = checkpoint_paths(stem)
     info = read_info(stem)
     try:
-        config = VisionConfig.from_dict(info["config"])
+        config = config_from_dict(info["config"])
     except (VisionConfigError, TypeError, ValueError) as exc:
         raise CheckpointError(f"{json_path}: {exc}") from None
     try:
@@ -72,7 +78,7 @@ def load_checkpoint(stem: str | Path) -> tuple[TinyCNN, dict]:
         raise CheckpointError(f"{weights_path}: no such file") from None
     except (OSError, SafetensorError, ValueError) as exc:
         raise CheckpointError(f"{weights_path}: not a readable safetensors file ({exc})") from None
-    model = TinyCNN(config)
+    model = build_any(config)
     try:
         model.load_state_dict(state)
     except RuntimeError as exc:
@@ -84,18 +90,37 @@ def load_checkpoint(stem: str | Path) -> tuple[TinyCNN, dict]:
 
 
 def shipped_stem(variant: str) -> Path:
+    """The CNN variants' own checkpoints; the transformer's is the data experiment's largest run."""
+    if variant == ARCHITECTURE:
+        return curve_stem(ARCHITECTURE, CURVE_SHIPPED_SIZE)
     return resource_path("vision", variant)
 
 
-@lru_cache(maxsize=len(VARIANTS))
-def load_shipped(variant: str) -> tuple[TinyCNN, dict]:
-    """The shipped, trained model of ``variant`` and its JSON, read once and kept.
+def curve_stem(model: str, size: int) -> Path:
+    """The data experiment's shipped run of ``model`` (cnn or vit) on ``size`` training pictures."""
+    return resource_path("vision", "curve", f"{model}-{size}")
 
-    The same model object is handed to every caller: use it to compute, never to train.
+
+@lru_cache(maxsize=len(MODELS))
+def load_shipped(variant: str) -> tuple[TinyCNN | VisionTransformer, dict]:
+    """The shipped, trained model of ``variant`` (a CNN variant or ``vit``) and its JSON, read
+    once and kept. The same model object is handed to every caller: compute with it, never train it.
     """
-    if variant not in VARIANTS:
-        raise CheckpointError(f"model {variant!r} is not one of {', '.join(VARIANTS)}")
-    model, info = load_checkpoint(shipped_stem(variant))
+    if variant not in MODELS:
+        raise CheckpointError(f"model {variant!r} is not one of {', '.join(MODELS)}")
+    if variant == ARCHITECTURE:
+        return load_curve(ARCHITECTURE, CURVE_SHIPPED_SIZE)  # one object, whichever way it is asked for
+    return _frozen(shipped_stem(variant))
+
+
+@lru_cache(maxsize=8)
+def load_curve(model: str, size: int) -> tuple[TinyCNN | VisionTransformer, dict]:
+    """The data experiment's shipped model (cnn or vit, 100, 1,000 or 10,000 pictures), read once."""
+    return _frozen(curve_stem(model, size))
+
+
+def _frozen(stem: Path) -> tuple[TinyCNN | VisionTransformer, dict]:
+    model, info = load_checkpoint(stem)
     for p in model.parameters():
         p.requires_grad_(False)
     return model, info

@@ -28,8 +28,9 @@ import torch.nn.functional as F
 
 from explorer.core.device import choose_device, torch_threads
 from explorer.training import Progress, Snapshot, TrainingLog, seed_everything, train
-from explorer.vision.models import TinyCNN, VisionConfig, build_model
+from explorer.vision.models import TinyCNN, VisionConfig, build_any
 from explorer.vision.shapes import batch_of, held_out, training_seeds
+from explorer.vision.vit import VisionTransformer, ViTConfig
 
 MAX_STEPS = 1_000_000
 
@@ -44,6 +45,8 @@ class TrainSettings:
     eval_every: int = 25
     eval_size: int = 500
     snapshot_every: int = 10
+    warmup_steps: int = 0  # the learning rate rises linearly over these steps first (a transformer needs it)
+    weight_decay: float = 0.0  # > 0: AdamW's decoupled decay instead of plain Adam
     device: str = "cpu"
     threads: int | None = 1  # None: leave torch's thread count alone
 
@@ -61,6 +64,14 @@ class TrainSettings:
             (1 <= self.eval_size <= 100_000, f"eval size {self.eval_size}: it must be from 1 to 100,000"),
             (self.snapshot_every >= 0, f"snapshot every {self.snapshot_every}: it must be 0 (none) or more"),
             (
+                0 <= self.warmup_steps < self.steps,
+                f"warm-up {self.warmup_steps}: it must be from 0 to fewer than the {self.steps} steps",
+            ),
+            (
+                np.isfinite(self.weight_decay) and 0 <= self.weight_decay <= 1,
+                f"weight decay {self.weight_decay}: it must be from 0 to 1",
+            ),
+            (
                 self.threads is None or 1 <= self.threads <= 256,
                 f"threads {self.threads}: it must be from 1 to 256",
             ),
@@ -72,8 +83,8 @@ class TrainSettings:
 
 @dataclass
 class VisionRun:
-    model: TinyCNN  # in eval mode, on ``device``
-    config: VisionConfig
+    model: TinyCNN | VisionTransformer  # in eval mode, on ``device``
+    config: VisionConfig | ViTConfig
     settings: TrainSettings
     log: TrainingLog
     device: str
@@ -95,15 +106,19 @@ def train_variant(
     kernel: int = 7,
     settings: TrainSettings | None = None,
 ) -> VisionRun:
-    """Train one variant from scratch; raises TrainingCancelled (with its log) when stopped."""
-    config = VisionConfig(variant=variant, reduction=reduction, kernel=kernel)
+    """Train one variant (a CNN's, or ``vit``: the vision transformer) from scratch; raises
+    TrainingCancelled (with its log) when stopped."""
+    if variant == ViTConfig().variant:
+        config = ViTConfig()
+    else:
+        config = VisionConfig(variant=variant, reduction=reduction, kernel=kernel)
     base = settings or TrainSettings()
     settings = TrainSettings(**{**base.__dict__, "steps": steps, "seed": seed})
     return train_config(config, settings, on_progress, should_stop)
 
 
 def train_config(
-    config: VisionConfig,
+    config: VisionConfig | ViTConfig,
     settings: TrainSettings,
     on_progress: Callable[[Progress], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
@@ -113,19 +128,23 @@ def train_config(
     with torch_threads(settings.threads if device.type == "cpu" else None):
         seed_everything(settings.seed)
         rng = np.random.default_rng(settings.seed)
-        model = build_model(config, settings.seed).to(device)
+        model = build_any(config, settings.seed).to(device)
         pool = batch_of(training_seeds(rng, settings.pool_size))
         pool_images = torch.from_numpy(pool.images).to(device)
         pool_labels = torch.from_numpy(pool.labels).to(device)
         check = held_out(settings.eval_size)
         check_images = torch.from_numpy(check.images).to(device)
         check_labels = torch.from_numpy(check.labels).to(device)
-        optimiser = torch.optim.Adam(model.parameters(), lr=settings.learning_rate)
+        if settings.weight_decay:
+            optimiser = torch.optim.AdamW(
+                model.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay
+            )
+        else:
+            optimiser = torch.optim.Adam(model.parameters(), lr=settings.learning_rate)
 
         def take_step(i: int) -> float:
-            # Cosine decay to 0 over the run: the last steps settle instead of jumping about.
             for group in optimiser.param_groups:
-                group["lr"] = settings.learning_rate * 0.5 * (1 + math.cos(math.pi * i / settings.steps))
+                group["lr"] = learning_rate_at(i, settings)
             picks = torch.from_numpy(rng.integers(0, settings.pool_size, settings.batch_size)).to(device)
             loss = F.cross_entropy(model(pool_images[picks]), pool_labels[picks])
             optimiser.zero_grad(set_to_none=True)
@@ -153,8 +172,17 @@ def train_config(
     return VisionRun(model, config, settings, log, str(device), notices)
 
 
-def model_at(config: VisionConfig, snapshot: Snapshot) -> TinyCNN:
+def learning_rate_at(i: int, settings: TrainSettings) -> float:
+    """Step i's rate: a linear warm-up, then cosine decay to 0 (the last steps settle instead of
+    jumping about)."""
+    warm = settings.warmup_steps
+    if i < warm:
+        return settings.learning_rate * (i + 1) / warm
+    return settings.learning_rate * 0.5 * (1 + math.cos(math.pi * (i - warm) / (settings.steps - warm)))
+
+
+def model_at(config: VisionConfig | ViTConfig, snapshot: Snapshot) -> TinyCNN | VisionTransformer:
     """The model as it was at ``snapshot`` (CPU, eval mode): to redraw a watched picture's maps."""
-    model = TinyCNN(config)
+    model = build_any(config)
     model.load_state_dict(snapshot.state)
     return model.eval()
