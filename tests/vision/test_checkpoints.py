@@ -41,7 +41,7 @@ def test_shipped_checkpoint_keeps_its_accuracy(variant, sample):
 def test_shipped_models_are_read_once():
     assert load_shipped("cbam")[0] is load_shipped("cbam")[0]
     with pytest.raises(CheckpointError, match="not one of"):
-        load_shipped("vit")
+        load_shipped("resnet")
 
 
 def test_save_and_load_round_trip(tmp_path):
