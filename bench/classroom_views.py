@@ -26,7 +26,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import torch  # noqa: E402,F401  (before Qt)
+import torch  # before Qt
 
 
 def timed(fn, repeats: int) -> tuple[float, float, float]:

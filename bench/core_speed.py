@@ -2,7 +2,7 @@
 
     python bench/core_speed.py [--repeat N]
 
-Prints tables; numbers are medians over repeats, measured in one run on this machine.
+Prints tables; numbers are medians over repeats, measured in one run on the machine it runs on.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from explorer.core.attention import Settings, attend_heads  # noqa: E402
-from explorer.core.config import AttentionConfig  # noqa: E402
-from explorer.core.device import threads_for  # noqa: E402
-from explorer.core.engine import Engine  # noqa: E402
+from explorer.core.attention import Settings, attend_heads
+from explorer.core.config import AttentionConfig
+from explorer.core.device import threads_for
+from explorer.core.engine import Engine
 
 
 def median_ms(fn, repeat: int) -> float:

@@ -28,10 +28,10 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from explorer.core.config import AttentionConfig, ConfigError  # noqa: E402
-from explorer.core.engine import Engine  # noqa: E402
-from explorer.core.trace import STAGE_ARRAYS  # noqa: E402
-from explorer.models.loader import ModelError  # noqa: E402
+from explorer.core.config import AttentionConfig, ConfigError
+from explorer.core.engine import Engine
+from explorer.core.trace import STAGE_ARRAYS
+from explorer.models.loader import ModelError
 
 EXIT_DIFFERENT = 1
 EXIT_NO_CUDA = 3

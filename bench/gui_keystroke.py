@@ -20,14 +20,14 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import torch  # noqa: E402,F401  (before Qt)
-from PySide6 import QtCore, QtTest  # noqa: E402
+import torch  # before Qt
+from PySide6 import QtCore, QtTest
 
-from explorer.core.config import AttentionConfig  # noqa: E402
-from explorer.core.engine import Engine  # noqa: E402
-from explorer.gui.app_setup import configure_app  # noqa: E402
-from explorer.gui.main_window import MainWindow  # noqa: E402
-from explorer.gui.views.registry import Tab  # noqa: E402
+from explorer.core.config import AttentionConfig
+from explorer.core.engine import Engine
+from explorer.gui.app_setup import configure_app
+from explorer.gui.main_window import MainWindow
+from explorer.gui.views.registry import Tab
 
 CHARS = string.ascii_lowercase + string.digits  # 36 > the engine's 16-text cache
 

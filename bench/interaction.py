@@ -1,9 +1,9 @@
-"""The interaction benchmark (issues 6 and 11): one command, offscreen, one table.
+"""The interaction benchmark: one command, offscreen, one table.
 
     python bench/interaction.py [--keystrokes 100] [--updates 1000] [--pastes 512,2048,4096]
                                 [--markdown [FILE]]
 
-Measures, on this machine:
+Measures, on the machine it runs on:
   * keystroke -> every visible view repainted (the window's synchronous paint of the new
     trace), median and 95th percentile, at 13 tokens x 12 heads (pretrained) and 64 tokens
     x 8 heads (random), on the pipeline tab and on the all-heads tab;

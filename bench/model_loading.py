@@ -5,7 +5,7 @@
 Builds tiny random folders (hidden 32, 3 layers, 4 heads) of every family with transformers,
 then loads each with the explorer's loader and compares every layer's attention and
 hidden state with transformers' eager model. The bundled MiniLM is measured the same way.
-Numbers are medians over repeats (warm file cache), in one run on this machine.
+Numbers are medians over repeats (warm file cache), in one run on the machine it runs on.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("EXPLORER_DATA_DIR", tempfile.mkdtemp(prefix="bench-data-"))
-from explorer.models.loader import default_model_dir, load_model  # noqa: E402
-from tests.models import tiny  # noqa: E402
+from explorer.models.loader import default_model_dir, load_model
+from tests.models import tiny
 
 SENTENCES = [
     "The animal didn't cross the street because it was too tired.",

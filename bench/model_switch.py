@@ -2,7 +2,7 @@
 
     python bench/model_switch.py [--runs 5] [--switches 5] [--baseline /work/main]
 
-Measures, offscreen, on this machine:
+Measures, offscreen, on the machine it runs on:
   * start from source to the opening example's trace drawn (``main.py --first-trace-exit``),
     this checkout against ``--baseline`` (another checkout, e.g. main before the picker),
     interleaved runs: the model picker must not slow start-up;

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from explorer.seq2seq.dates import FORMATS, held_out_set  # noqa: E402
+from explorer.seq2seq.dates import FORMATS, held_out_set
 
 # Formats where some output digits have no source character (see explorer.seq2seq.dates).
 PADDED = tuple(f for f in FORMATS if f != "us_numeric")

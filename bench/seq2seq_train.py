@@ -23,10 +23,10 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from explorer.seq2seq.dates import EXAMPLE_DATE, render  # noqa: E402
-from explorer.seq2seq.spec import DEFAULT_SCORING, GRU_MODELS, SCORINGS  # noqa: E402
-from explorer.seq2seq.train import TrainOptions, alignment_at, train_model  # noqa: E402
-from explorer.seq2seq.translate import load_model, trace_translation  # noqa: E402
+from explorer.seq2seq.dates import EXAMPLE_DATE, render
+from explorer.seq2seq.spec import DEFAULT_SCORING, GRU_MODELS, SCORINGS
+from explorer.seq2seq.train import TrainOptions, alignment_at, train_model
+from explorer.seq2seq.translate import load_model, trace_translation
 
 TARGET = 0.95
 DEFAULT_STEPS = {"bahdanau": 300, "luong": 300, "transformer": 600}

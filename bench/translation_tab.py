@@ -1,4 +1,4 @@
-"""The Translation tab's benchmark (issue 9, the window's half): one command, offscreen, one table.
+"""The Translation tab's benchmark in the window: one command, offscreen, one table.
 
     python bench/translation_tab.py [--keystrokes 40] [--models bahdanau transformer]
                                     [--steps bahdanau=300 transformer=600] [--markdown]
@@ -34,7 +34,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import torch  # noqa: E402,F401  (before Qt, as in main.py)
+import torch  # noqa: E402  (before Qt, as in main.py)
 from PySide6 import QtCore, QtTest  # noqa: E402
 
 from explorer.core.engine import Engine  # noqa: E402

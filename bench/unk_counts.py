@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tokenizers import Tokenizer  # noqa: E402
+from tokenizers import Tokenizer
 
-from explorer.models import catalogue  # noqa: E402
+from explorer.models import catalogue
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
-import torch  # noqa: E402,F401  (before Qt, as in main.py)
+import torch  # noqa: E402  (before Qt, as in main.py)
 from interaction import GapMeter, percentile  # noqa: E402
 from PIL import Image  # noqa: E402
 from PySide6 import QtCore  # noqa: E402

@@ -25,10 +25,10 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from explorer.vision.measure import attention_mass  # noqa: E402
-from explorer.vision.models import VARIANTS, VisionConfig  # noqa: E402
-from explorer.vision.shapes import held_out  # noqa: E402
-from explorer.vision.train import TrainSettings, train_config  # noqa: E402
+from explorer.vision.measure import attention_mass
+from explorer.vision.models import VARIANTS, VisionConfig
+from explorer.vision.shapes import held_out
+from explorer.vision.train import TrainSettings, train_config
 
 TARGET = 0.95
 

@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.first_paint_exit:
 
         class FirstPaint(QtCore.QObject):
-            def eventFilter(self, obj, event):  # noqa: N802
+            def eventFilter(self, obj, event):
                 if event.type() == QtCore.QEvent.Type.Paint and not self.done:
                     self.done = True
                     _mark("first-paint")

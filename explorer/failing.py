@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 EXIT_BAD_INPUT = 2
 
@@ -16,11 +17,11 @@ EXIT_BAD_INPUT = 2
 class Parser(argparse.ArgumentParser):
     """argparse that fails with one line and status 2, without the usage block."""
 
-    def error(self, message: str):  # noqa: D401
+    def error(self, message: str) -> NoReturn:
         fail(message)
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     if sys.stderr is not None:  # windowed builds have no stderr
         print(f"error: {message}", file=sys.stderr)
     raise SystemExit(EXIT_BAD_INPUT)

@@ -21,7 +21,9 @@ import os
 import sys
 import threading
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+from types import TracebackType
 
 APP_DIR_NAME = "attention-explorer"
 LOG_DIR_ENV = "EXPLORER_LOG_DIR"
@@ -55,11 +57,6 @@ def data_dir() -> Path:
 def log_dir() -> Path:
     override = os.environ.get(LOG_DIR_ENV)
     return Path(override).expanduser() if override else user_data_dir()
-
-
-def log_file() -> Path | None:
-    """The file the log goes to, once ``setup_logging`` has run (None: no file could be opened)."""
-    return _log_file
 
 
 def say(message: str) -> None:
@@ -104,13 +101,15 @@ def setup_logging(level: int = logging.INFO) -> logging.Logger:
     return logger
 
 
-def set_gui_reporter(reporter) -> None:
+def set_gui_reporter(reporter: Callable[[str], object] | None) -> None:
     """``reporter(text)`` shows an uncaught error to the user (a message box); None: none."""
     global _gui_reporter
     _gui_reporter = reporter
 
 
-def _report(exc_type, exc, tb, where: str) -> None:
+def _report(
+    exc_type: type[BaseException], exc: BaseException | None, tb: TracebackType | None, where: str
+) -> None:
     text = "".join(traceback.format_exception(exc_type, exc, tb))
     logging.getLogger(LOGGER_NAME).error("uncaught exception %s:\n%s", where, text.rstrip())
     say(text.rstrip())  # like Python's own hook, when there is a console
@@ -119,7 +118,7 @@ def _report(exc_type, exc, tb, where: str) -> None:
         try:
             where_log = f"\n\nDetails were written to {_log_file}." if _log_file else ""
             reporter(f"{exc_type.__name__}: {exc}{where_log}")
-        except Exception:  # noqa: BLE001 - never raise from the hook
+        except Exception:  # never raise from the hook
             pass
 
 
@@ -127,14 +126,14 @@ def install_excepthook() -> None:
     """Route uncaught exceptions (main and worker threads) to the log and the GUI reporter."""
     setup_logging()
 
-    def hook(exc_type, exc, tb):
+    def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         if issubclass(exc_type, KeyboardInterrupt):
             if sys.__excepthook__ is not None and sys.stderr is not None:
                 sys.__excepthook__(exc_type, exc, tb)
             return
         _report(exc_type, exc, tb, "in the main thread")
 
-    def thread_hook(args):
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
         if args.exc_type is SystemExit:
             return
         name = args.thread.name if args.thread is not None else "?"
@@ -160,7 +159,7 @@ def install_crash_log() -> Path | None:
     try:
         folder = log_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        _crash_file = open(folder / CRASH_FILE_NAME, "a", encoding="utf-8")  # noqa: SIM115 (open for life)
+        _crash_file = open(folder / CRASH_FILE_NAME, "a", encoding="utf-8")  # open for life
     except OSError:
         return None
     faulthandler.enable(file=_crash_file, all_threads=True)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import NoReturn, TypeVar
 
 CONTEXT = "CoreMessages"  # the translation context of every template
 
@@ -632,7 +633,7 @@ class Message(str):
         return self
 
     @classmethod
-    def of(cls, key: str, /, **params) -> Message:
+    def of(cls, key: str, /, **params: object) -> Message:
         return cls(key, params)
 
     def render(self, template_for: Callable[[str], str] | None = None) -> str:
@@ -640,16 +641,16 @@ class Message(str):
         through ``template_for(key)``; English without it."""
         return _render(self.key, self.params, template_for or _english)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("a Message is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Message], tuple[str, dict[str, object]]]:
         return (Message, (self.key, dict(self.params)))
 
-    def __copy__(self):
+    def __copy__(self) -> Message:
         return self
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: object) -> Message:
         return self
 
 
@@ -670,6 +671,9 @@ def _render(key: str, params: Mapping[str, object], template_for: Callable[[str]
         return TEMPLATES[key].format(**values)
 
 
+_E = TypeVar("_E", bound="MessageError")
+
+
 class MessageError(Exception):
     """An exception whose text is a Message (``str(exc)`` is the English text).
 
@@ -681,7 +685,7 @@ class MessageError(Exception):
         super().__init__(message)
 
     @classmethod
-    def of(cls, key: str, /, **params):
+    def of(cls: type[_E], key: str, /, **params: object) -> _E:
         return cls(Message(key, params))
 
     @property

@@ -300,7 +300,7 @@ def run_self_test(out_dir: str | os.PathLike | None = None) -> int:
         log.error(line)
         _print(sys.stderr, line)
         return 1
-    except Exception as exc:  # noqa: BLE001 - any crash is a failure with its reason
+    except Exception as exc:  # any crash is a failure with its reason
         line = f"self-test FAILED: {type(exc).__name__}: {exc}"
         log.exception(line)
         _print(sys.stderr, line)

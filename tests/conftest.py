@@ -13,12 +13,12 @@ os.environ.setdefault("EXPLORER_LOG_DIR", tempfile.mkdtemp(prefix="explorer-test
 os.environ.setdefault("EXPLORER_DATA_DIR", tempfile.mkdtemp(prefix="explorer-test-data-"))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-import torch  # noqa: E402,F401  (before Qt, as in main.py)
+import pytest
+import torch  # noqa: F401  (before Qt, as in main.py)
 
-from explorer.core.config import AttentionConfig  # noqa: E402
-from explorer.core.engine import Engine  # noqa: E402
-from tests.gui.helpers import ANIMAL, WAIT_MS  # noqa: E402
+from explorer.core.config import AttentionConfig
+from explorer.core.engine import Engine
+from tests.gui.helpers import ANIMAL, WAIT_MS
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""The bad-input catalogue of issue 6, each case against the ``trace`` command and the window.
+"""The bad-input catalogue, each case against the ``trace`` command and the window.
 
 The command: exit 2 with one clear line on stderr, or exit 0 with a ``note:`` where the
 input is acceptable. The window: a clear message in its banner (errors) or notice
@@ -18,18 +18,18 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-import torch  # noqa: E402  (before Qt, as in main.py)
+import numpy as np
+import pytest
+import torch  # before Qt, as in main.py
 
-from explorer.appstate.session import (  # noqa: E402
+from explorer.appstate.session import (
     SESSION_VERSION,
     Session,
     SessionError,
     load_session,
     save_session,
 )
-from explorer.core.config import AttentionConfig, ConfigError  # noqa: E402
+from explorer.core.config import AttentionConfig, ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT_MS = 30_000

@@ -1,5 +1,5 @@
 """``--out`` never creates missing folders: a mistyped path fails with one line and status 2,
-for every command that writes (a tester's ``vision --out /nonexistent/dir/x.json`` made the folder)."""
+for every command that writes (``vision --out /nonexistent/dir/x.json`` once made the folder)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_train_may_make_its_own_folder_but_not_the_ones_above(tmp_path, capsys):
     assert code in (0, None) and out.is_dir() and (out / "se.safetensors").exists()
 
 
-def test_the_testers_command_as_a_process(tmp_path):
+def test_vision_into_a_missing_folder_as_a_process(tmp_path):
     missing = tmp_path / "nonexistent" / "dir"
     result = subprocess.run(
         [sys.executable, "-m", "explorer", "vision", "--generate", "7", "--out", str(missing / "x.json")],

@@ -16,7 +16,7 @@ from explorer.core.board import Board
 BOARD_CONTEXT = "Board"
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
     return text
 
 

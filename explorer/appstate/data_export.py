@@ -60,7 +60,7 @@ def stage_tables(trace: AttentionTrace) -> list[tuple[str, np.ndarray, list[str]
     return tables
 
 
-def _cell(value) -> str:
+def _cell(value: float | np.generic) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "1" if value else "0"
     return str(np.float32(value))

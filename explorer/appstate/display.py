@@ -10,9 +10,12 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from explorer.core.config import AttentionConfig
+from explorer.core.engine import Engine
 from explorer.core.trace import AttentionTrace
 
 DISPLAY_LIMIT = 256
@@ -87,7 +90,7 @@ def reduce_for_display(a: np.ndarray, limit: int = DISPLAY_LIMIT, how: str = "ma
     if how == "mean":
         a = a.astype(np.float32)
 
-    def combine(x: np.ndarray, factor: int, axis: int, op) -> np.ndarray:
+    def combine(x: np.ndarray, factor: int, axis: int, op: Callable[..., Any]) -> np.ndarray:
         if factor == 1:
             return x
         index = [slice(None)] * x.ndim
@@ -203,10 +206,10 @@ class Difference:
         self.size = a.size
         self.dtype = np.result_type(a, b)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Any:
         return self.b[index] - self.a[index]
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: np.dtype | None = None, copy: bool | None = None) -> np.ndarray:
         return np.asarray(self.b - self.a, dtype=dtype)
 
 
@@ -215,7 +218,7 @@ class ComparedPair:
     """The compare view's job: A and B, and for large inputs the pictures of each head's
     weights of A and B and of B − A (reduced on the worker)."""
 
-    key: tuple
+    key: tuple[AttentionConfig, AttentionConfig]
     a: AttentionTrace
     b: AttentionTrace
     pictures: dict[str, np.ndarray] = field(default_factory=dict)  # "A", "B", "diff", "hidden_a", "hidden_b"
@@ -230,7 +233,13 @@ class ComparedPair:
         return picture if picture is None or head is None else picture[head]
 
 
-def compare_pair(engine, a_config, b_config, limit: int = DISPLAY_LIMIT, should_stop=None) -> ComparedPair:
+def compare_pair(
+    engine: Engine,
+    a_config: AttentionConfig,
+    b_config: AttentionConfig,
+    limit: int = DISPLAY_LIMIT,
+    should_stop: Callable[[], bool] | None = None,
+) -> ComparedPair:
     """A and B on the worker, and what drawing them needs when they are large."""
     a, b = engine.trace(a_config), engine.trace(b_config)
     pictures: dict[str, np.ndarray] = {}
@@ -253,7 +262,7 @@ def compare_pair(engine, a_config, b_config, limit: int = DISPLAY_LIMIT, should_
     return ComparedPair((a_config, b_config), a, b, pictures)
 
 
-def accepts_should_stop(fn: Callable) -> bool:
+def accepts_should_stop(fn: Callable[..., object]) -> bool:
     try:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
@@ -261,7 +270,9 @@ def accepts_should_stop(fn: Callable) -> bool:
     return any(p.name == "should_stop" or p.kind is p.VAR_KEYWORD for p in params)
 
 
-def prepare_trace(engine, config, should_stop: Callable[[], bool] | None = None) -> PreparedTrace:
+def prepare_trace(
+    engine: Engine, config: AttentionConfig, should_stop: Callable[[], bool] | None = None
+) -> PreparedTrace:
     """The worker's job for the window: the trace, its source and the display arrays. A newer
     request stops it between encoder layers, before the attention and between heads of the
     display reduction."""

@@ -4,6 +4,10 @@ share (the window's views subscribe; Qt-free, so tests drive the states without 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
+
+# callback(event, state): the state is the Observable that changed (its own type in a subclass).
+Listener = Callable[[str, Any], object]
 
 
 class Observable:
@@ -13,9 +17,9 @@ class Observable:
     EVENTS: tuple[str, ...] = ()
 
     def __init__(self) -> None:
-        self._subscribers: list[tuple[Callable, frozenset[str] | None]] = []
+        self._subscribers: list[tuple[Listener, frozenset[str] | None]] = []
 
-    def subscribe(self, callback: Callable, events: Iterable[str] | None = None) -> Callable[[], None]:
+    def subscribe(self, callback: Listener, events: Iterable[str] | None = None) -> Callable[[], None]:
         """Call ``callback(event, state)`` on each change (only of ``events`` when given);
         returns an unsubscribe function."""
         wanted = None if events is None else frozenset(events)
@@ -31,7 +35,7 @@ class Observable:
                 if wanted is None or event in wanted:
                     callback(event, self)
 
-    def _set(self, attribute: str, value, event: str) -> bool:
+    def _set(self, attribute: str, value: object, event: str) -> bool:
         """Set an attribute and say so, unless it already holds that value."""
         if getattr(self, attribute) == value:
             return False

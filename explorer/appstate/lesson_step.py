@@ -11,7 +11,7 @@ from dataclasses import dataclass
 LESSON_CONTEXT = "Lesson"
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
     return text
 
 

@@ -8,8 +8,9 @@ Saved with the session; notifies "lines". Qt-free.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class LinesOptions:
         kept = [h for h in self.head_subset if h < count]
         return kept or list(range(count))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "pipeline": self.pipeline,
             "heads": self.heads,
@@ -45,7 +46,7 @@ class LinesOptions:
         }
 
     @classmethod
-    def from_dict(cls, data) -> LinesOptions:
+    def from_dict(cls, data: object) -> LinesOptions:
         if not isinstance(data, dict) or set(data) - {"pipeline", "heads", "head_subset"}:
             raise ValueError("lines must hold pipeline, heads and head_subset")
         return cls(data.get("pipeline", False), data.get("heads", False), data.get("head_subset"))
@@ -69,5 +70,5 @@ class LinesState:
     def set_heads(self, on: bool) -> None:
         self.set_options(replace(self.options, heads=bool(on)))
 
-    def set_head_subset(self, heads) -> None:
+    def set_head_subset(self, heads: Iterable[int] | None) -> None:
         self.set_options(replace(self.options, head_subset=None if heads is None else tuple(heads)))

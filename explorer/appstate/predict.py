@@ -11,12 +11,16 @@ lesson step or the inputs change. Qt-free.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import numpy as np
 
-from explorer.appstate.lesson import STEPS, Question
+from explorer.appstate.events import Listener
+from explorer.appstate.lesson import STEPS
+from explorer.appstate.lesson_step import Question
+from explorer.core.config import AttentionConfig
 from explorer.core.trace import AttentionTrace
 
 SPECIAL_TOKENS = frozenset({"[CLS]", "[SEP]", "[PAD]", "<s>", "</s>", "<pad>"})
@@ -50,7 +54,7 @@ class Answer:
     right: int | None  # the key (kind "key") or the choice (kind "choice"); None: no answer
     row: int  # the query row
     head: int
-    numbers: dict = field(default_factory=dict)
+    numbers: dict[str, Any] = field(default_factory=dict)
 
     def is_right(self, guess: int | None) -> bool:
         """A guess equal to the answer, or (keys) a key weighing as much as the heaviest."""
@@ -111,6 +115,16 @@ def answer(question: Question, trace: AttentionTrace, head: int, row: int) -> An
     raise ValueError(f"unknown answer {question.answer!r}; choose from {', '.join(ANSWERS)}")
 
 
+class LessonState(Protocol):
+    """What a Prediction reads of ExplorerState (which holds it as ``state.predict``)."""
+
+    lesson_visible: bool
+    lesson_step: int
+    config: AttentionConfig
+
+    def subscribe(self, callback: Listener, events: Iterable[str] | None = None) -> Callable[[], None]: ...
+
+
 class Prediction:
     """The class's guess for the current lesson step (``state.predict``).
 
@@ -118,7 +132,7 @@ class Prediction:
     the question is about, fixed when the question is asked; ``key`` / ``choice``: the guess;
     ``revealed``: the answer is shown. Stepping, or new inputs, start afresh."""
 
-    def __init__(self, state, emit: Callable[[str], None]):
+    def __init__(self, state: LessonState, emit: Callable[[str], None]):
         self._state = state
         self._emit = emit
         self.enabled = False
@@ -181,7 +195,7 @@ class Prediction:
         self.row = self.key = self.choice = None
         self.revealed = False
 
-    def _on_state(self, event: str, state) -> None:
+    def _on_state(self, event: str, state: LessonState) -> None:
         if (state.lesson_step, state.config) != (self._step, self._config):
             self._step, self._config = state.lesson_step, state.config
             if self.row is not None or self.key is not None or self.choice is not None or self.revealed:

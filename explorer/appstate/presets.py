@@ -14,13 +14,14 @@ Names and descriptions are English source strings marked with ``QT_TRANSLATE_NOO
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from explorer.core.config import AttentionConfig
 
 PRESET_CONTEXT = "Presets"
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
     return text
 
 
@@ -28,7 +29,7 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name l
 class Preset:
     name: str
     description: str  # one line for the tooltip: what to look at
-    changes: dict = field(default_factory=dict)
+    changes: dict[str, Any] = field(default_factory=dict)
     head: int | None = None  # the head to open with (None: keep the current one)
     cell: tuple[int, int] | None = None  # the (query, key) cell to select, for the worked arithmetic
 

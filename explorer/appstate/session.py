@@ -14,6 +14,7 @@ import math
 from dataclasses import asdict, dataclass, field, fields
 from operator import attrgetter
 from pathlib import Path
+from typing import Any
 
 from explorer.appstate.board import DEFAULT_BOARD
 from explorer.appstate.lesson import STEPS
@@ -84,9 +85,10 @@ class Session:
 
 def session_of(state: ExplorerState) -> Session:
     """The state as a session: what a saved lesson holds."""
-    own = {"vision": state.vision.settings(), "translation": state.translation.settings}
+    own: dict[str, Any] = {"vision": state.vision.settings(), "translation": state.translation.settings}
     names = [f.name for f in fields(Session) if f.name not in own]
-    return Session(**{name: attrgetter(_STATE_NAMES.get(name, name))(state) for name in names}, **own)
+    held: dict[str, Any] = {name: attrgetter(_STATE_NAMES.get(name, name))(state) for name in names}
+    return Session(**held, **own)
 
 
 def apply_session(state: ExplorerState, session: Session) -> None:
@@ -147,7 +149,7 @@ def load_session(path: str | Path) -> Session:
     return session_from_dict(data, path.name)
 
 
-def session_from_dict(data, name: str = "the session") -> Session:
+def session_from_dict(data: object, name: str = "the session") -> Session:
     if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
         raise SessionError.of("session.foreign", name=name)
     version = data.get("version")
@@ -179,9 +181,9 @@ def session_from_dict(data, name: str = "the session") -> Session:
     return Session(config, head, cell, stage, theme, language, **later)
 
 
-def _format_2(data: dict) -> dict:
+def _format_2(data: dict[str, Any]) -> dict[str, Any]:
     """The fields format 2 added, checked (missing ones keep their defaults)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     if "compare" in data:
         compare = data["compare"]
         if not isinstance(compare, dict):
@@ -237,5 +239,5 @@ def _format_2(data: dict) -> dict:
     return out
 
 
-def _is_index(value) -> bool:
+def _is_index(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0

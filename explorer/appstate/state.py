@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from explorer.appstate.board import BoardState
 from explorer.appstate.events import Observable
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.lines import LinesState
+from explorer.appstate.model_choice import LoadedModel
 from explorer.appstate.predict import Prediction
-from explorer.appstate.presets import DEFAULT_PRESET
+from explorer.appstate.presets import DEFAULT_PRESET, Preset
 from explorer.appstate.translation import TranslationState
 from explorer.appstate.vision import VisionState
 from explorer.core.config import AttentionConfig
@@ -36,6 +38,10 @@ PIPELINE_PANELS = (
 PANEL_NAMES = tuple(name for row in PIPELINE_PANELS for name in row)
 ZOOM_NAMES = ("tokens", *PANEL_NAMES)  # what the stage zoom may show: the token chips, or panels
 TEXT_ZOOM_RANGE = (-3, 12)  # steps of 2 px
+# Presentation mode's text: 22 px on a 1024×768 projector (nothing under 20 px there), in
+# proportion on other windows (explorer.gui.theme.presentation_px_for), never under 20 px.
+PRESENTATION_FONT_PX = 22
+MIN_PRESENTATION_PX = 20
 DEFAULT_TAB = "pipeline"
 EVENTS = (
     "config",
@@ -54,6 +60,8 @@ EVENTS = (
     "board",  # state.board (explorer.appstate.board)
     "lines",  # state.lines (explorer.appstate.lines)
     "predict",  # state.predict (explorer.appstate.predict)
+    "model",  # the loaded model the labels describe (loaded_model)
+    "shape",  # the shape of the trace on screen (shape)
 )
 
 
@@ -67,7 +75,7 @@ class CompareOptions:
     temperature: float | None = None  # B divides its scores by τ instead of A's scaling
 
     @staticmethod
-    def from_changes(**changes) -> CompareOptions:
+    def from_changes(**changes: Any) -> CompareOptions:
         """Exactly these changes (scoring, attention, mask, temperature); the rest the same."""
         unknown = set(changes) - {"scoring", "attention", "mask", "temperature"}
         if unknown:
@@ -80,7 +88,7 @@ class CompareOptions:
             None if t is None else float(t),
         )
 
-    def changes(self) -> dict:
+    def changes(self) -> dict[str, Any]:
         out = {k: v for k, v in asdict(self).items() if v is not None and k != "temperature"}
         if self.temperature is not None:
             out.update(scale="temperature", temperature=round(float(self.temperature), 4))
@@ -89,6 +97,19 @@ class CompareOptions:
     def config_b(self, a: AttentionConfig) -> AttentionConfig:
         """B's configuration (raises ConfigError when the combination is impossible)."""
         return a.with_(**self.changes())
+
+
+@dataclass(frozen=True)
+class TraceShape:
+    """The shape of the trace on screen, which the controls offer choices from: the head
+    counts the width allows, the model's own head count, the heads and d_k it used, and how
+    many layers the model has."""
+
+    head_counts: tuple[int, ...]
+    default_heads: int
+    heads: int
+    d_k: int
+    layers: int
 
 
 class ExplorerState(Observable):
@@ -105,11 +126,14 @@ class ExplorerState(Observable):
         self.language: str = "en"
         self.presentation: bool = False
         self.text_zoom: int = 0
+        self.presentation_px: int = PRESENTATION_FONT_PX  # presentation text for the window's size
         self.stage_zoom: tuple[str, ...] | None = None
         self.values_on_cells: bool = False
         self.lesson_visible: bool = False
         self.lesson_step: int = 0
         self.tab: str = DEFAULT_TAB
+        self.loaded_model: LoadedModel | None = None  # what the model labels describe
+        self.shape: TraceShape | None = None  # of the trace on screen (None: none yet)
         self.vision = VisionState()  # the Vision tab's settings, with its own events
         self.translation = TranslationState()  # the Translation tab's own state, with its own events
         self.board = BoardState(self._emit)  # board mode's hand-made vectors
@@ -120,7 +144,7 @@ class ExplorerState(Observable):
     def set_config(self, config: AttentionConfig) -> bool:
         return self._set("config", config, "config")
 
-    def update_config(self, **changes) -> bool:
+    def update_config(self, **changes: Any) -> bool:
         """Apply changes (raises ConfigError for an impossible combination)."""
         return self.set_config(self.config.with_(**changes))
 
@@ -144,7 +168,7 @@ class ExplorerState(Observable):
             raise ValueError(f"stage {stage!r} is not one of {', '.join(GRID_STAGES)}")
         self._set("grid_stage", stage, "stage")
 
-    def apply_preset(self, preset) -> None:
+    def apply_preset(self, preset: Preset) -> None:
         """A ready-made example (explorer.appstate.presets): its inputs, options, head and cell."""
         self.select_cell(None)
         self.set_config(preset.config(base=self.config))
@@ -152,6 +176,13 @@ class ExplorerState(Observable):
             self.select_head(preset.head)
         if preset.cell is not None:
             self.select_cell(preset.cell)
+
+    def set_loaded_model(self, model: LoadedModel | None) -> None:
+        """The model a worker loaded for the configuration (the labels describe it)."""
+        self._set("loaded_model", model, "model")
+
+    def set_shape(self, shape: TraceShape | None) -> None:
+        self._set("shape", shape, "shape")
 
     def clamp_to(self, heads: int, n_query: int, n_key: int) -> None:
         """Keep the selection inside a new trace's shape."""
@@ -179,6 +210,14 @@ class ExplorerState(Observable):
     def set_text_zoom(self, level: int) -> None:
         lo, hi = TEXT_ZOOM_RANGE
         self._set("text_zoom", max(lo, min(hi, int(level))), "zoom")
+
+    def set_presentation_px(self, px: int) -> None:
+        """Presentation mode's text size for the window's size (a "zoom" while presenting)."""
+        px = max(MIN_PRESENTATION_PX, int(px))
+        if px != self.presentation_px:
+            self.presentation_px = px
+            if self.presentation:
+                self._emit("zoom")
 
     def set_stage_zoom(self, panels: Iterable[str] | None) -> None:
         """Show only these pipeline panels, large (None or empty: every stage)."""

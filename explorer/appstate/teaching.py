@@ -14,6 +14,10 @@ interface language (explorer.gui.messages.note_text).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+from explorer.core.trace import AttentionTrace
+from explorer.messages import Message
 
 MASKS_THAT_HIDE_CONTEXT = ("causal", "window")
 UNTRAINED_SCORINGS = ("additive", "general")
@@ -22,13 +26,13 @@ UNTRAINED_SCORINGS = ("additive", "general")
 @dataclass(frozen=True)
 class Note:
     key: str  # what the note says (explorer.gui.messages words each key)
-    params: dict = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
     replaces: str = ""  # the prefix of core notice keys this note says better
 
 
-def teaching_notes(trace) -> list[Note]:
+def teaching_notes(trace: AttentionTrace) -> list[Note]:
     """The notes for what ``trace`` (an AttentionTrace) shows."""
-    config, notes = trace.config, []
+    config, notes = trace.config, list[Note]()
     if trace.weights_source != "pretrained":
         return notes
     mask = config.mask_spec.kind
@@ -43,7 +47,7 @@ def teaching_notes(trace) -> list[Note]:
     return notes
 
 
-def notes_and_notices(trace) -> list:
+def notes_and_notices(trace: AttentionTrace) -> list[Note | Message]:
     """The trace's notices (Messages), less those a teaching note replaces, then the notes."""
     notes = teaching_notes(trace)
     replaced = tuple(n.replaces for n in notes if n.replaces)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 import torch.nn.functional as F
@@ -21,6 +22,9 @@ from explorer.core.device import run_blocks
 from explorer.core.scoring import ScoringParams, score
 
 NO_SCORING_PARAMS = ScoringParams()  # dot and cosine need none
+
+# An index into [..., n_q, n_k] that selects whole rows (row_blocks).
+RowBlock = tuple[Any, ...]
 
 # Scores divided by a tiny τ can overflow float32; clamp so every stage stays finite.
 _FINITE = 1e30
@@ -44,11 +48,18 @@ class Projections:
         return self.w_q.shape[0]
 
     def to(self, device: torch.device) -> Projections:
+        def move(t: torch.Tensor | None) -> torch.Tensor | None:
+            return None if t is None else t.to(device)
+
         return Projections(
-            *(
-                None if t is None else t.to(device)
-                for t in (self.w_q, self.w_k, self.w_v, self.w_o, self.b_q, self.b_k, self.b_v, self.b_o)
-            )
+            self.w_q.to(device),
+            self.w_k.to(device),
+            self.w_v.to(device),
+            self.w_o.to(device),
+            move(self.b_q),
+            move(self.b_k),
+            move(self.b_v),
+            move(self.b_o),
         )
 
 
@@ -163,7 +174,7 @@ def scale_divisor(settings: Settings, d_k: int) -> float:
     return 1.0
 
 
-def build_mask(spec: MaskSpec, n_q: int, n_k: int, device=None) -> torch.Tensor:
+def build_mask(spec: MaskSpec, n_q: int, n_k: int, device: torch.device | str | None = None) -> torch.Tensor:
     """[n_q, n_k] bool. Query i and key j are compared by position, also across texts."""
     i = torch.arange(n_q, device=device)[:, None]
     j = torch.arange(n_k, device=device)[None, :]
@@ -222,7 +233,7 @@ def softmax_with_entropy(scaled: torch.Tensor, mask: torch.Tensor) -> tuple[torc
         return weights, entropy
     visible = None if bool(mask.all()) else mask.expand(scaled.shape)
 
-    def block(index) -> None:
+    def block(index: RowBlock) -> None:
         rows, hidden = scaled[index], None if visible is None else ~visible[index]
         if hidden is None:
             s = rows - rows.amax(dim=-1, keepdim=True)
@@ -259,7 +270,7 @@ def differentiable_softmax_with_entropy(
     return weights * visible_rows, entropy * visible_rows.squeeze(-1)
 
 
-def row_blocks(shape: torch.Size, cells: int | None) -> list[tuple]:
+def row_blocks(shape: torch.Size, cells: int | None) -> list[RowBlock]:
     """Index tuples covering [..., n_q, n_k] in blocks of whole rows of about ``cells`` cells."""
     *lead, n_q, n_k = shape
     everything = (Ellipsis, slice(None))

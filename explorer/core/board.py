@@ -19,6 +19,7 @@ import math
 import time
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -94,7 +95,7 @@ class Board:
         }
         if set(given) not in ({"x"}, {"q", "k", "v"}):
             raise BoardError.of("board.tables")
-        width = None
+        width: int | None = None
         for name, rows in given.items():
             matrix = _checked_matrix(name.upper(), rows, n)
             object.__setattr__(self, name, matrix)
@@ -106,6 +107,8 @@ class Board:
                 raise BoardError.of(
                     "board.widths_differ", matrix=name.upper(), count=len(matrix[0]), width=width
                 )
+        if width is None:
+            raise BoardError.of("board.tables")
         heads = self.heads
         if isinstance(heads, bool) or not isinstance(heads, int) or heads < 1 or width % heads:
             options = ", ".join(map(str, valid_head_counts(width)))
@@ -123,7 +126,9 @@ class Board:
 
     @property
     def width(self) -> int:
-        return len((self.x or self.q)[0])
+        table = self.x if self.x is not None else self.q
+        assert table is not None  # __post_init__ requires X or Q, K and V
+        return len(table[0])
 
     def matrices(self) -> dict[str, np.ndarray]:
         """The typed tables as float64 arrays: {"X": …} or {"Q": …, "K": …, "V": …}."""
@@ -172,8 +177,8 @@ class Board:
         return _replace(self, heads=heads)
 
     # -- files ------------------------------------------------------------------------------------
-    def to_dict(self) -> dict:
-        out: dict = {"tokens": list(self.tokens), "heads": self.heads}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tokens": list(self.tokens), "heads": self.heads}
         for name in ("x", "q", "k", "v"):
             rows = getattr(self, name)
             if rows is not None:
@@ -181,7 +186,7 @@ class Board:
         return out
 
     @classmethod
-    def from_dict(cls, data) -> Board:
+    def from_dict(cls, data: object) -> Board:
         if not isinstance(data, dict):
             raise BoardError.of("board.tables")
         unknown = set(data) - {"tokens", "x", "q", "k", "v", "heads"}
@@ -194,15 +199,16 @@ class Board:
                 if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
                     raise BoardError.of("board.tables")
                 tables[name] = tuple(tuple(r) for r in rows)
-        return cls(data.get("tokens"), heads=data.get("heads", 1), **tables)
+        tokens: Any = data.get("tokens")  # checked by __post_init__, as typed input is
+        return cls(tokens, heads=data.get("heads", 1), **tables)
 
 
-def _replace(board: Board, **changes) -> Board:
+def _replace(board: Board, **changes: Any) -> Board:
     fields = {name: getattr(board, name) for name in ("tokens", "x", "q", "k", "v", "heads")}
     return Board(**{**fields, **changes})
 
 
-def _checked_matrix(name: str, rows, n: int) -> Matrix:
+def _checked_matrix(name: str, rows: object, n: int) -> Matrix:
     """Rows of finite numbers, one per token, all of the same length."""
     if not isinstance(rows, (list, tuple)) or not all(isinstance(r, (list, tuple)) for r in rows):
         raise BoardError.of("board.tables")
@@ -240,7 +246,10 @@ def board_inputs(board: Board) -> tuple[torch.Tensor, Projections]:
         return tables["X"], Projections(eye, eye.clone(), eye.clone(), eye.clone())
     x = torch.cat([tables["Q"], tables["K"], tables["V"]], dim=1)  # [n, 3d]
     zero = torch.zeros(d, d)
-    pick = lambda block: torch.cat([eye if b == block else zero for b in range(3)], dim=1)  # noqa: E731
+
+    def pick(block: int) -> torch.Tensor:
+        return torch.cat([eye if b == block else zero for b in range(3)], dim=1)
+
     return x, Projections(pick(0), pick(1), pick(2), eye.clone())
 
 
@@ -281,7 +290,10 @@ def board_trace(board: Board, options: AttentionConfig) -> AttentionTrace:
         computed = (stages.scores, stages.scaled, stages.weights, stages.head_outputs, stages.output)
         if not all(bool(torch.isfinite(t).all()) for t in computed):  # never a stage of inf / nan
             raise BoardError.of("board.overflow")
-    arr = lambda t: t.detach().numpy().copy()  # noqa: E731
+
+    def arr(t: torch.Tensor) -> np.ndarray:
+        return t.detach().numpy().copy()
+
     tokens = list(board.tokens)
     return AttentionTrace(
         config=config,

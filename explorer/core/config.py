@@ -11,13 +11,18 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 from explorer.messages import MessageError
 from explorer.models.catalogue import DEFAULT_MODEL, MODEL_KEYS
 
+# Each set of choices, declared once: the command line, the controls and the board offer these.
 SCORINGS = ("dot", "cosine", "additive", "general")
 SCALES = ("none", "sqrt", "temperature")
 ATTENTIONS = ("soft", "hard", "sample")
+MASK_KINDS = ("none", "causal", "window", "valid")
+SIZED_MASKS = ("window", "valid")  # written with their size: window:K, valid:N
+UNSIZED_MASKS = tuple(k for k in MASK_KINDS if k not in SIZED_MASKS)  # none, causal
 WEIGHT_SOURCES = ("pretrained", "random", "identity")
 DEVICES = ("auto", "cpu", "cuda", "mps")  # and "cuda:N" for the N-th GPU
 
@@ -44,9 +49,9 @@ class MaskSpec:
     @classmethod
     def parse(cls, text: str) -> MaskSpec:
         text = (text or "none").strip().lower()
-        if text in ("none", "causal"):
+        if text in MASK_KINDS and text not in SIZED_MASKS:
             return cls(text)
-        match = re.fullmatch(r"(window|valid):\s*(-?\d+)", text)
+        match = re.fullmatch(rf"({'|'.join(SIZED_MASKS)}):\s*(-?\d+)", text)
         if not match:
             raise ConfigError.of("config.mask_malformed", text=text)
         kind, size = match.group(1), int(match.group(2))
@@ -55,7 +60,7 @@ class MaskSpec:
         return cls(kind, size)
 
     def __str__(self) -> str:
-        return self.kind if self.kind in ("none", "causal") else f"{self.kind}:{self.size}"
+        return f"{self.kind}:{self.size}" if self.kind in SIZED_MASKS else self.kind
 
 
 @dataclass(frozen=True)
@@ -111,14 +116,14 @@ class AttentionConfig:
     def is_self_attention(self) -> bool:
         return not self.query.strip()
 
-    def with_(self, **changes) -> AttentionConfig:
+    def with_(self, **changes: Any) -> AttentionConfig:
         return replace(self, **changes)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> AttentionConfig:
+    def from_dict(cls, data: dict[str, Any]) -> AttentionConfig:
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(data) - known
         if unknown:
@@ -131,13 +136,13 @@ def _check_choice(key: str, value: str, choices: tuple[str, ...]) -> None:
         raise ConfigError.of(key, value=value, choices=", ".join(choices))
 
 
-def _check_device(value) -> None:
+def _check_device(value: object) -> None:
     if value in DEVICES or (isinstance(value, str) and re.fullmatch(r"cuda:\d{1,3}", value)):
         return
     raise ConfigError.of("config.device", value=value, choices=", ".join(DEVICES))
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -148,6 +153,9 @@ __all__ = [
     "SCORINGS",
     "SCALES",
     "ATTENTIONS",
+    "MASK_KINDS",
+    "SIZED_MASKS",
+    "UNSIZED_MASKS",
     "WEIGHT_SOURCES",
     "DEVICES",
     "MAX_TOKENS",

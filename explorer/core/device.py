@@ -6,8 +6,10 @@ import functools
 import os
 import platform
 import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import numpy as np
 import torch
@@ -111,7 +113,7 @@ def pin_full_precision() -> None:
     _pinned = True
 
 
-def numerics(device: torch.device) -> dict:
+def numerics(device: torch.device) -> dict[str, Any]:
     """What decides the rounding of a trace's numbers, for its metadata."""
     return {
         "compute_dtype": "float32",
@@ -159,7 +161,7 @@ def is_out_of_memory(exc: BaseException) -> bool:
 
 
 @contextmanager
-def torch_threads(n: int | None):
+def torch_threads(n: int | None) -> Iterator[None]:
     """torch's intra-op threads set to ``n`` (None: left as they are) for the block, then restored."""
     before = torch.get_num_threads()
     if n is not None and n != before:
@@ -172,7 +174,7 @@ def torch_threads(n: int | None):
 
 
 @contextmanager
-def threads_for(work: int):
+def threads_for(work: int) -> Iterator[int]:
     """Use one thread for small work and every core for large work, then restore."""
     wanted = 1 if work < SMALL_WORK else max(1, os.cpu_count() or 1)
     with torch_threads(wanted):
@@ -180,10 +182,11 @@ def threads_for(work: int):
 
 
 _pool: ThreadPoolExecutor | None = None
+_Block = TypeVar("_Block")
 _pool_lock = threading.Lock()
 
 
-def run_blocks(work, blocks: list) -> None:
+def run_blocks(work: Callable[[_Block], object], blocks: Sequence[_Block]) -> None:
     """``work(block)`` for every block, spread over as many threads as torch may use now.
 
     Each thread runs its share with one intra-op thread: many small operations on a

@@ -11,13 +11,15 @@ import threading
 import time
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
 
-from explorer.core.attention import Projections, Settings, attend
+from explorer.core.attention import Projections, Settings, Stages, attend
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.core.device import (
     DeviceUnavailable,
@@ -30,7 +32,8 @@ from explorer.core.device import (
 from explorer.core.scoring import make_scoring_params
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
 from explorer.messages import Message, message_of
-from explorer.models import catalogue
+from explorer.models import catalogue, convert_e5
+from explorer.models.bert import BertEncoder, LayerWeights
 from explorer.models.loader import ModelError, PretrainedModel, load_model
 from explorer.models.random_source import (
     MAX_RANDOM_TOKENS,
@@ -105,9 +108,9 @@ class Engine:
     def __init__(self, default_model: str | Path | None = None):
         self._default_model = default_model
         self._models: dict[str, PretrainedModel | ModelError] = {}
-        self._on_device: dict[tuple[str, str], object] = {}
-        self._projections: OrderedDict[tuple, Projections] = OrderedDict()
-        self._hidden: OrderedDict[tuple, list[torch.Tensor]] = OrderedDict()
+        self._on_device: dict[tuple[str, str], BertEncoder] = {}
+        self._projections: OrderedDict[tuple[str, int, int, str], Projections] = OrderedDict()
+        self._hidden: OrderedDict[tuple[Any, ...], list[torch.Tensor]] = OrderedDict()
         self._lock = threading.RLock()
         self._local = threading.local()
 
@@ -120,7 +123,7 @@ class Engine:
         folder = model_dir or (self._default_model if model_key == catalogue.DEFAULT_MODEL else None)
         if not folder:
             try:
-                folder = catalogue.ready_dir(model_key)
+                folder = convert_e5.ready_dir(model_key)
             except catalogue.CatalogueError as exc:
                 raise ModelError(message_of(exc)) from None
         if folder is None:
@@ -167,7 +170,9 @@ class Engine:
         return SourceInfo(config.weights, d, 0, heads, None, problem)
 
     # -- the computation -----------------------------------------------------
-    def layer_weights(self, config: AttentionConfig, should_stop=None) -> np.ndarray:
+    def layer_weights(
+        self, config: AttentionConfig, should_stop: Callable[[], bool] | None = None
+    ) -> np.ndarray:
         """Attention weights of every layer, [layers, heads, n_q, n_k], for the overview.
 
         Each layer runs the same ``attend`` as ``trace`` with the config's options;
@@ -177,7 +182,12 @@ class Engine:
         layers = range(info.layers) if info.source == "pretrained" else [config.layer]
         return np.stack([self.trace(config.with_(layer=layer), should_stop).weights for layer in layers])
 
-    def trace(self, config: AttentionConfig, should_stop=None, strict_device: bool = False) -> AttentionTrace:
+    def trace(
+        self,
+        config: AttentionConfig,
+        should_stop: Callable[[], bool] | None = None,
+        strict_device: bool = False,
+    ) -> AttentionTrace:
         """Compute every stage. ``should_stop()`` is consulted between the encoder's layers
         and before attention; when it answers True the call raises ``Cancelled``.
 
@@ -248,13 +258,12 @@ class Engine:
             if device.type != "cpu":
                 torch.cuda.synchronize() if device.type == "cuda" else None
         done = time.perf_counter()
-        arr = lambda t: t.detach().to("cpu").numpy()  # noqa: E731
         return AttentionTrace(
             config=config,
             tokens_query=prepared.tokens_query,
             tokens_key=prepared.tokens_key,
-            X_query=arr(prepared.x_query),
-            X_key=arr(prepared.x_key),
+            X_query=cpu_array(prepared.x_query),
+            X_key=cpu_array(prepared.x_key),
             **stage_arrays(stages),
             heads=heads,
             d_k=d_k,
@@ -300,7 +309,7 @@ class Engine:
 
     def _prepare_pretrained(
         self,
-        config,
+        config: AttentionConfig,
         model: PretrainedModel,
         sentence: str,
         query: str,
@@ -373,7 +382,7 @@ class Engine:
                 self._hidden.popitem(last=False)
         return states[layer]
 
-    def _encoder_on(self, model: PretrainedModel, device: torch.device):
+    def _encoder_on(self, model: PretrainedModel, device: torch.device) -> BertEncoder:
         """The model's encoder on ``device``: moved there once per (model, device), not per trace."""
         key = (str(model.path), str(device))
         with self._lock:
@@ -437,18 +446,22 @@ class Engine:
         )
 
 
-def layer_projections(lw) -> Projections:
+def layer_projections(lw: LayerWeights) -> Projections:
     return Projections(lw.w_q, lw.w_k, lw.w_v, lw.w_o, lw.b_q, lw.b_k, lw.b_v, lw.b_o)
 
 
-def stage_arrays(stages) -> dict:
+def cpu_array(t: torch.Tensor) -> np.ndarray:
+    """A tensor as numpy on the CPU (a view of a CPU tensor, no copy)."""
+    return t.detach().to("cpu").numpy()
+
+
+def stage_arrays(stages: Stages) -> dict[str, Any]:
     """The trace's fields for what ``attend`` kept (Q … entropy, the scale's divisor), as
     numpy arrays on the CPU: the engine's traces and the board's are built alike."""
-    arr = lambda t: t.detach().to("cpu").numpy()  # noqa: E731
     names = {"Q": "q", "K": "k", "V": "v"}  # the trace's names where they differ
     fields = [name for name in STAGE_ARRAYS if not name.startswith("X_")]  # X: the input, not a stage
     return {
-        **{f: arr(getattr(stages, names.get(f, f))) for f in fields},
+        **{f: cpu_array(getattr(stages, names.get(f, f))) for f in fields},
         "scale_divisor": stages.scale_divisor,
     }
 
@@ -465,7 +478,7 @@ def projection_arrays(proj: Projections) -> dict[str, np.ndarray]:
     return arrays
 
 
-def _total_bytes(cache: OrderedDict) -> int:
+def _total_bytes(cache: OrderedDict[Any, Projections]) -> int:
     return sum(
         t.numel() * t.element_size()
         for proj in cache.values()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 
 # Cosine of a zero vector is undefined; a zero query or key scores 0 against everything.
@@ -26,10 +27,12 @@ class ScoringParams:
     bilinear: torch.Tensor | None = None  # general W [heads, d_k, d_k]
 
     def to(self, device: torch.device) -> ScoringParams:
-        move = lambda t: None if t is None else t.to(device)  # noqa: E731
+        def move(t: torch.Tensor | None) -> torch.Tensor | None:
+            return None if t is None else t.to(device)
+
         return ScoringParams(move(self.w_query), move(self.w_key), move(self.v), move(self.bilinear))
 
-    def as_arrays(self) -> dict:
+    def as_arrays(self) -> dict[str, np.ndarray]:
         names = {
             "additive_W1": self.w_query,
             "additive_W2": self.w_key,
@@ -66,19 +69,25 @@ def cosine_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
     return q_unit @ k_unit.transpose(-2, -1)
 
 
+def _given(t: torch.Tensor | None, scoring: str) -> torch.Tensor:
+    if t is None:
+        raise ValueError(f"{scoring} scoring needs its parameters (make_scoring_params)")
+    return t
+
+
 def general_scores(q: torch.Tensor, k: torch.Tensor, params: ScoringParams) -> torch.Tensor:
     """Luong's general score qᵀ W k, one W per head."""
-    return (q @ params.bilinear) @ k.transpose(-2, -1)
+    return (q @ _given(params.bilinear, "general")) @ k.transpose(-2, -1)
 
 
 def additive_scores(q: torch.Tensor, k: torch.Tensor, params: ScoringParams) -> torch.Tensor:
     """Bahdanau's score vᵀ tanh(W₁q + W₂k): a one-layer MLP on every pair."""
-    q_part = q @ params.w_query  # [h, n_q, d_a]
-    k_part = k @ params.w_key  # [h, n_k, d_a]
+    q_part = q @ _given(params.w_query, "additive")  # [h, n_q, d_a]
+    k_part = k @ _given(params.w_key, "additive")  # [h, n_k, d_a]
     heads, n_q, d_a = q_part.shape
     n_k = k_part.shape[1]
     rows = max(1, ADDITIVE_BUDGET // max(1, heads * n_k * d_a))
-    v = params.v[:, None, None, :]  # [h, 1, 1, d_a]
+    v = _given(params.v, "additive")[:, None, None, :]  # [h, 1, 1, d_a]
     chunks = []
     for start in range(0, n_q, rows):
         hidden = torch.tanh(q_part[:, start : start + rows, None, :] + k_part[:, None, :, :])

@@ -6,14 +6,19 @@ This is what the window draws and what ``trace`` writes; nothing downstream comp
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from explorer.atomic import atomic_write
+from explorer.core import trace_files
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.core.head_measures import self_share
+from explorer.core.trace_files import Entry
+from explorer.messages import Message
 
 # Array stages, in the order of the lesson; JSON keys and NPZ names alike.
 STAGE_ARRAYS = (
@@ -113,7 +118,7 @@ class AttentionTrace:
     scoring_params: dict[str, np.ndarray] = field(default_factory=dict)
     untrained: list[str] = field(default_factory=list)  # parameters that are seeded, not learned
     # Fallbacks, truncation, [UNK], regrouping: explorer.messages.Message, English text with a key.
-    notices: list[str] = field(default_factory=list)
+    notices: list[Message] = field(default_factory=list)
     unk_count: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
     # the tokens' ids in the model's vocabulary (pretrained weights; empty otherwise)
@@ -121,7 +126,7 @@ class AttentionTrace:
     token_ids_key: list[int] = field(default_factory=list)
     # nn.Linear weights [out, in] and biases [out] on the CPU: w_q, b_q, … w_o, b_o.
     projections: dict[str, np.ndarray] = field(default_factory=dict)
-    numerics: dict = field(default_factory=dict)  # precision, versions, device name
+    numerics: dict[str, Any] = field(default_factory=dict)  # precision, versions, device name
 
     @property
     def n_query(self) -> int:
@@ -143,7 +148,7 @@ class AttentionTrace:
             return None
         return self_share(self.weights)
 
-    def meta(self, selection: TraceSelection | None = None) -> dict:
+    def meta(self, selection: TraceSelection | None = None) -> dict[str, Any]:
         """Everything but the arrays; with a selection, also what the file holds."""
         data = {
             "format_version": TRACE_FORMAT_VERSION,
@@ -192,11 +197,28 @@ class AttentionTrace:
         self._write(Path(path), "npz", selection or TraceSelection())
 
     def _write(self, path: Path, fmt: str, selection: TraceSelection) -> None:
-        from explorer.core import trace_files  # the writers import this module
-
         selection.heads_of(self.heads)  # an impossible head fails before any byte is written
         write = trace_files.write_json if fmt == "json" else trace_files.write_npz
-        atomic_write(path, lambda f: write(self, f, selection), "wb")
+        meta = self.meta(selection)
+        atomic_write(path, lambda f: write(f, meta, self.file_entries(selection), selection.dtype), "wb")
+
+    def file_entries(self, selection: TraceSelection) -> Iterator[Entry]:
+        """The arrays the selection asks for, in the file's order (views, not copies)."""
+        heads = selection.heads_of(self.heads)
+        every_head = heads == list(range(self.heads))
+
+        def entry(name: str, array: np.ndarray, per_head: bool) -> Entry:
+            if per_head and not every_head:
+                return Entry(name, [array[h] for h in heads], True)
+            return Entry(name, [array], False)
+
+        for name in selection.stages:
+            yield entry(name, getattr(self, name), name in PER_HEAD_STAGES)
+        if selection.projections:
+            for name, array in self.projection_slices(heads).items():
+                yield Entry(name, [array], False)
+        for name, array in self.scoring_params.items():  # [heads, …], seeded per head
+            yield entry(f"param_{name}", array, True)
 
     def projection_slices(self, heads: list[int]) -> dict[str, np.ndarray]:
         """W_Q … b_O per head, so that for head h (see PROJECTION_LAYOUT)
@@ -205,7 +227,10 @@ class AttentionTrace:
         if "w_q" not in p:
             raise ConfigError.of("trace.no_projections")
         width = p["w_q"].shape[0]
-        rows = lambda h: slice(h * d_k, (h + 1) * d_k)  # noqa: E731  head h's rows of W_q, W_k, W_v
+
+        def rows(h: int) -> slice:  # head h's rows of W_q, W_k, W_v
+            return slice(h * d_k, (h + 1) * d_k)
+
         zeros = np.zeros(width, dtype=p["w_q"].dtype)
         out = {}
         for name in ("q", "k", "v"):

@@ -1,4 +1,7 @@
-"""Trace files: the selected arrays of an AttentionTrace, streamed to NPZ or JSON.
+"""Trace files: named arrays and their metadata, streamed to NPZ or JSON.
+
+``AttentionTrace.save`` hands them over (``AttentionTrace.file_entries``); this module knows
+nothing of the trace, so it imports nothing of the explorer.
 
 Both writers go block by block through each array, so writing never holds more than one
 block beyond the trace itself: a 4,096-token trace has arrays of 537 MB, and turning
@@ -9,13 +12,12 @@ from __future__ import annotations
 
 import json
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import IO, Any
 
 import numpy as np
 import orjson
-
-from explorer.core.trace import PER_HEAD_STAGES, AttentionTrace, TraceSelection
 
 # Bytes of source array per written block: big enough that per-block work is noise,
 # small enough to stay out of the memory peak.
@@ -36,27 +38,9 @@ class Entry:
         return (len(self.parts), *first) if self.stacked else first
 
 
-def entries(trace: AttentionTrace, selection: TraceSelection) -> Iterator[Entry]:
-    """The arrays the selection asks for, in the file's order (views, not copies)."""
-    heads = selection.heads_of(trace.heads)
-    every_head = heads == list(range(trace.heads))
-
-    def entry(name: str, array: np.ndarray, per_head: bool) -> Entry:
-        if per_head and not every_head:
-            return Entry(name, [array[h] for h in heads], True)
-        return Entry(name, [array], False)
-
-    for name in selection.stages:
-        yield entry(name, getattr(trace, name), name in PER_HEAD_STAGES)
-    if selection.projections:
-        for name, array in trace.projection_slices(heads).items():
-            yield Entry(name, [array], False)
-    for name, array in trace.scoring_params.items():  # [heads, …], seeded per head
-        yield entry(f"param_{name}", array, True)
-
-
-def output_dtype(array: np.ndarray, selection: TraceSelection) -> np.dtype:
-    return np.dtype(selection.dtype) if array.dtype.kind == "f" else array.dtype
+def output_dtype(array: np.ndarray, floats: str) -> np.dtype:
+    """Floating arrays are written as ``floats`` (float32 or float16); the rest as they are."""
+    return np.dtype(floats) if array.dtype.kind == "f" else array.dtype
 
 
 def blocks(array: np.ndarray, dtype: np.dtype) -> Iterator[np.ndarray]:
@@ -70,12 +54,12 @@ def blocks(array: np.ndarray, dtype: np.dtype) -> Iterator[np.ndarray]:
 
 
 # -- NPZ -----------------------------------------------------------------------------------
-def write_npz(trace: AttentionTrace, f, selection: TraceSelection) -> None:
+def write_npz(f: IO[bytes], meta: dict[str, Any], entries: Iterable[Entry], floats: str) -> None:
     """An uncompressed NPZ (np.load(..., allow_pickle=False) reads it): attention arrays
     compress by 7-10 % at 15-30 MB/s, which made writing slower than computing."""
     with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
-        for entry in entries(trace, selection):
-            dtype = output_dtype(entry.parts[0], selection)
+        for entry in entries:
+            dtype = output_dtype(entry.parts[0], floats)
             with archive.open(f"{entry.name}.npy", "w", force_zip64=True) as out:
                 header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False}
                 np.lib.format.write_array_header_2_0(out, {**header, "shape": entry.shape})
@@ -83,40 +67,40 @@ def write_npz(trace: AttentionTrace, f, selection: TraceSelection) -> None:
                     for block in blocks(part, dtype):
                         out.write(block.tobytes())
         # Metadata as a JSON string, so loading needs no pickle.
-        meta = np.array(json.dumps(trace.meta(selection), ensure_ascii=False))
+        text = np.array(json.dumps(meta, ensure_ascii=False))
         with archive.open("meta_json.npy", "w", force_zip64=True) as out:
-            np.lib.format.write_array(out, meta, allow_pickle=False)
+            np.lib.format.write_array(out, text, allow_pickle=False)
 
 
 # -- JSON ----------------------------------------------------------------------------------
-def write_json(trace: AttentionTrace, f, selection: TraceSelection) -> None:
+def write_json(f: IO[bytes], meta: dict[str, Any], entries: Iterable[Entry], floats: str) -> None:
     """One JSON object: the metadata, then each array as nested lists, streamed.
 
     Numbers are the shortest text that reads back to the same float32 (or float16);
     NaN and infinities are written as Python's json writes them (NaN, Infinity)."""
     f.write(b"{")
-    for i, (key, value) in enumerate(trace.meta(selection).items()):
+    for i, (key, value) in enumerate(meta.items()):
         f.write(("," if i else "").encode() + _json(key) + b":" + _json(value))
     params = []
-    for entry in entries(trace, selection):
+    for entry in entries:
         if entry.name.startswith("param_"):
             params.append(entry)
             continue
         f.write(b"," + _json(entry.name) + b":")
-        _write_entry(f, entry, selection)
+        _write_entry(f, entry, floats)
     f.write(b',"scoring_params":{')
     for i, entry in enumerate(params):
         f.write((b"," if i else b"") + _json(entry.name.removeprefix("param_")) + b":")
-        _write_entry(f, entry, selection)
+        _write_entry(f, entry, floats)
     f.write(b"}}")
 
 
-def _json(value) -> bytes:
+def _json(value: object) -> bytes:
     return json.dumps(value, ensure_ascii=False).encode("utf-8")
 
 
-def _write_entry(f, entry: Entry, selection: TraceSelection) -> None:
-    dtype = output_dtype(entry.parts[0], selection)
+def _write_entry(f: IO[bytes], entry: Entry, floats: str) -> None:
+    dtype = output_dtype(entry.parts[0], floats)
     if entry.stacked:
         f.write(b"[")
     for i, part in enumerate(entry.parts):
@@ -127,7 +111,7 @@ def _write_entry(f, entry: Entry, selection: TraceSelection) -> None:
         f.write(b"]")
 
 
-def _write_nested(f, array: np.ndarray, dtype: np.dtype) -> None:
+def _write_nested(f: IO[bytes], array: np.ndarray, dtype: np.dtype) -> None:
     if array.ndim <= 1 or array.nbytes <= BLOCK_BYTES:
         f.write(_numbers(np.ascontiguousarray(array, dtype=dtype)))
     elif array.ndim == 2:  # blocks of rows, each "[[…],[…]]" without its outer brackets

@@ -133,7 +133,7 @@ def format_cell(cell: WorkedCell, max_terms: int = 8) -> list[str]:
         if s.kind == "cosine":
             lines.append(f"cos = {s.total:.4f} / ({q['norm_q']:.4f} × {q['norm_k']:.4f}) = {s.score:.4f}")
     else:
-        pairs = [f"{v:.3f}×tanh({p:.3f})" for v, p in zip(q["v"], q["W1q_plus_W2k"])]
+        pairs = [f"{v:.3f}×tanh({p:.3f})" for v, p in zip(np.asarray(q["v"]), np.asarray(q["W1q_plus_W2k"]))]
         lines.append(f"vᵀ tanh(W₁q + W₂k) = {sum_of(s.terms, pairs)} = {s.score:.4f}")
     lines.append(f"scaled = {s.score:.4f} / {cell.divisor:.4f} = {cell.scaled:.4f}")
     if not cell.visible:

@@ -28,6 +28,7 @@ CJK_FAMILIES = (
     "SimHei",
 )
 GC_INTERVAL_MS = 500
+_collector: GuiThreadCollector | None = None  # one per process, made by configure_app
 
 
 class GuiThreadCollector(QtCore.QObject):
@@ -93,30 +94,33 @@ def configure_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
             break
     ensure_cjk_fallback()
     themes.apply_palette(themes.theme(None))
-    app._gc = GuiThreadCollector(app)  # lives as long as the application
-    app._gc.freeze()  # the imports' objects (torch, Qt, numpy) are never garbage
+    global _collector
+    _collector = GuiThreadCollector(app)  # lives as long as the application
+    _collector.freeze()  # the imports' objects (torch, Qt, numpy) are never garbage
     return app
+
+
+def gui_collector() -> GuiThreadCollector | None:
+    """The application's collector (None before ``configure_app``)."""
+    return _collector
 
 
 def settle() -> None:
     """The window is up and its model loaded: what exists now lives as long as the window."""
-    app = QtWidgets.QApplication.instance()
-    collector = getattr(app, "_gc", None)
-    if collector is not None:
-        collector.freeze()
+    if _collector is not None:
+        _collector.freeze()
 
 
 def hold_collections(on: bool) -> None:
     """Hold (True) or resume (False) the GUI thread's collections, e.g. while a worker imports
     many modules at once (walking their new objects, which live for good, would take the GUI
     thread tens of milliseconds); call ``settle()`` before resuming."""
-    collector = getattr(QtWidgets.QApplication.instance(), "_gc", None)
-    if collector is None:
+    if _collector is None:
         return
     if on:
-        collector.timer.stop()
+        _collector.timer.stop()
     else:
-        collector.timer.start(GC_INTERVAL_MS)
+        _collector.timer.start(GC_INTERVAL_MS)
 
 
 def configure_pyqtgraph(theme_name: str | None = None) -> None:

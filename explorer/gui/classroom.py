@@ -128,7 +128,7 @@ class SentenceBar(QtWidgets.QWidget):
         )
         self.query.setPlaceholderText(self.tr("empty: self-attention"))
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
@@ -165,7 +165,7 @@ class Classroom(QtCore.QObject):
         action.setCheckable(checkable)
         if keys:
             action.setShortcuts([QtGui.QKeySequence(k) for k in keys])
-        (action.toggled if checkable else action.triggered).connect(slot)
+        action.triggered.connect(slot)  # the user's (checked for a checkable one), never setChecked
         self.window.addAction(action)  # the keys work even while the menu bar is hidden
         return action
 
@@ -317,12 +317,10 @@ class Classroom(QtCore.QObject):
         self._check(self.act_present, on)
 
     def _fit_text_to_screen(self) -> None:
-        """Presentation text in proportion to the window (it fills the projector)."""
+        """Presentation text in proportion to the window (it fills the projector); the state
+        says "zoom" when it changes, and every view restyles."""
         size = self.window.size()
-        if theme.set_presentation_px(theme.presentation_px_for(size.width(), size.height())):
-            self.apply_look()
-            for view in self.window.tabs.built_views():
-                view.restyle()
+        self.state.set_presentation_px(theme.presentation_px_for(size.width(), size.height()))
 
     def lesson_width(self) -> int:
         """The lesson column's width in presentation mode: 30 % of the window, 280 to 480 px."""
@@ -377,8 +375,7 @@ class Classroom(QtCore.QObject):
             self._check(self.act_languages[state.language], True)
         elif event == "presentation":
             if state.presentation:
-                size = self.window.size()
-                theme.set_presentation_px(theme.presentation_px_for(size.width(), size.height()))
+                self._fit_text_to_screen()
             self._apply_presentation()
             self.apply_look()
         elif event == "zoom":
@@ -403,9 +400,7 @@ class Classroom(QtCore.QObject):
 
     @staticmethod
     def _check(action: QtGui.QAction, on: bool) -> None:
-        action.blockSignals(True)
-        action.setChecked(on)
-        action.blockSignals(False)
+        action.setChecked(on)  # says nothing back: the actions listen to triggered only
 
     # -- the lesson ------------------------------------------------------------------------------
     @property
@@ -447,7 +442,7 @@ class Classroom(QtCore.QObject):
         self.zoom_combo.setCurrentIndex(max(index, 0))
 
     # -- language -----------------------------------------------------------------------------------
-    def eventFilter(self, obj, event):  # noqa: N802
+    def eventFilter(self, obj, event):
         if obj is self.window:
             if event.type() == QtCore.QEvent.Type.LanguageChange:
                 self.retranslate()

@@ -21,7 +21,7 @@ class ElidedLabel(QtWidgets.QLabel):
     def text(self) -> str:  # the whole text, not what fits
         return self._full
 
-    def setText(self, text: str) -> None:  # noqa: N802
+    def setText(self, text: str) -> None:
         self._full = text or ""
         self.setToolTip(self._full if self.shown_text() != self._full else "")
         self._elide()
@@ -29,14 +29,14 @@ class ElidedLabel(QtWidgets.QLabel):
     def shown_text(self) -> str:
         return super().text()
 
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def sizeHint(self) -> QtCore.QSize:
         # asks for a few characters only: a long line takes the room a layout has left,
         # never more (the text is cut to it)
         hint = super().sizeHint()
         hint.setWidth(min(hint.width(), 12 * self.fontMetrics().averageCharWidth()))
         return hint
 
-    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def minimumSizeHint(self) -> QtCore.QSize:
         hint = super().minimumSizeHint()
         hint.setWidth(min(hint.width(), 3 * self.fontMetrics().averageCharWidth()))
         return hint
@@ -49,16 +49,16 @@ class ElidedLabel(QtWidgets.QLabel):
             super().setText(elided)
         self.setToolTip(self._full if elided != self._full else "")
 
-    def resizeEvent(self, event):  # noqa: N802
+    def resizeEvent(self, event):
         super().resizeEvent(event)
         self._elide()
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         super().changeEvent(event)
         if event.type() in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.StyleChange):
             self._elide()
 
-    def mousePressEvent(self, event):  # noqa: N802
+    def mousePressEvent(self, event):
         if self._full and self.shown_text() != self._full:
             QtWidgets.QToolTip.showText(event.globalPosition().toPoint(), self._full, self)
         super().mousePressEvent(event)
@@ -90,7 +90,7 @@ class ElidedCombo(QtWidgets.QComboBox):
             self.currentText(), QtCore.Qt.TextElideMode.ElideRight, self.text_room()
         )
 
-    def paintEvent(self, event):  # noqa: N802
+    def paintEvent(self, event):
         painter = QtWidgets.QStylePainter(self)
         option = QtWidgets.QStyleOptionComboBox()
         self.initStyleOption(option)

@@ -172,7 +172,7 @@ class Exporter(QtCore.QObject):
             image = self.window.grab().toImage() if name == "window" else self.image(name)
         except NothingToExport as exc:
             return self._done(str(exc), name)
-        except Exception as exc:  # noqa: BLE001 - any failure is a message, never a crash
+        except Exception as exc:  # any failure is a message, never a crash
             return self._done(translate("Exporter", "Copy failed: {0}").format(exc), name)
         QtWidgets.QApplication.clipboard().setImage(image)
         return self._done(None, translate("Exporter", "{0} to the clipboard").format(name))

@@ -27,43 +27,43 @@ class FlowLayout(QtWidgets.QLayout):
             self._stretch.add(id(self._items[-1]))
 
     # -- QLayout -----------------------------------------------------------------------------------------
-    def addItem(self, item: QtWidgets.QLayoutItem) -> None:  # noqa: N802
+    def addItem(self, item: QtWidgets.QLayoutItem) -> None:
         self._items.append(item)
 
     def count(self) -> int:
         return len(self._items)
 
-    def itemAt(self, index: int):  # noqa: N802
+    def itemAt(self, index: int):
         return self._items[index] if 0 <= index < len(self._items) else None
 
-    def takeAt(self, index: int):  # noqa: N802
+    def takeAt(self, index: int):
         if not 0 <= index < len(self._items):
             return None
         item = self._items.pop(index)
         self._stretch.discard(id(item))
         return item
 
-    def expandingDirections(self):  # noqa: N802
+    def expandingDirections(self):
         return QtCore.Qt.Orientation.Horizontal
 
-    def hasHeightForWidth(self) -> bool:  # noqa: N802
+    def hasHeightForWidth(self) -> bool:
         return True
 
-    def heightForWidth(self, width: int) -> int:  # noqa: N802
+    def heightForWidth(self, width: int) -> int:
         return self._place(QtCore.QRect(0, 0, width, 0), move=False)
 
-    def setGeometry(self, rect: QtCore.QRect) -> None:  # noqa: N802
+    def setGeometry(self, rect: QtCore.QRect) -> None:
         super().setGeometry(rect)
         self._place(rect, move=True)
 
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def sizeHint(self) -> QtCore.QSize:
         shown = self._shown()
         width = sum(i.sizeHint().width() for i in shown) + self.spacing() * max(0, len(shown) - 1)
         height = max((i.sizeHint().height() for i in shown), default=0)
         m = self.contentsMargins()
         return QtCore.QSize(width + m.left() + m.right(), height + m.top() + m.bottom())
 
-    def minimumSize(self) -> QtCore.QSize:  # noqa: N802
+    def minimumSize(self) -> QtCore.QSize:
         size = QtCore.QSize()
         for item in self._shown():
             size = size.expandedTo(item.minimumSize())

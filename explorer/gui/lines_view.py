@@ -25,7 +25,7 @@ HEAD_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"
 MIN_WEIGHT = 0.02  # lighter lines are drawn only for the focused token: they are clutter otherwise
 MAX_LINE_PX = 14.0
 MAX_LINES_PER_ROW = 12  # long inputs: a row's heaviest lines say what it attends to
-# Antialiased wide lines cost about 0.2 ms each to paint on this machine's CPU: beyond this many
+# Antialiased wide lines cost about 0.2 ms each to paint on a 2-core CPU: beyond this many
 # (many heads overlaid), only the heaviest are drawn, besides every line of a focused token.
 MAX_SEGMENTS = 90
 MAX_FOCUS_SEGMENTS = 40  # a focused token's lines: all of one head's, the heaviest of many heads
@@ -415,7 +415,7 @@ class LinesView(QtWidgets.QWidget):
         return layout_lines(self.picture, self._font(), self.width(), self.height())
 
     # -- painting ---------------------------------------------------------------
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def paintEvent(self, event) -> None:
         # the lines cost milliseconds: painted once per picture, size and focus, then reused
         dpr = self.devicePixelRatioF()
         key = (self.size(), dpr, self._hover, self._font_px, self._fg.rgba(), self._bg.rgba())
@@ -449,19 +449,19 @@ class LinesView(QtWidgets.QWidget):
         xs, ys = (geo.x_top, geo.y_top) if side == "top" else (geo.x_bottom, geo.y_bottom)
         return QtCore.QPoint(int(xs[index]), int(ys[index] - geo.line_h * 0.35))
 
-    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+    def mouseMoveEvent(self, event) -> None:
         hit = self.token_at(event.position())
         if hit != self._hover:
             self._hover = hit
             self.setToolTip(self._tooltip(hit))
             self.update()
 
-    def leaveEvent(self, event) -> None:  # noqa: N802
+    def leaveEvent(self, event) -> None:
         if self._hover is not None:
             self._hover = None
             self.update()
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         hit = self.token_at(event.position())
         cell = None if hit is None else cell_of_click(self.picture, *hit)
         if cell is None:

@@ -15,7 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.display import PreparedTrace, prepare_trace
 from explorer.appstate.presets import PRESETS
-from explorer.appstate.state import ExplorerState
+from explorer.appstate.state import ExplorerState, TraceShape
 from explorer.core.config import AttentionConfig
 from explorer.gui.app_setup import settle
 from explorer.gui.classroom import Classroom, SentenceBar
@@ -26,11 +26,11 @@ from explorer.gui.files import SessionFiles
 from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, INFO_STYLE, MessageStrip, error_message, note_text, notes_of
 from explorer.gui.model_picker import Choice, ModelSwitch
+from explorer.gui.options import option_label
 from explorer.gui.preferences import Preferences
 from explorer.gui.tabs import TabHost
-from explorer.gui.views.base import ViewContext, run_in_slices
+from explorer.gui.views.base import SlicedRun, ViewContext
 from explorer.gui.views.registry import Tab
-from explorer.gui.views.stages import option_label
 from explorer.gui.worker_bridge import WorkerBridge
 from explorer.models import catalogue
 
@@ -55,7 +55,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.render_ms = 0.0
         self._started = False
         self._settled = False
-        self._slicing: object | None = None  # the drawing in progress (a large trace, in slices)
+        self.slices = SlicedRun(self)  # the drawing in progress (a large trace, in slices)
         self.context = ViewContext(self.state, self.worker, engine, lambda: self.prepared, self.built_view)
 
         self.controls = Controls(self.state)
@@ -154,7 +154,7 @@ class MainWindow(QtWidgets.QMainWindow):
         # 1 … 9 pick a head in keyPressEvent, not as shortcuts: a shortcut takes the key from
         # every widget, and "3e38" typed into a board cell lost its 3
 
-    def keyPressEvent(self, event):  # noqa: N802
+    def keyPressEvent(self, event):
         """A digit no widget used (a table cell, a field, a list takes its own) picks a head."""
         key, mods = event.key(), event.modifiers() & ~QtCore.Qt.KeyboardModifier.KeypadModifier
         if (
@@ -229,7 +229,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.state.apply_preset(PRESETS[index])
 
     # -- start-up ---------------------------------------------------------------------------------------
-    def showEvent(self, event):  # noqa: N802
+    def showEvent(self, event):
         super().showEvent(event)
         if not self._started:
             self._started = True
@@ -298,8 +298,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.prepared = prepared = result.value
         trace, source = prepared.trace, prepared.source
         self.hide_banner()
-        self.controls.set_source(source.head_counts, source.default_heads, trace.heads, source.layers)
-        self.controls.set_dk(trace.d_k)
+        self.state.set_shape(
+            TraceShape(tuple(source.head_counts), source.default_heads, trace.heads, trace.d_k, source.layers)
+        )
         self.state.clamp_to(trace.heads, trace.n_query, trace.n_key)
         self._notes = notes_of(trace)
         self.show_notes()
@@ -318,9 +319,9 @@ class MainWindow(QtWidgets.QMainWindow):
         started = time.perf_counter()
         steps = view.draw(self.prepared)
         if self.prepared.display:
-            run_in_slices(self, steps, lambda: self._finish(started))
+            self.slices.start(steps, lambda: self._finish(started))
             return
-        self._slicing = None
+        self.slices.stop()
         for _ in steps:
             pass
         self._finish(started)
@@ -358,7 +359,7 @@ class MainWindow(QtWidgets.QMainWindow):
         )
 
     # -- words ------------------------------------------------------------------------------------------
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
@@ -495,14 +496,14 @@ class MainWindow(QtWidgets.QMainWindow):
             self._asked = True
             self.close()
 
-    def closeEvent(self, event):  # noqa: N802
+    def closeEvent(self, event):
         # the window's close button asks too; a close by the program (tests, the shutdown of
         # the application) does not
         if event.spontaneous() and not getattr(self, "_asked", False) and not self.ask_to_save():
             event.ignore()
             return
         self._asked = False
-        self._slicing = None  # a large trace being drawn in slices stops here
+        self.slices.stop()  # a large trace being drawn in slices stops here
         self.save_preferences()
         self.worker.shutdown()
         super().closeEvent(event)

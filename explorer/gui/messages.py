@@ -99,7 +99,7 @@ def notes_of(trace) -> list:
 def note_text(note) -> str:
     """A core notice (a Message) or a teaching note in the interface language."""
     from explorer.appstate.teaching import Note
-    from explorer.gui.views.stages import option_label
+    from explorer.gui.options import option_label
 
     if not isinstance(note, Note):
         return translated(note)

@@ -14,16 +14,15 @@ few file checks); a model is loaded only when it is chosen.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.core.config import AttentionConfig
+from explorer.appstate.model_choice import Choice, LoadedModel, folder_label, resolved_folder
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, INFO_STYLE
-from explorer.gui.preferences import default_folder
+from explorer.gui.preferences import Preferences, default_folder
 from explorer.models import catalogue
 
 OPEN = "open"
@@ -31,7 +30,7 @@ PROVENANCE = "conversion.json"  # what a converter wrote beside the weights (con
 MAX_NOTE_CHARS = 200
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
     return text
 
 
@@ -48,55 +47,6 @@ CATALOGUE_NOTES = {
         "ModelNotes", "4-bit weights, dequantised; vocabulary pruned to Chinese, English and French"
     ),
 }
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A bundled model (``key``) or any folder (``folder``, which wins, as in the config)."""
-
-    key: str | None = catalogue.DEFAULT_MODEL
-    folder: str | None = None
-
-    @staticmethod
-    def of(config: AttentionConfig) -> Choice:
-        return Choice(None, config.model_dir) if config.model_dir else Choice(config.model, None)
-
-    @staticmethod
-    def folder_of(path: str | Path) -> Choice:
-        return Choice(None, str(Path(path).expanduser()))
-
-    def applied(self, config: AttentionConfig) -> AttentionConfig:
-        return config.with_(model=self.key or config.model, model_dir=self.folder)
-
-    def same(self, other: Choice | None) -> bool:
-        """The same model (a folder compared by where it resolves)."""
-        if other is None or (self.folder is None) != (other.folder is None):
-            return False
-        return (
-            self.key == other.key
-            if self.folder is None
-            else _resolved(self.folder) == _resolved(other.folder)
-        )
-
-    @property
-    def short_name(self) -> str:
-        if self.folder:
-            return folder_label(self.folder)
-        return catalogue.CATALOGUE[self.key].folder_name
-
-
-@dataclass(frozen=True)
-class LoadedModel:
-    """What the labels say of a loaded model (read on the worker, shown on the GUI thread)."""
-
-    choice: Choice
-    name: str
-    family: str
-    layers: int
-    heads: int
-    width: int
-    notes: tuple[str, ...] = ()
-    provenance: str | None = None  # a converter's one-line summary of what the weights are
 
 
 def describe(engine, choice: Choice, forget: bool = False) -> LoadedModel:
@@ -136,22 +86,6 @@ def _provenance(folder: Path) -> str | None:
     return (
         " ".join(summary.split())[:MAX_NOTE_CHARS] if isinstance(summary, str) and summary.strip() else None
     )
-
-
-def _resolved(folder: str) -> str:
-    try:
-        return str(Path(folder).expanduser().resolve())
-    except OSError:
-        return folder
-
-
-def folder_label(folder: str) -> str:
-    """A folder's short name: ``org/name`` for a Hugging Face cache folder, else its name."""
-    path = Path(folder)
-    for part in (path, *path.parents):
-        if part.name.startswith("models--"):
-            return part.name[len("models--") :].replace("--", "/")
-    return path.name or str(path)
 
 
 def summary_text(info: LoadedModel) -> str:
@@ -210,12 +144,17 @@ class ModelPicker(QtWidgets.QComboBox):
         self.recent: list[str] = []
         self.current: Choice = Choice()
         self.pending: Choice | None = None  # chosen and loading: shown until the switch answers
-        self.prefs = None  # the window's Preferences (ModelSwitch sets it): where the dialog opens
+        self._prefs: Preferences | None = None  # the window's (use_preferences): where the dialog opens
         self._shown: Choice | None = None
         self.activated.connect(self._on_activated)
         self.rebuild()
 
     # -- what is listed ------------------------------------------------------------------------
+    def use_preferences(self, prefs: Preferences) -> None:
+        """The window's preferences: where the folder dialog opens, the recent model folders."""
+        self._prefs = prefs
+        self.set_recent(prefs.recent_models())
+
     def set_recent(self, folders: list[str]) -> None:
         self.recent = list(folders)
         self.rebuild()
@@ -226,40 +165,37 @@ class ModelPicker(QtWidgets.QComboBox):
         if (self.pending or choice) != self._shown:
             self.rebuild()
 
-    def showPopup(self) -> None:  # noqa: N802
+    def showPopup(self) -> None:
         self.rebuild()  # installed models and folders may have changed since: a few file checks
         super().showPopup()
 
     def rebuild(self) -> None:
         model: QtGui.QStandardItemModel = self.model()
         shown = self._shown = self.pending or self.current
-        blocked = self.blockSignals(True)
-        try:
-            model.clear()
-            for key in catalogue.MODEL_KEYS:
-                self._add_catalogue(model, key)
-            folders = list(self.recent)
-            if shown.folder and not any(Choice.folder_of(f).same(shown) for f in folders):
-                folders.insert(0, shown.folder)  # a folder from a session or the command line
-            if folders:
-                self.insertSeparator(model.rowCount())
-            for folder in folders:
-                self._add_folder(model, folder)
+        # only activated (the user's pick) says a choice: rebuilding says nothing
+        model.clear()
+        for key in catalogue.MODEL_KEYS:
+            self._add_catalogue(model, key)
+        folders = list(self.recent)
+        if shown.folder and not any(Choice.folder_of(f).same(shown) for f in folders):
+            folders.insert(0, shown.folder)  # a folder from a session or the command line
+        if folders:
             self.insertSeparator(model.rowCount())
-            item = QtGui.QStandardItem(translate("ModelPicker", "Open model folder…"))
-            item.setData((OPEN, ""), QtCore.Qt.ItemDataRole.UserRole)
-            item.setToolTip(
-                translate(
-                    "ModelPicker",
-                    "Load any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder in Hugging Face layout "
-                    "(config.json, model.safetensors or pytorch_model.bin, tokenizer.json or "
-                    "vocab.txt); a Hugging Face cache folder (models--org--name) works too.",
-                )
+        for folder in folders:
+            self._add_folder(model, folder)
+        self.insertSeparator(model.rowCount())
+        item = QtGui.QStandardItem(translate("ModelPicker", "Open model folder…"))
+        item.setData((OPEN, ""), QtCore.Qt.ItemDataRole.UserRole)
+        item.setToolTip(
+            translate(
+                "ModelPicker",
+                "Load any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder in Hugging Face layout "
+                "(config.json, model.safetensors or pytorch_model.bin, tokenizer.json or "
+                "vocab.txt); a Hugging Face cache folder (models--org--name) works too.",
             )
-            model.appendRow(item)
-            self.setCurrentIndex(self.index_of(shown))
-        finally:
-            self.blockSignals(blocked)
+        )
+        model.appendRow(item)
+        self.setCurrentIndex(self.index_of(shown))
         tip = self.itemData(self.currentIndex(), QtCore.Qt.ItemDataRole.ToolTipRole)
         self.setToolTip(
             translate("ModelPicker", "The model whose attention you see: {0}").format(
@@ -310,7 +246,7 @@ class ModelPicker(QtWidgets.QComboBox):
                 return row
         return -1
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.rebuild()
         super().changeEvent(event)
@@ -329,10 +265,10 @@ class ModelPicker(QtWidgets.QComboBox):
                     "ModelPicker",
                     "Open a model folder (config.json, weights, tokenizer) or a Hugging Face cache folder",
                 ),
-                self.prefs.dialog_folder() if self.prefs is not None else default_folder(),
+                self._prefs.dialog_folder() if self._prefs is not None else default_folder(),
             )
-            if self.prefs is not None:
-                self.prefs.remember_dialog(folder, folder=True)
+            if self._prefs is not None:
+                self._prefs.remember_dialog(folder, folder=True)
             if not folder:
                 return
             choice = Choice.folder_of(folder)
@@ -355,14 +291,12 @@ class ModelSwitch(QtCore.QObject):
         self.prefs = window.prefs
         self.controls = window.controls
         self.picker: ModelPicker = window.controls.model_picker
-        self.loaded: LoadedModel | None = None  # what the labels describe
         self.question: QtWidgets.QMessageBox | None = None  # the conversion question, while open
         self._asked: Choice | None = None  # what the model channel is loading
         self._good: set[str] = set()  # folders that loaded in this run (never read again)
         self._ready: set[str] = set()  # bundled models that loaded in this run
         self._fell_back = None  # the banner's words after a failed first model (see _fall_back)
-        self.picker.prefs = self.prefs
-        self.picker.set_recent(self.prefs.recent_models())
+        self.picker.use_preferences(self.prefs)
         self.picker.chosen.connect(self.choose)
         self.worker.listen("model", self._on_model)
         self.worker.listen("model-info", self._on_info)
@@ -379,7 +313,7 @@ class ModelSwitch(QtCore.QObject):
         self.picker.pending = choice
         self.picker.show_choice(Choice.of(config))
         self._announce(choice)
-        forget = choice.folder is not None and _resolved(choice.folder) not in self._good
+        forget = choice.folder is not None and resolved_folder(choice.folder) not in self._good
         self._load(choice, lambda: describe(self.engine, choice, forget))
 
     def _load(self, choice: Choice, job) -> None:
@@ -434,7 +368,7 @@ class ModelSwitch(QtCore.QObject):
 
     def _remember(self, choice: Choice) -> None:
         if choice.folder:
-            resolved = _resolved(choice.folder)
+            resolved = resolved_folder(choice.folder)
             if resolved not in self._good or (self.picker.recent[:1] != [resolved]):
                 self._good.add(resolved)
                 self.picker.set_recent(self.prefs.add_recent_model(choice.folder))
@@ -557,9 +491,13 @@ class ModelSwitch(QtCore.QObject):
         if result.ok and result.value.choice.same(Choice.of(self.state.config)):
             self._show(result.value)
 
+    @property
+    def loaded(self) -> LoadedModel | None:
+        """What the labels describe (the state holds it)."""
+        return self.state.loaded_model
+
     def _show(self, info: LoadedModel) -> None:
-        self.loaded = info
-        self.controls.show_model(info)
+        self.state.set_loaded_model(info)
 
     def _on_config(self, event: str, state) -> None:
         choice = Choice.of(state.config)  # the picker shows it (Controls.show_config)

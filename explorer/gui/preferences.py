@@ -37,7 +37,7 @@ class MemorySettings:
     def value(self, key: str, default=None):
         return self.values.get(key, default)
 
-    def setValue(self, key: str, value) -> None:  # noqa: N802 (QSettings' name)
+    def setValue(self, key: str, value) -> None:  # QSettings' name
         self.values[key] = value
 
     def sync(self) -> None:

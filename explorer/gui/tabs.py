@@ -65,9 +65,7 @@ class TabHost(QtWidgets.QTabWidget):
         view = self.view(tab)
         index = next(i for i, s in enumerate(TABS) if s.tab == tab)
         if self.currentIndex() != index:
-            self.blockSignals(True)
-            self.setCurrentIndex(index)
-            self.blockSignals(False)
+            self.setCurrentIndex(index)  # _on_current says the state's own tab back: no event
             # Qt hands the keyboard to the new page's first field when the old page had it: a
             # lesson step that opens a tab would then type → into the Date field instead of
             # stepping on; the keys stay with the tabs

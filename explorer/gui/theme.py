@@ -12,13 +12,11 @@ from dataclasses import dataclass
 
 from PySide6 import QtGui, QtWidgets
 
+from explorer.appstate.state import MIN_PRESENTATION_PX, PRESENTATION_FONT_PX, ExplorerState
 from explorer.appstate.state import THEMES as THEME_NAMES
-from explorer.appstate.state import ExplorerState
 from explorer.gui.heatmap import Style
 
-PRESENTATION_FONT_PX = 22  # at 1024×768 nothing is under 20 px
 PRESENTATION_DESIGN = (1024, 768)  # the projector the layout is designed for
-MIN_PRESENTATION_PX = 20
 ZOOM_STEP_PX = 2
 FIGURE_FONT_PX = 11  # labels and titles of the figures in the ordinary window
 SELECTED = "#d55e00"  # the selected head, the selected thumbnail
@@ -130,25 +128,11 @@ def presentation_px_for(width: int, height: int) -> int:
     return max(MIN_PRESENTATION_PX, round(PRESENTATION_FONT_PX * scale))
 
 
-# Presentation mode's base size, for the window that is presenting (like the palette, it is
-# the application's: set by explorer.gui.classroom when the window's size changes).
-_presentation_px = PRESENTATION_FONT_PX
-
-
-def set_presentation_px(px: int) -> bool:
-    """Set the base size; True when it changed."""
-    global _presentation_px
-    px = max(MIN_PRESENTATION_PX, int(px))
-    changed = px != _presentation_px
-    _presentation_px = px
-    return changed
-
-
 def look(state: ExplorerState) -> Look:
     t = theme(state.theme)
     zoom = state.text_zoom * ZOOM_STEP_PX
     if state.presentation:
-        px = _presentation_px + zoom
+        px = state.presentation_px + zoom
         return Look(t, px, px)
     if state.text_zoom == 0:
         return Look(t, 0, FIGURE_FONT_PX)

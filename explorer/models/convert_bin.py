@@ -15,6 +15,7 @@ import os
 import re
 import warnings
 from pathlib import Path
+from typing import Any
 
 from explorer.models.errors import ModelError, NeedsConversion
 
@@ -70,7 +71,7 @@ def convert(source: Path) -> Path:
     return target
 
 
-def read_bin(source: Path) -> dict:
+def read_bin(source: Path) -> dict[str, Any]:
     """The named tensors of a .bin; anything but tensors and plain containers is refused."""
     from pickle import UnpicklingError  # the error weights_only raises; nothing is unpickled here
 
@@ -102,6 +103,6 @@ def read_bin(source: Path) -> dict:
     return out
 
 
-def _stamp(source: Path) -> dict:
+def _stamp(source: Path) -> dict[str, Any]:
     info = Path(source).stat()
     return {"source": str(Path(source).resolve()), "size": info.st_size, "mtime_ns": info.st_mtime_ns}

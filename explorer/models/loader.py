@@ -15,6 +15,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -135,7 +136,7 @@ def load_model(path: str | Path) -> PretrainedModel:
     return PretrainedModel(model_name(folder), folder, config, encoder, tokenizer, notes)
 
 
-def _read_weights(folder: Path) -> tuple[Path, dict, list[str]]:
+def _read_weights(folder: Path) -> tuple[Path, dict[str, Any], list[str]]:
     """model.safetensors, its shards, or the safetensors copy of an agreed .bin conversion."""
     notes: list[str] = []
     named = None  # the file messages name: the one weights file, or the shards' index
@@ -151,19 +152,19 @@ def _read_weights(folder: Path) -> tuple[Path, dict, list[str]]:
         notes.append(f"converted from {BIN_NAME}")
     else:
         raise ModelError.of("loader.no_weights", folder=folder)  # model.safetensors or pytorch_model.bin
-    stored: dict = {}
+    stored: dict[str, Any] = {}
     for file in files:
         _require(file, Message.of("loader.file_missing", file=file))
         stored.update(_read_safetensors(file))
     return named or files[0], stored, notes
 
 
-def _read_safetensors(file: Path) -> dict:
+def _read_safetensors(file: Path) -> dict[str, Any]:
     from safetensors import SafetensorError, safe_open
 
     try:
         with safe_open(str(file), framework="pt") as f:
-            return {name: f.get_tensor(name) for name in f.keys()}  # noqa: SIM118  (not a dict)
+            return {name: f.get_tensor(name) for name in f.keys()}  # not a dict
     except (SafetensorError, OSError, RuntimeError, ValueError, TypeError) as exc:
         detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
         raise ModelError.of("loader.corrupt", file=file, detail=detail) from None

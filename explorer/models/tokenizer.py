@@ -10,8 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from explorer.models.errors import ModelError
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt")
 
@@ -27,7 +31,7 @@ class Tokenized:
 class TextTokenizer:
     """A fast tokenizer with its built-in padding and truncation switched off."""
 
-    def __init__(self, tokenizer, unk_token: str | None, source: Path):
+    def __init__(self, tokenizer: Tokenizer, unk_token: str | None, source: Path):
         self._tok = tokenizer
         # Some shipped tokenizer.json files pad every input to 128 and cut at 128.
         self._tok.no_padding()
@@ -44,7 +48,7 @@ class TextTokenizer:
         enc = self._tok.encode(text)
         ids, tokens, special = list(enc.ids), list(enc.tokens), list(enc.special_tokens_mask)
         for i, (start, end) in enumerate(enc.offsets):
-            if ids[i] == self.unk_id and not special[i] and end > start:
+            if self.unk_token is not None and ids[i] == self.unk_id and not special[i] and end > start:
                 tokens[i] = _unk_display(self.unk_token, text[start:end])
         original = len(ids)
         if original > max_tokens:
@@ -73,7 +77,7 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
 
         try:
             tok = Tokenizer.from_file(str(path))
-        except Exception as exc:  # tokenizers raises its own exception type  # noqa: BLE001
+        except Exception as exc:  # tokenizers raises its own exception type
             raise ModelError.of("tokenizer.unreadable", path=path, detail=_first_line(exc)) from None
         # The config's unknown token when the vocabulary has it, else the one the model names.
         named = _token(settings.get("unk_token"))
@@ -85,7 +89,7 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
     raise ModelError.of("tokenizer.missing" if wordpiece_family else "tokenizer.missing_json", folder=folder)
 
 
-def build_wordpiece(vocab_path: Path, settings: dict):
+def build_wordpiece(vocab_path: Path, settings: dict[str, Any]) -> tuple[Tokenizer, str]:
     """BERT's tokenizer from vocab.txt: the normaliser, splitter and [CLS] … [SEP] of the original.
 
     ``settings`` are tokenizer_config.json's: do_lower_case (BertTokenizer's default True),
@@ -95,7 +99,7 @@ def build_wordpiece(vocab_path: Path, settings: dict):
 
     try:
         vocab = models.WordPiece.read_file(str(vocab_path))
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise ModelError.of("tokenizer.unreadable", path=vocab_path, detail=_first_line(exc)) from None
     names = {
         role: _token(settings.get(f"{role}_token")) or default
@@ -128,9 +132,9 @@ def build_wordpiece(vocab_path: Path, settings: dict):
     return tok, names["unk"]
 
 
-def _tokenizer_settings(folder: Path) -> dict:
+def _tokenizer_settings(folder: Path) -> dict[str, Any]:
     """tokenizer_config.json over special_tokens_map.json; unreadable files count as absent."""
-    settings: dict = {}
+    settings: dict[str, Any] = {}
     for name in ("special_tokens_map.json", "tokenizer_config.json"):
         try:
             data = json.loads((folder / name).read_text(encoding="utf-8"))
@@ -141,7 +145,7 @@ def _tokenizer_settings(folder: Path) -> dict:
     return settings
 
 
-def _token(value) -> str | None:
+def _token(value: object) -> str | None:
     """A special token as tokenizer_config.json writes it: "[UNK]" or {"content": "[UNK]", …}."""
     if isinstance(value, dict):
         value = value.get("content")

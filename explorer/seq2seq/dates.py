@@ -129,7 +129,7 @@ class DateExample:
     def padded_steps(self) -> tuple[int, ...]:
         """Output digits no source character spells: the leading 0 of a month or day below 10
         written with one character, and the century of a two-digit year (``9.5.18``)."""
-        steps = (0, 1) if self.format == "dotted_short" else ()
+        steps: tuple[int, ...] = (0, 1) if self.format == "dotted_short" else ()
         if self.date.month < 10 and len(self.spans["month"]) == 1:
             steps += (5,)
         if self.date.day < 10 and len(self.spans["day"]) == 1:

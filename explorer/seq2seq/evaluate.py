@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -16,6 +17,10 @@ import torch
 from explorer.seq2seq.alignment import alignment_hits, digit_report
 from explorer.seq2seq.dates import FORMATS, DateExample, held_out_set
 from explorer.seq2seq.vocab import Vocabulary, make_batch
+
+if TYPE_CHECKING:
+    from explorer.seq2seq.rnn import GRUTranslator
+    from explorer.seq2seq.transformer import TransformerTranslator
 
 
 @dataclass
@@ -75,7 +80,7 @@ class Predictions:
 
 
 def predict(
-    model: torch.nn.Module,
+    model: GRUTranslator | TransformerTranslator,
     examples: list[DateExample],
     vocab: Vocabulary,
     attention: str = "soft",

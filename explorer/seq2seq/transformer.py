@@ -162,7 +162,7 @@ class TransformerTranslator(nn.Module):
         ``seed`` is unused (sampled attention is offered for the GRU models only)."""
         if attention == "sample":
             raise ValueError("the transformer decodes with soft or hard cross-attention")
-        record = {kind: [] for kind in ATTENTION_KINDS}
+        record: dict[str, list[Recorded]] = {kind: [] for kind in ATTENTION_KINDS}
         memory = self.encode(source, record if keep else None)
         prefix = torch.full((*source.shape[:-1], 1), BOS, dtype=torch.long, device=source.device)
         for t in range(TARGET_LENGTH):

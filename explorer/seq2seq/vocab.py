@@ -27,14 +27,6 @@ class Vocabulary:
     def default(cls) -> Vocabulary:
         return cls(tuple(source_alphabet()))
 
-    @property
-    def source_size(self) -> int:
-        return len(self.source_chars) + 2
-
-    @property
-    def target_size(self) -> int:
-        return len(TARGET_TOKENS)
-
     def _index(self) -> dict[str, int]:
         return {c: i + 2 for i, c in enumerate(self.source_chars)}
 

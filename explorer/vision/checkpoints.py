@@ -5,7 +5,7 @@ A checkpoint is two files side by side, ``NAME.safetensors`` and ``NAME.json``; 
 the command that made it). The shipped ones live in resources/vision/, one per variant,
 named after it: ``load_shipped("cbam")`` reads them once and keeps the model (eval mode, CPU).
 The data experiment's runs live in resources/vision/curve/ (``load_curve("vit", 1000)``);
-``load_shipped("vit")`` is its transformer trained on 10,000 pictures.
+``load_shipped_vit()`` is its transformer trained on 10,000 pictures.
 """
 
 from __future__ import annotations
@@ -14,13 +14,12 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save
 
 from explorer.atomic import atomic_write
 from explorer.resources import resource_path
-from explorer.vision.models import MODELS, TinyCNN, VisionConfigError, build_any, config_from_dict
+from explorer.vision.models import VARIANTS, TinyCNN, VisionConfigError, build_any, config_from_dict
 from explorer.vision.vit import ARCHITECTURE, VisionTransformer
 
 FORMAT_VERSION = 1
@@ -90,9 +89,6 @@ def load_checkpoint(stem: str | Path) -> tuple[TinyCNN | VisionTransformer, dict
 
 
 def shipped_stem(variant: str) -> Path:
-    """The CNN variants' own checkpoints; the transformer's is the data experiment's largest run."""
-    if variant == ARCHITECTURE:
-        return curve_stem(ARCHITECTURE, CURVE_SHIPPED_SIZE)
     return resource_path("vision", variant)
 
 
@@ -101,16 +97,18 @@ def curve_stem(model: str, size: int) -> Path:
     return resource_path("vision", "curve", f"{model}-{size}")
 
 
-@lru_cache(maxsize=len(MODELS))
-def load_shipped(variant: str) -> tuple[TinyCNN | VisionTransformer, dict]:
-    """The shipped, trained model of ``variant`` (a CNN variant or ``vit``) and its JSON, read
-    once and kept. The same model object is handed to every caller: compute with it, never train it.
+@lru_cache(maxsize=len(VARIANTS))
+def load_shipped(variant: str) -> tuple[TinyCNN, dict]:
+    """The shipped, trained CNN of ``variant`` and its JSON, read once and kept.
+
+    The same model object is handed to every caller: use it to compute, never to train it.
     """
-    if variant not in MODELS:
-        raise CheckpointError(f"model {variant!r} is not one of {', '.join(MODELS)}")
-    if variant == ARCHITECTURE:
-        return load_curve(ARCHITECTURE, CURVE_SHIPPED_SIZE)  # one object, whichever way it is asked for
-    return _frozen(shipped_stem(variant))
+    if variant not in VARIANTS:
+        raise CheckpointError(f"model {variant!r} is not one of {', '.join(VARIANTS)}")
+    model, info = _frozen(shipped_stem(variant))
+    if not isinstance(model, TinyCNN):
+        raise CheckpointError(f"{shipped_stem(variant)}: it holds no CNN")
+    return model, info
 
 
 @lru_cache(maxsize=8)
@@ -119,12 +117,16 @@ def load_curve(model: str, size: int) -> tuple[TinyCNN | VisionTransformer, dict
     return _frozen(curve_stem(model, size))
 
 
+def load_shipped_vit() -> tuple[VisionTransformer, dict]:
+    """The shipped vision transformer: the data experiment's, trained on the most pictures."""
+    model, info = load_curve(ARCHITECTURE, CURVE_SHIPPED_SIZE)
+    if not isinstance(model, VisionTransformer):
+        raise CheckpointError(f"{curve_stem(ARCHITECTURE, CURVE_SHIPPED_SIZE)}: it holds no transformer")
+    return model, info
+
+
 def _frozen(stem: Path) -> tuple[TinyCNN | VisionTransformer, dict]:
     model, info = load_checkpoint(stem)
     for p in model.parameters():
         p.requires_grad_(False)
     return model, info
-
-
-def state_size_bytes(model: torch.nn.Module) -> int:
-    return sum(t.numel() * t.element_size() for t in model.state_dict().values())

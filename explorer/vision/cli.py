@@ -73,6 +73,7 @@ def train_vision_main(argv: list[str]) -> int:
     transformer = args.model == ViTConfig().variant
     if transformer and (args.reduction, args.kernel) != (None, None):
         fail("--reduction and --kernel shape the CNN's attention blocks; the vision transformer has none")
+    config: VisionConfig | ViTConfig
     try:
         if transformer:
             from explorer.vision.data_curve import RECIPES
@@ -188,12 +189,13 @@ def vision_main(argv: list[str]) -> int:
     from explorer.vision.shapes import generate
 
     mask = label = None
+    notices: list[str]  # keyed Messages, and the command line's own note about --model
     if args.image is not None:
         try:
             loaded = load_image(args.image)
         except ImageError as exc:
             fail(str(exc))
-        image, notices, source_text = loaded.pixels, loaded.notices, f"image:{args.image}"
+        image, notices, source_text = loaded.pixels, list(loaded.notices), f"image:{args.image}"
         notices.append(Message.of("vision.trained_on_shapes"))
     else:
         seed = _seed(args.generate)
@@ -207,11 +209,13 @@ def vision_main(argv: list[str]) -> int:
         )
 
     from explorer.core.device import choose_device
-    from explorer.vision.checkpoints import CheckpointError, load_checkpoint, load_shipped
-    from explorer.vision.trace import run_model
+    from explorer.vision.checkpoints import CheckpointError, load_checkpoint, load_shipped, load_shipped_vit
+    from explorer.vision.models import TinyCNN
+    from explorer.vision.trace import VisionTrace, run_model
     from explorer.vision.vit import VisionTransformer
-    from explorer.vision.vit_trace import run_vit_model
+    from explorer.vision.vit_trace import ViTTrace, run_vit_model
 
+    model: TinyCNN | VisionTransformer
     try:
         if args.checkpoint:
             model, _ = load_checkpoint(args.checkpoint.removesuffix(".safetensors").removesuffix(".json"))
@@ -219,6 +223,8 @@ def vision_main(argv: list[str]) -> int:
                 notices.append(
                     f"--checkpoint holds a {model.config.variant} model: --model {args.model} ignored"
                 )
+        elif args.model == "vit":
+            model, _ = load_shipped_vit()
         else:
             model, _ = load_shipped(args.model or "cbam")
     except CheckpointError as exc:
@@ -230,14 +236,19 @@ def vision_main(argv: list[str]) -> int:
         import copy
 
         model = copy.deepcopy(model).to(device)  # the shipped model stays on the CPU for everyone else
-    compute = run_vit_model if isinstance(model, VisionTransformer) else run_model
-    trace = compute(model, image, object_mask=mask, label=label, source=source_text, notices=notices)
+    trace: VisionTrace | ViTTrace
+    if isinstance(model, VisionTransformer):
+        trace = run_vit_model(
+            model, image, object_mask=mask, label=label, source=source_text, notices=notices
+        )
+    else:
+        trace = run_model(model, image, object_mask=mask, label=label, source=source_text, notices=notices)
     try:
         trace.save(args.out)
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
-    for notice in trace.notices:
-        _print(f"note: {notice}")
+    for note in trace.notices:
+        _print(f"note: {note}")
     truth = "" if trace.label is None else f"; the picture is a {trace.class_names[trace.label]}"
     _print(
         f"{args.out}: {trace.variant} predicts {trace.prediction_name!r} "

@@ -46,8 +46,8 @@ def draw_curve(result: CurveResult, classes: int = 8) -> Image.Image:
         if tenth % 2 == 0:
             draw.text((left - 14, y), f"{tenth * 10}%", fill=INK, font=_font(24), anchor="rm")
     chance = 1 / classes
-    for x in range(left, right, 16):  # dashed
-        draw.line([(x, y_of(chance)), (x + 8, y_of(chance))], fill=(120, 120, 120), width=2)
+    for dash in range(left, right, 16):
+        draw.line([(dash, y_of(chance)), (dash + 8, y_of(chance))], fill=(120, 120, 120), width=2)
     draw.text(
         (right - 6, y_of(chance) - 6),
         f"chance (1 in {classes})",
@@ -91,10 +91,8 @@ def draw_curve(result: CurveResult, classes: int = 8) -> Image.Image:
         draw.text((left + 88, ly), label, fill=INK, font=_font(24), anchor="lm")
 
     caption = textwrap.wrap(str(result.caption()), width=88)
-    y = bottom + 100
-    for line in caption:
-        draw.text((left - 60, y), line, fill=INK, font=_font(24))
-        y += 32
+    for number, line in enumerate(caption):
+        draw.text((left - 60, bottom + 100 + 32 * number), line, fill=INK, font=_font(24))
     return image
 
 

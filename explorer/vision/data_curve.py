@@ -39,7 +39,7 @@ from explorer.vision.measure import attention_mass
 from explorer.vision.models import VisionConfig
 from explorer.vision.shapes import Batch, held_out
 from explorer.vision.train import TrainSettings, VisionRun, train_config
-from explorer.vision.vit import ViTConfig
+from explorer.vision.vit import VisionTransformer, ViTConfig
 from explorer.vision.vit_measures import measure_vit, position_similarity, position_summary
 
 SIZES = (100, 1_000, 10_000)
@@ -51,7 +51,7 @@ TEST_SIZE = 2_000
 CURVE_FORMAT_VERSION = 1
 MAX_SIZE = 200_000
 
-CONFIGS = {"cnn": VisionConfig(variant="cbam"), "vit": ViTConfig()}
+CONFIGS: dict[str, VisionConfig | ViTConfig] = {"cnn": VisionConfig(variant="cbam"), "vit": ViTConfig()}
 RECIPES = {
     "cnn": TrainSettings(steps=1000, batch_size=64, learning_rate=3e-3, eval_every=250, snapshot_every=0),
     "vit": TrainSettings(
@@ -129,8 +129,13 @@ def train_one(
 
 def measure_run(run: VisionRun, model: str, cpu_s: float, wall_s: float, test: Batch) -> CurveRun:
     s = run.settings
-    common = dict(model=model, size=s.pool_size, seed=s.seed, steps=s.steps, cpu_s=cpu_s, wall_s=wall_s)
-    if model == "vit":
+
+    def record(accuracy: float, share: float, area: float, map_kind: str, details: dict) -> CurveRun:
+        return CurveRun(
+            model, s.pool_size, s.seed, s.steps, accuracy, share, area, map_kind, cpu_s, wall_s, details
+        )
+
+    if isinstance(run.model, VisionTransformer):
         measured = measure_vit(run.model, test)
         positions = position_summary(position_similarity(run.model), run.model.config.grid)
         details = {
@@ -142,13 +147,11 @@ def measure_run(run: VisionRun, model: str, cpu_s: float, wall_s: float, test: B
             "position_others": positions.others,
         }
         best = measured.rollout
-        return CurveRun(**common, accuracy=measured.accuracy, share=best.share, area=best.area,
-                        map_kind="attention rollout", details=details)  # fmt: skip
+        return record(measured.accuracy, best.share, best.area, "attention rollout", details)
     accuracy, masses = attention_mass(run.model, test)
     last = masses[-1]
-    details = {"blocks": {m.block: m.share for m in masses}}
-    return CurveRun(**common, accuracy=accuracy, share=last.share, area=last.area,
-                    map_kind=f"CBAM spatial map, {last.block}", details=details)  # fmt: skip
+    return record(accuracy, last.share, last.area, f"CBAM spatial map, {last.block}",
+                  {"blocks": {m.block: m.share for m in masses}})  # fmt: skip
 
 
 @dataclass

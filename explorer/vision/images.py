@@ -92,8 +92,9 @@ def load_image(path: str | Path, size: int = IMAGE_SIZE) -> LoadedImage:
             if width * height > MAX_PIXELS:
                 raise _too_large(path, width, height)
             notices = []
-            if getattr(picture, "n_frames", 1) > 1:
-                notices.append(Message.of("vision.animation", frames=picture.n_frames))
+            frames = getattr(picture, "n_frames", 1)
+            if frames > 1:
+                notices.append(Message.of("vision.animation", frames=frames))
             try:
                 picture.load()
                 mode = picture.mode

@@ -7,8 +7,8 @@ The mass share of a map A over an image with object mask O (both at image size):
 Maps smaller than the image are upsampled by nearest neighbour — each map cell covers an
 f × f block of pixels (f = image size / map size), so every pixel under a cell carries that
 cell's value and no mass is invented or smoothed away. The reported ratio is
-mean(share) / mean(area) over the held-out pictures: 1 means "no better than uniform", and the
-issue asks for ≥ 2 for CBAM's spatial attention.
+mean(share) / mean(area) over the held-out pictures: 1 means "no better than uniform"; a
+trained CBAM's spatial attention should reach 2 or more.
 
 Plain and SE models have no spatial attention; for them ``activation_mass`` reports the same
 ratio for the channel-mean of the last block's output — an activation map, not attention.
@@ -55,7 +55,8 @@ def mass_share(maps: np.ndarray, masks: np.ndarray) -> np.ndarray:
 def run_batch(model: TinyCNN, images: np.ndarray, chunk: int = 500) -> tuple[np.ndarray, dict[str, dict]]:
     """Logits and every block's stages (numpy, CPU) for many pictures, in chunks."""
     device = next(model.parameters()).device
-    logits, stages = [], {}
+    logits: list[np.ndarray] = []
+    stages: dict[str, dict[str, list[np.ndarray]]] = {}
     model.eval()
     with torch.no_grad():
         for start in range(0, len(images), chunk):

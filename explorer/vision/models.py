@@ -101,6 +101,7 @@ class ConvBlock(nn.Module):
         self.norm = nn.BatchNorm2d(c_out)
         self.kind = attention
         self.pool = pool
+        self.attention: nn.Module | None
         if attention == "se":
             self.attention = SEBlock(c_out, config.reduction)
         elif attention == "cbam":
@@ -158,10 +159,6 @@ def build_model(config: VisionConfig, seed: int | None = None) -> TinyCNN:
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         return TinyCNN(config)
-
-
-def parameter_count(model: nn.Module) -> int:
-    return sum(p.numel() for p in model.parameters())
 
 
 def config_from_dict(data: dict) -> VisionConfig | ViTConfig:

@@ -42,10 +42,6 @@ class Picture:
     radius: float
 
 
-def class_name(label: int) -> str:
-    return CLASS_NAMES[label]
-
-
 def shape_mask(shape: str, centre: tuple[float, float], radius: float, size: int = IMAGE_SIZE) -> np.ndarray:
     """The pixels whose centres fall inside the shape (hard edges, so masks are exact)."""
     rows, cols = _pixel_centres(size)
@@ -115,7 +111,7 @@ def generate(seed: int, size: int = IMAGE_SIZE, noise: float = NOISE) -> Picture
         spot = _place(rng, r, taken, size)
         if spot is not None:
             kind = SHAPES[rng.integers(len(SHAPES))]
-            tone = DISTRACTOR_COLOURS[distractor_names[rng.integers(len(distractor_names))]]
+            tone = np.asarray(DISTRACTOR_COLOURS[distractor_names[rng.integers(len(distractor_names))]])
             image[shape_mask(kind, spot, r, size)] = tone
             taken.append((spot[0], spot[1], r))
 

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -32,7 +34,7 @@ import torch
 from explorer.atomic import atomic_write, save_json_or_npz
 from explorer.vision.models import TinyCNN, VisionConfig
 
-# The fixed names first (the issue's), then the others blocks keep, in the order they happen.
+# The stage names a trace file always uses first, then the others blocks keep, in the order they happen.
 FIXED_STAGES = ("features", "squeeze", "excitation", "channel_weights", "spatial_map", "output")
 OTHER_STAGES = (
     "excitation_hidden",
@@ -146,7 +148,7 @@ class VisionTrace:
         atomic_write(Path(path), lambda f: json.dump(self.to_dict(), f, ensure_ascii=False))
 
     def to_npz(self, path: str | Path) -> None:
-        arrays = self.arrays()
+        arrays: dict[str, Any] = self.arrays()
         arrays["meta_json"] = np.array(json.dumps(self.meta(), ensure_ascii=False))  # no pickle needed
         atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays), "wb")
 
@@ -162,7 +164,7 @@ def block_params(model: TinyCNN) -> list[dict[str, np.ndarray]]:
 
     out = []
     for block in model.blocks:
-        a = block.attention
+        a: Any = block.attention  # the kind says which block it is
         if block.kind == "se":
             out.append({"w1": arr(a.w1.weight), "w2": arr(a.w2.weight)})
         elif block.kind == "cbam":
@@ -186,7 +188,7 @@ def run_model(
     object_mask: np.ndarray | None = None,
     label: int | None = None,
     source: str = "",
-    notices: list[str] | None = None,
+    notices: Sequence[str] | None = None,
 ) -> VisionTrace:
     """Every stage of ``image`` ([H, W, 3] float in [0, 1], H = W = the model's input size)."""
     size = model.config.image_size

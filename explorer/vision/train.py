@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import overload
 
 import numpy as np
 import torch
@@ -108,6 +109,7 @@ def train_variant(
 ) -> VisionRun:
     """Train one variant (a CNN's, or ``vit``: the vision transformer) from scratch; raises
     TrainingCancelled (with its log) when stopped."""
+    config: VisionConfig | ViTConfig
     if variant == ViTConfig().variant:
         config = ViTConfig()
     else:
@@ -124,7 +126,7 @@ def train_config(
     should_stop: Callable[[], bool] | None = None,
 ) -> VisionRun:
     device, notice = choose_device(settings.device)
-    notices = [notice] if notice else []
+    notices: list[str] = [notice] if notice else []
     with torch_threads(settings.threads if device.type == "cpu" else None):
         seed_everything(settings.seed)
         rng = np.random.default_rng(settings.seed)
@@ -135,6 +137,7 @@ def train_config(
         check = held_out(settings.eval_size)
         check_images = torch.from_numpy(check.images).to(device)
         check_labels = torch.from_numpy(check.labels).to(device)
+        optimiser: torch.optim.Optimizer
         if settings.weight_decay:
             optimiser = torch.optim.AdamW(
                 model.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay
@@ -181,6 +184,10 @@ def learning_rate_at(i: int, settings: TrainSettings) -> float:
     return settings.learning_rate * 0.5 * (1 + math.cos(math.pi * (i - warm) / (settings.steps - warm)))
 
 
+@overload
+def model_at(config: VisionConfig, snapshot: Snapshot) -> TinyCNN: ...
+@overload
+def model_at(config: ViTConfig, snapshot: Snapshot) -> VisionTransformer: ...
 def model_at(config: VisionConfig | ViTConfig, snapshot: Snapshot) -> TinyCNN | VisionTransformer:
     """The model as it was at ``snapshot`` (CPU, eval mode): to redraw a watched picture's maps."""
     model = build_any(config)

@@ -35,6 +35,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -157,7 +158,7 @@ class ViTTrace:
         atomic_write(Path(path), lambda f: json.dump(self.to_dict(), f, ensure_ascii=False))
 
     def to_npz(self, path: str | Path) -> None:
-        arrays = self.all_arrays()
+        arrays: dict[str, Any] = self.all_arrays()
         arrays["meta_json"] = np.array(json.dumps(self.meta(), ensure_ascii=False))
         atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays), "wb")
 

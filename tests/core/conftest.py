@@ -16,5 +16,5 @@ def model_dir():
 def random_projections(width: int, seed: int = 0, bias: bool = True) -> Projections:
     gen = torch.Generator().manual_seed(seed)
     w = lambda: torch.randn(width, width, generator=gen) / width**0.5  # noqa: E731
-    b = (lambda: torch.randn(width, generator=gen) * 0.1) if bias else (lambda: None)  # noqa: E731
+    b = (lambda: torch.randn(width, generator=gen) * 0.1) if bias else (lambda: None)
     return Projections(w(), w(), w(), w(), b(), b(), b(), b())

@@ -1,5 +1,5 @@
-"""Issue 12, finding by finding: what stopped a class at a 1024×768 projector, each driven as
-the teacher met it (keys, clicks, typing), each failing on the behaviour that was found."""
+"""What stopped a class at a 1024×768 projector, one test each, driven as the teacher met it
+(keys, clicks, typing), each failing on the behaviour that was found."""
 
 import math
 from dataclasses import replace
@@ -104,7 +104,7 @@ def test_the_tokens_step_shows_chips_with_their_ids(qtbot, animal):
     model's vocabulary (checked against the tokenizer file itself)."""
     from tokenizers import Tokenizer
 
-    from explorer.models import catalogue
+    from explorer.models import convert_e5
 
     w = animal
     present(w)
@@ -114,7 +114,7 @@ def test_the_tokens_step_shows_chips_with_their_ids(qtbot, animal):
     assert p.showing_tokens and p.chips.isVisible() and not p.canvas.isVisible()
     chips = p.chips.chips()
     assert [c.token for c in chips] == w.trace.tokens_key
-    tokenizer = Tokenizer.from_file(str(catalogue.ready_dir("minilm") / "tokenizer.json"))
+    tokenizer = Tokenizer.from_file(str(convert_e5.ready_dir("minilm") / "tokenizer.json"))
     tokenizer.no_padding()
     tokenizer.no_truncation()
     ids = tokenizer.encode(ANIMAL).ids

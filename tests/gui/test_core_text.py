@@ -39,7 +39,7 @@ from explorer.core.trace import TraceSelection
 from explorer.gui import core_text
 from explorer.gui.core_text import error_text, translated
 from explorer.messages import CONTEXT, TEMPLATES, Message, MessageError, fields, placeholders
-from explorer.models import catalogue, convert_e5
+from explorer.models import convert_e5
 from explorer.models.convert_bin import convert, read_bin
 from explorer.models.e5s1 import dequantise_q4_0, read_e5s1
 from explorer.models.families import read_config
@@ -344,7 +344,7 @@ def notices(config: AttentionConfig, engine: Engine | None = None) -> list[Messa
 
 def nothing_installed(env: Env) -> Engine:
     """An engine whose bundled models are all missing."""
-    env.monkeypatch.setattr(catalogue, "ready_dir", lambda key: None)
+    env.monkeypatch.setattr(convert_e5, "ready_dir", lambda key: None)
     return Engine(default_model=None)
 
 

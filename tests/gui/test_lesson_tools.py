@@ -287,7 +287,7 @@ def test_preferences_persist_in_the_given_settings_only(qtbot, engine, tmp_path)
 
 
 def test_every_stage_exports_whatever_is_on_screen(qtbot, small, tmp_path):
-    """Ctrl+E on a stage not on screen (issue 12 found a crash there): every stage of the
+    """Ctrl+E on a stage not on screen (it once crashed there): every stage of the
     pipeline and of the grid exports from another tab, with the pipeline zoomed elsewhere."""
     from explorer.appstate.state import GRID_STAGES, PANEL_NAMES
 

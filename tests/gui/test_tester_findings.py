@@ -1,4 +1,4 @@
-"""What a tester found using the window for real (Xvfb), each as the test that would have caught it."""
+"""What using the window for real (Xvfb) found, each as the test that would have caught it."""
 
 import shutil
 from pathlib import Path
@@ -53,8 +53,8 @@ def asked_when_quitting(qtbot, w) -> bool:
 def test_typing_a_source_and_picking_a_model_on_the_translation_tab_asks_before_quitting(
     qtbot, small, tmp_path
 ):
-    """The tester opened a session, typed a date on the Translation tab and picked Luong:
-    Ctrl+Q quit without asking, and both were lost."""
+    """Open a session, type a date on the Translation tab and pick Luong:
+    Ctrl+Q quit without asking, and both were lost (it once did)."""
     w = small
     path = tmp_path / "lesson.aexp.json"
     assert w.files.save(path) and w.files.open(path)

@@ -21,6 +21,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.vision import PAGES, render_drawing
 from explorer.core.config import AttentionConfig
+from explorer.gui import app_setup
 from explorer.gui.messages import ERROR_STYLE
 from explorer.gui.views.registry import TABS, Tab
 from explorer.gui.vision import figures as vf
@@ -429,7 +430,7 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision):
     run = view.trainer.run
     run_until(lambda: view.vision.training == "finished", 60_000)
     assert run.status == "finished" and run.steps_done == 40 and run.snapshots[-1].step == 40
-    collector = QtWidgets.QApplication.instance()._gc
+    collector = app_setup.gui_collector()
     assert view.trainer._warming is False and collector.timer.isActive()  # held while warming, then resumed
     assert len(run.accuracy) == len(run.eval_steps) == 2  # steps 20 and 40
     np.testing.assert_array_equal(tp.accuracy.curves.series[0].ys, run.accuracy)

@@ -207,7 +207,7 @@ def test_the_frozen_bundle_converts_its_source_on_first_use(tiny, tmp_path, monk
     monkeypatch.setattr(sys, "_MEIPASS", str(bundle), raising=False)
     monkeypatch.setenv(catalogue.MULTILINGUAL_DIR_ENV, str(target))
     assert catalogue.status("multilingual") == "convertible"
-    assert catalogue.ready_dir("multilingual") == target
+    assert convert_e5.ready_dir("multilingual") == target
     assert catalogue.status("multilingual") == "installed"
     assert json.loads((target / "config.json").read_text())["model_type"] == "xlm-roberta"
 

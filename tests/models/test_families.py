@@ -83,7 +83,7 @@ def test_roberta_positions_start_after_the_padding_index(folders, family):
 def test_half_precision_weights_compute_in_float32(folders, family, dtype):
     folder = folders(family, dtype=dtype)
     with safe_open(str(folder / "model.safetensors"), framework="pt") as f:
-        stored = {f.get_slice(name).get_dtype() for name in f.keys()}  # noqa: SIM118
+        stored = {f.get_slice(name).get_dtype() for name in f.keys()}
     assert stored == {"F16" if dtype == torch.float16 else "BF16"}
     model, ref = load_model(folder), tiny.reference(folder, torch.float32)
     # The upcast weights are exactly transformers' float32 ones.

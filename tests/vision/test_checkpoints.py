@@ -18,7 +18,7 @@ from explorer.vision.models import VARIANTS, TinyCNN, VisionConfig
 from explorer.vision.shapes import held_out
 
 MAX_BYTES = 2 * 1024 * 1024
-SHIPPED_ACCURACY = 0.95  # the bar; the README table gives each checkpoint's own figure
+SHIPPED_ACCURACY = 0.95  # every shipped checkpoint's bar; the README table gives each one's own figure
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,7 @@ def test_shipped_checkpoint_keeps_its_accuracy(variant, sample):
 def test_shipped_models_are_read_once():
     assert load_shipped("cbam")[0] is load_shipped("cbam")[0]
     with pytest.raises(CheckpointError, match="not one of"):
-        load_shipped("resnet")
+        load_shipped("vit")
 
 
 def test_save_and_load_round_trip(tmp_path):

@@ -61,7 +61,7 @@ def test_unusual_pictures_are_read_in_process(tmp_path, kind, capsys):
     assert "note: " in capsys.readouterr().out
 
 
-SUBPROCESS_CASES = ("text", "zero", "truncated", "huge")  # the list, each in a real process
+SUBPROCESS_CASES = ("text", "zero", "truncated", "huge")  # the worst files, each in a real process
 
 
 def bad_cases(folder):

@@ -12,22 +12,29 @@ import math
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.appstate.model_choice import Choice, LoadedModel
 from explorer.appstate.presets import PRESET_CONTEXT, PRESETS
 from explorer.appstate.state import ExplorerState
-from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
+from explorer.core.config import (
+    ATTENTIONS,
+    MASK_KINDS,
+    SCALES,
+    SCORINGS,
+    SIZED_MASKS,
+    WEIGHT_SOURCES,
+    AttentionConfig,
+    ConfigError,
+    MaskSpec,
+)
 from explorer.core.device import device_reasons
 from explorer.gui.core_text import translated
 from explorer.gui.elided import ElidedCombo
-from explorer.gui.model_picker import Choice, LoadedModel, ModelPicker, choice_text, summary_text
-from explorer.gui.views.stages import option_label
+from explorer.gui.model_picker import ModelPicker, choice_text, summary_text
+from explorer.gui.options import option_label
 
 TAU_MIN_LOG, TAU_MAX_LOG, TAU_STEPS = -2.0, 1.0, 300  # τ from 0.01 to 10 on a log scale
 MAX_TEXT_CHARS = 1_000_000  # a pasted page is kept whole; the engine cuts tokens and says so
-SCORINGS = ("dot", "cosine", "additive", "general")
-ATTENTIONS = ("soft", "hard", "sample")
-SCALES = ("sqrt", "temperature", "none")
-MASKS = ("none", "causal", "window", "valid")
-SOURCES = ("pretrained", "random", "identity")
+KEEP = object()  # read_config: the heads as the state's configuration has them
 
 
 SNAP_STEPS = 4  # a slider released this close to the √d_k mark lands on it
@@ -81,7 +88,7 @@ class TauSlider(QtWidgets.QSlider):
         )
         return groove.left() + pos + handle.width() / 2
 
-    def paintEvent(self, event):  # noqa: N802
+    def paintEvent(self, event):
         super().paintEvent(event)
         x = self.mark_x()
         if x is None:
@@ -116,10 +123,6 @@ class Controls(QtWidgets.QWidget):
     def __init__(self, state: ExplorerState, parent=None):
         super().__init__(parent)
         self.state = state
-        self._model: LoadedModel | None = None  # the model the labels describe (ModelSwitch says)
-        self._default_heads: int | None = None  # the model's own head count (its item says so)
-        self._d_k: int | None = None  # the result's d_k: where the τ slider marks √d_k
-        self._heads_auto = True  # heads follow the model until the user picks a count
         self._updating = False
         form = QtWidgets.QFormLayout(self)
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -169,14 +172,14 @@ class Controls(QtWidgets.QWidget):
         self.seed.setRange(0, 2**31 - 1)
         row("seed", self.seed)
         mask_row = QtWidgets.QHBoxLayout()
-        self.mask = combo(MASKS)
+        self.mask = combo(MASK_KINDS)
         self.mask_size = QtWidgets.QSpinBox()
         self.mask_size.setRange(0, 4096)
         self.mask_size.setValue(2)
         mask_row.addWidget(self.mask, 1)
         mask_row.addWidget(self.mask_size)
         row("mask", mask_row)
-        self.source = combo(SOURCES)  # where the weights come from
+        self.source = combo(WEIGHT_SOURCES)  # where the weights come from
         row("source", self.source)
         self.model_picker = ModelPicker()  # which model (gui/model_picker.py; the window loads it)
         row("model", self.model_picker)
@@ -220,7 +223,17 @@ class Controls(QtWidgets.QWidget):
             box.setMinimumContentsLength(8)
         self.retranslate()
         self.show_config(state.config)
-        state.subscribe(lambda event, s: self.show_config(s.config), ("config",))
+        self.show_shape()
+        state.subscribe(self._on_state, ("config", "model", "shape"))
+
+    def _on_state(self, event: str, state: ExplorerState) -> None:
+        if event == "config":
+            self.show_config(state.config)
+        elif event == "model":  # the model the window loaded: every label follows it
+            self._show_model_texts()
+            self._show_width(state.config)
+        else:
+            self.show_shape()
 
     # -- language ----------------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -405,18 +418,18 @@ class Controls(QtWidgets.QWidget):
         )
         self._label_heads()
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
 
     # -- reactions ----------------------------------------------------------------------------
-    def _changed(self, *_):
+    def _changed(self, *_, heads: object = KEEP) -> None:
         if self._updating:
             return
         self._sync_enabled()
         try:
-            config = self.read_config(self.state.config)
+            config = self.read_config(self.state.config, heads)
         except ConfigError as exc:
             self.invalid.emit(exc)
             return
@@ -428,12 +441,10 @@ class Controls(QtWidgets.QWidget):
             self.state.apply_preset(PRESETS[int(data)])
 
     def _on_heads_picked(self, *_):
-        self._heads_auto = False
-        self._changed()
+        self._changed(heads=self.heads.currentData())
 
     def _on_width(self, *_):
-        self._heads_auto = True
-        self._changed()
+        self._changed(heads=None)  # a new width: the heads follow it again
 
     def _tau_tooltip(self) -> None:
         text = self.tr(
@@ -446,20 +457,11 @@ class Controls(QtWidgets.QWidget):
                 "The mark ▼ is τ = √d_k = {0}: there the weights are those of ÷ √d_k scaling "
                 "(release the slider near it to land on it)."
             ).format(f"{mark:.4g}")
-        elif self._d_k:
+        elif self.state.shape is not None:
             text += " " + self.tr("√d_k = {0} lies beyond the slider's range.").format(
-                f"{math.sqrt(self._d_k):.4g}"
+                f"{math.sqrt(self.state.shape.d_k):.4g}"
             )
         self.tau.setToolTip(text)
-
-    def set_dk(self, d_k: int) -> None:
-        """The result's d_k: the τ slider marks τ = √d_k."""
-        if d_k == self._d_k:
-            return
-        self._d_k = d_k
-        root = math.sqrt(d_k)
-        self.tau.set_mark(root if 10**TAU_MIN_LOG <= root <= 10**TAU_MAX_LOG else None)
-        self._tau_tooltip()
 
     def _snap_tau(self) -> None:
         """A release within a few steps of the √d_k mark lands on it exactly."""
@@ -483,20 +485,13 @@ class Controls(QtWidgets.QWidget):
     def _on_source(self, index: int) -> None:
         if self._updating:
             return
-        self._heads_auto = True
         self._show_width(self.state.config)  # random weights keep their own width
-        self._changed()
+        self._changed(heads=None)  # the heads follow the new source
 
     # -- the model in use --------------------------------------------------------------------------
-    def show_model(self, model: LoadedModel) -> None:
-        """The model the window loaded (ModelSwitch calls this): every label follows it."""
-        self._model = model
-        self._show_model_texts()
-        self._show_width(self.state.config)
-
     def _loaded(self) -> LoadedModel | None:
         """The described model if it is the one the configuration names."""
-        model = self._model
+        model = self.state.loaded_model
         return model if model is not None and model.choice.same(Choice.of(self.state.config)) else None
 
     def _pretrained_text(self) -> str:
@@ -533,13 +528,14 @@ class Controls(QtWidgets.QWidget):
         self.layer.setEnabled(source == "pretrained")
         self.width.setEnabled(source in ("random", "identity"))
         self.model_label.setEnabled(source == "pretrained")
-        self.mask_size.setEnabled(self.mask.currentData() in ("window", "valid"))
+        self.mask_size.setEnabled(self.mask.currentData() in SIZED_MASKS)
 
     # -- config <-> widgets ----------------------------------------------------------------------
-    def read_config(self, base: AttentionConfig) -> AttentionConfig:
-        """The widgets' values as a config (raises ConfigError with a message for the user)."""
+    def read_config(self, base: AttentionConfig, heads: object = KEEP) -> AttentionConfig:
+        """The widgets' values as a config (raises ConfigError with a message for the user).
+        ``heads``: a count picked, None (they follow the model), or KEEP (the base's)."""
         mask = self.mask.currentData()
-        if mask in ("window", "valid"):
+        if mask in SIZED_MASKS:
             mask = f"{mask}:{self.mask_size.value()}"
         source = self.source.currentData()
         scale = self.scale.currentData()
@@ -550,7 +546,7 @@ class Controls(QtWidgets.QWidget):
             scoring=self.scoring.currentData(),
             scale=scale,
             temperature=self._tau_value() if scale == "temperature" else base.temperature,
-            heads=None if self._heads_auto else self.heads.currentData(),
+            heads=base.heads if heads is KEEP else heads,
             attention=self.attention.currentData(),
             mask=mask,
             weights=source,
@@ -578,7 +574,7 @@ class Controls(QtWidgets.QWidget):
             self.seed.setValue(config.seed)
             spec = MaskSpec.parse(config.mask)
             self.mask.setCurrentIndex(self.mask.findData(spec.kind))
-            if spec.kind in ("window", "valid"):
+            if spec.kind in SIZED_MASKS:
                 self.mask_size.setValue(spec.size)
             self.source.setCurrentIndex(self.source.findData(config.weights))
             if config.layer > self.layer.maximum():
@@ -589,7 +585,6 @@ class Controls(QtWidgets.QWidget):
             self.model_picker.show_choice(Choice.of(config))
             self.device.setCurrentIndex(self.device.findData(config.device, QtCore.Qt.ItemDataRole.UserRole))
             self.preset.setCurrentIndex(max(0, self.preset.findData(preset_shown(config))))
-            self._heads_auto = config.heads is None
             if config.heads is not None:
                 index = self.heads.findData(config.heads)
                 if index < 0:
@@ -608,18 +603,27 @@ class Controls(QtWidgets.QWidget):
         return slider_to_tau(self.tau.value())
 
     def _heads_text(self, h: int) -> str:
-        return self.tr("{0} (model's own)").format(h) if h == self._default_heads else str(h)
+        shape = self.state.shape
+        own = shape is not None and h == shape.default_heads
+        return self.tr("{0} (model's own)").format(h) if own else str(h)
 
     def _label_heads(self) -> None:
         """The head counts in the interface language (the model's own one says so)."""
         for i in range(self.heads.count()):
             self.heads.setItemText(i, self._heads_text(self.heads.itemData(i)))
 
-    def set_source(self, counts: list[int], default_heads: int, heads: int, layers: int) -> None:
-        """Offer only the head counts the width allows, and the layers the model has."""
+    def show_shape(self) -> None:
+        """The trace on screen's shape: only the head counts its width allows, the layers the
+        model has, and the τ slider's mark at √d_k."""
+        shape = self.state.shape
+        if shape is None:
+            return
+        root = math.sqrt(shape.d_k)
+        self.tau.set_mark(root if 10**TAU_MIN_LOG <= root <= 10**TAU_MAX_LOG else None)
+        self._tau_tooltip()
+        counts, heads, layers = shape.head_counts, shape.heads, shape.layers
         self._updating = True
         try:
-            self._default_heads = default_heads
             wanted = [(self._heads_text(h), h) for h in counts]
             current = [(self.heads.itemText(i), self.heads.itemData(i)) for i in range(self.heads.count())]
             if wanted != current:

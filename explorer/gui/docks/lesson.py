@@ -38,6 +38,9 @@ class LessonPanel(QtWidgets.QFrame):
         self.play_button = QtWidgets.QPushButton()
         self.play_button.setCheckable(True)
         self.speed = ElidedCombo(min_chars=6)
+        for _ in SPEEDS_S:  # slow, normal, fast: worded in retranslate
+            self.speed.addItem("")
+        self.speed.setCurrentIndex(1)
         self.step_label = QtWidgets.QLabel()
         self.title_label = QtWidgets.QLabel()
         self.title_label.setWordWrap(True)
@@ -222,21 +225,14 @@ class LessonPanel(QtWidgets.QFrame):
         self.next_button.setToolTip(self.tr("Next stage (→)"))
         self.play_button.setToolTip(self.tr("Walk through the stages by itself at the chosen speed"))
         self._set_play_text()
-        current = max(self.speed.currentIndex(), 1 if self.speed.count() == 0 else 0)
-        self.speed.blockSignals(True)
-        self.speed.clear()
-        for text, seconds in (
-            (self.tr("slow"), SPEEDS_S[0]),
-            (self.tr("normal"), SPEEDS_S[1]),
-            (self.tr("fast"), SPEEDS_S[2]),
+        for index, (text, seconds) in enumerate(
+            ((self.tr("slow"), SPEEDS_S[0]), (self.tr("normal"), SPEEDS_S[1]), (self.tr("fast"), SPEEDS_S[2]))
         ):
-            self.speed.addItem(self.tr("{speed} ({s} s a step)").format(speed=text, s=seconds))
-        self.speed.setCurrentIndex(current)
-        self.speed.blockSignals(False)
+            self.speed.setItemText(index, self.tr("{speed} ({s} s a step)").format(speed=text, s=seconds))
         self.speed.setToolTip(self.tr("How long Play stays on each stage"))
         self._show_step()
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

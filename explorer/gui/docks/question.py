@@ -125,9 +125,7 @@ class QuestionPanel(QtWidgets.QWidget):
     def show_question(self) -> None:
         prediction = self.state.predict
         question = prediction.question()
-        self.toggle.blockSignals(True)
-        self.toggle.setChecked(prediction.enabled)
-        self.toggle.blockSignals(False)
+        self.toggle.setChecked(prediction.enabled)  # said back to the state: the same, no event
         self.setVisible(question is not None)
         if question is None:
             return
@@ -229,7 +227,7 @@ class QuestionPanel(QtWidgets.QWidget):
         return text
 
     # -- words ----------------------------------------------------------------------------------------
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

@@ -15,7 +15,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.core.trace import AttentionTrace
 from explorer.core.worked import WorkedCell, work_cell
 from explorer.gui.i18n import translate
-from explorer.gui.views.stages import option_label
+from explorer.gui.options import option_label
+from explorer.gui.views.base import ExplainsItsOwnAttention, ViewContext, WorkedSource
 
 MAX_TERMS = 64  # products shown in full (d_k of MiniLM is 32)
 MAX_ROW = 40  # keys listed in the softmax table
@@ -56,19 +57,13 @@ def page(
     return page_html(trace, worked), worked
 
 
-def worked_source(context) -> tuple[AttentionTrace | None, int, tuple[int, int] | None]:
+def worked_source(context: ViewContext) -> WorkedSource:
     """(trace, head, cell) the page works out: the shown tab's own attention when it has one
-    (a ``worked_source()`` method: the Translation tab's selected output step; a
-    ``worked_trace()``: the board's trace with the state's head and cell), else the window's
-    trace with the state's head and cell."""
+    (``ExplainsItsOwnAttention``), else the window's trace with the state's head and cell."""
     state = context.state
     view = context.view(state.tab)
-    own = getattr(view, "worked_source", None)
-    if own is not None:
-        return own()
-    own_trace = getattr(view, "worked_trace", None)
-    if own_trace is not None:
-        return own_trace(), state.selected_head, state.selected_cell
+    if isinstance(view, ExplainsItsOwnAttention):
+        return view.worked_source()
     prepared = context.current()
     return (prepared.trace if prepared else None), state.selected_head, state.selected_cell
 
@@ -259,7 +254,7 @@ class WorkedPanel(QtWidgets.QWidget):
         context.worker.listen("board", lambda _: QtCore.QTimer.singleShot(0, self, self.refresh))
         self.refresh()
 
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def sizeHint(self) -> QtCore.QSize:
         # two or three products a line; at 1024 px the figures keep a third of the width
         return QtCore.QSize(380, 600)
 
@@ -275,7 +270,7 @@ class WorkedPanel(QtWidgets.QWidget):
         html_text, self.cell = page(*worked_source(self.context))
         self.view.setHtml(html_text)
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.refresh()
         super().changeEvent(event)

@@ -21,7 +21,6 @@ from explorer.gui.heatmap.figure import (
     Figure,
     Layout,
     Mark,
-    Outline,
     PaintCache,
     Style,
     layout_figure,
@@ -48,7 +47,7 @@ class MatrixCanvas(QtWidgets.QWidget):
         self.setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
 
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(420, 320)
 
     # -- content ----------------------------------------------------------------------
@@ -74,11 +73,6 @@ class MatrixCanvas(QtWidgets.QWidget):
             self.figure = replace(self.figure, marks=dict(marks))
             self.update()
 
-    def set_outlines(self, outlines: dict[int, tuple[Outline, ...]]) -> None:
-        if outlines != self.figure.outlines:
-            self.figure = replace(self.figure, outlines=dict(outlines))
-            self.update()
-
     def set_show_values(self, on: bool) -> None:
         if on != self.figure.show_values:
             self.figure = replace(self.figure, show_values=on)
@@ -90,11 +84,6 @@ class MatrixCanvas(QtWidgets.QWidget):
             self.figure, visible=indices, columns=columns if columns is not None else self.figure.columns
         )
         self._relayout()
-
-    def set_columns(self, columns: int) -> None:
-        if columns != self.figure.columns:
-            self.figure = replace(self.figure, columns=columns)
-            self._relayout()
 
     def set_style(self, style: Style) -> None:
         self.style_ = style
@@ -137,11 +126,11 @@ class MatrixCanvas(QtWidgets.QWidget):
         return None if cell is None else (box.index, *cell)
 
     # -- Qt events --------------------------------------------------------------------------
-    def resizeEvent(self, event):  # noqa: N802
+    def resizeEvent(self, event):
         self._layout = None
         super().resizeEvent(event)
 
-    def paintEvent(self, event):  # noqa: N802
+    def paintEvent(self, event):
         painter = QtGui.QPainter(self)
         try:
             paint_figure(
@@ -155,20 +144,20 @@ class MatrixCanvas(QtWidgets.QWidget):
         finally:
             painter.end()
 
-    def mouseMoveEvent(self, event):  # noqa: N802
+    def mouseMoveEvent(self, event):
         hit = self.cell_at(event.position())
         if hit != self._hover:
             self._hover = hit
             self.hovered.emit(*(hit or (-1, -1, -1)))
         super().mouseMoveEvent(event)
 
-    def leaveEvent(self, event):  # noqa: N802
+    def leaveEvent(self, event):
         if self._hover is not None:
             self._hover = None
             self.hovered.emit(-1, -1, -1)
         super().leaveEvent(event)
 
-    def mousePressEvent(self, event):  # noqa: N802
+    def mousePressEvent(self, event):
         if event.button() == QtCore.Qt.MouseButton.LeftButton:
             hit = self.cell_at(event.position())
             if hit is not None:
@@ -177,7 +166,7 @@ class MatrixCanvas(QtWidgets.QWidget):
                 return
         super().mousePressEvent(event)
 
-    def mouseDoubleClickEvent(self, event):  # noqa: N802
+    def mouseDoubleClickEvent(self, event):
         if event.button() == QtCore.Qt.MouseButton.LeftButton:
             box = self.current_layout().panel_at(event.position())
             self.doubleClicked.emit(box.index if box is not None else -1)

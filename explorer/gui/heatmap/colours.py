@@ -101,8 +101,3 @@ def colour_indices(values: np.ndarray, levels: tuple[float, float]) -> np.ndarra
     np.clip(out, 0.0, 255.0, out=out)
     np.add(out, np.float32(0.5), out=out)
     return out.astype(np.uint8)
-
-
-def to_argb(values: np.ndarray, levels: tuple[float, float], cmap: ColourMap) -> np.ndarray:
-    """uint32 pixels [rows, cols] (C-contiguous) of the values through the colour map."""
-    return np.ascontiguousarray(cmap.argb[colour_indices(values, levels)])

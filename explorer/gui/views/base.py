@@ -13,35 +13,47 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.display import PreparedTrace
 from explorer.appstate.state import ExplorerState
+from explorer.core.trace import AttentionTrace
 from explorer.gui import theme
 from explorer.gui.heatmap import Figure, Style
 
 SLICE_S = 0.012  # drawing a large result: this long per event-loop turn, then input and timers
 
 
-def run_in_slices(owner: QtCore.QObject, steps: Iterator, done: Callable[[], None]) -> None:
-    """Run ``steps`` a slice at a time (``SLICE_S`` each, then the event loop runs), then
+class SlicedRun:
+    """Runs steps a slice at a time (``SLICE_S`` each, then the event loop runs), then
     ``done()``, so that typing, Cancel and the busy bar stay live while a large result is
-    drawn. A newer call for the same owner abandons this one; a deleted owner drops it."""
-    token = owner._slicing = object()
+    drawn. Starting again abandons the run in progress, and so does ``stop``; a deleted
+    owner drops it."""
 
-    def step() -> None:
-        if getattr(owner, "_slicing", None) is not token:
-            return
-        until = time.perf_counter() + SLICE_S
-        for _ in steps:
-            if time.perf_counter() >= until:
-                QtCore.QTimer.singleShot(2, owner, step)  # not 0: queued input runs between slices
+    def __init__(self, owner: QtCore.QObject):
+        self._owner = owner
+        self._token: object | None = None  # the run in progress
+
+    def start(self, steps: Iterator[None], done: Callable[[], None]) -> None:
+        token = self._token = object()
+
+        def step() -> None:
+            if self._token is not token:
                 return
-        owner._slicing = None
-        done()
+            until = time.perf_counter() + SLICE_S
+            for _ in steps:
+                if time.perf_counter() >= until:
+                    QtCore.QTimer.singleShot(2, self._owner, step)  # not 0: queued input runs between
+                    return
+            self._token = None
+            done()
 
-    step()
+        step()
+
+    def stop(self) -> None:
+        self._token = None
 
 
 @dataclass
@@ -56,6 +68,18 @@ class ViewContext:
 
     def style(self) -> Style:
         return theme.look(self.state).style()
+
+
+# (trace, head, cell) the worked-arithmetic dock works out.
+WorkedSource = tuple[AttentionTrace | None, int, tuple[int, int] | None]
+
+
+@runtime_checkable
+class ExplainsItsOwnAttention(Protocol):
+    """A tab whose own attention the worked-arithmetic dock explains while it is shown (the
+    board's trace, the Translation tab's output step); other tabs leave it the window's trace."""
+
+    def worked_source(self) -> WorkedSource: ...
 
 
 class NothingToExport(Exception):
@@ -118,7 +142,7 @@ class View(QtWidgets.QWidget):
             for _ in self.draw(self.prepared):
                 pass
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

@@ -27,7 +27,7 @@ from explorer.core.board import (
     board_trace,
     parse_number,
 )
-from explorer.core.config import ConfigError
+from explorer.core.config import ATTENTIONS, SCALES, SCORINGS, UNSIZED_MASKS, ConfigError
 from explorer.core.engine import valid_head_counts
 from explorer.core.trace import AttentionTrace
 from explorer.gui import theme
@@ -36,8 +36,9 @@ from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel, Style
 from explorer.gui.i18n import translate
+from explorer.gui.options import option_label
 from explorer.gui.views import stages
-from explorer.gui.views.base import FigureSource, View, ViewContext
+from explorer.gui.views.base import FigureSource, View, ViewContext, WorkedSource
 
 CHANNEL = "board"
 BAD_CELL = QtGui.QColor("#ffb3b3")
@@ -194,20 +195,20 @@ class BoardView(View):
 
         options = FlowLayout()  # the window's options, here too (the controls hide on a projector)
         self.scoring = ElidedCombo(min_chars=9)
-        for name in ("dot", "cosine", "additive", "general"):
+        for name in SCORINGS:
             self.scoring.addItem(name, name)
         self.scale = ElidedCombo(min_chars=9)
-        for name in ("sqrt", "temperature", "none"):
+        for name in SCALES:
             self.scale.addItem("", name)
         self.tau = QtWidgets.QDoubleSpinBox()
         self.tau.setRange(0.01, 100.0)
         self.tau.setDecimals(2)
         self.tau.setSingleStep(0.1)
         self.attention = ElidedCombo(min_chars=9)
-        for name in ("soft", "hard", "sample"):
+        for name in ATTENTIONS:
             self.attention.addItem("", name)
         self.mask = ElidedCombo(min_chars=9)
-        for name in ("none", "causal"):
+        for name in UNSIZED_MASKS:  # a few tokens: no mask with a size
             self.mask.addItem("", name)
         for w in (self.scoring, self.scale, self.tau, self.attention, self.mask):
             options.add(w)
@@ -413,9 +414,9 @@ class BoardView(View):
         if self.key() != self.trace_key and self.is_shown():
             self.request()  # something changed meanwhile
 
-    def worked_trace(self) -> AttentionTrace | None:
-        """The trace the worked-arithmetic dock explains while this tab is shown."""
-        return self.trace
+    def worked_source(self) -> WorkedSource:
+        """The board's trace, with the state's head and cell, for the worked-arithmetic dock."""
+        return self.trace, self.state.selected_head, self.state.selected_cell
 
     def draw(self, prepared):
         self.prepared, self.stale = prepared, False  # the sentence's trace: not the board's
@@ -465,7 +466,7 @@ class BoardView(View):
         self._fill_table()
         self._show()
 
-    def eventFilter(self, obj, event):  # noqa: N802
+    def eventFilter(self, obj, event):
         # the editor's rows wrap when narrow, but a splitter ignores height-for-width: ask for
         # the height the wrapped rows need, or they overlap the table
         if obj is self.editor and event.type() in (
@@ -521,20 +522,29 @@ class BoardView(View):
         self.heads_label.setText(translate("Board", "Heads"))
         self.heads_combo.setToolTip(translate("Board", "Heads split each vector's numbers into equal parts"))
         self.scoring.setToolTip(translate("Board", "How a query and a key become one score"))
-        self.scale.setItemText(0, translate("Board", "÷ √d_k"))
-        self.scale.setItemText(1, translate("Board", "÷ τ"))
-        self.scale.setItemText(2, translate("Board", "no scaling"))
+        words = {
+            self.scale: {
+                "sqrt": translate("Board", "÷ √d_k"),
+                "temperature": translate("Board", "÷ τ"),
+                "none": translate("Board", "no scaling"),
+            },
+            self.attention: {
+                "soft": translate("Board", "soft (softmax)"),
+                "hard": translate("Board", "hard (one key)"),
+                "sample": translate("Board", "sample (drawn)"),
+            },
+            self.mask: {"none": translate("Board", "no mask"), "causal": translate("Board", "causal mask")},
+        }
+        for box, texts in words.items():
+            for index in range(box.count()):
+                value = box.itemData(index)
+                box.setItemText(index, texts.get(value, value))  # a mask this row does not list: as it is
         self.scale.setToolTip(translate("Board", "What the scores are divided by before the softmax"))
         self.tau.setPrefix("τ = ")
         self.tau.setToolTip(translate("Board", "The temperature τ the scores are divided by"))
-        self.attention.setItemText(0, translate("Board", "soft (softmax)"))
-        self.attention.setItemText(1, translate("Board", "hard (one key)"))
-        self.attention.setItemText(2, translate("Board", "sample (drawn)"))
         self.attention.setToolTip(translate("Board", "Soft weights, one key, or one key drawn at random"))
-        self.mask.setItemText(0, translate("Board", "no mask"))
-        self.mask.setItemText(1, translate("Board", "causal mask"))
         for index in range(self.scoring.count()):  # dot, cosine, additive, general, as the controls say
-            self.scoring.setItemText(index, stages.option_label("scoring", self.scoring.itemData(index)))
+            self.scoring.setItemText(index, option_label("scoring", self.scoring.itemData(index)))
         self.mask.setToolTip(translate("Board", "Which keys each query may see"))
         self.table.setToolTip(
             translate(

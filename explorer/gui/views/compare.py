@@ -12,12 +12,13 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.display import ComparedPair, compare_pair
 from explorer.appstate.state import CompareOptions
-from explorer.core.config import SCORINGS, AttentionConfig, ConfigError
+from explorer.core.config import ATTENTIONS, SCORINGS, UNSIZED_MASKS, AttentionConfig, ConfigError
 from explorer.gui.core_text import error_text
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.heatmap import Figure, MatrixCanvas
 from explorer.gui.i18n import translate
 from explorer.gui.messages import error_message
+from explorer.gui.options import option_label
 from explorer.gui.views import stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
 
@@ -32,12 +33,12 @@ def describe(config: AttentionConfig, short: bool = False) -> str:
         "none": translate("CompareView", "no scaling"),
         "temperature": f"τ = {config.temperature:g}",
     }[config.scale]
-    scoring = stages.option_label("scoring", config.scoring)
-    attention = stages.option_label("attention", config.attention)
+    scoring = option_label("scoring", config.scoring)
+    attention = option_label("attention", config.attention)
     if short:
         return f"{scoring}, {attention}, {scale}"
     return f"{scoring}, {attention}, {scale}, " + translate("CompareView", "mask {0}").format(
-        stages.option_label("mask", config.mask)
+        option_label("mask", config.mask)
     )
 
 
@@ -72,7 +73,7 @@ class CompareView(View):
         for name in (SAME, *SCORINGS):
             self.scoring.addItem("", name)
         self.attention = ElidedCombo(min_chars=6)
-        for name in (SAME, "soft", "hard", "sample"):
+        for name in (SAME, *ATTENTIONS):
             self.attention.addItem("", name)
         self.tau_box = QtWidgets.QCheckBox()
         self.tau = QtWidgets.QDoubleSpinBox()
@@ -81,7 +82,7 @@ class CompareView(View):
         self.tau.setSingleStep(0.1)
         self.tau.setValue(0.1)
         self.mask = ElidedCombo(min_chars=6)
-        for name in (SAME, "none", "causal"):
+        for name in (SAME, *UNSIZED_MASKS):
             self.mask.addItem("", name)
         for w in (self.scoring, self.attention):
             bar.addWidget(w, 1)
@@ -256,7 +257,7 @@ class CompareView(View):
             for i in range(combo.count()):
                 name = combo.itemData(i)
                 kind = {self.scoring: "scoring", self.attention: "attention", self.mask: "mask"}[combo]
-                label = stages.option_label(kind, name)
+                label = option_label(kind, name)
                 combo.setItemText(i, same[combo] if name == SAME else named[combo].format(label))
         self.scoring.setToolTip(
             translate("CompareView", "The scoring function of B (dot, cosine, additive, general)")

@@ -148,7 +148,7 @@ class HeadGridView(View):
             )
         )
 
-    def resizeEvent(self, event):  # noqa: N802
+    def resizeEvent(self, event):
         super().resizeEvent(event)
         if self.canvas.panels:  # the room changed: maybe another column count fits better
             self._fit(self.canvas.panels)
@@ -171,9 +171,8 @@ class HeadGridView(View):
             self.redraw()  # whole titles again, and the columns for the new font
 
     def _sync_stage(self) -> None:
-        self.stage_combo.blockSignals(True)
+        # currentIndexChanged says the state's own stage back: no event
         self.stage_combo.setCurrentIndex(self.stage_combo.findData(self.state.grid_stage))
-        self.stage_combo.blockSignals(False)
 
     def _on_click(self, head: int, r: int, c: int) -> None:
         self.state.select_head(head)

@@ -138,7 +138,7 @@ class PipelineLines(QtWidgets.QCheckBox):
                 self.view.setGeometry(rect)
             self.view.raise_()
 
-    def eventFilter(self, obj, event):  # noqa: N802
+    def eventFilter(self, obj, event):
         # The canvas lays its panels out when it paints or resizes: follow the weights' slot.
         if event.type() in (QtCore.QEvent.Type.Paint, QtCore.QEvent.Type.Resize) and self.view.isVisible():
             self._place()
@@ -150,11 +150,9 @@ class PipelineLines(QtWidgets.QCheckBox):
         self.refresh()
 
     def _sync_box(self) -> None:
-        self.blockSignals(True)
-        self.setChecked(self.active)
-        self.blockSignals(False)
+        self.setChecked(self.active)  # toggled says the state's own value back: no event
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
@@ -214,9 +212,7 @@ class HeadsLines(QtWidgets.QWidget):
         self.view.setVisible(on)
         self.heads_view.canvas.setVisible(not on)
         self.pick.setEnabled(self.active)
-        self.box.blockSignals(True)
-        self.box.setChecked(self.active)
-        self.box.blockSignals(False)
+        self.box.setChecked(self.active)  # toggled says the state's own value back: no event
 
     def _fill_menu(self) -> None:
         """All heads, or any of them: a check box for each."""
@@ -246,7 +242,7 @@ class HeadsLines(QtWidgets.QWidget):
     def _on_state(self, event: str, state) -> None:
         self.refresh()
 
-    def changeEvent(self, event):  # noqa: N802
+    def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

@@ -196,9 +196,7 @@ class PipelineView(View):
         elif event == "cell":
             self.canvas.set_selection(self.state.selected_cell)
         elif event == "values":
-            self.values_box.blockSignals(True)
-            self.values_box.setChecked(self.state.values_on_cells)
-            self.values_box.blockSignals(False)
+            self.values_box.setChecked(self.state.values_on_cells)  # said back: the same, no event
             self.canvas.set_show_values(self.state.values_on_cells)
         elif event == "stage_zoom":
             self._relayout()
@@ -218,7 +216,7 @@ class PipelineView(View):
         self.canvas.set_marks(self._marks())
         self._relayout()
 
-    def resizeEvent(self, event):  # noqa: N802
+    def resizeEvent(self, event):
         super().resizeEvent(event)
         if self._columns() != self.canvas.figure.columns:
             self._relayout()

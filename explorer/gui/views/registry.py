@@ -15,7 +15,7 @@ import importlib
 from dataclasses import dataclass
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
     return text
 
 

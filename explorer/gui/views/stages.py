@@ -16,6 +16,7 @@ from explorer.appstate.state import PANEL_NAMES
 from explorer.core.trace import AttentionTrace
 from explorer.gui.heatmap import MatrixPanel, symmetric_levels
 from explorer.gui.i18n import translate
+from explorer.gui.options import option_label
 
 SCORE_FORMULAS = {
     "dot": "scores = Q·Kᵀ",
@@ -66,25 +67,6 @@ GRID_STAGE_LABELS = {
     "V": "V",
 }
 SQUARE = ("scores", "scaled", "weights")
-# The options' values as the window names them (the config keeps the English identifiers).
-OPTION_LABELS = {
-    ("scoring", "dot"): QtCore.QT_TRANSLATE_NOOP("Options", "dot"),
-    ("scoring", "cosine"): QtCore.QT_TRANSLATE_NOOP("Options", "cosine"),
-    ("scoring", "additive"): QtCore.QT_TRANSLATE_NOOP("Options", "additive"),
-    ("scoring", "general"): QtCore.QT_TRANSLATE_NOOP("Options", "general"),
-    ("attention", "soft"): QtCore.QT_TRANSLATE_NOOP("Options", "soft"),
-    ("attention", "hard"): QtCore.QT_TRANSLATE_NOOP("Options", "hard"),
-    ("attention", "sample"): QtCore.QT_TRANSLATE_NOOP("Options", "sample"),
-    ("mask", "none"): QtCore.QT_TRANSLATE_NOOP("Options", "none"),
-    ("mask", "causal"): QtCore.QT_TRANSLATE_NOOP("Options", "causal"),
-    ("mask", "window"): QtCore.QT_TRANSLATE_NOOP("Options", "window"),
-    ("mask", "valid"): QtCore.QT_TRANSLATE_NOOP("Options", "valid length"),
-    ("weights", "pretrained"): QtCore.QT_TRANSLATE_NOOP("Options", "pretrained"),
-    ("weights", "random"): QtCore.QT_TRANSLATE_NOOP("Options", "random"),
-    ("weights", "identity"): QtCore.QT_TRANSLATE_NOOP("Options", "identity"),
-}
-
-
 # The pipeline's stages by name, for the Export dialog and the like.
 STAGE_NAMES = {
     "X": "X",
@@ -104,15 +86,6 @@ STAGE_NAMES = {
 
 def stage_name(name: str) -> str:
     return translate("Stages", STAGE_NAMES.get(name, name))
-
-
-def option_label(kind: str, value: str) -> str:
-    """An option's value in the interface language ("dot", "causal", …); a mask with a size
-    keeps it ("window:2" -> "window 2")."""
-    name, _, size = str(value).partition(":")
-    text = OPTION_LABELS.get((kind, name))
-    label = translate("Options", text) if text else name
-    return f"{label} {size}" if size else label
 
 
 def shape_text(a: np.ndarray) -> str:

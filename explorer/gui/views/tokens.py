@@ -112,7 +112,7 @@ class TokenChips(QtWidgets.QWidget):
         self.style_ = style
         self._fit()
 
-    def layout(self):  # noqa: A003 (the chips' layout, not a QLayout)
+    def layout(self):  # the chips' layout, not a QLayout
         margin = GAP_PX
         titles, chips, height = layout_chips(self.groups, self.width() - 2 * margin, self.style_.font)
         top = margin + self._caption_height()  # once: it measures the caption's wrapped text
@@ -147,12 +147,12 @@ class TokenChips(QtWidgets.QWidget):
         self.setMinimumHeight(int(self.layout()[2]) + 1)
         self.update()
 
-    def showEvent(self, event):  # noqa: N802
+    def showEvent(self, event):
         super().showEvent(event)
         if self._stale:
             self._fit()
 
-    def resizeEvent(self, event):  # noqa: N802
+    def resizeEvent(self, event):
         super().resizeEvent(event)
         if not self.isVisible():
             self._stale = True
@@ -161,7 +161,7 @@ class TokenChips(QtWidgets.QWidget):
         if height != self.minimumHeight():
             self.setMinimumHeight(height)
 
-    def paintEvent(self, event):  # noqa: N802
+    def paintEvent(self, event):
         painter = QtGui.QPainter(self)
         style = self.style_
         painter.fillRect(self.rect(), style.bg)
