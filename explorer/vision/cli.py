@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 from explorer.failing import Parser, check_out, check_out_file, fail
-from explorer.messages import Message
 
 MAX_SEED = 2**63 - 1
 
@@ -80,7 +79,11 @@ def train_vision_main(argv: list[str]) -> int:
 
             config, recipe = ViTConfig(), RECIPES["vit"]
         else:
-            config = VisionConfig(variant=args.model, reduction=args.reduction or 4, kernel=args.kernel or 7)
+            config = VisionConfig(
+                variant=args.model,
+                reduction=4 if args.reduction is None else args.reduction,
+                kernel=7 if args.kernel is None else args.kernel,
+            )
             recipe = TrainSettings(batch_size=32, learning_rate=3e-3)
         settings = TrainSettings(
             steps=args.steps,
@@ -185,7 +188,7 @@ def vision_main(argv: list[str]) -> int:
     check_out_file(args.out)
 
     # The picture first: a bad one is refused before any model is read.
-    from explorer.vision.images import ImageError, load_image
+    from explorer.vision.images import ImageError, load_image, photo_caveat
     from explorer.vision.shapes import generate
 
     mask = label = None
@@ -196,7 +199,7 @@ def vision_main(argv: list[str]) -> int:
         except ImageError as exc:
             fail(str(exc))
         image, notices, source_text = loaded.pixels, list(loaded.notices), f"image:{args.image}"
-        notices.append(Message.of("vision.trained_on_shapes"))
+        notices.append(photo_caveat())
     else:
         seed = _seed(args.generate)
         picture = generate(seed)

@@ -47,6 +47,11 @@ class LoadedImage:
     notices: list[Message] = field(default_factory=list)
 
 
+def photo_caveat() -> Message:
+    """Said beside a trained model's output on a loaded picture: the models know only generated shapes."""
+    return Message.of("vision.trained_on_shapes")
+
+
 def load_image(path: str | Path, size: int = IMAGE_SIZE) -> LoadedImage:
     path = Path(path)
     if not path.exists():

@@ -1468,6 +1468,21 @@
         <translation>已从 {width}×{height} 像素缩放为 {size}×{size} 像素（图片不是正方形，已被拉伸）</translation>
     </message>
     <message>
+        <source>these models learnt from generated shapes on a 32×32 grid, never from photographs: on a photo their prediction means nothing, and their attention shows only what they look for</source>
+        <comment>vision.trained_on_shapes</comment>
+        <translation>这些模型只从 32×32 网格上生成的形状中学习过，从未见过照片：在照片上它们的预测毫无意义，它们的注意力只显示它们在寻找什么</translation>
+    </message>
+    <message>
+        <source>The CNN stays ahead at every size (its lead in points, from the fewest pictures to the most: {gaps}): at {largest} pictures the Vision Transformer has not overtaken it. Dosovitskiy et al. (2020) found ViTs behind ResNets after 1.3 million ImageNet pictures and ahead only after pretraining on 14 to 300 million: a convolution is built knowing that neighbouring pixels belong together and that a pattern means the same anywhere, while self-attention has to learn both from the pictures.</source>
+        <comment>vision.curve_caption_behind</comment>
+        <translation>CNN 在每种数据量下都领先（领先的百分点，从最少的图片到最多的图片：{gaps}）：在 {largest} 张图片时，视觉 Transformer 仍未超过它。Dosovitskiy 等人（2020）发现，用 130 万张 ImageNet 图片训练时 ViT 不如 ResNet，只有在 1400 万到 3 亿张图片上预训练之后才反超：卷积天生就“知道”相邻的像素属于一体、同一个图案在哪里都是同一个意思，而自注意力必须从图片中学会这两点。</translation>
+    </message>
+    <message>
+        <source>The CNN&apos;s lead shrinks as the pictures grow in number (in points: {gaps}) and at {largest} pictures the Vision Transformer is level or ahead. Dosovitskiy et al. (2020) needed 14 to 300 million pretraining pictures for that on photographs: a convolution is built knowing that neighbouring pixels belong together and that a pattern means the same anywhere, while self-attention has to learn both from the pictures.</source>
+        <comment>vision.curve_caption_overtakes</comment>
+        <translation>随着图片增多，CNN 的领先逐渐缩小（百分点：{gaps}），在 {largest} 张图片时 视觉 Transformer 已经持平或领先。Dosovitskiy 等人（2020）在照片上需要 1400 万到 3 亿张预训练图片才做到这一点：卷积天生就“知道”相邻的像素属于一体、同一个图案在哪里都是同一个意思，而自注意力必须从图片中学会这两点。</translation>
+    </message>
+    <message>
         <source>model {value!r} is not one of {choices}</source>
         <comment>seq2seq.model_unknown</comment>
         <translation>模型 {value!r} 不是 {choices} 中的一种</translation>
