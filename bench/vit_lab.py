@@ -43,8 +43,8 @@ from explorer.core.engine import Engine
 from explorer.vision.checkpoints import load_curve
 from explorer.vision.data_curve import LIVE_SIZE, live_settings, shipped_result, test_batch, train_one
 from explorer.vision.train import model_at
-from explorer.vision.vit import VisionTransformer
-from explorer.vision.vit_measures import measure_vit, position_similarity, position_summary
+from explorer.vision.vit import VisionTransformer, ViTConfig
+from explorer.vision.vit_measures import measure_vit, position_similarity, position_summary, uniform_distance
 
 SENTENCES = (
     "The animal didn't cross the street because it was too tired",
@@ -98,7 +98,8 @@ def shipped_tables() -> list[str]:
                           " ".join(f"{x:.2f}" for x in share), f"{d['cls_share'][f'layer{layer + 1}']:.2f}",
                           f"{d['position_neighbours'] - d['position_others']:+.2f}" if layer == 0 else ""])  # fmt: skip
     lines += table(
-        "Shipped ViTs (seed 0): heads and position embeddings against training-set size",
+        f"Shipped ViTs (seed 0): heads and position embeddings against training-set size "
+        f"(a head spreading its weight evenly looks {uniform_distance(ViTConfig()):.1f} px away; uniform self share 1/65 = 0.015)",
         ["pictures", "layer", "mean distance per head (px)", "self share per head", "CLS share on object",
          "position gap (neighbours − others)"],
         heads,

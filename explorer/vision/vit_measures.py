@@ -71,6 +71,13 @@ def mean_distance(weights: np.ndarray, config: ViTConfig) -> np.ndarray:
     return mean_attention_distance(patch_weights(weights), patch_centres(config).numpy())
 
 
+def uniform_distance(config: ViTConfig) -> float:
+    """The mean distance of a head that spreads its weight evenly over the patches: the mark
+    between a local head (below it) and one that looks anywhere (16.5 pixels on 8×8 patches of 4)."""
+    n = config.patches
+    return float(mean_attention_distance(np.full((1, n, n), 1.0 / n), patch_centres(config).numpy())[0])
+
+
 def position_similarity(model: VisionTransformer) -> np.ndarray:
     """[patches, patches]: cos(pos_p, pos_q) of the learnt position embeddings (CLS left out)."""
     position = model.position.detach().to("cpu", torch.float64)[0, 1:]

@@ -11,7 +11,13 @@ from explorer.vision.data_curve import live_settings, settings_for, train_one
 from explorer.vision.shapes import generate, held_out
 from explorer.vision.train import learning_rate_at, model_at, train_variant
 from explorer.vision.vit import ViTConfig, build_vit
-from explorer.vision.vit_measures import mean_distance, measure_vit, position_similarity, position_summary
+from explorer.vision.vit_measures import (
+    mean_distance,
+    measure_vit,
+    position_similarity,
+    position_summary,
+    uniform_distance,
+)
 from explorer.vision.vit_trace import run_vit_model
 
 
@@ -101,6 +107,9 @@ def test_mean_distance_of_a_head_that_looks_at_one_patch():
     centres = (np.stack(np.divmod(np.arange(64), 8), axis=1) + 0.5) * 4
     expected = np.linalg.norm(centres - centres[0], axis=1).mean()
     assert mean_distance(weights, config)[0, 0] == pytest.approx(expected)
+    uniform = np.full_like(weights, 1 / config.tokens)
+    assert mean_distance(uniform, config)[0, 0] == pytest.approx(uniform_distance(config))
+    assert 16 < uniform_distance(config) < 17
 
 
 def test_position_similarity_is_the_cosine_of_the_embeddings():
