@@ -15,7 +15,7 @@ Tables:
    rest, and the CLS attention's share on the object per layer.
 3. Self share on trained text models (MiniLM, every layer) beside the ViT's: the seed's 3.1 claim
    ("self-attention over-attends to its own position") checked, with the uniform share 1/n.
-4. Live (unless --no-live): the window's live recipe (explorer.vision.data_curve.live_settings)
+4. Live (unless --no-live): the window's live recipe (explorer.vision.data_curve.live_recipe)
    at LIVE_SIZE pictures, the CNN and the ViT trained at the same time on two threads, one torch
    thread each: wall and CPU seconds of each, final held-out accuracy, the load average before
    and after; and the ViT's position-embedding gap and mean distance at its snapshots (what it
@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from explorer.core.config import AttentionConfig
 from explorer.core.engine import Engine
 from explorer.vision.checkpoints import load_curve
-from explorer.vision.data_curve import LIVE_SIZE, live_settings, shipped_result, test_batch, train_one
+from explorer.vision.data_curve import LIVE_SIZE, live_recipe, shipped_result, test_batch, train_one
 from explorer.vision.train import model_at
 from explorer.vision.vit import VisionTransformer, ViTConfig
 from explorer.vision.vit_measures import measure_vit, position_similarity, position_summary, uniform_distance
@@ -140,7 +140,7 @@ def live_tables() -> list[str]:
 
     def work(model: str) -> None:
         started = time.thread_time()
-        run, record = train_one(model, LIVE_SIZE, 0, settings=live_settings(model), test=test)
+        run, record = train_one(model, LIVE_SIZE, 0, recipe=live_recipe(model), test=test)
         results[model] = (run, record, time.thread_time() - started)
 
     wall = time.perf_counter()
@@ -151,7 +151,7 @@ def live_tables() -> list[str]:
         t.join()
     wall = time.perf_counter() - wall
     rows = [
-        [model, str(results[model][0].settings.steps), f"{results[model][1].wall_s:.1f}",
+        [model, str(results[model][0].options.steps), f"{results[model][1].wall_s:.1f}",
          f"{results[model][1].cpu_s:.1f}", f"{results[model][1].accuracy:.3f}"]
         for model in ("cnn", "vit")
     ]  # fmt: skip

@@ -39,7 +39,7 @@ The vision transformer, self-attention between a picture's patches:
   rollout's and the CLS attention's mass on the object: the same measure as CBAM's).
 - ``data_curve``: the CNN against the transformer at 100, 1,000 and 10,000 training pictures
   (``shipped_result()``, ``run_curve()``, ``train_one(model, size, seed, ...)`` for one run,
-  ``live_settings(model)`` for the one the window trains while the class watches);
+  ``live_recipe(model)`` for the one the window trains while the class watches);
   ``curve_figure.draw_curve(result)`` draws it as a PNG without Qt.
 - ``photo_attention.photo_attention(image)`` / ``load_photo(path)``: a photo's own patches
   attending to each other with Q = K = V = colour and texture features, no trained model;
@@ -48,4 +48,19 @@ The vision transformer, self-attention between a picture's patches:
 Nothing here imports Qt (an import-linter contract in pyproject.toml checks it).
 """
 
+import sys as _sys
+import types as _types
+from typing import Any as _Any
+
 from explorer.vision import messages as messages  # registers the vision.* templates
+
+
+class _CallableLab(_types.ModuleType):
+    """``explorer.vision(...)`` is the API's function (explorer.api.vision). Importing this package
+    makes ``explorer.vision`` the package itself, so the package answers the call too."""
+
+    def __call__(self, *args: _Any, **kwargs: _Any) -> _Any:
+        return _sys.modules["explorer.api"].vision(*args, **kwargs)  # loaded with the explorer package
+
+
+_sys.modules[__name__].__class__ = _CallableLab

@@ -62,11 +62,12 @@ def train_vision_main(argv: list[str]) -> int:
     if not name or "/" in name or "\\" in name or name.startswith("."):
         fail(f"--name {name!r}: give a plain file name stem")
 
+    from explorer.lab import TrainOptions
     from explorer.training import TrainingCancelled
     from explorer.vision.checkpoints import save_checkpoint
     from explorer.vision.models import VisionConfig, VisionConfigError
     from explorer.vision.shapes import held_out
-    from explorer.vision.train import TrainSettings, train_config
+    from explorer.vision.train import Schedule, train_config
     from explorer.vision.vit import ViTConfig, ViTConfigError
 
     transformer = args.model == ViTConfig().variant
@@ -79,19 +80,23 @@ def train_vision_main(argv: list[str]) -> int:
 
             config, recipe = ViTConfig(), RECIPES["vit"]
         else:
+            from explorer.vision.data_curve import Recipe
+
             config = VisionConfig(
                 variant=args.model,
                 reduction=4 if args.reduction is None else args.reduction,
                 kernel=7 if args.kernel is None else args.kernel,
             )
-            recipe = TrainSettings(batch_size=32, learning_rate=3e-3)
-        settings = TrainSettings(
+            recipe = Recipe(TrainOptions(batch_size=32, learning_rate=3e-3))
+        schedule = Schedule(
+            warmup_steps=min(recipe.schedule.warmup_steps, args.steps // 10),
+            weight_decay=recipe.schedule.weight_decay,
+        )
+        options = TrainOptions(
             steps=args.steps,
             seed=seed,
-            batch_size=args.batch_size or recipe.batch_size,
-            learning_rate=recipe.learning_rate if args.lr is None else args.lr,
-            warmup_steps=min(recipe.warmup_steps, args.steps // 10),
-            weight_decay=recipe.weight_decay,
+            batch_size=recipe.options.batch_size if args.batch_size is None else args.batch_size,
+            learning_rate=recipe.options.learning_rate if args.lr is None else args.lr,
             eval_every=args.eval_every,
             pool_size=args.pool_size,
             device=args.device,
@@ -110,7 +115,7 @@ def train_vision_main(argv: list[str]) -> int:
 
     started = time.perf_counter()
     try:
-        run = train_config(config, settings, on_progress=report)
+        run = train_config(config, options, on_progress=report, schedule=schedule)
     except TrainingCancelled as exc:
         fail(f"training stopped after {exc.log.steps_done} steps; nothing written")
     except KeyboardInterrupt:
@@ -121,13 +126,13 @@ def train_vision_main(argv: list[str]) -> int:
     accuracy, ratios, extra = _measured(run.model, held_out(1000))
     info = {
         "trained_by": "python -m explorer train-vision " + shlex.join(argv),
-        "steps": settings.steps,
+        "steps": options.steps,
         "seed": seed,
-        "batch_size": settings.batch_size,
-        "pool_size": settings.pool_size,
-        "learning_rate": settings.learning_rate,
-        "warmup_steps": settings.warmup_steps,
-        "weight_decay": settings.weight_decay,
+        "batch_size": options.batch_size,
+        "pool_size": options.pool_size,
+        "learning_rate": options.learning_rate,
+        "warmup_steps": schedule.warmup_steps,
+        "weight_decay": schedule.weight_decay,
         "device": run.device,
         "train_seconds": round(seconds, 1),
         "held_out_accuracy_1000": accuracy,
@@ -144,7 +149,7 @@ def train_vision_main(argv: list[str]) -> int:
     ratio_text = ", ".join(f"{r.block} {r.kind} {r.ratio:.2f}×" for r in ratios)
     _print(f"held-out accuracy on 1,000 pictures: {accuracy:.3f}; mass on the object: {ratio_text}")
     _print(
-        f"{weights} and {described.name}: {args.model}, {settings.steps} steps, {seconds:.1f} s on {run.device}"
+        f"{weights} and {described.name}: {args.model}, {options.steps} steps, {seconds:.1f} s on {run.device}"
     )
     return 0
 

@@ -16,7 +16,7 @@ A run's record (CurveRun) holds its held-out accuracy, the share of its attentio
 explorer.vision.measure.mass_share), the object's share of the picture, and the CPU seconds
 it took; the transformer's also its heads' mean attention distances and self shares and how
 much more alike neighbouring position embeddings became. Seed SHIPPED_SEED's models ship as
-checkpoints (explorer.vision.checkpoints.load_curve). ``live_settings`` is the shorter recipe
+checkpoints (explorer.vision.checkpoints.load_curve). ``live_recipe`` is the shorter recipe
 the window trains while the class watches: both models side by side, one thread each.
 """
 
@@ -26,19 +26,20 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from explorer.atomic import atomic_write
+from explorer.lab import TrainOptions
 from explorer.messages import Message
 from explorer.resources import resource_path
 from explorer.training import Progress
 from explorer.vision.measure import attention_mass
 from explorer.vision.models import VisionConfig
 from explorer.vision.shapes import Batch, held_out
-from explorer.vision.train import TrainSettings, VisionRun, train_config
+from explorer.vision.train import Schedule, VisionRun, train_config
 from explorer.vision.vit import VisionTransformer, ViTConfig
 from explorer.vision.vit_measures import measure_vit, position_similarity, position_summary
 
@@ -52,36 +53,53 @@ CURVE_FORMAT_VERSION = 1
 MAX_SIZE = 200_000
 
 CONFIGS: dict[str, VisionConfig | ViTConfig] = {"cnn": VisionConfig(variant="cbam"), "vit": ViTConfig()}
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How one model of the experiment is trained: the shared options and its schedule."""
+
+    options: TrainOptions
+    schedule: Schedule = Schedule()
+
+    def described(self) -> dict:
+        """The recipe as a file records it (without what a run changes: size, seed, device, threads)."""
+        own = {
+            k: v
+            for k, v in asdict(self.options).items()
+            if k not in ("pool_size", "seed", "device", "threads")
+        }
+        return {**own, **asdict(self.schedule)}
+
+
+_SHARED = TrainOptions(batch_size=64, eval_every=250, snapshot_every=0, device="cpu")
 RECIPES = {
-    "cnn": TrainSettings(steps=1000, batch_size=64, learning_rate=3e-3, eval_every=250, snapshot_every=0),
-    "vit": TrainSettings(
-        steps=3000,
-        batch_size=64,
-        learning_rate=1e-3,
-        warmup_steps=200,
-        weight_decay=0.05,
-        eval_every=250,
-        snapshot_every=0,
+    "cnn": Recipe(replace(_SHARED, steps=1000, learning_rate=3e-3)),
+    "vit": Recipe(
+        replace(_SHARED, steps=3000, learning_rate=1e-3), Schedule(warmup_steps=200, weight_decay=0.05)
     ),
 }
 LIVE_SIZE = 1_000
 LIVE_STEPS = {"cnn": 600, "vit": 900}
 
 
-def settings_for(model: str, size: int, seed: int, steps: int | None = None, **changes) -> TrainSettings:
-    """The recipe of ``model`` on ``size`` training pictures with ``seed`` (``steps``: a shorter budget)."""
-    base = asdict(RECIPES[model])
-    base.update(pool_size=size, seed=seed, **changes)
+def recipe_for(model: str, size: int, seed: int, steps: int | None = None, **changes) -> Recipe:
+    """The recipe of ``model`` on ``size`` training pictures with ``seed`` (``steps``: a shorter
+    budget, its warm-up cut to a tenth of it); ``changes`` replace options."""
+    base = RECIPES[model]
+    options = replace(base.options, pool_size=size, seed=seed, **changes)
+    schedule = base.schedule
     if steps is not None:
-        base.update(steps=steps, warmup_steps=min(base["warmup_steps"], steps // 10))
-    return TrainSettings(**base)
+        options = replace(options, steps=steps)
+        schedule = replace(schedule, warmup_steps=min(schedule.warmup_steps, steps // 10))
+    return Recipe(options, schedule)
 
 
-def live_settings(model: str, size: int = LIVE_SIZE, seed: int = 0, **changes) -> TrainSettings:
+def live_recipe(model: str, size: int = LIVE_SIZE, seed: int = 0, **changes) -> Recipe:
     """What the window trains live: the recipe on ``size`` pictures, cut to LIVE_STEPS, snapshots on."""
     changes.setdefault("snapshot_every", 25)
     changes.setdefault("eval_every", 50)
-    return settings_for(model, size, seed, LIVE_STEPS[model], **changes)
+    return recipe_for(model, size, seed, LIVE_STEPS[model], **changes)
 
 
 @dataclass(frozen=True)
@@ -112,7 +130,7 @@ def train_one(
     size: int,
     seed: int,
     *,
-    settings: TrainSettings | None = None,
+    recipe: Recipe | None = None,
     test: Batch | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
@@ -120,20 +138,19 @@ def train_one(
     """Train one model of the experiment and measure it (TrainingCancelled when stopped)."""
     if model not in CURVE_MODELS:
         raise ValueError(f"model {model!r} is not one of {', '.join(CURVE_MODELS)}")
-    settings = settings or settings_for(model, size, seed)
+    recipe = recipe or recipe_for(model, size, seed)
     started_cpu, started = time.thread_time(), time.perf_counter()
-    run = train_config(CONFIGS[model], settings, on_progress, should_stop)
+    run = train_config(CONFIGS[model], recipe.options, on_progress, should_stop, schedule=recipe.schedule)
     cpu_s, wall_s = time.thread_time() - started_cpu, time.perf_counter() - started
     return run, measure_run(run, model, cpu_s, wall_s, test or test_batch())
 
 
 def measure_run(run: VisionRun, model: str, cpu_s: float, wall_s: float, test: Batch) -> CurveRun:
-    s = run.settings
+    s = run.options
+    size = s.pool_size if s.pool_size is not None else 0  # train_config always fills it in
 
     def record(accuracy: float, share: float, area: float, map_kind: str, details: dict) -> CurveRun:
-        return CurveRun(
-            model, s.pool_size, s.seed, s.steps, accuracy, share, area, map_kind, cpu_s, wall_s, details
-        )
+        return CurveRun(model, size, s.seed, s.steps, accuracy, share, area, map_kind, cpu_s, wall_s, details)
 
     if isinstance(run.model, VisionTransformer):
         measured = measure_vit(run.model, test)
@@ -218,11 +235,8 @@ class CurveResult:
 def recipes_of(steps: dict[str, int | None] | None = None) -> dict:
     out = {}
     for model in CURVE_MODELS:
-        settings = settings_for(model, 1, 0, (steps or {}).get(model))
-        described = {
-            k: v for k, v in asdict(settings).items() if k not in ("pool_size", "seed", "device", "threads")
-        }
-        out[model] = {"config": CONFIGS[model].to_dict(), "settings": described}
+        recipe = recipe_for(model, 1, 0, (steps or {}).get(model))
+        out[model] = {"config": CONFIGS[model].to_dict(), "settings": recipe.described()}
     return out
 
 
@@ -246,8 +260,8 @@ def run_curve(
     for size in sizes:
         for seed in seeds:
             for model in CURVE_MODELS:
-                settings = settings_for(model, size, seed, (steps or {}).get(model), device=device)
-                run, record = train_one(model, size, seed, settings=settings, test=test)
+                recipe = recipe_for(model, size, seed, (steps or {}).get(model), device=device)
+                run, record = train_one(model, size, seed, recipe=recipe, test=test)
                 runs.append(record)
                 if on_run is not None:
                     on_run(record)

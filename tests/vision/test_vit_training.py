@@ -7,7 +7,7 @@ import torch
 
 from explorer.training import TrainingCancelled
 from explorer.vision.checkpoints import load_checkpoint, save_checkpoint
-from explorer.vision.data_curve import live_settings, settings_for, train_one
+from explorer.vision.data_curve import live_recipe, recipe_for, train_one
 from explorer.vision.shapes import generate, held_out
 from explorer.vision.train import learning_rate_at, model_at, train_variant
 from explorer.vision.vit import ViTConfig, build_vit
@@ -22,14 +22,14 @@ from explorer.vision.vit_trace import run_vit_model
 
 
 def _short(seed: int, steps: int = 6, **changes):
-    return settings_for("vit", 64, seed, steps, eval_size=40, eval_every=3, **changes)
+    return recipe_for("vit", 64, seed, steps, eval_size=40, eval_every=3, **changes)
 
 
 def test_same_seed_same_run_different_seed_different_run():
     test = held_out(40, start=2000)
-    a, record_a = train_one("vit", 64, 3, settings=_short(3), test=test)
-    b, record_b = train_one("vit", 64, 3, settings=_short(3), test=test)
-    c, _ = train_one("vit", 64, 4, settings=_short(4), test=test)
+    a, record_a = train_one("vit", 64, 3, recipe=_short(3), test=test)
+    b, record_b = train_one("vit", 64, 3, recipe=_short(3), test=test)
+    c, _ = train_one("vit", 64, 4, recipe=_short(4), test=test)
     assert a.log.losses == b.log.losses and a.log.metrics == b.log.metrics
     for name, value in a.model.state_dict().items():
         assert torch.equal(value, b.model.state_dict()[name]), name
@@ -42,20 +42,23 @@ def test_same_seed_same_run_different_seed_different_run():
 
 
 def test_warm_up_then_cosine_decay():
-    settings = settings_for("vit", 100, 0, 1000)
-    rates = [learning_rate_at(i, settings) for i in range(1000)]
-    warm = settings.warmup_steps
-    assert warm == 100 and rates[warm - 1] == pytest.approx(settings.learning_rate)
+    recipe = recipe_for("vit", 100, 0, 1000)
+    rate = recipe.options.learning_rate
+    rates = [learning_rate_at(i, recipe.options, recipe.schedule) for i in range(1000)]
+    warm = recipe.schedule.warmup_steps
+    assert warm == 100 and rates[warm - 1] == pytest.approx(rate)
     assert all(x < y for x, y in zip(rates[:warm], rates[1:warm]))  # rising
     assert all(x >= y for x, y in zip(rates[warm:], rates[warm + 1 :]))  # then falling
-    assert rates[-1] < 1e-3 * settings.learning_rate
-    cnn = settings_for("cnn", 100, 0, 50)
-    assert cnn.warmup_steps == 0 and learning_rate_at(0, cnn) == cnn.learning_rate
+    assert rates[-1] < 1e-3 * rate
+    cnn = recipe_for("cnn", 100, 0, 50)
+    assert cnn.schedule.warmup_steps == 0
+    assert learning_rate_at(0, cnn.options, cnn.schedule) == cnn.options.learning_rate
 
 
 def test_snapshots_replay_and_cancel():
     seen = []
-    run = train_variant("vit", 6, 1, on_progress=seen.append, settings=_short(1, snapshot_every=3))
+    short = _short(1, snapshot_every=3)
+    run = train_variant("vit", 6, 1, on_progress=seen.append, options=short.options, schedule=short.schedule)
     assert [s.step for s in run.log.snapshots] == [0, 3, 6]
     picture = generate(5)
     now = run_vit_model(run.model, picture.image)
@@ -64,7 +67,12 @@ def test_snapshots_replay_and_cancel():
     np.testing.assert_array_equal(replay.stage("weights", "layer2"), now.stage("weights", "layer2"))
     with pytest.raises(TrainingCancelled):
         train_variant(
-            "vit", 20, 1, on_progress=seen.append, should_stop=lambda: len(seen) >= 9, settings=_short(1)
+            "vit",
+            20,
+            1,
+            on_progress=seen.append,
+            should_stop=lambda: len(seen) >= 9,
+            options=_short(1).options,
         )
 
 
@@ -125,10 +133,11 @@ def test_position_similarity_is_the_cosine_of_the_embeddings():
 
 def test_the_live_recipe_is_the_curve_recipe_cut_short():
     for model in ("cnn", "vit"):
-        live, full = live_settings(model), settings_for(model, 1000, 0)
-        assert live.pool_size == 1000 and live.steps < full.steps and live.snapshot_every > 0
-        assert (live.learning_rate, live.batch_size, live.weight_decay) == (
-            full.learning_rate,
-            full.batch_size,
-            full.weight_decay,
+        live, full = live_recipe(model), recipe_for(model, 1000, 0)
+        assert live.options.pool_size == 1000 and live.options.steps < full.options.steps
+        assert live.options.snapshot_every > 0
+        assert (live.options.learning_rate, live.options.batch_size, live.schedule.weight_decay) == (
+            full.options.learning_rate,
+            full.options.batch_size,
+            full.schedule.weight_decay,
         )
