@@ -306,7 +306,9 @@ def data_curve_main(argv: list[str]) -> int:
     parser.add_argument("--steps-vit", type=int, default=None, help="with --train: a shorter budget")
     parser.add_argument("--test-size", type=int, default=TEST_SIZE, help="with --train: held-out pictures")
     parser.add_argument(
-        "--checkpoints", default=None, help="with --train: write seed 0's models into this folder"
+        "--checkpoints",
+        default=None,
+        help="with --train: write seed 0's models into this folder; without: read the runs of the models there",
     )
     parser.add_argument("--device", choices=("auto", "cpu", "cuda", "mps"), default="cpu")
     args = parser.parse_args(argv)
@@ -315,10 +317,19 @@ def data_curve_main(argv: list[str]) -> int:
     check_out(args.out)
     if args.train and args.sources:
         fail("--train and --from: give one of them")
-    if not args.train and (args.checkpoints or args.steps_cnn or args.steps_vit):
-        fail("--checkpoints, --steps-cnn and --steps-vit go with --train")
+    if not args.train and (args.steps_cnn or args.steps_vit):
+        fail("--steps-cnn and --steps-vit go with --train")
+    if args.checkpoints and args.sources:
+        fail("--checkpoints and --from: give one of them")
 
-    from explorer.vision.data_curve import CurveError, CurveResult, read_result, run_curve, shipped_result
+    from explorer.vision.data_curve import (
+        CurveError,
+        CurveResult,
+        read_result,
+        result_of_checkpoints,
+        run_curve,
+        shipped_result,
+    )
 
     if args.train:
         sizes = _numbers("--sizes", args.sizes, 1, MAX_SIZE)
@@ -355,6 +366,12 @@ def data_curve_main(argv: list[str]) -> int:
             fail("training interrupted; nothing written")
         except OSError as exc:
             fail(f"cannot write into {args.checkpoints}: {exc.strerror or exc}")
+    elif args.checkpoints:
+        try:
+            result = result_of_checkpoints(args.checkpoints)
+        except CurveError as exc:
+            fail(str(exc))
+        result.command = "python -m explorer data-curve " + shlex.join(argv)
     else:
         try:
             parts = [read_result(p) for p in args.sources] if args.sources else [shipped_result()]

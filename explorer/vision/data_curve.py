@@ -196,12 +196,13 @@ class CurveResult:
         return float(np.mean(values)) if values else float("nan")
 
     def gaps(self) -> dict[int, float]:
-        """Per size, the CNN's mean accuracy minus the transformer's, in points (0–100)."""
-        return {n: 100 * (self.mean_accuracy("cnn", n) - self.mean_accuracy("vit", n)) for n in self.sizes()}
+        """Per size that has both models, the CNN's mean accuracy minus the transformer's, in points (0–100)."""
+        both = [n for n in self.sizes() if self.of("cnn", n) and self.of("vit", n)]
+        return {n: 100 * (self.mean_accuracy("cnn", n) - self.mean_accuracy("vit", n)) for n in both}
 
     def caption(self) -> Message:
         gaps = self.gaps()
-        sizes = self.sizes()
+        sizes = list(gaps)
         text = ", ".join(f"{gaps[n]:.0f}" for n in sizes)
         largest = f"{sizes[-1]:,}"
         if gaps[sizes[-1]] > 0:
@@ -216,7 +217,7 @@ class CurveResult:
             "test": self.test,
             "recipes": self.recipes,
             "gaps_points": {str(n): round(g, 2) for n, g in self.gaps().items()},
-            "caption": str(self.caption()) if self.runs else "",
+            "caption": str(self.caption()) if self.gaps() else "",
             "runs": [{**asdict(r), "ratio": r.ratio} for r in self.runs],
         }
 
@@ -291,6 +292,24 @@ def read_result(path: str | Path) -> CurveResult:
         raise CurveError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
         raise CurveError(f"{path}: not a data-curve result ({exc})") from None
+
+
+def result_of_checkpoints(folder: str | Path) -> CurveResult:
+    """The runs whose checkpoints ``run_curve`` wrote into ``folder`` (MODEL-SIZE.json holds each
+    run's record beside its weights): a sweep run size by size comes together here."""
+    folder = Path(folder)
+    fields = CurveRun.__dataclass_fields__
+    runs = []
+    for path in sorted(folder.glob("*-*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            runs.append(CurveRun(**{k: v for k, v in data.items() if k in fields}))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError) as exc:
+            raise CurveError(f"{path}: not a data-curve checkpoint ({exc})") from None
+    if not runs:
+        raise CurveError(f"{folder}: no data-curve checkpoints (MODEL-SIZE.json) in it")
+    runs.sort(key=lambda r: (r.size, r.seed, CURVE_MODELS.index(r.model) if r.model in CURVE_MODELS else 9))
+    return CurveResult(runs, load_average=load_average(), recipes=recipes_of())
 
 
 def shipped_result() -> CurveResult:

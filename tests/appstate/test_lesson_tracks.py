@@ -22,7 +22,7 @@ def test_every_step_has_a_stable_id_of_its_track():
     for track in TRACKS:
         for step in track.steps:
             assert ID.match(step.id) and step.id.startswith(track.id + "."), step.id
-    assert TRACK_IDS == (ALL_TRACKS, "attention", "translation", "vision")
+    assert TRACK_IDS == (ALL_TRACKS, "attention", "translation", "vision", "vit")
     # the shipped ids sessions already name: never renamed
     for known in (
         "attention.tokens",
@@ -30,6 +30,7 @@ def test_every_step_has_a_stable_id_of_its_track():
         "attention.weights",
         "translation.learn",
         "vision.train",
+        "vit.rollout",
     ):
         assert STEPS[step_index(known)].id == known
 

@@ -27,6 +27,7 @@ class Tab(str, enum.Enum):
     BOARD = "board"
     TRANSLATION = "translation"
     VISION = "vision"
+    VIT = "vit"
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,16 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.vision.view:VisionView",
         "explorer.gui.labs.vision.export:figures",
+    ),
+    TabSpec(
+        Tab.VIT,
+        QT_TRANSLATE_NOOP("Tabs", "Vision Transformer"),
+        QT_TRANSLATE_NOOP(
+            "Tabs",
+            "Self-attention between a picture's patches, beside the CNN: each head's map, the CLS "
+            "token, rollout, local and global heads, and how much data each model needs",
+        ),
+        "explorer.gui.labs.vision.vit_view:ViTView",
     ),
 ]
 
