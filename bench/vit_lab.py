@@ -15,11 +15,11 @@ Tables:
    rest, and the CLS attention's share on the object per layer.
 3. Self share on trained text models (MiniLM, every layer) beside the ViT's: the seed's 3.1 claim
    ("self-attention over-attends to its own position") checked, with the uniform share 1/n.
-4. Live (unless --no-live): the window's live recipe (explorer.vision.data_curve.live_recipe)
-   at LIVE_SIZE pictures, the CNN and the ViT trained at the same time on two threads, one torch
-   thread each: wall and CPU seconds of each, final held-out accuracy, the load average before
-   and after; and the ViT's position-embedding gap and mean distance at its snapshots (what it
-   learns over training).
+4. Live (unless --no-live): the pair the window's Train page starts (explorer.appstate.vit:
+   the data experiment's recipes cut to the plan's steps, on the plan's pictures), the CNN and
+   the ViT trained at the same time on two threads, one torch thread each: wall and training
+   seconds of each, final held-out accuracy, the load average before and after; and the ViT's
+   position-embedding gap and mean distance at its snapshots (what it learns over training).
 
 Timings are wall clock and thread CPU time; on a shared machine they are inflated: read them with
 the load average printed beside them.
@@ -30,18 +30,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from explorer.appstate.vit import ViTState
 from explorer.core.config import AttentionConfig
 from explorer.core.engine import Engine
 from explorer.vision.checkpoints import load_curve
-from explorer.vision.data_curve import LIVE_SIZE, live_recipe, shipped_result, test_batch, train_one
+from explorer.vision.data_curve import shipped_result, test_batch
+from explorer.vision.measure import attention_mass
 from explorer.vision.train import model_at
 from explorer.vision.vit import VisionTransformer, ViTConfig
 from explorer.vision.vit_measures import measure_vit, position_similarity, position_summary, uniform_distance
@@ -91,6 +93,8 @@ def shipped_tables() -> list[str]:
     lines += [str(result.caption()), ""]
     heads = []
     for size in result.sizes():
+        if not result.of("vit", size):
+            continue
         run = result.of("vit", size)[0]
         d = run.details
         for layer, (dist, share) in enumerate(zip(d["mean_distance"], d["self_share"])):
@@ -134,40 +138,34 @@ def self_share_tables() -> list[str]:
 
 
 def live_tables() -> list[str]:
+    """The window's live pair as the Train page starts it (explorer.appstate.vit.ViTState: both
+    runs at once, one torch thread each), without the window."""
     before = loadavg()
-    results: dict[str, tuple] = {}
-    test = test_batch(500)
-
-    def work(model: str) -> None:
-        started = time.thread_time()
-        run, record = train_one(model, LIVE_SIZE, 0, recipe=live_recipe(model), test=test)
-        results[model] = (run, record, time.thread_time() - started)
-
+    lab = ViTState()
+    lab.options = replace(lab.options, device="cpu")
     wall = time.perf_counter()
-    threads = [threading.Thread(target=work, args=(m,)) for m in ("cnn", "vit")]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    lab.start_training()
+    runs = {"vit": lab.run, "cnn": lab.cnn_run}
+    while any(r.running for r in runs.values()):
+        time.sleep(0.2)
+        lab.poll()
+    lab.poll()
     wall = time.perf_counter() - wall
-    rows = [
-        [model, str(results[model][0].options.steps), f"{results[model][1].wall_s:.1f}",
-         f"{results[model][1].cpu_s:.1f}", f"{results[model][1].accuracy:.3f}"]
-        for model in ("cnn", "vit")
-    ]  # fmt: skip
+    test = test_batch(500)
+    rows = []
+    for model, run in runs.items():
+        trained = run.result.model
+        accuracy = measure_vit(trained, test).accuracy if model == "vit" else attention_mass(trained, test)[0]
+        rows.append([model, str(run.step), run.status, f"{run.wall_s:.1f}", f"{run.train_s:.1f}",
+                     f"{run.last('accuracy'):.3f}", f"{accuracy:.3f}"])  # fmt: skip
     lines = table(
-        f"Live pair on {LIVE_SIZE:,} pictures, both at once, one torch thread each: {wall:.1f} s wall "
-        f"(load {before} before, {loadavg()} after)",
-        [
-            "model",
-            "steps",
-            "wall s",
-            "CPU s (its thread, pictures drawn included)",
-            "held-out accuracy (500)",
-        ],
+        f"Live pair on {lab.settings.train_size:,} pictures, {lab.settings.train_steps} steps each, both at once, "
+        f"one torch thread each: {wall:.1f} s wall (load {before} before, {loadavg()} after)",
+        ["model", "steps", "status", "wall s", "training clock s", "held-out accuracy (500, window's)",
+         "accuracy on the 2,000-picture test set's first 500"],
         rows,
-    )
-    vit_run = results["vit"][0]
+    )  # fmt: skip
+    vit_run = runs["vit"].result  # the VisionRun: its log keeps every snapshot
     over = []
     for snapshot in (
         vit_run.log.snapshots[:: max(1, len(vit_run.log.snapshots) // 6)] + vit_run.log.snapshots[-1:]

@@ -53,7 +53,7 @@ VIT_STEPS: tuple[Step, ...] = (
     Step(
         stage="vit_rollout",
         title=QT_TRANSLATE_NOOP("Lesson", "CLS attention and rollout"),
-        formula="R = Â₂·Â₁,  Â = ½·mean_h(A) + ½·I",
+        formula="R = Â₂·Â₁,  Â = 0.5·mean_h(A) + 0.5·I",
         explanation=QT_TRANSLATE_NOOP(
             "Lesson",
             "The class is read from the CLS token, so its attention shows what the decision "
@@ -82,7 +82,7 @@ VIT_STEPS: tuple[Step, ...] = (
     Step(
         stage="vit_data",
         title=QT_TRANSLATE_NOOP("Lesson", "Little data, much data"),
-        formula="accuracy(n),  n = 100, 1,000, 10,000",
+        formula="A(n),  n = 100, 1,000, 10,000",
         explanation=QT_TRANSLATE_NOOP(
             "Lesson",
             "The claim: without a CNN's priors, self-attention needs more data. Both models "
@@ -95,7 +95,7 @@ VIT_STEPS: tuple[Step, ...] = (
     Step(
         stage="vit_photo",
         title=QT_TRANSLATE_NOOP("Lesson", "A photograph's own patches"),
-        formula="Q = K = V = features(patches)",
+        formula="Q = K = V = f(pᵢ)",
         explanation=QT_TRANSLATE_NOOP(
             "Lesson",
             "No trained model: each patch of a photograph is described by its colour, its "

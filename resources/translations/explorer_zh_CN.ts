@@ -3750,24 +3750,20 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>CNN：还没有快照</translation>
     </message>
     <message>
-        <source>ViT says {0} ({1}); </source>
-        <translation>ViT 判断为{0}（{1}）；</translation>
+        <source>ViT says {0} ({1}); CNN says {2} ({3}); {4}.</source>
+        <translation>ViT 判断为{0}（{1}）；CNN 判断为{2}（{3}）；{4}。</translation>
     </message>
     <message>
-        <source>CNN says {0} ({1}); </source>
-        <translation>CNN 判断为{0}（{1}）；</translation>
+        <source>ViT says {0} ({1}); {2}.</source>
+        <translation>ViT 判断为{0}（{1}）；{2}。</translation>
     </message>
     <message>
-        <source>The object covers {0} of the picture.</source>
-        <translation>目标占图片的 {0}。</translation>
+        <source>The object covers {0} of the picture. Share of attention on it: this ViT map {1}, rollout {2}, CBAM&apos;s spatial map {3}.</source>
+        <translation>目标占图片的 {0}。落在目标上的注意力份额：这张 ViT 图 {1}，注意力展开 {2}，CBAM 空间注意力图 {3}。</translation>
     </message>
     <message>
-        <source>Share of attention on it: this ViT map {0}, rollout {1}</source>
-        <translation>落在目标上的注意力份额：这张 ViT 图 {0}，注意力展开 {1}</translation>
-    </message>
-    <message>
-        <source>, CBAM&apos;s spatial map {0}</source>
-        <translation>，CBAM 空间注意力图 {0}</translation>
+        <source>The object covers {0} of the picture. Share of attention on it: this ViT map {1}, rollout {2}.</source>
+        <translation>目标占图片的 {0}。落在目标上的注意力份额：这张 ViT 图 {1}，注意力展开 {2}。</translation>
     </message>
     <message>
         <source>A photo has no known object: no share on it can be measured.</source>

@@ -103,6 +103,12 @@ def test_the_maps_are_the_shipped_models_and_a_click_picks_a_patch(qtbot, vit):
     np.testing.assert_allclose(view.self_bars.values, expected.arrays["self_share"])
     similarity = expected.arrays["position_similarity"][33].reshape(8, 8)
     np.testing.assert_allclose(view.position_map.values, (similarity + 1) / 2)
+    # another size: the models trained on 1,000 pictures
+    view.size.setCurrentIndex(view.size.findData(1000))
+    result = wait_result(qtbot, view)
+    again = run_vit_model(load_curve("vit", 1000)[0], picture.image)
+    np.testing.assert_array_equal(result.vit.arrays["logits"], again.arrays["logits"])
+    assert "1,000 pictures" in view.summary.text()
 
 
 def test_the_data_page_is_the_shipped_experiment(qtbot, vit):

@@ -132,7 +132,7 @@ class HeadBars(QtWidgets.QWidget):
         self.title = self.reference_label = self.layer_word = ""
         self.top: float | None = None
         self.digits = 1
-        self.setMinimumSize(260, 170)
+        self.setMinimumSize(260, 300)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Preferred)
 
     def show_bars(
@@ -158,12 +158,13 @@ class HeadBars(QtWidgets.QWidget):
         p.setFont(font)
         line = QtGui.QFontMetrics(font).height()
         p.setPen(fg)
-        p.drawText(QtCore.QRect(0, 0, self.width(), line), QtCore.Qt.AlignmentFlag.AlignLeft, self.title)
+        wrap = QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.TextFlag.TextWordWrap
+        p.drawText(QtCore.QRect(0, 0, self.width(), 2 * line), wrap, self.title)
         layers, heads = self.values.shape if self.values.ndim == 2 else (0, 0)
         if not layers:
             p.end()
             return
-        area = QtCore.QRectF(8, line * 2 + 4, self.width() - 16, self.height() - line * 4 - 8)
+        area = QtCore.QRectF(8, line * 5, self.width() - 16, self.height() - line * 7 - 8)
         finite = self.values[np.isfinite(self.values)]
         top = self.top or max([*finite.tolist(), self.reference or 0.0, 1e-9]) * 1.15
         group = area.width() / layers
@@ -199,9 +200,7 @@ class HeadBars(QtWidgets.QWidget):
             p.setPen(pen)
             p.drawLine(QtCore.QPointF(area.left(), y), QtCore.QPointF(area.right(), y))
             p.drawText(
-                QtCore.QRectF(area.left(), line + 2, area.width(), line),
-                QtCore.Qt.AlignmentFlag.AlignLeft,
-                self.reference_label,
+                QtCore.QRectF(area.left(), 2 * line, area.width(), 2 * line), wrap, self.reference_label
             )
         p.end()
 
@@ -216,7 +215,7 @@ class DataCurve(QtWidgets.QWidget):
         self.live: dict[str, tuple[int, float]] = {}  # a live run's final accuracy, hollow
         self.x_label = self.y_label = self.chance_label = self.live_label = ""
         self.chance = 0.0
-        self.setMinimumSize(300, 220)
+        self.setMinimumSize(300, 340)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
 
     def show_curve(self, points, names, labels: tuple[str, str, str, str], chance: float, live=None) -> None:
@@ -234,7 +233,7 @@ class DataCurve(QtWidgets.QWidget):
         metrics = QtGui.QFontMetrics(font)
         line = metrics.height()
         left = metrics.horizontalAdvance("100 %") + 10
-        area = QtCore.QRectF(left, line * 2 + 6, self.width() - left - 16, self.height() - line * 5 - 10)
+        area = QtCore.QRectF(left, line * 3 + 6, self.width() - left - 16, self.height() - line * 6 - 10)
         sizes = sorted(
             {n for series in self.points.values() for n, _ in series} | {n for n, _ in self.live.values()}
         )
@@ -298,5 +297,5 @@ class DataCurve(QtWidgets.QWidget):
             p.setPen(fg)
             p.drawText(QtCore.QRectF(legend_x, 2, 400, line), "□ " + self.live_label)
         p.setPen(fg)
-        p.drawText(QtCore.QRectF(0, line + 4, self.width(), line), self.y_label)
+        p.drawText(QtCore.QRectF(0, line + 6, self.width(), line), self.y_label)
         p.end()

@@ -143,18 +143,19 @@ class ViTView(View):
         lv.addWidget(self.shares)
         # heads: distances, self shares, the position embeddings
         heads_page = QtWidgets.QWidget()
-        hv = QtWidgets.QGridLayout(heads_page)
+        hv = QtWidgets.QVBoxLayout(heads_page)  # one column: the bars get the page's width
         self.distance_bars, self.self_bars = HeadBars(), HeadBars()
         self.position_map = PatchMap()
-        hv.addWidget(self.distance_bars, 0, 0)
-        hv.addWidget(self.self_bars, 1, 0)
-        hv.addWidget(self.position_map, 0, 1, 2, 1)
+        self.position_map.setMaximumWidth(320)
+        hv.addWidget(self.distance_bars)
+        hv.addWidget(self.self_bars)
+        under = QtWidgets.QHBoxLayout()
+        under.addWidget(self.position_map, 1)
         self.heads_text = QtWidgets.QLabel()
         self.heads_text.setWordWrap(True)
         self.heads_text.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        hv.addWidget(self.heads_text, 2, 0, 1, 2)
-        hv.setColumnStretch(0, 3)
-        hv.setColumnStretch(1, 2)
+        under.addWidget(self.heads_text, 1)
+        hv.addLayout(under)
         # data: the shipped experiment
         data = QtWidgets.QWidget()
         dv = QtWidgets.QVBoxLayout(data)
@@ -419,18 +420,20 @@ class ViTView(View):
             )
         else:
             self.cnn_map.show_map(picture, None, None, translate("ViTView", "CNN: no snapshot yet"))
-        # the prediction of both, and which models
-        p = float(t.probabilities[t.prediction])
-        text = translate("ViTView", "ViT says {0} ({1}); ").format(
-            class_label(t.prediction_name), f"{100 * p:.0f} %"
-        )
+        # the prediction of both, and which models (each sentence whole: word order differs by language)
+        vit_said = (class_label(t.prediction_name), _pc(float(t.probabilities[t.prediction])))
         if result.cnn is not None:
             c = result.cnn
-            q = float(c.probabilities[c.prediction])
-            text += translate("ViTView", "CNN says {0} ({1}); ").format(
-                class_label(c.prediction_name), f"{100 * q:.0f} %"
+            cnn_said = (class_label(c.prediction_name), _pc(float(c.probabilities[c.prediction])))
+            self.summary.setText(
+                translate("ViTView", "ViT says {0} ({1}); CNN says {2} ({3}); {4}.").format(
+                    *vit_said, *cnn_said, self._models_words()
+                )
             )
-        self.summary.setText(text + self._models_words() + ".")
+        else:
+            self.summary.setText(
+                translate("ViTView", "ViT says {0} ({1}); {2}.").format(*vit_said, self._models_words())
+            )
         notices = [translated(n) for n in t.notices]
         if s.source == "file":
             notices.append(translated(photo_caveat()))
@@ -442,15 +445,19 @@ class ViTView(View):
                 shown = float((grid * t.arrays["patch_object"]).sum() / grid.sum())
             elif s.map == "patch":
                 shown = float((grid * t.arrays["patch_object"]).sum() / grid.sum())
-            parts = [
-                translate("ViTView", "The object covers {0} of the picture.").format(_pc(result.area)),
-                translate("ViTView", "Share of attention on it: this ViT map {0}, rollout {1}").format(
-                    _pc(shown or 0.0), _pc(t.object_share["rollout"])
-                ),
-            ]
+            here, rolled = _pc(shown or 0.0), _pc(t.object_share["rollout"])
             if result.cnn_share is not None:
-                parts[-1] += translate("ViTView", ", CBAM's spatial map {0}").format(_pc(result.cnn_share))
-            self.shares.setText(" ".join(parts) + ".")
+                text = translate(
+                    "ViTView",
+                    "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, "
+                    "rollout {2}, CBAM's spatial map {3}.",
+                ).format(_pc(result.area), here, rolled, _pc(result.cnn_share))
+            else:
+                text = translate(
+                    "ViTView",
+                    "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, rollout {2}.",
+                ).format(_pc(result.area), here, rolled)
+            self.shares.setText(text)
         else:
             self.shares.setText(
                 translate("ViTView", "A photo has no known object: no share on it can be measured.")
