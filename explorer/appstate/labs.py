@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from explorer.appstate.lab import LabState
+from explorer.appstate.lm import LMSettings, LMState
 from explorer.appstate.translation import TranslationSettings, TranslationState
 from explorer.appstate.vision import VisionSettings, VisionState
 from explorer.appstate.vit import ViTSettings, ViTState
@@ -31,6 +32,7 @@ class LabEntry:
 LABS: list[LabEntry] = [
     LabEntry("translation", TranslationState, TranslationSettings),
     LabEntry("vision", VisionState, VisionSettings),
+    LabEntry("lm", LMState, LMSettings),
     LabEntry("vit", ViTState, ViTSettings),
 ]
 

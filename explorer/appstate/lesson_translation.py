@@ -18,14 +18,15 @@ TAB = "translation"
 TRANSLATION_STEPS: tuple[Step, ...] = (
     Step(
         "fixed_context",
-        QT_TRANSLATE_NOOP("Lesson", "Encoder–decoder: one fixed context"),
+        QT_TRANSLATE_NOOP("Lesson", "Encoder–decoder: more than one fixed context"),
         "C = f(h₁, …, hₙ),   yᵢ = g(C, y₁, …, yᵢ₋₁)",
         QT_TRANSLATE_NOOP(
             "Lesson",
             "An encoder reads the source (here a date as people write it) into states h₁ … hₙ; a "
-            "decoder writes the target one character at a time. Without attention the whole source "
-            "is squeezed into one vector C that every output step reads alike: every source "
-            "character has the same influence, and a long source loses its details.",
+            "decoder writes the target one character at a time. A decoder without attention would "
+            "read one vector C, the formula above, alike at every output step, and a long source "
+            "would lose its details. The model on screen has attention: each row of its matrix is "
+            "one output step looking at the source in its own way, as the next steps show.",
         ),
         tab=TAB,
         id="translation.fixed_context",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from explorer import reading
 from explorer.core.config import AttentionConfig
 from explorer.models import catalogue
 
@@ -60,13 +61,13 @@ class LoadedModel:
     width: int
     notes: tuple[str, ...] = ()
     provenance: str | None = None  # a converter's one-line summary of what the weights are
+    causal: bool = False  # trained with a causal mask: a decoder, or a BERT with "is_decoder": true
+    kv_heads: int | None = None  # a decoder's K/V heads (fewer than heads: grouped-query attention)
+    windows: tuple[int | None, ...] = ()  # a decoder's sliding window per layer (None: every key before)
 
 
 def resolved_folder(folder: str) -> str:
-    try:
-        return str(Path(folder).expanduser().resolve())
-    except OSError:
-        return folder
+    return str(reading.canonical(folder))
 
 
 def folder_label(folder: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6 import QtGui, QtWidgets
 
 from explorer.core.config import ConfigError
+from explorer.finite import NotFinite
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.elided import ElidedLabel
 from explorer.gui.i18n import translate
@@ -26,7 +27,7 @@ def error_message(exc: BaseException) -> str:
     interface language (core errors carry a message key: explorer.gui.core_text)."""
     from explorer.models.loader import ModelError
 
-    if isinstance(exc, ConfigError):
+    if isinstance(exc, (ConfigError, NotFinite)):
         return translate("Messages", "Cannot compute this: {0}").format(error_text(exc))
     if isinstance(exc, ModelError):
         return translate("Messages", "The model could not be used: {0}").format(error_text(exc))
@@ -52,6 +53,7 @@ class MessageStrip(QtWidgets.QWidget):
         self.action.setVisible(False)
         layout.addWidget(self.action)
         self._on_action = None
+        self.error = False  # the banner shows an error (a lab's tab shows the strip only then)
         self.action.clicked.connect(lambda: self._on_action and self._on_action())
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
         self.fit_height()
@@ -62,6 +64,7 @@ class MessageStrip(QtWidgets.QWidget):
         self.setFixedHeight(metrics.height() + STRIP_PAD_PX)
 
     def show_banner(self, text: str, style: str) -> None:
+        self.error = style == ERROR_STYLE
         self.banner.setStyleSheet(style)
         self.banner.setText(text)
         self.banner.setVisible(True)
@@ -69,6 +72,7 @@ class MessageStrip(QtWidgets.QWidget):
         self.action.setVisible(False)
 
     def hide_banner(self) -> None:
+        self.error = False
         self.banner.setVisible(False)
         self._show_notice()
 

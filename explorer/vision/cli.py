@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from explorer.failing import Parser, check_out, check_out_file, fail
+from explorer.finite import NotFinite
 
 MAX_SEED = 2**63 - 1
 
@@ -144,6 +145,8 @@ def train_vision_main(argv: list[str]) -> int:
     }
     try:
         weights, described = save_checkpoint(run.model, out / name, info)
+    except NotFinite as exc:  # the run diverged: its loss is NaN
+        fail(str(exc))
     except OSError as exc:
         fail(f"cannot write into {args.out}: {exc.strerror or exc}")
     ratio_text = ", ".join(f"{r.block} {r.kind} {r.ratio:.2f}×" for r in ratios)
@@ -225,7 +228,7 @@ def vision_main(argv: list[str]) -> int:
 
     model: TinyCNN | VisionTransformer
     try:
-        if args.checkpoint:
+        if args.checkpoint is not None:  # "" is refused, not read as the shipped model
             model, _ = load_checkpoint(args.checkpoint.removesuffix(".safetensors").removesuffix(".json"))
             if args.model not in (None, model.config.variant):
                 notices.append(
@@ -245,14 +248,18 @@ def vision_main(argv: list[str]) -> int:
 
         model = copy.deepcopy(model).to(device)  # the shipped model stays on the CPU for everyone else
     trace: VisionTrace | ViTTrace
-    if isinstance(model, VisionTransformer):
-        trace = run_vit_model(
-            model, image, object_mask=mask, label=label, source=source_text, notices=notices
-        )
-    else:
-        trace = run_model(model, image, object_mask=mask, label=label, source=source_text, notices=notices)
     try:
+        if isinstance(model, VisionTransformer):
+            trace = run_vit_model(
+                model, image, object_mask=mask, label=label, source=source_text, notices=notices
+            )
+        else:
+            trace = run_model(
+                model, image, object_mask=mask, label=label, source=source_text, notices=notices
+            )
         trace.save(args.out)
+    except NotFinite as exc:
+        fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
     for note in trace.notices:

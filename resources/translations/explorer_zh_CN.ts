@@ -95,6 +95,10 @@
         <translation>不缩放</translation>
     </message>
     <message>
+        <source>the model&apos;s own: no mask</source>
+        <translation>模型自带：无掩码</translation>
+    </message>
+    <message>
         <source>What the scores are divided by before the softmax</source>
         <translation>在 softmax 之前，得分要除以什么</translation>
     </message>
@@ -172,6 +176,26 @@
     <message>
         <source>Zoom into that stage, or back to every stage</source>
         <translation>放大该阶段，或回到全部阶段</translation>
+    </message>
+    <message>
+        <source>Ctrl + wheel, drag</source>
+        <translation>Ctrl + 滚轮，拖动</translation>
+    </message>
+    <message>
+        <source>Zoom into an attention matrix about the mouse; move the zoomed view</source>
+        <translation>以鼠标所指处为中心放大注意力矩阵；拖动可移动放大后的视图</translation>
+    </message>
+    <message>
+        <source>Zoom the matrix in, out, back to the whole matrix</source>
+        <translation>放大、缩小矩阵，或回到整个矩阵</translation>
+    </message>
+    <message>
+        <source>Shift + arrows</source>
+        <translation>Shift + 方向键</translation>
+    </message>
+    <message>
+        <source>Move the zoomed matrix</source>
+        <translation>移动放大后的矩阵</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -295,6 +319,10 @@
     <message>
         <source>same attention</source>
         <translation>相同注意力</translation>
+    </message>
+    <message>
+        <source>causal mask as trained</source>
+        <translation>因果掩码（训练时所用）</translation>
     </message>
     <message>
         <source>B cannot be computed: {0}</source>
@@ -500,6 +528,14 @@
         <translation>每一行按 softmax 概率随机抽取一个键（固定种子）</translation>
     </message>
     <message>
+        <source>the model&apos;s own</source>
+        <translation>模型自己的</translation>
+    </message>
+    <message>
+        <source>the mask the model was trained with: none for an encoder, causal for a decoder</source>
+        <translation>模型训练时用的掩码：编码器没有掩码，解码器是因果掩码</translation>
+    </message>
+    <message>
         <source>every query sees every key</source>
         <translation>每个查询都能看到每个键</translation>
     </message>
@@ -636,6 +672,26 @@
         <translation>在哪里计算注意力；不同设备的结果只差舍入误差。</translation>
     </message>
     <message>
+        <source>causal, window {0} (as trained)</source>
+        <translation>因果，窗口 {0}（训练时所用）</translation>
+    </message>
+    <message>
+        <source>the mask this model was trained with: each token sees itself and the {0} tokens before it at most (a sliding window), never a later one</source>
+        <translation>这个模型训练时所用的掩码：每个词元看到自己和它之前最多 {0} 个词元（滑动窗口），从不看到后面的词元</translation>
+    </message>
+    <message>
+        <source>causal (as trained)</source>
+        <translation>因果（训练时所用）</translation>
+    </message>
+    <message>
+        <source>the mask this model was trained with: each token sees itself and the tokens before it, never a later one</source>
+        <translation>这个模型训练时所用的掩码：每个词元看到自己和它之前的词元，从不看到后面的词元</translation>
+    </message>
+    <message>
+        <source>every query sees every key: not how this model was trained (it says so)</source>
+        <translation>每个查询都看到所有键：这不是这个模型训练时的方式（会有提示说明）</translation>
+    </message>
+    <message>
         <source>{0} (model&apos;s own)</source>
         <translation>{0}（模型自带）</translation>
     </message>
@@ -643,14 +699,14 @@
 <context>
     <name>CoreMessages</name>
     <message>
-        <source>mask {text!r} is not one of none, causal, window:K, valid:N</source>
-        <comment>config.mask_malformed</comment>
-        <translation>掩码 {text!r} 不是 none、causal、window:K、valid:N 中的一种</translation>
-    </message>
-    <message>
         <source>mask {kind}:{size}: the size must be 0 or more</source>
         <comment>config.mask_negative</comment>
         <translation>掩码 {kind}:{size}：大小必须大于或等于 0</translation>
+    </message>
+    <message>
+        <source>mask {kind}:{size}: the size must be at most {limit}</source>
+        <comment>config.mask_too_large</comment>
+        <translation>掩码 {kind}:{size}：大小不能超过 {limit}</translation>
     </message>
     <message>
         <source>sentence and query must be text</source>
@@ -683,9 +739,9 @@
         <translation>d_model 必须在 1 到 {limit} 之间，不能是 {value!r}</translation>
     </message>
     <message>
-        <source>seed must be 0 or more, not {value!r}</source>
+        <source>seed must be a whole number from 0 to {limit}, not {value!r}</source>
         <comment>config.seed</comment>
-        <translation>随机种子必须大于或等于 0，不能是 {value!r}</translation>
+        <translation>随机种子必须是 0 到 {limit} 之间的整数，而不是 {value!r}</translation>
     </message>
     <message>
         <source>max_tokens must be 2 or more, not {value!r}</source>
@@ -878,9 +934,9 @@
         <translation>查询从 {before} 个词截断为 {limit} 个</translation>
     </message>
     <message>
-        <source>{count} token(s) unknown to {model} became [UNK] (their characters are kept in brackets)</source>
+        <source>{count} token(s) unknown to {model} became {unknown}, which keeps the characters it replaced ({example})</source>
         <comment>engine.unknown_tokens</comment>
-        <translation>有 {count} 个词元不在 {model} 的词表中，变成了 [UNK]（原来的字符保留在方括号里）</translation>
+        <translation>有 {count} 个词元不在 {model} 的词表中，变成了 {unknown}，原来的字符保留在其中（{example}）</translation>
     </message>
     <message>
         <source>model folder {folder} does not exist; open the folder that holds the model&apos;s config.json, weights and tokenizer</source>
@@ -983,9 +1039,99 @@
         <translation>{path} 中没有 model_type（支持：{supported}）；请在其中加上 &quot;model_type&quot;: &quot;bert&quot;（或该模型所属的系列）</translation>
     </message>
     <message>
-        <source>{path}: model_type {model_type!r} is not an encoder the explorer can run (supported: {supported}); open a {labels} model folder</source>
+        <source>mask {text!r} is not one of model, none, causal, window:K, valid:N</source>
+        <comment>config.mask_malformed</comment>
+        <translation>掩码 {text!r} 不是 model、none、causal、window:K、valid:N 中的一种</translation>
+    </message>
+    <message>
+        <source>grouped-query attention: {heads} query heads share {kv_heads} K/V heads, {group} each (query head h reads K/V head h ÷ {group}, rounded down)</source>
+        <comment>engine.grouped_heads</comment>
+        <translation>分组查询注意力：{heads} 个查询头共用 {kv_heads} 个 K/V 头，每组 {group} 个（查询头 h 读取第 h ÷ {group} 个 K/V 头，向下取整）</translation>
+    </message>
+    <message>
+        <source>layer {layer}&apos;s scores are divided by √d_k · {factor} (GPT-2&apos;s scale_attn_by_inverse_layer_idx)</source>
+        <comment>engine.layer_scaled</comment>
+        <translation>第 {layer} 层的分数除以 √d_k · {factor}（GPT-2 的 scale_attn_by_inverse_layer_idx）</translation>
+    </message>
+    <message>
+        <source>layer {layer} slides a window of {window} keys over the text: each token sees itself and the {before} tokens before it, not the whole text</source>
+        <comment>engine.sliding_window</comment>
+        <translation>第 {layer} 层在文本上滑动一个 {window} 个键的窗口：每个词元只看到自己和它之前的 {before} 个词元，而不是整段文本</translation>
+    </message>
+    <message>
+        <source>layer {layer} computed with the mask {mask} instead of {model}&apos;s causal mask: not how the model was trained (the other layers and the next tokens keep its mask)</source>
+        <comment>engine.mask_not_causal</comment>
+        <translation>第 {layer} 层用掩码 {mask} 代替了 {model} 的因果掩码计算：这不是模型训练时的方式（其他层和下一个词元仍用它的掩码）</translation>
+    </message>
+    <message>
+        <source>{model} has {heads} query heads over {kv_heads} K/V heads with positions turned inside each head: its head count cannot be changed (leave heads unset)</source>
+        <comment>engine.decoder_heads_fixed</comment>
+        <translation>{model} 有 {heads} 个查询头、{kv_heads} 个 K/V 头，位置旋转在每个头内部进行：头的数目不能改变（请不要设置头数）</translation>
+    </message>
+    <message>
+        <source>{model} is a decoder: each token attends over the text before it, not over another text; leave the query empty</source>
+        <comment>engine.decoder_query</comment>
+        <translation>{model} 是解码器：每个词元关注它之前的文本，而不是另一段文本；请让查询留空</translation>
+    </message>
+    <message>
+        <source>{model} writes no next token: it is not a decoder (open a GPT-2, Llama, Mistral or Qwen2 folder)</source>
+        <comment>decoding.not_decoder</comment>
+        <translation>{model} 不会写出下一个词元：它不是解码器（请打开 GPT-2、Llama、Mistral 或 Qwen2 的文件夹）</translation>
+    </message>
+    <message>
+        <source>next tokens: give a whole number from 0 to {limit}, not {value!r}</source>
+        <comment>decoding.next_tokens</comment>
+        <translation>下一个词元的个数：请给出 0 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>tokens to write: give a whole number from 1 to {limit}, not {value!r}</source>
+        <comment>decoding.tokens</comment>
+        <translation>要写出的词元个数：请给出 1 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>position {position!r} is not in the text: positions run from 0 to {last}</source>
+        <comment>decoding.position</comment>
+        <translation>位置 {position!r} 不在文本中：位置从 0 到 {last}</translation>
+    </message>
+    <message>
+        <source>decoding {value!r} is not one of {choices}</source>
+        <comment>decoding.method</comment>
+        <translation>解码方式 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>the sampling temperature must be a finite number above 0, not {value!r}</source>
+        <comment>decoding.temperature</comment>
+        <translation>采样温度必须是大于 0 的有限数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>top-k must be a whole number of 0 (every token) or more, not {value!r}</source>
+        <comment>decoding.top_k</comment>
+        <translation>前 k 个候选的 k 必须是 0（全部词元）或更大的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>heads to turn off {text!r}: give layer.head pairs separated by commas, e.g. 0.3,2.1</source>
+        <comment>decoding.ablate_heads</comment>
+        <translation>要关闭的头 {text!r}：请给出用逗号分隔的“层.头”，例如 0.3,2.1</translation>
+    </message>
+    <message>
+        <source>ablation {value!r} is not one of {choices}</source>
+        <comment>decoding.ablation_mode</comment>
+        <translation>关闭方式 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>head {layer}.{head} does not exist: {model} has layers 0 to {last_layer} and heads 0 to {last_head}</source>
+        <comment>decoding.head_missing</comment>
+        <translation>头 {layer}.{head} 不存在：{model} 的层是 0 到 {last_layer}，头是 0 到 {last_head}</translation>
+    </message>
+    <message>
+        <source>heads can be turned off only in a pretrained model (weights pretrained)</source>
+        <comment>decoding.ablate_pretrained</comment>
+        <translation>只有预训练模型的头才能关闭（权重选 pretrained）</translation>
+    </message>
+    <message>
+        <source>{path}: model_type {model_type!r} is not a family the explorer can run (supported: {supported}); open a {labels} model folder</source>
         <comment>families.unsupported_type</comment>
-        <translation>{path}：model_type {model_type!r} 不是本程序能运行的编码器（支持：{supported}）；请打开 {labels} 模型的文件夹</translation>
+        <translation>{path}：model_type {model_type!r} 不是本程序能运行的模型类别（支持：{supported}）；请打开 {labels} 模型的文件夹</translation>
     </message>
     <message>
         <source>{path} lacks {key!r}; use the config.json that came with the model</source>
@@ -996,6 +1142,11 @@
         <source>{path}: {key} is {value!r}, not a whole number above 0; use the config.json that came with the model</source>
         <comment>families.not_positive</comment>
         <translation>{path}：{key} 的值是 {value!r}，不是大于 0 的整数；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value}, more than any model has (at most {limit}); use the config.json that came with the model</source>
+        <comment>families.too_large</comment>
+        <translation>{path}：{key} 是 {value}，比任何模型都大（最多 {limit}）；请使用模型自带的 config.json</translation>
     </message>
     <message>
         <source>{path}: type_vocab_size is {value!r}; use the config.json that came with the model</source>
@@ -1031,6 +1182,91 @@
         <source>{path}: max_position_embeddings {positions} leaves no position after the padding offset {offset}; use the config.json that came with the model</source>
         <comment>families.positions_offset</comment>
         <translation>{path}：max_position_embeddings 为 {positions}，在填充偏移 {offset} 之后没有剩下任何位置；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: scale_attn_weights is false (scores not divided by √d_k), which the explorer does not compute; use the config.json that came with the model</source>
+        <comment>decoders.unscaled</comment>
+        <translation>{path}：scale_attn_weights 为 false（分数不除以 √d_k），本程序不做这种计算；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: num_key_value_heads={kv_heads} does not divide num_attention_heads={heads} (each K/V head must serve the same number of query heads); use the config.json that came with the model</source>
+        <comment>decoders.kv_heads</comment>
+        <translation>{path}：num_key_value_heads={kv_heads} 不能整除 num_attention_heads={heads}（每个 K/V 头必须服务同样多的查询头）；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: head_dim={head_dim} is odd, and rotary position embedding turns pairs of dimensions; use the config.json that came with the model</source>
+        <comment>decoders.odd_head_dim</comment>
+        <translation>{path}：head_dim={head_dim} 是奇数，而旋转位置编码按成对的维度旋转；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: rope_scaling is {value}, not an object; use the config.json that came with the model</source>
+        <comment>decoders.rope_not_object</comment>
+        <translation>{path}：rope_scaling 的值是 {value}，不是一个对象；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: rotary settings that differ per layer type are not supported; open a model with one rope_parameters for every layer</source>
+        <comment>decoders.rope_per_layer</comment>
+        <translation>{path}：不支持按层类型设置不同的旋转参数；请打开所有层共用一组 rope_parameters 的模型</translation>
+    </message>
+    <message>
+        <source>{path}: rope_theta is {value}, not a number above 1; use the config.json that came with the model</source>
+        <comment>decoders.rope_theta</comment>
+        <translation>{path}：rope_theta 的值是 {value}，不是大于 1 的数；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: the rotary scaling {kind} is not supported (supported: {supported}); open a model that uses one of these</source>
+        <comment>decoders.rope_kind</comment>
+        <translation>{path}：不支持旋转缩放方式 {kind}（支持：{supported}）；请打开使用其中一种方式的模型</translation>
+    </message>
+    <message>
+        <source>{path}: partial_rotary_factor is {value}: rotating only part of each head is not supported; open a model that rotates whole heads</source>
+        <comment>decoders.rope_partial</comment>
+        <translation>{path}：partial_rotary_factor 的值是 {value}：不支持只旋转每个头的一部分；请打开旋转整个头的模型</translation>
+    </message>
+    <message>
+        <source>{path}: the {kind} rotary scaling needs {key} as a valid number, not {value}; use the config.json that came with the model</source>
+        <comment>decoders.rope_value</comment>
+        <translation>{path}：旋转缩放方式 {kind} 需要 {key} 是有效的数，而不是 {value}；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value}, which does not describe a sliding window; use the config.json that came with the model</source>
+        <comment>decoders.window</comment>
+        <translation>{path}：{key} 的值是 {value}，不能描述一个滑动窗口；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value}, not a small number above 0; use the config.json that came with the model</source>
+        <comment>decoders.norm_eps</comment>
+        <translation>{path}：{key} 的值是 {value}，不是大于 0 的小数；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value}, not true or false; use the config.json that came with the model</source>
+        <comment>decoders.flag</comment>
+        <translation>{path}：{key} 的值是 {value}，不是 true 或 false；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{weights}: {tensor} has {rows} rows, {heads} heads of {found}, but {config} says head_dim={head_dim}; use the config.json that came with these weights</source>
+        <comment>decoders.head_dim_weights</comment>
+        <translation>{weights}：{tensor} 有 {rows} 行，即 {heads} 个头、每头 {found} 维，但 {config} 写的是 head_dim={head_dim}；请使用与这些权重配套的 config.json</translation>
+    </message>
+    <message>
+        <source>{weights}: {tensor} has {rows} rows, {found} K/V heads of {head_dim}, but {config} says num_key_value_heads={kv_heads}; use the config.json that came with these weights</source>
+        <comment>decoders.kv_heads_weights</comment>
+        <translation>{weights}：{tensor} 有 {rows} 行，即 {found} 个 K/V 头、每头 {head_dim} 维，但 {config} 写的是 num_key_value_heads={kv_heads}；请使用与这些权重配套的 config.json</translation>
+    </message>
+    <message>
+        <source>{tokenizer} makes token ids up to {largest} but {weights} has only {rows} rows for them; use the tokenizer that came with the model</source>
+        <comment>decoders.vocabulary</comment>
+        <translation>{tokenizer} 产生的词元编号最大到 {largest}，但 {weights} 只有 {rows} 行；请使用模型自带的分词器</translation>
+    </message>
+    <message>
+        <source>{folder}: computing this model needs about {needed:.1f} GB of memory, and {available:.1f} GB are free; open a smaller model, or close other programs</source>
+        <comment>decoders.too_large</comment>
+        <translation>{folder}：计算这个模型大约需要 {needed:.1f} GB 内存，而空闲的只有 {available:.1f} GB；请打开更小的模型，或关闭其他程序</translation>
+    </message>
+    <message>
+        <source>{path}: is_decoder is {value!r}, which {family} cannot compute; use the config.json that came with the model</source>
+        <comment>families.is_decoder</comment>
+        <translation>{path}：is_decoder 的值是 {value!r}，{family} 无法这样计算；请使用模型自带的 config.json</translation>
     </message>
     <message>
         <source>{path} is unreadable ({detail}); copy the tokenizer files that came with the model into the folder</source>
@@ -1273,6 +1509,16 @@
         <translation>这些数太大了：注意力的某一步溢出了；请输入小一些的数</translation>
     </message>
     <message>
+        <source>θ for the rotation must be a finite number above 0, not {value!r}</source>
+        <comment>board.rope_theta</comment>
+        <translation>旋转用的 θ 必须是大于 0 的有限数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>the rotation turns pairs of numbers: each head needs an even count, not {d_k}; change the width or the heads</source>
+        <comment>board.rope_odd</comment>
+        <translation>旋转按成对的数进行：每个头需要偶数个数，而不是 {d_k} 个；请改变宽度或头数</translation>
+    </message>
+    <message>
         <source>{name} is {size} KB; a session is never that large</source>
         <comment>session.too_large</comment>
         <translation>{name} 有 {size} KB；课程文件不会这么大</translation>
@@ -1368,6 +1614,11 @@
         <translation>放大显示的阶段必须列出流程中的面板</translation>
     </message>
     <message>
+        <source>matrix_zoom must be null or four whole numbers, top &lt; bottom and left &lt; right</source>
+        <comment>session.matrix_zoom</comment>
+        <translation>矩阵的放大区域必须为空，或是四个整数（上、下、左、右），且上 &lt; 下、左 &lt; 右</translation>
+    </message>
+    <message>
         <source>lesson_step must be 0 to {last}</source>
         <comment>session.lesson_step</comment>
         <translation>课程步骤必须在 0 到 {last} 之间</translation>
@@ -1391,6 +1642,41 @@
         <source>{path}: not a file</source>
         <comment>vision.not_a_file</comment>
         <translation>{path}：不是一个文件</translation>
+    </message>
+    <message>
+        <source>{path}: no such file (a checkpoint is NAME.safetensors + NAME.json)</source>
+        <comment>vision.checkpoint_missing</comment>
+        <translation>{path}：没有这个文件（检查点是同名的两个文件：权重 .safetensors 与说明 .json）</translation>
+    </message>
+    <message>
+        <source>{path}: not a readable checkpoint description ({detail})</source>
+        <comment>vision.checkpoint_not_json</comment>
+        <translation>{path}：不是可读的检查点说明文件（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: it holds no model configuration</source>
+        <comment>vision.checkpoint_no_config</comment>
+        <translation>{path}：其中没有模型配置</translation>
+    </message>
+    <message>
+        <source>{path}: an impossible configuration ({detail})</source>
+        <comment>vision.checkpoint_config</comment>
+        <translation>{path}：配置无法成立（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: not a readable safetensors file ({detail})</source>
+        <comment>vision.weights_unreadable</comment>
+        <translation>{path}：不是可读的权重文件（.safetensors 格式）（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: the weights do not fit the configuration ({detail})</source>
+        <comment>vision.weights_misfit</comment>
+        <translation>{path}：权重与配置不匹配（{detail}）</translation>
+    </message>
+    <message>
+        <source>model {value!r} is not one of {choices}</source>
+        <comment>vision.model_unknown</comment>
+        <translation>模型 {value!r} 不在可选的 {choices} 之中</translation>
     </message>
     <message>
         <source>{path}: cannot read it ({reason})</source>
@@ -1573,6 +1859,71 @@
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>
     </message>
     <message>
+        <source>the numbers overflowed while computing: {stage} holds {count} NaN or infinite value(s) although the weights are finite (inputs or weights too large for float32)</source>
+        <comment>numbers.overflow</comment>
+        <translation>计算过程中数值溢出：{stage} 中有 {count} 个 NaN 或无穷大的值，尽管权重本身都是有限数（输入或权重太大，float32 装不下）</translation>
+    </message>
+    <message>
+        <source>float16 cannot hold {stage}: its values reach {value:.0f}, beyond ±65504; write float32</source>
+        <comment>numbers.float16_range</comment>
+        <translation>float16 装不下 {stage}：其中的值达到 {value:.0f}，超出了 ±65504；请改用 float32</translation>
+    </message>
+    <message>
+        <source>{name}: a number to write is NaN or infinite</source>
+        <comment>numbers.json_not_finite</comment>
+        <translation>{name}：要写入的数中有 NaN 或无穷大</translation>
+    </message>
+    <message>
+        <source>{path}: {reason}</source>
+        <comment>reading.failed</comment>
+        <translation>{path}：{reason}</translation>
+    </message>
+    <message>
+        <source>it does not exist</source>
+        <comment>reading.missing</comment>
+        <translation>它不存在</translation>
+    </message>
+    <message>
+        <source>it cannot be read (permission denied)</source>
+        <comment>reading.denied</comment>
+        <translation>无法读取（没有权限）</translation>
+    </message>
+    <message>
+        <source>it loops through symbolic links</source>
+        <comment>reading.loop</comment>
+        <translation>它的符号链接绕成了一个圈</translation>
+    </message>
+    <message>
+        <source>it is a file, not a folder</source>
+        <comment>reading.not_folder</comment>
+        <translation>这是一个文件，不是文件夹</translation>
+    </message>
+    <message>
+        <source>it is a folder, not a file</source>
+        <comment>reading.not_file</comment>
+        <translation>这是一个文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>a part of the path before it is a file, not a folder</source>
+        <comment>reading.parent_not_folder</comment>
+        <translation>路径中它前面的某一级是文件，不是文件夹</translation>
+    </message>
+    <message>
+        <source>its name is too long</source>
+        <comment>reading.too_long</comment>
+        <translation>名称太长</translation>
+    </message>
+    <message>
+        <source>it cannot be read ({detail})</source>
+        <comment>reading.other</comment>
+        <translation>无法读取（{detail}）</translation>
+    </message>
+    <message>
+        <source>{option} is empty: give a path</source>
+        <comment>reading.empty</comment>
+        <translation>{option} 是空的：请给出一个路径</translation>
+    </message>
+    <message>
         <source>training stopped: {detail}</source>
         <comment>lab.failed</comment>
         <translation>训练中止：{detail}</translation>
@@ -1621,6 +1972,121 @@
         <source>language {value!r} is not one of {choices}</source>
         <comment>web.language</comment>
         <translation>语言 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number from 1 to {limit}, not {value!r}</source>
+        <comment>lm.size_out_of_range</comment>
+        <translation>{name} 必须是 1 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>{heads} heads do not divide the width {width}</source>
+        <comment>lm.heads_not_dividing</comment>
+        <translation>{heads} 个头不能整除宽度 {width}</translation>
+    </message>
+    <message>
+        <source>the text has {count} tokens; this model reads at most {limit}</source>
+        <comment>lm.too_long</comment>
+        <translation>这段文字有 {count} 个词元；这个模型最多读 {limit} 个</translation>
+    </message>
+    <message>
+        <source>head {layer}.{head} does not exist: the model has {layers} layers of {heads} heads</source>
+        <comment>lm.no_such_head</comment>
+        <translation>头 {layer}.{head} 不存在：这个模型有 {layers} 层，每层 {heads} 个头</translation>
+    </message>
+    <message>
+        <source>the text is empty: type a few characters</source>
+        <comment>lm.text_empty</comment>
+        <translation>文字是空的：请输入几个字符</translation>
+    </message>
+    <message>
+        <source>the text has {count} characters; at most {limit} are read</source>
+        <comment>lm.text_too_long</comment>
+        <translation>这段文字有 {count} 个字符；最多读取 {limit} 个</translation>
+    </message>
+    <message>
+        <source>{count} characters are not in this model&apos;s vocabulary: {characters}</source>
+        <comment>lm.unknown_characters</comment>
+        <translation>有 {count} 个字符不在这个模型的词表里：{characters}</translation>
+    </message>
+    <message>
+        <source>{folder} is not a folder</source>
+        <comment>lm.no_folder</comment>
+        <translation>{folder} 不是文件夹</translation>
+    </message>
+    <message>
+        <source>no GPT-2 model in {folder}: {file} is missing</source>
+        <comment>lm.folder_file_missing</comment>
+        <translation>{folder} 里没有 GPT-2 模型：缺少 {file}</translation>
+    </message>
+    <message>
+        <source>{path} cannot be read as JSON: {detail}</source>
+        <comment>lm.config_not_json</comment>
+        <translation>{path} 无法作为 JSON 读取：{detail}</translation>
+    </message>
+    <message>
+        <source>{path} does not describe a GPT-2 (model_type {value!r})</source>
+        <comment>lm.not_gpt2</comment>
+        <translation>{path} 描述的不是 GPT-2（model_type 为 {value!r}）</translation>
+    </message>
+    <message>
+        <source>{path}: {key} = {value!r} is a GPT-2 variant the lab cannot run</source>
+        <comment>lm.config_unsupported</comment>
+        <translation>{path}：{key} = {value!r} 是本实验室无法运行的 GPT-2 变体</translation>
+    </message>
+    <message>
+        <source>{path} describes a model that cannot be built: {detail}</source>
+        <comment>lm.config_impossible</comment>
+        <translation>{path} 描述的模型无法构建：{detail}</translation>
+    </message>
+    <message>
+        <source>{weights} holds {size:.1f} MB, more than the lab reads ({limit:.1f} MB)</source>
+        <comment>lm.weights_too_large</comment>
+        <translation>{weights} 有 {size:.1f} MB，超过本实验室读取的上限（{limit:.1f} MB）</translation>
+    </message>
+    <message>
+        <source>{weights} cannot be read: {detail}</source>
+        <comment>lm.weights_unreadable</comment>
+        <translation>{weights} 无法读取：{detail}</translation>
+    </message>
+    <message>
+        <source>{weights}: the tensor {name} holds values that are not finite numbers</source>
+        <comment>lm.weights_not_finite</comment>
+        <translation>{weights}：张量 {name} 含有不是有限数的值</translation>
+    </message>
+    <message>
+        <source>{weights} does not fit its config.json: {detail}</source>
+        <comment>lm.weights_misfit</comment>
+        <translation>{weights} 与它的 config.json 不匹配：{detail}</translation>
+    </message>
+    <message>
+        <source>task {value!r} is not one of {choices}</source>
+        <comment>lm.task_unknown</comment>
+        <translation>任务 {value!r} 不是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>initialisation {value!r} is not one of {choices}</source>
+        <comment>lm.init_unknown</comment>
+        <translation>初始化方式 {value!r} 不是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>the probe&apos;s period must be a whole number from 2 to {limit}, not {value!r}</source>
+        <comment>lm.period_out_of_range</comment>
+        <translation>探针的周期必须是 2 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>training diverged at step {step}: the loss is not a finite number (try a lower learning rate)</source>
+        <comment>lm.loss_not_finite</comment>
+        <translation>训练在第 {step} 步发散：损失不是有限数（请试一个更低的学习率）</translation>
+    </message>
+    <message>
+        <source>the temperature must be from 0 to 10, not {value!r}</source>
+        <comment>lm.temperature_out_of_range</comment>
+        <translation>温度必须在 0 到 10 之间，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>dropout must be a number from 0 to below 1, not {value!r}</source>
+        <comment>lm.dropout_out_of_range</comment>
+        <translation>丢弃率必须是 0 到 1 之间（不含 1）的数，而不是 {value!r}</translation>
     </message>
 </context>
 <context>
@@ -1799,6 +2265,10 @@
         <translation>每个头显示哪个阶段（默认为权重）</translation>
     </message>
     <message>
+        <source>Click a head to select it; H̄ is the mean entropy of its weight rows; first token: the mean weight its rows put on the first token (the attention sink; row 0 left out).</source>
+        <translation>点击一个头以选中它；H̄ 是它各权重行的平均熵；首词元：它的各行放在第一个词元上的平均权重（注意力汇聚，不计第 0 行）。</translation>
+    </message>
+    <message>
         <source>Click a head to select it; H̄ is the mean entropy of its weight rows.</source>
         <translation>点击一个头来选中它；H̄ 是其权重各行的平均熵。</translation>
     </message>
@@ -1816,6 +2286,237 @@
     <message>
         <source>dim {0}</source>
         <translation>第 {0} 维</translation>
+    </message>
+    <message>
+        <source>queries {0}–{1} of {2}, keys {3}–{4} of {5}</source>
+        <translation>查询 {0}–{1}（共 {2} 个），键 {3}–{4}（共 {5} 个）</translation>
+    </message>
+</context>
+<context>
+    <name>LMView</name>
+    <message>
+        <source>Every head&apos;s attention on the probe (prev: previous-token score, ind: induction score).</source>
+        <translation>每个头在探针上的注意力（prev：前一词元得分，ind：归纳得分）。</translation>
+    </message>
+    <message>
+        <source>Language model: every head&apos;s attention</source>
+        <translation>语言模型：每个头的注意力</translation>
+    </message>
+    <message>
+        <source>Language model: the selected head&apos;s stages</source>
+        <translation>语言模型：所选头的各个阶段</translation>
+    </message>
+    <message>
+        <source>Language model: training curves</source>
+        <translation>语言模型：训练曲线</translation>
+    </message>
+    <message>
+        <source>{head} · prev {prev:.2f} · ind {ind:.2f}</source>
+        <translation>{head} · 前一词元 {prev:.2f} · 归纳 {ind:.2f}</translation>
+    </message>
+    <message>
+        <source>{0} (off)</source>
+        <translation>{0}（已关闭）</translation>
+    </message>
+    <message>
+        <source>{head} · prev {score:.2f}</source>
+        <translation>{head} · 前一词元 {score:.2f}</translation>
+    </message>
+    <message>
+        <source>{head} · ind {score:.2f}</source>
+        <translation>{head} · 归纳 {score:.2f}</translation>
+    </message>
+    <message>
+        <source>previous-token head {0}: {1:.2f}</source>
+        <translation>前一词元头 {0}：{1:.2f}</translation>
+    </message>
+    <message>
+        <source>induction head {0}: {1:.2f}</source>
+        <translation>归纳头 {0}：{1:.2f}</translation>
+    </message>
+    <message>
+        <source>the induction model (random symbols repeated)</source>
+        <translation>归纳模型（重复的随机符号）</translation>
+    </message>
+    <message>
+        <source>the text model (English and Chinese characters)</source>
+        <translation>文本模型（英文和中文字符）</translation>
+    </message>
+    <message>
+        <source>Train {0} from random weights: the loss on the repeated half of the probe drops suddenly when a previous-token head and an induction head form.</source>
+        <translation>从随机权重开始训练{0}：一旦形成前一词元头和归纳头，探针重复那一半的损失会突然下降。</translation>
+    </message>
+    <message>
+        <source>best induction score {0:.2f}, best previous-token score {1:.2f}</source>
+        <translation>最高归纳得分 {0:.2f}，最高前一词元得分 {1:.2f}</translation>
+    </message>
+    <message>
+        <source>phase change at step {0}</source>
+        <translation>相变出现在第 {0} 步</translation>
+    </message>
+    <message>
+        <source>(induction score {goal:g} reached at step {step}, {s:.1f} s after Train)</source>
+        <translation>（第 {step} 步归纳得分达到 {goal:g}，按下训练后 {s:.1f} 秒）</translation>
+    </message>
+    <message>
+        <source>Optimiser steps of 32 sequences each</source>
+        <translation>优化器步数，每步 32 条序列</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>first half</source>
+        <translation>前一半</translation>
+    </message>
+    <message>
+        <source>repeated half</source>
+        <translation>重复的一半</translation>
+    </message>
+    <message>
+        <source>held-out text</source>
+        <translation>留出文本</translation>
+    </message>
+    <message>
+        <source>phase change</source>
+        <translation>相变</translation>
+    </message>
+    <message>
+        <source>induction {0}</source>
+        <translation>归纳 {0}</translation>
+    </message>
+    <message>
+        <source>best previous-token (layer 0)</source>
+        <translation>最高前一词元（第 0 层）</translation>
+    </message>
+    <message>
+        <source>Loss (nats)</source>
+        <translation>损失（奈特）</translation>
+    </message>
+    <message>
+        <source>Head scores</source>
+        <translation>头的得分</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <source>Head {head} is off: its values V are zeroed, so its output adds nothing to the next layer.</source>
+        <translation>头 {head} 已关闭：它的值 V 被置零，所以它的输出对下一层毫无贡献。</translation>
+    </message>
+    <message>
+        <source>Head {head}: every stage on the probe, as in the Pipeline tab. The causal mask hides every later key; the weights of each row add up to 1.</source>
+        <translation>头 {head}：它在探针上的每个阶段，和“流程”标签页一样。因果掩码遮住所有更靠后的键；每一行的权重之和为 1。</translation>
+    </message>
+    <message>
+        <source>shipped checkpoint</source>
+        <translation>自带的检查点</translation>
+    </message>
+    <message>
+        <source>training step {0}</source>
+        <translation>训练第 {0} 步</translation>
+    </message>
+    <message>
+        <source>probe: {0} random symbols, then the same again</source>
+        <translation>探针：{0} 个随机符号，再重复一遍</translation>
+    </message>
+    <message>
+        <source>probe: the typed text</source>
+        <translation>探针：输入的文本</translation>
+    </message>
+    <message>
+        <source>loss on the measuring probe: first half {0:.2f}, repeated half {1:.2f} nats</source>
+        <translation>测量探针上的损失：前一半 {0:.2f}，重复的一半 {1:.2f} 奈特</translation>
+    </message>
+    <message>
+        <source>with {heads} off: repeated half {loss:.2f} ({change:+.2f})</source>
+        <translation>关闭 {heads} 后：重复的一半 {loss:.2f}（{change:+.2f}）</translation>
+    </message>
+    <message>
+        <source>{title}: from {query} (position {i}) to {key} (position {j}): {value:.3f}</source>
+        <translation>{title}：从 {query}（位置 {i}）到 {key}（位置 {j}）：{value:.3f}</translation>
+    </message>
+    <message>
+        <source>Induction</source>
+        <translation>归纳</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>The induction model learned random symbols repeated; the text model, English and Chinese</source>
+        <translation>归纳模型学的是重复的随机符号；文本模型学的是英文和中文</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>24 random symbols, then the same again</source>
+        <translation>24 个随机符号，再重复一遍</translation>
+    </message>
+    <message>
+        <source>Type a text the heads read (characters the model knows), or leave it empty</source>
+        <translation>输入一段让各个头读取的文本（只能用模型认识的字符），或者留空</translation>
+    </message>
+    <message>
+        <source>New random probe</source>
+        <translation>新的随机探针</translation>
+    </message>
+    <message>
+        <source>Another random sequence, repeated once</source>
+        <translation>另一条随机序列，重复一次</translation>
+    </message>
+    <message>
+        <source>Switch heads off:</source>
+        <translation>关闭头：</translation>
+    </message>
+    <message>
+        <source>All on</source>
+        <translation>全部打开</translation>
+    </message>
+    <message>
+        <source>Switch every head back on</source>
+        <translation>把所有头重新打开</translation>
+    </message>
+    <message>
+        <source>Head {0} off: its output is zeroed before W_O</source>
+        <translation>关闭头 {0}：它的输出在 W_O 之前被置零</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s attention on the probe (rows: the position that predicts; columns: the positions it reads). A previous-token head fills the line just left of the diagonal; on the random probe an induction head fills the line 23 places left of it, in the repeated half. Click a head to select it, double-click to open its stages.</source>
+        <translation>每个头在探针上的注意力（行：做预测的位置；列：它读取的位置）。前一词元头填满紧挨对角线左侧的那条线；在随机探针上，归纳头在重复的那一半填满对角线左侧 23 格的那条线。单击一个头选中它，双击打开它的各个阶段。</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>各个头</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Train the model from scratch and watch the heads form</source>
+        <translation>从零开始训练模型，看各个头如何形成</translation>
+    </message>
+    <message>
+        <source>Every head&apos;s attention and scores; switch heads off</source>
+        <translation>每个头的注意力和得分；可以关闭头</translation>
+    </message>
+    <message>
+        <source>The selected head&apos;s Q, K, V, scores, causal mask, weights and output</source>
+        <translation>所选头的 Q、K、V、分数、因果掩码、权重和输出</translation>
     </message>
 </context>
 <context>
@@ -1956,10 +2657,6 @@
         <translation>文本 → [t₁, t₂, …, tₙ]</translation>
     </message>
     <message>
-        <source>The text is cut into tokens. A pretrained model adds its own [CLS] at the start and [SEP] at the end; characters it does not know become [UNK].</source>
-        <translation>文本被切分成词元。预训练模型在开头加上 [CLS]、在结尾加上 [SEP]；它不认识的字符变成 [UNK]。</translation>
-    </message>
-    <message>
         <source>Input vectors X</source>
         <translation>输入向量 X</translation>
     </message>
@@ -2024,8 +2721,16 @@
         <translation>注意力，一步一步</translation>
     </message>
     <message>
+        <source>The text is cut into tokens: words, punctuation and single characters. Seeded weights have no vocabulary, so nothing is added and nothing is unknown; a pretrained model adds its own markers at the start and the end.</source>
+        <translation>文本被切分成词元：单词、标点和单个字符。随机种子生成的权重没有词表，所以不添加任何标记，也没有不认识的字符；预训练模型会在开头和结尾加上自己的标记。</translation>
+    </message>
+    <message>
         <source>Mask</source>
         <translation>掩码</translation>
+    </message>
+    <message>
+        <source>The text is cut into tokens. This model adds its own {start} at the start and {end} at the end; characters it does not know become {unknown}.</source>
+        <translation>文本被切分成词元。这个模型在开头加上它自己的 {start}、在结尾加上 {end}；它不认识的字符变成 {unknown}。</translation>
     </message>
     <message>
         <source>A mask decides which keys a query may see: a causal mask hides the future, a window keeps only nearby tokens (local attention), a valid length hides padding. Hidden keys receive exactly zero weight.</source>
@@ -2066,6 +2771,10 @@
     <message>
         <source>Attention on pictures</source>
         <translation>图像上的注意力</translation>
+    </message>
+    <message>
+        <source>picture → CNN blocks → class</source>
+        <translation>图片 → CNN 模块 → 类别</translation>
     </message>
     <message>
         <source>A small network sorts pictures into eight classes: a red or blue circle, square, triangle or cross. Yellow, cyan and green shapes and background clutter are there to mislead it, so it must look at the right place and read the right colour channels. Attention lets it weigh both.</source>
@@ -2128,12 +2837,12 @@
         <translation>主干 T(x) 提取特征；掩膜分支 M(x) 先把图缩小、观察，再放大回原尺寸，最后经过 S 形函数 σ。乘以 1 + M 而不是 M，意味着注意力只能在主干上做加法：M = 0 时特征原样通过，所以可以堆叠很多注意力模块而信号不会减弱。</translation>
     </message>
     <message>
-        <source>Encoder–decoder: one fixed context</source>
-        <translation>编码器–解码器：一个固定的上下文</translation>
+        <source>Encoder–decoder: more than one fixed context</source>
+        <translation>编码器–解码器：不止一个固定的上下文</translation>
     </message>
     <message>
-        <source>An encoder reads the source (here a date as people write it) into states h₁ … hₙ; a decoder writes the target one character at a time. Without attention the whole source is squeezed into one vector C that every output step reads alike: every source character has the same influence, and a long source loses its details.</source>
-        <translation>编码器把源序列（这里是一个按平常写法写的日期）读成状态 h₁ … hₙ；解码器一次写出目标的一个字符。没有注意力时，整个源序列被压缩成一个向量 C，每个输出步读到的都一样：每个源字符的影响相同，源序列一长，细节就丢了。</translation>
+        <source>An encoder reads the source (here a date as people write it) into states h₁ … hₙ; a decoder writes the target one character at a time. A decoder without attention would read one vector C, the formula above, alike at every output step, and a long source would lose its details. The model on screen has attention: each row of its matrix is one output step looking at the source in its own way, as the next steps show.</source>
+        <translation>编码器把源序列（这里是一个按平常写法写的日期）读成状态 h₁ … hₙ；解码器一次写出目标的一个字符。没有注意力的解码器在每个输出步读到的都是同一个向量 C（上面的公式），源序列一长，细节就丢了。屏幕上的模型带有注意力：它的矩阵每一行是一个输出步，各自以自己的方式看源序列，后面几步会讲到。</translation>
     </message>
     <message>
         <source>A context for every output step</source>
@@ -2266,6 +2975,82 @@
     <message>
         <source>Vision Transformer</source>
         <translation>视觉 Transformer</translation>
+    </message>
+    <message>
+        <source>A language model guesses the next token</source>
+        <translation>语言模型猜下一个词元</translation>
+    </message>
+    <message>
+        <source>loss = −ln p(tᵢ₊₁ | t₀ … tᵢ)</source>
+        <translation>损失 = −ln p(tᵢ₊₁ | t₀ … tᵢ)</translation>
+    </message>
+    <message>
+        <source>A decoder such as GPT reads a text and, at every position, gives a probability to each possible next token. The loss is how surprised it is by the real next token. This tiny GPT-2 has two layers of four heads. Its probe is 24 random symbols, then the same 24 again: nothing can predict the first half, but the second half can be read off the first, by a model that has learned to look back.</source>
+        <translation>像 GPT 这样的解码器读入一段文本，在每个位置为每个可能的下一个词元给出一个概率。损失衡量的是真正的下一个词元让它有多意外。这个小小的 GPT-2 有两层，每层四个头。它的探针是 24 个随机符号，然后把这 24 个再来一遍：前一半什么都预测不了，但学会了回头看的模型可以从前一半读出后一半。</translation>
+    </message>
+    <message>
+        <source>The causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>scoresᵢⱼ = −∞ for j &gt; i</source>
+        <translation>当 j &gt; i 时，分数ᵢⱼ = −∞</translation>
+    </message>
+    <message>
+        <source>To learn to predict, a position must not see the tokens it predicts. The causal mask sets every score of a later key to −∞ before the softmax, so each row of the weights spreads only over the token itself and those before it: the upper triangle is empty.</source>
+        <translation>要学会预测，一个位置就不能看到它要预测的词元。因果掩码在 softmax 之前把所有更靠后的键的分数设为 −∞，所以权重的每一行只分布在该词元自己和它前面的词元上：上三角是空的。</translation>
+    </message>
+    <message>
+        <source>A previous-token head</source>
+        <translation>前一词元头</translation>
+    </message>
+    <message>
+        <source>score = mean αᵢ,ᵢ₋₁</source>
+        <translation>得分 = αᵢ,ᵢ₋₁ 的平均值</translation>
+    </message>
+    <message>
+        <source>A first-layer head learns to look at the token just before each position: its weights sit on the line just below the diagonal. It copies the previous token into the position, so each position now also knows what came before it.</source>
+        <translation>第一层的一个头学会看每个位置紧前面的那个词元：它的权重落在紧挨对角线下方的那条线上。它把前一个词元复制到当前位置，于是每个位置也知道了自己前面是什么。</translation>
+    </message>
+    <message>
+        <source>An induction head</source>
+        <translation>归纳头</translation>
+    </message>
+    <message>
+        <source>score = mean αᵢ,ᵢ₋ₖ₊₁</source>
+        <translation>得分 = αᵢ,ᵢ₋ₖ₊₁ 的平均值</translation>
+    </message>
+    <message>
+        <source>A second-layer head uses that: at position i it looks for an earlier position whose previous token is the current token, and attends to it; that is the token after the current one&apos;s earlier occurrence, and it copies it as the prediction. On the repeated probe its weights form a diagonal k − 1 places left of the main one (k = 24). This is how the model continues a pattern it has seen once (Olsson et al., 2022).</source>
+        <translation>第二层的一个头利用了这一点：在位置 i，它寻找一个更早的位置，那里的前一个词元正是当前词元，并把注意力放在那里；那就是当前词元上一次出现之后的词元，它把这个词元复制过来作为预测。在重复的探针上，它的权重形成一条位于主对角线左侧 k − 1 格的对角线（k = 24）。模型就是这样把只见过一次的模式接着写下去的（Olsson 等，2022）。</translation>
+    </message>
+    <message>
+        <source>The phase change</source>
+        <translation>相变</translation>
+    </message>
+    <message>
+        <source>first half − repeated half ↑</source>
+        <translation>前一半 − 重复的一半 ↑</translation>
+    </message>
+    <message>
+        <source>Train from scratch and watch the curves. For a while both halves&apos; losses fall together, as the model learns how often each symbol occurs. Then, within a few dozen steps, the repeated half&apos;s loss drops far below the first half&apos;s: the two heads have formed, and their scores jump at the same moment. Drag the slider to replay how the heads formed.</source>
+        <translation>从零开始训练，观察曲线。起初两半的损失一起下降，因为模型在学习每个符号出现得有多频繁。然后在几十步之内，重复那一半的损失远远降到前一半之下：两种头形成了，它们的得分在同一时刻跃升。拖动滑块，回放这些头是如何形成的。</translation>
+    </message>
+    <message>
+        <source>Switch heads off</source>
+        <translation>关闭头</translation>
+    </message>
+    <message>
+        <source>Δ loss = loss(head off) − loss(all on)</source>
+        <translation>Δ损失 = 损失（关闭头）− 损失（全部打开）</translation>
+    </message>
+    <message>
+        <source>A causal test: the induction heads are now switched off, and the repeated half&apos;s loss comes back up. Switch the previous-token heads off instead and it comes back too: the induction heads need what they copied. A head that is neither barely changes the loss, and one induction head alone matters little when others do the same work.</source>
+        <translation>一个因果检验：现在归纳头被关闭了，重复那一半的损失又升了回来。改为关闭前一词元头，损失同样回升：归纳头需要它们复制过来的信息。两者都不是的头几乎不改变损失；当其他头在做同样的工作时，单独关掉一个归纳头影响也不大。</translation>
+    </message>
+    <message>
+        <source>How a language model learns to copy</source>
+        <translation>语言模型如何学会复制</translation>
     </message>
 </context>
 <context>
@@ -2457,6 +3242,10 @@
         <translation>退出前要保存吗？</translation>
     </message>
     <message>
+        <source>Save them before opening another session?</source>
+        <translation>打开另一个课程前要保存吗？</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2493,6 +3282,10 @@
     <message>
         <source>converted from pytorch_model.bin</source>
         <translation>由 pytorch_model.bin 转换而来</translation>
+    </message>
+    <message>
+        <source>rope_theta missing: 10000, as transformers assumes</source>
+        <translation>缺少 rope_theta：按 transformers 的做法取 10000</translation>
     </message>
     <message>
         <source>float32 weights as published; English word pieces</source>
@@ -2557,6 +3350,22 @@
         <translation>{name}（{family}，{layers} 层 × {heads} 个头，宽 {width}；{notes}）</translation>
     </message>
     <message>
+        <source>{layers} layers × {heads} heads sharing {kv} K/V heads</source>
+        <translation>{layers} 层 × {heads} 个头，共用 {kv} 个 K/V 头</translation>
+    </message>
+    <message>
+        <source>{layers} layers × {heads} heads</source>
+        <translation>{layers} 层 × {heads} 个头</translation>
+    </message>
+    <message>
+        <source>{name} ({family}, causal, {shape}, {width} wide)</source>
+        <translation>{name}（{family}，因果，{shape}，宽 {width}）</translation>
+    </message>
+    <message>
+        <source>{name} ({family}, causal, {shape}, {width} wide; {notes})</source>
+        <translation>{name}（{family}，因果，{shape}，宽 {width}；{notes}）</translation>
+    </message>
+    <message>
         <source>English: all-MiniLM-L6-v2</source>
         <translation>英文：all-MiniLM-L6-v2</translation>
     </message>
@@ -2577,8 +3386,8 @@
         <translation>打开模型文件夹…</translation>
     </message>
     <message>
-        <source>Load any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder in Hugging Face layout (config.json, model.safetensors or pytorch_model.bin, tokenizer.json or vocab.txt); a Hugging Face cache folder (models--org--name) works too.</source>
-        <translation>加载任意 Hugging Face 格式的 BERT、RoBERTa、XLM-RoBERTa 或 DistilBERT 模型文件夹（config.json、model.safetensors 或 pytorch_model.bin、tokenizer.json 或 vocab.txt）；Hugging Face 缓存文件夹（models--org--name）也可以。</translation>
+        <source>Load any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder, or a language model (GPT-2, Llama, Mistral, Qwen2), in Hugging Face layout (config.json, model.safetensors or pytorch_model.bin, tokenizer.json or vocab.txt); a Hugging Face cache folder (models--org--name) works too.</source>
+        <translation>载入任何 Hugging Face 格式的 BERT、RoBERTa、XLM-RoBERTa 或 DistilBERT 文件夹，或语言模型（GPT-2、Llama、Mistral、Qwen2）（config.json、model.safetensors 或 pytorch_model.bin、tokenizer.json 或 vocab.txt）；Hugging Face 缓存文件夹（models--org--name）也可以。</translation>
     </message>
     <message>
         <source>The model whose attention you see: {0}</source>
@@ -2646,6 +3455,45 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     </message>
 </context>
 <context>
+    <name>NextTokenPanel</name>
+    <message>
+        <source>Computing the next tokens…</source>
+        <translation>正在计算下一个词元…</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>Next token after “{token}” (position {position})</source>
+        <translation>“{token}”（位置 {position}）之后的下一个词元</translation>
+    </message>
+    <message>
+        <source>These {k} together: {p} of the probability; every other token shares the rest.</source>
+        <translation>这 {k} 个合计占 {p} 的概率；其余概率分给所有其他词元。</translation>
+    </message>
+    <message>
+        <source>Write “{0}”</source>
+        <translation>写出“{0}”</translation>
+    </message>
+    <message>
+        <source>Append the most likely token to the sentence (greedy decoding): the attention of the token just written is shown at once. A click on a row writes that token.</source>
+        <translation>把最可能的词元接到句子后面（贪心解码）：刚写出的词元的注意力立即显示。点击某一行则写出那一行的词元。</translation>
+    </message>
+    <message>
+        <source>“{0}” is a byte of a character split over tokens: it cannot be typed as text on its own. A click on another row writes that token.</source>
+        <translation>“{0}”是一个被拆成多个词元的字符中的一个字节：它本身不能作为文本写出。点击其他行可写出那一行的词元。</translation>
+    </message>
+    <message>
+        <source>From the model&apos;s own forward (every layer with its causal attention); the options change only the layer drawn. Click a row of the attention: the next token after that one.</source>
+        <translation>来自模型自身的前向计算（每一层都用它的因果注意力）；上面的选项只改变所画的这一层。点击注意力的一行：看该词元之后的下一个词元。</translation>
+    </message>
+    <message>
+        <source>softmax(LM head · final norm(h)) at the selected query&apos;s position: what a language model trained to predict the next token expects after it</source>
+        <translation>在所选查询的位置上计算 softmax(LM 头 · 最终归一化(h))：一个为预测下一个词元而训练的语言模型认为其后会出现什么</translation>
+    </message>
+</context>
+<context>
     <name>Options</name>
     <message>
         <source>dot</source>
@@ -2674,6 +3522,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>sample</source>
         <translation>采样</translation>
+    </message>
+    <message>
+        <source>the model&apos;s own</source>
+        <translation>模型自己的</translation>
     </message>
     <message>
         <source>none</source>
@@ -2735,8 +3587,8 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>单元格足够大时在其上写出数值</translation>
     </message>
     <message>
-        <source>Point at a cell to read its exact value; click to select it.</source>
-        <translation>指向单元格可读出精确数值；点击选中。</translation>
+        <source>Point at a cell to read its exact value; click to select it; Ctrl + the wheel zooms.</source>
+        <translation>指向单元格可读出精确数值；点击选中；Ctrl + 滚轮可缩放。</translation>
     </message>
     <message>
         <source>Nothing to export yet: no result has been computed</source>
@@ -3115,6 +3967,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>头</translation>
     </message>
     <message>
+        <source>Q split into heads</source>
+        <translation>Q 拆分到各个头</translation>
+    </message>
+    <message>
         <source>mask</source>
         <translation>掩码</translation>
     </message>
@@ -3147,12 +4003,28 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>X（查询一侧）</translation>
     </message>
     <message>
+        <source>K/V head</source>
+        <translation>K/V 头</translation>
+    </message>
+    <message>
         <source>scaled = scores (no scaling)</source>
         <translation>scaled = scores（不缩放）</translation>
     </message>
     <message>
+        <source>mask: causal, window {0}, as the model was trained (1 = visible)</source>
+        <translation>掩码：因果，窗口 {0}，与模型训练时相同（1 = 可见）</translation>
+    </message>
+    <message>
+        <source>mask: causal, as the model was trained (1 = visible)</source>
+        <translation>掩码：因果，与模型训练时相同（1 = 可见）</translation>
+    </message>
+    <message>
         <source>mask: {mask} (1 = visible)</source>
         <translation>掩码：{mask}（1 = 可见）</translation>
+    </message>
+    <message>
+        <source>first token {0}</source>
+        <translation>首词元 {0}</translation>
     </message>
     <message>
         <source>entropy of each weight row (nats)</source>
@@ -3224,6 +4096,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Self-attention between a picture&apos;s patches, beside the CNN: each head&apos;s map, the CLS token, rollout, local and global heads, and how much data each model needs</source>
         <translation>图片图块之间的自注意力，与 CNN 并排：每个头的图、CLS 词元、注意力展开、局部头与全局头，以及每个模型需要多少数据</translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <translation>语言模型</translation>
+    </message>
+    <message>
+        <source>A tiny GPT learns to predict the next token: watch a previous-token head and an induction head form, and switch heads off</source>
+        <translation>一个小小的 GPT 学习预测下一个词元：看前一词元头和归纳头如何形成，并关闭一些头</translation>
     </message>
 </context>
 <context>
@@ -3357,6 +4237,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>The head whose stages are shown</source>
         <translation>显示哪个头的各个阶段</translation>
+    </message>
+    <message>
+        <source>The answer below is still the one for “{text}”.</source>
+        <translation>下面的答案仍是“{text}”的答案。</translation>
     </message>
     <message>
         <source>Output step</source>
@@ -3559,6 +4443,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>“{digit}”（第 {step} 步，{field}）看向了字段之外的“{looked}”。</translation>
     </message>
     <message>
+        <source>✓ looks at its own field   ✗ elsewhere   ∘ no source digit   red: wrong</source>
+        <translation>✓ 看向本字段&#x3000;✗ 看向别处&#x3000;∘ 源文中无此数字&#x3000;红色：写错</translation>
+    </message>
+    <message>
         <source>… and {n} more.</source>
         <translation>……还有 {n} 个。</translation>
     </message>
@@ -3581,6 +4469,38 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>The right answer is {date}.</source>
         <translation>正确答案是 {date}。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on; without the unknown characters it reads {date}. The answer is the model&apos;s guess.</source>
+        <translation>这不是模型训练过的任何一种日期格式；去掉未知字符后读作 {date}。答案只是模型的猜测。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on: the answer is the model&apos;s guess.</source>
+        <translation>这不是模型训练过的任何一种日期格式：答案只是模型的猜测。</translation>
+    </message>
+    <message>
+        <source>day first</source>
+        <translation>日在前</translation>
+    </message>
+    <message>
+        <source>month first</source>
+        <translation>月在前</translation>
+    </message>
+    <message>
+        <source>Read {theirs}, as the models were trained, this is no date; read {other} it is {date}.</source>
+        <translation>按模型训练时的{theirs}来读，这不是日期；按{other}来读，它是 {date}。</translation>
+    </message>
+    <message>
+        <source>Ambiguous: {a} ({a_order}, as the models were trained) or {b} ({b_order}).</source>
+        <translation>有歧义：{a}（{a_order}，模型训练时的读法）或 {b}（{b_order}）。</translation>
+    </message>
+    <message>
+        <source>{digits}: the weight sits one character right of the digit written; the encoder reads both ways, so that state holds the digit too.</source>
+        <translation>{digits}：权重落在所写数字右边一个字符上；编码器双向读取，那个状态也含有这个数字。</translation>
+    </message>
+    <message>
+        <source>{digits}: the weight sits one character right of the digit written; self-attention has mixed the digit into that state too.</source>
+        <translation>{digits}：权重落在所写数字右边一个字符上；自注意力已把这个数字混入那个状态。</translation>
     </message>
     <message>
         <source>Step {i} writes “{out}” with the query {q}; its largest weight, {w:.2f}, is on “{src}” (source {top}).</source>
@@ -4132,6 +5052,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>激活，不是注意力（{0}）</translation>
     </message>
     <message>
+        <source>at most {0:.2f} everywhere: almost nothing passes</source>
+        <translation>处处至多 {0:.2f}：几乎什么都没有通过</translation>
+    </message>
+    <message>
+        <source>÷ its max {0:.2f}</source>
+        <translation>÷ 其最大值 {0:.2f}</translation>
+    </message>
+    <message>
         <source>X_c</source>
         <translation>X_c</translation>
     </message>
@@ -4198,6 +5126,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>This picture cannot be used: {0}</source>
         <translation>无法使用这张图片：{0}</translation>
+    </message>
+    <message>
+        <source>: all {lo:.2f}–{hi:.2f}, every channel kept alike</source>
+        <translation>：全在 {lo:.2f}–{hi:.2f}，各通道保留得一样多</translation>
+    </message>
+    <message>
+        <source>; {0} shows more</source>
+        <translation>；{0} 的差别更明显</translation>
     </message>
     <message>
         <source>probabilities</source>
@@ -4603,6 +5539,21 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>the weight is one-hot</source>
         <translation>权重是独热的</translation>
+    </message>
+</context>
+<context>
+    <name>ZoomBar</name>
+    <message>
+        <source>queries {0}–{1}, keys {2}–{3}</source>
+        <translation>查询 {0}–{1}，键 {2}–{3}</translation>
+    </message>
+    <message>
+        <source>Whole matrix</source>
+        <translation>整个矩阵</translation>
+    </message>
+    <message>
+        <source>Show the whole matrix again (key 0). Ctrl + the wheel zooms into a matrix, a drag moves it, + and − zoom with the keyboard, Shift + an arrow moves it.</source>
+        <translation>重新显示整个矩阵（按键 0）。Ctrl + 滚轮放大矩阵，拖动可移动它；用键盘时 + 和 − 缩放，Shift + 方向键移动。</translation>
     </message>
 </context>
 </TS>

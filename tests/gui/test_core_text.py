@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import errno
 import fractions
 import importlib.metadata
 import json
@@ -30,16 +31,25 @@ from PySide6 import QtCore
 from safetensors.torch import load_file, save_file
 
 import explorer
+from explorer import reading
 from explorer.core import device as device_module
 from explorer.core import engine as engine_module
 from explorer.core.board import Board, board_trace, parse_number
 from explorer.core.config import AttentionConfig, MaskSpec
+from explorer.core.decoding import GenerationSpec, HeadSet, check_next_tokens
 from explorer.core.device import choose_device, device_reasons
 from explorer.core.engine import Engine
 from explorer.core.trace import TraceSelection
+from explorer.finite import strict_json
 from explorer.gui import core_text
 from explorer.gui.core_text import error_text, translated
 from explorer.lab import MAX_RUNNING, LabRun, TrainOptions, run_all
+from explorer.lm import folders as lm_folders
+from explorer.lm import tasks as lm_tasks
+from explorer.lm import train as lm_train
+from explorer.lm.model import GPT, GPTConfig
+from explorer.lm.trace import generate as lm_generate
+from explorer.lm.vocab import INDUCTION_VOCAB
 from explorer.messages import CONTEXT, TEMPLATES, Message, MessageError, fields, placeholders
 from explorer.models import convert_e5, ready
 from explorer.models.convert_bin import convert, read_bin
@@ -53,9 +63,10 @@ from explorer.seq2seq.spec import ModelSpec, core_settings, default_spec
 from explorer.seq2seq.translate import load_model as load_lab_model
 from explorer.seq2seq.translate import read_source, trace_translation
 from explorer.training import train
+from explorer.vision import checkpoints as vision_checkpoints
 from explorer.vision import images as vision_images
 from explorer.web import AttentionSet
-from tests.models import tiny
+from tests.models import tiny, tiny_decoders
 from tests.models.test_convert_e5 import write_tiny_e5s1
 from tests.vision.pictures import write_bad_pictures, write_unusual_pictures
 
@@ -77,6 +88,7 @@ ALLOWED_LATIN = [
     "vocab.txt",
     "refs/main",
     ".json",
+    ".safetensors",
     ".npz",
     "none",
     "causal",
@@ -107,6 +119,7 @@ ALLOWED_LATIN = [
     "Luong",
     "CUDA",
     "GPU",
+    "GPT-2",
     "CPU",
     "MPS",
     "NaN",
@@ -133,6 +146,29 @@ ALLOWED_LATIN = [
     "Q",
     "K",
     "V",
+    "GPT-2",  # decoders: families, config keys, values
+    "GPT",
+    "Llama",
+    "Mistral",
+    "Qwen2",
+    "scale_attn_weights",
+    "scale_attn_by_inverse_layer_idx",
+    "num_key_value_heads",
+    "num_attention_heads",
+    "head_dim",
+    "rope_scaling",
+    "rope_parameters",
+    "rope_theta",
+    "partial_rotary_factor",
+    "is_decoder",
+    "d_k",
+    "GB",
+    "true",
+    "false",
+    "pretrained",
+    "model",
+    "h",
+    "k",
     "convert_weights=True",  # the Python API's own arguments (explorer/api.py)
     "all_layers=False",
     "generate=",
@@ -267,6 +303,18 @@ def tiny_bert(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def tiny_llama(tmp_path_factory):
+    pytest.importorskip("transformers", reason="transformers is in the test extra")
+    return tiny_decoders.build(tmp_path_factory.mktemp("llama") / "tiny-llama", "llama")
+
+
+@pytest.fixture(scope="module")
+def tiny_gpt2(tmp_path_factory):
+    pytest.importorskip("transformers", reason="transformers is in the test extra")
+    return tiny_decoders.build(tmp_path_factory.mktemp("gpt2") / "tiny-gpt2", "gpt2")
+
+
+@pytest.fixture(scope="module")
 def tiny_e5(tmp_path_factory):
     path = tmp_path_factory.mktemp("e5") / "tiny.bin"
     write_tiny_e5s1(path, {})
@@ -279,9 +327,23 @@ class Env:
     monkeypatch: pytest.MonkeyPatch
     bert: Path
     e5: Path
+    llama: Path | None = None
+    gpt2: Path | None = None
 
     def copy(self) -> Path:
         return tiny.copy_folder(self.bert, self.tmp / "bert")
+
+    def decoder(self, family: str = "llama", **changes) -> Path:
+        """A copy of the tiny decoder (llama or gpt2) with these config.json changes."""
+        folder = tiny.copy_folder(getattr(self, family), self.tmp / family)
+        tiny.edit_config(folder, **changes)
+        return folder
+
+    def decoder_config(self, **changes) -> AttentionConfig:
+        folder = self.decoder(**changes) if changes else self.llama
+        return AttentionConfig(
+            sentence="the animal did not cross the street", model_dir=str(folder), device="cpu"
+        )
 
     def tensors(self, change) -> Path:
         folder = self.copy()
@@ -543,6 +605,38 @@ def oversized_session(env: Env) -> Message:
 # -- vision/images.py -----------------------------------------------------------------------------
 
 
+def vision_checkpoint(env: Env, name: str, config: dict | None = None, weights: bytes | None = None) -> Path:
+    """A vision checkpoint NAME.json + NAME.safetensors; ``config``/``weights`` replace its parts."""
+    from explorer.vision.models import TinyCNN, VisionConfig
+
+    stem = env.tmp / name
+    vision_checkpoints.save_checkpoint(TinyCNN(VisionConfig(variant="cbam")), stem)
+    if config is not None:
+        stem.with_suffix(".json").write_text(json.dumps(config), encoding="utf-8")
+    if weights is not None:
+        stem.with_suffix(".safetensors").write_bytes(weights)
+    return stem
+
+
+def vision_checkpoint_refused(stem: Path) -> Message:
+    return raised(lambda: vision_checkpoints.load_checkpoint(stem))
+
+
+def _text_json(env: Env) -> Path:
+    stem = env.tmp / "text"
+    stem.with_suffix(".json").write_text("{not json", encoding="utf-8")
+    return stem
+
+
+def _misfit(env: Env) -> Path:
+    """CBAM's weights under an SE configuration."""
+    stem = vision_checkpoint(env, "other")
+    described = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
+    described["config"]["variant"] = "se"
+    stem.with_suffix(".json").write_text(json.dumps(described), encoding="utf-8")
+    return stem
+
+
 def picture_refused(path: Path) -> Message:
     return raised(lambda: vision_images.load_image(path))
 
@@ -683,6 +777,72 @@ class Case:
     setup: Callable[[Env], None] | None = None
 
 
+def lm_folder(env: Env, config: dict | None = None, weights=None) -> Path:
+    """A lab GPT-2 folder, its config.json changed or its weights replaced."""
+    folder = env.tmp / "gpt"
+    lm_folders.save_folder(folder, GPT(GPTConfig()), INDUCTION_VOCAB)
+    if config is not None:
+        path = folder / lm_folders.CONFIG_FILE
+        path.write_text(
+            config if isinstance(config, str) else json.dumps({**json.loads(path.read_text()), **config})
+        )
+    if isinstance(weights, bytes):
+        (folder / lm_folders.WEIGHTS_FILE).write_bytes(weights)
+    elif weights is not None:
+        state = load_file(str(folder / lm_folders.WEIGHTS_FILE))
+        weights(state)
+        save_file(state, str(folder / lm_folders.WEIGHTS_FILE))
+    return folder
+
+
+def lm_refused(env: Env, config=None, weights=None) -> Message:
+    return raised(lambda: lm_folders.load_folder(lm_folder(env, config, weights)))
+
+
+def lm_diverging(env: Env) -> None:
+    """A learning rate that passes the checks but sends the loss to infinity at once."""
+    env.monkeypatch.setattr(lm_train, "next_token_loss", lambda logits, ids: logits.sum() * float("inf"))
+    lm_train.train_lm(
+        lm_train.LMSpec("induction"),
+        dataclasses.replace(lm_train.DEFAULTS["induction"], steps=2, device="cpu"),
+    )
+
+
+LLAMA_CONFIG = {
+    "model_type": "llama",
+    "hidden_size": 32,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "num_hidden_layers": 3,
+    "intermediate_size": 64,
+    "vocab_size": 300,
+}
+
+
+def llama_refused(env: Env, **changes) -> Message:
+    return raised(lambda: read_config(env.config_file({**LLAMA_CONFIG, **changes})))
+
+
+def decoder_fewer_rows(env: Env) -> Path:
+    folder = env.decoder(vocab_size=100)
+    tensors = load_file(str(folder / "model.safetensors"))
+    for name in ("model.embed_tokens.weight", "lm_head.weight"):
+        tensors[name] = tensors[name][:100].clone()
+    save_file(tensors, str(folder / "model.safetensors"))
+    return folder
+
+
+def too_little_memory(env: Env) -> Message:
+    from explorer.models import decoder_loader
+
+    env.monkeypatch.setattr(decoder_loader, "available_memory", lambda: 100 * 2**20)
+    return raised(lambda: load_model(env.llama))
+
+
+def decoder_notices(env: Env, **options) -> list[Message]:
+    return Engine().trace(env.decoder_config().with_(**options)).notices
+
+
 def overflowing_board():
     """A board whose numbers got past its checks: the computation refuses a stage of inf."""
     board = Board(("a", "b"), x=((1.0,), (2.0,)))
@@ -690,11 +850,72 @@ def overflowing_board():
     board_trace(board, AttentionConfig())
 
 
+def overflowing_model(env: Env) -> None:
+    """Finite weights so large that the scores overflow during the forward pass."""
+
+    def scale(tensors) -> None:
+        for name in tensors:
+            if name.endswith(("query.weight", "key.weight")):
+                tensors[name] = tensors[name] * 1e30
+
+    Engine().trace(AttentionConfig(sentence="the animal", model_dir=str(env.tensors(scale))))
+
+
+def beyond_float16(env: Env) -> None:
+    trace = Engine().trace(AttentionConfig(sentence="a b", weights="random"))
+    dataclasses.replace(trace, output=trace.output * 1e6).save(
+        env.tmp / "t.json", TraceSelection(dtype="float16")
+    )
+
+
+def loop(env: Env) -> Path:
+    link = env.tmp / "loop"
+    link.symlink_to(link)
+    return link
+
+
+def a_file(env: Env) -> Path:
+    path = env.tmp / "a.txt"
+    path.write_text("x", encoding="utf-8")
+    return path
+
+
 CASES = {
+    # finite.py: every number written or shown is finite
+    "numbers.overflow": Case(
+        lambda env: raised(lambda: overflowing_model(env)), "overflowed while computing"
+    ),
+    "numbers.float16_range": Case(lambda env: raised(lambda: beyond_float16(env)), "beyond ±65504"),
+    "numbers.json_not_finite": Case(
+        lambda env: raised(lambda: strict_json({"loss": float("nan")}, "config.json")), "NaN or infinite"
+    ),
+    # reading.py: the files and folders the user names
+    "reading.failed": Case(lambda env: raised(lambda: reading.folder(env.tmp / "absent")), "absent: it does"),
+    "reading.missing": Case(lambda env: raised(lambda: reading.folder(env.tmp / "absent")), "does not exist"),
+    "reading.denied": Case(
+        lambda env: reading.reason(PermissionError(errno.EACCES, "Permission denied")), "permission denied"
+    ),
+    "reading.loop": Case(lambda env: raised(lambda: reading.folder(loop(env))), "symbolic links"),
+    "reading.not_folder": Case(
+        lambda env: raised(lambda: reading.folder(a_file(env))), "a file, not a folder"
+    ),
+    "reading.not_file": Case(lambda env: raised(lambda: reading.read_bytes(env.tmp)), "a folder, not a file"),
+    "reading.parent_not_folder": Case(
+        lambda env: raised(lambda: reading.read_bytes(a_file(env) / "x")), "before it is a file"
+    ),
+    "reading.too_long": Case(
+        lambda env: raised(lambda: reading.read_bytes(env.tmp / ("x" * 300))), "too long"
+    ),
+    "reading.other": Case(
+        lambda env: reading.reason(OSError(errno.EIO, "Input/output error")), "Input/output"
+    ),
+    "reading.empty": Case(
+        lambda env: raised(lambda: reading.user_path(" ", "--model-dir")), "--model-dir is empty"
+    ),
     # config.py
     "config.mask_malformed": Case(
         lambda env: raised(lambda: MaskSpec.parse("diagonal")),
-        "mask 'diagonal' is not one of none, causal, window:K, valid:N",
+        "mask 'diagonal' is not one of model, none, causal, window:K, valid:N",
     ),
     "config.mask_negative": Case(
         lambda env: raised(lambda: AttentionConfig(mask="window:-2")),
@@ -722,7 +943,12 @@ CASES = {
         lambda env: raised(lambda: AttentionConfig(d_model=0)), "d_model must be between 1 and 4096, not 0"
     ),
     "config.seed": Case(
-        lambda env: raised(lambda: AttentionConfig(seed=-1)), "seed must be 0 or more, not -1"
+        lambda env: raised(lambda: AttentionConfig(seed=-1)),
+        "seed must be a whole number from 0 to 2147483647",
+    ),
+    "config.mask_too_large": Case(
+        lambda env: raised(lambda: AttentionConfig(mask="valid:" + "9" * 30)),
+        "the size must be at most 1000000",
     ),
     "config.max_tokens": Case(
         lambda env: raised(lambda: AttentionConfig(max_tokens=1)), "max_tokens must be 2 or more, not 1"
@@ -879,7 +1105,7 @@ CASES = {
     ),
     "engine.unknown_tokens": Case(
         lambda env: notices(tiny_config(env, sentence="the ☃ animal")),
-        "1 token(s) unknown to tiny-bert became [UNK] (their characters are kept in brackets)",
+        "1 token(s) unknown to tiny-bert became [UNK], which keeps the characters it replaced ([UNK:☃])",
     ),
     # models/loader.py
     "loader.folder_missing": Case(
@@ -961,11 +1187,15 @@ CASES = {
     ),
     "families.no_model_type": Case(
         lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "model_type": None}))),
-        'has no model_type (supported: bert, roberta, xlm-roberta, distilbert); add "model_type": "bert"',
+        'has no model_type (supported: bert, roberta, xlm-roberta, distilbert, gpt2, llama, mistral, qwen2); add "model_type": "bert"',
     ),
     "families.unsupported_type": Case(
-        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "model_type": "gpt2"}))),
-        "model_type 'gpt2' is not an encoder the explorer can run (supported: bert, roberta, xlm-roberta, distilbert); open a BERT, RoBERTa, XLM-RoBERTa, DistilBERT model folder",
+        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "model_type": "t5"}))),
+        "model_type 't5' is not a family the explorer can run (supported: bert, roberta, xlm-roberta, distilbert, gpt2, llama, mistral, qwen2); open a BERT, RoBERTa, XLM-RoBERTa, DistilBERT, GPT-2, Llama, Mistral, Qwen2 model folder",
+    ),
+    "families.is_decoder": Case(
+        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "is_decoder": "yes"}))),
+        "is_decoder is 'yes', which BERT cannot compute",
     ),
     "families.key_missing": Case(
         lambda env: raised(
@@ -976,6 +1206,12 @@ CASES = {
     "families.not_positive": Case(
         lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "hidden_size": 0}))),
         "hidden_size is 0, not a whole number above 0",
+    ),
+    "families.too_large": Case(
+        lambda env: raised(
+            lambda: read_config(env.config_file({**BERT_CONFIG, "num_hidden_layers": 10**30}))
+        ),
+        "more than any model has (at most 1024)",
     ),
     "families.type_vocab": Case(
         lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "type_vocab_size": -1}))),
@@ -1193,6 +1429,139 @@ CASES = {
         lambda env: raised(lambda: Board(("a",), x=((3e38,),))), "X row 1, column 1: 3e+38 is too large"
     ),
     "board.overflow": Case(lambda env: raised(overflowing_board), "a stage of attention overflows"),
+    "board.rope_theta": Case(
+        lambda env: raised(lambda: Board(("a",), x=((1.0, 2.0),), rope_theta=0)),
+        "θ for the rotation must be a finite number above 0, not 0",
+    ),
+    "board.rope_odd": Case(
+        lambda env: raised(lambda: Board(("a",), x=((1.0, 2.0, 3.0),), rope_theta=10000.0)),
+        "each head needs an even count, not 3",
+    ),
+    # decoders: config.json, weights, memory
+    "decoders.unscaled": Case(
+        lambda env: raised(
+            lambda: read_config(env.config_file({"model_type": "gpt2", "scale_attn_weights": False}))
+        ),
+        "scale_attn_weights is false",
+    ),
+    "decoders.kv_heads": Case(
+        lambda env: llama_refused(env, num_key_value_heads=3),
+        "num_key_value_heads=3 does not divide num_attention_heads=4",
+    ),
+    "decoders.odd_head_dim": Case(lambda env: llama_refused(env, head_dim=7), "head_dim=7 is odd"),
+    "decoders.rope_not_object": Case(
+        lambda env: llama_refused(env, rope_scaling="linear"), "rope_scaling is 'linear', not an object"
+    ),
+    "decoders.rope_per_layer": Case(
+        lambda env: llama_refused(
+            env,
+            layer_types=["full_attention"] * 3,
+            rope_parameters={"full_attention": {"rope_type": "default", "rope_theta": 10000.0}},
+        ),
+        "rotary settings that differ per layer type are not supported",
+    ),
+    "decoders.rope_theta": Case(lambda env: llama_refused(env, rope_theta=-5), "rope_theta is -5"),
+    "decoders.rope_kind": Case(
+        lambda env: llama_refused(env, rope_scaling={"rope_type": "longrope", "factor": 2.0}),
+        "the rotary scaling 'longrope' is not supported (supported: default, linear, llama3, yarn, dynamic)",
+    ),
+    "decoders.rope_partial": Case(
+        lambda env: llama_refused(env, partial_rotary_factor=0.5), "partial_rotary_factor is 0.5"
+    ),
+    "decoders.rope_value": Case(
+        lambda env: llama_refused(env, rope_scaling={"rope_type": "linear"}),
+        "the linear rotary scaling needs factor as a valid number, not None",
+    ),
+    "decoders.window": Case(
+        lambda env: llama_refused(env, model_type="mistral", sliding_window=0),
+        "sliding_window is 0, which does not describe a sliding window",
+    ),
+    "decoders.norm_eps": Case(
+        lambda env: llama_refused(env, rms_norm_eps="small"), "rms_norm_eps is 'small'"
+    ),
+    "decoders.flag": Case(
+        lambda env: llama_refused(env, tie_word_embeddings="yes"),
+        "tie_word_embeddings is 'yes', not true or false",
+    ),
+    "decoders.head_dim_weights": Case(
+        lambda env: raised(lambda: load_model(env.decoder(head_dim=16))),
+        "q_proj.weight has 32 rows, 4 heads of 8, but",
+    ),
+    "decoders.kv_heads_weights": Case(
+        lambda env: raised(lambda: load_model(env.decoder(num_key_value_heads=4))),
+        "k_proj.weight has 16 rows, 2 K/V heads of 8",
+    ),
+    "decoders.vocabulary": Case(
+        lambda env: raised(lambda: load_model(decoder_fewer_rows(env))), "has only 100 rows for them"
+    ),
+    "decoders.too_large": Case(too_little_memory, "GB of memory, and 0.1 GB are free"),
+    # a decoder's trace
+    "engine.grouped_heads": Case(lambda env: decoder_notices(env), "4 query heads share 2 K/V heads, 2 each"),
+    "engine.layer_scaled": Case(
+        lambda env: (
+            Engine()
+            .trace(
+                AttentionConfig(
+                    sentence="the animal",
+                    model_dir=str(env.decoder("gpt2", scale_attn_by_inverse_layer_idx=True)),
+                    layer=2,
+                    device="cpu",
+                )
+            )
+            .notices
+        ),
+        "layer 2's scores are divided by √d_k · 3",
+    ),
+    "engine.sliding_window": Case(
+        lambda env: Engine().trace(env.decoder_config(model_type="mistral", sliding_window=2)).notices,
+        "a window of 2 keys over the text: each token sees itself and the 1 tokens before it",
+    ),
+    "engine.mask_not_causal": Case(
+        lambda env: decoder_notices(env, mask="none"), "computed with the mask none instead of"
+    ),
+    "engine.decoder_heads_fixed": Case(
+        lambda env: raised(lambda: Engine().trace(env.decoder_config().with_(heads=2))),
+        "has 4 query heads over 2 K/V heads",
+    ),
+    "engine.decoder_query": Case(
+        lambda env: raised(lambda: Engine().trace(env.decoder_config().with_(query="another"))),
+        "is a decoder: each token attends over the text before it",
+    ),
+    # decoding.py: next tokens, writing, heads turned off
+    "decoding.not_decoder": Case(
+        lambda env: raised(lambda: Engine().next_tokens(tiny_config(env), 3)),
+        "writes no next token: it is not a decoder",
+    ),
+    "decoding.next_tokens": Case(
+        lambda env: raised(lambda: check_next_tokens(-1)), "give a whole number from 0 to 100, not -1"
+    ),
+    "decoding.position": Case(
+        lambda env: raised(lambda: Engine().next_tokens(env.decoder_config(), 3, positions=[99])),
+        "position 99 is not in the text: positions run from 0 to",
+    ),
+    "decoding.tokens": Case(lambda env: raised(lambda: GenerationSpec(0)), "from 1 to 256, not 0"),
+    "decoding.method": Case(
+        lambda env: raised(lambda: GenerationSpec(2, "beam")), "decoding 'beam' is not one of greedy, sample"
+    ),
+    "decoding.temperature": Case(
+        lambda env: raised(lambda: GenerationSpec(2, "sample", temperature=0)),
+        "sampling temperature must be a finite number above 0, not 0",
+    ),
+    "decoding.top_k": Case(lambda env: raised(lambda: GenerationSpec(2, top_k=-1)), "not -1"),
+    "decoding.ablate_heads": Case(
+        lambda env: raised(lambda: HeadSet.parse("1-2")), "heads to turn off '1-2': give layer.head pairs"
+    ),
+    "decoding.ablation_mode": Case(
+        lambda env: raised(lambda: HeadSet.parse("0.1", "half")), "ablation 'half' is not one of zero, mean"
+    ),
+    "decoding.head_missing": Case(
+        lambda env: raised(lambda: Engine().ablate(env.decoder_config(), HeadSet.parse("9.0"))),
+        "head 9.0 does not exist",
+    ),
+    "decoding.ablate_pretrained": Case(
+        lambda env: raised(lambda: Engine().ablate(RANDOM, HeadSet.parse("0.0"))),
+        "heads can be turned off only in a pretrained model",
+    ),
     # appstate/session.py
     "session.too_large": Case(oversized_session, "lesson.aexp.json is 2 KB; a session is never that large"),
     "session.unreadable": Case(unreadable_session, "cannot read a-folder.aexp.json: "),
@@ -1241,6 +1610,10 @@ CASES = {
     ),
     "session.stage_zoom": Case(
         lambda env: session_refused(env, {"stage_zoom": ["nothing"]}), "stage_zoom must list pipeline panels"
+    ),
+    "session.matrix_zoom": Case(
+        lambda env: session_refused(env, {"matrix_zoom": [10, 5, 0, 4]}),
+        "matrix_zoom must be null or four whole numbers",
     ),
     "session.lesson_step": Case(
         lambda env: session_refused(env, {"lesson_step": 400}), "lesson_step must be 0 to"
@@ -1312,6 +1685,36 @@ CASES = {
     ),
     # vision/images.py
     "vision.no_file": Case(lambda env: picture_refused(env.tmp / "absent.png"), "absent.png: no such file"),
+    "vision.checkpoint_missing": Case(
+        lambda env: vision_checkpoint_refused(env.tmp / "absent"),
+        "absent.json: no such file (a checkpoint is",
+    ),
+    "vision.checkpoint_not_json": Case(
+        lambda env: vision_checkpoint_refused(_text_json(env)),
+        "text.json: not a readable checkpoint description (",
+    ),
+    "vision.checkpoint_no_config": Case(
+        lambda env: vision_checkpoint_refused(vision_checkpoint(env, "bare", config=[1, 2])),
+        "bare.json: it holds no model configuration",
+    ),
+    "vision.checkpoint_config": Case(
+        lambda env: vision_checkpoint_refused(
+            vision_checkpoint(env, "odd", config={"config": {"kernel": 4}})
+        ),
+        "odd.json: an impossible configuration (",
+    ),
+    "vision.weights_unreadable": Case(
+        lambda env: vision_checkpoint_refused(vision_checkpoint(env, "cut", weights=b"not safetensors")),
+        "cut.safetensors: not a readable safetensors file (",
+    ),
+    "vision.weights_misfit": Case(
+        lambda env: vision_checkpoint_refused(_misfit(env)),
+        "other.safetensors: the weights do not fit the configuration (",
+    ),
+    "vision.model_unknown": Case(
+        lambda env: raised(lambda: vision_checkpoints.load_shipped("vit")),
+        "model 'vit' is not one of",
+    ),
     "vision.not_a_file": Case(lambda env: picture_refused(env.tmp), ": not a file"),
     "vision.unreadable": Case(unreadable_picture, "grey.png: cannot read it (Permission denied)"),
     "vision.empty_file": Case(lambda env: bad_picture(env, "empty"), "empty.png: the file is empty"),
@@ -1349,6 +1752,86 @@ CASES = {
         lambda env: curve_caption(0.6), "its lead in points, from the fewest"
     ),
     "vision.curve_caption_overtakes": Case(lambda env: curve_caption(1.0), "is level or ahead"),
+    # lm (model.py, vocab.py, folders.py, tasks.py, train.py, trace.py)
+    "lm.size_out_of_range": Case(
+        lambda env: raised(lambda: GPTConfig(n_head=0)), "n_head must be a whole number from 1 to 64, not 0"
+    ),
+    "lm.heads_not_dividing": Case(
+        lambda env: raised(lambda: GPTConfig(n_head=5)), "5 heads do not divide the width 64"
+    ),
+    "lm.too_long": Case(
+        lambda env: raised(lambda: GPT(GPTConfig())(torch.zeros(60, dtype=torch.long))),
+        "the text has 60 tokens; this model reads at most 48",
+    ),
+    "lm.no_such_head": Case(
+        lambda env: raised(lambda: GPT(GPTConfig())(torch.zeros(4, dtype=torch.long), off=[(0, 7)])),
+        "head 0.7 does not exist: the model has 2 layers of 4 heads",
+    ),
+    "lm.text_empty": Case(lambda env: raised(lambda: INDUCTION_VOCAB.encode("")), "the text is empty"),
+    "lm.text_too_long": Case(
+        lambda env: raised(lambda: INDUCTION_VOCAB.encode("a" * 100_001)),
+        "the text has 100001 characters; at most 100000 are read",
+    ),
+    "lm.unknown_characters": Case(
+        lambda env: raised(lambda: INDUCTION_VOCAB.encode("ab 注意")),
+        "3 characters are not in this model's vocabulary: ' 注意'",
+    ),
+    "lm.no_folder": Case(
+        lambda env: raised(lambda: lm_folders.load_folder(env.tmp / "nowhere")), "is not a folder"
+    ),
+    "lm.folder_file_missing": Case(
+        lambda env: raised(lambda: lm_folders.load_folder(env.tmp)), ": config.json is missing"
+    ),
+    "lm.config_not_json": Case(lambda env: lm_refused(env, "{"), "config.json cannot be read as JSON: "),
+    "lm.not_gpt2": Case(
+        lambda env: lm_refused(env, {"model_type": "bert"}), "does not describe a GPT-2 (model_type 'bert')"
+    ),
+    "lm.config_unsupported": Case(
+        lambda env: lm_refused(env, {"activation_function": "relu"}),
+        "activation_function = 'relu' is a GPT-2 variant the lab cannot run",
+    ),
+    "lm.config_impossible": Case(
+        lambda env: lm_refused(env, {"n_embd": 10}),
+        "describes a model that cannot be built: 4 heads do not divide",
+    ),
+    "lm.weights_too_large": Case(
+        lambda env: env.monkeypatch.setattr(lm_folders, "MAX_WEIGHTS_BYTES", 1 << 17) or lm_refused(env),
+        "MB, more than the lab reads (0.1 MB)",
+    ),
+    "lm.weights_unreadable": Case(
+        lambda env: lm_refused(env, weights=b"not tensors"), "model.safetensors cannot be read: "
+    ),
+    "lm.weights_not_finite": Case(
+        lambda env: lm_refused(env, weights=lambda s: s["transformer.wpe.weight"].fill_(float("nan"))),
+        "the tensor transformer.wpe.weight holds values that are not finite numbers",
+    ),
+    "lm.weights_misfit": Case(
+        lambda env: lm_refused(env, weights=lambda s: s.pop("lm_head.weight")),
+        "model.safetensors does not fit its config.json: ",
+    ),
+    "lm.task_unknown": Case(
+        lambda env: raised(lambda: lm_train.LMSpec("poetry")),
+        "task 'poetry' is not one of induction, text",
+    ),
+    "lm.init_unknown": Case(
+        lambda env: raised(lambda: lm_train.LMSpec(init="zeros")),
+        "initialisation 'zeros' is not one of torch",
+    ),
+    "lm.period_out_of_range": Case(
+        lambda env: raised(lambda: lm_tasks.repeated_probe(np.random.default_rng(0), 1, 1, 64)),
+        "the probe's period must be a whole number from 2",
+    ),
+    "lm.loss_not_finite": Case(
+        lambda env: raised(lambda: lm_diverging(env)), "training diverged at step 1: the loss is not a finite"
+    ),
+    "lm.dropout_out_of_range": Case(
+        lambda env: raised(lambda: GPTConfig(dropout=1.5)),
+        "dropout must be a number from 0 to below 1, not 1.5",
+    ),
+    "lm.temperature_out_of_range": Case(
+        lambda env: raised(lambda: lm_generate(GPT(GPTConfig()), INDUCTION_VOCAB, "ab", 3, temperature=-1)),
+        "the temperature must be from 0 to 10, not -1",
+    ),
     # api.py, as a user calls it
     "api.needs_conversion": Case(
         lambda env: raised(lambda: explorer.trace("the cat sat", model_dir=bin_only(env))),
@@ -1406,10 +1889,10 @@ def _values(message: Message, template_for) -> list[str]:
 
 @pytest.mark.parametrize("key", list(CASES))
 def test_each_key_from_real_code_in_english_and_in_chinese(
-    key, tmp_path, monkeypatch, tiny_bert, tiny_e5, qapp, zh_catalogue
+    key, tmp_path, monkeypatch, tiny_bert, tiny_e5, tiny_llama, tiny_gpt2, qapp, zh_catalogue
 ):
     case = CASES[key]
-    env = Env(tmp_path, monkeypatch, tiny_bert, tiny_e5)
+    env = Env(tmp_path, monkeypatch, tiny_bert, tiny_e5, tiny_llama, tiny_gpt2)
     if case.setup is not None:
         case.setup(env)
     made = case.make(env)

@@ -50,6 +50,12 @@ class TrainingContent:
     def steps_tip(self) -> str:
         return translate("LabTraining", "How many optimiser steps to train for")
 
+    def goal_reached(self, run: LabRun) -> str:
+        """When the run first reached the lab's goal (a share, unless the lab words it)."""
+        return translate(
+            "LabTraining", "({pct:g} % reached at step {step}, after {s:.1f} s of training)"
+        ).format(pct=100 * run.goal.at_least, step=run.goal_step, s=run.goal_s)
+
 
 class TrainingPage(QtWidgets.QWidget):
     started = QtCore.Signal()  # Train was pressed and a run started
@@ -198,9 +204,7 @@ class TrainingPage(QtWidgets.QWidget):
         parts.append(translate("LabTraining", "{s:.1f} s").format(s=run.wall_s))
         text = " · ".join(parts)
         if run.goal_step is not None:
-            text += "  " + translate(
-                "LabTraining", "({pct:g} % reached at step {step}, after {s:.1f} s of training)"
-            ).format(pct=100 * run.goal.at_least, step=run.goal_step, s=run.goal_s)
+            text += "  " + self.content.goal_reached(run)
         ended = {
             "done": translate("LabTraining", "Finished."),
             "cancelled": translate("LabTraining", "Cancelled: the snapshots so far can still be replayed."),
@@ -232,7 +236,10 @@ class TrainingPage(QtWidgets.QWidget):
 
     def _arrange(self) -> None:
         room = self.width() * (3 / 5 if self.side is not None else 1)  # the curves' share of the body
-        columns = 2 if len(self.plots) > 1 and room >= SIDE_BY_SIDE_PX else 1
+        # side by side where there is the width, and in a column taller than wide (beside a
+        # figure on a projector), where stacked they would be flat strips
+        beside = room >= SIDE_BY_SIDE_PX or self.height() > self.width()
+        columns = 2 if len(self.plots) > 1 and beside else 1
         if columns == self._columns:
             return
         self._columns = columns

@@ -27,6 +27,7 @@ class Tab(str, enum.Enum):
     BOARD = "board"
     TRANSLATION = "translation"
     VISION = "vision"
+    LM = "lm"
     VIT = "vit"
 
 
@@ -115,6 +116,17 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.vision.view:VisionView",
         "explorer.gui.labs.vision.export:figures",
+    ),
+    TabSpec(
+        Tab.LM,
+        QT_TRANSLATE_NOOP("Tabs", "Language model"),
+        QT_TRANSLATE_NOOP(
+            "Tabs",
+            "A tiny GPT learns to predict the next token: watch a previous-token head and an "
+            "induction head form, and switch heads off",
+        ),
+        "explorer.gui.labs.lm.view:LMView",
+        "explorer.gui.labs.lm.export:figures",
     ),
     TabSpec(
         Tab.VIT,
