@@ -6,7 +6,15 @@ import torch  # noqa: F401  (before Qt: torch >= 2.9 fails on Windows when impor
 
 
 def run() -> int:
-    if sys.argv[1:2] in (["trace"], ["train"], ["translate"], ["length-curve"], ["train-vision"], ["vision"]):
+    if sys.argv[1:2] in (
+        ["trace"],
+        ["train"],
+        ["translate"],
+        ["length-curve"],
+        ["train-vision"],
+        ["vision"],
+        ["data-curve"],
+    ):
         from explorer.cli import main
 
         return main()

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from explorer.core.trace import AttentionTrace
     from explorer.seq2seq.trace import TranslationTrace
     from explorer.vision.trace import VisionTrace
+    from explorer.vision.vit_trace import ViTTrace
 
 API_VERSION = "1.0"  # major.minor: the major changes when a promise breaks (see CHANGELOG.md)
 
@@ -72,7 +73,7 @@ Hardness = Literal["soft", "hard", "sample"]
 WeightSource = Literal["pretrained", "random", "identity"]
 TranslationModel = Literal["bahdanau", "luong", "transformer"]
 TranslationScoring = Literal["additive", "general", "dot", "scaled-dot"]
-VisionModel = Literal["plain", "se", "cbam", "residual"]
+VisionModel = Literal["plain", "se", "cbam", "residual", "vit"]
 MAX_PICTURE_SEED = 2**63 - 1
 
 
@@ -222,27 +223,35 @@ def vision(
     model: VisionModel | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     device: str = "auto",
-) -> VisionTrace:
+) -> VisionTrace | ViTTrace:
     """Every stage of one picture through one model, as ``python -m explorer vision`` computes it.
 
     ``image``: a PNG (JPEG, BMP, GIF) file, or an array [H, W] or [H, W, 1-4] in 0..1 (or
     uint8), converted and resized with notices; or ``generate``: the seed of a generated picture
-    (which adds its object mask and label). ``model``: a shipped model (default cbam);
+    (which adds its object mask and label). ``model``: a shipped model (default cbam; vit: the
+    vision transformer, whose trace is a ViTTrace);
     ``checkpoint``: a NAME that ``train-vision`` wrote instead."""
     with _refusing():
         if not isinstance(device, str) or not re.fullmatch(r"auto|cpu|cuda|mps|cuda:\d{1,3}", device):
             raise ExplorerError(Message.of("config.device", value=device, choices="auto, cpu, cuda, mps"))
         pixels, mask, label, notices, source = _picture(image, generate)
         from explorer.core.device import choose_device
-        from explorer.vision.checkpoints import CheckpointError, load_checkpoint, load_shipped
+        from explorer.vision.checkpoints import (
+            CheckpointError,
+            load_checkpoint,
+            load_shipped,
+            load_shipped_vit,
+        )
         from explorer.vision.trace import run_model
+        from explorer.vision.vit import VisionTransformer
+        from explorer.vision.vit_trace import run_vit_model
 
         try:
             if checkpoint is not None:
                 stem = os.fspath(checkpoint).removesuffix(".safetensors").removesuffix(".json")
                 network, _ = load_checkpoint(stem)
             else:
-                network, _ = load_shipped(model or "cbam")
+                network, _ = load_shipped_vit() if model == "vit" else load_shipped(model or "cbam")
         except CheckpointError as exc:  # plain text, as the vision command prints it
             raise ExplorerError(str(exc)) from exc
         chosen, notice = choose_device(device)
@@ -252,6 +261,10 @@ def vision(
             import copy
 
             network = copy.deepcopy(network).to(chosen)  # the shipped model stays on the CPU
+        if isinstance(network, VisionTransformer):
+            return run_vit_model(
+                network, pixels, object_mask=mask, label=label, source=source, notices=notices
+            )
         return run_model(network, pixels, object_mask=mask, label=label, source=source, notices=notices)
 
 

@@ -306,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         from explorer.seq2seq.cli import main as lab_main
 
         return lab_main(argv)
-    if argv and argv[0] in ("train-vision", "vision"):
+    if argv and argv[0] in ("train-vision", "vision", "data-curve"):
         from explorer.vision.cli import main as vision_main
 
         return vision_main(argv)

@@ -20,6 +20,7 @@ from explorer.appstate.lm import LMSettings, LMState
 from explorer.appstate.local_window import LocalSettings, LocalWindowState
 from explorer.appstate.translation import TranslationSettings, TranslationState
 from explorer.appstate.vision import VisionSettings, VisionState
+from explorer.appstate.vit import ViTSettings, ViTState
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ LABS: list[LabEntry] = [
     LabEntry("vision", VisionState, VisionSettings),
     LabEntry("lm", LMState, LMSettings),
     LabEntry("local", LocalWindowState, LocalSettings),
+    LabEntry("vit", ViTState, ViTSettings),
 ]
 
 

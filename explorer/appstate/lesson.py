@@ -15,6 +15,7 @@ from explorer.appstate.lesson_local import LOCAL_TRACK
 from explorer.appstate.lesson_step import Question, Step, Track
 from explorer.appstate.lesson_translation import TRANSLATION_TRACK
 from explorer.appstate.lesson_vision import VISION_TRACK
+from explorer.appstate.lesson_vit import VIT_TRACK
 from explorer.words import QT_TRANSLATE_NOOP
 
 YES_NO = (QT_TRANSLATE_NOOP("Lesson", "Yes"), QT_TRANSLATE_NOOP("Lesson", "No"))
@@ -185,7 +186,7 @@ ATTENTION_TRACK = Track(
 # The lesson's tracks in teaching order; a teacher walks one, or all of them in this order.
 # A new track is a Track in its lab's own module and one line here (or, for one made
 # elsewhere, ``register_track``).
-TRACKS: list[Track] = [ATTENTION_TRACK, TRANSLATION_TRACK, VISION_TRACK, LM_TRACK, LOCAL_TRACK]
+TRACKS: list[Track] = [ATTENTION_TRACK, TRANSLATION_TRACK, VISION_TRACK, LM_TRACK, LOCAL_TRACK, VIT_TRACK]
 ALL_TRACKS = "all"  # walk every track's steps, one after the other
 
 STEPS: list[Step] = [step for track in TRACKS for step in track.steps]

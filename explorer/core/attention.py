@@ -250,6 +250,10 @@ def differentiable_softmax_with_entropy(
     """The same numbers through autograd (training needs gradients), with no NaN gradient:
     a row with no visible key is computed as all zeros and then multiplied by 0, and the
     entropy uses ln Z − Σ p·s with masked s set to 0, never p ln p at p = 0."""
+    if bool(mask.all()):  # nothing hidden (a vision transformer's patches): half the passes
+        s = scaled - scaled.amax(dim=-1, keepdim=True).detach()
+        weights = torch.softmax(s, dim=-1)
+        return weights, torch.logsumexp(s, dim=-1) - (weights * s).sum(dim=-1)
     visible_rows = mask.any(dim=-1, keepdim=True)
     s = scaled.masked_fill(~mask, float("-inf")).masked_fill(~visible_rows, 0.0)
     s = s - s.amax(dim=-1, keepdim=True).detach()  # H and p do not depend on the shift

@@ -2,7 +2,8 @@
 
 Every function takes ``weights`` of shape [heads, n_query, n_key] (rows summing to 1, as a
 trace's ``weights``; a fully masked row sums to 0 and simply adds nothing) and returns one
-float per head. The text models, the language-model lab and the vision transformer all
+float per head; leading axes (pictures, layers: [..., heads, n_query, n_key]) are kept
+([..., heads]), so a whole batch is measured at once. The text models, the language-model lab and the vision transformer all
 measure their heads here, so a score means the same thing on every tab.
 
 - ``self_share``: the weight a position keeps on itself (the diagonal), the "over-attends to
@@ -22,19 +23,19 @@ import numpy as np
 
 def _heads(weights: np.ndarray) -> np.ndarray:
     weights = np.asarray(weights, dtype=np.float64)
-    if weights.ndim != 3:
-        raise ValueError(f"weights must be [heads, n_query, n_key], not shape {weights.shape}")
+    if weights.ndim < 3:
+        raise ValueError(f"weights must be [..., heads, n_query, n_key], not shape {weights.shape}")
     return weights
 
 
 def _diagonal_mean(weights: np.ndarray, offset: int, first_row: int) -> np.ndarray:
-    """Mean over rows i ≥ first_row of weights[h, i, i + offset] (keys that exist only)."""
-    heads, n_query, n_key = weights.shape
+    """Mean over rows i ≥ first_row of weights[..., h, i, i + offset] (keys that exist only)."""
+    n_query, n_key = weights.shape[-2:]
     rows = np.arange(max(first_row, -offset, 0), n_query)
     rows = rows[rows + offset < n_key]
     if rows.size == 0:
-        return np.full(heads, np.nan)
-    return weights[:, rows, rows + offset].mean(axis=1)
+        return np.full(weights.shape[:-2], np.nan)
+    return weights[..., rows, rows + offset].mean(axis=-1)
 
 
 def self_share(weights: np.ndarray) -> np.ndarray:
@@ -46,8 +47,8 @@ def first_token_share(weights: np.ndarray, *, skip_first_row: bool = True) -> np
     """Mean of weights[h, i, 0]; row 0 is left out by default (a causal row 0 can only look
     at key 0, so it would count 1 whatever the head does)."""
     weights = _heads(weights)
-    rows = weights[:, 1:, 0] if skip_first_row else weights[:, :, 0]
-    return rows.mean(axis=1) if rows.shape[1] else np.full(weights.shape[0], np.nan)
+    rows = weights[..., 1:, 0] if skip_first_row else weights[..., :, 0]
+    return rows.mean(axis=-1) if rows.shape[-1] else np.full(weights.shape[:-2], np.nan)
 
 
 def previous_token_score(weights: np.ndarray) -> np.ndarray:
@@ -77,7 +78,7 @@ def mean_attention_distance(
     keys = queries if key_positions is None else np.asarray(key_positions, dtype=np.float64)
     queries = queries.reshape(len(queries), -1)
     keys = keys.reshape(len(keys), -1)
-    if (len(queries), len(keys)) != weights.shape[1:]:
+    if (len(queries), len(keys)) != weights.shape[-2:]:
         raise ValueError(f"{len(queries)} query and {len(keys)} key positions for weights {weights.shape}")
     distance = np.linalg.norm(queries[:, None, :] - keys[None, :, :], axis=-1)  # [n_query, n_key]
-    return (weights * distance).sum(axis=2).mean(axis=1)
+    return (weights * distance).sum(axis=-1).mean(axis=-1)

@@ -16,6 +16,7 @@ import numpy as np
 from explorer.atomic import atomic_write
 from explorer.core import trace_files
 from explorer.core.config import AttentionConfig, ConfigError
+from explorer.core.head_measures import self_share
 from explorer.core.trace_files import Entry
 from explorer.finite import require_finite, require_half_range
 from explorer.messages import Message
@@ -191,6 +192,14 @@ class AttentionTrace(DrawsItself):
     def compute_ms(self) -> float:
         return self.timings_ms.get("total", 0.0)
 
+    @property
+    def self_share(self) -> np.ndarray | None:
+        """[heads]: the mean weight a token keeps on itself (the diagonal; head_measures.self_share),
+        or None when the queries are another text's tokens and no key is the query itself."""
+        if not self.config.is_self_attention or self.n_query != self.n_key:
+            return None
+        return self_share(self.weights)
+
     def meta(self, selection: TraceSelection | None = None) -> dict[str, Any]:
         """Everything but the arrays; with a selection, also what the file holds."""
         data = {
@@ -217,6 +226,9 @@ class AttentionTrace(DrawsItself):
             "pieces_key": self.pieces_key,
             "first_token_share": self.first_token_share,
         }
+        shares = self.self_share
+        written = range(self.heads) if selection is None else selection.heads_of(self.heads)
+        data["self_share"] = None if shares is None else [float(shares[h]) for h in written]
         if self.kv_head_of:  # a decoder's layer
             data.update(
                 positions=self.positions,

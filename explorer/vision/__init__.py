@@ -23,6 +23,28 @@ What the Vision tab (or any caller) uses, module by module:
 - ``measure.attention_mass(model, batch)``: held-out accuracy and the share of each spatial
   map's mass on the object.
 
+The vision transformer, self-attention between a picture's patches:
+
+- ``vit.ViTConfig`` / ``vit.build_vit(config, seed)``: patches of 4×4 pixels as tokens, a CLS
+  token, learnt position embeddings, two layers of four heads whose attention is
+  explorer.core.attention.attend; ``checkpoints.load_shipped_vit()`` (trained on 10,000
+  pictures) and ``checkpoints.load_curve(model, size)`` (the data experiment's models).
+- ``vit_trace.run_vit_model(model, image) -> ViTTrace``: every stage of every head of every layer
+  (``trace.stage("weights", "layer2")`` [heads, 65, 65], token 0 the CLS), a patch's attention
+  as a grid (``trace.patch_attention(layer, head, patch)``), ``arrays["rollout_cls"]``,
+  ``arrays["cls_attention"]``, ``arrays["self_share"]`` and ``arrays["mean_distance"]`` per layer
+  and head, ``arrays["position_similarity"]``, and with an object mask ``object_share``.
+- ``vit_measures``: ``rollout``, ``cls_attention``, ``mean_distance``, ``position_similarity`` /
+  ``position_summary``, ``measure_vit(model, batch)`` (held-out accuracy, the share of the
+  rollout's and the CLS attention's mass on the object: the same measure as CBAM's).
+- ``data_curve``: the CNN against the transformer at 100, 1,000 and 10,000 training pictures
+  (``shipped_result()``, ``run_curve()``, ``train_one(model, size, seed, ...)`` for one run,
+  ``live_recipe(model)`` for the one the window trains while the class watches);
+  ``curve_figure.draw_curve(result)`` draws it as a PNG without Qt.
+- ``photo_attention.photo_attention(image)`` / ``load_photo(path)``: a photo's own patches
+  attending to each other with Q = K = V = colour and texture features, no trained model;
+  ``result.matches(patch)`` is one patch's row as a grid.
+
 Nothing here imports Qt (an import-linter contract in pyproject.toml checks it).
 """
 

@@ -35,18 +35,20 @@ def _seed(text: str) -> int:
 
 
 def train_vision_main(argv: list[str]) -> int:
-    from explorer.vision.models import VARIANTS
+    from explorer.vision.models import MODELS
 
     parser = Parser(prog="python -m explorer train-vision", description="Train a vision model from scratch.")
-    parser.add_argument("--model", choices=VARIANTS, required=True)
-    parser.add_argument("--reduction", type=int, default=4, help="r: SE/CBAM bottleneck of C/r units")
-    parser.add_argument("--kernel", type=int, default=7, help="CBAM's spatial convolution size (odd)")
+    parser.add_argument(
+        "--model", choices=MODELS, required=True, help="a CNN variant, or vit (the transformer)"
+    )
+    parser.add_argument("--reduction", type=int, default=None, help="r: SE/CBAM bottleneck of C/r units (4)")
+    parser.add_argument("--kernel", type=int, default=None, help="CBAM's spatial convolution size (odd; 7)")
     parser.add_argument("--steps", type=int, required=True)
     parser.add_argument("--seed", default="0")
     parser.add_argument("--out", required=True, help="a folder: MODEL.safetensors and MODEL.json go there")
     parser.add_argument("--name", default=None, help="file name stem (default: the model variant)")
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--batch-size", type=int, default=None, help="32 (vit: 64)")
+    parser.add_argument("--lr", type=float, default=None, help="3e-3 (vit: 1e-3, after a warm-up)")
     parser.add_argument("--eval-every", type=int, default=25)
     parser.add_argument("--pool-size", type=int, default=4096, help="how many training pictures to draw from")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads (1 is fastest for this size)")
@@ -64,25 +66,45 @@ def train_vision_main(argv: list[str]) -> int:
     from explorer.lab import TrainOptions
     from explorer.training import TrainingCancelled
     from explorer.vision.checkpoints import save_checkpoint
-    from explorer.vision.measure import attention_mass
     from explorer.vision.models import VisionConfig, VisionConfigError
     from explorer.vision.shapes import held_out
-    from explorer.vision.train import train_config
+    from explorer.vision.train import Schedule, train_config
+    from explorer.vision.vit import ViTConfig, ViTConfigError
 
+    transformer = args.model == ViTConfig().variant
+    if transformer and (args.reduction, args.kernel) != (None, None):
+        fail("--reduction and --kernel shape the CNN's attention blocks; the vision transformer has none")
+    config: VisionConfig | ViTConfig
     try:
-        config = VisionConfig(variant=args.model, reduction=args.reduction, kernel=args.kernel)
+        if transformer:
+            from explorer.vision.data_curve import RECIPES
+
+            config, recipe = ViTConfig(), RECIPES["vit"]
+        else:
+            from explorer.vision.data_curve import Recipe
+
+            config = VisionConfig(
+                variant=args.model,
+                reduction=4 if args.reduction is None else args.reduction,
+                kernel=7 if args.kernel is None else args.kernel,
+            )
+            recipe = Recipe(TrainOptions(batch_size=32, learning_rate=3e-3))
+        schedule = Schedule(
+            warmup_steps=min(recipe.schedule.warmup_steps, args.steps // 10),
+            weight_decay=recipe.schedule.weight_decay,
+        )
         options = TrainOptions(
             steps=args.steps,
             seed=seed,
-            batch_size=args.batch_size,
-            learning_rate=args.lr,
+            batch_size=recipe.options.batch_size if args.batch_size is None else args.batch_size,
+            learning_rate=recipe.options.learning_rate if args.lr is None else args.lr,
             eval_every=args.eval_every,
             pool_size=args.pool_size,
             device=args.device,
             threads=args.threads,
             snapshot_every=0,
         )
-    except (VisionConfigError, ValueError) as exc:
+    except (VisionConfigError, ViTConfigError, ValueError) as exc:
         fail(str(exc))
 
     def report(p) -> None:
@@ -94,7 +116,7 @@ def train_vision_main(argv: list[str]) -> int:
 
     started = time.perf_counter()
     try:
-        run = train_config(config, options, on_progress=report)
+        run = train_config(config, options, on_progress=report, schedule=schedule)
     except TrainingCancelled as exc:
         fail(f"training stopped after {exc.log.steps_done} steps; nothing written")
     except KeyboardInterrupt:
@@ -102,7 +124,7 @@ def train_vision_main(argv: list[str]) -> int:
     seconds = time.perf_counter() - started
     for notice in run.notices:
         _print(f"note: {notice}")
-    accuracy, ratios = attention_mass(run.model, held_out(1000))
+    accuracy, ratios, extra = _measured(run.model, held_out(1000))
     info = {
         "trained_by": "python -m explorer train-vision " + shlex.join(argv),
         "steps": options.steps,
@@ -110,6 +132,8 @@ def train_vision_main(argv: list[str]) -> int:
         "batch_size": options.batch_size,
         "pool_size": options.pool_size,
         "learning_rate": options.learning_rate,
+        "warmup_steps": schedule.warmup_steps,
+        "weight_decay": schedule.weight_decay,
         "device": run.device,
         "train_seconds": round(seconds, 1),
         "held_out_accuracy_1000": accuracy,
@@ -117,6 +141,7 @@ def train_vision_main(argv: list[str]) -> int:
             {"block": r.block, "kind": r.kind, "share": r.share, "area": r.area, "ratio": r.ratio}
             for r in ratios
         ],
+        **extra,
     }
     try:
         weights, described = save_checkpoint(run.model, out / name, info)
@@ -132,8 +157,24 @@ def train_vision_main(argv: list[str]) -> int:
     return 0
 
 
+def _measured(model, batch) -> tuple[float, list, dict]:
+    """Accuracy, the mass ratios of its maps on the object, and for the transformer its heads."""
+    from explorer.vision.measure import attention_mass
+    from explorer.vision.vit import VisionTransformer
+    from explorer.vision.vit_measures import measure_vit
+
+    if not isinstance(model, VisionTransformer):
+        return (*attention_mass(model, batch), {})
+    measured = measure_vit(model, batch)
+    heads = {
+        "mean_attention_distance": measured.mean_distance.tolist(),
+        "self_share": measured.self_share.tolist(),
+    }
+    return measured.accuracy, measured.masses, heads
+
+
 def vision_main(argv: list[str]) -> int:
-    from explorer.vision.models import VARIANTS
+    from explorer.vision.models import MODELS
 
     parser = Parser(
         prog="python -m explorer vision", description="Every stage of one picture through one model."
@@ -141,7 +182,9 @@ def vision_main(argv: list[str]) -> int:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--image", help="a PNG (JPEG, BMP and GIF work too); any size is resized")
     source.add_argument("--generate", metavar="SEED", help="a generated picture (with its object mask)")
-    parser.add_argument("--model", choices=VARIANTS, default=None, help="a shipped model (default: cbam)")
+    parser.add_argument(
+        "--model", choices=MODELS, default=None, help="a shipped model (default: cbam; vit: the transformer)"
+    )
     parser.add_argument(
         "--checkpoint",
         default=None,
@@ -153,7 +196,7 @@ def vision_main(argv: list[str]) -> int:
     check_out_file(args.out)
 
     # The picture first: a bad one is refused before any model is read.
-    from explorer.vision.images import ImageError, load_image
+    from explorer.vision.images import ImageError, load_image, photo_caveat
     from explorer.vision.shapes import generate
 
     mask = label = None
@@ -164,6 +207,7 @@ def vision_main(argv: list[str]) -> int:
         except ImageError as exc:
             fail(str(exc))
         image, notices, source_text = loaded.pixels, list(loaded.notices), f"image:{args.image}"
+        notices.append(photo_caveat())
     else:
         seed = _seed(args.generate)
         picture = generate(seed)
@@ -176,9 +220,13 @@ def vision_main(argv: list[str]) -> int:
         )
 
     from explorer.core.device import choose_device
-    from explorer.vision.checkpoints import CheckpointError, load_checkpoint, load_shipped
-    from explorer.vision.trace import run_model
+    from explorer.vision.checkpoints import CheckpointError, load_checkpoint, load_shipped, load_shipped_vit
+    from explorer.vision.models import TinyCNN
+    from explorer.vision.trace import VisionTrace, run_model
+    from explorer.vision.vit import VisionTransformer
+    from explorer.vision.vit_trace import ViTTrace, run_vit_model
 
+    model: TinyCNN | VisionTransformer
     try:
         if args.checkpoint is not None:  # "" is refused, not read as the shipped model
             model, _ = load_checkpoint(args.checkpoint.removesuffix(".safetensors").removesuffix(".json"))
@@ -186,6 +234,8 @@ def vision_main(argv: list[str]) -> int:
                 notices.append(
                     f"--checkpoint holds a {model.config.variant} model: --model {args.model} ignored"
                 )
+        elif args.model == "vit":
+            model, _ = load_shipped_vit()
         else:
             model, _ = load_shipped(args.model or "cbam")
     except CheckpointError as exc:
@@ -197,8 +247,16 @@ def vision_main(argv: list[str]) -> int:
         import copy
 
         model = copy.deepcopy(model).to(device)  # the shipped model stays on the CPU for everyone else
+    trace: VisionTrace | ViTTrace
     try:
-        trace = run_model(model, image, object_mask=mask, label=label, source=source_text, notices=notices)
+        if isinstance(model, VisionTransformer):
+            trace = run_vit_model(
+                model, image, object_mask=mask, label=label, source=source_text, notices=notices
+            )
+        else:
+            trace = run_model(
+                model, image, object_mask=mask, label=label, source=source_text, notices=notices
+            )
         trace.save(args.out)
     except NotFinite as exc:
         fail(str(exc))
@@ -210,13 +268,151 @@ def vision_main(argv: list[str]) -> int:
     _print(
         f"{args.out}: {trace.variant} predicts {trace.prediction_name!r} "
         f"(p = {trace.probabilities[trace.prediction]:.3f}){truth}; "
-        f"{len(trace.blocks)} blocks on {trace.device}, {trace.compute_ms:.1f} ms"
+        f"{_parts(trace)} on {trace.device}, {trace.compute_ms:.1f} ms"
     )
     return 0
 
 
+def _parts(trace) -> str:
+    if hasattr(trace, "blocks"):
+        return f"{len(trace.blocks)} blocks"
+    text = f"{len(trace.layers)} layers of {trace.config.heads} heads"
+    if "rollout" in trace.object_share:
+        text += f", rollout share on the object {trace.object_share['rollout']:.2f}"
+    return text
+
+
+def _numbers(option: str, text: str, low: int, high: int) -> tuple[int, ...]:
+    try:
+        values = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        fail(f"{option} {text!r}: give whole numbers separated by commas, e.g. 100,1000")
+    bad = [v for v in values if not low <= v <= high]
+    if bad:
+        fail(f"{option}: {bad[0]} is not from {low:,} to {high:,}")
+    if len(set(values)) != len(values):
+        fail(f"{option} {text!r}: a number is given twice")
+    return values
+
+
+def data_curve_main(argv: list[str]) -> int:
+    from explorer.vision.data_curve import MAX_SIZE, SEEDS, SIZES, TEST_SIZE
+
+    parser = Parser(
+        prog="python -m explorer data-curve",
+        description="Held-out accuracy of the CNN and the vision transformer against training-set size.",
+    )
+    parser.add_argument("--out", required=True, help="FILE.json (the numbers) or FILE.png (the figure)")
+    parser.add_argument(
+        "--from", dest="sources", nargs="+", metavar="FILE.json", help="results to draw or merge"
+    )
+    parser.add_argument("--train", action="store_true", help="train every run again instead (minutes)")
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="with --train: training-set sizes")
+    parser.add_argument("--seeds", default=",".join(map(str, SEEDS)), help="with --train: seeds")
+    parser.add_argument("--steps-cnn", type=int, default=None, help="with --train: a shorter budget")
+    parser.add_argument("--steps-vit", type=int, default=None, help="with --train: a shorter budget")
+    parser.add_argument("--test-size", type=int, default=TEST_SIZE, help="with --train: held-out pictures")
+    parser.add_argument(
+        "--checkpoints",
+        default=None,
+        help="with --train: write seed 0's models into this folder; without: read the runs of the models there",
+    )
+    parser.add_argument("--device", choices=("auto", "cpu", "cuda", "mps"), default="cpu")
+    args = parser.parse_args(argv)
+    if not args.out.lower().endswith((".json", ".png")):
+        fail(f"--out {args.out!r}: the file name must end in .json or .png")
+    check_out(args.out)
+    if args.train and args.sources:
+        fail("--train and --from: give one of them")
+    if not args.train and (args.steps_cnn or args.steps_vit):
+        fail("--steps-cnn and --steps-vit go with --train")
+    if args.checkpoints and args.sources:
+        fail("--checkpoints and --from: give one of them")
+
+    from explorer.vision.data_curve import (
+        CurveError,
+        CurveResult,
+        read_result,
+        result_of_checkpoints,
+        run_curve,
+        shipped_result,
+    )
+
+    if args.train:
+        sizes = _numbers("--sizes", args.sizes, 1, MAX_SIZE)
+        seeds = _numbers("--seeds", args.seeds, 0, MAX_SEED)
+        for option, value in (("--steps-cnn", args.steps_cnn), ("--steps-vit", args.steps_vit)):
+            if value is not None and not 1 <= value <= 1_000_000:
+                fail(f"{option} {value}: it must be from 1 to 1,000,000")
+        if not 1 <= args.test_size <= 100_000:
+            fail(f"--test-size {args.test_size}: it must be from 1 to 100,000")
+        if args.checkpoints:
+            folder = Path(args.checkpoints)
+            if folder.exists() and not folder.is_dir():
+                fail(f"--checkpoints {args.checkpoints}: it is a file; give a folder")
+            check_out(args.checkpoints)
+
+        def report(run) -> None:
+            _print(
+                f"{run.model} on {run.size:,} pictures, seed {run.seed}: held-out accuracy {run.accuracy:.3f}; "
+                f"{run.map_kind} on the object {run.share:.2f} ({run.ratio:.1f}× its area); {run.cpu_s:.0f} CPU s"
+            )
+
+        try:
+            result = run_curve(
+                sizes,
+                seeds,
+                steps={"cnn": args.steps_cnn, "vit": args.steps_vit},
+                test_size=args.test_size,
+                checkpoints=Path(args.checkpoints) if args.checkpoints else None,
+                device=args.device,
+                on_run=report,
+                command="python -m explorer data-curve " + shlex.join(argv),
+            )
+        except KeyboardInterrupt:
+            fail("training interrupted; nothing written")
+        except OSError as exc:
+            fail(f"cannot write into {args.checkpoints}: {exc.strerror or exc}")
+    elif args.checkpoints:
+        try:
+            result = result_of_checkpoints(args.checkpoints)
+        except CurveError as exc:
+            fail(str(exc))
+        result.command = "python -m explorer data-curve " + shlex.join(argv)
+    else:
+        try:
+            parts = [read_result(p) for p in args.sources] if args.sources else [shipped_result()]
+        except CurveError as exc:
+            fail(str(exc))
+        result = CurveResult([r for part in parts for r in part.runs], *_merged_story(parts))
+        if len({(r.model, r.size, r.seed) for r in result.runs}) != len(result.runs):
+            fail("--from: two files hold the same model, size and seed")
+        if not result.runs:
+            fail("the result holds no runs")
+    try:
+        if args.out.lower().endswith(".png"):
+            from explorer.vision.curve_figure import save_curve_png
+
+            save_curve_png(result, args.out)
+        else:
+            result.save(args.out)
+    except OSError as exc:
+        fail(f"cannot write {args.out}: {exc.strerror or exc}")
+    gaps = ", ".join(f"{n:,}: {g:+.0f}" for n, g in result.gaps().items())
+    _print(f"{args.out}: {len(result.runs)} runs; the CNN's lead in points by size: {gaps}")
+    return 0
+
+
+def _merged_story(parts) -> tuple:
+    """The command, load average, test set and recipes of merged results (the first file's)."""
+    first = parts[0]
+    return first.command, first.load_average, first.test, first.recipes
+
+
 def main(argv: list[str]) -> int:
-    """``argv`` starts with the command's name: train-vision or vision."""
+    """``argv`` starts with the command's name: train-vision, vision or data-curve."""
     if argv[:1] == ["train-vision"]:
         return train_vision_main(argv[1:])
+    if argv[:1] == ["data-curve"]:
+        return data_curve_main(argv[1:])
     return vision_main(argv[1:])

@@ -48,6 +48,11 @@ class LoadedImage:
     notices: list[Message] = field(default_factory=list)
 
 
+def photo_caveat() -> Message:
+    """Said beside a trained model's output on a loaded picture: the models know only generated shapes."""
+    return Message.of("vision.trained_on_shapes")
+
+
 def load_image(path: str | Path, size: int = IMAGE_SIZE) -> LoadedImage:
     path = reading.user_path(path, "--image", ImageError)  # "": no picture, not the current folder
     if not reading.present(path, ImageError):  # a loop, a folder on the way that cannot be read: said so

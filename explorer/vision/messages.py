@@ -79,6 +79,30 @@ VISION = section(
         "resized from {width}×{height} to {size}×{size} pixels (stretched: the picture is not square)",
         "vision.resized_stretched",
     ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "these models learnt from generated shapes on a 32×32 grid, never from photographs: "
+        "on a photo their prediction means nothing, and their attention shows only what they look for",
+        "vision.trained_on_shapes",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "The CNN stays ahead at every size (its lead in points, from the fewest pictures to the most: {gaps}): at {largest} pictures the "
+        "Vision Transformer has not overtaken it. Dosovitskiy et al. (2020) found ViTs behind ResNets "
+        "after 1.3 million ImageNet pictures and ahead only after pretraining on 14 to 300 million: a "
+        "convolution is built knowing that neighbouring pixels belong together and that a pattern means "
+        "the same anywhere, while self-attention has to learn both from the pictures.",
+        "vision.curve_caption_behind",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "The CNN's lead shrinks as the pictures grow in number (in points: {gaps}) and at {largest} "
+        "pictures the Vision Transformer is level or ahead. Dosovitskiy et al. (2020) needed 14 to 300 "
+        "million pretraining pictures for that on photographs: a convolution is built knowing that "
+        "neighbouring pixels belong together and that a pattern means the same anywhere, while "
+        "self-attention has to learn both from the pictures.",
+        "vision.curve_caption_overtakes",
+    ),
 )
 
 register(VISION)

@@ -33,8 +33,10 @@ from torch import nn
 
 from explorer.vision.blocks import CBAMBlock, ResidualAttentionBlock, SEBlock
 from explorer.vision.shapes import CLASS_NAMES, IMAGE_SIZE
+from explorer.vision.vit import ARCHITECTURE, VisionTransformer, ViTConfig, ViTConfigError, build_vit
 
 VARIANTS = ("plain", "se", "cbam", "residual")
+MODELS = (*VARIANTS, ARCHITECTURE)  # the CNN's variants and the vision transformer
 MAX_KERNEL = 15
 
 
@@ -157,3 +159,19 @@ def build_model(config: VisionConfig, seed: int | None = None) -> TinyCNN:
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         return TinyCNN(config)
+
+
+def config_from_dict(data: dict) -> VisionConfig | ViTConfig:
+    """A checkpoint's configuration: the transformer's says so (``architecture``), the CNN's does not.
+    Raises VisionConfigError for every impossible one."""
+    try:
+        if data.get("architecture") == ARCHITECTURE:
+            return ViTConfig.from_dict(data)
+        return VisionConfig.from_dict(data)
+    except ViTConfigError as exc:
+        raise VisionConfigError(str(exc)) from None
+
+
+def build_any(config: VisionConfig | ViTConfig, seed: int | None = None) -> TinyCNN | VisionTransformer:
+    """The CNN or the transformer a configuration describes (with ``seed``: that seed's initial weights)."""
+    return build_vit(config, seed) if isinstance(config, ViTConfig) else build_model(config, seed)

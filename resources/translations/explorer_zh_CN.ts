@@ -1759,6 +1759,21 @@
         <translation>已从 {width}×{height} 像素缩放为 {size}×{size} 像素（图片不是正方形，已被拉伸）</translation>
     </message>
     <message>
+        <source>these models learnt from generated shapes on a 32×32 grid, never from photographs: on a photo their prediction means nothing, and their attention shows only what they look for</source>
+        <comment>vision.trained_on_shapes</comment>
+        <translation>这些模型只从 32×32 网格上生成的形状中学习过，从未见过照片：在照片上它们的预测毫无意义，它们的注意力只显示它们在寻找什么</translation>
+    </message>
+    <message>
+        <source>The CNN stays ahead at every size (its lead in points, from the fewest pictures to the most: {gaps}): at {largest} pictures the Vision Transformer has not overtaken it. Dosovitskiy et al. (2020) found ViTs behind ResNets after 1.3 million ImageNet pictures and ahead only after pretraining on 14 to 300 million: a convolution is built knowing that neighbouring pixels belong together and that a pattern means the same anywhere, while self-attention has to learn both from the pictures.</source>
+        <comment>vision.curve_caption_behind</comment>
+        <translation>CNN 在每种数据量下都领先（领先的百分点，从最少的图片到最多的图片：{gaps}）：在 {largest} 张图片时，视觉 Transformer 仍未超过它。Dosovitskiy 等人（2020）发现，用 130 万张 ImageNet 图片训练时 ViT 不如 ResNet，只有在 1400 万到 3 亿张图片上预训练之后才反超：卷积天生就“知道”相邻的像素属于一体、同一个图案在哪里都是同一个意思，而自注意力必须从图片中学会这两点。</translation>
+    </message>
+    <message>
+        <source>The CNN&apos;s lead shrinks as the pictures grow in number (in points: {gaps}) and at {largest} pictures the Vision Transformer is level or ahead. Dosovitskiy et al. (2020) needed 14 to 300 million pretraining pictures for that on photographs: a convolution is built knowing that neighbouring pixels belong together and that a pattern means the same anywhere, while self-attention has to learn both from the pictures.</source>
+        <comment>vision.curve_caption_overtakes</comment>
+        <translation>随着图片增多，CNN 的领先逐渐缩小（百分点：{gaps}），在 {largest} 张图片时 视觉 Transformer 已经持平或领先。Dosovitskiy 等人（2020）在照片上需要 1400 万到 3 亿张预训练图片才做到这一点：卷积天生就“知道”相邻的像素属于一体、同一个图案在哪里都是同一个意思，而自注意力必须从图片中学会这两点。</translation>
+    </message>
+    <message>
         <source>model {value!r} is not one of {choices}</source>
         <comment>seq2seq.model_unknown</comment>
         <translation>模型 {value!r} 不是 {choices} 中的一种</translation>
@@ -3104,6 +3119,58 @@
         <source>How a language model learns to copy</source>
         <translation>语言模型如何学会复制</translation>
     </message>
+    <message>
+        <source>Patches as tokens</source>
+        <translation>图块就是词元</translation>
+    </message>
+    <message>
+        <source>A Vision Transformer cuts the 32×32 picture into 64 patches of 4×4 pixels. Each patch is flattened and projected (E) to a vector, like a word&apos;s embedding; a learned position embedding P says where it came from, and an extra CLS token collects what the classifier reads. From here on it is the same self-attention as for words.</source>
+        <translation>视觉 Transformer 把 32×32 的图片切成 64 个 4×4 像素的图块。每个图块被展平并投影（E）成一个向量，就像词的嵌入；学到的位置嵌入 P 说明它来自哪里，另外一个 CLS 词元收集分类器要读的信息。从这里开始，它就是和处理词语一样的自注意力。</translation>
+    </message>
+    <message>
+        <source>A patch&apos;s attention</source>
+        <translation>一个图块的注意力</translation>
+    </message>
+    <message>
+        <source>Click a patch: its query is compared with every patch&apos;s key, and the weights are laid over the picture. Each head of each layer has its own map. Nothing tells a head to look nearby: a CNN&apos;s kernel is local by construction, a head must learn it.</source>
+        <translation>点击一个图块：它的查询与每个图块的键比较，权重叠在图片上。每层的每个头都有自己的图。没有什么规定头只看附近：CNN 的卷积核天生是局部的，而注意力头必须自己学会这一点。</translation>
+    </message>
+    <message>
+        <source>CLS attention and rollout</source>
+        <translation>CLS 注意力与注意力展开</translation>
+    </message>
+    <message>
+        <source>The class is read from the CLS token, so its attention shows what the decision draws on. Attention rollout (Abnar &amp; Zuidema 2020) multiplies the layers&apos; head-averaged weights, each with the residual path added, to follow attention through both layers. Compare its share on the object with CBAM&apos;s spatial map in the CNN beside it.</source>
+        <translation>类别是从 CLS 词元读出的，所以它的注意力显示决定依据了什么。注意力展开（Abnar 和 Zuidema，2020）把各层按头平均的权重（各自加上残差通路）相乘，追踪注意力穿过两层的路径。把它落在目标上的份额与旁边 CNN 中 CBAM 的空间注意力图比较。</translation>
+    </message>
+    <message>
+        <source>Local and global heads</source>
+        <translation>局部头与全局头</translation>
+    </message>
+    <message>
+        <source>A head&apos;s mean attention distance is how far, in pixels, its weight goes on average. An evenly spread head marks the line between local and global heads. The position embeddings show the other prior the ViT had to learn: after training, neighbouring patches&apos; embeddings are more alike than distant ones&apos;.</source>
+        <translation>一个头的平均注意力距离是它的权重平均落在多远（以像素计）。均匀分布的头是局部头与全局头的分界线。位置嵌入显示了 ViT 必须学会的另一个先验：训练之后，相邻图块的嵌入比远处图块的更相似。</translation>
+    </message>
+    <message>
+        <source>Little data, much data</source>
+        <translation>数据少，数据多</translation>
+    </message>
+    <message>
+        <source>The claim: without a CNN&apos;s priors, self-attention needs more data. Both models were trained on 100, 1,000 and 10,000 pictures and tested on 2,000 they never saw. Read the gap at each size, then train one size live and watch both curves.</source>
+        <translation>论断：没有 CNN 的先验，自注意力需要更多数据。两个模型分别用 100、1,000 和 10,000 张图片训练，并在 2,000 张从未见过的图片上测试。读出每种数据量下的差距，然后现场训练一种数据量，看两条曲线。</translation>
+    </message>
+    <message>
+        <source>A photograph&apos;s own patches</source>
+        <translation>照片自己的图块</translation>
+    </message>
+    <message>
+        <source>No trained model: each patch of a photograph is described by its colour, its brightness spread and its edges, and the patches attend to each other with those numbers as queries and keys. Click a patch: the query finds what resembles it.</source>
+        <translation>没有训练好的模型：照片的每个图块用颜色、亮度起伏和边缘来描述，图块之间以这些数值作为查询和键互相注意。点击一个图块：查询会找到与它相似的部分。</translation>
+    </message>
+    <message>
+        <source>Vision Transformer</source>
+        <translation>视觉 Transformer</translation>
+    </message>
 </context>
 <context>
     <name>LessonPanel</name>
@@ -4292,6 +4359,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <source>A tiny GPT learns to predict the next token: watch a previous-token head and an induction head form, and switch heads off</source>
         <translation>一个小小的 GPT 学习预测下一个词元：看前一词元头和归纳头如何形成，并关闭一些头</translation>
     </message>
+    <message>
+        <source>Vision Transformer</source>
+        <translation>视觉 Transformer</translation>
+    </message>
+    <message>
+        <source>Self-attention between a picture&apos;s patches, beside the CNN: each head&apos;s map, the CLS token, rollout, local and global heads, and how much data each model needs</source>
+        <translation>图片图块之间的自注意力，与 CNN 并排：每个头的图、CLS 词元、注意力展开、局部头与全局头，以及每个模型需要多少数据</translation>
+    </message>
 </context>
 <context>
     <name>TeachingNotes</name>
@@ -4724,6 +4799,245 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>step</source>
         <translation>步</translation>
+    </message>
+</context>
+<context>
+    <name>ViTView</name>
+    <message>
+        <source>Train the ViT and the CNN from scratch at the same time, on the same {0} pictures: which one learns from this little?</source>
+        <translation>同时从零训练 ViT 和 CNN，用同样的 {0} 张图片：这么少的数据，哪一个学得会？</translation>
+    </message>
+    <message>
+        <source>held-out accuracy: ViT {0}</source>
+        <translation>留出准确率：ViT {0}</translation>
+    </message>
+    <message>
+        <source>Optimiser steps of 64 pictures each, for both models</source>
+        <translation>优化步数，每步 64 张图片，两个模型相同</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>{0} training loss</source>
+        <translation>{0} 训练损失</translation>
+    </message>
+    <message>
+        <source>{0} held-out accuracy</source>
+        <translation>{0} 留出准确率</translation>
+    </message>
+    <message>
+        <source>Picture:</source>
+        <translation>图片：</translation>
+    </message>
+    <message>
+        <source>New picture</source>
+        <translation>换一张图</translation>
+    </message>
+    <message>
+        <source>Open photo…</source>
+        <translation>打开照片…</translation>
+    </message>
+    <message>
+        <source>Trained on (pictures):</source>
+        <translation>训练图片数：</translation>
+    </message>
+    <message>
+        <source>Training pictures for both models:</source>
+        <translation>两个模型的训练图片数：</translation>
+    </message>
+    <message>
+        <source>a patch&apos;s attention</source>
+        <translation>一个图块的注意力</translation>
+    </message>
+    <message>
+        <source>CLS token&apos;s attention</source>
+        <translation>CLS 词元的注意力</translation>
+    </message>
+    <message>
+        <source>rollout (all layers)</source>
+        <translation>注意力展开（所有层）</translation>
+    </message>
+    <message>
+        <source>layer {0}</source>
+        <translation>第 {0} 层</translation>
+    </message>
+    <message>
+        <source>head {0}</source>
+        <translation>第 {0} 个头</translation>
+    </message>
+    <message>
+        <source>Where it looks</source>
+        <translation>看向哪里</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据量</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Photo</source>
+        <translation>照片</translation>
+    </message>
+    <message>
+        <source>Open a photo</source>
+        <translation>打开照片</translation>
+    </message>
+    <message>
+        <source>Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)</source>
+        <translation>图片 (*.png *.jpg *.jpeg *.bmp *.gif);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>the shipped models trained on {0} pictures</source>
+        <translation>用 {0} 张图片训练的随附模型</translation>
+    </message>
+    <message>
+        <source>the live pair at step {0}</source>
+        <translation>现场训练的两个模型，第 {0} 步</translation>
+    </message>
+    <message>
+        <source>ViT, layer {0}, head {1}: where patch ({2}, {3}) looks ({4} on CLS)</source>
+        <translation>ViT 第 {0} 层第 {1} 个头：图块 ({2}, {3}) 看向哪里（CLS 上 {4}）</translation>
+    </message>
+    <message>
+        <source>ViT, layer {0}, head {1}: the CLS token&apos;s attention</source>
+        <translation>ViT 第 {0} 层第 {1} 个头：CLS 词元的注意力</translation>
+    </message>
+    <message>
+        <source>ViT: attention rollout, the CLS token through both layers</source>
+        <translation>ViT：注意力展开，CLS 词元穿过两层</translation>
+    </message>
+    <message>
+        <source>ViT: attention rollout</source>
+        <translation>ViT：注意力展开</translation>
+    </message>
+    <message>
+        <source>CNN (CBAM): its spatial map, block 3</source>
+        <translation>CNN（CBAM）：第 3 块的空间注意力图</translation>
+    </message>
+    <message>
+        <source>CNN: no snapshot yet</source>
+        <translation>CNN：还没有快照</translation>
+    </message>
+    <message>
+        <source>ViT says {0} ({1}); CNN says {2} ({3}); {4}.</source>
+        <translation>ViT 判断为{0}（{1}）；CNN 判断为{2}（{3}）；{4}。</translation>
+    </message>
+    <message>
+        <source>ViT says {0} ({1}); {2}.</source>
+        <translation>ViT 判断为{0}（{1}）；{2}。</translation>
+    </message>
+    <message>
+        <source>The object covers {0} of the picture. Share of attention on it: this ViT map {1}, rollout {2}, CBAM&apos;s spatial map {3}.</source>
+        <translation>目标占图片的 {0}。落在目标上的注意力份额：这张 ViT 图 {1}，注意力展开 {2}，CBAM 空间注意力图 {3}。</translation>
+    </message>
+    <message>
+        <source>The object covers {0} of the picture. Share of attention on it: this ViT map {1}, rollout {2}.</source>
+        <translation>目标占图片的 {0}。落在目标上的注意力份额：这张 ViT 图 {1}，注意力展开 {2}。</translation>
+    </message>
+    <message>
+        <source>A photo has no known object: no share on it can be measured.</source>
+        <translation>照片没有已知的目标：无法测量落在目标上的份额。</translation>
+    </message>
+    <message>
+        <source>Mean attention distance per head (pixels), this picture</source>
+        <translation>每个头的平均注意力距离（像素），本图</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>dashed: an evenly spread head, {0} px (below: local, near it: global)</source>
+        <translation>虚线：均匀分布的头，{0} 像素（低于它：局部；接近它：全局）</translation>
+    </message>
+    <message>
+        <source>Self share per head: weight a patch keeps on itself</source>
+        <translation>每个头的自身份额：图块留给自己的权重</translation>
+    </message>
+    <message>
+        <source>dashed: an even spread, 1/{0}</source>
+        <translation>虚线：均匀分布，1/{0}</translation>
+    </message>
+    <message>
+        <source>Position embedding of patch ({0}, {1}) against every other (cosine)</source>
+        <translation>图块 ({0}, {1}) 的位置嵌入与其他每个图块的相似度（余弦）</translation>
+    </message>
+    <message>
+        <source>pictures</source>
+        <translation>图片数</translation>
+    </message>
+    <message>
+        <source>mean distance, layer 1 / layer 2 (px)</source>
+        <translation>平均距离，第 1 层 / 第 2 层（像素）</translation>
+    </message>
+    <message>
+        <source>position cosine: neighbours / others</source>
+        <translation>位置余弦：相邻 / 其他</translation>
+    </message>
+    <message>
+        <source>The shipped ViTs, over 2,000 held-out pictures:</source>
+        <translation>随附的 ViT，在 2,000 张留出图片上：</translation>
+    </message>
+    <message>
+        <source>The shipped experiment cannot be read: {0}</source>
+        <translation>无法读取随附的实验结果：{0}</translation>
+    </message>
+    <message>
+        <source>CNN (CBAM, 3 blocks)</source>
+        <translation>CNN（CBAM，3 个块）</translation>
+    </message>
+    <message>
+        <source>ViT (2 layers, 4 heads)</source>
+        <translation>ViT（2 层，4 个头）</translation>
+    </message>
+    <message>
+        <source>training pictures (log scale)</source>
+        <translation>训练图片数（对数刻度）</translation>
+    </message>
+    <message>
+        <source>held-out accuracy on 2,000 pictures</source>
+        <translation>2,000 张留出图片上的准确率</translation>
+    </message>
+    <message>
+        <source>chance (8 classes)</source>
+        <translation>随机猜测（8 类）</translation>
+    </message>
+    <message>
+        <source>live run</source>
+        <translation>现场训练</translation>
+    </message>
+    <message>
+        <source>The CNN&apos;s lead in points: {0}. Seeds: {1}.</source>
+        <translation>CNN 领先的百分点：{0}。随机种子：{1}。</translation>
+    </message>
+    <message>
+        <source>Squares: the live run&apos;s last held-out accuracy (500 pictures).</source>
+        <translation>方块：现场训练最后的留出准确率（500 张图片）。</translation>
+    </message>
+    <message>
+        <source>Open a photo: its patches attend to each other with no trained model, each described by its colour, brightness spread and edges (Q = K = V). Click a patch to see which parts of the photo resemble it.</source>
+        <translation>打开一张照片：不用任何训练好的模型，它的图块互相注意，每个图块用颜色、亮度起伏和边缘来描述（Q = K = V）。点击一个图块，看照片的哪些部分与它相似。</translation>
+    </message>
+    <message>
+        <source>Where patch ({0}, {1}) finds what resembles it</source>
+        <translation>图块 ({0}, {1}) 在哪里找到与它相似的部分</translation>
+    </message>
+    <message>
+        <source>No model was trained for this: the weights are the photo&apos;s own numbers.</source>
+        <translation>这里没有训练任何模型：权重来自照片自己的数值。</translation>
     </message>
 </context>
 <context>

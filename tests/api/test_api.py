@@ -164,6 +164,16 @@ def test_vision_is_the_commands_picture(tmp_path):
     assert again.variant == "se"
 
 
+def test_vision_of_the_transformer_is_the_commands(tmp_path):
+    v = explorer.vision(generate=7, model="vit")
+    from explorer.cli import main
+
+    assert main(["vision", "--generate", "7", "--model", "vit", "--out", str(tmp_path / "v.json")]) == 0
+    written = json.loads((tmp_path / "v.json").read_text())
+    assert written["prediction_name"] == v.prediction_name
+    np.testing.assert_allclose(v.arrays["rollout"], written["rollout"], rtol=1e-6)
+
+
 def test_vision_reads_files_and_arrays_with_notices(tmp_path):
     from PIL import Image
 

@@ -22,7 +22,7 @@ def test_every_step_has_a_stable_id_of_its_track():
     for track in TRACKS:
         for step in track.steps:
             assert ID.match(step.id) and step.id.startswith(track.id + "."), step.id
-    assert track_ids() == (ALL_TRACKS, "attention", "translation", "vision", "lm", "local")
+    assert track_ids() == (ALL_TRACKS, "attention", "translation", "vision", "lm", "local", "vit")
     # the shipped ids sessions already name: never renamed
     for known in (
         "attention.tokens",
@@ -33,6 +33,7 @@ def test_every_step_has_a_stable_id_of_its_track():
         "lm.induction",
         "local.global",
         "local.train",
+        "vit.rollout",
     ):
         assert STEPS[step_index(known)].id == known
 

@@ -94,3 +94,24 @@ def test_token_indices_and_bad_shapes():
         induction_score(weights, 1)
     with pytest.raises(ValueError):
         mean_attention_distance(weights, np.arange(4))
+
+
+def test_leading_axes_are_measured_one_by_one():
+    """[pictures, layers, heads, n, n] gives [pictures, layers, heads]: each slice as if alone."""
+    stack = np.stack(
+        [np.stack([_random_weights(3, 9, 9, seed=10 * p + layer) for layer in range(2)]) for p in range(4)]
+    )
+    positions = np.arange(9) * 2.0
+    measures = [
+        self_share,
+        previous_token_score,
+        first_token_share,
+        lambda w: induction_score(w, 3),
+        lambda w: mean_attention_distance(w, positions),
+    ]
+    for measure in measures:
+        whole = measure(stack)
+        assert whole.shape == (4, 2, 3)
+        for p in range(4):
+            for layer in range(2):
+                np.testing.assert_array_equal(whole[p, layer], measure(stack[p, layer]))

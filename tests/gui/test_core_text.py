@@ -146,6 +146,11 @@ ALLOWED_LATIN = [
     "bahdanau",
     "luong",
     "Transformer",
+    "CNN",  # the vision lab's models and the paper they are measured against
+    "ViT",
+    "ResNet",
+    "ImageNet",
+    "Dosovitskiy",
     "H×W",  # a picture array's shape: height × width
     "KB",
     "N",
@@ -710,6 +715,21 @@ def square_picture(env: Env) -> list[Message]:
     path = env.tmp / "square.png"
     Image.new("RGB", (64, 64), "white").save(path)
     return vision_images.load_image(path).notices
+
+
+def curve_caption(vit_at_largest: float) -> Message:
+    from explorer.vision.data_curve import CurveResult, CurveRun
+
+    def run(model: str, size: int, accuracy: float) -> CurveRun:
+        return CurveRun(model, size, 0, 10, accuracy, 0.3, 0.1, "map", 1.0, 1.0)
+
+    runs = [
+        run("cnn", 100, 0.9),
+        run("vit", 100, 0.3),
+        run("cnn", 1000, 0.99),
+        run("vit", 1000, vit_at_largest),
+    ]
+    return CurveResult(runs).caption()
 
 
 # -- seq2seq ----------------------------------------------------------------------------------------
@@ -1804,6 +1824,11 @@ CASES = {
     "vision.resized_stretched": Case(
         lambda env: unusual_picture(env, "big"), "resized from 200×300 to 32×32 pixels (stretched"
     ),
+    "vision.trained_on_shapes": Case(lambda env: vision_images.photo_caveat(), "never from photographs"),
+    "vision.curve_caption_behind": Case(
+        lambda env: curve_caption(0.6), "its lead in points, from the fewest"
+    ),
+    "vision.curve_caption_overtakes": Case(lambda env: curve_caption(1.0), "is level or ahead"),
     # lm (model.py, vocab.py, folders.py, tasks.py, train.py, trace.py)
     "lm.size_out_of_range": Case(
         lambda env: raised(lambda: GPTConfig(n_head=0)), "n_head must be a whole number from 1 to 64, not 0"

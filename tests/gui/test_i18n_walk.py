@@ -32,7 +32,7 @@ DIGITS = "3 + 4 = 7 , 8 × 9 = 72 ; 6 / 2 = 3"
 # fmt: off
 ALLOWED = {
     # names: models, people, products, the program, a language in its own words, a command
-    "MiniLM", "BERT", "GPT", "Llama", "Mistral", "Qwen2", "Bahdanau", "Luong", "Olsson", "Transformer", "Apple", "Metal", "PyTorch", "torch",
+    "MiniLM", "BERT", "GPT", "Llama", "Mistral", "Qwen2", "Bahdanau", "Luong", "Olsson", "Abnar", "Zuidema", "Dosovitskiy", "Transformer", "Apple", "Metal", "PyTorch", "torch",
     "Thinking", "Machines", "Attention", "Explorer", "Qt", "English", "trace", "Hugging", "Face", "XLM",
     "local-m", "local-p", "local-p-ours", "softplus",  # Luong's local models, ours, and its step
     # devices, formats, files

@@ -98,7 +98,7 @@ def test_every_other_bad_picture_exits_2_in_process(tmp_path, capsys):
         (["--generate", "-3"], "from 0 to"),
         (["--generate", "seven"], "whole number"),
         (["--generate", "1", "--image", "x.png"], "not allowed with"),
-        (["--generate", "1", "--model", "vit"], "invalid choice"),
+        (["--generate", "1", "--model", "resnet"], "invalid choice"),
         (["--generate", "1", "--checkpoint", "/nonexistent/model"], "no such file"),
         (["--out", "v.json"], "required"),
     ],
@@ -150,7 +150,7 @@ def test_train_vision_writes_a_checkpoint_the_vision_command_reads(tmp_path, cap
         (["--model", "cbam", "--steps", "5", "--kernel", "4"], "kernel 4"),
         (["--model", "se", "--steps", "5", "--reduction", "0"], "reduction 0"),
         (["--model", "se", "--steps", "5", "--lr", "nan"], "learning rate"),
-        (["--model", "vit", "--steps", "5"], "invalid choice"),
+        (["--model", "resnet", "--steps", "5"], "invalid choice"),
         (["--steps", "5"], "required"),
     ],
 )

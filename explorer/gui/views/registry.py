@@ -29,6 +29,7 @@ class Tab(str, enum.Enum):
     LOCAL = "local"
     VISION = "vision"
     LM = "lm"
+    VIT = "vit"
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,16 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.lm.view:LMView",
         "explorer.gui.labs.lm.export:figures",
+    ),
+    TabSpec(
+        Tab.VIT,
+        QT_TRANSLATE_NOOP("Tabs", "Vision Transformer"),
+        QT_TRANSLATE_NOOP(
+            "Tabs",
+            "Self-attention between a picture's patches, beside the CNN: each head's map, the CLS "
+            "token, rollout, local and global heads, and how much data each model needs",
+        ),
+        "explorer.gui.labs.vision.vit_view:ViTView",
     ),
 ]
 

@@ -1,0 +1,301 @@
+"""The Vision Transformer tab's pictures, painted with QPainter from numbers the tab was given.
+
+- ``PatchMap``: a picture with one number per patch laid over it as a spotlight (the patches
+  with little weight darkened, so the picture's own colours stay readable: a head's weights,
+  the CLS token's, the rollout, a photo patch's matches), or the numbers alone as a colour grid
+  (a position embedding's similarities); the chosen patch framed; a click says which patch
+  (``patchClicked``).
+- ``HeadBars``: a number per layer and head as bars, a dashed reference line across (the mean
+  distance of an evenly spread head).
+- ``DataCurve``: held-out accuracy against training-set size (log scale), one line per model
+  through the seeds' mean, each seed a dot, chance dashed.
+
+They keep no state of the tab's: ``show(...)`` hands them what to paint.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+MAP_COLOUR = QtGui.QColor("#D55E00")  # vermilion: seen over red, blue and grey pictures
+MODEL_COLOURS = {"cnn": QtGui.QColor("#0072B2"), "vit": QtGui.QColor("#D55E00")}
+MIN_MAP_PX = 150
+
+
+def _font(widget: QtWidgets.QWidget, scale: float = 1.0) -> QtGui.QFont:
+    font = QtGui.QFont(widget.font())
+    font.setPixelSize(max(9, round(QtGui.QFontInfo(widget.font()).pixelSize() * scale)))
+    return font
+
+
+class PatchMap(QtWidgets.QWidget):
+    patchClicked = QtCore.Signal(int)  # reading order on the grid
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.image: np.ndarray | None = None  # [H, W, 3] in [0, 1]
+        self.values: np.ndarray | None = None  # [g, g]
+        self.selected: int | None = None
+        self.caption = ""
+        self.setMinimumSize(MIN_MAP_PX, MIN_MAP_PX + 24)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
+        self.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
+
+    def show_map(self, image, values, selected: int | None, caption: str) -> None:
+        self.image = None if image is None else np.asarray(image, dtype=np.float32)
+        self.values = None if values is None else np.asarray(values, dtype=np.float64)
+        self.selected, self.caption = selected, caption
+        self.setToolTip(caption)
+        self.update()
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return width + self._caption_px()
+
+    def _caption_px(self) -> int:
+        return QtGui.QFontMetrics(_font(self)).height() * 2 + 4
+
+    def _square(self) -> QtCore.QRect:
+        side = max(10, min(self.width(), self.height() - self._caption_px()))
+        return QtCore.QRect((self.width() - side) // 2, 0, side, side)
+
+    def grid(self) -> int:
+        return 0 if self.values is None else self.values.shape[0]
+
+    def patch_at(self, point: QtCore.QPointF) -> int | None:
+        g, square = self.grid(), self._square()
+        if not g or not square.contains(point.toPoint()):
+            return None
+        col = min(g - 1, int((point.x() - square.left()) * g / square.width()))
+        row = min(g - 1, int((point.y() - square.top()) * g / square.height()))
+        return row * g + col
+
+    def mousePressEvent(self, event):
+        patch = self.patch_at(event.position())
+        if patch is not None:
+            self.patchClicked.emit(patch)
+
+    def paintEvent(self, _event):
+        p = QtGui.QPainter(self)
+        square = self._square()
+        p.fillRect(square, QtGui.QColor("#808080"))
+        if self.image is not None:
+            pixels = np.ascontiguousarray((np.clip(self.image, 0, 1) * 255).astype(np.uint8))
+            h, w, _ = pixels.shape
+            picture = QtGui.QImage(pixels.data, w, h, 3 * w, QtGui.QImage.Format.Format_RGB888)
+            p.drawImage(square, picture)  # nearest: a pixel stays a pixel
+        g = self.grid()
+        if g:
+            values = self.values
+            top = float(np.nanmax(values)) if np.isfinite(values).any() else 0.0
+            cell = square.width() / g
+            for r in range(g):
+                for c in range(g):
+                    v = values[r, c]
+                    share = 0.0 if top <= 0 or not math.isfinite(v) else max(0.0, v / top)
+                    if self.image is not None:  # a spotlight: what gets little weight goes dark
+                        colour = QtGui.QColor(0, 0, 0)
+                        colour.setAlphaF(0.85 * (1 - share) ** 0.7)
+                    else:
+                        colour = QtGui.QColor(MAP_COLOUR)
+                        colour.setAlphaF(0.1 + 0.9 * share)
+                    p.fillRect(
+                        QtCore.QRectF(square.left() + c * cell, square.top() + r * cell, cell, cell), colour
+                    )
+            if self.selected is not None:
+                r, c = divmod(self.selected, g)
+                pen = QtGui.QPen(QtGui.QColor("#ffffff"), 3)
+                p.setPen(pen)
+                box = QtCore.QRectF(square.left() + c * cell, square.top() + r * cell, cell, cell)
+                p.drawRect(box)
+                p.setPen(QtGui.QPen(QtGui.QColor("#000000"), 1))
+                p.drawRect(box.adjusted(-2, -2, 2, 2))
+        p.setPen(self.palette().color(QtGui.QPalette.ColorRole.WindowText))
+        p.setFont(_font(self))
+        text = QtCore.QRect(0, square.bottom() + 4, self.width(), self._caption_px())
+        p.drawText(text, QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.TextFlag.TextWordWrap, self.caption)
+        p.end()
+
+
+class HeadBars(QtWidgets.QWidget):
+    """Bars per layer and head; ``reference`` is a dashed line across with its own label."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.values = np.zeros((0, 0))
+        self.reference: float | None = None
+        self.title = self.reference_label = self.layer_word = ""
+        self.top: float | None = None
+        self.digits = 1
+        self.setMinimumSize(260, 300)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Preferred)
+
+    def show_bars(
+        self,
+        values: np.ndarray,
+        title: str,
+        layer_word: str,
+        reference: float | None = None,
+        reference_label: str = "",
+        top: float | None = None,
+        digits: int = 1,
+    ) -> None:
+        self.values = np.asarray(values, dtype=np.float64)
+        self.title, self.layer_word = title, layer_word
+        self.reference, self.reference_label, self.top, self.digits = reference, reference_label, top, digits
+        self.update()
+
+    def paintEvent(self, _event):
+        p = QtGui.QPainter(self)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        fg = self.palette().color(QtGui.QPalette.ColorRole.WindowText)
+        font = _font(self)
+        p.setFont(font)
+        line = QtGui.QFontMetrics(font).height()
+        p.setPen(fg)
+        wrap = QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.TextFlag.TextWordWrap
+        p.drawText(QtCore.QRect(0, 0, self.width(), 2 * line), wrap, self.title)
+        layers, heads = self.values.shape if self.values.ndim == 2 else (0, 0)
+        if not layers:
+            p.end()
+            return
+        area = QtCore.QRectF(8, line * 5, self.width() - 16, self.height() - line * 7 - 8)
+        finite = self.values[np.isfinite(self.values)]
+        top = self.top or max([*finite.tolist(), self.reference or 0.0, 1e-9]) * 1.15
+        group = area.width() / layers
+        bar = group / (heads + 1)
+        for layer in range(layers):
+            left = area.left() + layer * group + bar / 2
+            for head in range(heads):
+                v = self.values[layer, head]
+                height = 0.0 if not math.isfinite(v) else area.height() * min(1.0, v / top)
+                box = QtCore.QRectF(left + head * bar, area.bottom() - height, bar * 0.8, height)
+                colour = QtGui.QColor(MODEL_COLOURS["vit"])
+                colour.setAlphaF(0.45 + 0.55 * (head + 1) / heads)
+                p.fillRect(box, colour)
+                p.setPen(fg)
+                p.drawText(
+                    QtCore.QRectF(box.left() - 6, box.top() - line, box.width() + 12, line),
+                    QtCore.Qt.AlignmentFlag.AlignHCenter,
+                    f"{v:.{self.digits}f}",
+                )
+                p.drawText(
+                    QtCore.QRectF(box.left() - 6, area.bottom() + 2, box.width() + 12, line),
+                    QtCore.Qt.AlignmentFlag.AlignHCenter,
+                    f"h{head + 1}",
+                )
+            p.drawText(
+                QtCore.QRectF(area.left() + layer * group, area.bottom() + line + 2, group, line),
+                QtCore.Qt.AlignmentFlag.AlignHCenter,
+                f"{self.layer_word} {layer + 1}",
+            )
+        if self.reference is not None:
+            y = area.bottom() - area.height() * min(1.0, self.reference / top)
+            pen = QtGui.QPen(fg, 1.5, QtCore.Qt.PenStyle.DashLine)
+            p.setPen(pen)
+            p.drawLine(QtCore.QPointF(area.left(), y), QtCore.QPointF(area.right(), y))
+            p.drawText(
+                QtCore.QRectF(area.left(), 2 * line, area.width(), 2 * line), wrap, self.reference_label
+            )
+        p.end()
+
+
+class DataCurve(QtWidgets.QWidget):
+    """Accuracy against training-set size: ``points[model]`` = [(size, [accuracy per seed])]."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.points: dict[str, list[tuple[int, list[float]]]] = {}
+        self.names: dict[str, str] = {}
+        self.live: dict[str, tuple[int, float]] = {}  # a live run's final accuracy, hollow
+        self.x_label = self.y_label = self.chance_label = self.live_label = ""
+        self.chance = 0.0
+        self.setMinimumSize(300, 340)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
+
+    def show_curve(self, points, names, labels: tuple[str, str, str, str], chance: float, live=None) -> None:
+        self.points, self.names = points, names
+        self.x_label, self.y_label, self.chance_label, self.live_label = labels
+        self.chance, self.live = chance, dict(live or {})
+        self.update()
+
+    def paintEvent(self, _event):
+        p = QtGui.QPainter(self)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        fg = self.palette().color(QtGui.QPalette.ColorRole.WindowText)
+        font = _font(self)
+        p.setFont(font)
+        metrics = QtGui.QFontMetrics(font)
+        line = metrics.height()
+        left = metrics.horizontalAdvance("100 %") + 10
+        area = QtCore.QRectF(left, line * 3 + 6, self.width() - left - 16, self.height() - line * 6 - 10)
+        sizes = sorted(
+            {n for series in self.points.values() for n, _ in series} | {n for n, _ in self.live.values()}
+        )
+        if not sizes or area.width() < 20 or area.height() < 20:
+            p.end()
+            return
+        low, high = math.log10(min(sizes)) - 0.25, math.log10(max(sizes)) + 0.25
+
+        def at(size: float, accuracy: float) -> QtCore.QPointF:
+            x = area.left() + (math.log10(size) - low) / (high - low) * area.width()
+            return QtCore.QPointF(x, area.bottom() - accuracy * area.height())
+
+        p.setPen(QtGui.QPen(fg, 1))
+        p.drawLine(area.bottomLeft(), area.bottomRight())
+        p.drawLine(area.bottomLeft(), area.topLeft())
+        for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+            y = area.bottom() - tick * area.height()
+            p.drawText(
+                QtCore.QRectF(0, y - line / 2, left - 6, line),
+                QtCore.Qt.AlignmentFlag.AlignRight,
+                f"{tick:.0%}",
+            )
+            p.drawLine(QtCore.QPointF(area.left() - 3, y), QtCore.QPointF(area.left(), y))
+        for size in sizes:
+            x = at(size, 0).x()
+            p.drawText(
+                QtCore.QRectF(x - 40, area.bottom() + 3, 80, line),
+                QtCore.Qt.AlignmentFlag.AlignHCenter,
+                f"{size:,}",
+            )
+        p.drawText(
+            QtCore.QRectF(area.left(), area.bottom() + line + 4, area.width(), line),
+            QtCore.Qt.AlignmentFlag.AlignHCenter,
+            self.x_label,
+        )
+        p.setPen(QtGui.QPen(fg, 1, QtCore.Qt.PenStyle.DashLine))
+        y = at(sizes[0], self.chance).y()
+        p.drawLine(QtCore.QPointF(area.left(), y), QtCore.QPointF(area.right(), y))
+        p.drawText(QtCore.QRectF(area.left() + 4, y - line - 1, area.width(), line), self.chance_label)
+        legend_x = area.left()
+        for model, series in self.points.items():
+            colour = MODEL_COLOURS.get(model, fg)
+            means = [at(n, float(np.mean(a))) for n, a in series if a]
+            p.setPen(QtGui.QPen(colour, 2.5))
+            for a, b in zip(means, means[1:]):
+                p.drawLine(a, b)
+            p.setBrush(colour)
+            for n, accuracies in series:
+                for acc in accuracies:
+                    p.drawEllipse(at(n, acc), 4, 4)
+            name = self.names.get(model, model)
+            p.fillRect(QtCore.QRectF(legend_x, 4 + line / 3, 14, line / 3), colour)
+            p.setPen(fg)
+            p.drawText(QtCore.QRectF(legend_x + 18, 2, 400, line), name)
+            legend_x += 18 + metrics.horizontalAdvance(name) + 18
+        if self.live:
+            p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+            for model, (n, acc) in self.live.items():
+                p.setPen(QtGui.QPen(MODEL_COLOURS.get(model, fg), 2.5))
+                p.drawRect(QtCore.QRectF(at(n, acc) - QtCore.QPointF(6, 6), QtCore.QSizeF(12, 12)))
+            p.setPen(fg)
+            p.drawText(QtCore.QRectF(legend_x, 2, 400, line), "□ " + self.live_label)
+        p.setPen(fg)
+        p.drawText(QtCore.QRectF(0, line + 6, self.width(), line), self.y_label)
+        p.end()

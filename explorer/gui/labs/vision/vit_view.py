@@ -1,0 +1,592 @@
+"""The Vision Transformer tab: self-attention between a picture's patches, beside the CNN.
+
+Pages: **Where it looks** (a clicked patch's attention per layer and head, the CLS token's, or
+the rollout across layers, over the picture, with CBAM's spatial map of the CNN trained on as
+many pictures beside it and both models' share of attention on the object), **Heads** (each
+head's mean attention distance against an evenly spread head's, each head's self share, the
+position embeddings' similarity), **Data** (the shipped experiment: held-out accuracy against
+training-set size for both models, its caption saying what it shows), **Train** (the live
+pair: both models trained at once on the same pictures) and **Photo** (a photograph's own
+patches attending to each other with no trained model).
+
+Everything shown is computed on the window's worker (channel "vit": explorer.appstate.vit_jobs;
+"vit-photo" for the photograph); the settings are the lab's state ``state.labs["vit"]``
+(explorer.appstate.vit), which the controls edit and the pages redraw from.
+"""
+
+from __future__ import annotations
+
+import random
+
+from PySide6 import QtCore, QtWidgets
+
+from explorer.appstate.lesson import STEPS
+from explorer.appstate.lesson_vit import SHOWS
+from explorer.appstate.vit import MAPS, MAX_SEED, PAGES, ViTState
+from explorer.appstate.vit_jobs import ViTRequest, ViTResult, compute, heads, photo, request_of
+from explorer.gui.core_text import translated
+from explorer.gui.elided import ElidedCombo
+from explorer.gui.flow import FlowLayout
+from explorer.gui.i18n import translate
+from explorer.gui.lab.training import TrainingPage, scrolled
+from explorer.gui.labs.vision.figures import class_label
+from explorer.gui.labs.vision.pages import picture_error
+from explorer.gui.labs.vision.vit_pictures import DataCurve, HeadBars, PatchMap
+from explorer.gui.labs.vision.vit_training import PairTraining
+from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
+from explorer.gui.preferences import default_folder
+from explorer.gui.views.base import View, ViewContext
+from explorer.vision.data_curve import SIZES, CurveError, CurveResult, shipped_result
+from explorer.vision.images import photo_caveat
+from explorer.vision.vit import ViTConfig
+from explorer.vision.vit_measures import uniform_distance
+
+CHANNEL, PHOTO_CHANNEL = "vit", "vit-photo"
+CONFIG = ViTConfig()
+
+
+def _pc(value: float) -> str:
+    return f"{100 * value:.0f} %"
+
+
+class ViTView(View):
+    TAB = "vit"
+    STATE_EVENTS = ("lesson", "tab")
+
+    def __init__(self, context: ViewContext, parent=None):
+        super().__init__(context, parent)
+        self.lab: ViTState = self.state.labs["vit"]
+        self.result: ViTResult | None = None
+        self.photo = None  # a PhotoAttention
+        self.photo_patch = 0
+        self._wanted: ViTRequest | None = None
+        self.curve: CurveResult | None = None
+        self.curve_error = ""
+        try:
+            self.curve = shipped_result()
+        except CurveError as exc:
+            self.curve_error = str(exc)
+        self._build()
+        context.worker.listen(CHANNEL, self._on_result)
+        context.worker.listen(PHOTO_CHANNEL, self._on_photo)
+        lab = self.lab
+        unsubscribe = lab.subscribe(self._on_lab)
+        self.destroyed.connect(lambda *_: (unsubscribe(), lab.cancel_training()))
+        app = QtWidgets.QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(lab.stop_training)
+        self.retranslate()
+        self._sync_controls()
+        self._apply_lesson()
+
+    # -- building -----------------------------------------------------------------------------------
+    def _build(self) -> None:
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        self.banner = QtWidgets.QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setVisible(False)
+        layout.addWidget(self.banner)
+        row = FlowLayout()
+        self.picture_label = QtWidgets.QLabel()
+        self.seed = QtWidgets.QSpinBox()
+        self.seed.setRange(0, MAX_SEED)
+        self.new_button = QtWidgets.QPushButton()
+        self.load_button = QtWidgets.QPushButton()
+        self.size_label = QtWidgets.QLabel()
+        self.size = ElidedCombo(min_chars=8)  # as wide as the row gives it, the item elided
+        for n in SIZES:
+            self.size.addItem(f"{n:,}", n)
+        self.map = ElidedCombo(min_chars=12)
+        for kind in MAPS:
+            self.map.addItem("", kind)
+        self.layer = ElidedCombo(min_chars=8)
+        for i in range(CONFIG.layers):
+            self.layer.addItem("", i)
+        self.head = ElidedCombo(min_chars=8)
+        for i in range(CONFIG.heads):
+            self.head.addItem("", i)
+        for w in (
+            self.picture_label,
+            self.seed,
+            self.new_button,
+            self.load_button,
+            self.size_label,
+            self.size,
+        ):
+            row.add(w)
+        for w in (self.map, self.layer, self.head):
+            row.add(w)
+        layout.addLayout(row)
+        self.summary = QtWidgets.QLabel()
+        self.summary.setWordWrap(True)
+        layout.addWidget(self.summary)
+        self.notice = QtWidgets.QLabel()
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet(NOTICE_STYLE)
+        self.notice.setVisible(False)
+        layout.addWidget(self.notice)
+
+        self.pages = QtWidgets.QTabWidget()
+        self.pages.setDocumentMode(True)
+        # looks: the ViT's map and the CNN's side by side, the shares under them
+        looks = QtWidgets.QWidget()
+        lv = QtWidgets.QVBoxLayout(looks)
+        maps = QtWidgets.QHBoxLayout()
+        self.vit_map, self.cnn_map = PatchMap(), PatchMap()
+        maps.addWidget(self.vit_map)
+        maps.addWidget(self.cnn_map)
+        lv.addLayout(maps, 1)
+        self.shares = QtWidgets.QLabel()
+        self.shares.setWordWrap(True)
+        lv.addWidget(self.shares)
+        # heads: distances, self shares, the position embeddings
+        heads_page = QtWidgets.QWidget()
+        hv = QtWidgets.QVBoxLayout(heads_page)  # one column: the bars get the page's width
+        self.distance_bars, self.self_bars = HeadBars(), HeadBars()
+        self.position_map = PatchMap()
+        self.position_map.setMaximumWidth(320)
+        hv.addWidget(self.distance_bars)
+        hv.addWidget(self.self_bars)
+        under = QtWidgets.QHBoxLayout()
+        under.addWidget(self.position_map, 1)
+        self.heads_text = QtWidgets.QLabel()
+        self.heads_text.setWordWrap(True)
+        self.heads_text.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        under.addWidget(self.heads_text, 1)
+        hv.addLayout(under)
+        # data: the shipped experiment
+        data = QtWidgets.QWidget()
+        dv = QtWidgets.QVBoxLayout(data)
+        self.data_curve = DataCurve()
+        dv.addWidget(self.data_curve, 1)
+        self.caption = QtWidgets.QLabel()
+        self.caption.setWordWrap(True)
+        self.caption.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        dv.addWidget(self.caption)
+        # train: the live pair, the ViT's rollout beside the curves
+        self.watched = PatchMap()
+        self.train_page = TrainingPage(self.state, self.lab, PairTraining(), side=self.watched)
+        self.train_size = ElidedCombo(min_chars=8)
+        self.train_size.addItem("100", 100)
+        self.train_size.addItem("1,000", 1000)
+        self.train_size_label = QtWidgets.QLabel()
+        train = QtWidgets.QWidget()
+        tv = QtWidgets.QVBoxLayout(train)
+        tv.setContentsMargins(0, 0, 0, 0)
+        size_row = QtWidgets.QHBoxLayout()
+        size_row.addWidget(self.train_size_label)
+        size_row.addWidget(self.train_size)
+        size_row.addStretch(1)
+        tv.addLayout(size_row)
+        tv.addWidget(self.train_page, 1)
+        # photo: a photograph's own patches
+        photo_page = QtWidgets.QWidget()
+        pv = QtWidgets.QVBoxLayout(photo_page)
+        photo_row = QtWidgets.QHBoxLayout()
+        self.photo_button = QtWidgets.QPushButton()
+        photo_row.addWidget(self.photo_button)
+        photo_row.addStretch(1)
+        pv.addLayout(photo_row)
+        self.photo_map = PatchMap()
+        pv.addWidget(self.photo_map, 1)
+        self.photo_text = QtWidgets.QLabel()
+        self.photo_text.setWordWrap(True)
+        pv.addWidget(self.photo_text)
+
+        self.page_widgets = {
+            "looks": looks,
+            "heads": scrolled(heads_page),  # the bars and the table scroll when the room is short
+            "data": scrolled(data),
+            "train": train,
+            "photo": photo_page,
+        }
+        assert tuple(self.page_widgets) == PAGES
+        for widget in self.page_widgets.values():
+            self.pages.addTab(widget, "")
+        layout.addWidget(self.pages, 1)
+
+        lab = self.lab
+        self.seed.valueChanged.connect(lambda s: lab.generate(s))
+        self.new_button.clicked.connect(lambda: self.seed.setValue(random.randint(0, 99_999)))
+        self.load_button.clicked.connect(self.choose_file)
+        self.photo_button.clicked.connect(self.choose_file)
+        self.size.currentIndexChanged.connect(lambda _: lab.set_size(self.size.currentData()))
+        self.map.currentIndexChanged.connect(lambda _: lab.set_map(self.map.currentData()))
+        self.layer.currentIndexChanged.connect(lambda _: lab.set_layer(self.layer.currentData()))
+        self.head.currentIndexChanged.connect(lambda _: lab.set_head(self.head.currentData()))
+        self.pages.currentChanged.connect(lambda i: lab.set_page(PAGES[i]))
+        self.train_size.currentIndexChanged.connect(
+            lambda _: lab.set_train_size(self.train_size.currentData())
+        )
+        self.vit_map.patchClicked.connect(lab.select_patch)
+        self.position_map.patchClicked.connect(lab.select_patch)
+        self.photo_map.patchClicked.connect(self._on_photo_patch)
+
+    def retranslate(self) -> None:
+        self.picture_label.setText(translate("ViTView", "Picture:"))
+        self.new_button.setText(translate("ViTView", "New picture"))
+        self.load_button.setText(translate("ViTView", "Open photo…"))
+        self.photo_button.setText(translate("ViTView", "Open photo…"))
+        self.size_label.setText(translate("ViTView", "Trained on (pictures):"))
+        self.train_size_label.setText(translate("ViTView", "Training pictures for both models:"))
+        for i, text in enumerate(
+            (
+                translate("ViTView", "a patch's attention"),
+                translate("ViTView", "CLS token's attention"),
+                translate("ViTView", "rollout (all layers)"),
+            )
+        ):
+            self.map.setItemText(i, text)
+        for i in range(CONFIG.layers):
+            self.layer.setItemText(i, translate("ViTView", "layer {0}").format(i + 1))
+        for i in range(CONFIG.heads):
+            self.head.setItemText(i, translate("ViTView", "head {0}").format(i + 1))
+        titles = (
+            translate("ViTView", "Where it looks"),
+            translate("ViTView", "Heads"),
+            translate("ViTView", "Data"),
+            translate("ViTView", "Train"),
+            translate("ViTView", "Photo"),
+        )
+        for i, title in enumerate(titles):
+            self.pages.setTabText(i, title)
+        self._show()
+        self._show_curve()
+        self._show_photo()
+
+    # -- the picture ------------------------------------------------------------------------------------
+    def choose_file(self) -> None:
+        prefs = getattr(self.window(), "prefs", None)
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(
+            self,
+            translate("ViTView", "Open a photo"),
+            prefs.dialog_folder() if prefs is not None else default_folder(),
+            translate("ViTView", "Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)"),
+        )
+        if prefs is not None:
+            prefs.remember_dialog(path)
+        if path:
+            self.load_file(path)
+
+    def load_file(self, path: str) -> None:
+        """The photo through the models (resized, with a notice) and, with no model, its own patches."""
+        self.lab.load(path)
+        self.context.worker.submit(
+            PHOTO_CHANNEL, lambda should_stop: (path, photo(path, should_stop)), cancellable=True
+        )
+
+    # -- computing --------------------------------------------------------------------------------------
+    def request(self) -> None:
+        if not self.is_shown():
+            return
+        wanted = request_of(self.lab)
+        if (self.result is not None and self.result.request == wanted) or wanted == self._wanted:
+            return
+        self._wanted = wanted
+        self.summary.setText(translate("ViTView", "Computing…"))
+        self.context.worker.submit(
+            CHANNEL, lambda should_stop: compute(wanted, should_stop), cancellable=True
+        )
+
+    def cancelled(self) -> None:
+        self._wanted = None
+        self.context.worker.cancel(CHANNEL)
+
+    def activated(self) -> None:
+        self.request()
+
+    def draw(self, prepared):
+        self.prepared, self.stale = prepared, False  # the text trace: this tab does not use it
+        if self.result is not None:
+            self.rendered.emit()
+        return iter(())
+
+    def _on_result(self, result) -> None:
+        self._wanted = None
+        if not result.ok:
+            self._show_banner(picture_error(result.error), ERROR_STYLE)
+            return
+        if self.banner.styleSheet() == ERROR_STYLE:
+            self.banner.setVisible(False)
+        self.result = result.value
+        self._show()
+        self.request()  # the settings changed meanwhile: compute those
+
+    def _on_photo(self, result) -> None:
+        if not result.ok:
+            self._show_banner(picture_error(result.error), ERROR_STYLE)
+            return
+        path, self.photo = result.value
+        self.photo_patch = (self.photo.grid // 2) * self.photo.grid + self.photo.grid // 2
+        self._show_photo()
+
+    def _on_photo_patch(self, patch: int) -> None:
+        self.photo_patch = patch
+        self._show_photo()
+
+    def _show_banner(self, text: str, style: str) -> None:
+        self.banner.setText(text)
+        self.banner.setStyleSheet(style)
+        self.banner.setVisible(True)
+
+    # -- the state ----------------------------------------------------------------------------------------
+    def _on_lab(self, event: str, _lab) -> None:
+        self._sync_controls()
+        if event in ("picture", "model", "weights"):
+            self.request()
+        elif event == "selection":
+            self._show()
+        elif event == "page":
+            self.request()
+        elif event == "training":
+            self._show_curve()
+
+    def on_state(self, event: str) -> None:
+        if event == "tab" and self.is_shown():
+            self.request()
+        elif event == "lesson":
+            self._apply_lesson()
+
+    def _apply_lesson(self) -> None:
+        step = STEPS[self.state.lesson_step]
+        shows = SHOWS.get(step.stage) if self.state.lesson_visible and step.tab == self.TAB else None
+        if shows is not None:
+            if shows.map is not None:
+                self.lab.set_map(shows.map)
+            self.lab.set_page(shows.page)
+
+    def _sync_controls(self) -> None:
+        s = self.lab.settings
+        widgets = (self.seed, self.size, self.map, self.layer, self.head, self.pages, self.train_size)
+        for w in widgets:
+            w.blockSignals(True)
+        self.seed.setValue(s.seed)
+        self.size.setCurrentIndex(max(0, self.size.findData(s.size)))
+        self.map.setCurrentIndex(MAPS.index(s.map))
+        self.layer.setCurrentIndex(s.layer)
+        self.head.setCurrentIndex(s.head)
+        self.pages.setCurrentIndex(PAGES.index(s.page))
+        self.train_size.setCurrentIndex(max(0, self.train_size.findData(s.train_size)))
+        for w in widgets:
+            w.blockSignals(False)
+        rollout = s.map == "rollout"  # the rollout mixes every layer and head
+        self.layer.setEnabled(not rollout)
+        self.head.setEnabled(not rollout)
+
+    # -- drawing the result -------------------------------------------------------------------------------
+    def _models_words(self) -> str:
+        r = self.result.request if self.result is not None else None
+        if r is None or r.shipped:
+            n = f"{(r.size if r is not None else self.lab.settings.size):,}"
+            return translate("ViTView", "the shipped models trained on {0} pictures").format(n)
+        return translate("ViTView", "the live pair at step {0}").format(r.step)
+
+    def _show(self) -> None:
+        result = self.result
+        if result is None:
+            return
+        s, t = self.lab.settings, result.vit
+        picture = result.pixels
+        layer = f"layer{s.layer + 1}"
+        if s.map == "patch":
+            grid, on_cls = t.patch_attention(layer, s.head, s.patch)
+            row, col = divmod(s.patch, CONFIG.grid)
+            caption = translate(
+                "ViTView", "ViT, layer {0}, head {1}: where patch ({2}, {3}) looks ({4} on CLS)"
+            ).format(s.layer + 1, s.head + 1, row + 1, col + 1, _pc(on_cls))
+            selected = s.patch
+        elif s.map == "cls":
+            grid = t.arrays["cls_attention"][s.layer, s.head]
+            caption = translate("ViTView", "ViT, layer {0}, head {1}: the CLS token's attention").format(
+                s.layer + 1, s.head + 1
+            )
+            selected = None
+        else:
+            grid = t.arrays["rollout_cls"]
+            caption = translate("ViTView", "ViT: attention rollout, the CLS token through both layers")
+            selected = None
+        self.vit_map.show_map(picture, grid, selected, caption)
+        self.watched.show_map(
+            picture, t.arrays["rollout_cls"], None, translate("ViTView", "ViT: attention rollout")
+        )
+        if result.cnn is not None:
+            self.cnn_map.show_map(
+                picture,
+                result.cnn.stage("spatial_map", "block3"),
+                None,
+                translate("ViTView", "CNN (CBAM): its spatial map, block 3"),
+            )
+        else:
+            self.cnn_map.show_map(picture, None, None, translate("ViTView", "CNN: no snapshot yet"))
+        # the prediction of both, and which models (each sentence whole: word order differs by language)
+        vit_said = (class_label(t.prediction_name), _pc(float(t.probabilities[t.prediction])))
+        if result.cnn is not None:
+            c = result.cnn
+            cnn_said = (class_label(c.prediction_name), _pc(float(c.probabilities[c.prediction])))
+            self.summary.setText(
+                translate("ViTView", "ViT says {0} ({1}); CNN says {2} ({3}); {4}.").format(
+                    *vit_said, *cnn_said, self._models_words()
+                )
+            )
+        else:
+            self.summary.setText(
+                translate("ViTView", "ViT says {0} ({1}); {2}.").format(*vit_said, self._models_words())
+            )
+        notices = [translated(n) for n in t.notices]
+        if s.source == "file":
+            notices.append(translated(photo_caveat()))
+        self.notice.setText("\n".join(notices))
+        self.notice.setVisible(bool(notices))
+        if result.area is not None:
+            shown = t.object_share.get("rollout") if s.map == "rollout" else None
+            if s.map == "cls":
+                shown = float((grid * t.arrays["patch_object"]).sum() / grid.sum())
+            elif s.map == "patch":
+                shown = float((grid * t.arrays["patch_object"]).sum() / grid.sum())
+            here, rolled = _pc(shown or 0.0), _pc(t.object_share["rollout"])
+            if result.cnn_share is not None:
+                text = translate(
+                    "ViTView",
+                    "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, "
+                    "rollout {2}, CBAM's spatial map {3}.",
+                ).format(_pc(result.area), here, rolled, _pc(result.cnn_share))
+            else:
+                text = translate(
+                    "ViTView",
+                    "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, rollout {2}.",
+                ).format(_pc(result.area), here, rolled)
+            self.shares.setText(text)
+        else:
+            self.shares.setText(
+                translate("ViTView", "A photo has no known object: no share on it can be measured.")
+            )
+        self._show_heads()
+        if self.context.current() is not None:
+            self.rendered.emit()
+
+    def _show_heads(self) -> None:
+        t = self.result.vit if self.result is not None else None
+        if t is None:
+            return
+        uniform = uniform_distance(CONFIG)
+        self.distance_bars.show_bars(
+            t.arrays["mean_distance"],
+            translate("ViTView", "Mean attention distance per head (pixels), this picture"),
+            translate("ViTView", "layer"),
+            uniform,
+            translate(
+                "ViTView", "dashed: an evenly spread head, {0} px (below: local, near it: global)"
+            ).format(f"{uniform:.1f}"),
+        )
+        self.self_bars.show_bars(
+            t.arrays["self_share"],
+            translate("ViTView", "Self share per head: weight a patch keeps on itself"),
+            translate("ViTView", "layer"),
+            1 / CONFIG.tokens,
+            translate("ViTView", "dashed: an even spread, 1/{0}").format(CONFIG.tokens),
+            digits=2,
+        )
+        s = self.lab.settings
+        similarity = t.arrays["position_similarity"][s.patch].reshape(CONFIG.grid, CONFIG.grid)
+        row, col = divmod(s.patch, CONFIG.grid)
+        self.position_map.show_map(
+            None,
+            (similarity + 1) / 2,
+            s.patch,
+            translate(
+                "ViTView", "Position embedding of patch ({0}, {1}) against every other (cosine)"
+            ).format(row + 1, col + 1),
+        )
+        rows = []
+        if self.curve is not None:
+            for h in heads(self.curve):
+                distances = " / ".join(", ".join(f"{d:.1f}" for d in layer) for layer in h.mean_distance)
+                rows.append(
+                    f"<tr><td>{h.size:,}</td><td>{distances}</td>"
+                    f"<td>{h.position_neighbours:.2f} / {h.position_others:.2f}</td></tr>"
+                )
+        table = (
+            "<table cellspacing=6><tr><th>"
+            + translate("ViTView", "pictures")
+            + "</th><th>"
+            + translate("ViTView", "mean distance, layer 1 / layer 2 (px)")
+            + "</th><th>"
+            + translate("ViTView", "position cosine: neighbours / others")
+            + "</th></tr>"
+            + "".join(rows)
+            + "</table>"
+        )
+        self.heads_text.setText(
+            translate("ViTView", "The shipped ViTs, over 2,000 held-out pictures:") + table
+        )
+
+    def _show_curve(self) -> None:
+        if self.curve is None:
+            self.caption.setText(
+                translate("ViTView", "The shipped experiment cannot be read: {0}").format(self.curve_error)
+            )
+            return
+        result = self.curve
+        points = {m: [(n, result.accuracies(m, n)) for n in result.sizes()] for m in ("cnn", "vit")}
+        live = {}
+        lab = self.lab
+        for model, run in (("vit", lab.run), ("cnn", lab.cnn_run)):
+            if run is not None and run.last("accuracy") is not None:
+                live[model] = (lab.settings.train_size, float(run.last("accuracy")))
+        self.data_curve.show_curve(
+            points,
+            {
+                "cnn": translate("ViTView", "CNN (CBAM, 3 blocks)"),
+                "vit": translate("ViTView", "ViT (2 layers, 4 heads)"),
+            },
+            (
+                translate("ViTView", "training pictures (log scale)"),
+                translate("ViTView", "held-out accuracy on 2,000 pictures"),
+                translate("ViTView", "chance (8 classes)"),
+                translate("ViTView", "live run"),
+            ),
+            1 / len(CONFIG.classes),
+            live,
+        )
+        gaps = result.gaps()
+        seeds = ", ".join(map(str, result.seeds()))
+        lines = [translated(result.caption())] if gaps else []
+        lines.append(
+            translate("ViTView", "The CNN's lead in points: {0}. Seeds: {1}.").format(
+                ", ".join(f"{n:,}: {g:+.0f}" for n, g in gaps.items()), seeds
+            )
+        )
+        if live:
+            lines.append(
+                translate("ViTView", "Squares: the live run's last held-out accuracy (500 pictures).")
+            )
+        self.caption.setText("<br>".join(lines))
+
+    def _show_photo(self) -> None:
+        if self.photo is None:
+            self.photo_map.show_map(None, None, None, "")
+            self.photo_text.setText(
+                translate(
+                    "ViTView",
+                    "Open a photo: its patches attend to each other with no trained model, each "
+                    "described by its colour, brightness spread and edges (Q = K = V). Click a patch "
+                    "to see which parts of the photo resemble it.",
+                )
+            )
+            return
+        ph = self.photo
+        row, col = divmod(self.photo_patch, ph.grid)
+        self.photo_map.show_map(
+            ph.image,
+            ph.matches(self.photo_patch),
+            self.photo_patch,
+            translate("ViTView", "Where patch ({0}, {1}) finds what resembles it").format(row + 1, col + 1),
+        )
+        notices = " ".join(translated(n) for n in ph.notices)
+        self.photo_text.setText(
+            translate("ViTView", "No model was trained for this: the weights are the photo's own numbers.")
+            + " "
+            + notices
+        )
