@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from explorer.vision.trace import VisionTrace
     from explorer.vision.vit_trace import ViTTrace
 
-API_VERSION = "1.0"  # major.minor: the major changes when a promise breaks (see CHANGELOG.md)
+API_VERSION = "1.1"  # major.minor: the major changes when a promise breaks (see CHANGELOG.md)
 
 API = section(
     QT_TRANSLATE_NOOP(
@@ -208,8 +208,10 @@ def translate(
     as ``python -m explorer translate`` computes it. ``scoring`` None: the model's default;
     ``checkpoint``: a folder ``train`` wrote (it sets the model and scoring)."""
     with _refusing():
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ExplorerError(Message.of("config.seed", value=seed))
+        from explorer.core.config import MAX_SEED
+
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise ExplorerError(Message.of("config.seed", limit=MAX_SEED, value=seed))
         from explorer.seq2seq.translate import translate as lab_translate
 
         where = None if checkpoint is None else os.fspath(checkpoint)

@@ -145,7 +145,9 @@ def test_translate_is_the_commands_translation(tmp_path):
     with pytest.raises(explorer.ExplorerError) as caught:
         explorer.translate("")
     assert str(caught.value) == cli_error(["translate", "--source", "", "--out", str(tmp_path / "t.json")])
-    with pytest.raises(explorer.ExplorerError, match="seed must be 0 or more, not -1"):
+    with pytest.raises(
+        explorer.ExplorerError, match="seed must be a whole number from 0 to 2147483647, not -1"
+    ):
         explorer.translate("9 mai 2018", seed=-1)
     with pytest.raises(explorer.ExplorerError, match="the transformer scores with scaled-dot only"):
         explorer.translate("9 mai 2018", model="transformer", scoring="dot")

@@ -58,7 +58,7 @@ PROMISED = {
             ("checkpoint", K, None),
             ("device", K, "auto"),
         ],
-        "VisionTrace",
+        "VisionTrace | ViTTrace",
     ),
     "view": (
         [("traced", P, inspect.Parameter.empty), ("language", P, "en"), ("head", P, 0)],
@@ -96,7 +96,7 @@ def test_trace_options_are_every_other_setting_of_the_command():
     assert typing.get_args(api.WeightSource) == core_config.WEIGHT_SOURCES
     assert typing.get_args(api.TranslationModel) == lab_spec.MODELS
     assert typing.get_args(api.TranslationScoring) == lab_spec.SCORINGS
-    assert typing.get_args(api.VisionModel) == VARIANTS
+    assert typing.get_args(api.VisionModel) == (*VARIANTS, "vit")
 
 
 def test_refusals_are_one_documented_type():
