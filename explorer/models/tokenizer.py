@@ -148,18 +148,18 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
         try:
             # a large Unigram (multilingual-e5) without holding the interpreter lock for a second
             table = read_large_unigram(path)
-            tok = table if table is not None else Tokenizer.from_file(str(path))
+            loaded = Tokenizer.from_file(str(path)) if table is None else None
         except Exception as exc:  # tokenizers raises its own exception type
             raise ModelError.of("tokenizer.unreadable", path=path, detail=_first_line(exc)) from None
         # The config's unknown token when the vocabulary has it, else the one the model names.
         named = _token(settings.get("unk_token"))
-        unk: str | None
-        if named and tok.token_to_id(named) is not None:
-            unk = named
-        else:
-            unk = table.unk_token if table is not None else _model_unk(tok, path)
-        # a piece table is a Unigram: SentencePiece's spelling (scheme_of reads a Tokenizer's model)
-        return TextTokenizer(tok, unk, path, _labeller(tok, "sentencepiece" if table is not None else None))
+        if table is not None:
+            known = named if named and table.token_to_id(named) is not None else table.unk_token
+            # a piece table is a Unigram: SentencePiece's spelling
+            return TextTokenizer(table, known, path, _labeller(table, "sentencepiece"))
+        assert loaded is not None
+        unk = named if named and loaded.token_to_id(named) is not None else _model_unk(loaded, path)
+        return TextTokenizer(loaded, unk, path, _labeller(loaded))
     vocab = folder / "vocab.txt"
     if vocab.is_file() and wordpiece_family:
         tok, unk = build_wordpiece(vocab, settings)
@@ -248,10 +248,14 @@ def set_ends(tok: TextTokenizer, folder: Path, bos_id: int | None, eos_ids: tupl
         setattr(tok, f"add_{role}", flag if isinstance(flag, bool) and found is not None else None)
 
 
-def _labeller(tok: Tokenizer, scheme: str | None = None) -> Labeller:
+def _labeller(tok: Tokenizer | PieceTable, scheme: str | None = None) -> Labeller:
+    """``scheme`` None: read from the Tokenizer's model (a piece table names its own)."""
     added = tok.get_added_tokens_decoder()
+    if scheme is None:
+        assert not isinstance(tok, PieceTable)
+        scheme = scheme_of(tok)
     return Labeller(
-        scheme or scheme_of(tok),
+        scheme,
         literal_ids=frozenset(i for i, t in added.items() if not t.special),
         special_ids=frozenset(i for i, t in added.items() if t.special),
     )
