@@ -172,7 +172,7 @@ def training(app, window, view, model: str, steps: int, type_every_s: float = 0.
     while run.running or panel.poll_timer.isActive():
         app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 5)
         now = time.perf_counter()
-        if seen_goal_s is None and run.exact_matches and max(run.exact_matches) >= 0.95:
+        if seen_goal_s is None and run.goal_step is not None:
             seen_goal_s = now - started  # the window shows it (the poll took it)
         if now >= next_key:  # a user typing meanwhile: the tab re-translates with the newest snapshot
             field = view.source_edit
@@ -189,9 +189,9 @@ def training(app, window, view, model: str, steps: int, type_every_s: float = 0.
         steps=run.step,
         status=run.status,
         goal_wall_s=seen_goal_s,
-        goal_train_s=run.reached_goal_s,
-        goal_step=run.reached_goal_step,
-        final=run.exact_matches[-1] if run.exact_matches else None,
+        goal_train_s=run.goal_s,
+        goal_step=run.goal_step,
+        final=run.last("exact_match"),
         wall_s=wall,
         block_ms=meter.max_gap,
         block_cpu_ms=meter.max_gap_cpu,
@@ -241,6 +241,7 @@ def main() -> int:
     parser.add_argument("--steps", nargs="*", default=["bahdanau=300", "luong=300", "transformer=600"])
     parser.add_argument("--idle", type=float, default=30.0, help="seconds of the idle baseline")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--no-training", action="store_true", help="the keystrokes only")
     args = parser.parse_args()
     steps = {k: int(v) for k, v in (s.split("=") for s in args.steps)}
     app = configure_app(["bench"])
@@ -261,7 +262,7 @@ def main() -> int:
             )
         )
         print(rows[-1], flush=True)
-    for model in args.models:
+    for model in [] if args.no_training else args.models:
         window.state.translation.set_model(model)
         base = idle(app, window, view, args.idle)
         rows.append(

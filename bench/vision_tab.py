@@ -228,7 +228,7 @@ def main() -> int:
     meter.start()
     started = time.perf_counter()
     view.start_training()
-    run = view.trainer.run
+    run = view.vision.run
     wait(lambda: run.status != "running", timeout_s=1800)
     total = time.perf_counter() - started
     wait(lambda: settled(view))
@@ -243,10 +243,10 @@ def main() -> int:
         )
     )
     training = dict(
-        goal=run.goal_s,
+        goal=run.goal_wall_s,
         total=total,
-        accuracy=run.accuracy[-1] if run.accuracy else float("nan"),
-        ms_step=run.elapsed_s / max(1, run.steps_done) * 1e3,
+        accuracy=run.last("accuracy") or float("nan"),
+        ms_step=run.train_s / max(1, run.step) * 1e3,
         redraws=redraws["n"],
         snapshots=len(run.snapshots),
     )
@@ -258,7 +258,7 @@ def main() -> int:
     meter.start()
     for index in range(len(run.snapshots)):
         t0 = time.perf_counter()
-        view.train_page.slider.setValue(index)
+        view.train_page.scrubber.setValue(index)
         wait(lambda: settled(view))
         latencies.append((time.perf_counter() - t0) * 1e3)
     gap = meter.stop()

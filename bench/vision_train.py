@@ -20,6 +20,7 @@ import os
 import platform
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import torch
@@ -28,13 +29,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from explorer.vision.measure import attention_mass
 from explorer.vision.models import VARIANTS, VisionConfig
 from explorer.vision.shapes import held_out
-from explorer.vision.train import TrainSettings, train_config
+from explorer.vision.train import DEFAULTS, train_config
 
 TARGET = 0.95
 
 
 def one_run(variant: str, threads: int, seed: int, steps: int, eval_every: int, final) -> dict:
-    settings = TrainSettings(steps=steps, seed=seed, eval_every=eval_every, snapshot_every=0, threads=threads)
+    settings = replace(
+        DEFAULTS, steps=steps, seed=seed, eval_every=eval_every, snapshot_every=0, threads=threads
+    )
     reached: list[float] = []
     started = time.perf_counter()
 

@@ -54,11 +54,29 @@ def _changes(text: str) -> dict:
     return out
 
 
+def _step(text: str) -> int:
+    """A lesson step by number (1 = the first) or by id (``attention.scores``): its index."""
+    from explorer.appstate.lesson import STEPS, step_index
+
+    if text.strip().isdigit():
+        number = int(text)
+        if not 1 <= number <= len(STEPS):
+            raise argparse.ArgumentTypeError(f"{text!r}: the lesson has steps 1 to {len(STEPS)}")
+        return number - 1
+    try:
+        return step_index(text.strip())
+    except KeyError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a step number or id, e.g. {STEPS[0].id} ({', '.join(s.id for s in STEPS[:3])}, …)"
+        ) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from explorer.appstate.lesson import TRACK_IDS
     from explorer.appstate.state import LANGUAGES, THEMES  # Qt-free: read before torch and Qt
     from explorer.cli import add_config_arguments
     from explorer.failing import Parser
-    from explorer.gui.views.registry import TABS
+    from explorer.gui.views.registry import TABS, tab_id
 
     parser = Parser(
         prog="attention-explorer", description="The Attention Explorer window: live Q, K, V and every stage."
@@ -87,11 +105,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="interface language: " + ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items()),
     )
     parser.add_argument(
-        "--step", type=int, default=None, metavar="N", help="show the lesson at step N (1 = tokens)"
+        "--step",
+        type=_step,
+        default=None,
+        metavar="N|ID",
+        help="show the lesson at step N (1 = tokens) or at the step of this id (attention.scores)",
+    )
+    parser.add_argument(
+        "--track", choices=TRACK_IDS, default=None, help="walk one track of the lesson (default: all)"
     )
     parser.add_argument(
         "--tab",
-        choices=[spec.tab.value for spec in TABS],
+        choices=[tab_id(spec.tab) for spec in TABS],
         default=None,
         help="open this tab (compare: the current settings A beside B)",
     )
@@ -226,9 +251,12 @@ def main(argv: list[str] | None = None) -> int:
         state.set_language(args.language)
     if args.presentation:
         window.classroom.set_presentation(True, fullscreen=size is None)
-    if args.step:
+    if args.track:
         state.show_lesson(True)
-        state.set_lesson_step(args.step - 1)
+        state.set_lesson_track(args.track)
+    if args.step is not None:
+        state.show_lesson(True)
+        state.set_lesson_step(args.step)
     if args.compare_with is not None:
         state.set_compare(CompareOptions.from_changes(**args.compare_with))
     if first_view is not None:  # the picker names the example on screen

@@ -17,6 +17,7 @@ from explorer.core.config import (
 )
 from explorer.core.trace import STAGE_ARRAYS, TRACE_DTYPES, TraceSelection
 from explorer.failing import EXIT_BAD_INPUT, Parser, check_out_file, fail
+from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,7 +70,7 @@ def config_from_args(args: argparse.Namespace) -> AttentionConfig:
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     """What the trace file holds (the metadata always)."""
-    parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
+    parser.add_argument("--out", default=None, help="FILE.json or FILE.npz")
     parser.add_argument(
         "--stages",
         default=None,
@@ -117,8 +118,11 @@ def trace_main(argv: list[str]) -> int:
         action="store_true",
         help="convert a folder's pytorch_model.bin once to safetensors (tensors only) and use it",
     )
+    add_page_arguments(parser)
     args = parser.parse_args(argv)
-    check_out_file(args.out)
+    check_outputs(args.out, args.html)
+    if args.out is not None:
+        check_out_file(args.out)
     from explorer.core.device import is_out_of_memory
     from explorer.core.engine import Engine
     from explorer.models.loader import ModelError, NeedsConversion
@@ -141,6 +145,8 @@ def trace_main(argv: list[str]) -> int:
                 print(f"note: converted {exc.source} to {converted}")
             engine.forget_model(args.model_dir or exc.folder)
             trace = engine.trace(config, strict_device=args.strict_device)
+        if args.html is not None:  # the page switches between every layer
+            trace.layer_weights = engine.layer_weights(config)
     except (ConfigError, ModelError) as exc:
         fail(str(exc))
     except MemoryError:
@@ -150,16 +156,21 @@ def trace_main(argv: list[str]) -> int:
             raise
         fail(OUT_OF_MEMORY)
     try:
-        trace.save(args.out, selection)  # all or nothing: no partial file is left behind
+        if args.out is not None:
+            trace.save(args.out, selection)  # all or nothing: no partial file is left behind
     except MemoryError:
         fail(OUT_OF_MEMORY)
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
+    if args.html is not None:
+        size = write_page_or_fail(args.html, trace.page(), args.language)
     if sys.stdout is not None:
         for notice in trace.notices:
             print(f"note: {notice}")
+        if args.html is not None:
+            print(f"{args.html}: the interactive page, every layer and head, {size / 1e6:.1f} MB")
         print(
-            f"{args.out}: {trace.heads} heads, {trace.n_query}x{trace.n_key} tokens, "
+            f"{args.out or args.html}: {trace.heads} heads, {trace.n_query}x{trace.n_key} tokens, "
             f"{trace.weights_source} weights on {trace.device}, {trace.compute_ms:.1f} ms"
             + ("" if selection == TraceSelection() else f"; wrote {describe(selection, trace.heads)}")
         )
@@ -190,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         return vision_main(argv)
     if sys.stderr is not None:
         print(
-            "usage: python -m explorer trace [options] --out FILE.json|FILE.npz\n"
+            "usage: python -m explorer trace [options] --out FILE.json|FILE.npz [--html FILE.html]\n"
             "       python -m explorer train --model M --steps N --seed S --out DIR\n"
             "       python -m explorer translate --source TEXT [options] --out FILE.json|FILE.npz\n"
             "       python -m explorer length-curve [--models A,B] [--task T] --out FILE.json|FILE.png\n"

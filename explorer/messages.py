@@ -562,6 +562,7 @@ SESSION = section(
     ),
     QT_TRANSLATE_NOOP("CoreMessages", "stage_zoom must list pipeline panels", "session.stage_zoom"),
     QT_TRANSLATE_NOOP("CoreMessages", "lesson_step must be 0 to {last}", "session.lesson_step"),
+    QT_TRANSLATE_NOOP("CoreMessages", "lesson_step_id must be a lesson step's id", "session.lesson_step_id"),
     QT_TRANSLATE_NOOP("CoreMessages", "tab must be a tab's name", "session.tab"),
 )
 

@@ -4,7 +4,7 @@ It opens the real MainWindow offscreen, lets the window's own worker compute a t
 the bundled pretrained model (no silent fallback to random weights), checks the numbers
 (weight rows sum to 1 where a key is visible, masked weights are exactly 0, the output is
 [n_query, 384]) with no mask and with a causal mask, saves a screenshot and checks that it
-is not blank, then computes on the multilingual model (converting its bundled 4-bit file on
+is not blank, writes the interactive page (its script, styles and Chinese words), then computes on the multilingual model (converting its bundled 4-bit file on
 first use) and checks that a Chinese sentence has no unknown token. Exit status 0 with one
 ``self-test OK: ...`` line, or 1 with one
 ``self-test FAILED: <reason>`` line. The lines go to stdout/stderr when those exist (a
@@ -135,6 +135,22 @@ def check_multilingual() -> str:
     return f"{trace.model_name} {len(ids)} tokens, 0 [UNK] ({time.perf_counter() - started:.1f} s)"
 
 
+def check_page(trace, out_dir: Path) -> str:
+    """The interactive page is written whole: its script, styles and Chinese words are bundled."""
+    from explorer.web import write_page
+
+    path = write_page(out_dir / "self-test.html", trace.page(), "zh_CN")
+    text = path.read_text(encoding="utf-8")
+    for needed, what in (
+        ("window.AttentionExplorerView", "the view's script (explorer/web/view.js)"),
+        (".ae-view {", "the view's styles (explorer/web/view.css)"),
+        ("这一层的每一个头", "the page's Chinese words (resources/translations)"),
+    ):
+        if needed not in text:
+            raise SelfTestError(f"the interactive page lacks {what}")
+    return f"page {path.name} ({path.stat().st_size // 1024} KB)"
+
+
 def check_labs() -> str:
     """The shipped lab checkpoints are in the bundle and still right: a date translated by the
     Bahdanau GRU, a generated picture classified by the CBAM model."""
@@ -153,8 +169,27 @@ def check_labs() -> str:
         raise SelfTestError(
             f"the vision lab called a {CLASS_NAMES[picture.label]} a {CLASS_NAMES[seen.prediction]}"
         )
+    read = check_picture_files(picture.image)
     trained = check_training()
-    return f"labs: 9 mai 2018 → {date.output}, picture 7 → {CLASS_NAMES[seen.prediction]}, {trained}"
+    return f"labs: 9 mai 2018 → {date.output}, picture 7 → {CLASS_NAMES[seen.prediction]}, {read}, {trained}"
+
+
+def check_picture_files(pixels: object) -> str:
+    """The vision lab reads each picture format it offers (the bundle keeps only their codecs)."""
+    import numpy as np
+    from PIL import Image
+
+    from explorer.vision.images import FORMATS, load_image
+
+    image = Image.fromarray((np.asarray(pixels) * 255).round().astype(np.uint8))
+    with tempfile.TemporaryDirectory() as folder:
+        for fmt in FORMATS:
+            path = Path(folder) / f"picture.{fmt.lower()}"
+            (image.convert("P") if fmt == "GIF" else image).save(path, fmt)
+            loaded = load_image(path).pixels
+            if loaded.shape != np.asarray(pixels).shape or not np.isfinite(loaded).all():
+                raise SelfTestError(f"the vision lab read a {fmt} picture as {loaded.shape}")
+    return f"pictures read: {', '.join(FORMATS)}"
 
 
 def check_training() -> str:
@@ -162,13 +197,14 @@ def check_training() -> str:
     leaves parts of torch out, and an optimiser step is where a missing one would show."""
     import math
 
-    from explorer.seq2seq.train import TrainOptions, train_model
-    from explorer.vision.train import TrainSettings, train_variant
+    from explorer.lab import TrainOptions
+    from explorer.seq2seq.train import train_model
+    from explorer.vision.train import train_variant
 
-    options = TrainOptions(batch_size=16, eval_every=3, eval_per_format=2, device="cpu")
+    options = TrainOptions(batch_size=16, eval_every=3, eval_size=2, device="cpu")
     date = train_model("bahdanau", "additive", steps=3, options=options)
-    settings = TrainSettings(batch_size=8, pool_size=64, eval_every=3, eval_size=16)
-    picture = train_variant("cbam", steps=3, seed=0, settings=settings)
+    settings = TrainOptions(batch_size=8, pool_size=64, eval_every=3, eval_size=16, device="cpu")
+    picture = train_variant("cbam", steps=3, seed=0, options=settings)
     losses = [date.log.losses[-1], picture.log.losses[-1]]
     if not all(math.isfinite(loss) for loss in losses):
         raise SelfTestError(f"a lab's training gave a loss that is not a number: {losses}")
@@ -270,6 +306,7 @@ def _run(out_dir: Path) -> str:
         if pixmap.isNull() or not pixmap.save(str(shot)):
             raise SelfTestError(f"cannot write the screenshot {shot}")
         pixels = check_image(QtGui.QImage(str(shot)))
+        page = check_page(trace, out_dir)
     finally:
         # Tear the window down now, not during interpreter shutdown (after the
         # QApplication): that order crashes at exit.
@@ -283,7 +320,7 @@ def _run(out_dir: Path) -> str:
     where = "frozen bundle" if getattr(sys, "frozen", False) else "source"
     return (
         f"self-test OK: {where}, {trace.model_name} pretrained from {model_dir}, {shape}, "
-        f"first trace {t_first:.2f} s, causal mask ok, screenshot {shot} ({pixels}), {multilingual}, {labs}"
+        f"first trace {t_first:.2f} s, causal mask ok, screenshot {shot} ({pixels}), {page}, {multilingual}, {labs}"
     )
 
 

@@ -12,12 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from explorer.core.board import Board
+from explorer.words import QT_TRANSLATE_NOOP
 
 BOARD_CONTEXT = "Board"
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
-    return text
 
 
 @dataclass(frozen=True)

@@ -8,16 +8,17 @@ language.
 
 from __future__ import annotations
 
-from explorer.appstate.lesson_step import QT_TRANSLATE_NOOP, Question, Step
-from explorer.appstate.lesson_translation import TRANSLATION_STEPS
-from explorer.appstate.lesson_vision import VISION_STEPS
+from collections.abc import Callable
+
+from explorer.appstate.lesson_step import Question, Step, Track
+from explorer.appstate.lesson_translation import TRANSLATION_TRACK
+from explorer.appstate.lesson_vision import VISION_TRACK
+from explorer.words import QT_TRANSLATE_NOOP
 
 YES_NO = (QT_TRANSLATE_NOOP("Lesson", "Yes"), QT_TRANSLATE_NOOP("Lesson", "No"))
 
 
-# One lesson for the class, in teaching order: self-attention stage by stage on the pipeline,
-# then the labs' steps on their tabs (each lab keeps its steps in its own module and adds them
-# to STEPS below).
+# Self-attention stage by stage on the pipeline; the labs' tracks follow (TRACKS below).
 ATTENTION_STEPS: tuple[Step, ...] = (
     Step(
         "tokens",
@@ -29,6 +30,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "[CLS] at the start and [SEP] at the end; characters it does not know "
             "become [UNK].",
         ),
+        id="attention.tokens",
     ),
     Step(
         "X",
@@ -40,6 +42,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "these are the real hidden states entering the chosen layer, so earlier "
             "layers have already mixed in context.",
         ),
+        id="attention.X",
     ),
     Step(
         "Q",
@@ -52,6 +55,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "value (what do I hand over if chosen?). Like a shop search: the query is "
             "what you type, keys are product names, values are the products.",
         ),
+        id="attention.Q",
     ),
     Step(
         "heads",
@@ -63,6 +67,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "head. Each head attends on its own, so different heads can follow "
             "different relations between words.",
         ),
+        id="attention.heads",
     ),
     Step(
         "scores",
@@ -75,6 +80,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "additive scoring uses a small tanh network; general scoring puts a matrix "
             "between q and k.",
         ),
+        id="attention.scores",
     ),
     Step(
         "scaled",
@@ -94,6 +100,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "scale_keeps_winner",
             YES_NO,
         ),
+        id="attention.scaled",
     ),
     Step(
         "mask",
@@ -105,6 +112,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "the future, a window keeps only nearby tokens (local attention), a valid "
             "length hides padding. Hidden keys receive exactly zero weight.",
         ),
+        id="attention.mask",
     ),
     Step(
         "weights",
@@ -124,6 +132,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             ),
             "heaviest_key",
         ),
+        id="attention.weights",
     ),
     Step(
         "head_outputs",
@@ -141,6 +150,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "hard_changes_output",
             YES_NO,
         ),
+        id="attention.head_outputs",
     ),
     Step(
         "concat",
@@ -151,6 +161,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "The outputs of all heads are placed side by side, giving back "
             "one row of the full width for every query.",
         ),
+        id="attention.concat",
     ),
     Step(
         "output",
@@ -162,8 +173,65 @@ ATTENTION_STEPS: tuple[Step, ...] = (
             "Transformer this output is then added to the input (residual) and passes "
             "on to the next layer.",
         ),
+        id="attention.output",
     ),
 )
 
-STEPS: tuple[Step, ...] = ATTENTION_STEPS + TRANSLATION_STEPS + VISION_STEPS
+ATTENTION_TRACK = Track(
+    "attention", QT_TRANSLATE_NOOP("Lesson", "Attention, stage by stage"), ATTENTION_STEPS
+)
+
+# The lesson's tracks in teaching order; a teacher walks one, or all of them in this order.
+# A new track is a Track in its lab's own module and one line here (or, for one made
+# elsewhere, ``register_track``).
+TRACKS: list[Track] = [ATTENTION_TRACK, TRANSLATION_TRACK, VISION_TRACK]
+ALL_TRACKS = "all"  # walk every track's steps, one after the other
+
+STEPS: list[Step] = [step for track in TRACKS for step in track.steps]
 STAGE_ORDER = tuple(step.stage for step in STEPS)
+_INDEX = {step.id: index for index, step in enumerate(STEPS)}
+if len(_INDEX) != len(STEPS) or len({t.id for t in TRACKS}) != len(TRACKS) or ALL_TRACKS in _INDEX:
+    raise ValueError("every lesson step and track needs an id of its own")
+TRACK_IDS = (ALL_TRACKS, *(track.id for track in TRACKS))
+
+
+def step_index(step_id: str) -> int:
+    """Where the step of this id is in STEPS (KeyError: no such step)."""
+    return _INDEX[step_id]
+
+
+def track_of(index: int) -> str:
+    """The id of the track that step ``index`` of STEPS belongs to."""
+    return STEPS[index].id.split(".", 1)[0]
+
+
+def track_range(track_id: str) -> range:
+    """The indices in STEPS of a track's steps (ALL_TRACKS: every step)."""
+    if track_id == ALL_TRACKS:
+        return range(len(STEPS))
+    start = 0
+    for track in TRACKS:
+        if track.id == track_id:
+            return range(start, start + len(track.steps))
+        start += len(track.steps)
+    raise KeyError(f"no lesson track {track_id!r}; choose one of {', '.join(TRACK_IDS)}")
+
+
+def register_track(track: Track) -> Callable[[], None]:
+    """Add a track after the others (its steps are walked with every track's); returns what
+    takes it out again. The tracks a teacher can pick alone (TRACK_IDS) stay the listed ones."""
+    if track.id in {t.id for t in TRACKS} or any(step.id in _INDEX for step in track.steps):
+        raise ValueError(f"a lesson track {track.id!r} or one of its steps is registered already")
+    TRACKS.append(track)
+    for step in track.steps:
+        _INDEX[step.id] = len(STEPS)
+        STEPS.append(step)
+
+    def take_out() -> None:
+        if track in TRACKS:
+            TRACKS.remove(track)
+            STEPS[:] = [step for t in TRACKS for step in t.steps]
+            _INDEX.clear()
+            _INDEX.update({step.id: index for index, step in enumerate(STEPS)})
+
+    return take_out

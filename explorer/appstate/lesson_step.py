@@ -1,5 +1,6 @@
-"""What a lesson step is: the lesson (explorer/appstate/lesson.py) and the labs' steps
-(lesson_translation.py, lesson_vision.py) all build Steps from here, so none imports another.
+"""What a lesson step and a track are: the lesson (explorer/appstate/lesson.py) and the labs'
+tracks (lesson_translation.py, lesson_vision.py) all build them from here, so none imports
+another.
 
 Qt-free; texts are marked with ``QT_TRANSLATE_NOOP`` for lupdate in the "Lesson" context.
 """
@@ -9,10 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 LESSON_CONTEXT = "Lesson"
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
-    return text
 
 
 @dataclass(frozen=True)
@@ -40,3 +37,24 @@ class Step:
     explanation: str
     tab: str = "pipeline"  # the tab the step is shown on: walking the lesson switches to it
     question: Question | None = None  # predict, then reveal (when the lesson asks questions)
+    # "<track>.<name>", never changed once shipped: sessions and --step name the step by it
+    id: str = ""
+
+
+@dataclass(frozen=True)
+class Track:
+    """A lesson a teacher can pick (the lesson dock's list): its steps in teaching order."""
+
+    id: str
+    title: str  # marked for lupdate in the "Lesson" context
+    steps: tuple[Step, ...]
+
+    def __post_init__(self) -> None:
+        if not self.steps:
+            raise ValueError(f"track {self.id!r} has no steps")
+        for step in self.steps:
+            name = step.id.removeprefix(f"{self.id}.")
+            if name == step.id or not name:
+                raise ValueError(
+                    f"a step of track {self.id!r} needs id={self.id + '.<name>'!r}, not {step.id!r}"
+                )

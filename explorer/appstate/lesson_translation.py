@@ -3,13 +3,14 @@
 After self-attention on the pipeline, the class watches attention as *alignment*: a decoder
 that writes ``2018-05-09`` from ``9 mai 2018`` one character at a time, and looks back at
 the source with new weights at every step. Qt-free; texts are marked for lupdate in the
-"Lesson" context like the rest of the lesson (explorer/appstate/lesson.py adds these steps
-to STEPS). Each ``stage`` names what the tab highlights (explorer/gui/views/translation.py).
+"Lesson" context like the rest of the lesson (explorer/appstate/lesson.py lists this track
+in TRACKS). Each ``stage`` names what the tab highlights (explorer/gui/views/translation.py).
 """
 
 from __future__ import annotations
 
-from explorer.appstate.lesson_step import QT_TRANSLATE_NOOP, Step
+from explorer.appstate.lesson_step import Step, Track
+from explorer.words import QT_TRANSLATE_NOOP
 
 TAB = "translation"
 
@@ -27,6 +28,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "character has the same influence, and a long source loses its details.",
         ),
         tab=TAB,
+        id="translation.fixed_context",
     ),
     Step(
         "context_per_step",
@@ -41,6 +43,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "while writing “Jane”.",
         ),
         tab=TAB,
+        id="translation.context_per_step",
     ),
     Step(
         "query",
@@ -54,6 +57,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "every hⱼ knows its neighbours. Click an output character to see its query.",
         ),
         tab=TAB,
+        id="translation.query",
     ),
     Step(
         "alignment_scores",
@@ -69,6 +73,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "model. Open the worked arithmetic (Ctrl+Shift+W) to follow one score with its real numbers.",
         ),
         tab=TAB,
+        id="translation.alignment_scores",
     ),
     Step(
         "alignment_weights",
@@ -82,6 +87,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "(year, month or day).",
         ),
         tab=TAB,
+        id="translation.alignment_weights",
     ),
     Step(
         "context",
@@ -94,6 +100,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "Then the next step asks again, with a new query: the context changes at every step.",
         ),
         tab=TAB,
+        id="translation.context",
     ),
     Step(
         "soft_hard",
@@ -109,6 +116,7 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "model whose weights are sharp still answers right.",
         ),
         tab=TAB,
+        id="translation.soft_hard",
     ),
     Step(
         "learn",
@@ -122,5 +130,10 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
             "to replay how the alignment formed.",
         ),
         tab=TAB,
+        id="translation.learn",
     ),
+)
+
+TRANSLATION_TRACK = Track(
+    "translation", QT_TRANSLATE_NOOP("Lesson", "Translation: attention as alignment"), TRANSLATION_STEPS
 )

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from explorer.appstate.lesson_step import QT_TRANSLATE_NOOP, Step
+from explorer.appstate.lesson_step import Step, Track
+from explorer.words import QT_TRANSLATE_NOOP
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ VISION_STEPS: tuple[Step, ...] = (
             "channels. Attention lets it weigh both.",
         ),
         tab="vision",
+        id="vision.picture",
     ),
     Step(
         stage="vision_squeeze",
@@ -46,6 +48,7 @@ VISION_STEPS: tuple[Step, ...] = (
             "channel, so every channel's weight can depend on the whole picture.",
         ),
         tab="vision",
+        id="vision.squeeze",
     ),
     Step(
         stage="vision_excite",
@@ -58,6 +61,7 @@ VISION_STEPS: tuple[Step, ...] = (
             "each into a weight between 0 and 1. Click a bar to see one channel's numbers.",
         ),
         tab="vision",
+        id="vision.excite",
     ),
     Step(
         stage="vision_rescale",
@@ -70,6 +74,7 @@ VISION_STEPS: tuple[Step, ...] = (
             "ones suppressed; CBAM does the same with an average- and a max-pooled descriptor.",
         ),
         tab="vision",
+        id="vision.rescale",
     ),
     Step(
         stage="vision_pooled",
@@ -81,6 +86,7 @@ VISION_STEPS: tuple[Step, ...] = (
             "over all channels of the rescaled maps: two maps as large as the picture's grid.",
         ),
         tab="vision",
+        id="vision.pooled",
     ),
     Step(
         stage="vision_conv",
@@ -93,6 +99,7 @@ VISION_STEPS: tuple[Step, ...] = (
             "its window, the weights and the sum.",
         ),
         tab="vision",
+        id="vision.conv",
     ),
     Step(
         stage="vision_sigmoid",
@@ -105,6 +112,7 @@ VISION_STEPS: tuple[Step, ...] = (
             "is multiplied by it.",
         ),
         tab="vision",
+        id="vision.sigmoid",
     ),
     Step(
         stage="vision_residual",
@@ -118,6 +126,7 @@ VISION_STEPS: tuple[Step, ...] = (
             "many attention blocks can be stacked without fading the signal.",
         ),
         tab="vision",
+        id="vision.residual",
     ),
     Step(
         stage="vision_train",
@@ -130,8 +139,11 @@ VISION_STEPS: tuple[Step, ...] = (
             "to replay how attention formed.",
         ),
         tab="vision",
+        id="vision.train",
     ),
 )
+
+VISION_TRACK = Track("vision", QT_TRANSLATE_NOOP("Lesson", "Attention on pictures"), VISION_STEPS)
 
 SHOWS: dict[str, Shows] = {
     "vision_picture": Shows("picture"),

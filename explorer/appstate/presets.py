@@ -17,12 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from explorer.core.config import AttentionConfig
+from explorer.words import QT_TRANSLATE_NOOP
 
 PRESET_CONTEXT = "Presets"
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
-    return text
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
+from explorer.appstate import labs as lab_registry
 from explorer.appstate.board import DEFAULT_BOARD
-from explorer.appstate.lesson import STEPS
+from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACK_IDS, step_index
 from explorer.appstate.lines import LinesOptions
 from explorer.appstate.state import (
     DEFAULT_TAB,
@@ -65,30 +66,48 @@ class Session:
     stage_zoom: tuple[str, ...] | None = None
     values_on_cells: bool = False
     lesson_visible: bool = False
-    lesson_step: int = 0
+    lesson_step: int = 0  # an index into lesson.STEPS; the file holds the step's id
+    lesson_track: str = ALL_TRACKS
     tab: str = DEFAULT_TAB
     board: Board = DEFAULT_BOARD  # board mode's vectors
     lines: LinesOptions = field(default_factory=LinesOptions)  # the weights as lines
     questions: bool = False  # the lesson asks its predict-then-reveal questions
-    vision: VisionSettings = field(default_factory=VisionSettings)  # the Vision tab (optional key)
-    translation: TranslationSettings = field(default_factory=TranslationSettings)  # the Translation tab
+    # every registered lab's settings by its name (explorer/appstate/labs.py), each saved under
+    # that name; a lab missing from a file keeps its defaults
+    labs: dict[str, Any] = field(default_factory=lambda: _default_labs({}))
+
+    @property
+    def vision(self) -> VisionSettings:
+        settings: VisionSettings = self.labs["vision"]
+        return settings
+
+    @property
+    def translation(self) -> TranslationSettings:
+        settings: TranslationSettings = self.labs["translation"]
+        return settings
 
     def to_json(self) -> str:
         data = {"format": SESSION_FORMAT, "version": SESSION_VERSION, **asdict(self)}
+        del data["labs"]  # each lab's settings under its own name, below
+        data["lesson_step_id"] = STEPS[data.pop("lesson_step")].id  # ids stay when steps are added
         data["selected_cell"] = list(self.selected_cell) if self.selected_cell else None
         data["stage_zoom"] = list(self.stage_zoom) if self.stage_zoom else None
         data["board"] = self.board.to_dict()
         data["lines"] = self.lines.to_dict()
-        data["vision"] = self.vision.to_dict()
+        data.update({name: settings.to_dict() for name, settings in self.labs.items()})
         return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def _default_labs(given: dict[str, Any]) -> dict[str, Any]:
+    """The registered labs' settings: the given ones, the rest at their defaults."""
+    return {e.name: given.get(e.name, e.settings()) for e in lab_registry.LABS}
 
 
 def session_of(state: ExplorerState) -> Session:
     """The state as a session: what a saved lesson holds."""
-    own: dict[str, Any] = {"vision": state.vision.settings(), "translation": state.translation.settings}
-    names = [f.name for f in fields(Session) if f.name not in own]
+    names = [f.name for f in fields(Session) if f.name != "labs"]
     held: dict[str, Any] = {name: attrgetter(_STATE_NAMES.get(name, name))(state) for name in names}
-    return Session(**held, **own)
+    return Session(**held, labs={name: lab.settings for name, lab in state.labs.items()})
 
 
 def apply_session(state: ExplorerState, session: Session) -> None:
@@ -103,9 +122,9 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.set_text_zoom(session.text_zoom)
     state.set_values_on_cells(session.values_on_cells)
     state.set_presentation(session.presentation)
+    state.set_lesson_track(session.lesson_track)
     state.set_lesson_step(session.lesson_step)
     state.show_lesson(session.lesson_visible)
-    state.translation.apply(session.translation)
     # last: a lesson step moves to its tab (and the window's lesson to its stage), the saved
     # tab and stage are what the user had chosen after that
     state.set_tab(session.tab)
@@ -113,7 +132,9 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.board.set_board(session.board)
     state.lines.set_options(session.lines)
     state.predict.set_enabled(session.questions)
-    state.vision.apply(session.vision)
+    for name, lab in state.labs.items():
+        if name in session.labs:
+            lab.apply(session.labs[name])
 
 
 # session field -> state attribute, where they differ
@@ -215,11 +236,22 @@ def _format_2(data: dict[str, Any]) -> dict[str, Any]:
         if not (isinstance(panels, list) and panels and all(p in ZOOM_NAMES for p in panels)):
             raise _Invalid.of("session.stage_zoom")
         out["stage_zoom"] = tuple(panels)
-    if "lesson_step" in data:
+    if "lesson_step" in data:  # written before steps had ids: the index among the steps of then
         step = data["lesson_step"]
         if not (_is_index(step) and step < len(STEPS)):
             raise _Invalid.of("session.lesson_step", last=len(STEPS) - 1)
         out["lesson_step"] = step
+    if "lesson_step_id" in data:  # the step by its id; one since removed starts the lesson afresh
+        step_id = data["lesson_step_id"]
+        if not isinstance(step_id, str):
+            raise _Invalid.of("session.lesson_step_id")
+        try:
+            out["lesson_step"] = step_index(step_id)
+        except KeyError:
+            out["lesson_step"] = 0
+    if "lesson_track" in data:
+        track = data["lesson_track"]
+        out["lesson_track"] = track if track in TRACK_IDS else ALL_TRACKS  # a track since removed
     if "tab" in data:
         if not isinstance(data["tab"], str) or not data["tab"]:
             raise _Invalid.of("session.tab")
@@ -232,10 +264,13 @@ def _format_2(data: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(data["questions"], bool):
             raise ValueError("questions must be true or false")
         out["questions"] = data["questions"]
-    if data.get("vision") is not None:
-        out["vision"] = VisionSettings.from_dict(data["vision"])
-    if "translation" in data:
-        out["translation"] = TranslationSettings.from_dict(data["translation"])
+    out["labs"] = _default_labs(
+        {
+            e.name: e.settings.from_dict(data[e.name])
+            for e in lab_registry.LABS
+            if data.get(e.name) is not None
+        }
+    )
     return out
 
 

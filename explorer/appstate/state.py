@@ -15,9 +15,11 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from explorer.appstate import labs
 from explorer.appstate.board import BoardState
 from explorer.appstate.events import Observable
-from explorer.appstate.lesson import STEPS
+from explorer.appstate.lab import LabState
+from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACK_IDS, step_index, track_of, track_range
 from explorer.appstate.lines import LinesState
 from explorer.appstate.model_choice import LoadedModel
 from explorer.appstate.predict import Prediction
@@ -130,15 +132,29 @@ class ExplorerState(Observable):
         self.stage_zoom: tuple[str, ...] | None = None
         self.values_on_cells: bool = False
         self.lesson_visible: bool = False
-        self.lesson_step: int = 0
+        self.lesson_step: int = 0  # an index into lesson.STEPS (every track's steps)
+        self.lesson_track: str = ALL_TRACKS  # the track the lesson walks (lesson.TRACK_IDS)
         self.tab: str = DEFAULT_TAB
         self.loaded_model: LoadedModel | None = None  # what the model labels describe
         self.shape: TraceShape | None = None  # of the trace on screen (None: none yet)
-        self.vision = VisionState()  # the Vision tab's settings, with its own events
-        self.translation = TranslationState()  # the Translation tab's own state, with its own events
+        # every registered lab's state (explorer/appstate/labs.py), each with its own events
+        self.labs: dict[str, LabState] = {entry.name: entry.state() for entry in labs.LABS}
         self.board = BoardState(self._emit)  # board mode's hand-made vectors
         self.lines = LinesState(self._emit)  # the weights drawn as lines
         self.predict = Prediction(self, self._emit)  # the lesson's predict-then-reveal
+
+    # -- the labs -------------------------------------------------------------------------
+    @property
+    def translation(self) -> TranslationState:
+        state = self.labs["translation"]
+        assert isinstance(state, TranslationState)
+        return state
+
+    @property
+    def vision(self) -> VisionState:
+        state = self.labs["vision"]
+        assert isinstance(state, VisionState)
+        return state
 
     # -- what is computed ---------------------------------------------------------------
     def set_config(self, config: AttentionConfig) -> bool:
@@ -230,11 +246,43 @@ class ExplorerState(Observable):
     def show_lesson(self, on: bool) -> None:
         self._set("lesson_visible", bool(on), "lesson")
 
-    def set_lesson_step(self, step: int) -> None:
-        """Go to a lesson step, and to the tab it is shown on."""
-        index = max(0, min(len(STEPS) - 1, int(step)))
-        self._set("lesson_step", index, "lesson")
+    def set_lesson_step(self, step: int | str) -> None:
+        """Go to a lesson step (its index in STEPS, or its id), and to the tab it is shown on;
+        a step of another track than the one walked takes the lesson to that track."""
+        index = step_index(step) if isinstance(step, str) else max(0, min(len(STEPS) - 1, int(step)))
+        other_track = index not in track_range(self.lesson_track)
+        if other_track:
+            self.lesson_track = track_of(index)
+        if not self._set("lesson_step", index, "lesson") and other_track:
+            self._emit("lesson")  # the same step, walked in another track
         self.set_tab(STEPS[index].tab)
+
+    def set_lesson_track(self, track: str) -> None:
+        """Walk one track (or ALL_TRACKS); a step outside it moves to the track's first step."""
+        if track not in TRACK_IDS:
+            raise ValueError(f"lesson track {track!r} is not one of {', '.join(TRACK_IDS)}")
+        if track == self.lesson_track:
+            return
+        self.lesson_track = track
+        steps = track_range(track)
+        if self.lesson_step in steps:
+            self._emit("lesson")
+        else:
+            self.set_lesson_step(steps[0])
+
+    def lesson_steps(self) -> range:
+        """The indices in STEPS of the track the lesson walks."""
+        return track_range(self.lesson_track)
+
+    def step_lesson(self, delta: int) -> None:
+        """The next (+1) or previous (−1) step of the walked track; its ends stay put."""
+        steps = self.lesson_steps()
+        position = steps.index(self.lesson_step) if self.lesson_step in steps else 0
+        self.set_lesson_step(steps[max(0, min(len(steps) - 1, position + delta))])
+
+    @property
+    def lesson_step_id(self) -> str:
+        return STEPS[self.lesson_step].id
 
     def set_tab(self, tab: str) -> None:
         if not isinstance(tab, str) or not tab:

@@ -5,54 +5,52 @@ selected, and the training run it may be watching.
 model, the scoring, the attention, the Transformer's kind / layer / head, the selected cell,
 heatmap or lines, the training steps and seed) are one frozen ``TranslationSettings`` that a
 session saves; the weights in use (shipped or trained here), the snapshot the scrubber shows
-and the ``TrainingRun`` are the session's own (arrays are never saved). Subscribers hear
+and the training run (an explorer.lab ``LabRun``) are the session's own, held the way every
+lab holds them (``explorer.appstate.lab.LabState``; arrays are never saved). Subscribers hear
 the ``EVENTS``:
 
-    request     what is translated changed (text, model, scoring, attention, weights, snapshot)
+    request     what is translated changed (text, model, scoring, attention)
+    weights     the shipped checkpoint or the run's weights, another snapshot (LabState)
     selection   the selected cell (output step, source character) of the stage panels
     stage       the Transformer's attention kind, layer or head
     view        heatmap or lines
-    training    the run started, moved on, or ended; its steps or seed changed
+    training    the run started, moved on, or ended; its steps or seed changed (LabState)
 
 ``request()`` is the job for the worker: a frozen ``TranslationRequest`` whose ``compute()``
 translates with the shipped checkpoint (``explorer.seq2seq.translate``) or re-translates with
 one training snapshot (``alignment_at``); two requests are equal when they would give the
 same trace, so the view asks again only when something changed.
 
-``TrainingRun`` trains from scratch on a thread of its own (not the worker's: a run takes
-tens of seconds and the worker serves every tab), with one torch thread so a core stays free
-for the window. Its progress waits in an inbox until the GUI takes it (``take()``), at the
-GUI's pace: the training thread never waits for the window, and the window does a bounded
-amount of work per tick however fast the steps come.
+``training_run`` makes the window's run: ``train_model`` on a thread of its own with one torch
+thread, translating the typed date at every snapshot on that thread (the alignment the tab
+redraws while it trains, ready when the window takes it).
 """
 
 from __future__ import annotations
 
-import itertools
-import threading
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
+from typing import Any
 
-import torch
-
-from explorer.appstate.events import Observable
+from explorer.appstate.lab import LabState
+from explorer.lab import LabRun, TrainOptions
 from explorer.seq2seq import (
     ATTENTIONS,
     DEFAULT_SCORING,
     MODELS,
     SCORINGS,
-    LabProgress,
     ModelSpec,
-    TrainOptions,
     TranslationTrace,
     alignment_at,
     train_model,
     translate,
 )
 from explorer.seq2seq.checkpoints import CONFIG_FILE, shipped_folder
-from explorer.seq2seq.spec import GRU_MODELS, build_model, default_spec
-from explorer.training import Snapshot, TrainingCancelled, seed_everything, snapshot_of
+from explorer.seq2seq.spec import GRU_MODELS, default_spec
+from explorer.seq2seq.train import DEFAULTS, GOAL
+from explorer.training import Snapshot
 
-EVENTS = ("request", "selection", "stage", "view", "training")
+EVENTS = ("request", "weights", "selection", "stage", "view", "training")
 VIEWS = ("heatmap", "lines")
 KINDS = ("cross", "decoder_self", "encoder_self")  # the Transformer's attentions; GRU: cross only
 WEIGHTS = ("shipped", "trained")
@@ -62,9 +60,8 @@ DEFAULT_STEPS = {"bahdanau": 300, "luong": 300, "transformer": 600}  # each reac
 STEPS_RANGE = (10, 5000)
 SEED_RANGE = (0, 999_999)
 # The window's runs: an evaluation every 20 steps draws the accuracy curve (400 held-out
-# dates take about 0.13 s); a snapshot every 10 steps feeds the scrubber.
-WINDOW_TRAINING = TrainOptions(eval_every=20, snapshot_every=10, threads=1)
-GOAL_EXACT_MATCH = 0.95
+# dates take about 0.13 s); a snapshot every 10 steps feeds the scrubber; one torch thread.
+WINDOW_TRAINING = replace(DEFAULTS, eval_every=20, snapshot_every=10, threads=1)
 
 # Why a (model, scoring) pair cannot be picked (the window words them).
 NO_CHECKPOINT_TRANSFORMER = "transformer_scaled_dot_only"
@@ -88,7 +85,7 @@ def attention_problem(model: str, attention: str) -> str | None:
     return None
 
 
-def _whole(value, name: str, lo: int, hi: int) -> int:
+def _whole(value: object, name: str, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise ValueError(f"{name} must be a whole number from {lo} to {hi}, not {value!r}")
     return value
@@ -134,13 +131,13 @@ class TranslationSettings:
                 _whole(c, "cell", 0, 10_000)
             object.__setattr__(self, "cell", cell)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["cell"] = list(self.cell) if self.cell is not None else None
         return data
 
     @classmethod
-    def from_dict(cls, data) -> TranslationSettings:
+    def from_dict(cls, data: object) -> TranslationSettings:
         """A session's ``translation`` object; ValueError names what is wrong. Missing keys
         keep their defaults (a session of an older version)."""
         if not isinstance(data, dict):
@@ -173,201 +170,59 @@ class TranslationRequest:
 
     def compute(self) -> TranslationTrace:
         """The trace (LabError with a one-line message for text the models cannot read)."""
-        if self.weights == "shipped" or self.snapshot is None:
+        if self.weights == "shipped" or self.snapshot is None or self.spec is None:
             return translate(self.source, self.model, self.scoring, self.attention)
         trace = alignment_at(self.spec, self.snapshot, self.source, self.attention)
         trace.checkpoint = f"training step {self.step}"
         return trace
 
 
-@dataclass(frozen=True)
-class Update:
-    """What one training step sent the window (a LabProgress, and the watched trace of the
-    text the window showed at that moment)."""
-
-    step: int
-    total_steps: int
-    loss: float
-    elapsed_s: float
-    exact_match: float | None = None
-    snapshot: Snapshot | None = None
-    watched: TranslationTrace | None = None
-    watched_for: tuple[str, str] | None = None  # (text, attention) the watched trace is of
+def watch_alignment(spec: ModelSpec, snapshot: Snapshot, target: tuple[str, str]) -> TranslationTrace | None:
+    """The alignment the window shows for its text, from this very snapshot (the run's
+    watcher, on the training thread); None for text the model cannot read (the window says why)."""
+    try:
+        trace = alignment_at(spec, snapshot, *target)
+    except ValueError:
+        return None
+    trace.checkpoint = f"training step {snapshot.step}"
+    return trace
 
 
-_warmed = threading.Event()
+def training_run(
+    model: str,
+    scoring: str,
+    options: TrainOptions = WINDOW_TRAINING,
+    watch: tuple[str, str] = (DEFAULT_SOURCE, "soft"),
+) -> LabRun:
+    """``train_model`` from scratch, as a LabRun that translates ``watch`` (text, decoding) at
+    every snapshot."""
+    spec = default_spec(model, scoring)
+    job = partial(train_model, model, scoring, spec=spec)
+    return LabRun(job, options, goal=GOAL, spec=spec, watcher=partial(watch_alignment, spec), watch=watch)
 
 
-def warm_up_training() -> None:
-    """Make the optimiser once, on a thread of its own: torch's first optimiser imports
-    torch._dynamo (and sympy), about 5 s on this machine, which would otherwise come between
-    the Train button and the first step. The window calls this when the training page is first
-    shown; it does nothing the second time, and any failure is the run's to report."""
-    if _warmed.is_set():
-        return
-    _warmed.set()
-
-    def make() -> None:
-        try:
-            torch.optim.Adam([torch.zeros(1, requires_grad=True)])
-        except Exception:  # the run itself will say what is missing
-            pass
-
-    threading.Thread(target=make, name="explorer-training-warm-up", daemon=True).start()
-
-
-class TrainingRun:
-    """Training from scratch on its own thread; the window takes what arrived, when it likes.
-
-    The public lists (losses, evaluations, snapshots) grow only in ``take()``, on the taker's
-    thread, so the window reads them without locks.
-    """
-
-    _ids = itertools.count(1)
-
-    def __init__(
-        self,
-        model: str,
-        scoring: str,
-        steps: int,
-        seed: int,
-        watch: tuple[str, str] = (DEFAULT_SOURCE, "soft"),
-        options: TrainOptions = WINDOW_TRAINING,
-    ):
-        self.id = next(self._ids)
-        self.spec = default_spec(model, scoring)
-        self.steps, self.seed, self.options = steps, seed, options
-        self.status = "ready"  # running, done, cancelled, failed
-        self.error: BaseException | None = None
-        self.losses: list[float] = []
-        self.eval_steps: list[int] = []
-        self.exact_matches: list[float] = []
-        self.snapshots: list[Snapshot] = []
-        self.elapsed_s = 0.0
-        self.reached_goal_s: float | None = None  # elapsed when held-out exact match first ≥ 95 %
-        self.reached_goal_step: int | None = None
-        # the newest snapshot's watched trace: (step, (text, attention), trace or None)
-        self.watched: tuple[int, tuple[str, str], TranslationTrace | None] | None = None
-        self._watch = watch
-        self._inbox: list[Update] = []
-        self._ended: str | None = None
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    # -- control (any thread) ----------------------------------------------------------------------
-    def start(self) -> None:
-        self.status = "running"
-        self._thread = threading.Thread(target=self._run, name="explorer-training", daemon=True)
-        self._thread.start()
-
-    def cancel(self) -> None:
-        self._stop.set()
-
-    def watch(self, text: str, attention: str) -> None:
-        """The text (and decoding) the training thread translates at every snapshot."""
-        self._watch = (text, attention)
-
-    def join(self, timeout: float | None = None) -> bool:
-        if self._thread is not None:
-            self._thread.join(timeout)
-        return self._thread is None or not self._thread.is_alive()
-
-    @property
-    def running(self) -> bool:
-        return self.status == "running"
-
-    @property
-    def step(self) -> int:
-        return len(self.losses)
-
-    # -- the training thread -----------------------------------------------------------------------
-    def _run(self) -> None:
-        ended, error = "done", None
-        try:
-            self._progress(LabProgress(0, self.steps, float("nan"), 0.0, snapshot=self._untrained()))
-            train_model(
-                self.spec.model,
-                self.spec.scoring,
-                steps=self.steps,
-                seed=self.seed,
-                on_progress=self._progress,
-                should_stop=self._stop.is_set,
-                options=self.options,
-                spec=self.spec,
-            )
-        except TrainingCancelled:
-            ended = "cancelled"
-        except Exception as exc:  # shown to the user as a message; the thread ends cleanly
-            ended, error = "failed", exc
-        with self._lock:
-            self._ended, self.error = ended, error
-
-    def _untrained(self) -> Snapshot:
-        """Step 0, the parameters before any training (the replay starts there): the module
-        ``train_model`` builds first, from the same seed (a test checks they are equal)."""
-        seed_everything(self.seed)
-        return snapshot_of(build_model(self.spec), 0)
-
-    def _progress(self, p: LabProgress) -> None:
-        watched, watch = None, None
-        if p.snapshot is not None:
-            watch = self._watch
-            try:  # the alignment the window shows for its text, from this very snapshot
-                watched = alignment_at(self.spec, p.snapshot, *watch)
-                watched.checkpoint = f"training step {p.step}"
-            except ValueError:  # text the model cannot read: the window says why
-                watched = None
-        update = Update(p.step, p.total_steps, p.loss, p.elapsed_s, p.exact_match, p.snapshot, watched, watch)
-        with self._lock:
-            self._inbox.append(update)
-
-    # -- the taker's thread ------------------------------------------------------------------------
-    def take(self) -> list[Update]:
-        """Everything that arrived since the last call, folded into the public lists."""
-        with self._lock:
-            updates, self._inbox = self._inbox, []
-            ended = self._ended
-        for u in updates:
-            if u.step > 0:  # step 0 is the untrained model: no loss yet
-                self.losses.append(u.loss)
-            self.elapsed_s = u.elapsed_s
-            if u.exact_match is not None:
-                self.eval_steps.append(u.step)
-                self.exact_matches.append(u.exact_match)
-                if self.reached_goal_s is None and u.exact_match >= GOAL_EXACT_MATCH:
-                    self.reached_goal_s, self.reached_goal_step = u.elapsed_s, u.step
-            if u.snapshot is not None:
-                self.snapshots.append(u.snapshot)
-                self.watched = (u.step, u.watched_for, u.watched)
-        if ended is not None and self.status == "running":
-            self.status = ended
-        return updates
-
-
-class TranslationState(Observable):
+class TranslationState(LabState):
     """The tab's one source of truth (see the module docstring)."""
 
     EVENTS = EVENTS
+    GOAL = GOAL
+    OPTIONS = WINDOW_TRAINING
 
     def __init__(self, settings: TranslationSettings | None = None):
         super().__init__()
         self.settings = settings or TranslationSettings()
-        self.weights = "shipped"
-        self.snapshot: int | None = None  # index into run.snapshots; None: the newest
-        self.run: TrainingRun | None = None
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         """Equal when they show the same: settings, weights, snapshot and the very same run."""
         if not isinstance(other, TranslationState):
             return NotImplemented
         mine = (self.settings, self.weights, self.snapshot)
         return mine == (other.settings, other.weights, other.snapshot) and self.run is other.run
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     # -- events --------------------------------------------------------------------------------------
-    def _change(self, events: tuple[str, ...], **changes) -> bool:
+    def _change(self, events: tuple[str, ...], **changes: Any) -> bool:
         new = replace(self.settings, **changes)
         if new == self.settings:
             return False
@@ -380,24 +235,11 @@ class TranslationState(Observable):
     def is_gru(self) -> bool:
         return self.settings.model in GRU_MODELS
 
-    @property
-    def training(self) -> bool:
-        return self.run is not None and self.run.running
-
-    def snapshot_index(self) -> int | None:
-        """The snapshot the trained weights come from (the newest unless scrubbed), or None."""
-        if self.run is None or not self.run.snapshots:
-            return None
-        last = len(self.run.snapshots) - 1
-        return last if self.snapshot is None else min(self.snapshot, last)
-
     def request(self) -> TranslationRequest:
         s = self.settings
-        index = self.snapshot_index() if self.weights == "trained" else None
-        if index is None:
+        run, snap = self.run, self.shown_snapshot()
+        if run is None or snap is None:
             return TranslationRequest(s.source, s.model, s.scoring, s.attention)
-        run = self.run
-        snap = run.snapshots[index]
         return TranslationRequest(
             s.source,
             run.spec.model,
@@ -430,8 +272,8 @@ class TranslationState(Observable):
             ("request", "stage", "training"),
             model=model, scoring=scoring, attention=attention, train_steps=steps, kind=kind,
         )  # fmt: skip
-        if changed and self.weights == "trained" and self.run is not None and self.run.spec.model != model:
-            self.use_shipped()  # the trained weights are another model's
+        if changed:
+            self._keep_weights_fitting()  # the trained weights may be another model's
         return changed
 
     def set_scoring(self, scoring: str) -> bool:
@@ -440,13 +282,8 @@ class TranslationState(Observable):
         if checkpoint_problem(self.settings.model, scoring) == NO_CHECKPOINT_TRANSFORMER:
             raise ValueError(f"the transformer scores with scaled-dot only, not {scoring!r}")
         changed = self._change(("request",), scoring=scoring)
-        if (
-            changed
-            and self.weights == "trained"
-            and self.run is not None
-            and self.run.spec.scoring != scoring
-        ):
-            self.use_shipped()
+        if changed:
+            self._keep_weights_fitting()
         return changed
 
     def show_scoring(self, scoring: str) -> None:
@@ -463,33 +300,6 @@ class TranslationState(Observable):
         if attention_problem(self.settings.model, attention):
             raise ValueError("the transformer decodes with soft or hard cross-attention, not sample")
         return self._change(("request",), attention=attention)
-
-    def use_shipped(self) -> bool:
-        return self._set_weights("shipped", None)
-
-    def use_trained(self, snapshot: int | None = None) -> bool:
-        """The weights of this session's run: a snapshot (the scrubber) or the newest."""
-        if self.run is None or not self.run.snapshots:
-            return False
-        if snapshot is not None:
-            snapshot = max(0, min(int(snapshot), len(self.run.snapshots) - 1))
-            if snapshot == len(self.run.snapshots) - 1 and not self.run.running:
-                snapshot = None  # the last snapshot of a finished run is its final model
-        spec = self.run.spec
-        if (self.settings.model, self.settings.scoring) != (spec.model, spec.scoring):
-            self.weights, self.snapshot = "trained", snapshot  # the pickers show the run's model
-            self._change(
-                ("request", "stage", "training"), model=spec.model, scoring=spec.scoring, kind="cross"
-            )
-            return True
-        return self._set_weights("trained", snapshot)
-
-    def _set_weights(self, weights: str, snapshot: int | None) -> bool:
-        if (self.weights, self.snapshot) == (weights, snapshot):
-            return False
-        self.weights, self.snapshot = weights, snapshot
-        self._emit("request")
-        return True
 
     # -- what is shown ------------------------------------------------------------------------------------
     def select(self, cell: tuple[int, int] | None) -> bool:
@@ -514,52 +324,36 @@ class TranslationState(Observable):
             raise ValueError(f"view {view!r} is not one of {', '.join(VIEWS)}")
         return self._change(("view",), view=view)
 
-    # -- training -------------------------------------------------------------------------------------------
-    def set_training_options(self, steps: int | None = None, seed: int | None = None) -> bool:
-        s = self.settings
-        steps = s.train_steps if steps is None else _whole(int(steps), "train_steps", *STEPS_RANGE)
-        seed = s.train_seed if seed is None else _whole(int(seed), "train_seed", *SEED_RANGE)
+    def prepared(self) -> TranslationSettings:
+        return replace(self.settings, head=0, cell=None)
+
+    # -- training (explorer.appstate.lab) -------------------------------------------------------------
+    def plan(self) -> tuple[int, int]:
+        return self.settings.train_steps, self.settings.train_seed
+
+    def _store_plan(self, steps: int, seed: int) -> bool:
+        steps, seed = _whole(steps, "train_steps", *STEPS_RANGE), _whole(seed, "train_seed", *SEED_RANGE)
         return self._change(("training",), train_steps=steps, train_seed=seed)
 
-    def start_training(self, options: TrainOptions = WINDOW_TRAINING) -> TrainingRun:
-        """Train the picked model and scoring from scratch; the tab follows the new run."""
-        self.cancel_training()
+    def new_run(self, options: TrainOptions) -> LabRun:
         s = self.settings
-        self.run = TrainingRun(
-            s.model, s.scoring, s.train_steps, s.train_seed, (s.source, s.attention), options
-        )
-        self.weights, self.snapshot = "trained", None
-        self.run.start()
-        self._emit("training", "request")
-        return self.run
+        return training_run(s.model, s.scoring, options, self.watch_target())
 
-    def cancel_training(self) -> None:
-        if self.run is not None and self.run.running:
-            self.run.cancel()
+    def run_fits(self, spec: ModelSpec) -> bool:
+        return (self.settings.model, self.settings.scoring) == (spec.model, spec.scoring)
 
-    def poll(self) -> list[Update]:
-        """Take the run's new progress (call it on the GUI thread, on a timer); notifies
-        ``training`` when anything came and ``request`` when the tab follows the newest
-        snapshot and a new one came."""
-        run = self.run
-        if run is None:
-            return []
-        was = run.status
-        updates = run.take()
-        s = self.settings
-        run.watch(s.source, s.attention)
-        if not updates and run.status == was:
-            return updates
-        self._emit("training")
-        if self.weights == "trained" and self.snapshot is None and any(u.snapshot for u in updates):
-            self._emit("request")
-        return updates
+    def show_run_model(self, spec: ModelSpec) -> None:
+        """The pickers show the run's model and scoring."""
+        self._change(("request", "stage", "training"), model=spec.model, scoring=spec.scoring, kind="cross")
+
+    def watch_target(self) -> tuple[str, str]:
+        return self.settings.source, self.settings.attention
 
     # -- sessions -----------------------------------------------------------------------------------------------
     def apply(self, settings: TranslationSettings) -> None:
         """A session's settings (the weights go back to the shipped checkpoint)."""
         old, self.settings = self.settings, settings
         self.weights, self.snapshot = "shipped", None
-        self._emit("request", "stage", "view", "training")
+        self._emit("request", "weights", "stage", "view", "training")
         if old.cell != settings.cell:
             self._emit("selection")

@@ -3,8 +3,10 @@
 ``VisionState`` hangs off the ExplorerState (``state.vision``) and has its own events
 (``EVENTS``): the picture (``Picture``: generated from a seed, loaded from a file, or drawn on
 a generated or plain background), the model variant, the block, the channel and the position
-whose arithmetic is worked, the page of the tab, the training settings and status, and which
-snapshot of a training run the maps are drawn from (None: the shipped checkpoint).
+whose arithmetic is worked, the page of the tab and the plan of the next training run. The
+run, the weights in use (the shipped checkpoint or a snapshot of the run) and the scrubber's
+snapshot are held the way every lab holds them (``explorer.appstate.lab.LabState``: events
+``training`` and ``weights``).
 
 A drawing is kept as its strokes (colour, radius, points in pixel units), never as pixels:
 ``render_drawing`` paints them again, so a session stores a drawing as a few numbers.
@@ -17,25 +19,31 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
+from typing import Any
 
 import numpy as np
 
-from explorer.appstate.events import Observable
-from explorer.vision.models import VARIANTS
+from explorer.appstate.lab import LabState
+from explorer.lab import LabRun, TrainOptions
+from explorer.vision.models import VARIANTS, VisionConfig
 from explorer.vision.shapes import DISTRACTOR_COLOURS, IMAGE_SIZE, TARGET_COLOURS, generate
+from explorer.vision.train import DEFAULTS, GOAL, train_config
 
 KINDS = ("generate", "file", "draw")  # where the picture comes from
 BACKGROUNDS = ("picture", "plain")  # a drawing is painted on the seed's picture or on plain grey
 PLAIN_BACKGROUND = (0.22, 0.22, 0.22)
 DRAW_COLOURS = {**TARGET_COLOURS, **DISTRACTOR_COLOURS}  # the generator's own colours
 PAGES = ("picture", "channel", "spatial", "residual", "compare", "train")
-TRAINING = ("idle", "running", "finished", "cancelled", "failed")
 MAX_SEED = 2**31 - 1  # what a spin box holds; the generator takes any seed ≥ 0
 MAX_STROKES = 200
 MAX_POINTS = 2000  # per stroke
 BRUSH_RANGE = (0.5, 6.0)  # radius in pixels of the 32×32 picture
 MAX_TRAIN_STEPS = 5000
-EVENTS = ("picture", "model", "block", "channel", "position", "page", "training", "snapshot", "brush")
+EVENTS = ("picture", "model", "block", "channel", "position", "page", "training", "weights", "brush")
+# The window's runs: the train command's data, an evaluation every 20 steps for the curves,
+# CUDA when present (else the CPU, one torch thread).
+WINDOW_TRAINING = replace(DEFAULTS, eval_every=20, snapshot_every=10, device="auto", threads=1)
 _BLOCK = re.compile(r"block[1-9][0-9]?")
 
 
@@ -101,7 +109,7 @@ class Picture:
         return f"drawn:{self.background}:{self.seed}:{len(self.strokes)} strokes"
 
     @staticmethod
-    def from_dict(data: dict) -> Picture:
+    def from_dict(data: dict[str, Any]) -> Picture:
         if not isinstance(data, dict):
             raise ValueError("picture must be an object")
         strokes = data.get("strokes") or []
@@ -115,7 +123,7 @@ class Picture:
                 raise ValueError("a stroke's points are [row, column] pairs")
             if not all(_is_number(v) for p in s["points"] for v in p) or not _is_number(s.get("radius")):
                 raise ValueError("a stroke's radius and points must be numbers")
-            made.append(Stroke(s.get("colour"), s["radius"], tuple(tuple(p) for p in s["points"])))
+            made.append(Stroke(str(s.get("colour")), s["radius"], tuple((p[0], p[1]) for p in s["points"])))
         return Picture(
             kind=data.get("kind", "generate"),
             seed=data.get("seed", 7),
@@ -125,7 +133,7 @@ class Picture:
         )
 
 
-def _is_number(value) -> bool:
+def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -206,13 +214,13 @@ class VisionSettings:
         if not (_is_index(self.train_seed) and self.train_seed <= MAX_SEED):
             raise ValueError(f"training seed must be from 0 to {MAX_SEED}")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["position"] = list(self.position) if self.position is not None else None
         return data
 
     @staticmethod
-    def from_dict(data) -> VisionSettings:
+    def from_dict(data: object) -> VisionSettings:
         """Checked; any bad value raises ValueError (the session reports it)."""
         if not isinstance(data, dict):
             raise ValueError("vision must be an object")
@@ -231,7 +239,7 @@ class VisionSettings:
         return VisionSettings(**values)
 
 
-def _is_index(value) -> bool:
+def _is_index(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
@@ -250,10 +258,12 @@ def default_block(variant: str, blocks: int = 3) -> str:
     return "block1" if variant == "residual" else f"block{blocks}"
 
 
-class VisionState(Observable):
-    """The tab's settings and status; each setter validates, changes, then notifies its event."""
+class VisionState(LabState):
+    """The tab's settings and training; each setter validates, changes, then notifies its event."""
 
     EVENTS = EVENTS
+    GOAL = GOAL
+    OPTIONS = WINDOW_TRAINING
 
     def __init__(self, settings: VisionSettings | None = None):
         super().__init__()
@@ -268,15 +278,11 @@ class VisionState(Observable):
         self.brush: float = s.brush
         self.train_steps: int = s.train_steps
         self.train_seed: int = s.train_seed
-        self.training: str = "idle"
-        self.snapshot: int | None = (
-            None  # the step of a training run's snapshot; None: the shipped checkpoint
-        )
 
-    def __eq__(self, other) -> bool:  # the same settings (a session round trip keeps them)
-        return isinstance(other, VisionState) and self.settings() == other.settings()
+    def __eq__(self, other: object) -> bool:  # the same settings (a session round trip keeps them)
+        return isinstance(other, VisionState) and self.settings == other.settings
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     # -- the picture -----------------------------------------------------------------------------
     def set_picture(self, picture: Picture) -> bool:
@@ -329,6 +335,7 @@ class VisionState(Observable):
             self.block = default_block(variant)
         self.position = None
         self._emit("model")
+        self._keep_weights_fitting()  # a run of another variant: its shipped checkpoint
         return True
 
     def set_block(self, block: str) -> bool:
@@ -361,27 +368,30 @@ class VisionState(Observable):
         """Compare mode: the variants side by side on the same picture."""
         return self.page == "compare"
 
-    # -- training ----------------------------------------------------------------------------------
-    def set_training_plan(self, steps: int | None = None, seed: int | None = None) -> None:
-        steps = self.train_steps if steps is None else int(steps)
-        seed = self.train_seed if seed is None else int(seed)
+    # -- training (explorer.appstate.lab) ------------------------------------------------------------
+    def plan(self) -> tuple[int, int]:
+        return self.train_steps, self.train_seed
+
+    def _store_plan(self, steps: int, seed: int) -> bool:
         VisionSettings(train_steps=steps, train_seed=seed)  # validates both
-        if (steps, seed) != (self.train_steps, self.train_seed):
-            self.train_steps, self.train_seed = steps, seed
-            self._emit("training")
+        if (steps, seed) == (self.train_steps, self.train_seed):
+            return False
+        self.train_steps, self.train_seed = steps, seed
+        self._emit("training")
+        return True
 
-    def set_training(self, status: str) -> bool:
-        if status not in TRAINING:
-            raise ValueError(f"training status {status!r} is not one of {', '.join(TRAINING)}")
-        return self._set("training", status, "training")
+    def new_run(self, options: TrainOptions) -> LabRun:
+        config = VisionConfig(variant=self.variant)
+        return LabRun(partial(train_config, config), options, goal=GOAL, spec=config)
 
-    def set_snapshot(self, step: int | None) -> bool:
-        """Draw the maps with the training run's snapshot at ``step``, or the shipped checkpoint (None)."""
-        if step is not None and not _is_index(int(step)):
-            raise ValueError("a snapshot's step is 0 or more")
-        return self._set("snapshot", None if step is None else int(step), "snapshot")
+    def run_fits(self, spec: VisionConfig) -> bool:
+        return spec.variant == self.variant
+
+    def show_run_model(self, spec: VisionConfig) -> None:
+        self.set_variant(spec.variant)
 
     # -- sessions ----------------------------------------------------------------------------------
+    @property
     def settings(self) -> VisionSettings:
         return VisionSettings(
             picture=self.picture,
@@ -395,6 +405,13 @@ class VisionState(Observable):
             train_steps=self.train_steps,
             train_seed=self.train_seed,
         )
+
+    @settings.setter
+    def settings(self, settings: VisionSettings) -> None:
+        self.apply(settings)
+
+    def prepared(self) -> VisionSettings:
+        return replace(self.settings, channel=None, position=None, page="picture")
 
     def apply(self, settings: VisionSettings) -> None:
         """Every saved setting, each change notified as usual (the training run is not saved)."""

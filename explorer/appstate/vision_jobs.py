@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from explorer.appstate.vision import Picture, render_drawing
+from explorer.appstate.vision import Picture, VisionState, render_drawing
 from explorer.core.device import threads_for
 from explorer.training import Snapshot
 from explorer.vision.models import TinyCNN, VisionConfig
@@ -52,6 +52,15 @@ class ModelChoice:
         return self.run is None
 
 
+def model_choice(vision: VisionState) -> ModelChoice:
+    """The shipped checkpoint, or the training run's snapshot whose weights are in use."""
+    snapshot = vision.shown_snapshot()
+    run = vision.run
+    if snapshot is None or run is None or run.spec.variant != vision.variant:
+        return ModelChoice(vision.variant)
+    return ModelChoice(vision.variant, run.id, snapshot.step, run.spec, snapshot)
+
+
 @dataclass(frozen=True)
 class VisionRequest:
     picture: Picture
@@ -79,7 +88,7 @@ class CompareResult:
     traces: dict[str, VisionTrace]  # variant -> trace, in COMPARED order
 
 
-_files: OrderedDict[tuple, LoadedImage] = OrderedDict()
+_files: OrderedDict[tuple[str, int, int], LoadedImage] = OrderedDict()
 _files_lock = threading.Lock()
 
 
@@ -175,5 +184,6 @@ __all__ = [
     "compute",
     "load_file",
     "make_picture",
+    "model_choice",
     "model_for",
 ]

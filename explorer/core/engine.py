@@ -32,7 +32,7 @@ from explorer.core.device import (
 from explorer.core.scoring import make_scoring_params
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
 from explorer.messages import Message, message_of
-from explorer.models import catalogue, convert_e5
+from explorer.models import catalogue, ready
 from explorer.models.bert import BertEncoder, LayerWeights
 from explorer.models.loader import ModelError, PretrainedModel, load_model
 from explorer.models.random_source import (
@@ -123,7 +123,7 @@ class Engine:
         folder = model_dir or (self._default_model if model_key == catalogue.DEFAULT_MODEL else None)
         if not folder:
             try:
-                folder = convert_e5.ready_dir(model_key)
+                folder = ready.ready_dir(model_key)
             except catalogue.CatalogueError as exc:
                 raise ModelError(message_of(exc)) from None
         if folder is None:

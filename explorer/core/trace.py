@@ -18,6 +18,7 @@ from explorer.core import trace_files
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.core.trace_files import Entry
 from explorer.messages import Message
+from explorer.web import AttentionSet, DrawsItself, Page
 
 # Array stages, in the order of the lesson; JSON keys and NPZ names alike.
 STAGE_ARRAYS = (
@@ -89,8 +90,8 @@ class TraceSelection:
         return list(self.heads)
 
 
-@dataclass
-class AttentionTrace:
+@dataclass(repr=False)
+class AttentionTrace(DrawsItself):
     config: AttentionConfig
     tokens_query: list[str]
     tokens_key: list[str]
@@ -126,6 +127,25 @@ class AttentionTrace:
     # nn.Linear weights [out, in] and biases [out] on the CPU: w_q, b_q, … w_o, b_o.
     projections: dict[str, np.ndarray] = field(default_factory=dict)
     numerics: dict[str, Any] = field(default_factory=dict)  # precision, versions, device name
+    # Every layer's weights [layers, heads, n_q, n_k] when asked for (explorer.trace's
+    # all_layers, trace --html): the page and the notebook view switch layers with them.
+    # Not a stage: save() writes the trace's own layer, as ever.
+    layer_weights: np.ndarray | None = None
+
+    def __repr__(self) -> str:
+        source = self.model_name or f"{self.weights_source} weights"
+        layer = "" if self.layer is None else f", layer {self.layer}"
+        layers = 0 if self.layer_weights is None else len(self.layer_weights)
+        every = f" (of {layers} layers)" if layers > 1 else ""
+        return (
+            f"<AttentionTrace: {self.heads} heads, {self.n_query}×{self.n_key} tokens, "
+            f"{source}{layer}{every}, on {self.device}>"
+        )
+
+    # -- the view (explorer.web): to_html() and a notebook cell's view come with DrawsItself -----
+    def page(self, head: int = 0) -> Page:
+        """What the interactive view shows (explorer.web.Page), opening on ``head``."""
+        return attention_page(self, head)
 
     @property
     def n_query(self) -> int:
@@ -228,6 +248,61 @@ class AttentionTrace:
         out["W_O"] = np.stack([p["w_o"][:, rows(h)] for h in heads])  # [heads, d_model, d_k]
         out["b_O"] = np.array(p.get("b_o", zeros))  # [d_model], added once after the sum over heads
         return out
+
+
+# -- the interactive view ------------------------------------------------------------------
+def page_settings(trace: AttentionTrace) -> list[tuple[str, str]]:
+    """The model and options, named on the page (values as the command line writes them)."""
+    c = trace.config
+    model = trace.model_name or f"{trace.weights_source}, d_model {trace.X_key.shape[-1]}"
+    scale = f"temperature {c.temperature:g}" if c.scale == "temperature" else c.scale
+    rows = [
+        ("model", model),
+        ("weights", trace.weights_source),
+        ("heads", f"{trace.heads} × d_k {trace.d_k}"),
+        ("scoring", c.scoring),
+        ("scale", scale),
+        ("attention_kind", c.attention),
+        ("mask", c.mask),
+    ]
+    if trace.weights_source != "pretrained" or c.attention == "sample" or trace.untrained:
+        rows.append(("seed", str(c.seed)))
+    rows.append(("device", trace.device))
+    if not c.is_self_attention:
+        rows.append(("query", c.query))
+    return rows
+
+
+def attention_page(trace: AttentionTrace, head: int = 0) -> Page:
+    """An AttentionTrace as the interactive view's page: tokens, every layer and head, the settings."""
+    every = trace.layer_weights
+    if every is not None and len(every) > 1:
+        weights, layers = every, list(range(len(every)))
+    else:  # one layer: the trace's own (random and identity weights have no layer number)
+        weights = trace.weights[None] if every is None else every
+        layers = [trace.layer if trace.layer is not None else trace.config.layer]
+    title = (
+        trace.config.sentence
+        if trace.config.is_self_attention
+        else f"{trace.config.query} → {trace.config.sentence}"
+    )
+    return Page(
+        kind="attention",
+        title=title,
+        attentions=[
+            AttentionSet(
+                "attention" if trace.config.is_self_attention else "query_attention",
+                trace.tokens_query,
+                trace.tokens_key,
+                np.asarray(weights),
+                layers,
+            )
+        ],
+        settings=page_settings(trace),
+        notices=list(trace.notices),
+        layer=layers[0] if trace.layer is None else trace.layer,
+        head=head,
+    )
 
 
 PROJECTION_LAYOUT = (

@@ -426,7 +426,7 @@ class Classroom(QtCore.QObject):
         if not self.state.lesson_visible:
             self.state.show_lesson(True)
             return
-        self.state.set_lesson_step(self.state.lesson_step + delta)
+        self.state.step_lesson(delta)
 
     def current_stage(self) -> str:
         return STEPS[self.state.lesson_step].stage

@@ -1,4 +1,5 @@
-"""Export: any figure as PNG or SVG, the window as PNG, the data as CSV, NPY or JSON, the clipboard.
+"""Export: any figure as PNG or SVG, the window as PNG, the data as CSV, NPY or JSON, the clipboard,
+and the trace as an interactive page (one HTML file, every layer and head, opens offline).
 
 Every figure is drawn from the data, off-screen, by the tab that owns it (its ``figures``
 in the tab registry): a stage that is not on screen, or a tab never opened, exports the
@@ -8,6 +9,7 @@ message; nothing here can fail with a traceback.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +23,7 @@ from explorer.gui.heatmap.figure import paint_figure
 from explorer.gui.i18n import translate
 from explorer.gui.views.base import FigureSource, NothingToExport
 from explorer.gui.views.registry import TABS
+from explorer.web import write_page
 
 WORKED_WIDTH = 470  # the worked arithmetic's page width, as the dock shows it by default
 
@@ -50,6 +53,8 @@ class Exporter(QtCore.QObject):
 
         self.export_action = action(self.dialog, "Ctrl+E")
         self.export_window_action = action(self.window_dialog)
+        self.export_page_action = action(self.page_dialog)
+        window.worker.listen("page", self._page_written)
         self.copy_action = action(lambda: self.copy_panel(self.window.state.tab), "Ctrl+Shift+C")
         self.retranslate()
 
@@ -167,6 +172,35 @@ class Exporter(QtCore.QObject):
             return self._done(translate("Exporter", "Export failed: {0}").format(exc), path)
         return self._done(None, Path(path).name)
 
+    def export_page(self, path: str | Path, language: str | None = None) -> str | None:
+        """The current trace as an interactive page, every layer computed on the worker (channel
+        "page"); ``message`` says when it is written. Opens in the window's language by default."""
+        prepared = self.window.prepared
+        if prepared is None:
+            return self._done(
+                translate("Exporter", "Nothing to export yet: no result has been computed"), path
+            )
+        state, engine, trace = self.window.state, self.window.context.engine, prepared.trace
+        language = language or state.language
+        head = state.selected_head if state.selected_head < trace.heads else 0
+
+        def write(should_stop) -> Path:
+            every = engine.layer_weights(trace.config, should_stop)
+            return write_page(path, dataclasses.replace(trace, layer_weights=every).page(head), language)
+
+        self.message = translate("Exporter", "Writing {0}…").format(Path(path).name)
+        self.window.statusBar().showMessage(self.message)
+        self.window.worker.submit("page", write, cancellable=True)
+        return None
+
+    def _page_written(self, result) -> None:
+        if result.ok:
+            self._done(None, result.value.name)
+        else:
+            from explorer.gui.messages import error_message
+
+            self._done(translate("Exporter", "Export failed: {0}").format(error_message(result.error)), "")
+
     def copy_panel(self, name: str) -> str | None:
         try:
             image = self.window.grab().toImage() if name == "window" else self.image(name)
@@ -192,12 +226,31 @@ class Exporter(QtCore.QObject):
         if path:
             self.export_window(path if path.lower().endswith(".png") else path + ".png")
 
+    def page_dialog(self) -> None:
+        prefs = self.window.prefs
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self.window,
+            translate("Exporter", "Export an interactive page"),
+            prefs.dialog_start("attention.html"),
+            translate("Exporter", "Web page (*.html)"),
+        )
+        prefs.remember_dialog(path)
+        if path:
+            self.export_page(path if path.lower().endswith((".html", ".htm")) else path + ".html")
+
     def retranslate(self) -> None:
         self.export_action.setText(translate("Exporter", "&Export…"))
         self.export_action.setStatusTip(
             translate("Exporter", "A panel as PNG or SVG, the window as PNG, the data as CSV, NPY or JSON")
         )
         self.export_window_action.setText(translate("Exporter", "Export the window as PNG…"))
+        self.export_page_action.setText(translate("Exporter", "Export an interactive page (HTML)…"))
+        self.export_page_action.setStatusTip(
+            translate(
+                "Exporter",
+                "Every layer and head of the current trace in one web page that opens offline, in English and Chinese",
+            )
+        )
         self.copy_action.setText(translate("Exporter", "Copy the current view to the clipboard"))
 
 
@@ -212,6 +265,7 @@ class ExportDialog(QtWidgets.QDialog):
         self.what = QtWidgets.QComboBox()
         self.what.addItem(self.tr("All stages of the current trace (data)"), "data")
         self.what.addItem(self.tr("The whole window (PNG)"), "window")
+        self.what.addItem(self.tr("Interactive page: every layer and head (HTML)"), "page")
         for name, label in exporter.labels().items():
             self.what.addItem(label, name)
         form.addRow(self.tr("What"), self.what)
@@ -242,7 +296,9 @@ class ExportDialog(QtWidgets.QDialog):
     def _formats(self) -> None:
         what = self.what.currentData()
         self.format.clear()
-        if what == "data":
+        if what == "page":
+            self.format.addItem(self.tr("HTML (one file, opens offline in any browser)"), "html")
+        elif what == "data":
             for text, fmt in (
                 (self.tr("CSV (a folder, one file per stage and head)"), "csv"),
                 (self.tr("NPY (a folder, one file per stage)"), "npy"),
@@ -253,7 +309,7 @@ class ExportDialog(QtWidgets.QDialog):
             self.format.addItem("PNG", "png")
             if what != "window":
                 self.format.addItem(self.tr("SVG (vector)"), "svg")
-        self.copy_button.setEnabled(what != "data")
+        self.copy_button.setEnabled(what not in ("data", "page"))
 
     def _browse(self) -> None:
         fmt = self.format.currentData()
@@ -264,7 +320,12 @@ class ExportDialog(QtWidgets.QDialog):
             )
             prefs.remember_dialog(path, folder=True)
         else:
-            filters = {"png": "PNG (*.png)", "svg": "SVG (*.svg)", "json": "JSON (*.json)"}
+            filters = {
+                "png": "PNG (*.png)",
+                "svg": "SVG (*.svg)",
+                "json": "JSON (*.json)",
+                "html": "HTML (*.html)",
+            }
             path, _ = QtWidgets.QFileDialog.getSaveFileName(
                 self, self.tr("Export to"), prefs.dialog_folder(), filters[fmt]
             )
@@ -281,7 +342,9 @@ class ExportDialog(QtWidgets.QDialog):
         if not path:
             return
         what, fmt = self.what.currentData(), self.format.currentData()
-        if what == "data":
+        if what == "page":
+            message = self.exporter.export_page(path)
+        elif what == "data":
             message = self.exporter.export_data(fmt, path)
         elif what == "window":
             message = self.exporter.export_window(path)

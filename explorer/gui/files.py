@@ -7,7 +7,6 @@ banner, and in a message box when the user opened it from a dialog).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -64,9 +63,8 @@ class SessionFiles(QtCore.QObject):
         Translation and Vision tabs' choices), but not what only looks around (the
         selections, the tab, the page, the theme or the text size: browsing is no change)."""
         s = self.state
-        vision = replace(s.vision.settings(), channel=None, position=None, page="picture")
-        translation = replace(s.translation.settings, head=0, cell=None)
-        return (s.config, s.compare, s.board.board, s.lines.options, s.predict.enabled, translation, vision)
+        labs = tuple(lab.prepared() for lab in s.labs.values())
+        return (s.config, s.compare, s.board.board, s.lines.options, s.predict.enabled, labs)
 
     def mark_clean(self) -> None:
         self._clean = self.lesson()

@@ -136,6 +136,7 @@ class MainWindow(QtWidgets.QMainWindow):
         m.addSeparator()
         m.addAction(e.export_action)
         m.addAction(e.export_window_action)
+        m.addAction(e.export_page_action)
         m.addAction(e.copy_action)
         m.addSeparator()
         self.quit_action = m.addAction("")

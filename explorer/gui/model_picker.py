@@ -24,14 +24,11 @@ from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, INFO_STYLE
 from explorer.gui.preferences import Preferences, default_folder
 from explorer.models import catalogue
+from explorer.words import QT_TRANSLATE_NOOP
 
 OPEN = "open"
 PROVENANCE = "conversion.json"  # what a converter wrote beside the weights (convert_e5)
 MAX_NOTE_CHARS = 200
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
-    return text
 
 
 # The loader's notes on how weights were obtained, translated when shown (by their English text).

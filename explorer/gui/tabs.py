@@ -10,20 +10,21 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.gui.i18n import translate
 from explorer.gui.views.base import View
-from explorer.gui.views.registry import TABS, Tab, tab_named
+from explorer.gui.views.registry import TABS, tab_id
 
 
 class TabHost(QtWidgets.QTabWidget):
     def __init__(self, context, parent=None):
         super().__init__(parent)
         self.context = context
-        self._views: dict[Tab, View] = {}
-        self._pages: dict[Tab, QtWidgets.QWidget] = {}
-        for spec in TABS:
+        self._specs = list(TABS)  # the registry's tabs when the window was made
+        self._views: dict[str, View] = {}  # by the tab's name
+        self._pages: dict[str, QtWidgets.QWidget] = {}
+        for spec in self._specs:
             page = QtWidgets.QWidget()  # an empty page until the view is built
             layout = QtWidgets.QVBoxLayout(page)
             layout.setContentsMargins(0, 0, 0, 0)
-            self._pages[spec.tab] = page
+            self._pages[tab_id(spec.tab)] = page
             self.addTab(page, "")
         # seven titles at a projector's text size do not fit 1024 px: shorten them ("Transl…",
         # the whole title in the tooltip) rather than hide tabs behind scroll arrows
@@ -33,37 +34,41 @@ class TabHost(QtWidgets.QTabWidget):
         self.currentChanged.connect(self._on_current)
 
     # -- views -------------------------------------------------------------------------------
-    def view(self, tab: Tab | str) -> View:
+    def _index(self, tab: str) -> int:
+        """Where the tab of that name is (ValueError: this window has no such tab)."""
+        name = tab_id(tab)
+        for i, spec in enumerate(self._specs):
+            if tab_id(spec.tab) == name:
+                return i
+        raise ValueError(f"no tab named {name!r}")
+
+    def view(self, tab: str) -> View:
         """The tab's view, built now if it was not yet."""
-        tab = Tab(tab)
-        view = self._views.get(tab)
+        spec = self._specs[self._index(tab)]
+        name = tab_id(spec.tab)
+        view = self._views.get(name)
         if view is None:
-            spec = next(s for s in TABS if s.tab == tab)
             view = spec.build(self.context)
-            self._views[tab] = view
-            self._pages[tab].layout().addWidget(view)
+            self._views[name] = view
+            self._pages[name].layout().addWidget(view)
         return view
 
-    def built(self, tab: Tab | str) -> View | None:
-        try:
-            return self._views.get(Tab(tab))
-        except ValueError:
-            return None
+    def built(self, tab: str) -> View | None:
+        return self._views.get(tab_id(tab))
 
     def built_views(self) -> list[View]:
         return list(self._views.values())
 
-    def current_tab(self) -> Tab:
-        return TABS[self.currentIndex()].tab
+    def current_tab(self) -> str:
+        return self._specs[self.currentIndex()].tab
 
     def current_view(self) -> View:
         return self.view(self.current_tab())
 
-    def show_tab(self, tab: Tab | str) -> View:
+    def show_tab(self, tab: str) -> View:
         """Bring a tab to the front (building its view); the state is not touched."""
-        tab = tab_named(tab)
-        view = self.view(tab)
-        index = next(i for i, s in enumerate(TABS) if s.tab == tab)
+        index = self._index(tab) if tab_id(tab) in self._pages else 0  # an old session, a removed tab
+        view = self.view(self._specs[index].tab)
         if self.currentIndex() != index:
             self.setCurrentIndex(index)  # _on_current says the state's own tab back: no event
             # Qt hands the keyboard to the new page's first field when the old page had it: a
@@ -75,10 +80,10 @@ class TabHost(QtWidgets.QTabWidget):
         return view
 
     def _on_current(self, index: int) -> None:
-        self.context.state.set_tab(TABS[index].tab.value)  # the window reacts to the state
+        self.context.state.set_tab(tab_id(self._specs[index].tab))  # the window reacts to the state
 
     def retranslate(self) -> None:
-        for i, spec in enumerate(TABS):
+        for i, spec in enumerate(self._specs):
             title = translate("Tabs", spec.title)
             self.setTabText(i, title)
             # the whole title first: on a narrow screen the tab shows it cut

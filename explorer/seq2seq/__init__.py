@@ -51,6 +51,7 @@ The grammar: explorer.seq2seq.sentences (render, parse, sample_clauses); tasks: 
 Errors meant for the user are ``LabError`` (a ValueError) with a one-line message.
 """
 
+from explorer.lab import TrainOptions
 from explorer.seq2seq import messages as messages  # registers the seq2seq.* templates
 from explorer.seq2seq.alignment import alignment_hits, alignment_score, spelled_alignment_score
 from explorer.seq2seq.dates import EXAMPLE_DATE, FORMATS, DateExample, examples_of, find_fields, render
@@ -63,7 +64,7 @@ from explorer.seq2seq.sequence_train import SequenceProgress, SequenceTrainOptio
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError, ModelSpec
 from explorer.seq2seq.tasks import TASKS, get_task
 from explorer.seq2seq.trace import StepStages, TranslationTrace
-from explorer.seq2seq.train import LabProgress, TrainOptions, TrainResult, alignment_at, train_model
+from explorer.seq2seq.train import LabProgress, TrainResult, alignment_at, train_model
 from explorer.seq2seq.translate import load_model, trace_translation, translate
 
 __all__ = [

@@ -2,6 +2,7 @@
 
     train      --model bahdanau|luong|transformer [--scoring S] --steps N --seed S --out DIR
     translate  --source TEXT [--model M] [--scoring S] [--attention soft|hard|sample] --out FILE.json|.npz
+               [--html FILE.html] (the interactive page)
 
 Bad input exits with status 2 and one ``error: ...`` line (explorer.failing.fail); a cancelled
 training (Ctrl-C) writes nothing and exits 130.
@@ -14,9 +15,11 @@ import shlex
 import signal
 import sys
 import threading
+from dataclasses import replace
 
 from explorer.failing import Parser, check_out, check_out_file, fail
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError
+from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail
 
 EXIT_CANCELLED = 130
 
@@ -66,7 +69,7 @@ def train_main(argv: list[str]) -> int:
     from explorer.seq2seq.checkpoints import save_checkpoint
     from explorer.seq2seq.evaluate import held_out_report
     from explorer.seq2seq.spec import default_spec
-    from explorer.seq2seq.train import TrainOptions, train_model
+    from explorer.seq2seq.train import DEFAULTS, train_model
     from explorer.seq2seq.vocab import Vocabulary
     from explorer.training import TrainingCancelled
 
@@ -74,13 +77,19 @@ def train_main(argv: list[str]) -> int:
         spec = default_spec(args.model, args.scoring)
     except LabError as exc:
         fail(str(exc))
-    options = TrainOptions(
-        batch_size=args.batch_size,
-        lr=args.lr,
-        eval_every=args.eval_every,
-        threads=args.threads,
-        device=args.device,
-    )
+    try:
+        options = replace(
+            DEFAULTS,
+            steps=args.steps,
+            seed=args.seed,
+            batch_size=args.batch_size,
+            learning_rate=args.lr,
+            eval_every=args.eval_every,
+            threads=args.threads,
+            device=args.device,
+        )
+    except ValueError as exc:  # beyond what a run can take (steps, batch, threads)
+        fail(str(exc))
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())  # finish the step, then stop
     window: list[float] = []
@@ -163,9 +172,12 @@ def translate_main(argv: list[str]) -> int:
     parser.add_argument(
         "--checkpoint", default=None, help="a folder written by train (sets model and scoring)"
     )
-    parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
+    parser.add_argument("--out", default=None, help="FILE.json or FILE.npz")
+    add_page_arguments(parser)
     args = parser.parse_args(argv)
-    check_out_file(args.out)
+    check_outputs(args.out, args.html)
+    if args.out is not None:
+        check_out_file(args.out)
     if args.seed < 0:
         fail(f"--seed must be 0 or more, not {args.seed}")
     from explorer.seq2seq.translate import translate
@@ -175,16 +187,21 @@ def translate_main(argv: list[str]) -> int:
     except LabError as exc:
         fail(str(exc))
     try:
-        trace.save(args.out)
+        if args.out is not None:
+            trace.save(args.out)
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
+    if args.html is not None:
+        size = write_page_or_fail(args.html, trace.page(), args.language)
     for notice in trace.notices:
         say(f"note: {notice}")
+    if args.html is not None:
+        say(f"{args.html}: the interactive page, {size / 1e6:.2f} MB")
     score = "n/a"
     if trace.alignment_score is not None:
         score = f"{trace.alignment_score:.2f} ({trace.spelled_alignment_score:.2f} on the digits the source spells)"
     say(
-        f"{args.out}: {trace.source!r} → {trace.output} ({trace.model}-{trace.scoring}, {trace.attention}), "
+        f"{args.out or args.html}: {trace.source!r} → {trace.output} ({trace.model}-{trace.scoring}, {trace.attention}), "
         f"alignment score {score}, {trace.timings_ms['translate']:.1f} ms"
     )
     return 0

@@ -28,6 +28,7 @@ from explorer.atomic import atomic_write, save_json_or_npz
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
 from explorer.seq2seq.alignment import spelled_alignment_score
 from explorer.seq2seq.dates import DateExample
+from explorer.web import AttentionSet, DrawsItself, Page
 
 TRANSLATION_FORMAT_VERSION = 1
 STEP_ARRAYS = ("alignment", "scores", "scaled", "weights", "queries", "keys", "values", "context")
@@ -46,8 +47,8 @@ class StepStages:
     context: np.ndarray  # [d]
 
 
-@dataclass
-class TranslationTrace:
+@dataclass(repr=False)
+class TranslationTrace(DrawsItself):
     model: str  # bahdanau / luong / transformer
     scoring: str  # additive / general / dot / scaled-dot
     attention: str  # soft / hard / sample
@@ -119,6 +120,17 @@ class TranslationTrace:
             raise ValueError(f"no {kind!r} attention in a {self.model} model ({', '.join(self.stages)})")
         return self.stages[kind][layer]
 
+    def __repr__(self) -> str:
+        return (
+            f"<TranslationTrace: {self.source!r} → {self.output!r}, {self.model}-{self.scoring}, "
+            f"{self.attention} attention>"
+        )
+
+    # -- the view (explorer.web): to_html() and a notebook cell's view come with DrawsItself -----
+    def page(self, head: int = 0) -> Page:
+        """What the interactive view shows (explorer.web.Page), opening on ``head``."""
+        return translation_page(self, head)
+
     # -- files ---------------------------------------------------------------------------
     def meta(self) -> dict:
         return {
@@ -182,3 +194,53 @@ class TranslationTrace:
 
     def save(self, path: str | Path) -> None:
         save_json_or_npz(path, self.to_json, self.to_npz)
+
+
+# -- the interactive view ------------------------------------------------------------------
+ORDER = ("cross", "decoder_self", "encoder_self")  # what the page opens on first
+
+
+def translation_page(trace: TranslationTrace, head: int = 0) -> Page:
+    """GRU models: one attention (the decoder's, [output, source]). The Transformer: all three
+    of every layer and head (cross, decoder self, encoder self), switchable on the page."""
+    if trace.is_gru:
+        sets = [
+            AttentionSet(
+                "cross", trace.output_tokens, trace.source_tokens, np.asarray(trace.weights)[None, None], [0]
+            )
+        ]
+    else:
+        sets = []
+        for kind in sorted(trace.stages, key=lambda k: ORDER.index(k) if k in ORDER else len(ORDER)):
+            layers = trace.stages[kind]
+            sets.append(
+                AttentionSet(
+                    kind,
+                    layers[0].tokens_query,
+                    layers[0].tokens_key,
+                    np.stack([layer.weights for layer in layers]),
+                    list(range(len(layers))),
+                )
+            )
+    settings = [
+        ("model", trace.model),
+        ("scoring", trace.scoring),
+        ("attention_kind", trace.attention),
+        ("checkpoint", trace.checkpoint),
+        ("output", trace.output),
+    ]
+    if trace.expected is not None:
+        settings.append(("expected", trace.expected))
+    if trace.alignment_score is not None:
+        settings.append(("alignment_score", f"{trace.alignment_score:.2f}"))
+    if trace.attention == "sample":
+        settings.append(("seed", str(trace.seed)))
+    return Page(
+        kind="translation",
+        title=f"{trace.source} → {trace.output}",
+        attentions=sets,
+        settings=settings,
+        notices=list(trace.notices),
+        layer=sets[0].layers[-1],  # the last layer: the one the alignment is read from
+        head=head,
+    )

@@ -2,6 +2,7 @@
 
     result = train_model("bahdanau", "additive", steps=400, seed=0,
                          on_progress=print, should_stop=lambda: False, watch_text="9 mai 2018")
+    train_model("luong", options=replace(DEFAULTS, steps=300, eval_every=20))   # explorer.lab.TrainOptions
     result.model, result.spec, result.log            # the module, its spec, explorer.training's log
     save_checkpoint(folder, result.model, result.spec, ...)   (explorer.seq2seq.checkpoints)
 
@@ -20,38 +21,32 @@ weights, one for the batches, a fixed thread count). The held-out days are never
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 from explorer.core.device import choose_device, threads_for, torch_threads
+from explorer.lab import Goal, TrainOptions
 from explorer.seq2seq import dates
 from explorer.seq2seq.evaluate import predict
 from explorer.seq2seq.spec import ModelSpec, build_model, default_spec
 from explorer.seq2seq.trace import TranslationTrace
 from explorer.seq2seq.translate import trace_translation
 from explorer.seq2seq.vocab import Vocabulary, make_batch
-from explorer.training import Snapshot, TrainingLog, seed_everything, train
+from explorer.training import Measure, Snapshot, TrainingLog, seed_everything, train
 
 # Which held-out days the evaluations during training use: the same for every run and seed.
 EVAL_SEED = 0
-
-
-@dataclass(frozen=True)
-class TrainOptions:
-    batch_size: int = 128
-    lr: float = 3e-3
-    cooldown: float = 0.2  # the last 20 % of the steps lower the learning rate linearly to 5 %
-    clip: float = 1.0  # gradient norm clip (GRUs early in training)
-    eval_every: int = 50
-    snapshot_every: int = 10
-    eval_per_format: int = 50
-    threads: int = 1  # two are faster when idle, far slower on a busy CPU (docs/benchmarks.md)
-    device: str = "auto"  # CUDA when present (explorer.core.device); determinism is promised on the CPU
+# The train command's run: batches of 128 fresh dates, Adam 3·10⁻³, an evaluation of 50 held-out
+# days per format every 50 steps, one thread (two are faster when idle, far slower on a busy CPU:
+# docs/benchmarks.md).
+DEFAULTS = TrainOptions(steps=400, batch_size=128, learning_rate=3e-3, eval_every=50, eval_size=50)
+GOAL = Goal("exact_match", 0.95)  # held-out exact match a run should reach (the window times it)
+COOLDOWN = 0.2  # the last 20 % of the steps lower the learning rate linearly to 5 %
+CLIP = 1.0  # gradient norm clip (GRUs early in training)
 
 
 @dataclass(frozen=True)
@@ -64,6 +59,8 @@ class LabProgress:
     metrics: dict[str, float] = field(default_factory=dict)  # also per format: "exact_match/french"
     snapshot: Snapshot | None = None  # at snapshot steps only
     watched: TranslationTrace | None = None  # watch_text translated at this snapshot
+    train_s: float = 0.0  # the steps alone (explorer.training's clocks)
+    start: Snapshot | None = None  # on the first report: the untrained model
 
 
 @dataclass
@@ -84,42 +81,49 @@ class TrainResult:
 def train_model(
     model_name: str,
     scoring: str | None = None,
-    steps: int = 400,
-    seed: int = 0,
+    steps: int | None = None,
+    seed: int | None = None,
     on_progress: Callable[[LabProgress], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     watch_text: str | None = None,
-    options: TrainOptions = TrainOptions(),
+    options: TrainOptions = DEFAULTS,
     spec: ModelSpec | None = None,
+    measures: Sequence[Measure] = (),
 ) -> TrainResult:
+    """``steps`` and ``seed``, when given, replace the options' (``eval_size``: held-out days
+    per format)."""
+    options = replace(
+        options,
+        steps=options.steps if steps is None else steps,
+        seed=options.seed if seed is None else seed,
+    )
+    steps, seed = options.steps, options.seed
     spec = spec or default_spec(model_name, scoring)
     vocab = Vocabulary(spec.source_chars)
     device, notice = choose_device(options.device)
     with torch_threads(options.threads):
         seed_everything(seed)
         model = build_model(spec).to(device)
-        optimiser = torch.optim.Adam(model.parameters(), lr=options.lr)
+        optimiser = torch.optim.Adam(model.parameters(), lr=options.learning_rate)
         batches = np.random.default_rng(seed)
-        held_out = dates.held_out_set(options.eval_per_format, EVAL_SEED)
-        cooldown_steps = max(1, int(options.cooldown * steps))
+        held_out = dates.held_out_set(options.eval_size, EVAL_SEED)
+        cooldown_steps = max(1, int(COOLDOWN * steps))
 
         def take_step(i: int) -> float:
             for group in optimiser.param_groups:  # constant, then a linear cool-down
-                group["lr"] = options.lr * max(0.05, min(1.0, (steps - i) / cooldown_steps))
+                group["lr"] = options.learning_rate * max(0.05, min(1.0, (steps - i) / cooldown_steps))
             batch = make_batch(dates.sample(batches, options.batch_size), vocab).to(device)
             logits = model(batch.source, batch.lengths, batch.target_in)
             loss = F.cross_entropy(logits.flatten(0, 1), batch.target.flatten())
             optimiser.zero_grad(set_to_none=True)
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), options.clip)
+            torch.nn.utils.clip_grad_norm_(model.parameters(), CLIP)
             optimiser.step()
             return loss.item()
 
         def evaluate() -> dict[str, float]:
-            started = time.perf_counter()
             report = predict(model, held_out, vocab, device=device)
             metrics = {"exact_match": report.exact_match, "alignment_score": report.alignment_score()}
-            metrics["eval_seconds"] = time.perf_counter() - started  # benches subtract it
             for fmt, numbers in report.by_format().items():
                 metrics[f"exact_match/{fmt}"] = numbers["exact_match"]
             return metrics
@@ -141,6 +145,8 @@ def train_model(
                     progress.metrics,
                     progress.snapshot,
                     watched,
+                    progress.train_s,
+                    progress.start,
                 )
             )
 
@@ -153,6 +159,7 @@ def train_model(
             snapshot_every=options.snapshot_every,
             on_progress=report,
             should_stop=should_stop,
+            measures=measures,
         )
     return TrainResult(spec, model, log, str(device), seed, options, [notice] if notice else [])
 

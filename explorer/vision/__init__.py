@@ -26,4 +26,19 @@ What the Vision tab (or any caller) uses, module by module:
 Nothing here imports Qt (an import-linter contract in pyproject.toml checks it).
 """
 
+import sys as _sys
+import types as _types
+from typing import Any as _Any
+
 from explorer.vision import messages as messages  # registers the vision.* templates
+
+
+class _CallableLab(_types.ModuleType):
+    """``explorer.vision(...)`` is the API's function (explorer.api.vision). Importing this package
+    makes ``explorer.vision`` the package itself, so the package answers the call too."""
+
+    def __call__(self, *args: _Any, **kwargs: _Any) -> _Any:
+        return _sys.modules["explorer.api"].vision(*args, **kwargs)  # loaded with the explorer package
+
+
+_sys.modules[__name__].__class__ = _CallableLab

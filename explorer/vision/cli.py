@@ -60,16 +60,17 @@ def train_vision_main(argv: list[str]) -> int:
     if not name or "/" in name or "\\" in name or name.startswith("."):
         fail(f"--name {name!r}: give a plain file name stem")
 
+    from explorer.lab import TrainOptions
     from explorer.training import TrainingCancelled
     from explorer.vision.checkpoints import save_checkpoint
     from explorer.vision.measure import attention_mass
     from explorer.vision.models import VisionConfig, VisionConfigError
     from explorer.vision.shapes import held_out
-    from explorer.vision.train import TrainSettings, train_config
+    from explorer.vision.train import train_config
 
     try:
         config = VisionConfig(variant=args.model, reduction=args.reduction, kernel=args.kernel)
-        settings = TrainSettings(
+        options = TrainOptions(
             steps=args.steps,
             seed=seed,
             batch_size=args.batch_size,
@@ -92,7 +93,7 @@ def train_vision_main(argv: list[str]) -> int:
 
     started = time.perf_counter()
     try:
-        run = train_config(config, settings, on_progress=report)
+        run = train_config(config, options, on_progress=report)
     except TrainingCancelled as exc:
         fail(f"training stopped after {exc.log.steps_done} steps; nothing written")
     except KeyboardInterrupt:
@@ -103,11 +104,11 @@ def train_vision_main(argv: list[str]) -> int:
     accuracy, ratios = attention_mass(run.model, held_out(1000))
     info = {
         "trained_by": "python -m explorer train-vision " + shlex.join(argv),
-        "steps": settings.steps,
+        "steps": options.steps,
         "seed": seed,
-        "batch_size": settings.batch_size,
-        "pool_size": settings.pool_size,
-        "learning_rate": settings.learning_rate,
+        "batch_size": options.batch_size,
+        "pool_size": options.pool_size,
+        "learning_rate": options.learning_rate,
         "device": run.device,
         "train_seconds": round(seconds, 1),
         "held_out_accuracy_1000": accuracy,
@@ -123,7 +124,7 @@ def train_vision_main(argv: list[str]) -> int:
     ratio_text = ", ".join(f"{r.block} {r.kind} {r.ratio:.2f}×" for r in ratios)
     _print(f"held-out accuracy on 1,000 pictures: {accuracy:.3f}; mass on the object: {ratio_text}")
     _print(
-        f"{weights} and {described.name}: {args.model}, {settings.steps} steps, {seconds:.1f} s on {run.device}"
+        f"{weights} and {described.name}: {args.model}, {options.steps} steps, {seconds:.1f} s on {run.device}"
     )
     return 0
 

@@ -1,13 +1,15 @@
 """Training a vision model from scratch, in a way a window can watch (and the CLI can print).
 
     run = train_variant("cbam", steps=400, seed=0, on_progress=..., should_stop=...)
+    run = train_config(VisionConfig("se"), replace(DEFAULTS, steps=200, eval_every=20))
 
 runs explorer.training.train on generated pictures: every step reports a Progress (loss; at
 evaluation steps the held-out accuracy and loss; at snapshot steps a CPU copy of the weights),
 ``should_stop()`` cancels between steps (TrainingCancelled), and the same seed gives the same
 run on the CPU (one thread by default: thread-pool spinning dominates work this small).
 
-The training pictures are a pool of ``pool_size`` pictures drawn from training seeds (all below
+The options are explorer.lab's ``TrainOptions`` (``DEFAULTS`` below). The training pictures
+are a pool of ``pool_size`` pictures drawn from training seeds (all below
 shapes.HELD_OUT_FIRST) with the run's seed; batches are drawn from the pool by the same
 generator. Accuracy is measured on the first ``eval_size`` held-out pictures.
 
@@ -19,62 +21,39 @@ explorer.vision.trace.run_model(model, picture) gives every stage.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 from explorer.core.device import choose_device, torch_threads
-from explorer.training import Progress, Snapshot, TrainingLog, seed_everything, train
+from explorer.lab import Goal, TrainOptions
+from explorer.training import Measure, Progress, Snapshot, TrainingLog, seed_everything, train
 from explorer.vision.models import TinyCNN, VisionConfig, build_model
 from explorer.vision.shapes import batch_of, held_out, training_seeds
 
-MAX_STEPS = 1_000_000
-
-
-@dataclass(frozen=True)
-class TrainSettings:
-    steps: int = 400
-    seed: int = 0
-    batch_size: int = 32
-    learning_rate: float = 3e-3
-    pool_size: int = 4096
-    eval_every: int = 25
-    eval_size: int = 500
-    snapshot_every: int = 10
-    device: str = "cpu"
-    threads: int | None = 1  # None: leave torch's thread count alone
-
-    def __post_init__(self) -> None:
-        checks = [
-            (1 <= self.steps <= MAX_STEPS, f"steps {self.steps}: it must be from 1 to {MAX_STEPS:,}"),
-            (self.seed >= 0, f"seed {self.seed}: it must be 0 or more"),
-            (1 <= self.batch_size <= 4096, f"batch size {self.batch_size}: it must be from 1 to 4096"),
-            (
-                np.isfinite(self.learning_rate) and 0 < self.learning_rate <= 1,
-                f"learning rate {self.learning_rate}: it must be above 0 and at most 1",
-            ),
-            (1 <= self.pool_size <= 200_000, f"pool size {self.pool_size}: it must be from 1 to 200,000"),
-            (self.eval_every >= 1, f"eval every {self.eval_every}: it must be 1 or more"),
-            (1 <= self.eval_size <= 100_000, f"eval size {self.eval_size}: it must be from 1 to 100,000"),
-            (self.snapshot_every >= 0, f"snapshot every {self.snapshot_every}: it must be 0 (none) or more"),
-            (
-                self.threads is None or 1 <= self.threads <= 256,
-                f"threads {self.threads}: it must be from 1 to 256",
-            ),
-        ]
-        for ok, message in checks:
-            if not ok:
-                raise ValueError(message)
+# The train-vision command's run: 32 pictures a step from a pool of 4,096, Adam 3·10⁻³ with a
+# cosine decay, 500 held-out pictures every 25 steps, one thread on the CPU.
+POOL_SIZE = 4096
+DEFAULTS = TrainOptions(
+    steps=400,
+    batch_size=32,
+    learning_rate=3e-3,
+    eval_every=25,
+    eval_size=500,
+    pool_size=POOL_SIZE,
+    device="cpu",
+)
+GOAL = Goal("accuracy", 0.95)  # held-out accuracy a run should reach (the window times it)
 
 
 @dataclass
 class VisionRun:
     model: TinyCNN  # in eval mode, on ``device``
     config: VisionConfig
-    settings: TrainSettings
+    options: TrainOptions
     log: TrainingLog
     device: str
     notices: list[str] = field(default_factory=list)
@@ -93,40 +72,41 @@ def train_variant(
     *,
     reduction: int = 4,
     kernel: int = 7,
-    settings: TrainSettings | None = None,
+    options: TrainOptions = DEFAULTS,
 ) -> VisionRun:
     """Train one variant from scratch; raises TrainingCancelled (with its log) when stopped."""
     config = VisionConfig(variant=variant, reduction=reduction, kernel=kernel)
-    base = settings or TrainSettings()
-    settings = TrainSettings(**{**base.__dict__, "steps": steps, "seed": seed})
-    return train_config(config, settings, on_progress, should_stop)
+    return train_config(config, replace(options, steps=steps, seed=seed), on_progress, should_stop)
 
 
 def train_config(
     config: VisionConfig,
-    settings: TrainSettings,
+    options: TrainOptions = DEFAULTS,
     on_progress: Callable[[Progress], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    measures: Sequence[Measure] = (),
 ) -> VisionRun:
-    device, notice = choose_device(settings.device)
+    pool_size = POOL_SIZE if options.pool_size is None else options.pool_size  # this lab trains on a pool
+    options = replace(options, pool_size=pool_size)
+    device, notice = choose_device(options.device)
     notices: list[str] = [notice] if notice else []
-    with torch_threads(settings.threads if device.type == "cpu" else None):
-        seed_everything(settings.seed)
-        rng = np.random.default_rng(settings.seed)
-        model = build_model(config, settings.seed).to(device)
-        pool = batch_of(training_seeds(rng, settings.pool_size))
+    with torch_threads(options.threads if device.type == "cpu" else None):
+        seed_everything(options.seed)
+        rng = np.random.default_rng(options.seed)
+        model = build_model(config, options.seed).to(device)
+        pool = batch_of(training_seeds(rng, pool_size))
         pool_images = torch.from_numpy(pool.images).to(device)
         pool_labels = torch.from_numpy(pool.labels).to(device)
-        check = held_out(settings.eval_size)
+        check = held_out(options.eval_size)
         check_images = torch.from_numpy(check.images).to(device)
         check_labels = torch.from_numpy(check.labels).to(device)
-        optimiser = torch.optim.Adam(model.parameters(), lr=settings.learning_rate)
+        optimiser = torch.optim.Adam(model.parameters(), lr=options.learning_rate)
 
         def take_step(i: int) -> float:
             # Cosine decay to 0 over the run: the last steps settle instead of jumping about.
             for group in optimiser.param_groups:
-                group["lr"] = settings.learning_rate * 0.5 * (1 + math.cos(math.pi * i / settings.steps))
-            picks = torch.from_numpy(rng.integers(0, settings.pool_size, settings.batch_size)).to(device)
+                group["lr"] = options.learning_rate * 0.5 * (1 + math.cos(math.pi * i / options.steps))
+            picks = torch.from_numpy(rng.integers(0, pool_size, options.batch_size)).to(device)
             loss = F.cross_entropy(model(pool_images[picks]), pool_labels[picks])
             optimiser.zero_grad(set_to_none=True)
             loss.backward()
@@ -144,13 +124,14 @@ def train_config(
             model,
             take_step,
             evaluate,
-            steps=settings.steps,
-            eval_every=settings.eval_every,
-            snapshot_every=settings.snapshot_every,
+            steps=options.steps,
+            eval_every=options.eval_every,
+            snapshot_every=options.snapshot_every,
             on_progress=on_progress,
             should_stop=should_stop,
+            measures=measures,
         )
-    return VisionRun(model, config, settings, log, str(device), notices)
+    return VisionRun(model, config, options, log, str(device), notices)
 
 
 def model_at(config: VisionConfig, snapshot: Snapshot) -> TinyCNN:

@@ -1373,6 +1373,11 @@
         <translation>课程步骤必须在 0 到 {last} 之间</translation>
     </message>
     <message>
+        <source>lesson_step_id must be a lesson step&apos;s id</source>
+        <comment>session.lesson_step_id</comment>
+        <translation>课程步骤的标识必须是某个课程步骤的名称</translation>
+    </message>
+    <message>
         <source>tab must be a tab&apos;s name</source>
         <comment>session.tab</comment>
         <translation>标签页必须是某个标签页的名称</translation>
@@ -1597,6 +1602,56 @@
         <comment>board.cell</comment>
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>
     </message>
+    <message>
+        <source>training stopped: {detail}</source>
+        <comment>lab.failed</comment>
+        <translation>训练中止：{detail}</translation>
+    </message>
+    <message>
+        <source>training ran out of memory on the {device}</source>
+        <comment>lab.out_of_memory</comment>
+        <translation>训练时 {device} 内存不足</translation>
+    </message>
+    <message>
+        <source>{most} runs are training already; cancel one, or wait for it to end</source>
+        <comment>lab.too_many_runs</comment>
+        <translation>已有 {most} 个训练在运行；请取消其中一个，或等它结束</translation>
+    </message>
+    <message>
+        <source>{problem}; pass convert_weights=True to convert them</source>
+        <comment>api.needs_conversion</comment>
+        <translation>{problem}；传入 convert_weights=True 即可转换</translation>
+    </message>
+    <message>
+        <source>not enough memory for this trace: use a shorter text, or all_layers=False for one layer only</source>
+        <comment>api.out_of_memory</comment>
+        <translation>内存不足，无法计算这次追踪：请用更短的文本，或用 all_layers=False 只算一层</translation>
+    </message>
+    <message>
+        <source>give a picture (a file or an array) or generate=SEED: one of the two</source>
+        <comment>api.vision_source</comment>
+        <translation>请给出一张图片（文件或数组），或者 generate=种子：两者选其一</translation>
+    </message>
+    <message>
+        <source>generate={value!r}: a picture&apos;s seed is a whole number from 0 to {limit}</source>
+        <comment>api.generate_seed</comment>
+        <translation>generate={value!r}：图片的种子必须是 0 到 {limit} 之间的整数</translation>
+    </message>
+    <message>
+        <source>{name}: {count} attention weights are not finite (NaN or infinity); a page shows finite numbers only</source>
+        <comment>web.not_finite</comment>
+        <translation>{name}：有 {count} 个注意力权重不是有限数（NaN 或无穷大）；网页只显示有限的数</translation>
+    </message>
+    <message>
+        <source>{path}: the page&apos;s file name must end in .html or .htm</source>
+        <comment>web.file_suffix</comment>
+        <translation>{path}：网页的文件名必须以 .html 或 .htm 结尾</translation>
+    </message>
+    <message>
+        <source>language {value!r} is not one of {choices}</source>
+        <comment>web.language</comment>
+        <translation>语言 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
 </context>
 <context>
     <name>Docks</name>
@@ -1628,6 +1683,10 @@
         <translation>整个窗口（PNG）</translation>
     </message>
     <message>
+        <source>Interactive page: every layer and head (HTML)</source>
+        <translation>交互网页：每一层、每一个头（HTML）</translation>
+    </message>
+    <message>
         <source>What</source>
         <translation>内容</translation>
     </message>
@@ -1646,6 +1705,10 @@
     <message>
         <source>Copy to clipboard</source>
         <translation>复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>HTML (one file, opens offline in any browser)</source>
+        <translation>HTML（单个文件，离线时也能在任何浏览器里打开）</translation>
     </message>
     <message>
         <source>CSV (a folder, one file per stage and head)</source>
@@ -1703,6 +1766,10 @@
         <translation>还没有可导出的内容：尚未计算出结果</translation>
     </message>
     <message>
+        <source>Writing {0}…</source>
+        <translation>正在写入 {0}…</translation>
+    </message>
+    <message>
         <source>Copy failed: {0}</source>
         <translation>复制失败：{0}</translation>
     </message>
@@ -1715,6 +1782,14 @@
         <translation>导出窗口</translation>
     </message>
     <message>
+        <source>Export an interactive page</source>
+        <translation>导出交互网页</translation>
+    </message>
+    <message>
+        <source>Web page (*.html)</source>
+        <translation>网页 (*.html)</translation>
+    </message>
+    <message>
         <source>&amp;Export…</source>
         <translation>导出(&amp;E)…</translation>
     </message>
@@ -1725,6 +1800,14 @@
     <message>
         <source>Export the window as PNG…</source>
         <translation>把窗口导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Export an interactive page (HTML)…</source>
+        <translation>导出交互网页（HTML）…</translation>
+    </message>
+    <message>
+        <source>Every layer and head of the current trace in one web page that opens offline, in English and Chinese</source>
+        <translation>把当前结果的每一层、每一个头放进一个离线也能打开的网页，提供英文和中文</translation>
     </message>
     <message>
         <source>Copy the current view to the clipboard</source>
@@ -1763,6 +1846,125 @@
     <message>
         <source>dim {0}</source>
         <translation>第 {0} 维</translation>
+    </message>
+</context>
+<context>
+    <name>LabTraining</name>
+    <message>
+        <source>Nothing to export yet: train a model first.</source>
+        <translation>还没有可导出的内容：请先训练一个模型。</translation>
+    </message>
+    <message>
+        <source>How many optimiser steps to train for</source>
+        <translation>要训练多少个优化步</translation>
+    </message>
+    <message>
+        <source>Step {step} of {total}</source>
+        <translation>第 {step} 步，共 {total} 步</translation>
+    </message>
+    <message>
+        <source>on {device}</source>
+        <translation>在 {device} 上</translation>
+    </message>
+    <message>
+        <source>loss {loss:.3f}</source>
+        <translation>损失 {loss:.3f}</translation>
+    </message>
+    <message>
+        <source>{s:.1f} s</source>
+        <translation>{s:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>({pct:g} % reached at step {step}, after {s:.1f} s of training)</source>
+        <translation>（第 {step} 步达到 {pct:g}%，训练用时 {s:.1f} 秒）</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>已完成。</translation>
+    </message>
+    <message>
+        <source>Cancelled: the snapshots so far can still be replayed.</source>
+        <translation>已取消：已有的快照仍可回放。</translation>
+    </message>
+    <message>
+        <source>Training failed: {0}</source>
+        <translation>训练失败：{0}</translation>
+    </message>
+    <message>
+        <source>in use: the shipped checkpoint</source>
+        <translation>在用：自带的检查点</translation>
+    </message>
+    <message>
+        <source>in use: step {step}</source>
+        <translation>在用：第 {step} 步</translation>
+    </message>
+    <message>
+        <source>The weights the tab computes with: the shipped checkpoint, or a snapshot of this run</source>
+        <translation>本页计算所用的权重：自带的检查点，或本次训练的一个快照</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>回放</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>The same seed gives the same run: the same weights, batches and losses</source>
+        <translation>相同的种子给出相同的训练：相同的权重、批次和损失</translation>
+    </message>
+    <message>
+        <source>Train from scratch</source>
+        <translation>从零训练</translation>
+    </message>
+    <message>
+        <source>Train the chosen model from random weights, on a thread of its own; the window stays usable</source>
+        <translation>在单独的线程上从随机权重训练所选的模型；窗口照常可用</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop training between two steps; what was learned so far stays</source>
+        <translation>在两步之间停止训练；已经学到的保留下来</translation>
+    </message>
+    <message>
+        <source>Use the shipped checkpoint</source>
+        <translation>使用自带的检查点</translation>
+    </message>
+    <message>
+        <source>The trained checkpoint that comes with the explorer</source>
+        <translation>Explorer 自带的已训练检查点</translation>
+    </message>
+    <message>
+        <source>Use the trained model</source>
+        <translation>使用刚训练的模型</translation>
+    </message>
+    <message>
+        <source>This run&apos;s newest weights</source>
+        <translation>本次训练的最新权重</translation>
+    </message>
+    <message>
+        <source>Replay the run, snapshot by snapshot</source>
+        <translation>逐个快照回放这次训练</translation>
+    </message>
+    <message>
+        <source>The run&apos;s snapshots: drag to see the model at that moment of training</source>
+        <translation>训练的快照：拖动查看训练到那一刻的模型</translation>
+    </message>
+    <message>
+        <source>%v of %m steps</source>
+        <translation>%v / %m 步</translation>
     </message>
 </context>
 <context>
@@ -1846,6 +2048,10 @@
     <message>
         <source>Would hard attention change the output row of &apos;{query}&apos;?</source>
         <translation>改用硬注意力，会改变“{query}”的输出行吗？</translation>
+    </message>
+    <message>
+        <source>Attention, stage by stage</source>
+        <translation>注意力，一步一步</translation>
     </message>
     <message>
         <source>Mask</source>
@@ -2032,6 +2238,10 @@
         <translation>没有人告诉模型哪些字符表示年份。点击“从零训练”：它从随机权重开始，对齐一片模糊；几百步之内，年份的数字看向年份，月份看向月份，日看向日。拖动进度滑块回放对齐的形成过程。</translation>
     </message>
     <message>
+        <source>Translation: attention as alignment</source>
+        <translation>翻译：注意力即对齐</translation>
+    </message>
+    <message>
         <source>Train a model from scratch: the loss falls, the held-out accuracy rises and the spatial map, first spread everywhere, gathers on the target shape. Drag the slider to replay how attention formed.</source>
         <translation>从零开始训练一个模型：损失下降，留出集准确率上升，空间注意力图从一开始到处分散，逐渐聚集到目标形状上。拖动滑块，回放注意力是怎样形成的。</translation>
     </message>
@@ -2081,6 +2291,14 @@
     <message>
         <source>How long Play stays on each stage</source>
         <translation>播放时每个阶段停留多久</translation>
+    </message>
+    <message>
+        <source>Every track</source>
+        <translation>全部课程线</translation>
+    </message>
+    <message>
+        <source>Which part of the lesson ← and → walk: one track, or all of them</source>
+        <translation>← 和 → 走过课程的哪一部分：一条课程线，或全部</translation>
     </message>
 </context>
 <context>
@@ -3131,6 +3349,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>点击一个输出字符或对齐矩阵的一行，查看这一步。</translation>
     </message>
     <message>
+        <source>“{source}” → “{output}”: {model}, {scoring} scoring, {attention} attention ({checkpoint}). Each row is an output character, each column a source character; a cell is the weight the step gave that character.</source>
+        <translation>“{source}” → “{output}”：{model}，{scoring}评分，{attention}注意力（{checkpoint}）。每一行是一个输出字符，每一列是一个源字符；格子里是这一步给那个字符的权重。</translation>
+    </message>
+    <message>
         <source>Translation: the alignment (heatmap)</source>
         <translation>翻译：对齐（热力图）</translation>
     </message>
@@ -3141,6 +3363,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Translation: the selected output step&apos;s stages</source>
         <translation>翻译：所选输出步的各个阶段</translation>
+    </message>
+    <message>
+        <source>Translation: the training curves</source>
+        <translation>翻译：训练曲线</translation>
     </message>
     <message>
         <source>weekday, day, month, year</source>
@@ -3343,116 +3569,16 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>从随机权重开始训练 {model}：损失下降，留出集准确率上升，对齐在你眼前逐渐形成。</translation>
     </message>
     <message>
-        <source>Step {step} of {total}</source>
-        <translation>第 {step} 步，共 {total} 步</translation>
-    </message>
-    <message>
-        <source>loss {loss:.3f}</source>
-        <translation>损失 {loss:.3f}</translation>
+        <source>held-out exact match</source>
+        <translation>留出集完全匹配</translation>
     </message>
     <message>
         <source>held-out exact match {pct:.1f} %</source>
         <translation>留出集完全匹配 {pct:.1f}%</translation>
     </message>
     <message>
-        <source>{s:.1f} s</source>
-        <translation>{s:.1f} 秒</translation>
-    </message>
-    <message>
-        <source>(95 % reached at step {step}, after {s:.1f} s)</source>
-        <translation>（第 {step} 步达到 95%，用时 {s:.1f} 秒）</translation>
-    </message>
-    <message>
-        <source>Finished.</source>
-        <translation>已完成。</translation>
-    </message>
-    <message>
-        <source>Cancelled: the snapshots so far can still be replayed.</source>
-        <translation>已取消：已有的快照仍可回放。</translation>
-    </message>
-    <message>
-        <source>Training failed: {0}</source>
-        <translation>训练失败：{0}</translation>
-    </message>
-    <message>
-        <source>Weights in use: the shipped checkpoint.</source>
-        <translation>当前权重：自带的检查点。</translation>
-    </message>
-    <message>
-        <source>Weights in use: this training run at step {step}.</source>
-        <translation>当前权重：本次训练的第 {step} 步。</translation>
-    </message>
-    <message>
-        <source>step {step}</source>
-        <translation>第 {step} 步</translation>
-    </message>
-    <message>
-        <source>no snapshots yet</source>
-        <translation>还没有快照</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Replay</source>
-        <translation>回放</translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation>步数</translation>
-    </message>
-    <message>
         <source>How many optimiser steps (batches of 128 dates) to train for</source>
         <translation>训练多少个优化步（每批 128 个日期）</translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation>随机种子</translation>
-    </message>
-    <message>
-        <source>The same seed gives the same run: the same weights, batches and losses</source>
-        <translation>相同的种子给出相同的训练：相同的权重、批次和损失</translation>
-    </message>
-    <message>
-        <source>Train the chosen model and scoring from random weights, on one CPU thread; the window stays usable</source>
-        <translation>用一个 CPU 线程从随机权重训练所选的模型和评分函数；窗口照常可用</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Stop training between two steps; what was learned so far stays</source>
-        <translation>在两步之间停止训练；已经学到的保留下来</translation>
-    </message>
-    <message>
-        <source>Use the shipped checkpoint</source>
-        <translation>使用自带的检查点</translation>
-    </message>
-    <message>
-        <source>Translate with the trained checkpoint that comes with the explorer</source>
-        <translation>用 Explorer 自带的已训练检查点翻译</translation>
-    </message>
-    <message>
-        <source>Use the trained model</source>
-        <translation>使用刚训练的模型</translation>
-    </message>
-    <message>
-        <source>Translate with this run&apos;s newest weights</source>
-        <translation>用本次训练的最新权重翻译</translation>
-    </message>
-    <message>
-        <source>Replay how the alignment formed, snapshot by snapshot</source>
-        <translation>逐个快照回放对齐的形成过程</translation>
-    </message>
-    <message>
-        <source>The training snapshots (one every 10 steps): drag to see the alignment at that moment</source>
-        <translation>训练快照（每 10 步一个）：拖动查看那一刻的对齐</translation>
-    </message>
-    <message>
-        <source>%v of %m steps</source>
-        <translation>%v / %m 步</translation>
     </message>
     <message>
         <source>training loss</source>
@@ -3461,10 +3587,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>step</source>
         <translation>步</translation>
-    </message>
-    <message>
-        <source>held-out exact match (dashed: 95 %)</source>
-        <translation>留出集完全匹配率（虚线：95%）</translation>
     </message>
 </context>
 <context>
@@ -3567,22 +3689,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>channel {0}: z = {1}, weight = {2}</source>
         <translation>通道 {0}：z = {1}，权重 = {2}</translation>
-    </message>
-    <message>
-        <source>Train {0} from scratch:</source>
-        <translation>从零训练 {0}：</translation>
-    </message>
-    <message>
-        <source>Start a run to watch the loss fall, the held-out accuracy rise and the map find the shape.</source>
-        <translation>开始训练，观察损失下降、留出集准确率上升，以及注意力图找到目标形状。</translation>
-    </message>
-    <message>
-        <source>shipped checkpoint</source>
-        <translation>随程序提供的检查点</translation>
-    </message>
-    <message>
-        <source>step {0} of {1}</source>
-        <translation>第 {0} 步，共 {1} 步</translation>
     </message>
     <message>
         <source>Seed</source>
@@ -3693,6 +3799,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>显示残差注意力模型</translation>
     </message>
     <message>
+        <source>The shipped {0} model on the same picture: {1} has none of this attention.</source>
+        <translation>同一张图片上自带的 {0} 模型：{1} 没有这种注意力。</translation>
+    </message>
+    <message>
         <source>This block has no channel attention.</source>
         <translation>这个块没有通道注意力。</translation>
     </message>
@@ -3723,6 +3833,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Vision: plain, SE and CBAM side by side</source>
         <translation>视觉：普通、SE 和 CBAM 并排对比</translation>
+    </message>
+    <message>
+        <source>Vision: the training curves</source>
+        <translation>视觉：训练曲线</translation>
     </message>
     <message>
         <source>plain CNN</source>
@@ -3877,12 +3991,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>H = (1 + M(x))·T(x)：注意力只能在主干特征上做加法。</translation>
     </message>
     <message>
-        <source>loss</source>
-        <translation>损失</translation>
+        <source>Train {0} from scratch: the loss falls, the held-out accuracy rises and the map finds the shape.</source>
+        <translation>从零训练 {0}：损失下降，留出集准确率上升，注意力图找到目标形状。</translation>
     </message>
     <message>
-        <source>held-out</source>
-        <translation>留出集</translation>
+        <source>step</source>
+        <translation>步</translation>
     </message>
     <message>
         <source>training loss</source>
@@ -3897,76 +4011,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>留出集准确率</translation>
     </message>
     <message>
-        <source>{0} on {1}: step {2} of {3}</source>
-        <translation>{0}（{1}）：第 {2} 步，共 {3} 步</translation>
-    </message>
-    <message>
-        <source>loss {0:.3f}</source>
-        <translation>损失 {0:.3f}</translation>
-    </message>
-    <message>
         <source>held-out accuracy {0}</source>
         <translation>留出集准确率 {0}</translation>
     </message>
     <message>
-        <source>{0:.1f} s</source>
-        <translation>{0:.1f} 秒</translation>
-    </message>
-    <message>
-        <source>95 % reached after {0:.1f} s</source>
-        <translation>{0:.1f} 秒后达到 95 %</translation>
-    </message>
-    <message>
-        <source>finished</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>failed: {0}</source>
-        <translation>失败：{0}</translation>
-    </message>
-    <message>
-        <source>steps </source>
-        <translation>步数 </translation>
-    </message>
-    <message>
         <source>Optimiser steps of 32 pictures each</source>
         <translation>优化器步数，每步 32 张图片</translation>
-    </message>
-    <message>
-        <source>seed </source>
-        <translation>种子 </translation>
-    </message>
-    <message>
-        <source>The same seed gives the same run</source>
-        <translation>种子相同，训练过程就相同</translation>
-    </message>
-    <message>
-        <source>Start training</source>
-        <translation>开始训练</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Stop after the current step; the snapshots so far stay</source>
-        <translation>在当前这一步之后停止；已有的快照会保留</translation>
-    </message>
-    <message>
-        <source>Snapshot</source>
-        <translation>快照</translation>
-    </message>
-    <message>
-        <source>Replay the run: the maps are redrawn with the weights of that step</source>
-        <translation>回放训练：用那一步的权重重新画出各张图</translation>
-    </message>
-    <message>
-        <source>Use the shipped checkpoint</source>
-        <translation>使用随程序提供的检查点</translation>
     </message>
 </context>
 <context>
@@ -4042,6 +4092,157 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>the kernel&apos;s weights on it, W_max</source>
         <translation>作用在它上面的卷积核权重 W_max</translation>
+    </message>
+</context>
+<context>
+    <name>WebPage</name>
+    <message>
+        <source>Attention Explorer</source>
+        <translation>注意力探索器</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Every head of this layer</source>
+        <translation>这一层的每一个头</translation>
+    </message>
+    <message>
+        <source>Lines: each query token to the keys it attends to</source>
+        <translation>连线：每个查询词元连向它关注的键</translation>
+    </message>
+    <message>
+        <source>Heatmap: rows are queries, columns are keys</source>
+        <translation>热力图：行是查询，列是键</translation>
+    </message>
+    <message>
+        <source>Where the selected query looks</source>
+        <translation>选中的查询看向哪里</translation>
+    </message>
+    <message>
+        <source>Hover a cell or a token for its weight; click a query token to keep it selected.</source>
+        <translation>把鼠标停在格子或词元上可看到它的权重；点击左边的查询词元可以固定选中它。</translation>
+    </message>
+    <message>
+        <source>No query selected: hover or click a token on the left.</source>
+        <translation>还没有选中查询：把鼠标停在左边的词元上，或点击它。</translation>
+    </message>
+    <message>
+        <source>“{query}” → “{key}”: {value}</source>
+        <translation>“{query}” → “{key}”：{value}</translation>
+    </message>
+    <message>
+        <source>layer {layer}, head {head}</source>
+        <translation>第 {layer} 层，第 {head} 个头</translation>
+    </message>
+    <message>
+        <source>and {count} more keys</source>
+        <translation>另有 {count} 个键</translation>
+    </message>
+    <message>
+        <source>This view draws itself with JavaScript. In a notebook, run the cell again (or trust the notebook) to see it.</source>
+        <translation>这个视图要靠 JavaScript 画出来。在笔记本里，请重新运行这个单元格（或者信任这个笔记本）才能看到。</translation>
+    </message>
+    <message>
+        <source>Self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>Cross-attention (decoder → source)</source>
+        <translation>交叉注意力（解码器 → 源文本）</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention (causal)</source>
+        <translation>解码器自注意力（因果掩码）</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Query attends over a sentence</source>
+        <translation>查询关注另一个句子</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Query text</source>
+        <translation>查询文本</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重来源</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <source>Scoring</source>
+        <translation>评分函数</translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>Softmax or hard</source>
+        <translation>softmax 还是硬注意力</translation>
+    </message>
+    <message>
+        <source>Mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>正确答案</translation>
+    </message>
+    <message>
+        <source>Alignment score</source>
+        <translation>对齐分数</translation>
+    </message>
+    <message>
+        <source>The weights are rounded to multiples of 1/255 (at most 0.002 off) to keep this page small: {values:,} numbers would take {megabytes:.1f} MB exactly.</source>
+        <translation>为了让网页小一些，权重被取整到 1/255 的倍数（误差不超过 0.002）：精确写出 {values:,} 个数需要 {megabytes:.1f} MB。</translation>
+    </message>
+    <message>
+        <source>{name}: only layers {kept} of the {total} layers are on this page (the others would make it too large).</source>
+        <translation>{name}：网页上只有第 {kept} 层，共 {total} 层（其余的层会让网页太大）。</translation>
+    </message>
+    <message>
+        <source>{name}: only heads {kept} of the {total} heads are on this page (the others would make it too large).</source>
+        <translation>{name}：网页上只有第 {kept} 个头，共 {total} 个头（其余的头会让网页太大）。</translation>
+    </message>
+    <message>
+        <source>{name}: only the first {kept} of the {total} query tokens are on this page (the others would make it too large).</source>
+        <translation>{name}：网页上只有前 {kept} 个查询词元，共 {total} 个（其余的会让网页太大）。</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,18 +15,19 @@ from explorer.appstate.translation import (
     NO_CHECKPOINT_TRANSFORMER,
     NO_SAMPLE_TRANSFORMER,
     WINDOW_TRAINING,
-    TrainingRun,
     TranslationSettings,
     TranslationState,
     attention_problem,
     checkpoint_problem,
+    training_run,
 )
+from explorer.lab import LabRun
 from explorer.seq2seq import alignment_at, train_model, translate
 from explorer.seq2seq.spec import GRU_MODELS, SCORINGS
 
 
-def run_to_end(run: TrainingRun) -> TrainingRun:
-    if run.status == "ready":
+def run_to_end(run: LabRun) -> LabRun:
+    if run.status == "idle":
         run.start()
     assert run.join(120)
     run.take()
@@ -109,14 +111,15 @@ def test_a_request_computes_what_translate_computes_and_equal_requests_are_one()
 def test_a_run_is_the_train_command_step_for_step():
     """The window's run trains exactly what train_model trains with the same seed and options;
     its step 0 is the untrained model train_model starts from."""
-    run = run_to_end(TrainingRun("bahdanau", "additive", steps=20, seed=3, watch=("9.5.18", "soft")))
+    options = replace(WINDOW_TRAINING, steps=20, seed=3)
+    run = run_to_end(training_run("bahdanau", "additive", options, watch=("9.5.18", "soft")))
     reference = train_model("bahdanau", "additive", steps=20, seed=3, options=WINDOW_TRAINING)
     assert run.status == "done" and run.step == 20
     assert run.losses == pytest.approx(reference.log.losses, abs=0)
     assert [s.step for s in run.snapshots] == [s.step for s in reference.log.snapshots] == [0, 10, 20]
     for mine, theirs in zip(run.snapshots, reference.log.snapshots):
         assert all(torch.equal(mine.state[k], theirs.state[k]) for k in theirs.state)
-    assert run.eval_steps == [20] and run.exact_matches == [reference.log.metrics[-1]["exact_match"]]
+    assert run.eval_steps == [20] and run.series("exact_match") == [reference.log.metrics[-1]["exact_match"]]
     step, watched_for, watched = run.watched
     assert (step, watched_for) == (20, ("9.5.18", "soft"))
     np.testing.assert_array_equal(
@@ -126,15 +129,15 @@ def test_a_run_is_the_train_command_step_for_step():
 
 def test_the_state_follows_the_run_and_the_scrubber_picks_snapshots():
     t = TranslationState()
-    t.set_training_options(steps=30, seed=0)
+    t.set_training_plan(steps=30, seed=0)
     events = []
     t.subscribe(lambda event, s: events.append(event))
     run = t.start_training()
-    assert t.training and t.weights == "trained" and events == ["training", "request"]
+    assert t.training and t.weights == "trained" and events == ["training", "weights"]
     assert run.join(120)
     events.clear()
     t.poll()
-    assert run.status == "done" and "training" in events and "request" in events
+    assert run.status == "done" and "training" in events and "weights" in events
     request = t.request()
     assert (request.weights, request.step) == ("trained", 30)
     t.use_trained(1)
@@ -154,7 +157,7 @@ def test_the_state_follows_the_run_and_the_scrubber_picks_snapshots():
 
 def test_cancel_stops_between_steps_and_keeps_what_was_learned():
     t = TranslationState()
-    t.set_training_options(steps=5000)
+    t.set_training_plan(steps=5000)
     run = t.start_training()
     while not run.take() or run.step < 3:
         run.join(0.05)

@@ -146,7 +146,7 @@ def test_sessions_keep_the_vision_settings(tmp_path):
     assert data["vision"]["picture"]["strokes"][0]["points"] == [[4.0, 4.0], [9.5, 12.25]]
     fresh = ExplorerState()
     apply_session(fresh, load_session(path))
-    assert fresh.vision.settings() == v.settings()
+    assert fresh.vision.settings == v.settings
     # an older file without the key opens with the defaults
     del data["vision"]
     path.write_text(json.dumps(data), encoding="utf-8")

@@ -134,11 +134,11 @@ def test_every_option_combination(tmp_path, scoring, scale, attention, mask, wei
         (["--layer", "9"], "layers 0 to 5"),
         (["--model-dir", "/nonexistent/folder"], "does not exist"),
         (["--heads", "three"], "invalid int"),
-        ([], "required"),
+        ([], "give --out FILE.json|FILE.npz, --html FILE.html, or both"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(tmp_path, args, message):
-    if args:  # the empty case checks that --out itself is required
+    if args:  # the empty case checks that a file to write is required
         args = [*args, "--out", str(tmp_path / "t.json")]
     result = run_cli(*args)
     assert result.returncode == 2

@@ -17,6 +17,7 @@ import importlib.metadata
 import json
 import re
 import struct
+import threading
 import types
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -38,8 +39,9 @@ from explorer.core.engine import Engine
 from explorer.core.trace import TraceSelection
 from explorer.gui import core_text
 from explorer.gui.core_text import error_text, translated
+from explorer.lab import MAX_RUNNING, LabRun, TrainOptions, run_all
 from explorer.messages import CONTEXT, TEMPLATES, Message, MessageError, fields, placeholders
-from explorer.models import convert_e5
+from explorer.models import convert_e5, ready
 from explorer.models.convert_bin import convert, read_bin
 from explorer.models.e5s1 import dequantise_q4_0, read_e5s1
 from explorer.models.families import read_config
@@ -56,6 +58,7 @@ from explorer.seq2seq.translate import load_model as load_lab_model
 from explorer.seq2seq.translate import read_source, trace_translation
 from explorer.training import train
 from explorer.vision import images as vision_images
+from explorer.web import AttentionSet
 from tests.models import tiny
 from tests.models.test_convert_e5 import write_tiny_e5s1
 from tests.vision.pictures import write_bad_pictures, write_unusual_pictures
@@ -129,6 +132,11 @@ ALLOWED_LATIN = [
     "Q",
     "K",
     "V",
+    "convert_weights=True",  # the Python API's own arguments (explorer/api.py)
+    "all_layers=False",
+    "generate=",
+    ".html",
+    ".htm",
 ]
 
 
@@ -335,6 +343,10 @@ class Env:
         self.monkeypatch.setattr(importlib.metadata, "distribution", absent)
 
 
+def _out_of_memory(*args, **kwargs):
+    raise MemoryError
+
+
 def raised(call) -> Message:
     with pytest.raises(MessageError) as caught:
         call()
@@ -348,7 +360,7 @@ def notices(config: AttentionConfig, engine: Engine | None = None) -> list[Messa
 
 def nothing_installed(env: Env) -> Engine:
     """An engine whose bundled models are all missing."""
-    env.monkeypatch.setattr(convert_e5, "ready_dir", lambda key: None)
+    env.monkeypatch.setattr(ready, "ready_dir", lambda key: None)
     return Engine(default_model=None)
 
 
@@ -626,6 +638,33 @@ def sentence_trace(text: str, model: str = "attention"):
     task = get_task("sentences-fr")
     torch.manual_seed(0)
     return trace_sequence(build_sequence_model(sequence_spec(model, task, hidden=4, embed=4)), task, text)
+
+
+# -- lab runs ---------------------------------------------------------------------------------------
+
+
+def lab_failure(error: Exception) -> Message:
+    """A run whose training function raises ``error``: the run's keyed message."""
+
+    def job(options, on_progress, should_stop):
+        raise error
+
+    return run_all([LabRun(job, TrainOptions(device="cpu"))], timeout=30)[0].error
+
+
+def too_many_runs() -> Message:
+    """One run more than may train at once, while the others train."""
+    release = threading.Event()
+
+    def job(options, on_progress, should_stop):
+        release.wait(30)
+
+    runs = [LabRun(job, TrainOptions(device="cpu")) for _ in range(MAX_RUNNING + 1)]
+    for run in runs:
+        run.start()
+    release.set()
+    run_all(runs, timeout=30)
+    return runs[-1].error
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1095,6 +1134,15 @@ CASES = {
     ),
     # training.py
     "training.cancelled": Case(lambda env: raised(cancelled_training), "training cancelled after 0 steps"),
+    # lab/run.py
+    "lab.failed": Case(
+        lambda env: lab_failure(RuntimeError("a shape\nmismatch")), "training stopped: a shape mismatch"
+    ),
+    "lab.out_of_memory": Case(
+        lambda env: lab_failure(RuntimeError("DefaultCPUAllocator: can't allocate memory")),
+        "training ran out of memory on the CPU",
+    ),
+    "lab.too_many_runs": Case(lambda env: too_many_runs(), "2 runs are training already"),
     # board.py
     "board.cell_empty": Case(lambda env: raised(lambda: parse_number("  ")), "a cell is empty"),
     "board.not_a_number": Case(lambda env: raised(lambda: parse_number("two")), "'two' is not a number"),
@@ -1187,6 +1235,9 @@ CASES = {
     ),
     "session.lesson_step": Case(
         lambda env: session_refused(env, {"lesson_step": 400}), "lesson_step must be 0 to"
+    ),
+    "session.lesson_step_id": Case(
+        lambda env: session_refused(env, {"lesson_step_id": 3}), "lesson_step_id must be a lesson step's id"
     ),
     "session.tab": Case(lambda env: session_refused(env, {"tab": 3}), "tab must be a tab's name"),
     # seq2seq (spec.py, translate.py, checkpoints.py)
@@ -1317,6 +1368,36 @@ CASES = {
     "vision.resized": Case(square_picture, "resized from 64×64 to 32×32 pixels"),
     "vision.resized_stretched": Case(
         lambda env: unusual_picture(env, "big"), "resized from 200×300 to 32×32 pixels (stretched"
+    ),
+    # api.py, as a user calls it
+    "api.needs_conversion": Case(
+        lambda env: raised(lambda: explorer.trace("the cat sat", model_dir=bin_only(env))),
+        "; pass convert_weights=True to convert them",
+    ),
+    "api.out_of_memory": Case(
+        lambda env: raised(lambda: explorer.trace("the cat sat", weights="random", d_model=16)),
+        "not enough memory for this trace: use a shorter text",
+        lambda env: env.monkeypatch.setattr(Engine, "_trace_on", _out_of_memory),
+    ),
+    "api.vision_source": Case(lambda env: raised(lambda: explorer.vision()), "generate=SEED: one of the two"),
+    "api.generate_seed": Case(
+        lambda env: raised(lambda: explorer.vision(generate=-1)),
+        "generate=-1: a picture's seed is a whole number",
+    ),
+    # web/page.py and web/html.py
+    "web.not_finite": Case(
+        lambda env: raised(
+            lambda: AttentionSet("attention", ["a"], ["a", "b"], np.array([[[[0.5, np.nan]]]]), [0])
+        ),
+        "attention: 1 attention weights are not finite",
+    ),
+    "web.file_suffix": Case(
+        lambda env: raised(lambda: Engine().trace(RANDOM).to_html(env.tmp / "page.txt")),
+        "page.txt: the page's file name must end in .html or .htm",
+    ),
+    "web.language": Case(
+        lambda env: raised(lambda: Engine().trace(RANDOM).to_html(env.tmp / "page.html", "fr")),
+        "language 'fr' is not one of en, zh_CN",
     ),
 }
 

@@ -18,7 +18,7 @@ from explorer.core.engine import Engine
 from explorer.gui import i18n
 from explorer.gui.model_picker import Choice, folder_label
 from explorer.gui.preferences import MAX_RECENT, MemorySettings, Preferences
-from explorer.models import catalogue, convert_e5
+from explorer.models import catalogue, ready
 
 from .helpers import ANIMAL, WAIT_MS, wait_trace
 
@@ -104,11 +104,11 @@ def test_start_up_loads_only_the_english_model(qtbot, monkeypatch):
     from explorer.gui.main_window import MainWindow
 
     loaded, prepared = [], []
-    real_load, real_ready = engine_module.load_model, convert_e5.ready_dir
+    real_load, real_ready = engine_module.load_model, ready.ready_dir
     monkeypatch.setattr(
         engine_module, "load_model", lambda path: loaded.append(Path(path)) or real_load(path)
     )
-    monkeypatch.setattr(convert_e5, "ready_dir", lambda key: prepared.append(key) or real_ready(key))
+    monkeypatch.setattr(ready, "ready_dir", lambda key: prepared.append(key) or real_ready(key))
     fresh = Engine()
     window = MainWindow(fresh, AttentionConfig(sentence=ANIMAL), settings=MemorySettings())
     qtbot.addWidget(window)
@@ -388,7 +388,7 @@ def test_a_bin_folder_from_a_session_asks_too(qtbot, window, bin_folder):
 
 def test_first_use_preparation_runs_on_the_worker_and_the_window_stays_usable(qtbot, window, monkeypatch):
     release, calls = threading.Event(), []
-    real_ready, real_status = convert_e5.ready_dir, catalogue.status
+    real_ready, real_status = ready.ready_dir, catalogue.status
     monkeypatch.setattr(
         catalogue, "status", lambda key: "convertible" if key == "multilingual" else real_status(key)
     )
@@ -399,7 +399,7 @@ def test_first_use_preparation_runs_on_the_worker_and_the_window_stays_usable(qt
             release.wait(WAIT_MS / 1000)
         return real_ready(key)
 
-    monkeypatch.setattr(convert_e5, "ready_dir", slow_ready)
+    monkeypatch.setattr(ready, "ready_dir", slow_ready)
     picker = window.controls.model_picker
     picker.showPopup()  # the list is checked again when it opens
     tip = picker.itemData(row_of(picker, "catalogue", "multilingual"), QtCore.Qt.ItemDataRole.ToolTipRole)

@@ -79,7 +79,7 @@ CHANGES = {
     "translation attention": lambda s: s.translation.set_attention("hard"),
     "translation layer": lambda s: (s.translation.set_model("transformer"), s.translation.set_layer(0)),
     "translation view": lambda s: s.translation.set_view("lines"),
-    "translation training": lambda s: s.translation.set_training_options(steps=77, seed=3),
+    "translation training": lambda s: s.translation.set_training_plan(steps=77, seed=3),
     "vision model": lambda s: s.vision.set_variant("se"),
     "vision picture": lambda s: s.vision.set_picture(Picture(seed=11)),
     "vision brush": lambda s: s.vision.set_brush("blue", 4.0),

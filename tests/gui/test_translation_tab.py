@@ -19,8 +19,7 @@ from explorer.appstate.session import apply_session, load_session, save_session,
 from explorer.appstate.translation import checkpoint_problem
 from explorer.gui.docks.registry import Dock
 from explorer.gui.docks.worked import num
-from explorer.gui.views.translation import LESSON_PARTS
-from explorer.gui.views.translation_curves import CurvePlot, nice_ticks
+from explorer.gui.labs.translation.lesson import LESSON_PARTS
 from explorer.seq2seq import alignment_at, translate
 
 from .helpers import WAIT_MS, click_cell, pixels
@@ -268,13 +267,13 @@ def test_training_runs_beside_the_window_and_can_be_cancelled(qtbot, tab):
     wait_run(qtbot, tstate)
     qtbot.waitUntil(lambda: run.status == "cancelled", timeout=WAIT_MS)  # the poll took the end
     assert run.step < 400 and panel_.progress.value() == run.step
-    loss_x, loss_y, _, _ = panel_.curve_data()
+    loss_x, loss_y = panel_.curve_data(0)
     assert list(loss_x) == list(range(1, run.step + 1)) and np.allclose(loss_y, run.losses)
     assert panel_.train_button.isEnabled() and not panel_.cancel_button.isEnabled()
     assert "Cancelled" in panel_.status.text()
 
 
-def test_a_short_run_its_curves_the_scrubber_and_the_shipped_checkpoint(qtbot, tab):
+def test_a_short_run_its_curves_the_scrubber_and_the_shipped_checkpoint(qtbot, tab, tmp_path):
     window, view = tab
     tstate = window.state.translation
     panel_ = view.training
@@ -285,8 +284,8 @@ def test_a_short_run_its_curves_the_scrubber_and_the_shipped_checkpoint(qtbot, t
     qtbot.waitUntil(lambda: not panel_.poll_timer.isActive(), timeout=WAIT_MS)
     run = tstate.run
     assert run.status == "done" and [s.step for s in run.snapshots] == [0, 10, 20, 30, 40]
-    _, _, acc_x, acc_y = panel_.curve_data()
-    assert list(acc_x) == run.eval_steps == [20, 40] and np.allclose(acc_y, run.exact_matches)
+    acc_x, acc_y = panel_.curve_data(1)
+    assert list(acc_x) == run.eval_steps == [20, 40] and np.allclose(acc_y, run.series("exact_match"))
     assert panel_.progress.value() == 40
     t = wait_translation(qtbot, view, checkpoint="training step 40")
     source = tstate.settings.source
@@ -310,6 +309,10 @@ def test_a_short_run_its_curves_the_scrubber_and_the_shipped_checkpoint(qtbot, t
     assert panel_.trained_button.isEnabled()
     qtbot.mouseClick(panel_.trained_button, QtCore.Qt.MouseButton.LeftButton)
     wait_translation(qtbot, view, checkpoint="training step 40")
+    # the curves export, drawn from the run's data
+    assert "translation:training" in window.exporter.labels()
+    assert window.exporter.export_panel("translation:training", tmp_path / "curves.svg") is None
+    assert "held-out exact match" in (tmp_path / "curves.svg").read_text(encoding="utf-8")
 
 
 # -- language, export, sessions, presentation ------------------------------------------------------------
@@ -341,6 +344,20 @@ def test_every_figure_of_the_tab_exports_as_png_and_svg(qtbot, tab, tmp_path):
     worked_svg = (tmp_path / "worked.svg").read_text(encoding="utf-8")
     i, j = view.cell()
     assert f"{float(view.trace.weights[i, j]):.4f}" in worked_svg  # the selected step's numbers
+    # the alignment: a caption says what it is, and no selection is drawn on it
+    alignment_svg = (tmp_path / "translation_alignment.svg").read_text(encoding="utf-8")
+    assert (
+        "9 mai 2018" in alignment_svg
+        and "2018-05-09" in alignment_svg
+        and "Each row is an output" in alignment_svg
+    )
+    view.select_step(1)
+    assert x.export_panel("translation:alignment", tmp_path / "again.png") is None
+    assert QtGui.QImage(str(tmp_path / "again.png")) == QtGui.QImage(
+        str(tmp_path / "translation_alignment.png")
+    )
+    # the training curves: offered once a run has taken a step (the training test exports them)
+    assert "translation:training" not in x.labels()
 
 
 def test_figures_export_without_the_tab_ever_shown(qtbot, window, tmp_path):
@@ -432,19 +449,3 @@ def test_the_lesson_walks_onto_the_tab_and_points_at_its_parts(qtbot, tab):
     assert view.pages.currentIndex() == 1
     window.state.set_lesson_step(stages_of["learn"] - len(LESSON_PARTS))  # back on the pipeline
     assert window.state.tab == "pipeline" and not view.alignment.figure.marks
-
-
-def test_curve_ticks_are_round_and_the_curve_is_drawn():
-    assert nice_ticks(0, 1) == [0, 0.25, 0.5, 0.75, 1.0]
-    assert nice_ticks(0, 300, 4) == [0, 100, 200, 300]
-    assert nice_ticks(0, 2.85) == [0, 1, 2] and nice_ticks(3, 3) == [3]
-    plot = CurvePlot("#0072B2")
-    plot.resize(320, 200)
-    plot.set_data([1, 2, 3], [2.0, 1.0, 0.5])
-    image = QtGui.QImage(320, 200, QtGui.QImage.Format.Format_RGB32)
-    painter = QtGui.QPainter(image)
-    plot.paint_into(painter, 320, 200)
-    painter.end()
-    rgb = pixels(image)
-    blue = (np.abs(rgb.astype(int) - [0x00, 0x72, 0xB2]).sum(axis=2) < 40).sum()
-    assert blue > 50  # the line is there

@@ -9,6 +9,7 @@ and weights.
 import json
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -22,9 +23,11 @@ from explorer.appstate.lesson import STEPS
 from explorer.appstate.vision import PAGES, render_drawing
 from explorer.core.config import AttentionConfig
 from explorer.gui import app_setup
+from explorer.gui.lab.warm import warming
+from explorer.gui.labs.vision import figures as vf
 from explorer.gui.messages import ERROR_STYLE
 from explorer.gui.views.registry import TABS, Tab
-from explorer.gui.vision import figures as vf
+from explorer.lab import warmed
 from explorer.vision.checkpoints import load_shipped
 from explorer.vision.images import load_image
 from explorer.vision.shapes import CLASS_NAMES, generate
@@ -46,9 +49,7 @@ def vision(qtbot, make_window):
     view = window.view(Tab.VISION)
     wait_result(qtbot, view)
     yield window, view
-    if view.trainer.busy():
-        view.trainer.cancel()
-        qtbot.waitUntil(lambda: not view.trainer.busy(), timeout=WAIT_MS)
+    view.vision.stop_training()
 
 
 def wait_result(qtbot, view, **expected):
@@ -392,55 +393,64 @@ def test_compare_shows_plain_se_and_cbam_on_the_same_picture(qtbot, vision):
     np.testing.assert_array_equal(cp.charts[2].bars.values, reference("cbam", 31).probabilities)
 
 
-def test_training_live_cancel_and_the_scrubber(qtbot, vision):
+def test_training_live_cancel_and_the_scrubber(qtbot, vision, tmp_path):
     window, view = vision
     tp = page(window, view, "train")
-    view.trainer.pool_size, view.trainer.eval_size = 512, 100  # a lighter run than the window's
+    view.vision.options = replace(
+        view.vision.options, pool_size=512, eval_size=100
+    )  # lighter than the window's
     tp.steps.setValue(200)  # cancelled long before its end
     tp.seed.setValue(3)
     assert (view.vision.train_steps, view.vision.train_seed) == (200, 3)
-    qtbot.mouseClick(tp.start, QtCore.Qt.MouseButton.LeftButton)
-    assert view.vision.training == "running" and not tp.start.isEnabled() and tp.cancel.isEnabled()
-    run = view.trainer.run
+    qtbot.mouseClick(tp.train_button, QtCore.Qt.MouseButton.LeftButton)
+    assert (
+        view.vision.status == "running" and not tp.train_button.isEnabled() and tp.cancel_button.isEnabled()
+    )
+    run = view.vision.run
     assert run.device == ("cuda" if torch.cuda.is_available() else "cpu")  # CUDA when present
-    run_until(lambda: run.steps_done >= 12 and len(run.snapshots) >= 1)
+    run_until(lambda: run.step >= 12 and len(run.snapshots) >= 1)
     # the maps follow the newest snapshot, computed on the worker with that snapshot's weights
     run_until(lambda: view.result.request.model.step is not None)
-    qtbot.mouseClick(tp.cancel, QtCore.Qt.MouseButton.LeftButton)
-    run_until(lambda: view.vision.training == "cancelled")
-    assert run.status == "cancelled" and run.steps_done < 200 and tp.start.isEnabled()
+    qtbot.mouseClick(tp.cancel_button, QtCore.Qt.MouseButton.LeftButton)
+    run_until(lambda: view.vision.status == "cancelled")
+    assert run.status == "cancelled" and run.step < 200 and tp.train_button.isEnabled()
     assert run.snapshots[0].step == 0  # the untrained model is the first snapshot
-    assert len(run.losses) == run.steps_done and tp.progress.value() == run.steps_done
-    np.testing.assert_array_equal(tp.loss.curves.series[0].ys, run.losses)
+    assert len(run.losses) == run.step and tp.progress.value() == run.step
+    np.testing.assert_array_equal(tp.plots[0].curves.series[0].ys, run.losses)
     # scrub to the untrained model: the maps are model_at's for that snapshot
-    tp.slider.setValue(0)
-    assert view.vision.snapshot == 0 and not view.follow
+    tp.scrubber.setValue(0)
+    assert view.vision.snapshot == 0 and not view.vision.follow
     trace = wait_result(qtbot, view)
     p = generate(7)
-    ref = run_model(model_at(run.config, run.snapshots[0]), p.image)
+    ref = run_model(model_at(run.spec, run.snapshots[0]), p.image)
     np.testing.assert_array_equal(trace.logits, ref.logits)
     np.testing.assert_array_equal(
         view.picture_page.overlay.panels[0].data, ref.stage("spatial_map", "block3")
     )
-    np.testing.assert_array_equal(tp.watched.panels[0].data, ref.stage("spatial_map", "block3"))
+    np.testing.assert_array_equal(view.watched.panels[0].data, ref.stage("spatial_map", "block3"))
     assert "step 0" in view.summary.text()
     # a whole run: it finishes, the last snapshot is the trained model
     tp.steps.setValue(40)
-    qtbot.mouseClick(tp.start, QtCore.Qt.MouseButton.LeftButton)
-    run = view.trainer.run
-    run_until(lambda: view.vision.training == "finished", 60_000)
-    assert run.status == "finished" and run.steps_done == 40 and run.snapshots[-1].step == 40
+    qtbot.mouseClick(tp.train_button, QtCore.Qt.MouseButton.LeftButton)
+    run = view.vision.run
+    run_until(lambda: view.vision.status == "done", 60_000)
+    assert run.status == "done" and run.step == 40 and run.snapshots[-1].step == 40
     collector = app_setup.gui_collector()
-    assert view.trainer._warming is False and collector.timer.isActive()  # held while warming, then resumed
-    assert len(run.accuracy) == len(run.eval_steps) == 2  # steps 20 and 40
-    np.testing.assert_array_equal(tp.accuracy.curves.series[0].ys, run.accuracy)
-    assert view.vision.snapshot == 40 and tp.slider.value() == tp.slider.maximum()
+    run_until(lambda: not warming())
+    assert warmed() and collector.timer.isActive()  # held while warming, then resumed
+    assert len(run.series("accuracy")) == len(run.eval_steps) == 2  # steps 20 and 40
+    np.testing.assert_array_equal(tp.plots[1].curves.series[0].ys, run.series("accuracy"))
+    assert view.vision.shown_step() == 40 and tp.scrubber.value() == tp.scrubber.maximum()
     trace = wait_result(qtbot, view)
     np.testing.assert_array_equal(
-        trace.logits, run_model(model_at(run.config, run.snapshots[-1]), p.image).logits
+        trace.logits, run_model(model_at(run.spec, run.snapshots[-1]), p.image).logits
     )
+    # its curves export, drawn from the run's data
+    assert "vision:training" in window.exporter.labels()
+    assert window.exporter.export_panel("vision:training", tmp_path / "curves.svg") is None
+    assert "held-out accuracy" in (tmp_path / "curves.svg").read_text(encoding="utf-8")
     # back to the shipped checkpoint
-    qtbot.mouseClick(tp.shipped, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(tp.shipped_button, QtCore.Qt.MouseButton.LeftButton)
     trace = wait_result(qtbot, view)
     np.testing.assert_array_equal(trace.logits, reference("cbam", 7).logits)
 
@@ -461,8 +471,15 @@ def test_export_every_vision_figure(qtbot, vision, tmp_path):
     window, view = vision
     x = window.exporter
     names = [n for n in x.labels() if n.startswith("vision")]
-    assert set(names) == {"vision", "vision:channel", "vision:spatial", "vision:compare"}  # CBAM's
-    for name in names:
+    every = {
+        "vision",
+        "vision:channel",
+        "vision:spatial",
+        "vision:residual",
+        "vision:compare",
+    }
+    assert set(names) == every  # whatever the model: one without that attention exports the one with it
+    for name in every:
         stem = name.replace(":", "_")
         message = x.export_panel(name, tmp_path / f"{stem}.png")
         assert message is None, message
@@ -473,14 +490,16 @@ def test_export_every_vision_figure(qtbot, vision, tmp_path):
         assert root.tag.endswith("svg") and len(list(root.iter())) > 5
     svg = (tmp_path / "vision.svg").read_text(encoding="utf-8")
     assert "red circle" in svg  # the probabilities' class names, as text
-    window.state.vision.set_variant("residual")  # the list follows the model: a mask branch, no CBAM
-    assert {n for n in x.labels() if n.startswith("vision")} == {
-        "vision",
-        "vision:residual",
-        "vision:compare",
-    }
-    assert x.export_panel("vision:spatial", tmp_path / "s.png") is not None
-    assert not (tmp_path / "s.png").exists()
+    residual = (tmp_path / "vision_residual.svg").read_text(encoding="utf-8")
+    assert "The shipped residual attention model on the same picture: CBAM has none" in residual
+    assert "The shipped" not in (tmp_path / "vision_spatial.svg").read_text(encoding="utf-8")  # CBAM's own
+    # the training curves: offered once a run has taken a step (the training test exports them)
+    assert "vision:training" not in x.labels()
+    window.state.vision.set_variant("residual")  # the list stays; the spatial stages are CBAM's
+    assert {n for n in x.labels() if n.startswith("vision")} == every
+    assert x.export_panel("vision:spatial", tmp_path / "s.svg") is None, x.message
+    spatial = (tmp_path / "s.svg").read_text(encoding="utf-8")
+    assert "The shipped CBAM model on the same picture: residual attention has none" in spatial
 
 
 def test_export_before_the_tab_was_ever_opened(qtbot, make_window, tmp_path):
@@ -488,7 +507,8 @@ def test_export_before_the_tab_was_ever_opened(qtbot, make_window, tmp_path):
     window.state.vision.set_variant("residual")
     assert window.tabs.built(Tab.VISION) is None
     assert window.exporter.export_panel("vision:residual", tmp_path / "r.png") is None
-    assert window.exporter.export_panel("vision:spatial", tmp_path / "s.png") is not None  # refused: no CBAM
+    assert window.exporter.export_panel("vision:spatial", tmp_path / "s.png") is None  # CBAM's, captioned
+    assert QtGui.QImage(str(tmp_path / "s.png")).width() > 200
     assert window.tabs.built(Tab.VISION) is None
 
 
@@ -505,7 +525,7 @@ def test_a_session_keeps_the_tab(qtbot, vision, tmp_path):
     v.select_channel(4)
     v.select_position((1, 2))
     page(window, view, "channel")
-    saved = v.settings()
+    saved = v.settings
     path = tmp_path / "lesson.aexp.json"
     assert window.files.save(path)
     assert json.loads(path.read_text(encoding="utf-8"))["vision"]["variant"] == "se"
@@ -513,9 +533,9 @@ def test_a_session_keeps_the_tab(qtbot, vision, tmp_path):
     view.model.setCurrentIndex(view.model.findData("cbam"))
     view.seed.setValue(99)
     page(window, view, "picture")
-    assert v.settings() != saved
+    assert v.settings != saved
     assert window.files.open(path)
-    assert v.settings() == saved
+    assert v.settings == saved
     assert view.model.currentData() == "se" and view.block.currentData() == "block2"
     assert view.pages.currentIndex() == PAGES.index("channel") and view.draw_button.isChecked()
     trace = wait_result(qtbot, view, variant="se")

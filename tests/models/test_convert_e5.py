@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.models import catalogue, convert_e5
+from explorer.models import catalogue, convert_e5, ready
 from explorer.models.e5s1 import E5FormatError, dequantise_q4_0, read_e5s1
 
 H, LAYERS, HEADS, FFN, POSITIONS, TYPES = 64, 2, 2, 128, 16, 2
@@ -207,7 +207,7 @@ def test_the_frozen_bundle_converts_its_source_on_first_use(tiny, tmp_path, monk
     monkeypatch.setattr(sys, "_MEIPASS", str(bundle), raising=False)
     monkeypatch.setenv(catalogue.MULTILINGUAL_DIR_ENV, str(target))
     assert catalogue.status("multilingual") == "convertible"
-    assert convert_e5.ready_dir("multilingual") == target
+    assert ready.ready_dir("multilingual") == target
     assert catalogue.status("multilingual") == "installed"
     assert json.loads((target / "config.json").read_text())["model_type"] == "xlm-roberta"
 

@@ -67,7 +67,9 @@ def test_cancel_stops_between_steps():
 
 def test_a_short_run_learns_single_sentences():
     """A small attention model on one-clause sentences: most held-out sentences exactly right."""
-    options = SequenceTrainOptions(batch_size=32, eval_every=1000, eval_per_group=60, hidden=32, device="cpu")
+    options = SequenceTrainOptions(
+        batch_size=32, lr=1e-2, eval_every=1000, eval_per_group=60, hidden=32, device="cpu"
+    )
     result = run(("attention",), 0, task="sentences-zh", steps=120, options=options)
     curve = result.final_curves["attention"]
     assert curve.short.word_accuracy >= 0.9, curve

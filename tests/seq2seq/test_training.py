@@ -4,14 +4,15 @@ import numpy as np
 import pytest
 import torch
 
+from explorer.lab import TrainOptions
 from explorer.seq2seq.spec import default_spec
-from explorer.seq2seq.train import TrainOptions, alignment_at, train_model
+from explorer.seq2seq.train import alignment_at, train_model
 from explorer.training import TrainingCancelled
 
 # A narrower model than the shipped ones, so a CI run takes seconds, not minutes.
 SMALL = dict(embed=16, hidden=32, attention_dim=32, d_model=32, ffn=64)
 FAST = TrainOptions(
-    batch_size=64, lr=1e-2, eval_every=50, eval_per_format=25, snapshot_every=10, device="cpu"
+    batch_size=64, learning_rate=1e-2, eval_every=50, eval_size=25, snapshot_every=10, device="cpu"
 )
 
 
@@ -22,7 +23,7 @@ def small(model: str, scoring: str | None = None):
 @pytest.mark.parametrize("model", ["bahdanau", "luong", "transformer"])
 def test_same_seed_same_losses(model):
     spec = small(model)
-    options = TrainOptions(batch_size=32, eval_every=1000, eval_per_format=2, snapshot_every=0, device="cpu")
+    options = TrainOptions(batch_size=32, eval_every=1000, eval_size=2, snapshot_every=0, device="cpu")
     run = lambda seed: train_model(model, steps=4, seed=seed, spec=spec, options=options).log.losses  # noqa: E731
     first, again, other = run(3), run(3), run(4)
     assert first == again
@@ -67,6 +68,6 @@ def test_cancel_stops_between_steps():
 
 
 def test_auto_device_is_cuda_when_present_else_cpu():
-    options = TrainOptions(batch_size=8, eval_every=1000, eval_per_format=1, snapshot_every=0, device="auto")
+    options = TrainOptions(batch_size=8, eval_every=1000, eval_size=1, snapshot_every=0, device="auto")
     result = train_model("bahdanau", steps=1, seed=0, spec=small("bahdanau"), options=options)
     assert result.device == ("cuda" if torch.cuda.is_available() else "cpu")

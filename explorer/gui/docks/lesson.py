@@ -1,8 +1,10 @@
 """The step-through lesson: one stage at a time, its formula and explanation.
 
-← and → (or the buttons) walk ``explorer.appstate.lesson.STEPS`` in order; Play advances by
-itself at the chosen speed. The step is the ExplorerState's ``lesson_step``: the panel
-shows it and sets it, and the pipeline highlights that stage's panels from the same state.
+← and → (or the buttons) walk the steps of the track the teacher picked (every track's,
+``explorer.appstate.lesson.TRACKS``, by default) in order; Play advances by itself at the
+chosen speed. The step and the track are the ExplorerState's ``lesson_step`` and
+``lesson_track``: the panel shows them and sets them, and the pipeline highlights that
+stage's panels from the same state.
 Texts are shown in the interface language (``QCoreApplication.translate("Lesson", …)``).
 """
 
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from explorer.appstate.lesson import STEPS
+from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACKS
 from explorer.appstate.lesson_step import LESSON_CONTEXT
 from explorer.gui import theme
 from explorer.gui.docks.question import QuestionPanel
@@ -41,6 +43,9 @@ class LessonPanel(QtWidgets.QFrame):
         for _ in SPEEDS_S:  # slow, normal, fast: worded in retranslate
             self.speed.addItem("")
         self.speed.setCurrentIndex(1)
+        self.track = ElidedCombo(min_chars=8)  # which track the lesson walks
+        for track_id in (ALL_TRACKS, *(t.id for t in TRACKS)):
+            self.track.addItem("", track_id)
         self.step_label = QtWidgets.QLabel()
         self.title_label = QtWidgets.QLabel()
         self.title_label.setWordWrap(True)
@@ -84,6 +89,7 @@ class LessonPanel(QtWidgets.QFrame):
         self.next_button.clicked.connect(self.next)
         self.play_button.toggled.connect(self.set_playing)
         self.speed.currentIndexChanged.connect(self._on_speed)
+        self.track.activated.connect(lambda i: self.state.set_lesson_track(self.track.itemData(i)))
         unsubscribe = self.state.subscribe(self._on_state, ("lesson", "theme", "presentation"))
         self.destroyed.connect(lambda *_: unsubscribe())
         self.retranslate()
@@ -123,6 +129,7 @@ class LessonPanel(QtWidgets.QFrame):
             grid.addWidget(self.formula_label, 3, 0)
             grid.addWidget(self.body_scroll, 4, 0)
             grid.addWidget(self.speed, 5, 0)
+            grid.addWidget(self.track, 6, 0)
             grid.setRowStretch(4, 1)
             self._buttons = buttons
         else:
@@ -138,8 +145,9 @@ class LessonPanel(QtWidgets.QFrame):
             grid.addWidget(self.play_button, 0, 4)
             grid.addWidget(self.speed, 0, 5)
             grid.addWidget(self.question.toggle, 0, 6)
-            grid.addWidget(self.formula_label, 1, 0, 1, 7)
-            grid.addWidget(self.body, 2, 0, 1, 7)
+            grid.addWidget(self.track, 0, 7)
+            grid.addWidget(self.formula_label, 1, 0, 1, 8)
+            grid.addWidget(self.body, 2, 0, 1, 8)
             grid.setColumnStretch(2, 1)
             old = getattr(self, "_buttons", None)
             if old is not None:
@@ -163,8 +171,8 @@ class LessonPanel(QtWidgets.QFrame):
             self.set_side(state.presentation)
         else:
             self._show_step()
-            if self.timer.isActive() and self.index >= len(STEPS) - 1:
-                self.set_playing(False)  # the last step: Play says Play again
+            if self.timer.isActive() and self._at_end():
+                self.set_playing(False)  # the track's last step: Play says Play again
 
     # -- steps ------------------------------------------------------------------------
     @property
@@ -179,25 +187,34 @@ class LessonPanel(QtWidgets.QFrame):
         self.state.set_lesson_step(index)
 
     def next(self) -> None:
-        self.go(self.index + 1)
+        self.state.step_lesson(+1)
 
     def previous(self) -> None:
-        self.go(self.index - 1)
+        self.state.step_lesson(-1)
+
+    def _position(self) -> tuple[int, int]:
+        """The step's place in the walked track (0 = its first) and the track's length."""
+        steps = self.state.lesson_steps()
+        return (steps.index(self.index) if self.index in steps else 0), len(steps)
+
+    def _at_end(self) -> bool:
+        position, total = self._position()
+        return position >= total - 1
 
     def set_playing(self, on: bool) -> None:
         if self.play_button.isChecked() != on:
             self.play_button.setChecked(on)  # calls back here
             return
         if on:
-            if self.index >= len(STEPS) - 1:
-                self.go(0)
+            if self._at_end():
+                self.go(self.state.lesson_steps()[0])
             self.timer.start(SPEEDS_S[max(self.speed.currentIndex(), 0)] * 1000)
         else:
             self.timer.stop()
         self._set_play_text()
 
     def _tick(self) -> None:
-        if self.index >= len(STEPS) - 1:
+        if self._at_end():
             self.set_playing(False)
         else:
             self.next()  # reaching the last step stops the play (_on_state)
@@ -210,12 +227,14 @@ class LessonPanel(QtWidgets.QFrame):
     def _show_step(self) -> None:
         s = self.step
         accent = theme.look(self.state).theme.accent
-        self.step_label.setText(self.tr("Step {n} of {total}:").format(n=self.index + 1, total=len(STEPS)))
+        position, total = self._position()
+        self.step_label.setText(self.tr("Step {n} of {total}:").format(n=position + 1, total=total))
         self.title_label.setText(f"<b style='color:{accent}'>{lesson_text(s.title)}</b>")
         self.formula_label.setText(f"<b>{lesson_text(s.formula)}</b>")
         self.explanation_label.setText(lesson_text(s.explanation))
-        self.back_button.setEnabled(self.index > 0)
-        self.next_button.setEnabled(self.index < len(STEPS) - 1)
+        self.back_button.setEnabled(position > 0)
+        self.next_button.setEnabled(position < total - 1)
+        self.track.setCurrentIndex(self.track.findData(self.state.lesson_track))
 
     def _set_play_text(self) -> None:
         self.play_button.setText(self.tr("Pause") if self.play_button.isChecked() else self.tr("Play"))
@@ -230,6 +249,10 @@ class LessonPanel(QtWidgets.QFrame):
         ):
             self.speed.setItemText(index, self.tr("{speed} ({s} s a step)").format(speed=text, s=seconds))
         self.speed.setToolTip(self.tr("How long Play stays on each stage"))
+        titles = {ALL_TRACKS: self.tr("Every track")} | {t.id: lesson_text(t.title) for t in TRACKS}
+        for index in range(self.track.count()):
+            self.track.setItemText(index, titles[self.track.itemData(index)])
+        self.track.setToolTip(self.tr("Which part of the lesson ← and → walk: one track, or all of them"))
         self._show_step()
 
     def changeEvent(self, event):

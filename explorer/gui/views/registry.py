@@ -1,22 +1,22 @@
 """The window's tabs, in one place: what each is called and where its code lives.
 
-Adding a tab (a Translation or a Vision tab) is a module under explorer/gui/views/ with a
-``View`` subclass, one ``Tab`` member and one ``TabSpec`` line below, and its state fields
-in ExplorerState (or a small Qt-free state object hung off it). The window builds a tab the
-first time it is shown: a hidden tab costs nothing at start-up, not even its import.
-``--tab NAME`` and sessions name tabs by ``Tab`` value. Importing this module imports no
-Qt (the command line reads it before torch and Qt are loaded).
+Adding a tab is a module with a ``View`` subclass (explorer/gui/views/ for the attention tabs,
+explorer/gui/labs/<lab>/ for a lab's), one ``TabSpec`` line below (a built-in tab also gets a
+``Tab`` member; one made elsewhere names itself by a plain string and is added with
+``register_tab``), and its state in ExplorerState (a lab: explorer/appstate/labs.py). The
+window builds a tab the first time it is shown: a hidden tab costs nothing at start-up, not
+even its import. ``--tab NAME`` and sessions name tabs by their name. Importing this module
+imports no Qt (the command line reads it before torch and Qt are loaded).
 """
 
 from __future__ import annotations
 
 import enum
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
-    return text
+from explorer.words import QT_TRANSLATE_NOOP
 
 
 class Tab(str, enum.Enum):
@@ -31,7 +31,7 @@ class Tab(str, enum.Enum):
 
 @dataclass(frozen=True)
 class TabSpec:
-    tab: Tab
+    tab: str  # a Tab member, or the name of a tab registered from elsewhere
     title: str  # English source text, shown through QCoreApplication.translate("Tabs", …)
     tooltip: str
     view: str  # "module:Class" of its View, imported when the tab is first shown
@@ -49,7 +49,7 @@ def _load(where: str):
     return getattr(importlib.import_module(module), name)
 
 
-TABS: tuple[TabSpec, ...] = (
+TABS: list[TabSpec] = [
     TabSpec(
         Tab.PIPELINE,
         QT_TRANSLATE_NOOP("Tabs", "Pipeline"),
@@ -101,8 +101,8 @@ TABS: tuple[TabSpec, ...] = (
             "A trained encoder–decoder turns a date into YYYY-MM-DD: where each output character "
             "looks, step by step, and how that alignment forms while it learns",
         ),
-        "explorer.gui.views.translation:TranslationView",
-        "explorer.gui.views.translation:figures",
+        "explorer.gui.labs.translation.view:TranslationView",
+        "explorer.gui.labs.translation.export:figures",
     ),
     TabSpec(
         Tab.VISION,
@@ -112,19 +112,32 @@ TABS: tuple[TabSpec, ...] = (
             "Attention on pictures: channel weights (SE), spatial maps (CBAM), residual attention; "
             "train a model while you watch",
         ),
-        "explorer.gui.views.vision:VisionView",
-        "explorer.gui.views.vision_export:figures",
+        "explorer.gui.labs.vision.view:VisionView",
+        "explorer.gui.labs.vision.export:figures",
     ),
-)
+]
 
 
-def spec(tab: Tab | str) -> TabSpec:
-    return next(s for s in TABS if s.tab == tab)
+def tab_id(tab: str) -> str:
+    """A tab's name as sessions and ``--tab`` write it."""
+    return tab.value if isinstance(tab, Tab) else str(tab)
 
 
-def tab_named(name: str | None) -> Tab:
+def spec(tab: str) -> TabSpec:
+    """The registered tab of that name (StopIteration: none)."""
+    name = tab_id(tab)
+    return next(s for s in TABS if tab_id(s.tab) == name)
+
+
+def tab_named(name: str | None) -> str:
     """The tab of that name, or the first one (an old session, a removed tab)."""
-    try:
-        return Tab(name)
-    except ValueError:
-        return TABS[0].tab
+    found = [s.tab for s in TABS if name is not None and tab_id(s.tab) == tab_id(name)]
+    return found[0] if found else TABS[0].tab
+
+
+def register_tab(tab: TabSpec) -> Callable[[], None]:
+    """Add a tab after the others (windows made from now on show it); returns what takes it out."""
+    if any(tab_id(s.tab) == tab_id(tab.tab) for s in TABS):
+        raise ValueError(f"a tab named {tab_id(tab.tab)!r} is registered already")
+    TABS.append(tab)
+    return lambda: TABS.remove(tab) if tab in TABS else None

@@ -86,7 +86,7 @@ class ChoiceRows(QtWidgets.QWidget):
         """Re-flow for the current width, fonts and shown boxes."""
         self._arrange(self.fitting())
 
-    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def minimumSizeHint(self) -> QtCore.QSize:
         # the width of one pair a row: never what widens the window; the height of the rows now
         hint = super().minimumSizeHint()
         ones = (1,) * len(self.groups)
@@ -96,7 +96,7 @@ class ChoiceRows(QtWidgets.QWidget):
         if self.fitting() != self.per_row:
             self._arrange(self.fitting())
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._refit()
 

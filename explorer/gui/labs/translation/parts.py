@@ -21,6 +21,7 @@ from explorer.gui.i18n import translate
 from explorer.gui.views import stages
 from explorer.seq2seq import EXAMPLE_DATE, DateExample, TranslationTrace, examples_of, render
 from explorer.seq2seq.alignment import digit_report
+from explorer.seq2seq.spec import MAX_SOURCE_CHARS
 
 SPACE = "␣"  # a space as a label: visible on an axis and on a line
 GRU_STAGES = ("Q", "K", "scores", "scaled", "weights", "head_output")
@@ -98,6 +99,18 @@ MORE_EXAMPLES = (
 
 def examples() -> list[DateExample]:
     return examples_of(EXAMPLE_DATE) + [render(d, fmt) for d, fmt in MORE_EXAMPLES]
+
+
+def input_problem(text: str) -> str | None:
+    """Why the models cannot read this text (in the interface language), or None."""
+    cleaned = text.strip()
+    if not cleaned:
+        return translate("Translation", "Type a date, for example 9 May 2018, or pick one of the examples.")
+    if len(cleaned) > MAX_SOURCE_CHARS:
+        return translate(
+            "Translation", "The models read at most {limit} characters; this text has {n}."
+        ).format(limit=MAX_SOURCE_CHARS, n=len(cleaned))
+    return None
 
 
 def shown(tokens) -> list[str]:
@@ -306,7 +319,7 @@ class OutputStrip(QtWidgets.QWidget):
             QtGui.QFontMetricsF(self._big()).height() + QtGui.QFontMetricsF(self._small()).height() + 14
         )
 
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(400, self._height())
 
     def set_output(self, trace: TranslationTrace, animate: bool) -> None:
@@ -356,13 +369,13 @@ class OutputStrip(QtWidgets.QWidget):
         left, box = self._slots()
         return QtCore.QPoint(int(left + (step + 0.5) * box), self.height() // 3)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         step = self.step_at(event.position().x())
         if step is not None:
             self.finish()
             self.stepClicked.emit(step)
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         painter = QtGui.QPainter(self)
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
         painter.fillRect(self.rect(), self._bg)

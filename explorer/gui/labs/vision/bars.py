@@ -59,7 +59,7 @@ class BarChart(QtWidgets.QWidget):
         self.setMinimumSize(120, 90)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
 
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(320, 240)
 
     def set_bars(self, bars: Bars | None) -> None:
@@ -130,7 +130,7 @@ class BarChart(QtWidgets.QWidget):
         return float(np.clip((value - lo) / (hi - lo), 0.0, 1.0)) if hi > lo else 0.0
 
     # -- painting ----------------------------------------------------------------------------------
-    def paintEvent(self, event):  # noqa: N802
+    def paintEvent(self, event):
         painter = QtGui.QPainter(self)
         try:
             painter.fillRect(self.rect(), self.style_.bg)
@@ -202,7 +202,7 @@ class BarChart(QtWidgets.QWidget):
                 )
 
     # -- the mouse ---------------------------------------------------------------------------------
-    def mouseMoveEvent(self, event):  # noqa: N802
+    def mouseMoveEvent(self, event):
         key = self.key_at(event.position())
         if key != self._hover:
             self._hover = key
@@ -210,14 +210,14 @@ class BarChart(QtWidgets.QWidget):
             self.update()
         super().mouseMoveEvent(event)
 
-    def leaveEvent(self, event):  # noqa: N802
+    def leaveEvent(self, event):
         if self._hover is not None:
             self._hover = None
             self.hovered.emit(-1)
             self.update()
         super().leaveEvent(event)
 
-    def mousePressEvent(self, event):  # noqa: N802
+    def mousePressEvent(self, event):
         if event.button() == QtCore.Qt.MouseButton.LeftButton:
             key = self.key_at(event.position())
             if key is not None:

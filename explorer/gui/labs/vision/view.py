@@ -9,9 +9,11 @@ and a model trained from scratch while the class watches.
 Everything the tab shows is a VisionTrace computed on the window's worker (channel
 "vision"; "vision-compare" for the variants side by side; "vision-load" reads a chosen file
 first, so a bad file never becomes the tab's picture), the latest request winning. Training
-runs on its own thread (explorer/gui/vision/training.py). The settings are the
+is the lab's state's run, on a thread of its own, on the labs' training page
+(explorer/gui/lab/training.py; what it draws here: ``training``). The settings are the
 ExplorerState's ``vision`` (explorer/appstate/vision.py): the tab edits them and redraws
-from them.
+from them. Its parts: ``controls`` (the picture and model row), ``pages`` and their pictures
+(``figures``, ``bars``, ``drawing``, ``worked``), ``training``, ``export``.
 """
 
 from __future__ import annotations
@@ -42,22 +44,24 @@ from explorer.appstate.vision_jobs import (
     compare,
     compute,
     load_file,
+    model_choice,
 )
 from explorer.gui import theme
-from explorer.gui.app_setup import hold_collections, settle
 from explorer.gui.core_text import translated
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import format_value
 from explorer.gui.i18n import translate
+from explorer.gui.lab.training import TrainingPage
+from explorer.gui.labs.vision import figures as vf
+from explorer.gui.labs.vision import pages
+from explorer.gui.labs.vision.figures import SquareCanvas
+from explorer.gui.labs.vision.pages import picture_error
+from explorer.gui.labs.vision.training import VisionTraining
+from explorer.gui.labs.vision.worked import channel_html, position_html
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
 from explorer.gui.preferences import default_folder
 from explorer.gui.views.base import View, ViewContext
-from explorer.gui.vision import figures as vf
-from explorer.gui.vision import pages
-from explorer.gui.vision.pages import picture_error
-from explorer.gui.vision.training import Run, Trainer
-from explorer.gui.vision.worked import channel_html, position_html
 from explorer.vision.models import VARIANTS
 from explorer.vision.trace import VisionTrace
 from explorer.vision.worked import WorkedChannel, WorkedPosition, work_channel, work_position
@@ -81,21 +85,16 @@ class VisionView(View):
         self._wanted: VisionRequest | None = None
         self._wanted_compare: tuple | None = None
         self._drawn: tuple[Picture, np.ndarray] | None = None  # the drawing's pixels, for the canvas
-        self.follow = True  # while training, the maps follow the newest snapshot
-        self.trainer = Trainer(self)
         self._build()
         context.worker.listen(CHANNEL, self._on_result)
         context.worker.listen(COMPARE_CHANNEL, self._on_compare)
         context.worker.listen(LOAD_CHANNEL, self._on_loaded)
-        self.trainer.progressed.connect(self._on_progress)
-        self.trainer.ended.connect(self._on_trained)
-        self.trainer.warmed.connect(self._on_warmed)
         unsubscribe = self.vision.subscribe(self._on_vision)
-        trainer = self.trainer
-        self.destroyed.connect(lambda *_: (unsubscribe(), trainer.shutdown(), hold_collections(False)))
+        vision = self.vision
+        self.destroyed.connect(lambda *_: (unsubscribe(), vision.cancel_training()))
         app = QtWidgets.QApplication.instance()
         if app is not None:
-            app.aboutToQuit.connect(trainer.shutdown)
+            app.aboutToQuit.connect(vision.stop_training)
         self.retranslate()
         self._sync_controls()
         self._show_drawing()
@@ -150,7 +149,8 @@ class VisionView(View):
         self.spatial_page = pages.SpatialPage(style)
         self.residual_page = pages.ResidualPage(style)
         self.compare_page = pages.ComparePage(style)
-        self.train_page = pages.TrainPage(style)
+        self.watched = SquareCanvas(style=style)  # the picture's map, beside the curves
+        self.train_page = TrainingPage(self.state, self.vision, VisionTraining(), side=self.watched)
         self.page_widgets = {
             "picture": self.picture_page,
             "channel": self.channel_page,
@@ -187,13 +187,7 @@ class VisionView(View):
         self.residual_page.channelChanged.connect(v.select_channel)
         self.residual_page.placeholder.button.clicked.connect(lambda: v.set_variant("residual"))
         self.compare_page.positionClicked.connect(self._on_position)
-        t = self.train_page
-        t.startClicked.connect(self.start_training)
-        t.cancelClicked.connect(self.trainer.cancel)
-        t.shippedClicked.connect(self.use_shipped)
-        t.snapshotChosen.connect(self._on_slider)
-        t.planChanged.connect(lambda steps, seed: v.set_training_plan(steps, seed))
-        for canvas in (p.overlay, self.spatial_page.figure, t.watched, self.compare_page.figure):
+        for canvas in (p.overlay, self.spatial_page.figure, self.watched, self.compare_page.figure):
             canvas.hovered.connect(lambda i, r, c, canvas=canvas: self._on_hover(canvas, i, r, c))
         self.channel_page.bars.hovered.connect(self._on_bar_hover)
 
@@ -246,12 +240,7 @@ class VisionView(View):
     # -- computing --------------------------------------------------------------------------------------
     def model_choice(self) -> ModelChoice:
         """The shipped checkpoint, or the training run's snapshot the state names."""
-        v, run = self.vision, self.trainer.run
-        if v.snapshot is not None and run is not None and run.variant == v.variant:
-            snapshot = run.snapshot_at(v.snapshot)
-            if snapshot is not None:
-                return ModelChoice(v.variant, run.id, snapshot.step, run.config, snapshot)
-        return ModelChoice(v.variant)
+        return model_choice(self.vision)
 
     def request(self) -> None:
         if not self.is_shown():
@@ -316,7 +305,7 @@ class VisionView(View):
     # -- the state ----------------------------------------------------------------------------------------
     def _on_vision(self, event: str, _vision) -> None:
         self._sync_controls()
-        if event in ("picture", "model", "snapshot"):
+        if event in ("picture", "model", "weights"):
             if event == "picture":
                 self.compared = None
                 self._show_drawing()
@@ -331,10 +320,6 @@ class VisionView(View):
         elif event == "page":
             self.request()
             self._show_compare()
-            if self.vision.page == "train" and self.is_shown():
-                self.warm_up()
-        elif event == "training":
-            self._show_training()
         elif event == "brush":
             p = self.picture_page
             p.show_tools(self.vision.draw_colour, self.vision.brush, self.vision.picture.background)
@@ -371,7 +356,6 @@ class VisionView(View):
             w.blockSignals(False)
         self.picture_page.set_drawing(v.picture.kind == "draw")
         self.picture_page.show_tools(v.draw_colour, v.brush, v.picture.background)
-        self.train_page.show_plan(v.train_steps, v.train_seed)
 
     # -- drawing the result ---------------------------------------------------------------------------------
     @property
@@ -396,11 +380,10 @@ class VisionView(View):
         self._show_spatial()
         p = float(t.probabilities[t.prediction])
         watched = f"{vf.class_label(t.prediction_name)} {100 * p:.1f} %"  # short: the panel is narrow
-        self.train_page.watched.set_figure(
+        self.watched.set_figure(
             vf.Figure([vf.overlay_panel(t, block, watched)], selection=self.vision.position)
         )
         self._show_summary()
-        self._show_training()
         if self.context.current() is not None:  # else the window still says it loads its model:
             self.rendered.emit()  # a screenshot waits for draw(), which comes with that model
 
@@ -443,7 +426,7 @@ class VisionView(View):
         """A new position: the spatial page's arithmetic, and the selection on every map."""
         self._show_spatial()
         position = self.vision.position
-        for canvas in (self.picture_page.overlay, self.train_page.watched, self.compare_page.figure):
+        for canvas in (self.picture_page.overlay, self.watched, self.compare_page.figure):
             canvas.set_selection(position)
 
     def _position_hint(self) -> str:
@@ -571,75 +554,9 @@ class VisionView(View):
 
     # -- training --------------------------------------------------------------------------------------------
     def start_training(self) -> None:
-        v = self.vision
-        if self.trainer.busy():
-            return
-        self.follow = True
-        self.warm_up()  # queued first, if the page did not do it yet
-        self.trainer.start(v.variant, v.train_steps, v.train_seed)
-        v.set_training("running")
-        self._show_training()
-
-    def use_shipped(self) -> None:
-        self.follow = False
-        self.vision.set_snapshot(None)
-        self._show_training()
-
-    def _on_slider(self, index: int) -> None:
-        run = self.trainer.run
-        if run is None or not run.snapshots:
-            return
-        index = min(max(index, 0), len(run.snapshots) - 1)
-        self.follow = index == len(run.snapshots) - 1
-        if self.vision.variant != run.variant:
-            self.vision.set_variant(run.variant)
-        self.vision.set_snapshot(run.snapshots[index].step)
-        self._show_training()
-
-    def warm_up(self) -> None:
-        """Before the first run: the optimiser's imports on the training thread, the GUI
-        thread's garbage collector held meanwhile (walking their ~100,000 new objects took it
-        60 ms of CPU at a time), then those objects frozen: they live as long as the window."""
-        if self.trainer.warm_up():
-            hold_collections(True)  # the timer runs on this thread: nothing collects in between
-
-    def _on_warmed(self) -> None:
-        settle()
-        hold_collections(False)
-
-    def _on_progress(self, run: Run) -> None:
-        if self.follow and run.snapshots and run.variant == self.vision.variant:
-            self.vision.set_snapshot(run.snapshots[-1].step)
-        self._show_training()
-
-    def _on_trained(self, run: Run) -> None:
-        if self.follow and run.snapshots and run.variant == self.vision.variant:
-            self.vision.set_snapshot(run.snapshots[-1].step)
-        self.vision.set_training(run.status)
-        self._show_training()
-
-    def _show_training(self) -> None:
-        run, v = self.trainer.run, self.vision
-        running = self.trainer.busy()
-        shown = v.snapshot if run is not None and run.variant == v.variant else None
-        self.train_page.show_run(run, running, shown)
-        page = self.train_page
-        page.what.setText(
-            translate("VisionView", "Train {0} from scratch:").format(vf.variant_label(v.variant))
-        )
-        if run is None:
-            page.status.setText(
-                translate(
-                    "VisionView",
-                    "Start a run to watch the loss fall, the held-out accuracy rise and the map find the shape.",
-                )
-            )
-        else:
-            page.status.setText(page.run_text(run))
-        if shown is None:
-            page.snapshot_label.setText(translate("VisionView", "shipped checkpoint"))
-        else:
-            page.snapshot_label.setText(translate("VisionView", "step {0} of {1}").format(shown, run.steps))
+        """Train the chosen variant from scratch (the training page's Train button)."""
+        if not self.vision.training:
+            self.train_page.start()
 
     # -- looks and words ----------------------------------------------------------------------------------
     def _show_banner(self, text: str, style: str) -> None:
@@ -651,6 +568,7 @@ class VisionView(View):
         style = self.context.style()
         for page in self.page_widgets.values():
             page.restyle(style)
+        self.watched.set_style(style)
         self._show()
         self._show_compare()
 
@@ -714,8 +632,6 @@ class VisionView(View):
         self.residual_page.placeholder.button.setText(translate("VisionView", "Show the residual model"))
         self.picture_page.retranslate()
         self.residual_page.retranslate()
-        self.train_page.retranslate()
         if self.trace is not None:
             self._show()
         self._show_compare()
-        self._show_training()

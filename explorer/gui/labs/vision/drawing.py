@@ -47,7 +47,7 @@ class DrawCanvas(QtWidgets.QWidget):
         self.setCursor(QtCore.Qt.CursorShape.CrossCursor)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
 
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+    def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(320, 320)
 
     def set_pixels(self, pixels: np.ndarray) -> None:
@@ -77,7 +77,7 @@ class DrawCanvas(QtWidgets.QWidget):
         return QtCore.QPointF(r.left() + col * scale, r.top() + row * scale).toPoint()
 
     # -- painting ------------------------------------------------------------------------------------
-    def paintEvent(self, event):  # noqa: N802
+    def paintEvent(self, event):
         p = QtGui.QPainter(self)
         try:
             r = self.picture_rect()
@@ -103,7 +103,7 @@ class DrawCanvas(QtWidgets.QWidget):
             p.end()
 
     # -- the brush -----------------------------------------------------------------------------------
-    def mousePressEvent(self, event):  # noqa: N802
+    def mousePressEvent(self, event):
         if event.button() == QtCore.Qt.MouseButton.LeftButton:
             self._points = [self.pixel_of(event.position())]
             self.update()
@@ -111,7 +111,7 @@ class DrawCanvas(QtWidgets.QWidget):
             return
         super().mousePressEvent(event)
 
-    def mouseMoveEvent(self, event):  # noqa: N802
+    def mouseMoveEvent(self, event):
         if self._points and event.buttons() & QtCore.Qt.MouseButton.LeftButton:
             row, col = self.pixel_of(event.position())
             last = self._points[-1]
@@ -120,7 +120,7 @@ class DrawCanvas(QtWidgets.QWidget):
                 self.update()
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event):  # noqa: N802
+    def mouseReleaseEvent(self, event):
         if event.button() == QtCore.Qt.MouseButton.LeftButton and self._points:
             points, self._points = self._points, []
             stroke = Stroke(self.colour, self.radius, tuple((round(r, 2), round(c, 2)) for r, c in points))

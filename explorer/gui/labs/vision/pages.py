@@ -1,6 +1,6 @@
 """The Vision tab's pages: each shows one part of a VisionTrace and reports what the user clicks.
 
-The pages hold widgets only: the tab (explorer/gui/views/vision.py) gives them the trace and
+The pages hold widgets only: the tab (explorer/gui/labs/vision/view.py) gives them the trace and
 the selection to show, and listens to their signals; every number they show is the trace's
 (or explorer.vision.worked's, which reads the trace).
 """
@@ -9,28 +9,21 @@ from __future__ import annotations
 
 import sys
 
-import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.appstate.vision import BRUSH_RANGE, DRAW_COLOURS, MAX_SEED, MAX_TRAIN_STEPS
+from explorer.appstate.vision import BRUSH_RANGE, DRAW_COLOURS
 from explorer.gui.core_text import error_text
-from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import Figure, Style
 from explorer.gui.i18n import translate
+from explorer.gui.labs.vision import figures as vf
+from explorer.gui.labs.vision.bars import BarChart, Bars, decimals, percent
+from explorer.gui.labs.vision.drawing import DrawCanvas, qcolour
+from explorer.gui.labs.vision.figures import SquareCanvas
 from explorer.gui.messages import error_message
-from explorer.gui.vision import figures as vf
-from explorer.gui.vision.bars import BarChart, Bars, decimals, percent
-from explorer.gui.vision.curves import CurvePlot, Curves, Series
-from explorer.gui.vision.drawing import DrawCanvas, qcolour
-from explorer.gui.vision.figures import SquareCanvas
-from explorer.gui.vision.training import GOAL, Run
 from explorer.vision.trace import VisionTrace
 
 TOP = QtGui.QColor("#4477aa")  # the largest channel weights, the predicted class
 BOTTOM = QtGui.QColor("#ee6677")  # the smallest channel weights
-LOSS = QtGui.QColor("#4477aa")
-HELD_OUT = QtGui.QColor("#ee6677")
-ACCURACY = QtGui.QColor("#228833")
 
 
 def picture_error(exc: BaseException) -> str:
@@ -101,7 +94,7 @@ class WorkedSplitter(QtWidgets.QSplitter):
         super().__init__(QtCore.Qt.Orientation.Horizontal, parent)
         self.setChildrenCollapsible(False)
 
-    def resizeEvent(self, event):  # noqa: N802
+    def resizeEvent(self, event):
         wide = event.size().width() >= self.WIDE_CHARS * QtGui.QFontInfo(self.font()).pixelSize()
         orientation = QtCore.Qt.Orientation.Horizontal if wide else QtCore.Qt.Orientation.Vertical
         if orientation != self.orientation():
@@ -392,179 +385,3 @@ class ComparePage(QtWidgets.QWidget):
 
 
 # -- training ----------------------------------------------------------------------------------------------
-class TrainPage(QtWidgets.QWidget):
-    startClicked = QtCore.Signal()
-    cancelClicked = QtCore.Signal()
-    shippedClicked = QtCore.Signal()
-    snapshotChosen = QtCore.Signal(int)  # a slider position (an index into the run's snapshots)
-    planChanged = QtCore.Signal(int, int)  # steps, seed
-
-    def __init__(self, style: Style, parent=None):
-        super().__init__(parent)
-        layout = QtWidgets.QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.what = QtWidgets.QLabel()
-        self.what.setWordWrap(True)
-        self.steps = QtWidgets.QSpinBox()
-        self.steps.setRange(10, MAX_TRAIN_STEPS)
-        self.steps.setSingleStep(50)
-        self.seed = QtWidgets.QSpinBox()
-        self.seed.setRange(0, MAX_SEED)
-        self.start = QtWidgets.QPushButton()
-        self.cancel = QtWidgets.QPushButton()
-        self.progress = QtWidgets.QProgressBar()
-        self.progress.setRange(0, 1)
-        layout.addWidget(self.what)
-        row = FlowLayout()  # one line on a wide screen, two or three on a projector
-        for w in (self.steps, self.seed, self.start, self.cancel):
-            row.add(w)
-        row.add(self.progress, stretch=True)
-        layout.addLayout(row)
-        self.status = QtWidgets.QLabel()
-        self.status.setWordWrap(True)
-        layout.addWidget(self.status)
-        middle = QtWidgets.QHBoxLayout()
-        plots = QtWidgets.QVBoxLayout()
-        self.loss = CurvePlot(style)
-        self.accuracy = CurvePlot(style)
-        plots.addWidget(self.loss)
-        plots.addWidget(self.accuracy)
-        middle.addLayout(plots, 3)
-        self.watched = SquareCanvas(style=style)
-        middle.addWidget(self.watched, 2)
-        layout.addLayout(middle, 1)
-        scrub = FlowLayout()
-        self.slider_label = QtWidgets.QLabel()
-        self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
-        self.slider.setRange(0, 0)
-        self.slider.setPageStep(1)
-        self.snapshot_label = QtWidgets.QLabel()
-        self.shipped = QtWidgets.QPushButton()
-        scrub.add(self.slider_label)
-        scrub.add(self.slider, stretch=True)
-        scrub.add(self.snapshot_label)
-        scrub.add(self.shipped)
-        layout.addLayout(scrub)
-        self.start.clicked.connect(self.startClicked)
-        self.cancel.clicked.connect(self.cancelClicked)
-        self.shipped.clicked.connect(self.shippedClicked)
-        self.slider.valueChanged.connect(self.snapshotChosen)
-        self.steps.valueChanged.connect(
-            lambda _: self.planChanged.emit(self.steps.value(), self.seed.value())
-        )
-        self.seed.valueChanged.connect(lambda _: self.planChanged.emit(self.steps.value(), self.seed.value()))
-
-    def show_plan(self, steps: int, seed: int) -> None:
-        for w, v in ((self.steps, steps), (self.seed, seed)):
-            w.blockSignals(True)
-            w.setValue(v)
-            w.blockSignals(False)
-
-    def show_run(self, run: Run | None, running: bool, shown_step: int | None) -> None:
-        """The run's curves, progress and snapshots; ``shown_step``: the snapshot the maps use."""
-        self.start.setEnabled(not running)
-        self.cancel.setEnabled(running)
-        self.steps.setEnabled(not running)
-        self.seed.setEnabled(not running)
-        if run is None:
-            self.progress.setRange(0, 1)
-            self.progress.setValue(0)
-            self.loss.set_curves(Curves(title=translate("VisionView", "loss")))
-            self.accuracy.set_curves(
-                Curves(title=translate("VisionView", "held-out"), y_range=(0.0, 1.0), guide=GOAL)
-            )
-            self._slider(0, 0)
-            self.slider.setEnabled(False)
-            return
-        self.progress.setRange(0, run.steps)
-        self.progress.setValue(run.steps_done)
-        xs, ys = run.loss_series()
-        evals = np.asarray(run.eval_steps, dtype=float)
-        self.loss.set_curves(
-            Curves(
-                series=[
-                    Series(translate("VisionView", "training loss"), xs, ys, LOSS, 1.0),
-                    Series(
-                        translate("VisionView", "held-out loss"),
-                        evals,
-                        np.asarray(run.held_out_loss, dtype=float),
-                        HELD_OUT,
-                        2.0,
-                        dots=True,
-                    ),
-                ],
-                x_range=(0.0, float(run.steps)),
-                marker=shown_step,
-            )
-        )
-        self.accuracy.set_curves(
-            Curves(
-                series=[
-                    Series(
-                        translate("VisionView", "held-out accuracy"),
-                        evals,
-                        np.asarray(run.accuracy, dtype=float),
-                        ACCURACY,
-                        2.0,
-                        dots=True,
-                    )
-                ],
-                x_range=(0.0, float(run.steps)),
-                y_range=(0.0, 1.0),
-                guide=GOAL,
-                marker=shown_step,
-            )
-        )
-        steps = run.snapshot_steps()
-        index = steps.index(shown_step) if shown_step in steps else len(steps) - 1
-        self._slider(max(0, len(steps) - 1), max(0, index))
-        self.slider.setEnabled(bool(steps))
-
-    def run_text(self, run: Run) -> str:
-        """One line: the step, the loss, the held-out accuracy, the time, the 95 % moment, the end."""
-        parts = [
-            translate("VisionView", "{0} on {1}: step {2} of {3}").format(
-                vf.variant_label(run.variant), run.device, run.steps_done, run.steps
-            )
-        ]
-        if run.losses:
-            parts.append(translate("VisionView", "loss {0:.3f}").format(run.losses[-1]))
-        if run.accuracy:
-            parts.append(translate("VisionView", "held-out accuracy {0}").format(percent(run.accuracy[-1])))
-        parts.append(translate("VisionView", "{0:.1f} s").format(run.wall_s))
-        if run.goal_s is not None:
-            parts.append(translate("VisionView", "95 % reached after {0:.1f} s").format(run.goal_s))
-        status = {
-            "finished": translate("VisionView", "finished"),
-            "cancelled": translate("VisionView", "cancelled"),
-            "failed": translate("VisionView", "failed: {0}").format(run.error),
-        }.get(run.status)
-        if status:
-            parts.append(status)
-        return "  ·  ".join(parts)
-
-    def _slider(self, maximum: int, value: int) -> None:
-        self.slider.blockSignals(True)
-        self.slider.setRange(0, maximum)
-        self.slider.setValue(value)
-        self.slider.blockSignals(False)
-
-    def restyle(self, style: Style) -> None:
-        for w in (self.loss, self.accuracy, self.watched):
-            w.set_style(style)
-
-    def retranslate(self) -> None:
-        self.steps.setPrefix(translate("VisionView", "steps "))
-        self.steps.setToolTip(translate("VisionView", "Optimiser steps of 32 pictures each"))
-        self.seed.setPrefix(translate("VisionView", "seed "))
-        self.seed.setToolTip(translate("VisionView", "The same seed gives the same run"))
-        self.start.setText(translate("VisionView", "Start training"))
-        self.cancel.setText(translate("VisionView", "Cancel"))
-        self.cancel.setToolTip(
-            translate("VisionView", "Stop after the current step; the snapshots so far stay")
-        )
-        self.slider_label.setText(translate("VisionView", "Snapshot"))
-        self.slider.setToolTip(
-            translate("VisionView", "Replay the run: the maps are redrawn with the weights of that step")
-        )
-        self.shipped.setText(translate("VisionView", "Use the shipped checkpoint"))

@@ -1,0 +1,328 @@
+"""The explorer as a Python library: what the commands compute, as objects, in a notebook or a script.
+
+    import explorer
+    t = explorer.trace("The animal didn't cross the street because it was too tired", layer=5)
+    t.weights[11]                 # head 11: [n_query, n_key], numpy
+    t.tokens_query, t.notices     # what the trace command writes, as attributes
+    t                             # the last expression of a Jupyter cell: the interactive view
+    t.to_html("animal.html")      # the same view, one file anyone can open offline
+
+Each function returns the object its command writes (``trace``: an AttentionTrace, ``translate``:
+a TranslationTrace, ``vision``: a VisionTrace; ``.save(path)`` writes the command's JSON or
+NPZ) and refuses bad input with ``ExplorerError``, whose text is the line the command prints
+after ``error:``. Importing this module imports neither torch nor Qt: the first call does.
+
+What is promised, and tested (tests/api/test_promises.py), is ``API_VERSION``: the functions'
+parameters and defaults, what they return and raise. A change that breaks a promise raises the
+major number and is written in CHANGELOG.md.
+
+Adding a function (a decoder, a lab): write it here as the others are (keyword-only options,
+its errors turned into ExplorerError by ``_refusing``), add it to ``__all__`` and to
+``explorer/__init__.py``'s list, give it a section in docs/api.md and a line in the promises test.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Literal, TypedDict
+
+from explorer.messages import QT_TRANSLATE_NOOP, Message, MessageError, message_of, register, section
+
+if TYPE_CHECKING:
+    import numpy as np
+    from typing_extensions import Unpack
+
+    from explorer.core.config import AttentionConfig
+    from explorer.core.engine import Engine
+    from explorer.core.trace import AttentionTrace
+    from explorer.seq2seq.trace import TranslationTrace
+    from explorer.vision.trace import VisionTrace
+
+API_VERSION = "1.0"  # major.minor: the major changes when a promise breaks (see CHANGELOG.md)
+
+API = section(
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "{problem}; pass convert_weights=True to convert them", "api.needs_conversion"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "not enough memory for this trace: use a shorter text, or all_layers=False for one layer only",
+        "api.out_of_memory",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "give a picture (a file or an array) or generate=SEED: one of the two",
+        "api.vision_source",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "generate={value!r}: a picture's seed is a whole number from 0 to {limit}",
+        "api.generate_seed",
+    ),
+)
+register(API)
+
+Scoring = Literal["dot", "cosine", "additive", "general"]
+Scale = Literal["none", "sqrt", "temperature"]
+Hardness = Literal["soft", "hard", "sample"]
+WeightSource = Literal["pretrained", "random", "identity"]
+TranslationModel = Literal["bahdanau", "luong", "transformer"]
+TranslationScoring = Literal["additive", "general", "dot", "scaled-dot"]
+VisionModel = Literal["plain", "se", "cbam", "residual"]
+MAX_PICTURE_SEED = 2**63 - 1
+
+
+class TraceOptions(TypedDict, total=False):
+    """``trace``'s other options: the ``trace`` command's, by the same names (README table)."""
+
+    scoring: Scoring  # dot
+    scale: Scale  # sqrt
+    temperature: float  # 1.0, for scale="temperature"
+    heads: int | None  # None: the model's own
+    attention: Hardness  # soft
+    mask: str  # none, causal, window:K, valid:N
+    weights: WeightSource  # pretrained
+    d_model: int  # 64, width of random and identity weights
+    seed: int  # 0
+    max_tokens: int  # 512
+
+
+class ExplorerError(MessageError, ValueError):
+    """Everything the explorer refuses, in one line: ``str(error)`` is what the command line
+    prints after ``error:``. ``key`` names the message (``explorer.messages``; None for the few
+    that have none), ``message.params`` holds its values; the original exception is ``__cause__``."""
+
+    @property
+    def key(self) -> str | None:
+        message = self.message
+        return message.key if message is not None else None
+
+
+@contextmanager
+def _refusing() -> Iterator[None]:
+    """Turn the explorer's own errors into ExplorerError, keeping their message."""
+    from explorer.core.device import is_out_of_memory
+
+    try:
+        yield
+    except ExplorerError:
+        raise
+    except MemoryError as exc:
+        raise ExplorerError(Message.of("api.out_of_memory")) from exc
+    except RuntimeError as exc:  # torch's "can't allocate memory" is a RuntimeError
+        if not is_out_of_memory(exc):
+            raise
+        raise ExplorerError(Message.of("api.out_of_memory")) from exc
+    except MessageError as exc:  # ConfigError, ModelError, LabError, ImageError, PageError, …
+        raise ExplorerError(message_of(exc)) from exc
+
+
+_engine: Engine | None = None
+_engine_lock = threading.Lock()
+
+
+def engine() -> Engine:
+    """The one engine every call shares: models stay loaded, texts' hidden states cached."""
+    global _engine
+    with _engine_lock:
+        if _engine is None:
+            from explorer.core.engine import Engine
+
+            _engine = Engine()
+        return _engine
+
+
+def trace(
+    sentence: str,
+    query: str | None = None,
+    *,
+    model: str = "minilm",
+    model_dir: str | os.PathLike[str] | None = None,
+    layer: int = 0,
+    all_layers: bool = True,
+    device: str = "auto",
+    strict_device: bool = False,
+    convert_weights: bool = False,
+    **options: Unpack[TraceOptions],
+) -> AttentionTrace:
+    """Every stage of one attention, as ``python -m explorer trace`` computes it.
+
+    ``query``: another text whose tokens attend over the sentence's (None: self-attention).
+    ``model``: ``minilm`` or ``multilingual``; ``model_dir``: your own BERT-family folder (it
+    wins over ``model``). ``layer``: the layer whose stages the trace holds. ``all_layers``:
+    also compute every layer's weights into ``trace.layer_weights`` [layers, heads, n_q, n_k],
+    which the notebook view and ``to_html`` switch between. ``options``: TraceOptions.
+    ``convert_weights``: agree to convert a folder's pytorch_model.bin once to safetensors.
+    """
+    from explorer.core.config import AttentionConfig
+
+    with _refusing():
+        config = AttentionConfig.from_dict(
+            {
+                "sentence": sentence,
+                "query": "" if query is None else query,
+                "model": model,
+                "model_dir": None if model_dir is None else os.fspath(model_dir),
+                "layer": layer,
+                "device": device,
+                **options,
+            }
+        )
+        result = _trace(config, strict_device, convert_weights)
+        if all_layers:
+            result.layer_weights = engine().layer_weights(config)
+        return result
+
+
+def _trace(config: AttentionConfig, strict_device: bool, convert_weights: bool) -> AttentionTrace:
+    from explorer.models.errors import NeedsConversion
+
+    shared = engine()
+    try:
+        return shared.trace(config, strict_device=strict_device)
+    except NeedsConversion as exc:
+        if not convert_weights:
+            raise ExplorerError(Message.of("api.needs_conversion", problem=message_of(exc))) from exc
+        from explorer.models.convert_bin import convert
+
+        convert(exc.source)
+        shared.forget_model(config.model_dir or exc.folder)
+        return shared.trace(config, strict_device=strict_device)
+
+
+def translate(
+    source: str,
+    *,
+    model: TranslationModel = "bahdanau",
+    scoring: TranslationScoring | None = None,
+    attention: Hardness = "soft",
+    seed: int = 0,
+    checkpoint: str | os.PathLike[str] | None = None,
+) -> TranslationTrace:
+    """A date turned into YYYY-MM-DD by a trained encoder–decoder, with every attention number,
+    as ``python -m explorer translate`` computes it. ``scoring`` None: the model's default;
+    ``checkpoint``: a folder ``train`` wrote (it sets the model and scoring)."""
+    with _refusing():
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ExplorerError(Message.of("config.seed", value=seed))
+        from explorer.seq2seq.translate import translate as lab_translate
+
+        where = None if checkpoint is None else os.fspath(checkpoint)
+        return lab_translate(source, model, scoring, attention, seed, where)
+
+
+def vision(
+    image: str | os.PathLike[str] | np.ndarray | None = None,
+    *,
+    generate: int | None = None,
+    model: VisionModel | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    device: str = "auto",
+) -> VisionTrace:
+    """Every stage of one picture through one model, as ``python -m explorer vision`` computes it.
+
+    ``image``: a PNG (JPEG, BMP, GIF) file, or an array [H, W] or [H, W, 1-4] in 0..1 (or
+    uint8), converted and resized with notices; or ``generate``: the seed of a generated picture
+    (which adds its object mask and label). ``model``: a shipped model (default cbam);
+    ``checkpoint``: a NAME that ``train-vision`` wrote instead."""
+    with _refusing():
+        if not isinstance(device, str) or not re.fullmatch(r"auto|cpu|cuda|mps|cuda:\d{1,3}", device):
+            raise ExplorerError(Message.of("config.device", value=device, choices="auto, cpu, cuda, mps"))
+        pixels, mask, label, notices, source = _picture(image, generate)
+        from explorer.core.device import choose_device
+        from explorer.vision.checkpoints import CheckpointError, load_checkpoint, load_shipped
+        from explorer.vision.trace import run_model
+
+        try:
+            if checkpoint is not None:
+                stem = os.fspath(checkpoint).removesuffix(".safetensors").removesuffix(".json")
+                network, _ = load_checkpoint(stem)
+            else:
+                network, _ = load_shipped(model or "cbam")
+        except CheckpointError as exc:  # plain text, as the vision command prints it
+            raise ExplorerError(str(exc)) from exc
+        chosen, notice = choose_device(device)
+        if notice:
+            notices.append(notice)
+        if chosen.type != "cpu":
+            import copy
+
+            network = copy.deepcopy(network).to(chosen)  # the shipped model stays on the CPU
+        return run_model(network, pixels, object_mask=mask, label=label, source=source, notices=notices)
+
+
+Picture = tuple["np.ndarray", "np.ndarray | None", "int | None", "list[str]", str]
+
+
+def _picture(image: str | os.PathLike[str] | np.ndarray | None, generate: int | None) -> Picture:
+    """(pixels [32, 32, 3], object mask, label, notices, source text) of the picture asked for."""
+    import numpy as np
+
+    from explorer.vision.images import load_image, resize, to_rgb
+    from explorer.vision.shapes import IMAGE_SIZE
+    from explorer.vision.shapes import generate as generated
+
+    if generate is not None and image is None:
+        if (
+            isinstance(generate, bool)
+            or not isinstance(generate, int)
+            or not 0 <= generate <= MAX_PICTURE_SEED
+        ):
+            raise ExplorerError(Message.of("api.generate_seed", value=generate, limit=MAX_PICTURE_SEED))
+        picture = generated(generate)
+        return picture.image, picture.mask, picture.label, [], f"generate:{generate}"
+    if isinstance(image, np.ndarray) and generate is None:
+        rgb, converted = to_rgb(image)
+        pixels, resized = resize(rgb, IMAGE_SIZE)
+        return pixels, None, None, [*converted, *([resized] if resized else [])], "array"
+    if isinstance(image, (str, os.PathLike)) and generate is None:
+        loaded = load_image(os.fspath(image))
+        return loaded.pixels, None, None, [*loaded.notices], f"image:{os.fspath(image)}"
+    raise ExplorerError(Message.of("api.vision_source"))
+
+
+class View:
+    """A trace's view in a chosen language, for a notebook cell: ``explorer.view(t, "zh_CN")``."""
+
+    def __init__(self, traced: AttentionTrace | TranslationTrace, language: str = "en", head: int = 0):
+        from explorer.web.language import check_language
+
+        with _refusing():
+            self.page = traced.page(head)
+            self.language = check_language(language)
+
+    def _repr_html_(self) -> str:
+        from explorer.web import fragment
+
+        return fragment(self.page, self.language)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """The same view as a page of its own (OUT.html)."""
+        from explorer.web import write_page
+
+        with _refusing():
+            write_page(os.fspath(path), self.page, self.language)
+
+
+def view(traced: AttentionTrace | TranslationTrace, language: str = "en", head: int = 0) -> View:
+    """The interactive view of a trace, opening in ``language`` (``en`` or ``zh_CN``) on
+    ``head``; the view switches languages itself. A trace alone (the last expression of a
+    cell) opens in English on head 0."""
+    return View(traced, language, head)
+
+
+__all__ = [
+    "API_VERSION",
+    "ExplorerError",
+    "TraceOptions",
+    "View",
+    "engine",
+    "trace",
+    "translate",
+    "view",
+    "vision",
+]

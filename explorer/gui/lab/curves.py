@@ -1,0 +1,311 @@
+"""Training curves on pyqtgraph: real axes with round ticks, the value under the mouse, autoscale.
+
+``Curves`` (the data of one plot: its series, the x range a run will fill, a fixed or automatic
+y range, the goal as a dashed line, the snapshot on screen as a vertical line) is drawn by
+``CurvePlot``, the one curve widget of every lab, and painted into a PNG or SVG by
+``CurvesPicture`` from the same data. The plot is made when it is first on screen and
+pyqtgraph is imported (on a thread of its own, explorer.gui.lab.warm), one plot at a time:
+until then the widget holds its place; a new ``Curves`` only replaces the data of the plot's
+items and repaints (a few milliseconds, docs/benchmarks.md). Panning and zooming are off (the class watches a whole run); hovering
+shows each series' value at the nearest step.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.gui.heatmap import Style, format_value
+from explorer.gui.lab.warm import plotting_ready, warm_up_labs
+
+GOAL_COLOUR = "#D55E00"
+MIN_HEIGHT_PX = 170  # readable at 1024×768: a title, ticks, an axis label and a curve between
+CHECK_MS = 100
+BUILD_GAP_S = 0.1  # plots are made one at a time, this far apart: each costs the GUI thread 10–40 ms
+_last_built = [0.0]
+
+
+@dataclass
+class Series:
+    name: str
+    xs: np.ndarray
+    ys: np.ndarray
+    colour: str
+    width: float = 2.0
+    dots: bool = False  # mark every point (evaluations are few)
+
+
+@dataclass
+class Curves:
+    title: str = ""
+    x_label: str = ""
+    series: list[Series] = field(default_factory=list)
+    x_range: tuple[float, float] = (0.0, 1.0)  # the axis reaches at least this far: the curve grows across
+    y_range: tuple[float, float] | None = None  # None: from the data
+    goal: float | None = None  # a dashed horizontal line (the lab's goal)
+    marker: float | None = None  # a vertical line at this x (the snapshot on screen)
+
+    def data(self, index: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        if index >= len(self.series):
+            return np.zeros(0), np.zeros(0)
+        s = self.series[index]
+        return np.asarray(s.xs, dtype=np.float64), np.asarray(s.ys, dtype=np.float64)
+
+    def nearest(self, x: float) -> tuple[float, list[tuple[Series, float]]] | None:
+        """The step of the data nearest ``x`` and each series' value there (where it has one)."""
+        steps = np.unique(np.concatenate([np.asarray(s.xs, float) for s in self.series] or [np.zeros(0)]))
+        if not steps.size or not np.isfinite(x):
+            return None
+        step = float(steps[np.argmin(np.abs(steps - x))])
+        values = []
+        for s in self.series:
+            xs = np.asarray(s.xs, float)
+            hit = np.flatnonzero(xs == step)
+            if hit.size:
+                values.append((s, float(np.asarray(s.ys, float)[hit[0]])))
+        return step, values
+
+
+def y_limits(curves: Curves) -> tuple[float, float]:
+    """The y range drawn: the fixed one, else the finite data's from 0, with a margin above."""
+    if curves.y_range is not None:
+        return curves.y_range
+    values = [np.asarray(s.ys, float) for s in curves.series]
+    finite = np.concatenate([v[np.isfinite(v)] for v in values] or [np.zeros(0)])
+    if not finite.size:
+        return 0.0, 1.0
+    lo, hi = min(0.0, float(finite.min())), float(finite.max())
+    if hi - lo < 1e-9:
+        hi = lo + 1.0
+    return lo, hi + 0.05 * (hi - lo)
+
+
+def x_limits(curves: Curves) -> tuple[float, float]:
+    xs = [np.asarray(s.xs, float) for s in curves.series if len(s.xs)]
+    top = max([float(x.max()) for x in xs] + [curves.x_range[1], 1.0])
+    return curves.x_range[0], top
+
+
+def title_html(curves: Curves) -> str:
+    """The title and a legend: each series' name in its colour."""
+    parts = [html.escape(curves.title)] if curves.title else []
+    parts += [f"<span style='color:{s.colour}'>━ {html.escape(s.name)}</span>" for s in curves.series]
+    return "&nbsp;&nbsp;".join(parts)
+
+
+class CurvePlot(QtWidgets.QWidget):
+    """One plot of a lab's training (see the module docstring)."""
+
+    def __init__(self, style: Style, parent=None):
+        super().__init__(parent)
+        self.curves = Curves()
+        self.style_ = style
+        self.readout = ""  # the hovered step's values, as shown
+        self.plot = None  # the pyqtgraph PlotWidget, once pyqtgraph is imported
+        self._items: list = []
+        self._goal = self._marker = self._text = None
+        self._words: tuple | None = None  # the title and axis words drawn
+        self._x: tuple[float, float] | None = None  # the ranges set
+        self._y: tuple[float, float] | None = None
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.waiting = QtWidgets.QLabel("…")
+        self.waiting.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(self.waiting)
+        self.setMinimumHeight(MIN_HEIGHT_PX)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
+        self._check = QtCore.QTimer(self, interval=CHECK_MS)
+        self._check.timeout.connect(self._build_when_ready)
+        warm_up_labs()
+
+    def sizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(360, 220)
+
+    # -- data and looks ----------------------------------------------------------------------------
+    def set_curves(self, curves: Curves, draw: bool = True) -> None:
+        """New data; drawn now, or (``draw`` False) at the next ``draw()``."""
+        self.curves = curves
+        if draw:
+            self.draw()
+
+    def draw(self) -> None:
+        if self.plot is not None:
+            self._draw()
+
+    def set_style(self, style: Style) -> None:
+        self.style_ = style
+        self._words = None
+        if self.plot is not None:
+            self._restyle()
+            self._draw()
+
+    def ensure_plot(self) -> None:
+        """Make the plot now, importing pyqtgraph on this thread if it must (an export)."""
+        if self.plot is None:
+            self._build()
+
+    # -- building ----------------------------------------------------------------------------------
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.plot is None and not self._check.isActive():
+            self._check.start()
+
+    def _build_when_ready(self) -> None:
+        if not plotting_ready() or not self.isVisible():
+            return
+        if time.perf_counter() - _last_built[0] < BUILD_GAP_S:
+            return  # another plot was made a moment ago: this one at a later tick
+        self._check.stop()
+        self._build()
+        _last_built[0] = time.perf_counter()
+
+    def _build(self) -> None:
+        if self.plot is not None:
+            return
+        import pyqtgraph as pg
+
+        pg.setConfigOptions(antialias=True)
+        self.plot = pg.PlotWidget(enableMenu=False)
+        item = self.plot.getPlotItem()
+        item.hideButtons()
+        item.setMouseEnabled(x=False, y=False)
+        item.showGrid(x=True, y=True, alpha=0.25)
+        self._goal = pg.InfiniteLine(angle=0, movable=False)
+        self._marker = pg.InfiniteLine(angle=90, movable=False)
+        self._text = pg.TextItem(anchor=(0, 0))
+        for extra in (self._goal, self._marker):
+            item.addItem(extra, ignoreBounds=True)
+        self._text.setParentItem(item.getViewBox())
+        self.plot.scene().sigMouseMoved.connect(self._on_mouse)
+        self.waiting.hide()
+        self.layout().addWidget(self.plot)
+        self._restyle()
+        self._draw()
+
+    def _restyle(self) -> None:
+        import pyqtgraph as pg
+
+        style = self.style_
+        self.plot.setBackground(style.bg)
+        item = self.plot.getPlotItem()
+        font = QtGui.QFont(style.font)
+        for name in ("left", "bottom"):
+            axis = item.getAxis(name)
+            axis.setPen(pg.mkPen(style.frame))
+            axis.setTextPen(pg.mkPen(style.fg))
+            axis.setStyle(tickFont=font, tickTextOffset=4)
+        metrics = QtGui.QFontMetrics(font)
+        item.getAxis("left").setWidth(metrics.horizontalAdvance("0.000") + 12)
+        self._goal.setPen(pg.mkPen(GOAL_COLOUR, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
+        self._marker.setPen(pg.mkPen(style.accent, width=2))
+        self._text.setColor(style.fg)
+        self._text.setFont(font)
+        self._text.fill = pg.mkBrush(QtGui.QColor(style.bg.red(), style.bg.green(), style.bg.blue(), 210))
+
+    def _draw(self) -> None:
+        import pyqtgraph as pg
+
+        c, style = self.curves, self.style_
+        item = self.plot.getPlotItem()
+        px = style.font.pixelSize()
+        words = (title_html(c), c.x_label, style.fg.name(), px)
+        if words != self._words:  # a title is laid out as HTML: only when it changes
+            self._words = words
+            item.setTitle(words[0], color=words[2], size=f"{px}px")
+            item.setLabel("bottom", c.x_label, color=words[2], **{"font-size": f"{px}px"})
+        while len(self._items) < len(c.series):
+            self._items.append(item.plot())
+        for line, s in zip(self._items, c.series):
+            ys = np.asarray(s.ys, float)
+            keep = np.isfinite(ys)
+            line.setData(
+                np.asarray(s.xs, float)[keep],
+                ys[keep],
+                pen=pg.mkPen(s.colour, width=s.width),
+                symbol="o" if s.dots else None,
+                symbolSize=7,
+                symbolBrush=s.colour,
+                symbolPen=None,
+            )
+            line.setVisible(True)
+        for line in self._items[len(c.series) :]:
+            line.setVisible(False)
+        self._set_ranges(item, x_limits(c), y_limits(c), fixed=c.y_range is not None)
+        for line, value in ((self._goal, c.goal), (self._marker, c.marker)):
+            line.setVisible(value is not None)
+            if value is not None:
+                line.setValue(value)
+        self._text.setVisible(False)
+        self.readout = ""
+
+    def _set_ranges(self, item, x: tuple[float, float], y: tuple[float, float], fixed: bool) -> None:
+        """The axes cover the data; an automatic y range changes only when the data leaves it
+        or fills less than half of it (an axis redraws its ticks whenever its range moves)."""
+        if x != self._x:
+            self._x = x
+            item.setXRange(*x, padding=0.02)
+        if self._y is not None and not fixed:
+            lo, hi = self._y
+            if lo <= y[0] and y[1] <= hi and (y[1] - y[0]) >= 0.5 * (hi - lo):
+                return
+        if y != self._y:
+            self._y = y
+            item.setYRange(*y, padding=0.02)
+
+    # -- hovering ----------------------------------------------------------------------------------
+    def _on_mouse(self, position) -> None:
+        box = self.plot.getPlotItem().getViewBox()
+        if not box.sceneBoundingRect().contains(position):
+            self._text.setVisible(False)
+            self.readout = ""
+            return
+        self.show_value_at(box.mapSceneToView(position).x())
+
+    def show_value_at(self, x: float) -> str:
+        """Each series' value at the step nearest ``x``, written in the plot's corner."""
+        found = self.curves.nearest(x)
+        if found is None or not found[1]:
+            self.readout = ""
+        else:
+            step, values = found
+            lines = [f"{self.curves.x_label} {step:g}".strip()]
+            lines += [f"{s.name}: {format_value(v)}" for s, v in values]
+            self.readout = "\n".join(lines)
+        if self._text is not None:
+            self._text.setText(self.readout)
+            self._text.setVisible(bool(self.readout))
+        return self.readout
+
+    # -- painting elsewhere ------------------------------------------------------------------------
+    def paint_into(self, painter: QtGui.QPainter, rect: QtCore.QRectF) -> None:
+        """The plot as it is, into any painter (a PNG, an SVG), at ``rect``'s size."""
+        self.ensure_plot()
+        item = self.plot.getPlotItem()
+        item.setGeometry(QtCore.QRectF(0, 0, rect.width(), rect.height()))
+        painter.fillRect(rect, self.style_.bg)
+        self.plot.scene().render(painter, rect, QtCore.QRectF(0, 0, rect.width(), rect.height()))
+
+
+class CurvesPicture:
+    """Several plots side by side (``columns`` a row), painted from their data for the Exporter."""
+
+    def __init__(self, plots: list[Curves], style: Style, columns: int = 2):
+        self.plots, self.style, self.columns = plots, style, max(1, columns)
+
+    def paint(self, painter: QtGui.QPainter, rect: QtCore.QRectF, style: Style | None = None) -> None:
+        style = style or self.style
+        rows = -(-len(self.plots) // self.columns)
+        w, h = rect.width() / self.columns, rect.height() / max(1, rows)
+        for k, curves in enumerate(self.plots):
+            plot = CurvePlot(style)
+            plot.ensure_plot()
+            plot.set_curves(curves)
+            cell = QtCore.QRectF(
+                rect.left() + (k % self.columns) * w, rect.top() + (k // self.columns) * h, w, h
+            )
+            plot.paint_into(painter, cell)
+            plot.deleteLater()

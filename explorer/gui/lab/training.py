@@ -1,0 +1,360 @@
+"""The training page every lab shows: the plan of a run, Train and Cancel, its progress, its
+curves, the scrubber with Replay, and the shipped checkpoint or the run's weights.
+
+The run and the weights are the lab's state (explorer.appstate.lab.LabState); the page edits
+them and redraws from them. A timer on the GUI thread takes the run's progress every
+``POLL_MS`` (``LabState.poll``): however fast the steps come, the window does one bounded
+update per tick, and the curves are redrawn at most every ``CURVES_MS``. What differs between
+labs (the words of the intro and of the held-out number, the curves a run draws, a widget
+beside them) is the lab's ``TrainingContent``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6 import QtCore, QtWidgets
+
+from explorer.appstate.lab import LabState
+from explorer.gui import theme
+from explorer.gui.core_text import translated
+from explorer.gui.flow import FlowLayout
+from explorer.gui.i18n import translate
+from explorer.gui.lab.curves import CurvePlot, Curves
+from explorer.lab import LabRun
+
+POLL_MS = 100  # the GUI takes the run's progress ten times a second
+CURVES_MS = 250  # and redraws the curves four times a second at most
+PLAY_MS = 250  # replaying the snapshots: four a second
+SIDE_BY_SIDE_PX = 620  # from this width two curves sit side by side
+
+
+class TrainingContent:
+    """What one lab's training page says and draws; a lab subclasses it (its training.py)."""
+
+    steps_range: tuple[int, int] = (10, 5000)
+    seed_range: tuple[int, int] = (0, 999_999)
+
+    def intro(self, lab: LabState) -> str:
+        """Before the first run: what training will show."""
+        raise NotImplementedError
+
+    def measure(self, run: LabRun) -> str | None:
+        """The newest held-out number in words (None before the first evaluation)."""
+        raise NotImplementedError
+
+    def curves(self, lab: LabState, run: LabRun | None, shown_step: int | None) -> list[Curves]:
+        """The plots (the same number every time), their data from the run (None: no run yet)."""
+        raise NotImplementedError
+
+    def steps_tip(self) -> str:
+        return translate("LabTraining", "How many optimiser steps to train for")
+
+
+class TrainingPage(QtWidgets.QWidget):
+    started = QtCore.Signal()  # Train was pressed and a run started
+
+    def __init__(
+        self,
+        state,
+        lab: LabState,
+        content: TrainingContent,
+        side: QtWidgets.QWidget | None = None,
+        parent=None,
+    ):
+        super().__init__(parent)
+        self.state, self.lab, self.content, self.side = state, lab, content, side
+        outer = QtWidgets.QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        inside = QtWidgets.QWidget()
+        outer.addWidget(scrolled(inside))  # it scrolls when its room is short
+        layout = QtWidgets.QVBoxLayout(inside)
+        layout.setContentsMargins(4, 4, 4, 4)
+        row = FlowLayout()  # one line on a wide screen, more beside the lesson on a projector
+        self.steps_label, self.seed_label = QtWidgets.QLabel(), QtWidgets.QLabel()
+        self.steps, self.seed = QtWidgets.QSpinBox(), QtWidgets.QSpinBox()
+        self.steps.setRange(*content.steps_range)
+        self.steps.setSingleStep(50)
+        self.seed.setRange(*content.seed_range)
+        self.steps_label.setBuddy(self.steps)
+        self.seed_label.setBuddy(self.seed)
+        self.train_button, self.cancel_button = QtWidgets.QPushButton(), QtWidgets.QPushButton()
+        self.progress = QtWidgets.QProgressBar()
+        self.progress.setTextVisible(True)
+        for w in (
+            self.steps_label,
+            self.steps,
+            self.seed_label,
+            self.seed,
+            self.train_button,
+            self.cancel_button,
+        ):
+            row.add(w)
+        row.add(self.progress, stretch=True)
+        layout.addLayout(row)
+        self.status = QtWidgets.QLabel()
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        scrub = FlowLayout()
+        self.play_button = QtWidgets.QPushButton()
+        self.play_button.setCheckable(True)
+        self.scrubber = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.scrubber.setRange(0, 0)
+        self.scrubber.setPageStep(5)
+        self.weights_label = QtWidgets.QLabel()  # the weights in use: the shipped ones, or a snapshot's
+        self.shipped_button, self.trained_button = QtWidgets.QPushButton(), QtWidgets.QPushButton()
+        scrub.add(self.play_button)
+        scrub.add(self.scrubber, stretch=True)
+        scrub.add(self.weights_label)
+        scrub.add(self.shipped_button)
+        scrub.add(self.trained_button)
+        layout.addLayout(scrub)
+        body = QtWidgets.QHBoxLayout()
+        self.curves_grid = QtWidgets.QGridLayout()
+        style = self._style()
+        self.plots = [CurvePlot(style) for _ in content.curves(lab, None, None)]
+        body.addLayout(self.curves_grid, 3)
+        if side is not None:
+            body.addWidget(side, 2)
+        layout.addLayout(body, 1)
+        self._columns = 0
+        self._turn = 0  # the plot drawn last while training
+        self._arrange()
+
+        self.poll_timer = QtCore.QTimer(self, interval=POLL_MS)
+        self.poll_timer.timeout.connect(lab.poll)
+        self.curves_timer = QtCore.QTimer(self, interval=CURVES_MS, singleShot=True)
+        self.curves_timer.timeout.connect(self.draw_curves)
+        self.play_timer = QtCore.QTimer(self, interval=PLAY_MS)
+        self.play_timer.timeout.connect(self._play_step)
+        self.train_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(lab.cancel_training)
+        self.shipped_button.clicked.connect(lab.use_shipped)
+        self.trained_button.clicked.connect(lambda: lab.use_trained(None))
+        self.steps.valueChanged.connect(lambda v: lab.set_training_plan(steps=v))
+        self.seed.valueChanged.connect(lambda v: lab.set_training_plan(seed=v))
+        self.scrubber.valueChanged.connect(self._on_scrub)
+        self.play_button.toggled.connect(self._on_play)
+        unsubscribe = lab.subscribe(self._on_event, ("training", "weights"))
+        self.destroyed.connect(lambda *_: unsubscribe())
+        self.retranslate()
+        self.show_run()
+
+    def _style(self):
+        return theme.look(self.state).style()
+
+    # -- the run ---------------------------------------------------------------------------------------
+    def start(self) -> None:
+        self.play_button.setChecked(False)
+        self.lab.set_training_plan(self.steps.value(), self.seed.value())
+        self.lab.start_training()
+        self.started.emit()
+
+    def _on_event(self, event: str, _lab) -> None:
+        if event == "training":
+            self.show_run()
+        else:
+            self._show_weights()
+
+    def show_run(self) -> None:
+        """Controls, progress, status, curves and scrubber from the lab's state and its run."""
+        lab, run = self.lab, self.lab.run
+        steps, seed = lab.plan()
+        for box, value in ((self.steps, steps), (self.seed, seed)):
+            if box.value() != value:
+                box.blockSignals(True)
+                box.setValue(value)
+                box.blockSignals(False)
+        running = lab.training
+        if running and not self.poll_timer.isActive():
+            self.poll_timer.start()
+        elif not running:
+            self.poll_timer.stop()
+        for w in (self.steps, self.seed, self.train_button):
+            w.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.progress.setRange(0, run.steps if run is not None else steps)
+        self.progress.setValue(run.step if run is not None else 0)
+        self.status.setText(self.status_text())
+        self._show_weights()
+        if not running:
+            self.curves_timer.stop()
+            self.draw_curves()
+        elif not self.curves_timer.isActive():
+            self.curves_timer.start()  # the data is drawn at the page's pace, not the run's
+
+    def status_text(self) -> str:
+        run = self.lab.run
+        if run is None:
+            return self.content.intro(self.lab)
+        parts = [translate("LabTraining", "Step {step} of {total}").format(step=run.step, total=run.steps)]
+        if run.device != "cpu":
+            parts.append(translate("LabTraining", "on {device}").format(device=run.device.upper()))
+        if run.losses and math.isfinite(run.losses[-1]):
+            parts.append(translate("LabTraining", "loss {loss:.3f}").format(loss=run.losses[-1]))
+        measured = self.content.measure(run)
+        if measured:
+            parts.append(measured)
+        parts.append(translate("LabTraining", "{s:.1f} s").format(s=run.wall_s))
+        text = " · ".join(parts)
+        if run.goal_step is not None:
+            text += "  " + translate(
+                "LabTraining", "({pct:g} % reached at step {step}, after {s:.1f} s of training)"
+            ).format(pct=100 * run.goal.at_least, step=run.goal_step, s=run.goal_s)
+        ended = {
+            "done": translate("LabTraining", "Finished."),
+            "cancelled": translate("LabTraining", "Cancelled: the snapshots so far can still be replayed."),
+            "failed": translate("LabTraining", "Training failed: {0}").format(
+                translated(run.error) if run.error is not None else ""
+            ),
+        }.get(run.status)
+        return f"{ended} {text}" if ended else text
+
+    # -- the curves ------------------------------------------------------------------------------------
+    def draw_curves(self) -> None:
+        """Every plot's data from the run; while it trains one plot is drawn per call, in turn
+        (each paint costs the GUI thread a few milliseconds: one at a time keeps a tick short)."""
+        run = self.lab.run
+        shown = self.lab.shown_step() if run is not None else None
+        for plot, curves in zip(self.plots, self.content.curves(self.lab, run, shown)):
+            plot.set_curves(curves, draw=False)
+        if self.lab.training and self.plots:
+            self._turn = (self._turn + 1) % len(self.plots)
+            self.plots[self._turn].draw()
+            self.curves_timer.start()  # the others at the next ticks
+        else:
+            for plot in self.plots:
+                plot.draw()
+
+    def curve_data(self, plot: int, series: int = 0):
+        """What a plot draws: (x, y) of one of its series (the tests read it)."""
+        return self.plots[plot].curves.data(series)
+
+    def _arrange(self) -> None:
+        room = self.width() * (3 / 5 if self.side is not None else 1)  # the curves' share of the body
+        columns = 2 if len(self.plots) > 1 and room >= SIDE_BY_SIDE_PX else 1
+        if columns == self._columns:
+            return
+        self._columns = columns
+        for k, plot in enumerate(self.plots):
+            self.curves_grid.addWidget(plot, k // columns, k % columns)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._arrange()
+
+    # -- the weights and the scrubber ---------------------------------------------------------------------
+    def _show_weights(self) -> None:
+        lab, run = self.lab, self.lab.run
+        has_run = run is not None and bool(run.snapshots)
+        self.trained_button.setEnabled(has_run and not lab.follow)
+        self.shipped_button.setEnabled(lab.weights != "shipped")
+        step = lab.shown_step()
+        if step is None:
+            text = translate("LabTraining", "in use: the shipped checkpoint")
+        else:
+            text = translate("LabTraining", "in use: step {step}").format(step=step)
+        self.weights_label.setText(text)
+        self.weights_label.setToolTip(
+            translate(
+                "LabTraining",
+                "The weights the tab computes with: the shipped checkpoint, or a snapshot of this run",
+            )
+        )
+        self._update_scrubber()
+        if not lab.training:
+            self.draw_curves()  # the marker moves to the snapshot shown
+
+    def _update_scrubber(self) -> None:
+        run = self.lab.run
+        count = len(run.snapshots) if run is not None else 0
+        index = self.lab.snapshot_index()
+        self.scrubber.blockSignals(True)
+        self.scrubber.setRange(0, max(0, count - 1))
+        if index is not None and self.lab.weights == "trained":
+            self.scrubber.setValue(index)
+        elif count:
+            self.scrubber.setValue(count - 1)
+        self.scrubber.blockSignals(False)
+        self.scrubber.setEnabled(count > 1)
+        self.play_button.setEnabled(count > 1)
+
+    def _on_scrub(self, value: int) -> None:
+        run = self.lab.run
+        if run is None or not run.snapshots:
+            return
+        # the right end follows the newest snapshot while training
+        self.lab.use_trained(None if value >= len(run.snapshots) - 1 else value)
+
+    def _on_play(self, on: bool) -> None:
+        if on:
+            if self.scrubber.value() >= self.scrubber.maximum():
+                self.scrubber.setValue(0)
+            self.play_timer.start()
+        else:
+            self.play_timer.stop()
+        self._play_text()
+
+    def _play_step(self) -> None:
+        if self.scrubber.value() >= self.scrubber.maximum():
+            self.play_button.setChecked(False)
+            return
+        self.scrubber.setValue(self.scrubber.value() + 1)
+
+    def _play_text(self) -> None:
+        on = self.play_button.isChecked()
+        self.play_button.setText(
+            translate("LabTraining", "Pause") if on else translate("LabTraining", "Replay")
+        )
+
+    # -- looks and words -------------------------------------------------------------------------------------
+    def changeEvent(self, event) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def restyle(self, style=None) -> None:
+        style = style or self._style()
+        for plot in self.plots:
+            plot.set_style(style)
+
+    def retranslate(self) -> None:
+        self.steps_label.setText(translate("LabTraining", "Steps"))
+        self.steps.setToolTip(self.content.steps_tip())
+        self.seed_label.setText(translate("LabTraining", "Seed"))
+        self.seed.setToolTip(
+            translate("LabTraining", "The same seed gives the same run: the same weights, batches and losses")
+        )
+        self.train_button.setText(translate("LabTraining", "Train from scratch"))
+        self.train_button.setToolTip(
+            translate(
+                "LabTraining",
+                "Train the chosen model from random weights, on a thread of its own; the window stays usable",
+            )
+        )
+        self.cancel_button.setText(translate("LabTraining", "Cancel"))
+        self.cancel_button.setToolTip(
+            translate("LabTraining", "Stop training between two steps; what was learned so far stays")
+        )
+        self.shipped_button.setText(translate("LabTraining", "Use the shipped checkpoint"))
+        self.shipped_button.setToolTip(
+            translate("LabTraining", "The trained checkpoint that comes with the explorer")
+        )
+        self.trained_button.setText(translate("LabTraining", "Use the trained model"))
+        self.trained_button.setToolTip(translate("LabTraining", "This run's newest weights"))
+        self._play_text()
+        self.play_button.setToolTip(translate("LabTraining", "Replay the run, snapshot by snapshot"))
+        self.scrubber.setToolTip(
+            translate("LabTraining", "The run's snapshots: drag to see the model at that moment of training")
+        )
+        self.progress.setFormat(translate("LabTraining", "%v of %m steps"))
+        self.show_run()
+
+
+def scrolled(page: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
+    """A widget in a scroll area of its own, resized to the area's width."""
+    area = QtWidgets.QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+    area.setWidget(page)
+    return area

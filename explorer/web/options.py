@@ -1,0 +1,51 @@
+"""``--html OUT.html`` and ``--language`` for the commands that write a trace (trace, translate)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from explorer.failing import check_out, fail
+from explorer.web.language import LANGUAGES
+from explorer.web.messages import PageError
+from explorer.web.page import Page
+
+
+def add_page_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--html",
+        default=None,
+        metavar="OUT.html",
+        help="also write the interactive page: one self-contained file, every layer and head, opens offline",
+    )
+    parser.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        default="en",
+        help="the language the page opens in (it switches between English and Chinese itself)",
+    )
+
+
+def check_outputs(out: str | None, html: str | None) -> None:
+    """At least one file to write, each with a usable name and folder, before any work."""
+    if out is None and html is None:
+        fail("give --out FILE.json|FILE.npz, --html FILE.html, or both")
+    if html is not None:
+        if Path(html).suffix.lower() not in (".html", ".htm"):
+            fail(f"--html {html!r}: the file name must end in .html")
+        check_out(html)
+
+
+def write_page_or_fail(path: str, page: Page, language: str) -> int:
+    """Write the page; a failure is one ``error:`` line and status 2. Returns its size in bytes."""
+    from explorer.web.html import write_page
+
+    try:
+        return write_page(path, page, language).stat().st_size
+    except PageError as exc:
+        fail(str(exc))
+    except MemoryError:
+        fail("not enough memory to write the page")
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+    raise AssertionError("unreachable")  # fail() exits

@@ -1,0 +1,125 @@
+"""The window parts every lab shares: the one curve plot (pyqtgraph) and its export, and the
+tree holding one training-run class and one curve plot."""
+
+from __future__ import annotations
+
+import ast
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtSvg
+
+import explorer
+from explorer.gui.heatmap import format_value
+from explorer.gui.lab.curves import CurvePlot, Curves, CurvesPicture, Series, x_limits, y_limits
+from explorer.gui.lab.warm import plotting_ready
+
+from .helpers import pixels
+
+BLUE = "#0072B2"
+
+
+def style():
+    from explorer.gui.heatmap import Style
+
+    return Style.make(20)
+
+
+def loss_curves() -> Curves:
+    xs = np.arange(1, 301)
+    ys = 2.5 * np.exp(-xs / 80) + 0.05
+    evals = np.array([100.0, 200.0, 300.0])
+    return Curves(
+        title="",
+        x_label="step",
+        series=[
+            Series("training loss", xs, ys, BLUE),
+            Series("held-out", evals, np.array([0.5, np.nan, 0.2]), "#009E73", dots=True),
+        ],
+        x_range=(0.0, 400.0),
+        goal=1.0,
+        marker=200.0,
+    )
+
+
+def test_the_plot_draws_its_data_with_round_ticks_and_reads_out_the_value_under_the_mouse(qtbot):
+    plot = CurvePlot(style())
+    qtbot.addWidget(plot)
+    plot.resize(600, 320)
+    plot.ensure_plot()
+    assert plotting_ready() and plot.plot is not None
+    plot.set_curves(loss_curves())
+    item = plot.plot.getPlotItem()
+    (x0, x1), (y0, y1) = item.viewRange()
+    assert x0 <= 0 and x1 >= 400 and x_limits(plot.curves) == (0.0, 400.0)  # the run's whole length
+    assert y0 <= 0 and y1 >= 2.5 * math.exp(-1 / 80) + 0.05  # autoscaled around the data, from 0
+    lo, hi = y_limits(plot.curves)
+    assert lo == 0.0 and hi > float(np.max(plot.curves.series[0].ys))
+    for name, (a, b) in (("bottom", (x0, x1)), ("left", (y0, y1))):
+        for spacing, values in item.getAxis(name).tickValues(a, b, 500):
+            mantissa = spacing / 10 ** math.floor(math.log10(spacing))
+            assert round(mantissa, 6) in (1, 2, 2.5, 5), (name, spacing)
+            assert all(abs(v / spacing - round(v / spacing)) < 1e-6 for v in values)
+    # the held-out series' NaN is left out, not drawn as a gap at 0
+    held_out = plot._items[1].getData()
+    np.testing.assert_array_equal(held_out[0], [100.0, 300.0])
+    # hovering: every series' value at the nearest step that has one
+    ys = plot.curves.series[0].ys
+    assert plot.show_value_at(198.6).splitlines() == ["step 199", f"training loss: {format_value(ys[198])}"]
+    assert plot.show_value_at(300.4).splitlines() == [
+        "step 300",
+        f"training loss: {format_value(ys[299])}",
+        "held-out: 0.2",
+    ]
+    assert plot.readout == plot._text.toPlainText() and plot._text.isVisible()
+    # the line is on screen, in its colour
+    image = plot.grab().toImage()
+    rgb = pixels(image)
+    blue = (np.abs(rgb.astype(int) - [0x00, 0x72, 0xB2]).sum(axis=2) < 60).sum()
+    assert blue > 100
+
+
+def test_the_same_plots_paint_into_a_png_and_an_svg(qtbot, tmp_path):
+    picture = CurvesPicture([loss_curves(), loss_curves()], style(), columns=2)
+    image = QtGui.QImage(1000, 400, QtGui.QImage.Format.Format_RGB32)
+    image.fill(QtGui.QColor("white"))
+    painter = QtGui.QPainter(image)
+    picture.paint(painter, QtCore.QRectF(0, 0, 1000, 400))
+    painter.end()
+    rgb = pixels(image)
+    left, right = rgb[:, :500], rgb[:, 500:]
+    for half in (left, right):
+        assert (np.abs(half.astype(int) - [0x00, 0x72, 0xB2]).sum(axis=2) < 60).sum() > 100
+    generator = QtSvg.QSvgGenerator()
+    generator.setFileName(str(tmp_path / "curves.svg"))
+    generator.setSize(QtCore.QSize(1000, 400))
+    painter = QtGui.QPainter(generator)
+    picture.paint(painter, QtCore.QRectF(0, 0, 1000, 400))
+    painter.end()
+    root = ET.parse(tmp_path / "curves.svg").getroot()
+    texts = "".join(t.text or "" for t in root.iter() if t.tag.endswith("text"))
+    assert "training loss" in texts and "step" in texts  # the legend and the axis as text
+
+
+def classes(root: Path):
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                yield path.relative_to(root.parent).as_posix(), node
+
+
+def test_one_training_run_class_and_one_curve_plot_in_the_whole_tree():
+    root = Path(explorer.__file__).parent
+    runs, plots = [], []
+    for path, node in classes(root):
+        methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+        if {"start", "cancel"} <= methods or node.name.endswith(("Trainer", "TrainingRun")):
+            runs.append(f"{path}:{node.name}")
+        widget = any(ast.unparse(base).endswith("QWidget") for base in node.bases)
+        if widget and ("Curve" in node.name or "Plot" in node.name):
+            plots.append(f"{path}:{node.name}")
+    assert runs == ["explorer/lab/run.py:LabRun"]
+    assert plots == ["explorer/gui/lab/curves.py:CurvePlot"]
