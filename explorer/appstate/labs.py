@@ -18,6 +18,7 @@ from typing import Any
 from explorer.appstate.lab import LabState
 from explorer.appstate.translation import TranslationSettings, TranslationState
 from explorer.appstate.vision import VisionSettings, VisionState
+from explorer.appstate.why_attention import WhyAttentionSettings, WhyAttentionState
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class LabEntry:
 LABS: list[LabEntry] = [
     LabEntry("translation", TranslationState, TranslationSettings),
     LabEntry("vision", VisionState, VisionSettings),
+    LabEntry("why_attention", WhyAttentionState, WhyAttentionSettings),
 ]
 
 

@@ -20,7 +20,7 @@ one for the batches, a fixed thread count).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,7 +38,7 @@ from explorer.seq2seq.sequence_models import (
     sequence_spec,
 )
 from explorer.seq2seq.tasks import PAD, Task, get_task, make_sequence_batch
-from explorer.training import TrainingLog, seed_everything, train
+from explorer.training import Measure, Snapshot, TrainingLog, seed_everything, train
 
 # The length experiment's budget (docs/benchmarks.md, bench/why_attention.py): the curves part
 # where the lesson says within it.
@@ -73,6 +73,11 @@ class SequenceProgress:
     cpu_seconds: dict[str, float]  # per model, training steps only, so far
     curves: dict[str, LengthCurve] | None = None  # at evaluation steps only
     metrics: dict[str, float] = field(default_factory=dict)
+    # what explorer.lab's LabRun reads of every lab's report (explorer.training.Progress's fields)
+    loss: float = float("nan")  # the models' mean loss this step
+    train_s: float = 0.0
+    snapshot: Snapshot | None = None  # every model's parameters, under "<model>." (a ModuleDict)
+    start: Snapshot | None = None
 
 
 @dataclass
@@ -107,6 +112,7 @@ def train_sequence_models(
     on_progress: Callable[[SequenceProgress], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     options: SequenceTrainOptions = SequenceTrainOptions(),
+    measures: Sequence[Measure] = (),
 ) -> SequenceTrainResult:
     task = get_task(task) if isinstance(task, str) else task
     device, notice = choose_device(options.device)
@@ -174,6 +180,10 @@ def train_sequence_models(
                     dict(cpu),
                     curves[-1][1] if at_eval else None,
                     progress.metrics,
+                    progress.loss,
+                    progress.train_s,
+                    progress.snapshot,
+                    progress.start,
                 )
             )
 
@@ -186,6 +196,7 @@ def train_sequence_models(
             snapshot_every=options.snapshot_every,
             on_progress=report,
             should_stop=should_stop,
+            measures=measures,
         )
     return SequenceTrainResult(
         task, specs, built, log, losses, cpu, evaluation["seconds"], curves, str(device), seed, options,

@@ -105,6 +105,16 @@ TABS: list[TabSpec] = [
         "explorer.gui.labs.translation.export:figures",
     ),
     TabSpec(
+        "why_attention",
+        QT_TRANSLATE_NOOP("Tabs", "Why attention"),
+        QT_TRANSLATE_NOOP(
+            "Tabs",
+            "Sentences translated by an encoder–decoder without attention (one fixed context C) and "
+            "one with attention, and their accuracy against sentence length",
+        ),
+        "explorer.gui.labs.translation.why_attention:WhyAttentionView",
+    ),
+    TabSpec(
         Tab.VISION,
         QT_TRANSLATE_NOOP("Tabs", "Vision"),
         QT_TRANSLATE_NOOP(
