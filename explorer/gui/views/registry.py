@@ -26,6 +26,7 @@ class Tab(str, enum.Enum):
     COMPARE = "compare"
     BOARD = "board"
     TRANSLATION = "translation"
+    WHY_ATTENTION = "why_attention"
     VISION = "vision"
 
 
@@ -105,7 +106,7 @@ TABS: list[TabSpec] = [
         "explorer.gui.labs.translation.export:figures",
     ),
     TabSpec(
-        "why_attention",
+        Tab.WHY_ATTENTION,
         QT_TRANSLATE_NOOP("Tabs", "Why attention"),
         QT_TRANSLATE_NOOP(
             "Tabs",

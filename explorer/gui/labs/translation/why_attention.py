@@ -37,6 +37,7 @@ from explorer.lab import LabRun
 from explorer.seq2seq.length_curve import LONG, LengthCurve
 from explorer.seq2seq.length_result import shipped_length_result
 from explorer.seq2seq.sequence_lab import curve_from_metrics
+from explorer.seq2seq.sequence_trace import SequenceTrace
 from explorer.seq2seq.spec import LabError
 from explorer.words import QT_TRANSLATE_NOOP
 
@@ -135,29 +136,18 @@ def length_figure(
     )
 
 
-def fixed_panel(t: Translations) -> MatrixPanel:
+def map_panel(trace: SequenceTrace, title: str) -> MatrixPanel:
+    """What each output word reads: the attention weights over the source words, or for the
+    model without attention the one column C (alignment_columns)."""
     return MatrixPanel(
-        t.fixed.alignment,
-        t.fixed.output_tokens,
-        t.fixed.alignment_columns,
-        title=translate("WhyAttention", "one fixed C"),
+        trace.alignment,
+        trace.output_tokens,
+        trace.alignment_columns,
+        title=title,
         kind="weights",
         levels=(0.0, 1.0),
         role="qk",
-        name="fixed",
-    )
-
-
-def attention_panel(t: Translations) -> MatrixPanel:
-    return MatrixPanel(
-        t.attention.alignment,
-        t.attention.output_tokens,
-        t.attention.source_tokens,
-        title=translate("WhyAttention", "with attention: αᵢⱼ"),
-        kind="weights",
-        levels=(0.0, 1.0),
-        role="qk",
-        name="attention",
+        name=trace.context_kind,
     )
 
 
@@ -225,14 +215,17 @@ class WhyAttentionView(View):
         self.sentence_box.setSizeAdjustPolicy(
             QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.sentence_box.setMinimumContentsLength(20)
+        self.sentence_box.setMinimumContentsLength(12)  # it never widens the window (zoom, projector)
         self.language_label.setBuddy(self.language_box)
         self.sentence_label.setBuddy(self.sentence_box)
         row.addWidget(self.language_label)
         row.addWidget(self.language_box)
-        row.addWidget(self.sentence_label)
-        row.addWidget(self.sentence_box, 1)
+        row.addStretch(1)
         layout.addLayout(row)
+        sentence_row = QtWidgets.QHBoxLayout()  # a row of its own: the whole width for the sentence
+        sentence_row.addWidget(self.sentence_label)
+        sentence_row.addWidget(self.sentence_box, 1)
+        layout.addLayout(sentence_row)
 
         self.message = QtWidgets.QLabel()
         self.message.setWordWrap(True)
@@ -376,8 +369,10 @@ class WhyAttentionView(View):
     def show_translations(self, t: Translations, req: WhyRequest | None) -> None:
         self.shown, self.shown_request = t, req
         self._say("")
-        self.fixed_map.show_panel(fixed_panel(t))
-        self.attention_map.show_panel(attention_panel(t))
+        self.fixed_map.show_panel(map_panel(t.fixed, translate("WhyAttention", "one fixed C")))
+        self.attention_map.show_panel(
+            map_panel(t.attention, translate("WhyAttention", "with attention: αᵢⱼ"))
+        )
         self._show_summary()
         self._show_lesson()
         self.rendered.emit()
