@@ -60,7 +60,9 @@ def test_walking_one_track_stays_in_it():
     state.subscribe(lambda event, s: events.append((s.lesson_track, s.lesson_step)), ("lesson",))
     state.set_lesson_track("translation")
     first, *_, last = track_range("translation")
-    assert state.lesson_step == first and state.tab == "why_attention" and events[-1] == ("translation", first)
+    assert (
+        state.lesson_step == first and state.tab == "why_attention" and events[-1] == ("translation", first)
+    )
     state.step_lesson(-1)  # the track's first step: ← stays
     assert state.lesson_step == first and state.lesson_track == "translation"
     for _ in range(len(track_range("translation")) + 3):
