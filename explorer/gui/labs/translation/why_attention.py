@@ -206,6 +206,7 @@ class WhyAttentionView(View):
         row = QtWidgets.QHBoxLayout()
         self.language_label, self.sentence_label = QtWidgets.QLabel(), QtWidgets.QLabel()
         self.language_box = QtWidgets.QComboBox()
+        self.language_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToContents)
         for language in LANGUAGES:
             self.language_box.addItem("", language)
         self.sentence_box = QtWidgets.QComboBox()
@@ -252,6 +253,7 @@ class WhyAttentionView(View):
         curve_layout.setContentsMargins(0, 0, 0, 0)
         measure_row = QtWidgets.QHBoxLayout()
         self.measure_label, self.measure_box = QtWidgets.QLabel(), QtWidgets.QComboBox()
+        self.measure_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToContents)
         for measure in MEASURES:
             self.measure_box.addItem("", measure)
         self.measure_label.setBuddy(self.measure_box)
@@ -432,6 +434,17 @@ class WhyAttentionView(View):
         self.training.restyle()
         self.curve.set_style(self.context.style())
         self._show_summary()
+        self._fit_combos()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._fit_combos()  # the window's font (presentation, zoom) is known once shown
+
+    def _fit_combos(self) -> None:
+        """Room for the longest item and the arrow, in this font (a projector's, a language's)."""
+        for box in (self.language_box, self.measure_box):
+            longest = max(box.fontMetrics().horizontalAdvance(box.itemText(i)) for i in range(box.count()))
+            box.setMinimumWidth(longest + box.fontMetrics().height() + 32)
 
     def retranslate(self) -> None:
         self.language_label.setText(translate("WhyAttention", "Language"))
@@ -452,6 +465,7 @@ class WhyAttentionView(View):
         for i, language in enumerate(LANGUAGES):
             self.language_box.setItemText(i, translate("WhyAttention", LANGUAGE_NAMES[language]))
         self.language_box.setToolTip(translate("WhyAttention", "The language both models translate into"))
+        self._fit_combos()
         self.sentence_box.setToolTip(
             translate(
                 "WhyAttention", "One of the lesson's sentences, or type your own from the grammar's words"
