@@ -25,6 +25,7 @@ from explorer.gui.heatmap.figure import text_places
 from explorer.gui.views.registry import TABS
 from explorer.gui.views.tokens import TokenChips
 from explorer.seq2seq.dates import MONTHS_EN, MONTHS_FR, WEEKDAYS_EN
+from explorer.seq2seq.sentences import source_words, target_words
 
 from .helpers import WAIT_MS, hover_cell, wait_trace
 
@@ -51,6 +52,8 @@ ALLOWED = {
 # fmt: on
 # a date to type into the Translation tab is an input, written as its language writes it
 ALLOWED |= set(MONTHS_EN) | set(MONTHS_FR) | set(WEEKDAYS_EN)
+# so is a sentence of the Why-attention tab's grammar, and its French translation (l'Afrique)
+ALLOWED |= set(source_words()) | set(target_words("fr")) | {f"l'{w}" for w in target_words("fr")}
 FORMULA_WORDS = {"scores", "scaled", "weights", "masked", "concat", "output", "sample", "mask", "score"}
 WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*[A-Za-z]")
 
