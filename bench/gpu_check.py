@@ -1,7 +1,7 @@
 """GPU honesty: every stage on CUDA against the CPU, the largest difference and the speed-up.
 
     python bench/gpu_check.py [--tokens 16,128,512,2048,4096] [--models minilm,multilingual]
-                              [--model-dir DIR] [--repeat 3]
+                              [--model-dir DIR] [--decoders qwen,gpt2] [--decoder-dir DIR] [--repeat 3]
 
 For random weights at each token count, and for each pretrained model that is installed
 (up to its 512 positions), the engine computes the trace on the CPU and on the GPU
@@ -11,6 +11,11 @@ hidden states are cached per text after the warm-up, so it is not in them). Tole
 1e-4 absolute; the mask exactly; every other stage 1e-4 relative to its largest value
 (max |Δ| ≤ 1e-4 · max(1, max |cpu|)). TF32 is pinned off by the engine, so a larger
 difference is a bug, not rounding.
+
+Decoders: random folders of the Qwen2.5-0.5B and GPT-2-small shapes (built as
+bench/decoder_vs_transformers.py builds them, in a temporary folder), or --decoder-dir, at
+every layer: the same stages plus Q and K after the rotation and the angles, and the top-10
+next tokens (the same ids, probabilities within 1e-4).
 
 Exit status: 0 every stage within tolerance; 1 some stage is not; 3 no CUDA device
 (nothing was compared, so nothing passed).
@@ -30,7 +35,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.core.engine import Engine
-from explorer.core.trace import STAGE_ARRAYS
+from explorer.core.trace import ALL_STAGES
 from explorer.models.loader import ModelError
 
 EXIT_DIFFERENT = 1
@@ -89,11 +94,49 @@ def compare(engine: Engine, label: str, config: AttentionConfig, repeat: int) ->
     )
     print(f"  {'stage':<13} {'max |Δ|':>10} {'tolerance':>10}")
     ok = True
-    for stage in STAGE_ARRAYS:
+    for stage in ALL_STAGES:
+        if getattr(cpu, stage) is None:  # a decoder's rotation: only rotary traces have it
+            continue
         diff, tolerance = stage_difference(stage, getattr(cpu, stage), getattr(gpu, stage))
         within = diff <= tolerance
         ok &= within
         print(f"  {stage:<13} {diff:>10.2e} {tolerance:>10.1e}{'' if within else '  FAIL'}")
+    return ok
+
+
+def compare_next_tokens(engine: Engine, label: str, config: AttentionConfig) -> bool:
+    cpu = engine.next_tokens(config.with_(device="cpu"), 10)
+    gpu = engine.next_tokens(config.with_(device="cuda"), 10)
+    same_ids = [[e["id"] for e in row] for row in cpu] == [[e["id"] for e in row] for row in gpu]
+    diff = max(abs(a["probability"] - b["probability"]) for ra, rb in zip(cpu, gpu) for a, b in zip(ra, rb))
+    ok = same_ids and diff <= WEIGHTS_TOLERANCE
+    print(f"  next tokens ({label}): same top-10 ids {same_ids}, max |Δp| {diff:.2e}{'' if ok else '  FAIL'}")
+    return ok
+
+
+def compare_decoders(
+    engine: Engine, shapes: list[str], folder: str | None, tokens: list[int], repeat: int
+) -> bool:
+    """Every layer of each decoder, CPU against GPU, and the next tokens."""
+    import shutil
+    import tempfile
+
+    from decoder_vs_transformers import build
+
+    ok, root = True, Path(tempfile.mkdtemp(prefix="gpu-check-decoders-"))
+    try:
+        folders = [(shape, build(shape, root / shape)) for shape in shapes]
+        folders += [(folder, Path(folder))] if folder else []
+        for label, path in folders:
+            for n in (t for t in tokens if t <= PRETRAINED_MAX_TOKENS):
+                config = AttentionConfig(sentence=random_text(n), model_dir=str(path), max_tokens=n)
+                info = engine.source_info(config)
+                ok &= compare(engine, f"{label} ({info.family}) layer 0", config, repeat)
+                for layer in range(1, info.layers):
+                    ok &= compare(engine, f"{label} layer {layer}", config.with_(layer=layer), 1)
+                ok &= compare_next_tokens(engine, f"{label}, {n} tokens", config)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
     return ok
 
 
@@ -102,6 +145,8 @@ def main() -> int:
     parser.add_argument("--tokens", default="16,128,512,2048,4096")
     parser.add_argument("--models", default="minilm,multilingual", help="catalogue names to try")
     parser.add_argument("--model-dir", default=None, help="also compare this model folder")
+    parser.add_argument("--decoders", default="qwen,gpt2", help="random decoder shapes to build and compare")
+    parser.add_argument("--decoder-dir", default=None, help="also compare this decoder folder")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     if not torch.cuda.is_available():
@@ -137,6 +182,9 @@ def main() -> int:
             ok &= compare(engine, f"{probe.model_name} layer 0", config, args.repeat)
             for layer in range(1, engine.source_info(config).layers):  # every layer, once, untimed
                 ok &= compare(engine, f"{probe.model_name} layer {layer}", config.with_(layer=layer), 1)
+    ok &= compare_decoders(
+        engine, [d for d in args.decoders.split(",") if d], args.decoder_dir, tokens, args.repeat
+    )
     print("\nevery stage within tolerance" if ok else "\nSOME STAGE DIFFERS BEYOND TOLERANCE")
     return 0 if ok else EXIT_DIFFERENT
 

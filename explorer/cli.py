@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from explorer.core.config import (
     ATTENTIONS,
@@ -15,9 +17,12 @@ from explorer.core.config import (
     AttentionConfig,
     ConfigError,
 )
-from explorer.core.trace import STAGE_ARRAYS, TRACE_DTYPES, TraceSelection
+from explorer.core.trace import ALL_STAGES, TRACE_DTYPES, TraceSelection
 from explorer.failing import EXIT_BAD_INPUT, Parser, check_out_file, fail
 from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail
+
+if TYPE_CHECKING:
+    from explorer.core.decoding import GenerationSpec, HeadSet
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +34,11 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--temperature", type=float, default=d.temperature, help="τ for --scale temperature")
     parser.add_argument("--heads", type=int, default=None, help="head count (default: the model's own)")
     parser.add_argument("--attention", choices=ATTENTIONS, default=d.attention)
-    parser.add_argument("--mask", default=d.mask, help="none, causal, window:K or valid:N")
+    parser.add_argument(
+        "--mask",
+        default=d.mask,
+        help="model (the model's own: none for an encoder, causal for a decoder), none, causal, window:K or valid:N",
+    )
     parser.add_argument("--weights", choices=WEIGHT_SOURCES, default=d.weights)
     parser.add_argument("--layer", type=int, default=d.layer, help="pretrained layer (0-based)")
     parser.add_argument("--d-model", type=int, default=d.d_model, help="width of random/identity weights")
@@ -45,7 +54,11 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.model,
         help="bundled model: minilm (English) or multilingual (Chinese, English, French)",
     )
-    parser.add_argument("--model-dir", default=None, help="any BERT-family folder (overrides --model)")
+    parser.add_argument(
+        "--model-dir",
+        default=None,
+        help="a BERT, RoBERTa, XLM-R, DistilBERT, GPT-2, Llama, Mistral or Qwen2 folder (overrides --model)",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> AttentionConfig:
@@ -75,7 +88,7 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
         "--stages",
         default=None,
         metavar="LIST",
-        help=f"write only these arrays, comma-separated, from: {', '.join(STAGE_ARRAYS)} (default: all)",
+        help=f"write only these arrays, comma-separated, from: {', '.join(ALL_STAGES)} (default: all)",
     )
     parser.add_argument(
         "--only-heads",
@@ -118,6 +131,7 @@ def trace_main(argv: list[str]) -> int:
         action="store_true",
         help="convert a folder's pytorch_model.bin once to safetensors (tensors only) and use it",
     )
+    add_decoder_arguments(parser)
     add_page_arguments(parser)
     args = parser.parse_args(argv)
     check_outputs(args.out, args.html)
@@ -131,10 +145,11 @@ def trace_main(argv: list[str]) -> int:
     try:
         selection = TraceSelection.parse(args.stages, args.only_heads, args.dtype, args.with_projections)
         config = config_from_args(args)
+        asked = decoder_requests(args, config)  # refused before anything is computed
         if selection.heads is not None:  # refuse an impossible head before computing anything
             selection.heads_of(config.heads or engine.source_info(config).default_heads)
         try:
-            trace = engine.trace(config, strict_device=args.strict_device)
+            trace = engine.trace(config, strict_device=args.strict_device, next_tokens=args.next_tokens)
         except NeedsConversion as exc:
             if not args.convert_weights:
                 fail(f"{exc}; re-run with --convert-weights to convert them")
@@ -144,7 +159,11 @@ def trace_main(argv: list[str]) -> int:
             if sys.stdout is not None:
                 print(f"note: converted {exc.source} to {converted}")
             engine.forget_model(args.model_dir or exc.folder)
-            trace = engine.trace(config, strict_device=args.strict_device)
+            trace = engine.trace(config, strict_device=args.strict_device, next_tokens=args.next_tokens)
+        if asked.generation is not None:
+            trace.generation = engine.generate(config, asked.generation)
+        if asked.ablation is not None:
+            trace.ablation = engine.ablate(config, asked.ablation, k=args.next_tokens or 5)
         if args.html is not None:  # the page switches between every layer
             trace.layer_weights = engine.layer_weights(config)
     except (ConfigError, ModelError) as exc:
@@ -174,11 +193,84 @@ def trace_main(argv: list[str]) -> int:
             f"{trace.weights_source} weights on {trace.device}, {trace.compute_ms:.1f} ms"
             + ("" if selection == TraceSelection() else f"; wrote {describe(selection, trace.heads)}")
         )
+        if trace.generation is not None:
+            print(
+                f"wrote {len(trace.generation['ids'])} tokens ({trace.generation['stopped']}): {trace.generation['text']!r}"
+            )
     return 0
 
 
+def add_decoder_arguments(parser: argparse.ArgumentParser) -> None:
+    """What a language model (GPT-2, Llama, Mistral, Qwen2) answers beyond its attention."""
+    from explorer.core.decoding import ABLATIONS, DECODINGS
+
+    parser.add_argument(
+        "--next-tokens",
+        type=int,
+        default=0,
+        metavar="K",
+        help="a decoder: also write the K most likely next tokens after every position, with probabilities",
+    )
+    parser.add_argument(
+        "--generate", type=int, default=0, metavar="N", help="a decoder: write N tokens after the sentence"
+    )
+    parser.add_argument(
+        "--decoding",
+        choices=DECODINGS,
+        default="greedy",
+        help="--generate: greedy (the most likely token) or sample (drawn from the softmax, seeded by --seed)",
+    )
+    parser.add_argument(
+        "--decoding-temperature",
+        type=float,
+        default=1.0,
+        metavar="T",
+        help="--decoding sample: logits ÷ T before the softmax (the attention's --temperature is another one)",
+    )
+    parser.add_argument(
+        "--top-k",
+        type=int,
+        default=0,
+        metavar="K",
+        help="--decoding sample: draw among the K most likely (0: all)",
+    )
+    parser.add_argument(
+        "--ablate",
+        default=None,
+        metavar="L.H,...",
+        help="turn these heads off (layer.head, e.g. 0.3,2.1) and write what changes: a decoder's "
+        "next-token probabilities, an encoder's output vectors' cosine",
+    )
+    parser.add_argument(
+        "--ablation",
+        choices=ABLATIONS,
+        default="zero",
+        help="--ablate: zero the head's output before W_O, or replace it by its mean over the text",
+    )
+
+
+@dataclass(frozen=True)
+class DecoderRequests:
+    generation: GenerationSpec | None = None
+    ablation: HeadSet | None = None
+
+
+def decoder_requests(args: argparse.Namespace, config: AttentionConfig) -> DecoderRequests:
+    """--generate and --ablate checked (ConfigError) before anything is computed."""
+    from explorer.core.decoding import GenerationSpec, HeadSet, check_next_tokens
+
+    check_next_tokens(args.next_tokens)
+    generation = None
+    if args.generate:
+        generation = GenerationSpec(
+            args.generate, args.decoding, args.decoding_temperature, args.top_k, config.seed
+        )
+    ablation = HeadSet.parse(args.ablate, args.ablation) if args.ablate is not None else None
+    return DecoderRequests(generation, ablation)
+
+
 def describe(selection: TraceSelection, heads: int) -> str:
-    parts = ["every stage" if selection.stages == STAGE_ARRAYS else ", ".join(selection.stages)]
+    parts = ["every stage" if selection.stages == ALL_STAGES else ", ".join(selection.stages)]
     if selection.heads is not None:
         parts.append(f"heads {','.join(map(str, selection.heads_of(heads)))}")
     if selection.projections:

@@ -70,7 +70,9 @@ def register(templates: Mapping[str, str]) -> None:
 
 CONFIG = section(
     QT_TRANSLATE_NOOP(
-        "CoreMessages", "mask {text!r} is not one of none, causal, window:K, valid:N", "config.mask_malformed"
+        "CoreMessages",
+        "mask {text!r} is not one of model, none, causal, window:K, valid:N",
+        "config.mask_malformed",
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages", "mask {kind}:{size}: the size must be 0 or more", "config.mask_negative"
@@ -204,6 +206,86 @@ ENGINE = section(
         "{count} token(s) unknown to {model} became [UNK] (their characters are kept in brackets)",
         "engine.unknown_tokens",
     ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "grouped-query attention: {heads} query heads share {kv_heads} K/V heads, {group} each (query head h reads K/V head h ÷ {group}, rounded down)",
+        "engine.grouped_heads",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "layer {layer}'s scores are divided by √d_k · {factor} (GPT-2's scale_attn_by_inverse_layer_idx)",
+        "engine.layer_scaled",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "layer {layer} slides a window of {window} keys over the text: each token sees itself and the {before} tokens before it, not the whole text",
+        "engine.sliding_window",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "layer {layer} computed with the mask {mask} instead of {model}'s causal mask: not how the model was trained (the other layers and the next tokens keep its mask)",
+        "engine.mask_not_causal",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{model} has {heads} query heads over {kv_heads} K/V heads with positions turned inside each head: its head count cannot be changed (leave heads unset)",
+        "engine.decoder_heads_fixed",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{model} is a decoder: each token attends over the text before it, not over another text; leave the query empty",
+        "engine.decoder_query",
+    ),
+)
+
+DECODING = section(
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{model} writes no next token: it is not a decoder (open a GPT-2, Llama, Mistral or Qwen2 folder)",
+        "decoding.not_decoder",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "next tokens: give a whole number from 0 to {limit}, not {value!r}",
+        "decoding.next_tokens",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "tokens to write: give a whole number from 1 to {limit}, not {value!r}",
+        "decoding.tokens",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "position {position!r} is not in the text: positions run from 0 to {last}",
+        "decoding.position",
+    ),
+    QT_TRANSLATE_NOOP("CoreMessages", "decoding {value!r} is not one of {choices}", "decoding.method"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "the sampling temperature must be a finite number above 0, not {value!r}",
+        "decoding.temperature",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "top-k must be a whole number of 0 (every token) or more, not {value!r}",
+        "decoding.top_k",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "heads to turn off {text!r}: give layer.head pairs separated by commas, e.g. 0.3,2.1",
+        "decoding.ablate_heads",
+    ),
+    QT_TRANSLATE_NOOP("CoreMessages", "ablation {value!r} is not one of {choices}", "decoding.ablation_mode"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "head {layer}.{head} does not exist: {model} has layers 0 to {last_layer} and heads 0 to {last_head}",
+        "decoding.head_missing",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "heads can be turned off only in a pretrained model (weights pretrained)",
+        "decoding.ablate_pretrained",
+    ),
 )
 
 LOADER = section(
@@ -305,7 +387,7 @@ FAMILIES = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "{path}: model_type {model_type!r} is not an encoder the explorer can run (supported: {supported}); open a {labels} model folder",
+        "{path}: model_type {model_type!r} is not a family the explorer can run (supported: {supported}); open a {labels} model folder",
         "families.unsupported_type",
     ),
     QT_TRANSLATE_NOOP(
@@ -352,6 +434,94 @@ FAMILIES = section(
         "CoreMessages",
         "{path}: max_position_embeddings {positions} leaves no position after the padding offset {offset}; use the config.json that came with the model",
         "families.positions_offset",
+    ),
+)
+
+DECODERS = section(
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: scale_attn_weights is false (scores not divided by √d_k), which the explorer does not compute; use the config.json that came with the model",
+        "decoders.unscaled",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: num_key_value_heads={kv_heads} does not divide num_attention_heads={heads} (each K/V head must serve the same number of query heads); use the config.json that came with the model",
+        "decoders.kv_heads",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: head_dim={head_dim} is odd, and rotary position embedding turns pairs of dimensions; use the config.json that came with the model",
+        "decoders.odd_head_dim",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: rope_scaling is {value}, not an object; use the config.json that came with the model",
+        "decoders.rope_not_object",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: rotary settings that differ per layer type are not supported; open a model with one rope_parameters for every layer",
+        "decoders.rope_per_layer",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: rope_theta is {value}, not a number above 1; use the config.json that came with the model",
+        "decoders.rope_theta",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: the rotary scaling {kind} is not supported (supported: {supported}); open a model that uses one of these",
+        "decoders.rope_kind",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: partial_rotary_factor is {value}: rotating only part of each head is not supported; open a model that rotates whole heads",
+        "decoders.rope_partial",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: the {kind} rotary scaling needs {key} as a valid number, not {value}; use the config.json that came with the model",
+        "decoders.rope_value",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: {key} is {value}, which does not describe a sliding window; use the config.json that came with the model",
+        "decoders.window",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: {key} is {value}, not a small number above 0; use the config.json that came with the model",
+        "decoders.norm_eps",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: {key} is {value}, not true or false; use the config.json that came with the model",
+        "decoders.flag",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{weights}: {tensor} has {rows} rows, {heads} heads of {found}, but {config} says head_dim={head_dim}; use the config.json that came with these weights",
+        "decoders.head_dim_weights",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{weights}: {tensor} has {rows} rows, {found} K/V heads of {head_dim}, but {config} says num_key_value_heads={kv_heads}; use the config.json that came with these weights",
+        "decoders.kv_heads_weights",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{tokenizer} makes token ids up to {largest} but {weights} has only {rows} rows for them; use the tokenizer that came with the model",
+        "decoders.vocabulary",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{folder}: computing this model needs about {needed:.1f} GB of memory, and {available:.1f} GB are free; open a smaller model, or close other programs",
+        "decoders.too_large",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: is_decoder is {value!r}, which {family} cannot compute; use the config.json that came with the model",
+        "families.is_decoder",
     ),
 )
 
@@ -527,6 +697,16 @@ BOARD = section(
         "these numbers are too large: a stage of attention overflows; type smaller numbers",
         "board.overflow",
     ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "θ for the rotation must be a finite number above 0, not {value!r}",
+        "board.rope_theta",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "the rotation turns pairs of numbers: each head needs an even count, not {d_k}; change the width or the heads",
+        "board.rope_odd",
+    ),
 )
 
 SESSION = section(
@@ -561,6 +741,11 @@ SESSION = section(
         "CoreMessages", "text_zoom must be a whole number from {low} to {high}", "session.text_zoom"
     ),
     QT_TRANSLATE_NOOP("CoreMessages", "stage_zoom must list pipeline panels", "session.stage_zoom"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "matrix_zoom must be null or four whole numbers, top < bottom and left < right",
+        "session.matrix_zoom",
+    ),
     QT_TRANSLATE_NOOP("CoreMessages", "lesson_step must be 0 to {last}", "session.lesson_step"),
     QT_TRANSLATE_NOOP("CoreMessages", "lesson_step_id must be a lesson step's id", "session.lesson_step_id"),
     QT_TRANSLATE_NOOP("CoreMessages", "tab must be a tab's name", "session.tab"),
@@ -571,9 +756,11 @@ for _section in (
     TRACE,
     DEVICE,
     ENGINE,
+    DECODING,
     LOADER,
     CHECKS,
     FAMILIES,
+    DECODERS,
     TOKENIZER,
     CONVERT_BIN,
     CATALOGUE,

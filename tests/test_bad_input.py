@@ -122,7 +122,7 @@ def model_folders(tmp_path) -> dict[str, Path]:
         b"\xff" * 8 + np.random.default_rng(0).bytes(4096)
     )
     folder("wrong width", {"hidden_size": 768})
-    folder("unknown model_type", {"model_type": "gpt2"})
+    folder("unknown model_type", {"model_type": "t5"})
     folder("no tokenizer", tokenizer=False)
     # Never read before the user agrees, so a tiny one is enough.
     torch.save({"w": torch.zeros(2)}, folder("pickle only", weights=None) / "pytorch_model.bin")
@@ -141,7 +141,7 @@ MODEL_FOLDER_WORDS = {
     "truncated": ["model.safetensors", "corrupt"],
     "corrupt": ["model.safetensors", "corrupt"],
     "wrong width": ["model.safetensors", "hidden_size"],
-    "unknown model_type": ["config.json", "gpt2", "supported"],
+    "unknown model_type": ["config.json", "t5", "supported"],
     "no tokenizer": ["no tokenizer"],
     "pickle only": ["pytorch_model.bin", "converted"],
     "NaN weights": ["encoder.layer.3.attention.self.key.weight", "NaN"],

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from explorer.appstate.matrix_zoom import Blocks
 from explorer.core.config import AttentionConfig
 from explorer.core.engine import Engine
 from explorer.core.trace import AttentionTrace
@@ -21,8 +22,9 @@ from explorer.core.trace import AttentionTrace
 DISPLAY_LIMIT = 256
 SQUARE_STAGES = ("scores", "scaled", "weights")  # [heads, n_q, n_k]
 FEATURE_STAGES = ("Q", "K", "V", "head_outputs")  # [heads, n, d]
+ROTATED_STAGES = ("Q_rotated", "K_rotated")  # [heads, n, d] a rotary decoder's turned Q and K
 MATRIX_STAGES = ("X_query", "X_key", "concat", "output")  # [n, d]
-PER_HEAD_STAGES = SQUARE_STAGES + FEATURE_STAGES
+PER_HEAD_STAGES = SQUARE_STAGES + FEATURE_STAGES + ROTATED_STAGES
 
 
 class DisplayCancelled(Exception):
@@ -82,6 +84,20 @@ def reduce_for_display(a: np.ndarray, limit: int = DISPLAY_LIMIT, how: str = "ma
         return a
     if how in ("max", "maxabs") and a.dtype == np.float32:
         return _pool_max(a, fr, fc, how)
+    return reduce_blocks(a, fr, fc, how)
+
+
+def reduce_blocks(
+    a: np.ndarray, fr: int, fc: int, how: str = "maxabs", should_stop: Callable[[], bool] | None = None
+) -> np.ndarray:
+    """Each block of ``fr`` × ``fc`` cells of the last two axes as one value (``how`` as in
+    ``reduce_for_display``); sides that are not whole blocks repeat their last row and
+    column. numpy only, so any thread may call it; ``should_stop`` is asked between passes
+    (``DisplayCancelled``)."""
+    a = np.asarray(a)
+    rows, cols = a.shape[-2:]
+    if fr == 1 and fc == 1:
+        return a
     pr, pc = -rows % fr, -cols % fc
     if pr or pc:
         a = np.pad(a, [(0, 0)] * (a.ndim - 2) + [(0, pr), (0, pc)], mode="edge")
@@ -97,6 +113,8 @@ def reduce_for_display(a: np.ndarray, limit: int = DISPLAY_LIMIT, how: str = "ma
         index[axis] = slice(0, None, factor)
         out = np.array(x[tuple(index)])
         for k in range(1, factor):
+            if should_stop is not None and should_stop():
+                raise DisplayCancelled()
             index[axis] = slice(k, None, factor)
             op(out, x[tuple(index)], out=out)
         return out
@@ -108,6 +126,18 @@ def reduce_for_display(a: np.ndarray, limit: int = DISPLAY_LIMIT, how: str = "ma
     hi = combine(combine(a, fc, -1, np.maximum), fr, -2, np.maximum)
     lo = combine(combine(a, fc, -1, np.minimum), fr, -2, np.minimum)
     return np.where(-lo > hi, lo, hi)
+
+
+def region_picture(
+    data: Any, blocks: Blocks, how: str = "maxabs", should_stop: Callable[[], bool] | None = None
+) -> np.ndarray:
+    """The picture of a zoomed region (explorer.appstate.matrix_zoom.blocks_for): the cells
+    themselves where each has a pixel, else each block reduced; reads only the region's
+    cells (``data`` may be a lazy matrix such as ``Difference``)."""
+    rows = slice(blocks.row0, blocks.row0 + blocks.rows * blocks.fr)
+    cols = slice(blocks.col0, blocks.col0 + blocks.cols * blocks.fc)
+    part = np.asarray(data[rows, cols])
+    return reduce_blocks(part, blocks.fr, blocks.fc, how, should_stop)
 
 
 def _pool_max(a: np.ndarray, fr: int, fc: int, how: str) -> np.ndarray:
@@ -164,9 +194,11 @@ def display_arrays(
             pictures[stage] = np.stack(parts)
         visible = reduce_for_display(trace.mask, limit, "mean")
         hidden = reduce_for_display(~trace.mask, limit, "all")
-    for stage in FEATURE_STAGES + MATRIX_STAGES:
+    for stage in FEATURE_STAGES + MATRIX_STAGES + ROTATED_STAGES:
         full = getattr(trace, stage)
-        if full.shape[-2] * full.shape[-1] > limit * limit:  # e.g. 12 x 384 features stay as they are
+        if (
+            full is not None and full.shape[-2] * full.shape[-1] > limit * limit
+        ):  # e.g. 12 x 384 features stay as they are
             check()
             pictures[stage] = reduce_for_display(full, limit)
     return DisplayArrays(pictures, visible, hidden, limit)

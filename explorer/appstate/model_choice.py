@@ -60,6 +60,9 @@ class LoadedModel:
     width: int
     notes: tuple[str, ...] = ()
     provenance: str | None = None  # a converter's one-line summary of what the weights are
+    causal: bool = False  # trained with a causal mask: a decoder, or a BERT with "is_decoder": true
+    kv_heads: int | None = None  # a decoder's K/V heads (fewer than heads: grouped-query attention)
+    windows: tuple[int | None, ...] = ()  # a decoder's sliding window per layer (None: every key before)
 
 
 def resolved_folder(folder: str) -> str:

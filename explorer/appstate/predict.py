@@ -22,6 +22,7 @@ from explorer.appstate.lesson import STEPS
 from explorer.appstate.lesson_step import Question
 from explorer.core.config import AttentionConfig
 from explorer.core.trace import AttentionTrace
+from explorer.models.token_labels import SPACE_MARK
 
 SPECIAL_TOKENS = frozenset({"[CLS]", "[SEP]", "[PAD]", "<s>", "</s>", "<pad>"})
 ANSWERS = ("heaviest_key", "scale_keeps_winner", "hard_changes_output")
@@ -31,7 +32,7 @@ CHANGE_TOLERANCE = 1e-6  # an output row that moves less than this has not chang
 
 def _bare(token: str) -> str:
     """A token as the class would name it: no word-piece marks, no case."""
-    return token.replace("##", "").replace("▁", "").replace("Ġ", "").strip().lower()
+    return token.replace("##", "").replace("▁", "").replace("Ġ", "").replace(SPACE_MARK, "").strip().lower()
 
 
 def query_row(question: Question, tokens: list[str], selected_row: int | None = None) -> int:

@@ -20,6 +20,7 @@ from explorer.appstate import labs as lab_registry
 from explorer.appstate.board import DEFAULT_BOARD
 from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACK_IDS, step_index
 from explorer.appstate.lines import LinesOptions
+from explorer.appstate.matrix_zoom import Region
 from explorer.appstate.state import (
     DEFAULT_TAB,
     GRID_STAGES,
@@ -64,6 +65,7 @@ class Session:
     presentation: bool = False
     text_zoom: int = 0
     stage_zoom: tuple[str, ...] | None = None
+    matrix_zoom: Region | None = None  # the cells zoomed panels show (optional key)
     values_on_cells: bool = False
     lesson_visible: bool = False
     lesson_step: int = 0  # an index into lesson.STEPS; the file holds the step's id
@@ -92,6 +94,7 @@ class Session:
         data["lesson_step_id"] = STEPS[data.pop("lesson_step")].id  # ids stay when steps are added
         data["selected_cell"] = list(self.selected_cell) if self.selected_cell else None
         data["stage_zoom"] = list(self.stage_zoom) if self.stage_zoom else None
+        data["matrix_zoom"] = None if self.matrix_zoom is None else self.matrix_zoom.to_list()
         data["board"] = self.board.to_dict()
         data["lines"] = self.lines.to_dict()
         data.update({name: settings.to_dict() for name, settings in self.labs.items()})
@@ -129,6 +132,7 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     # tab and stage are what the user had chosen after that
     state.set_tab(session.tab)
     state.set_stage_zoom(session.stage_zoom)
+    state.set_matrix_zoom(session.matrix_zoom)  # kept inside the matrix when the trace comes
     state.board.set_board(session.board)
     state.lines.set_options(session.lines)
     state.predict.set_enabled(session.questions)
@@ -236,6 +240,11 @@ def _format_2(data: dict[str, Any]) -> dict[str, Any]:
         if not (isinstance(panels, list) and panels and all(p in ZOOM_NAMES for p in panels)):
             raise _Invalid.of("session.stage_zoom")
         out["stage_zoom"] = tuple(panels)
+    if data.get("matrix_zoom") is not None:
+        try:
+            out["matrix_zoom"] = Region.from_list(data["matrix_zoom"])
+        except ValueError:
+            raise _Invalid.of("session.matrix_zoom") from None
     if "lesson_step" in data:  # written before steps had ids: the index among the steps of then
         step = data["lesson_step"]
         if not (_is_index(step) and step < len(STEPS)):

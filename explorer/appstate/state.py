@@ -2,8 +2,9 @@
 
 Everything a view draws or a session saves lives here: the configuration, the selected
 head and cell, the stage of the all-heads grid, the compare options, the theme, the
-language, presentation mode, the text zoom, the stage the pipeline zooms into, values on
-cells, the lesson step and the current tab. Views and controls subscribe; a change
+language, presentation mode, the text zoom, the stage the pipeline zooms into, the part of
+the (query, key) matrix a zoomed panel shows, values on cells, the lesson step and the
+current tab. Views and controls subscribe; a change
 notifies them with the name of what changed (the ``EVENTS``). Data flows one way:
 controls edit the state, the state asks for a trace, traces become pictures. Widgets
 keep no copies: they read the state when they draw.
@@ -21,6 +22,7 @@ from explorer.appstate.events import Observable
 from explorer.appstate.lab import LabState
 from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACK_IDS, step_index, track_of, track_range
 from explorer.appstate.lines import LinesState
+from explorer.appstate.matrix_zoom import Region, clamp
 from explorer.appstate.model_choice import LoadedModel
 from explorer.appstate.predict import Prediction
 from explorer.appstate.presets import DEFAULT_PRESET, Preset
@@ -56,6 +58,7 @@ EVENTS = (
     "presentation",
     "zoom",
     "stage_zoom",
+    "matrix_zoom",  # the part of the (query, key) matrix zoomed panels show (matrix_zoom)
     "values",
     "lesson",
     "tab",
@@ -130,6 +133,7 @@ class ExplorerState(Observable):
         self.text_zoom: int = 0
         self.presentation_px: int = PRESENTATION_FONT_PX  # presentation text for the window's size
         self.stage_zoom: tuple[str, ...] | None = None
+        self.matrix_zoom: Region | None = None  # None: the whole matrix
         self.values_on_cells: bool = False
         self.lesson_visible: bool = False
         self.lesson_step: int = 0  # an index into lesson.STEPS (every track's steps)
@@ -208,6 +212,7 @@ class ExplorerState(Observable):
             i, j = self.selected_cell
             if i >= n_query or j >= n_key:
                 self.select_cell((min(i, n_query - 1), min(j, n_key - 1)))
+        self.set_matrix_zoom(clamp(self.matrix_zoom, n_query, n_key))
 
     # -- how it is shown ---------------------------------------------------------------------
     def set_theme(self, theme: str) -> None:
@@ -239,6 +244,12 @@ class ExplorerState(Observable):
         """Show only these pipeline panels, large (None or empty: every stage)."""
         names = tuple(n for n in (panels or ()) if n in ZOOM_NAMES) or None
         self._set("stage_zoom", names, "stage_zoom")
+
+    def set_matrix_zoom(self, region: Region | None) -> None:
+        """Show only these cells of the (query, key) matrix in zoomed panels (None: all)."""
+        if region is not None and not isinstance(region, Region):
+            raise ValueError(f"{region!r} is not a region of the matrix")
+        self._set("matrix_zoom", region, "matrix_zoom")
 
     def set_values_on_cells(self, on: bool) -> None:
         self._set("values_on_cells", bool(on), "values")

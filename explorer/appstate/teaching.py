@@ -3,7 +3,8 @@
 Qt-free: this module decides which notes apply to a trace; the window words them in the
 interface language (explorer.gui.messages.note_text).
 
-- A causal or window mask on a layer of a bidirectional pretrained model: the hidden states
+- A causal or window mask on a layer of a bidirectional pretrained model (an encoder; a
+  decoder's own mask is causal): the hidden states
   entering the layer were computed by earlier layers that saw every token, the future
   included, so masking this one layer does not make the model a decoder.
 - Additive or general scoring on a pretrained layer: its W₁, W₂, v (or W) are seeded, never
@@ -36,7 +37,9 @@ def teaching_notes(trace: AttentionTrace) -> list[Note]:
     if trace.weights_source != "pretrained":
         return notes
     mask = config.mask_spec.kind
-    if mask in MASKS_THAT_HIDE_CONTEXT:
+    # A model trained causally (a decoder) sees only earlier tokens in every layer: its causal
+    # mask hides nothing it knew; any other mask carries the engine's own notice.
+    if mask in MASKS_THAT_HIDE_CONTEXT and not getattr(trace, "causal", False):
         layer = trace.layer or 0
         if layer > 0:
             notes.append(Note("mask_after_context", {"mask": mask, "layer": layer, "last": layer - 1}))

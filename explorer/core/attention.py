@@ -72,6 +72,8 @@ class Settings:
     attention: str = "soft"
     mask: MaskSpec = MaskSpec()
     seed: int = 0
+    # A model's own extra division of its scores (GPT-2's scale_attn_by_inverse_layer_idx: layer + 1).
+    extra_divisor: float = 1.0
 
 
 @dataclass
@@ -108,20 +110,7 @@ def attend(
     heads = attend_heads(q, k, v, settings, scoring_params, mask)
     concat = merge_heads(heads.head_outputs)  # concatenate the heads
     output = F.linear(concat, proj.w_o, proj.b_o)  # project back with W_O
-    return Stages(
-        q,
-        k,
-        v,
-        heads.scores,
-        heads.scaled,
-        heads.mask,
-        heads.weights,
-        heads.head_outputs,
-        concat,
-        output,
-        heads.entropy,
-        heads.scale_divisor,
-    )
+    return Stages(q=q, k=k, v=v, concat=concat, output=output, **vars(heads))  # the heads' stages by name
 
 
 @dataclass
@@ -168,14 +157,17 @@ def merge_heads(x: torch.Tensor) -> torch.Tensor:
 
 def scale_divisor(settings: Settings, d_k: int) -> float:
     if settings.scale == "sqrt":
-        return math.sqrt(d_k)
+        return math.sqrt(d_k) * settings.extra_divisor
     if settings.scale == "temperature":
-        return float(settings.temperature)
-    return 1.0
+        return float(settings.temperature) * settings.extra_divisor
+    return settings.extra_divisor
 
 
 def build_mask(spec: MaskSpec, n_q: int, n_k: int, device: torch.device | str | None = None) -> torch.Tensor:
-    """[n_q, n_k] bool. Query i and key j are compared by position, also across texts."""
+    """[n_q, n_k] bool. Query i and key j are compared by position, also across texts.
+
+    ``model`` (the model's own mask) is no mask here: the engine turns it into a decoder's
+    causal mask (``causal_attention.decoder_mask``) where the model is one."""
     i = torch.arange(n_q, device=device)[:, None]
     j = torch.arange(n_k, device=device)[None, :]
     if spec.kind == "causal":

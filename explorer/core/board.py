@@ -11,6 +11,11 @@ read it as they read any other.
 The projections: with X typed, W_Q = W_K = W_V = W_O = I. With Q, K and V typed, X is the
 three tables side by side, [Q | K | V] (n × 3d), and W_Q, W_K, W_V pick out their block
 ([I 0 0], [0 I 0], [0 0 I]); W_O = I. Either way Q = X·W_Qᵀ holds exactly, as in the engine.
+
+With ``rope_theta`` set, Q and K are turned by rotary position embedding before they are
+scored, as a Llama-kind decoder does: token p's pair (x_m, x_{m+d/2}) turns by p·ω_m with
+ω_m = 1/θ^(2m/d) (``explorer.models.rope``); with d = 2 the single pair turns by p radians,
+which a class can follow by hand.
 """
 
 from __future__ import annotations
@@ -24,13 +29,15 @@ from typing import Any
 import numpy as np
 import torch
 
-from explorer.core.attention import Projections, Settings, attend
+from explorer.core.attention import Projections, Settings, Stages, attend, build_mask
+from explorer.core.causal_attention import DecoderStages, Rotary, attend_decoder
 from explorer.core.config import AttentionConfig
 from explorer.core.device import numerics, threads_for
 from explorer.core.engine import UNTRAINED_NOTICES, projection_arrays, stage_arrays, valid_head_counts
 from explorer.core.scoring import make_scoring_params
 from explorer.core.trace import AttentionTrace
 from explorer.messages import Message, MessageError
+from explorer.models.rope import RopeSpec, angles, cos_sin, inverse_frequencies
 
 MAX_BOARD_TOKENS = 8
 MAX_BOARD_WIDTH = 8  # numbers per vector: the class does the arithmetic by hand
@@ -74,6 +81,7 @@ class Board:
     k: Matrix | None = None
     v: Matrix | None = None
     heads: int = 1
+    rope_theta: float | None = None  # rotate Q and K by position (RoPE's θ); None: no rotation
 
     def __post_init__(self) -> None:
         tokens = tuple(self.tokens) if isinstance(self.tokens, (list, tuple)) else None
@@ -113,6 +121,18 @@ class Board:
         if isinstance(heads, bool) or not isinstance(heads, int) or heads < 1 or width % heads:
             options = ", ".join(map(str, valid_head_counts(width)))
             raise BoardError.of("board.heads", heads=heads, width=width, options=options)
+        theta = self.rope_theta
+        if theta is not None:
+            if (
+                isinstance(theta, bool)
+                or not isinstance(theta, (int, float))
+                or not math.isfinite(theta)
+                or theta <= 0
+            ):
+                raise BoardError.of("board.rope_theta", value=theta)
+            if (width // heads) % 2:
+                raise BoardError.of("board.rope_odd", d_k=width // heads)
+            object.__setattr__(self, "rope_theta", float(theta))
 
     # -- what it holds ---------------------------------------------------------------------------
     @property
@@ -141,8 +161,8 @@ class Board:
         if tied == self.tied:
             return self
         if tied:
-            return Board(self.tokens, x=self.q, heads=self.heads)
-        return Board(self.tokens, q=self.x, k=self.x, v=self.x, heads=self.heads)
+            return Board(self.tokens, x=self.q, heads=self.heads, rope_theta=self.rope_theta)
+        return Board(self.tokens, q=self.x, k=self.x, v=self.x, heads=self.heads, rope_theta=self.rope_theta)
 
     def resized(self, n: int, width: int) -> Board:
         """n tokens of ``width`` numbers: rows and columns kept where they exist, new ones 0,
@@ -159,7 +179,8 @@ class Board:
             )
 
         heads = self.heads if width % self.heads == 0 else 1
-        return Board(tokens, fit(self.x), fit(self.q), fit(self.k), fit(self.v), heads)
+        theta = self.rope_theta if (width // heads) % 2 == 0 else None  # rotation needs pairs
+        return Board(tokens, fit(self.x), fit(self.q), fit(self.k), fit(self.v), heads, theta)
 
     def with_cell(self, table: str, row: int, column: int, value: float) -> Board:
         """One number changed: ``table`` is "X", "Q", "K" or "V"."""
@@ -176,9 +197,15 @@ class Board:
     def with_heads(self, heads: int) -> Board:
         return _replace(self, heads=heads)
 
+    def with_rope(self, theta: float | None) -> Board:
+        """Rotary positions on (θ) or off (None)."""
+        return _replace(self, rope_theta=theta)
+
     # -- files ------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"tokens": list(self.tokens), "heads": self.heads}
+        if self.rope_theta is not None:
+            out["rope_theta"] = self.rope_theta
         for name in ("x", "q", "k", "v"):
             rows = getattr(self, name)
             if rows is not None:
@@ -189,7 +216,7 @@ class Board:
     def from_dict(cls, data: object) -> Board:
         if not isinstance(data, dict):
             raise BoardError.of("board.tables")
-        unknown = set(data) - {"tokens", "x", "q", "k", "v", "heads"}
+        unknown = set(data) - {"tokens", "x", "q", "k", "v", "heads", "rope_theta"}
         if unknown:
             raise BoardError.of("board.unknown_keys", keys=", ".join(sorted(unknown)))
         tables = {}
@@ -200,11 +227,11 @@ class Board:
                     raise BoardError.of("board.tables")
                 tables[name] = tuple(tuple(r) for r in rows)
         tokens: Any = data.get("tokens")  # checked by __post_init__, as typed input is
-        return cls(tokens, heads=data.get("heads", 1), **tables)
+        return cls(tokens, heads=data.get("heads", 1), rope_theta=data.get("rope_theta"), **tables)
 
 
 def _replace(board: Board, **changes: Any) -> Board:
-    fields = {name: getattr(board, name) for name in ("tokens", "x", "q", "k", "v", "heads")}
+    fields = {name: getattr(board, name) for name in ("tokens", "x", "q", "k", "v", "heads", "rope_theta")}
     return Board(**{**fields, **changes})
 
 
@@ -285,8 +312,14 @@ def board_trace(board: Board, options: AttentionConfig) -> AttentionTrace:
         heads, config.scoring, config.scale, float(config.temperature), config.attention, mask, config.seed
     )
     x, projections = board_inputs(board)
+    rotary = board_rotary(board)
+    stages: Stages
     with torch.inference_mode(), threads_for(0):
-        stages = attend(x, x, projections, settings, params)
+        if rotary is None:
+            stages = attend(x, x, projections, settings, params)
+        else:
+            visible = build_mask(mask, n, n)  # the board has no model: "model" is no mask
+            stages = attend_decoder(x, projections, settings, heads, rotary, visible, params)
         computed = (stages.scores, stages.scaled, stages.weights, stages.head_outputs, stages.output)
         if not all(bool(torch.isfinite(t).all()) for t in computed):  # never a stage of inf / nan
             raise BoardError.of("board.overflow")
@@ -295,6 +328,17 @@ def board_trace(board: Board, options: AttentionConfig) -> AttentionTrace:
         return t.detach().numpy().copy()
 
     tokens = list(board.tokens)
+    rotation: dict[str, Any] = {}
+    if isinstance(stages, DecoderStages) and board.rope_theta is not None:
+        rotation = {
+            "Q_rotated": None if stages.q_rotated is None else arr(stages.q_rotated),
+            "K_rotated": None if stages.k_rotated is None else arr(stages.k_rotated),
+            "rope_angles": None if stages.angles is None else arr(stages.angles),
+            "rope": RopeSpec(theta=board.rope_theta).describe(),
+            "positions": "rotary",
+            "kv_heads": heads,
+            "kv_head_of": list(stages.kv_head_of),
+        }
     return AttentionTrace(
         config=config,
         tokens_query=tokens,
@@ -312,7 +356,17 @@ def board_trace(board: Board, options: AttentionConfig) -> AttentionTrace:
         projections=projection_arrays(projections),
         numerics=numerics(torch.device("cpu")),
         timings_ms={"total": (time.perf_counter() - started) * 1e3},
+        **rotation,
     )
+
+
+def board_rotary(board: Board) -> Rotary | None:
+    """The angles p·ω_m of every token p and pair m, with θ the board's (None: no rotation)."""
+    if board.rope_theta is None:
+        return None
+    d_k = board.width // board.heads
+    theta = angles(torch.arange(board.n), inverse_frequencies(RopeSpec(theta=board.rope_theta), d_k))
+    return Rotary(theta, *cos_sin(theta))
 
 
 __all__ = [

@@ -20,7 +20,8 @@ from explorer.models.catalogue import DEFAULT_MODEL, MODEL_KEYS
 SCORINGS = ("dot", "cosine", "additive", "general")
 SCALES = ("none", "sqrt", "temperature")
 ATTENTIONS = ("soft", "hard", "sample")
-MASK_KINDS = ("none", "causal", "window", "valid")
+# "model": the mask the model was trained with (none for an encoder, causal for a decoder).
+MASK_KINDS = ("model", "none", "causal", "window", "valid")
 SIZED_MASKS = ("window", "valid")  # written with their size: window:K, valid:N
 UNSIZED_MASKS = tuple(k for k in MASK_KINDS if k not in SIZED_MASKS)  # none, causal
 WEIGHT_SOURCES = ("pretrained", "random", "identity")
@@ -39,8 +40,10 @@ class ConfigError(MessageError, ValueError):
 class MaskSpec:
     """Which keys each query may see.
 
-    kind: ``none``; ``causal`` (key j <= query i); ``window`` (|i - j| <= size,
-    Luong's local attention); ``valid`` (only the first ``size`` keys, d2l's valid_lens).
+    kind: ``model`` (the mask the model was trained with: none for an encoder, causal for
+    a decoder, with its sliding window where it has one); ``none``; ``causal`` (key j <=
+    query i); ``window`` (|i - j| <= size, Luong's local attention); ``valid`` (only the
+    first ``size`` keys, d2l's valid_lens).
     """
 
     kind: str = "none"
@@ -72,7 +75,7 @@ class AttentionConfig:
     temperature: float = 1.0
     heads: int | None = None  # None: the model's own (pretrained) or 8 (random, identity)
     attention: str = "soft"
-    mask: str = "none"
+    mask: str = "model"  # the model's own; "none" turns even a decoder's causal mask off
     weights: str = "pretrained"
     layer: int = 0
     d_model: int = 64  # width of random and identity weights

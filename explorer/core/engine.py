@@ -1,8 +1,11 @@
 """The one computation behind every number on screen: config in, AttentionTrace out.
 
-The engine loads a pretrained model once, caches the encoder's hidden states per
-text, prepares X and the projections for the chosen weights, and runs
-``attention.attend`` on the chosen device.
+The engine loads a pretrained model once, caches the hidden states per text (an encoder's,
+or a decoder's whole forward pass: every layer through the staged attention), prepares X
+and the projections for the chosen weights, and runs ``attention.attend`` (a decoder:
+``causal_attention.attend_decoder``, with its rotation, shared K/V heads and causal mask)
+on the chosen device. A decoder also answers its next tokens, writes text and turns heads
+off (``decoding.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,21 @@ import numpy as np
 import torch
 
 from explorer.core.attention import Projections, Settings, Stages, attend
-from explorer.core.config import AttentionConfig, ConfigError
+from explorer.core.causal_attention import DecoderStages, Rotary, attend_decoder, decoder_mask
+from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
+from explorer.core.decoder_pass import DecoderPass, attention_input, rotary_for, run_decoder
+from explorer.core.decoder_pass import layer_projections as decoder_layer_projections
+from explorer.core.decoder_pass import next_tokens as top_next_tokens
+from explorer.core.decoding import (
+    Entries,
+    GenerationSpec,
+    HeadSet,
+    check_next_tokens,
+    decoder_ablation,
+    encoder_ablation,
+    generate,
+    next_token_entries,
+)
 from explorer.core.device import (
     DeviceUnavailable,
     choose_device,
@@ -29,12 +46,15 @@ from explorer.core.device import (
     release_memory,
     threads_for,
 )
+from explorer.core.head_measures import first_token_share
 from explorer.core.scoring import make_scoring_params
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
 from explorer.messages import Message, message_of
 from explorer.models import catalogue, ready
 from explorer.models.bert import BertEncoder, LayerWeights
-from explorer.models.loader import ModelError, PretrainedModel, load_model
+from explorer.models.decoder import DecoderWeights
+from explorer.models.decoder_config import DecoderConfig
+from explorer.models.loader import ModelError, PretrainedDecoder, PretrainedModel, Tokenized, load_model
 from explorer.models.random_source import (
     MAX_RANDOM_TOKENS,
     embed_words,
@@ -44,6 +64,7 @@ from explorer.models.random_source import (
 )
 
 DEFAULT_RANDOM_HEADS = 8
+Loaded = PretrainedModel | PretrainedDecoder
 # The scorings with seeded, untrained parameters of their own, and what the trace says of them.
 UNTRAINED_NOTICES = {"additive": "engine.untrained_additive", "general": "engine.untrained_general"}
 _HIDDEN_CACHE_SIZE = 16
@@ -68,6 +89,27 @@ class Prepared:
     unk_count: int = 0
     ids_query: tuple[int, ...] = ()  # the tokens' vocabulary ids (a pretrained model's)
     ids_key: tuple[int, ...] = ()
+    pieces_query: tuple[str, ...] = ()  # as the vocabulary spells them
+    pieces_key: tuple[str, ...] = ()
+    family: str | None = None
+    causal_model: bool = False  # the model was trained with a causal mask (its own mask: "model")
+    decoder: DecoderContext | None = None
+
+
+@dataclass
+class DecoderContext:
+    """What a decoder layer's attention needs beyond X and the projections."""
+
+    model: PretrainedDecoder
+    run: DecoderPass  # the model's own forward over the text (hidden states, final, sink)
+    rotary: Rotary | None  # on the compute device
+    window: int | None  # this layer's sliding window
+    extra_divisor: float  # GPT-2's scale_attn_by_inverse_layer_idx: layer + 1
+    fixed_heads: bool  # rotary or grouped heads: the head count is the model's
+
+    @property
+    def kv_heads(self) -> int:
+        return self.model.config.num_key_value_heads
 
 
 class Cancelled(Exception):
@@ -84,10 +126,15 @@ class SourceInfo:
     default_heads: int
     model_name: str | None = None
     problem: str | None = None  # why pretrained weights were not available (a Message when known)
+    causal: bool = False  # trained with a causal mask (a decoder, or a BERT with "is_decoder": true)
+    is_decoder: bool = False  # a language model: next tokens, generation
+    kv_heads: int | None = None  # grouped-query attention: fewer K/V heads than query heads
+    fixed_heads: bool = False  # the head count cannot be changed (rotary positions, shared K/V)
+    family: str | None = None
 
     @property
     def head_counts(self) -> list[int]:
-        return valid_head_counts(self.width)
+        return [self.default_heads] if self.fixed_heads else valid_head_counts(self.width)
 
 
 def clean_text(text: str) -> tuple[str, int]:
@@ -107,17 +154,18 @@ class Engine:
 
     def __init__(self, default_model: str | Path | None = None):
         self._default_model = default_model
-        self._models: dict[str, PretrainedModel | ModelError] = {}
+        self._models: dict[str, Loaded | ModelError] = {}
         self._on_device: dict[tuple[str, str], BertEncoder] = {}
+        self._decoders_on: dict[tuple[str, str], DecoderWeights] = {}
         self._projections: OrderedDict[tuple[str, int, int, str], Projections] = OrderedDict()
+        # Per (model, text, device): an encoder's hidden states, or a decoder's whole pass.
         self._hidden: OrderedDict[tuple[Any, ...], list[torch.Tensor]] = OrderedDict()
+        self._passes: OrderedDict[tuple[Any, ...], DecoderPass] = OrderedDict()
         self._lock = threading.RLock()
         self._local = threading.local()
 
     # -- models -------------------------------------------------------------
-    def model(
-        self, model_dir: str | Path | None = None, model_key: str = catalogue.DEFAULT_MODEL
-    ) -> PretrainedModel:
+    def model(self, model_dir: str | Path | None = None, model_key: str = catalogue.DEFAULT_MODEL) -> Loaded:
         """The loaded model for a folder, else for a catalogue key (MiniLM by default);
         raises ModelError. The catalogue's folder is looked up only here, when it is used."""
         folder = model_dir or (self._default_model if model_key == catalogue.DEFAULT_MODEL else None)
@@ -145,7 +193,7 @@ class Engine:
         with self._lock:
             self._models.pop(str(Path(model_dir).expanduser().resolve()), None)
 
-    def _pretrained_or_problem(self, config: AttentionConfig) -> tuple[PretrainedModel | None, str | None]:
+    def _pretrained_or_problem(self, config: AttentionConfig) -> tuple[Loaded | None, str | None]:
         """The model, or why the bundled one is unavailable (a folder the user chose raises)."""
         try:
             return self.model(config.model_dir, config.model), None
@@ -159,10 +207,30 @@ class Engine:
         problem = None
         if config.weights == "pretrained":
             model, problem = self._pretrained_or_problem(config)
+            if isinstance(model, PretrainedDecoder):
+                dc = model.config
+                return SourceInfo(
+                    "pretrained",
+                    dc.num_attention_heads * dc.head_dim,
+                    dc.num_hidden_layers,
+                    dc.num_attention_heads,
+                    model.name,
+                    causal=True,
+                    is_decoder=True,
+                    kv_heads=dc.num_key_value_heads,
+                    fixed_heads=_fixed_heads(dc),
+                    family=model.family,
+                )
             if model is not None:
                 c = model.config
                 return SourceInfo(
-                    "pretrained", c.hidden_size, c.num_hidden_layers, c.num_attention_heads, model.name
+                    "pretrained",
+                    c.hidden_size,
+                    c.num_hidden_layers,
+                    c.num_attention_heads,
+                    model.name,
+                    causal=c.causal,
+                    family=model.family,
                 )
             config = config.with_(weights="random")
         d = config.d_model
@@ -179,6 +247,8 @@ class Engine:
         random and identity weights have a single layer.
         """
         info = self.source_info(config)
+        if info.is_decoder and _own_attention(config):
+            return self._decoder_weights_every_layer(config, should_stop)
         layers = range(info.layers) if info.source == "pretrained" else [config.layer]
         return np.stack([self.trace(config.with_(layer=layer), should_stop).weights for layer in layers])
 
@@ -187,18 +257,147 @@ class Engine:
         config: AttentionConfig,
         should_stop: Callable[[], bool] | None = None,
         strict_device: bool = False,
+        next_tokens: int = 0,
     ) -> AttentionTrace:
         """Compute every stage. ``should_stop()`` is consulted between the encoder's layers
         and before attention; when it answers True the call raises ``Cancelled``.
 
         An absent device or an out-of-memory error falls back to the CPU with a notice;
-        ``strict_device`` raises ``DeviceUnavailable`` instead."""
+        ``strict_device`` raises ``DeviceUnavailable`` instead. ``next_tokens`` (a decoder):
+        the trace also holds the k most likely next tokens after every position."""
+        check_next_tokens(next_tokens)
+        trace = self._on_some_device(
+            config,
+            should_stop,
+            strict_device,
+            lambda device, notices, started: self._trace_on(config, device, notices, started),
+        )
+        if next_tokens:
+            trace.next_tokens = self._next_tokens_of(config, trace, next_tokens)
+        return trace
+
+    # -- what only a language model answers ------------------------------------------------------
+    def decoder(self, config: AttentionConfig) -> PretrainedDecoder:
+        """The config's model when it is a decoder; ConfigError saying so otherwise."""
+        model = self.model(config.model_dir, config.model) if config.weights == "pretrained" else None
+        if not isinstance(model, PretrainedDecoder):
+            name = model.name if model is not None else config.weights
+            raise ConfigError.of("decoding.not_decoder", model=name)
+        return model
+
+    def next_tokens(
+        self,
+        config: AttentionConfig,
+        k: int = 10,
+        positions: list[int] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> Entries:
+        """The k most likely next tokens after each position of the config's text (``positions``:
+        only these, negative from the end, in their order), with their probabilities:
+        [{"id", "token", "probability"}, …] per position, from the cached forward."""
+        check_next_tokens(k)
+        model = self.decoder(config)
+        self._local.should_stop = should_stop
+        device, _ = choose_device(config.device)
+        tok = self._decoder_tokens(config, model)
+        run = self._decoder_pass(model, tok.ids, device)
+        final = run.final
+        if positions is not None:
+            n = final.shape[0]
+            for p in positions:
+                if isinstance(p, bool) or not isinstance(p, int) or not -n <= p < n:
+                    raise ConfigError.of("decoding.position", position=p, last=n - 1)
+            final = final[[p % n for p in positions]]
+        with threads_for(final.shape[0] * model.config.vocab_size * model.config.hidden_size):
+            top = top_next_tokens(model, final, max(k, 1), self._weights_on(model, device))
+        return next_token_entries(model.tokenizer, top)
+
+    def generate(
+        self, config: AttentionConfig, spec: GenerationSpec, should_stop: Callable[[], bool] | None = None
+    ) -> dict[str, Any]:
+        """Write ``spec.tokens`` tokens after the config's text (see ``decoding.generate``)."""
+        model = self.decoder(config)
+        self._local.should_stop = should_stop
+        device, _ = choose_device(config.device)
+        tok = self._decoder_tokens(config, model)
+        self._check_layer(model, config.layer)
+        with threads_for(len(tok.ids) * model.config.hidden_size**2 * 12 * model.config.num_hidden_layers):
+            out = generate(
+                model, tok.ids, spec, config.layer, device, self._weights_on(model, device), self._check_stop
+            )
+        return out.to_dict(model.tokenizer)
+
+    def ablate(
+        self,
+        config: AttentionConfig,
+        heads: HeadSet,
+        k: int = 5,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> dict[str, Any]:
+        """Heads turned off: a decoder's next-token probabilities before and after at every
+        position, an encoder's output vectors' cosine to the unablated ones."""
+        self._local.should_stop = should_stop
+        if config.weights != "pretrained":
+            raise ConfigError.of("decoding.ablate_pretrained")
+        model = self.model(config.model_dir, config.model)
+        c = model.config
+        heads.check(c.num_hidden_layers, c.num_attention_heads, model.name)
+        device, _ = choose_device(config.device)
+        if isinstance(model, PretrainedDecoder):
+            tok = self._decoder_tokens(config, model)
+            plain = self._decoder_pass(model, tok.ids, device).final
+            return decoder_ablation(model, tok.ids, heads, k, device, self._weights_on(model, device), plain)
+        sentence, _ = clean_text(config.sentence)
+        tok = model.tokenizer.encode(sentence, min(config.max_tokens, model.max_tokens))
+        return encoder_ablation(model, tok.ids, heads, device, self._encoder_on(model, device))
+
+    def _decoder_tokens(self, config: AttentionConfig, model: PretrainedDecoder) -> Tokenized:
+        sentence, _ = clean_text(config.sentence)
+        if not sentence.strip():
+            raise ConfigError.of("engine.no_visible_characters")
+        return model.tokenizer.encode(sentence, min(config.max_tokens, model.max_tokens))
+
+    def _next_tokens_of(self, config: AttentionConfig, trace: AttentionTrace, k: int) -> Entries:
+        if trace.weights_source != "pretrained" or not self.source_info(config).is_decoder:
+            raise ConfigError.of("decoding.not_decoder", model=trace.model_name or trace.weights_source)
+        return self.next_tokens(config, k)
+
+    def _decoder_weights_every_layer(
+        self, config: AttentionConfig, should_stop: Callable[[], bool] | None
+    ) -> np.ndarray:
+        """[layers, heads, n, n] from one forward with the model's own attention."""
+        model = self.decoder(config)
+        self._local.should_stop = should_stop
+        device, _ = choose_device(config.device)
+        tok = self._decoder_tokens(config, model)
+        layers = range(model.config.num_hidden_layers)
+        ids = torch.tensor(tok.ids, device=device)
+        run = run_decoder(
+            model, ids, self._weights_on(model, device), keep_weights=layers, between_layers=self._check_stop
+        )
+        return np.stack([run.weights[layer].cpu().numpy() for layer in layers])
+
+    @staticmethod
+    def _check_layer(model: PretrainedDecoder, layer: int) -> None:
+        layers = model.config.num_hidden_layers
+        if layer >= layers:
+            raise ConfigError.of("engine.layer_missing", layer=layer, model=model.name, last=layers - 1)
+
+    def _on_some_device(
+        self,
+        config: AttentionConfig,
+        should_stop: Callable[[], bool] | None,
+        strict_device: bool,
+        work: Callable[[torch.device, list[Message], float], AttentionTrace],
+    ) -> AttentionTrace:
+        """``work(device, notices, started)`` on the config's device, or on the CPU with a notice
+        when that device is absent or runs out of memory."""
         started = time.perf_counter()
         self._local.should_stop = should_stop  # per thread: engines are shared
         device, device_notice = choose_device(config.device, strict=strict_device)
         notices: list[Message] = [device_notice] if device_notice else []
         try:
-            return self._trace_on(config, device, notices, started)
+            return work(device, notices, started)
         except RuntimeError as exc:
             if device.type == "cpu" or not is_out_of_memory(exc):
                 raise
@@ -207,7 +406,7 @@ class Engine:
             if strict_device:
                 raise DeviceUnavailable.of("device.oom_strict", device=name) from None
             notices.append(Message.of("device.oom_fallback", device=name))
-            return self._trace_on(config, torch.device("cpu"), notices, started)
+            return work(torch.device("cpu"), notices, started)
 
     def _trace_on(
         self, config: AttentionConfig, device: torch.device, notices: list[Message], started: float
@@ -215,6 +414,15 @@ class Engine:
         prepared = self._prepare(config, device, notices)
         width = prepared.projections.width
         heads = config.heads or prepared.default_heads
+        decoder = prepared.decoder
+        if decoder is not None and decoder.fixed_heads and heads != prepared.default_heads:
+            c = decoder.model.config
+            raise ConfigError.of(
+                "engine.decoder_heads_fixed",
+                model=prepared.model_name,
+                heads=c.num_attention_heads,
+                kv_heads=c.num_key_value_heads,
+            )
         if width % heads:
             options = ", ".join(map(str, valid_head_counts(width)))
             raise ConfigError.of("engine.heads_not_dividing", heads=heads, width=width, options=options)
@@ -230,7 +438,13 @@ class Engine:
                 )
             )
         d_k = width // heads
+        if decoder is not None:
+            self._decoder_notices(prepared, decoder, heads, notices)
         mask = config.mask_spec
+        if prepared.causal_model:
+            mask = self._causal_notices(prepared, mask, notices)
+        elif mask.kind == "model":
+            mask = MaskSpec("none")  # an encoder's own mask: every key visible
         if mask.kind == "valid" and mask.size == 0:
             notices.append(Message.of("engine.valid_zero"))
         elif mask.kind == "valid" and mask.size > len(prepared.tokens_key):
@@ -247,17 +461,37 @@ class Engine:
             config.attention,
             mask,
             config.seed,
+            extra_divisor=decoder.extra_divisor if decoder is not None else 1.0,
         )
         n_q, n_k = len(prepared.tokens_query), len(prepared.tokens_key)
         self._check_stop()
         attn_started = time.perf_counter()
+        stages: Stages
         with threads_for(heads * n_q * n_k * d_k + (n_q + n_k) * width * width * 4):
-            stages = attend(
-                prepared.x_query, prepared.x_key, prepared.projections, settings, params.to(device)
-            )
+            if decoder is not None:
+                regrouped = heads != prepared.default_heads  # GPT-2's columns in other heads: no sharing
+                stages = attend_decoder(
+                    prepared.x_key,
+                    prepared.projections,
+                    settings,
+                    heads if regrouped else decoder.kv_heads,
+                    decoder.rotary,
+                    decoder_mask(mask, n_k, decoder.window, device),
+                    params.to(device),
+                )
+            else:
+                stages = attend(
+                    prepared.x_query, prepared.x_key, prepared.projections, settings, params.to(device)
+                )
             if device.type != "cpu":
                 torch.cuda.synchronize() if device.type == "cuda" else None
         done = time.perf_counter()
+        weights = cpu_array(stages.weights)
+        mask_array = cpu_array(stages.mask)
+        # Row 0 of a causal mask can only see key 0: its weight there says nothing about the head.
+        forced = n_q > 1 and n_k > 1 and not bool(mask_array[0, 1:].any())
+        sink = first_token_share(weights, skip_first_row=forced) if n_q and n_k else np.zeros(heads)
+        extras = decoder_extras(stages, decoder) if isinstance(stages, DecoderStages) and decoder else {}
         return AttentionTrace(
             config=config,
             tokens_query=prepared.tokens_query,
@@ -284,7 +518,49 @@ class Engine:
                 "attention": (done - attn_started) * 1e3,
                 "prepare": (attn_started - started) * 1e3,
             },
+            causal=prepared.causal_model,
+            model_family=prepared.family,
+            pieces_query=list(prepared.pieces_query),
+            pieces_key=list(prepared.pieces_key),
+            first_token_share=[float(v) for v in sink],
+            **extras,
         )
+
+    def _decoder_notices(
+        self, prepared: Prepared, decoder: DecoderContext, heads: int, notices: list[Message]
+    ) -> None:
+        """What the trace of a decoder layer must say about how it was computed."""
+        c, layer = decoder.model.config, prepared.layer or 0
+        if c.num_key_value_heads < c.num_attention_heads and heads == prepared.default_heads:
+            notices.append(
+                Message.of(
+                    "engine.grouped_heads",
+                    heads=c.num_attention_heads,
+                    kv_heads=c.num_key_value_heads,
+                    group=c.group_size,
+                )
+            )
+        if c.layer_scaled:
+            notices.append(Message.of("engine.layer_scaled", layer=layer, factor=layer + 1))
+
+    def _causal_notices(self, prepared: Prepared, mask: MaskSpec, notices: list[Message]) -> MaskSpec:
+        """A causally trained model: its own mask, or another one with a notice saying so."""
+        decoder, layer = prepared.decoder, prepared.layer
+        if mask.kind not in ("model", "causal"):
+            notices.append(
+                Message.of("engine.mask_not_causal", layer=layer, mask=str(mask), model=prepared.model_name)
+            )
+            return mask
+        if decoder is None:
+            return MaskSpec("causal")
+        n = len(prepared.tokens_key)
+        if decoder.window is not None and n > decoder.window:
+            notices.append(
+                Message.of(
+                    "engine.sliding_window", layer=layer, window=decoder.window, before=decoder.window - 1
+                )
+            )
+        return mask
 
     def _check_stop(self) -> None:
         stop = getattr(self._local, "should_stop", None)
@@ -310,7 +586,7 @@ class Engine:
     def _prepare_pretrained(
         self,
         config: AttentionConfig,
-        model: PretrainedModel,
+        model: Loaded,
         sentence: str,
         query: str,
         device: torch.device,
@@ -340,6 +616,10 @@ class Engine:
         unk = key_tok.unk_count + (query_tok.unk_count if query_tok is not key_tok else 0)
         if unk:
             notices.append(Message.of("engine.unknown_tokens", count=unk, model=model.name))
+        if isinstance(model, PretrainedDecoder):
+            if query.strip():
+                raise ConfigError.of("engine.decoder_query", model=model.name)
+            return self._prepare_decoder(config, model, key_tok, unk, device)
         x_key = self._hidden_state(model, key_tok.ids, config.layer, device)
         x_query = (
             x_key if query_tok is key_tok else self._hidden_state(model, query_tok.ids, config.layer, device)
@@ -360,6 +640,52 @@ class Engine:
             unk,
             tuple(query_tok.ids),
             tuple(key_tok.ids),
+            tuple(query_tok.pieces),
+            tuple(key_tok.pieces),
+            model.family,
+            causal_model=model.config.causal,
+        )
+
+    def _prepare_decoder(
+        self,
+        config: AttentionConfig,
+        model: PretrainedDecoder,
+        tok: Tokenized,
+        unk: int,
+        device: torch.device,
+    ) -> Prepared:
+        """X = the hidden state entering the layer after its norm, from the cached forward."""
+        c, layer = model.config, config.layer
+        run = self._decoder_pass(model, tok.ids, device)
+        weights = self._weights_on(model, device)
+        on_device = weights.layer(layer)
+        x = attention_input(model, on_device, run.hidden[layer])
+        return Prepared(
+            tok.tokens,
+            tok.tokens,
+            x,
+            x,
+            decoder_layer_projections(on_device),
+            decoder_layer_projections(model.weights.layer(layer)),
+            c.num_attention_heads,
+            "pretrained",
+            model.name,
+            layer,
+            unk,
+            tuple(tok.ids),
+            tuple(tok.ids),
+            tuple(tok.pieces),
+            tuple(tok.pieces),
+            model.family,
+            causal_model=True,
+            decoder=DecoderContext(
+                model,
+                run,
+                rotary_for(model, len(tok.ids), device),
+                c.sliding_windows[layer],
+                float(layer + 1) if c.layer_scaled else 1.0,
+                _fixed_heads(c),
+            ),
         )
 
     def _hidden_state(
@@ -391,6 +717,40 @@ class Engine:
                 encoder = model.encoder if device.type == "cpu" else model.encoder.to(device)
                 self._on_device[key] = encoder
         return encoder
+
+    def _weights_on(self, model: PretrainedDecoder, device: torch.device) -> DecoderWeights:
+        """A decoder's weights on ``device`` (float32 copies there, made once per device)."""
+        if device.type == "cpu":
+            return model.weights
+        key = (str(model.path), str(device))
+        with self._lock:
+            weights = self._decoders_on.get(key)
+            if weights is None:
+                weights = model.weights.moved(device)
+                self._decoders_on[key] = weights
+        return weights
+
+    def _decoder_pass(self, model: PretrainedDecoder, ids: list[int], device: torch.device) -> DecoderPass:
+        """The model's own forward over ``ids``, cached per (model, text, device) like an encoder's
+        hidden states (the weights of its layers are not kept)."""
+        key = (str(model.path), tuple(ids), str(device))
+        with self._lock:
+            cached = self._passes.get(key)
+            if cached is not None:
+                self._passes.move_to_end(key)
+                return cached
+        weights = self._weights_on(model, device)
+        ids_t = torch.tensor(ids, dtype=torch.long, device=device)
+        c = model.config
+        with threads_for(
+            len(ids) * (c.hidden_size * (c.hidden_size + c.intermediate_size) * 4) * c.num_hidden_layers
+        ):
+            run = run_decoder(model, ids_t, weights, between_layers=self._check_stop)
+        with self._lock:
+            self._passes[key] = run
+            while len(self._passes) > _HIDDEN_CACHE_SIZE:
+                self._passes.popitem(last=False)
+        return run
 
     def _seeded_projections(self, kind: str, d: int, seed: int, device: torch.device) -> Projections:
         """Random or identity projections, made once per (kind, width, seed) and moved
@@ -444,6 +804,50 @@ class Engine:
             default_heads,
             config.weights,
         )
+
+
+def _fixed_heads(config: DecoderConfig) -> bool:
+    """Rotary positions turn pairs inside a head, and shared K/V heads serve fixed groups: such
+    a model's head count cannot be regrouped (GPT-2's can, as an encoder's)."""
+    return config.rope is not None or config.num_key_value_heads != config.num_attention_heads
+
+
+def _own_attention(config: AttentionConfig) -> bool:
+    """The config asks for the attention the model was trained with."""
+    return (
+        config.scoring == "dot"
+        and config.scale == "sqrt"
+        and config.attention == "soft"
+        and config.mask_spec.kind in ("model", "causal")
+        and config.heads is None
+    )
+
+
+def decoder_extras(stages: DecoderStages, decoder: DecoderContext) -> dict[str, Any]:
+    """The trace's fields that only a decoder layer has."""
+
+    def arr(t: torch.Tensor | None) -> np.ndarray | None:
+        return None if t is None else cpu_array(t)
+
+    c = decoder.model.config
+    rope = None
+    if c.rope is not None:
+        rope = {
+            **c.rope.describe(),
+            "formula": "(q_i, q_{i+d/2}) at position p turns by p·ω_i: "
+            "(q_i cos pω_i − q_{i+d/2} sin pω_i, q_{i+d/2} cos pω_i + q_i sin pω_i), ω_i = 1/θ^(2i/d)",
+        }
+    return {
+        "Q_rotated": arr(stages.q_rotated),
+        "K_rotated": arr(stages.k_rotated),
+        "rope_angles": arr(stages.angles),
+        "rope": rope,
+        "positions": "rotary" if c.rope is not None else "learned",
+        "kv_heads": len(set(stages.kv_head_of)),
+        "kv_head_of": list(stages.kv_head_of),
+        "sliding_window": decoder.window,
+        "first_token_share_by_layer": decoder.run.sink.round(7).tolist(),
+    }
 
 
 def layer_projections(lw: LayerWeights) -> Projections:

@@ -36,32 +36,38 @@ STAGE_ARRAYS = (
     "output",
     "entropy",
 )
+# A rotary decoder's stages beyond those: Q and K after the rotation, and the angle of every
+# position and pair of dimensions. Other traces hold None there (and never write them).
+ROTARY_STAGES = ("Q_rotated", "K_rotated", "rope_angles")
+ALL_STAGES = (*STAGE_ARRAYS[:5], *ROTARY_STAGES, *STAGE_ARRAYS[5:])
 # Arrays with one entry per head first; ``--only-heads`` keeps some of them.
-PER_HEAD_STAGES = frozenset({"Q", "K", "V", "scores", "scaled", "weights", "head_outputs", "entropy"})
+PER_HEAD_STAGES = frozenset(
+    {"Q", "K", "V", "Q_rotated", "K_rotated", "scores", "scaled", "weights", "head_outputs", "entropy"}
+)
 TRACE_DTYPES = ("float32", "float16")
-TRACE_FORMAT_VERSION = 2  # 2: selections, dtype, numerics and projections in the metadata
+TRACE_FORMAT_VERSION = 3  # 3: decoders (rotation, shared K/V heads, next tokens, generation, ablation)
 
 
 @dataclass(frozen=True)
 class TraceSelection:
     """Which arrays a trace file holds, and in what precision. Metadata is always written."""
 
-    stages: tuple[str, ...] = STAGE_ARRAYS
+    stages: tuple[str, ...] = ALL_STAGES  # those a trace lacks (a decoder's rotation) are skipped
     heads: tuple[int, ...] | None = None  # None: every head
     dtype: str = "float32"  # floating arrays; the mask stays bool
     projections: bool = False  # W_Q, W_K, W_V, W_O and biases, sliced per head
 
     def __post_init__(self) -> None:
-        unknown = [s for s in self.stages if s not in STAGE_ARRAYS]
+        unknown = [s for s in self.stages if s not in ALL_STAGES]
         if unknown or not self.stages:
-            stages = ", ".join(STAGE_ARRAYS)
+            stages = ", ".join(ALL_STAGES)
             if unknown:
                 raise ConfigError.of("trace.stage_unknown", stage=unknown[0], stages=stages)
             raise ConfigError.of("trace.stage_none", stages=stages)
         if self.dtype not in TRACE_DTYPES:
             raise ConfigError.of("trace.dtype", value=self.dtype, choices=", ".join(TRACE_DTYPES))
         # Lesson order, each stage once, whatever order they were asked in.
-        object.__setattr__(self, "stages", tuple(s for s in STAGE_ARRAYS if s in self.stages))
+        object.__setattr__(self, "stages", tuple(s for s in ALL_STAGES if s in self.stages))
         if self.heads is not None:
             if not self.heads or any(not isinstance(h, int) or h < 0 for h in self.heads):
                 raise ConfigError.of("trace.head_numbers", heads=list(self.heads))
@@ -72,7 +78,7 @@ class TraceSelection:
         cls, stages: str | None, heads: str | None, dtype: str = "float32", projections: bool = False
     ) -> TraceSelection:
         """From the command line's comma-separated lists (None: everything)."""
-        names = STAGE_ARRAYS if stages is None else tuple(s.strip() for s in stages.split(",") if s.strip())
+        names = ALL_STAGES if stages is None else tuple(s.strip() for s in stages.split(",") if s.strip())
         numbers = None
         if heads is not None:
             if not re.fullmatch(r"\s*\d+\s*(,\s*\d+\s*)*", heads):
@@ -127,6 +133,26 @@ class AttentionTrace(DrawsItself):
     # nn.Linear weights [out, in] and biases [out] on the CPU: w_q, b_q, … w_o, b_o.
     projections: dict[str, np.ndarray] = field(default_factory=dict)
     numerics: dict[str, Any] = field(default_factory=dict)  # precision, versions, device name
+    # Each head's mean weight on the first key (the attention sink), over the rows that could
+    # choose (a causal row 0 sees only key 0 and is left out).
+    first_token_share: list[float] = field(default_factory=list)
+    model_family: str | None = None  # "BERT", "GPT-2", "Llama", …
+    causal: bool = False  # the model was trained with a causal mask (its own mask, "model")
+    pieces_query: list[str] = field(default_factory=list)  # the vocabulary's spelling ("Ġthe")
+    pieces_key: list[str] = field(default_factory=list)
+    # -- a decoder's layer --------------------------------------------------------------------
+    Q_rotated: np.ndarray | None = None  # [h, n, d_k] Q after the rotation (rotary decoders)
+    K_rotated: np.ndarray | None = None  # [h, n, d_k] K after the rotation, as each query head reads it
+    rope_angles: np.ndarray | None = None  # [n, d_k/2] angle p·ω_i of position p, pair (i, i + d_k/2)
+    rope: dict[str, Any] | None = None  # the rotation's kind, θ, scaling, formula
+    positions: str | None = None  # "rotary" or "learned" (GPT-2)
+    kv_heads: int | None = None  # K/V heads (grouped-query attention: fewer than heads)
+    kv_head_of: list[int] = field(default_factory=list)  # the K/V head each query head reads
+    sliding_window: int | None = None  # this layer's window of keys, None: every key before
+    first_token_share_by_layer: list[list[float]] = field(default_factory=list)  # [layers][heads]
+    next_tokens: list[list[dict[str, Any]]] | None = None  # per position: [{"id", "token", "probability"}]
+    generation: dict[str, Any] | None = None  # tokens written after the text, with their attention
+    ablation: dict[str, Any] | None = None  # heads turned off and what changed
     # Every layer's weights [layers, heads, n_q, n_k] when asked for (explorer.trace's
     # all_layers, trace --html): the page and the notebook view switch layers with them.
     # Not a stage: save() writes the trace's own layer, as ever.
@@ -179,9 +205,26 @@ class AttentionTrace(DrawsItself):
             "compute_ms": self.compute_ms,
             "timings_ms": self.timings_ms,
             "numerics": self.numerics,
+            "model_family": self.model_family,
+            "causal": self.causal,
+            "pieces_query": self.pieces_query,
+            "pieces_key": self.pieces_key,
+            "first_token_share": self.first_token_share,
         }
+        if self.kv_head_of:  # a decoder's layer
+            data.update(
+                positions=self.positions,
+                rope=self.rope,
+                kv_heads=self.kv_heads,
+                kv_head_of=self.kv_head_of,
+                sliding_window=self.sliding_window,
+                first_token_share_by_layer=self.first_token_share_by_layer,
+            )
+        for name in ("next_tokens", "generation", "ablation"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
         if selection is not None:
-            data["stages_written"] = list(selection.stages)
+            data["stages_written"] = [s for s in selection.stages if getattr(self, s) is not None]
             data["heads_written"] = selection.heads_of(self.heads)
             data["dtype"] = selection.dtype
             if selection.projections:
@@ -221,7 +264,9 @@ class AttentionTrace(DrawsItself):
             return Entry(name, [array], False)
 
         for name in selection.stages:
-            yield entry(name, getattr(self, name), name in PER_HEAD_STAGES)
+            array = getattr(self, name)
+            if array is not None:  # a decoder's rotation: absent from other traces
+                yield entry(name, array, name in PER_HEAD_STAGES)
         if selection.projections:
             for name, array in self.projection_slices(heads).items():
                 yield Entry(name, [array], False)
@@ -234,19 +279,23 @@ class AttentionTrace(DrawsItself):
         d_k, p = self.d_k, self.projections
         if "w_q" not in p:
             raise ConfigError.of("trace.no_projections")
-        width = p["w_q"].shape[0]
 
-        def rows(h: int) -> slice:  # head h's rows of W_q, W_k, W_v
+        def rows(h: int) -> slice:  # head h's rows of W_q (and W_O's columns); a K/V head's of W_k, W_v
             return slice(h * d_k, (h + 1) * d_k)
 
-        zeros = np.zeros(width, dtype=p["w_q"].dtype)
+        # Grouped-query attention: query head h reads the K/V rows of its K/V head.
+        kv = self.kv_head_of or list(range(self.heads))
         out = {}
         for name in ("q", "k", "v"):
-            weight, bias = p[f"w_{name}"], p.get(f"b_{name}", zeros)
-            out[f"W_{name.upper()}"] = np.stack([weight[rows(h)] for h in heads])  # [heads, d_k, d_model]
-            out[f"b_{name.upper()}"] = np.stack([bias[rows(h)] for h in heads])  # [heads, d_k]
+            weight = p[f"w_{name}"]
+            bias = p.get(f"b_{name}", np.zeros(weight.shape[0], dtype=weight.dtype))
+            owner = list(range(self.heads)) if name == "q" else kv  # whose rows head h reads
+            out[f"W_{name.upper()}"] = np.stack(
+                [weight[rows(owner[h])] for h in heads]
+            )  # [heads, d_k, d_model]
+            out[f"b_{name.upper()}"] = np.stack([bias[rows(owner[h])] for h in heads])  # [heads, d_k]
         out["W_O"] = np.stack([p["w_o"][:, rows(h)] for h in heads])  # [heads, d_model, d_k]
-        out["b_O"] = np.array(p.get("b_o", zeros))  # [d_model], added once after the sum over heads
+        out["b_O"] = np.array(p.get("b_o", np.zeros(p["w_o"].shape[0], dtype=p["w_o"].dtype)))  # [d_model]
         return out
 
 
@@ -310,5 +359,7 @@ PROJECTION_LAYOUT = (
     "and columns h*d_k ... (h+1)*d_k - 1 of W_O. W_Q[i] = W_q[rows of head heads_written[i]] "
     "[d_k, d_model] and b_Q[i] its bias slice, so Q[i] = X_query @ W_Q[i].T + b_Q[i] (K and V from "
     "X_key alike); W_O[i] = W_O[:, columns of that head] [d_model, d_k], and with every head written "
-    "output = sum_i head_outputs[i] @ W_O[i].T + b_O. Absent biases are written as zeros."
+    "output = sum_i head_outputs[i] @ W_O[i].T + b_O. Absent biases are written as zeros. A decoder "
+    "with grouped-query attention: W_K[i] and W_V[i] are the rows of K/V head kv_head_of[i]; with "
+    "rotary positions, Q_rotated and K_rotated turn Q and K by rope_angles (see rope.formula)."
 )

@@ -1,7 +1,9 @@
 """Worked arithmetic for one cell: the actual numbers behind a score, a weight and an output.
 
 Everything is recomputed in float64 numpy from the trace's own Q, K, V and scoring
-parameters, so a teacher can check each sum; tests prove it equals the trace.
+parameters, so a teacher can check each sum; tests prove it equals the trace. With rotary
+positions (a Llama-kind decoder, or the board with θ set) the score compares Q and K after
+the rotation, and ``work_rotation`` shows how each pair of a vector was turned.
 """
 
 from __future__ import annotations
@@ -44,11 +46,42 @@ class WorkedCell:
     value_weights: np.ndarray  # [n_k] row i of the weights
     values: np.ndarray  # [n_k, d_v] the value rows
     output: np.ndarray  # [d_v] Σ_j w_ij v_j
+    rotated: bool = False  # q and k are the rotated vectors (rotary positions)
+
+
+@dataclass
+class WorkedRotation:
+    """How RoPE turned one vector: pair m is (x_m, x_{m+d/2}), turned by the angle p·ω_m."""
+
+    head: int
+    position: int
+    which: str  # "q" or "k"
+    before: np.ndarray  # [d/2, 2] each pair before
+    angles: np.ndarray  # [d/2] radians
+    after: np.ndarray  # [d/2, 2] each pair after: (x cos − y sin, y cos + x sin)
+    factor: float  # yarn multiplies cos and sin by it (1 otherwise)
+
+
+def work_rotation(trace: AttentionTrace, head: int, position: int, which: str = "q") -> WorkedRotation:
+    """The rotation of query (``which="q"``) or key vector ``position`` of ``head``, recomputed
+    in float64 from the trace's unrotated Q or K and its angles."""
+    if trace.rope_angles is None:
+        raise ValueError("this trace has no rotary positions")
+    source = (trace.Q if which == "q" else trace.K)[head, position].astype(np.float64)
+    half = source.shape[0] // 2
+    angles = trace.rope_angles[position].astype(np.float64)
+    factor = float((trace.rope or {}).get("attention_factor", 1.0))
+    x, y = source[:half], source[half:]
+    cos, sin = np.cos(angles) * factor, np.sin(angles) * factor
+    after = np.stack([x * cos - y * sin, y * cos + x * sin], axis=1)
+    return WorkedRotation(head, position, which, np.stack([x, y], axis=1), angles, after, factor)
 
 
 def work_cell(trace: AttentionTrace, head: int, i: int, j: int) -> WorkedCell:
-    q = trace.Q[head, i].astype(np.float64)
-    k = trace.K[head, j].astype(np.float64)
+    rotated = trace.Q_rotated is not None and trace.K_rotated is not None
+    q_all = trace.Q_rotated if trace.Q_rotated is not None else trace.Q
+    k_all = trace.K_rotated if trace.K_rotated is not None else trace.K
+    q, k = q_all[head, i].astype(np.float64), k_all[head, j].astype(np.float64)
     worked = _worked_score(trace, head, q, k)
     divisor = float(trace.scale_divisor)
     row_visible = trace.mask[i].astype(bool)
@@ -81,6 +114,7 @@ def work_cell(trace: AttentionTrace, head: int, i: int, j: int) -> WorkedCell:
         value_weights=weights,
         values=values,
         output=weights @ values,
+        rotated=rotated,
     )
 
 
@@ -115,6 +149,22 @@ def _worked_score(trace: AttentionTrace, head: int, q: np.ndarray, k: np.ndarray
     raise ValueError(f"unknown scoring {kind!r}")
 
 
+def format_rotation(rotation: WorkedRotation, max_pairs: int = 4) -> list[str]:
+    """Plain-text lines of one vector's rotation, pair by pair (4 decimals)."""
+    lines = [
+        f"head {rotation.head}, {rotation.which} at position {rotation.position}: each pair turned by p·ω_m"
+    ]
+    for m in range(min(max_pairs, len(rotation.angles))):
+        (x, y), (xr, yr), a = rotation.before[m], rotation.after[m], rotation.angles[m]
+        lines.append(
+            f"pair {m}: ({x:.4f}, {y:.4f}) turned by {a:.4f} rad → "
+            f"({x:.4f}·cos − {y:.4f}·sin, {y:.4f}·cos + {x:.4f}·sin) = ({xr:.4f}, {yr:.4f})"
+        )
+    if len(rotation.angles) > max_pairs:
+        lines.append(f"… ({len(rotation.angles) - max_pairs} more pairs)")
+    return lines
+
+
 def format_cell(cell: WorkedCell, max_terms: int = 8) -> list[str]:
     """Plain-text lines of the arithmetic, numbers to 4 decimals (the GUI translates labels)."""
     s = cell.score
@@ -129,6 +179,8 @@ def format_cell(cell: WorkedCell, max_terms: int = 8) -> list[str]:
     if s.kind in ("dot", "cosine", "general"):
         pairs = [f"({t:.4f})" for t in s.terms]
         label = {"dot": "q·k", "cosine": "q·k", "general": "(qW)·k"}[s.kind]
+        if cell.rotated:  # the rotated vectors: RoPE(q)·RoPE(k)
+            label = label.replace("q", "RoPE(q)").replace("·k", "·RoPE(k)")
         lines.append(f"{label} = {sum_of(s.terms, pairs)} = {s.total:.4f}")
         if s.kind == "cosine":
             lines.append(f"cos = {s.total:.4f} / ({q['norm_q']:.4f} × {q['norm_k']:.4f}) = {s.score:.4f}")

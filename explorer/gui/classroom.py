@@ -33,6 +33,20 @@ OTHER_KEYS = (
         QtCore.QT_TRANSLATE_NOOP("Classroom", "Double-click a panel"),
         QtCore.QT_TRANSLATE_NOOP("Classroom", "Zoom into that stage, or back to every stage"),
     ),
+    (
+        QtCore.QT_TRANSLATE_NOOP("Classroom", "Ctrl + wheel, drag"),
+        QtCore.QT_TRANSLATE_NOOP(
+            "Classroom", "Zoom into an attention matrix about the mouse; move the zoomed view"
+        ),
+    ),
+    (
+        "+ / − / 0",
+        QtCore.QT_TRANSLATE_NOOP("Classroom", "Zoom the matrix in, out, back to the whole matrix"),
+    ),
+    (
+        QtCore.QT_TRANSLATE_NOOP("Classroom", "Shift + arrows"),
+        QtCore.QT_TRANSLATE_NOOP("Classroom", "Move the zoomed matrix"),
+    ),
 )
 
 
@@ -306,7 +320,7 @@ class Classroom(QtCore.QObject):
         w.statusBar().setVisible(not on)
         w.menuBar().setVisible(not on)
         self.act_menu_button.setVisible(on)
-        w.sentence_bar.setVisible(on)
+        w.place_inputs()
         worked = w.docks.widget(Dock.WORKED)
         if on:
             self._before["worked"] = not worked.isHidden()

@@ -342,6 +342,10 @@ class ExportDialog(QtWidgets.QDialog):
         if not path:
             return
         what, fmt = self.what.currentData(), self.format.currentData()
+        if fmt not in ("csv", "npy") and Path(path).suffix.lower() != "." + fmt:
+            # A name left from another format (figure.png, then the page): the file says what it is.
+            path = str(Path(path).with_suffix("." + fmt))
+            self.path.setText(path)
         if what == "page":
             message = self.exporter.export_page(path)
         elif what == "data":

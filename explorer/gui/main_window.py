@@ -29,7 +29,7 @@ from explorer.gui.model_picker import Choice, ModelSwitch
 from explorer.gui.options import option_label
 from explorer.gui.preferences import Preferences
 from explorer.gui.tabs import TabHost
-from explorer.gui.views.base import SlicedRun, ViewContext
+from explorer.gui.views.base import SlicedRun, ViewContext, ZoomsMatrix
 from explorer.gui.views.registry import Tab
 from explorer.gui.worker_bridge import WorkerBridge
 from explorer.models import catalogue
@@ -165,6 +165,10 @@ class MainWindow(QtWidgets.QMainWindow):
             self._head_key(key - QtCore.Qt.Key.Key_1)
             event.accept()
             return
+        view = self.tabs.current_view()
+        if isinstance(view, ZoomsMatrix) and view.zoom_key(key, event.modifiers()):
+            event.accept()  # + − 0 and Shift + an arrow no widget used: the zoomed matrix's
+            return
         super().keyPressEvent(event)
 
     def text_field(self, which: str) -> QtWidgets.QLineEdit:
@@ -247,6 +251,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if event == "config":
             self._compute_timer.start()
         elif event == "tab":
+            self.place_inputs()
             view = self.tabs.show_tab(state.tab)
             if view.stale and self.prepared is not None:
                 self._draw(view)
@@ -391,11 +396,21 @@ class MainWindow(QtWidgets.QMainWindow):
         a language switch translates it again)."""
         self._banner_text = text if callable(text) else (lambda: text)
         self.strip.show_banner(self._banner_text(), style)
+        self.place_inputs()
 
     def hide_banner(self) -> None:
         self._banner_text = None
         self.strip.hide_banner()
         self.banner.setText("")  # nothing stale left to read
+        self.place_inputs()
+
+    def place_inputs(self) -> None:
+        """The sentence bar (presentation mode) and the message strip belong to the tabs that
+        read the sentence: a lab's tab has its own inputs and messages, and gives up their
+        room to its figures (the strip comes back for an error, which may be a file's)."""
+        lab = self.state.tab in self.state.labs
+        self.sentence_bar.setVisible(self.state.presentation and not lab)
+        self.strip.setVisible(not lab or self.strip.error)
 
     def show_error(self, text) -> None:
         make = text if callable(text) else (lambda: text)

@@ -52,6 +52,7 @@ class MessageStrip(QtWidgets.QWidget):
         self.action.setVisible(False)
         layout.addWidget(self.action)
         self._on_action = None
+        self.error = False  # the banner shows an error (a lab's tab shows the strip only then)
         self.action.clicked.connect(lambda: self._on_action and self._on_action())
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
         self.fit_height()
@@ -62,6 +63,7 @@ class MessageStrip(QtWidgets.QWidget):
         self.setFixedHeight(metrics.height() + STRIP_PAD_PX)
 
     def show_banner(self, text: str, style: str) -> None:
+        self.error = style == ERROR_STYLE
         self.banner.setStyleSheet(style)
         self.banner.setText(text)
         self.banner.setVisible(True)
@@ -69,6 +71,7 @@ class MessageStrip(QtWidgets.QWidget):
         self.action.setVisible(False)
 
     def hide_banner(self) -> None:
+        self.error = False
         self.banner.setVisible(False)
         self._show_notice()
 

@@ -36,6 +36,7 @@ LOADER_NOTES = (
     QT_TRANSLATE_NOOP("ModelNotes", "float16 weights, computed in float32"),
     QT_TRANSLATE_NOOP("ModelNotes", "bfloat16 weights, computed in float32"),
     QT_TRANSLATE_NOOP("ModelNotes", "converted from pytorch_model.bin"),
+    QT_TRANSLATE_NOOP("ModelNotes", "rope_theta missing: 10000, as transformers assumes"),
 )
 # What each bundled model's weights are, honestly (the catalogue's descriptions, in short).
 CATALOGUE_NOTES = {
@@ -54,6 +55,7 @@ def describe(engine, choice: Choice, forget: bool = False) -> LoadedModel:
         engine.forget_model(choice.folder)
     model = engine.model(choice.folder, choice.key or catalogue.DEFAULT_MODEL)
     c = model.config
+    decoder = model.is_decoder
     return LoadedModel(
         choice,
         model.name,
@@ -63,6 +65,9 @@ def describe(engine, choice: Choice, forget: bool = False) -> LoadedModel:
         c.hidden_size,
         tuple(model.notes),
         _provenance(Path(model.path)),
+        causal=decoder or bool(getattr(c, "causal", False)),
+        kv_heads=c.num_key_value_heads if decoder else None,
+        windows=tuple(c.sliding_windows) if decoder else (),
     )
 
 
@@ -93,6 +98,8 @@ def summary_text(info: LoadedModel) -> str:
     elif info.provenance:
         notes.append(info.provenance)
     shape = dict(name=info.name, family=info.family, layers=info.layers, heads=info.heads, width=info.width)
+    if info.causal:
+        return _causal_summary(info, notes, shape)
     if not notes:
         return translate(
             "ModelPicker", "{name} ({family}, {layers} layers × {heads} heads, {width} wide)"
@@ -103,6 +110,26 @@ def summary_text(info: LoadedModel) -> str:
     return translate(
         "ModelPicker", "{name} ({family}, {layers} layers × {heads} heads, {width} wide; {notes})"
     ).format(notes=joined, **shape)
+
+
+def _causal_summary(info: LoadedModel, notes: list[str], shape: dict) -> str:
+    """A model trained with a causal mask says so, and how its heads share K and V."""
+    if info.kv_heads is not None and info.kv_heads < info.heads:
+        heads = translate("ModelPicker", "{layers} layers × {heads} heads sharing {kv} K/V heads").format(
+            kv=info.kv_heads, **shape
+        )
+    else:
+        heads = translate("ModelPicker", "{layers} layers × {heads} heads").format(**shape)
+    if not notes:
+        return translate("ModelPicker", "{name} ({family}, causal, {shape}, {width} wide)").format(
+            **{**shape, "shape": heads}
+        )
+    joined = notes[0]
+    for note in notes[1:]:
+        joined = translate("ModelPicker", "{0}; {1}").format(joined, note)
+    return translate("ModelPicker", "{name} ({family}, causal, {shape}, {width} wide; {notes})").format(
+        **{**shape, "shape": heads, "notes": joined}
+    )
 
 
 def choice_text(choice: Choice) -> str:
@@ -186,9 +213,10 @@ class ModelPicker(QtWidgets.QComboBox):
         item.setToolTip(
             translate(
                 "ModelPicker",
-                "Load any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder in Hugging Face layout "
-                "(config.json, model.safetensors or pytorch_model.bin, tokenizer.json or "
-                "vocab.txt); a Hugging Face cache folder (models--org--name) works too.",
+                "Load any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder, or a language model "
+                "(GPT-2, Llama, Mistral, Qwen2), in Hugging Face layout (config.json, "
+                "model.safetensors or pytorch_model.bin, tokenizer.json or vocab.txt); a Hugging "
+                "Face cache folder (models--org--name) works too.",
             )
         )
         model.appendRow(item)

@@ -15,6 +15,7 @@ OPTION_LABELS = {
     ("attention", "soft"): QtCore.QT_TRANSLATE_NOOP("Options", "soft"),
     ("attention", "hard"): QtCore.QT_TRANSLATE_NOOP("Options", "hard"),
     ("attention", "sample"): QtCore.QT_TRANSLATE_NOOP("Options", "sample"),
+    ("mask", "model"): QtCore.QT_TRANSLATE_NOOP("Options", "the model's own"),
     ("mask", "none"): QtCore.QT_TRANSLATE_NOOP("Options", "none"),
     ("mask", "causal"): QtCore.QT_TRANSLATE_NOOP("Options", "causal"),
     ("mask", "window"): QtCore.QT_TRANSLATE_NOOP("Options", "window"),

@@ -32,6 +32,11 @@ class BertConfig:
     pad_token_id: int | None = 0
     # RoBERTa and XLM-R number positions from pad_token_id + 1, BERT from 0.
     position_offset: int = 0
+    causal: bool = False  # "is_decoder": true: each token sees itself and the tokens before it
+
+    @property
+    def is_decoder(self) -> bool:
+        return False  # no LM head: a causal encoder still describes its text, it writes none
 
     @property
     def max_tokens(self) -> int:
@@ -143,10 +148,12 @@ class BertEncoder:
         input_ids: torch.Tensor,
         up_to_layer: int | None = None,
         between_layers: Callable[[], object] | None = None,
+        edit_heads: Callable[[int], Callable[[torch.Tensor], torch.Tensor] | None] | None = None,
     ) -> list[torch.Tensor]:
         """[embeddings, after layer 0, ...] for ids [n]: entry L is what enters layer L.
 
         ``between_layers`` is called before each layer; it may raise to stop early.
+        ``edit_heads(layer)`` may give an edit of that layer's head outputs (turning heads off).
         """
         eps = self.config.layer_norm_eps
         x = self.word[input_ids] + self.position[self.positions(input_ids)]
@@ -155,10 +162,10 @@ class BertEncoder:
         x = F.layer_norm(x, x.shape[-1:], *self.emb_ln, eps)
         states = [x]
         last = self.config.num_hidden_layers if up_to_layer is None else up_to_layer
-        for lw in self.layers[:last]:
+        for index, lw in enumerate(self.layers[:last]):
             if between_layers is not None:
                 between_layers()
-            x = self._layer(x, lw)
+            x = self._layer(x, lw, None if edit_heads is None else edit_heads(index))
             states.append(x)
         return states
 
@@ -170,15 +177,25 @@ class BertEncoder:
             return t.view(t.shape[0], heads, d_k).transpose(0, 1)
 
         q, k = split(F.linear(x, lw.w_q, lw.b_q)), split(F.linear(x, lw.w_k, lw.b_k))
-        return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)
+        if self.config.causal:
+            n = scores.shape[-1]
+            later = torch.ones(n, n, dtype=torch.bool, device=scores.device).triu(1)
+            scores = scores.masked_fill(later, float("-inf"))
+        return torch.softmax(scores, dim=-1)
 
-    def _layer(self, x: torch.Tensor, lw: LayerWeights) -> torch.Tensor:
+    def _layer(
+        self, x: torch.Tensor, lw: LayerWeights, edit: Callable[[torch.Tensor], torch.Tensor] | None = None
+    ) -> torch.Tensor:
         eps = self.config.layer_norm_eps
         heads = self.config.num_attention_heads
         n, width = x.shape
         d_k = width // heads
         v = F.linear(x, lw.w_v, lw.b_v).view(n, heads, d_k).transpose(0, 1)
-        context = (self.attention_probs(x, lw) @ v).transpose(0, 1).reshape(n, width)
+        outputs = self.attention_probs(x, lw) @ v  # [heads, n, d_k]
+        if edit is not None:
+            outputs = edit(outputs)
+        context = outputs.transpose(0, 1).reshape(n, width)
         x = F.layer_norm(F.linear(context, lw.w_o, lw.b_o) + x, (width,), lw.ln1_w, lw.ln1_b, eps)
         inner = self.activation(F.linear(x, lw.w_in, lw.b_in))
         return F.layer_norm(F.linear(inner, lw.w_out, lw.b_out) + x, (width,), lw.ln2_w, lw.ln2_b, eps)

@@ -16,7 +16,9 @@ from explorer.models.bert import BertConfig
 from explorer.models.errors import ModelError
 from explorer.models.families import LAYER_SUFFIXES, CanonicalTensors, family_of
 
-_FLOATS = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
+FLOATS = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
+# Values checked at a time: a 16-bit vocabulary table is not copied to float32 whole.
+_CHECK_BLOCK = 1 << 24
 
 
 def expected_shapes(config: BertConfig) -> dict[str, tuple[tuple[int, ...], str]]:
@@ -85,26 +87,35 @@ def check_tensors(config: BertConfig, found: CanonicalTensors, weights_file: Pat
                 sizes=why,
                 expected=list(shape),
             )
-        if tensor.dtype not in _FLOATS:
+        if tensor.dtype not in FLOATS:
             raise ModelError.of(
                 "checks.tensor_dtype",
                 weights=weights_file,
                 tensor=own,
                 dtype=str(tensor.dtype).removeprefix("torch."),
             )
-        bad = _non_finite(tensor)
+        bad = non_finite(tensor)
         if bad:
             raise ModelError.of("checks.non_finite", weights=weights_file, tensor=own, count=bad)
 
 
-def _non_finite(tensor: torch.Tensor) -> int:
+def non_finite(tensor: torch.Tensor) -> int:
     """How many NaN or infinite values.
 
     A sum is NaN or inf when any value is, and takes one pass without a mask as large as
     the tensor; only a suspect sum is counted exactly (finite values can also add up past
     float32's range). numpy sums on one thread: torch's thread pool, spinning while other
-    work holds the cores, made this check cost ten times more.
+    work holds the cores, made this check cost ten times more. Large tensors go a block of
+    rows at a time, so a 16-bit table is never copied to float32 whole.
     """
+    flat = tensor.reshape(-1)
+    return sum(
+        _non_finite_block(flat[start : start + _CHECK_BLOCK])
+        for start in range(0, flat.numel(), _CHECK_BLOCK)
+    )
+
+
+def _non_finite_block(tensor: torch.Tensor) -> int:
     values = (tensor if tensor.dtype in (torch.float32, torch.float64) else tensor.float()).numpy()
     with np.errstate(over="ignore", invalid="ignore"):
         if np.isfinite(values.sum()):

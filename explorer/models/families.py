@@ -16,6 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from explorer.models.bert import ACTIVATIONS, BertConfig
+from explorer.models.decoder_config import (
+    DECODER_LABELS,
+    DecoderConfig,
+    guess_decoder_type,
+    read_decoder_config,
+)
 from explorer.models.errors import ModelError
 
 # The canonical names, after ``encoder.layer.N.``: BERT's own spelling.
@@ -65,6 +71,7 @@ class Family:
     defaults: dict[str, object]  # transformers' defaults for keys a config may omit
     positions_from_padding: bool = False  # RoBERTa: position i is pad_token_id + 1 + i
     token_types: bool = True
+    reads_is_decoder: bool = True  # transformers computes "is_decoder": true causally (DistilBERT ignores it)
     layer_prefix: str = CANONICAL_LAYER
     layer_names: dict[str, str] = field(default_factory=dict)  # canonical suffix -> own suffix
 
@@ -108,6 +115,7 @@ FAMILIES: dict[str, Family] = {
         # DistilBERT fixes its LayerNorm epsilon in code, not in the config.
         {"hidden_act": "gelu", "pad_token_id": 0, "layer_norm_eps": 1e-12, "type_vocab_size": 0},
         token_types=False,
+        reads_is_decoder=False,
         layer_prefix="transformer.layer.",
         layer_names={
             "attention.self.query.weight": "attention.q_lin.weight",
@@ -129,7 +137,8 @@ FAMILIES: dict[str, Family] = {
         },
     ),
 }
-SUPPORTED = ", ".join(FAMILIES)
+SUPPORTED = ", ".join([*FAMILIES, *DECODER_LABELS])
+LABELS = ", ".join([*(f.label for f in FAMILIES.values()), *DECODER_LABELS.values()])
 _SIZES = ("hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size")
 
 
@@ -137,8 +146,18 @@ def family_of(config: BertConfig) -> Family:
     return FAMILIES[config.model_type]
 
 
-def read_config(path: Path) -> BertConfig:
-    """config.json → a checked BertConfig, or ModelError naming the key and the fix."""
+def read_config(path: Path) -> BertConfig | DecoderConfig:
+    """config.json → a checked BertConfig (an encoder's) or DecoderConfig (a decoder's), or
+    ModelError naming the key and the fix."""
+    raw = read_raw(path)
+    model_type = model_type_of(path, raw)
+    if model_type in DECODER_LABELS:
+        return read_decoder_config(path, raw, model_type)
+    return config_from_raw(path, raw, model_type)
+
+
+def read_raw(path: Path) -> dict[str, Any]:
+    """config.json as a dict, or ModelError saying why it is not one."""
     try:
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
     except UnicodeDecodeError:
@@ -149,17 +168,27 @@ def read_config(path: Path) -> BertConfig:
         raise ModelError.of("families.unreadable", path=path, detail=exc.strerror or str(exc)) from None
     if not isinstance(raw, dict):
         raise ModelError.of("families.not_object", path=path)
-    model_type = raw.get("model_type") or _guess_type(raw)
+    return raw
+
+
+def model_type_of(path: Path, raw: dict[str, Any]) -> str:
+    """The family key: model_type, or what the architectures say; ModelError when neither names
+    a family the explorer runs (encoders here, decoders in decoder_config.py)."""
+    model_type = raw.get("model_type") or _guess_type(raw) or guess_decoder_type(raw)
     if not model_type:
         raise ModelError.of("families.no_model_type", path=path, supported=SUPPORTED)
-    if model_type not in FAMILIES:
+    if model_type not in FAMILIES and model_type not in DECODER_LABELS:
         raise ModelError.of(
             "families.unsupported_type",
             path=path,
             model_type=model_type,
             supported=SUPPORTED,
-            labels=", ".join(f.label for f in FAMILIES.values()),
+            labels=LABELS,
         )
+    return model_type
+
+
+def config_from_raw(path: Path, raw: dict[str, Any], model_type: str) -> BertConfig:
     family = FAMILIES[model_type]
     values: dict[str, object] = {}
     for name, key in family.config_keys.items():
@@ -222,6 +251,10 @@ def _checked(path: Path, family: Family, values: dict[str, Any], raw: dict[str, 
     kind = raw.get("position_embedding_type", "absolute")
     if kind not in (None, "absolute"):
         raise ModelError.of("families.position_type", path=path, value=kind)
+    # A BERT-family model trained as a decoder: transformers computes it with a causal mask.
+    causal = raw.get("is_decoder", False)
+    if not isinstance(causal, bool) or (causal and not family.reads_is_decoder):
+        raise ModelError.of("families.is_decoder", path=path, value=causal, family=family.label)
     pad = values["pad_token_id"]
     offset = 0
     if family.positions_from_padding:
@@ -248,6 +281,7 @@ def _checked(path: Path, family: Family, values: dict[str, Any], raw: dict[str, 
         model_type=family.model_type,
         pad_token_id=pad if _whole(pad) else None,
         position_offset=offset,
+        causal=causal,
     )
 
 

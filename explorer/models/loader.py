@@ -23,13 +23,17 @@ from explorer.messages import Message
 from explorer.models.bert import BertConfig, BertEncoder
 from explorer.models.checks import check_tensors, check_vocabulary
 from explorer.models.convert_bin import BIN_NAME, converted_weights, needs_conversion
+from explorer.models.decoder import PretrainedDecoder
+from explorer.models.decoder_config import DECODER_TYPES
+from explorer.models.decoder_loader import load_decoder
 from explorer.models.errors import ModelError, NeedsConversion
-from explorer.models.families import canonical_tensors, family_of, read_config
+from explorer.models.families import canonical_tensors, config_from_raw, family_of, model_type_of, read_raw
 from explorer.models.tokenizer import TextTokenizer, Tokenized, load_tokenizer
 
 __all__ = [
     "ModelError",
     "NeedsConversion",
+    "PretrainedDecoder",
     "PretrainedModel",
     "Tokenized",
     "TextTokenizer",
@@ -52,6 +56,8 @@ class PretrainedModel:
     encoder: BertEncoder
     tokenizer: TextTokenizer
     notes: list[str] = field(default_factory=list)  # how the weights were obtained, e.g. "float16"
+
+    is_decoder = False  # no LM head (a BERT with "is_decoder": true is causal, but writes no text)
 
     @property
     def max_tokens(self) -> int:
@@ -117,14 +123,18 @@ def model_name(folder: Path) -> str:
     return folder.name
 
 
-def load_model(path: str | Path) -> PretrainedModel:
+def load_model(path: str | Path) -> PretrainedModel | PretrainedDecoder:
     """Load and check a model folder, or raise ModelError saying what is wrong with it."""
     folder = resolve_folder(path)
     config_file = folder / "config.json"
     _require(config_file, Message.of("loader.config_missing", folder=folder))
-    config = read_config(config_file)
+    raw = read_raw(config_file)
+    model_type = model_type_of(config_file, raw)
+    if model_type in DECODER_TYPES:
+        return load_decoder(folder, config_file, raw, model_type, model_name(folder), read_weights)
+    config = config_from_raw(config_file, raw, model_type)
     tokenizer = load_tokenizer(folder, wordpiece_family=config.model_type in ("bert", "distilbert"))
-    weights_file, stored, notes = _read_weights(folder)
+    weights_file, stored, notes = read_weights(folder)
     found = canonical_tensors(config, stored)
     check_tensors(config, found, weights_file, config_file)
     check_vocabulary(config, tokenizer.vocab_size, tokenizer.source, weights_file)
@@ -136,7 +146,7 @@ def load_model(path: str | Path) -> PretrainedModel:
     return PretrainedModel(model_name(folder), folder, config, encoder, tokenizer, notes)
 
 
-def _read_weights(folder: Path) -> tuple[Path, dict[str, Any], list[str]]:
+def read_weights(folder: Path) -> tuple[Path, dict[str, Any], list[str]]:
     """model.safetensors, its shards, or the safetensors copy of an agreed .bin conversion."""
     notes: list[str] = []
     named = None  # the file messages name: the one weights file, or the shards' index

@@ -8,11 +8,12 @@ Whatever the family, the tokenizer's own unknown token is counted (``[UNK]`` for
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from explorer.models.errors import ModelError
+from explorer.models.token_labels import Labeller, scheme_of
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -23,15 +24,18 @@ TOKENIZER_FILES = ("tokenizer.json", "vocab.txt")
 @dataclass(frozen=True)
 class Tokenized:
     ids: list[int]
-    tokens: list[str]  # display forms: an unknown token keeps the characters it replaced
+    tokens: list[str]  # labels (token_labels.py); an unknown token keeps the characters it replaced
     unk_count: int
     original_length: int  # tokens before truncation
+    pieces: list[str] = field(default_factory=list)  # the vocabulary's own spelling ("Ġthe", "<0xE6>")
 
 
 class TextTokenizer:
     """A fast tokenizer with its built-in padding and truncation switched off."""
 
-    def __init__(self, tokenizer: Tokenizer, unk_token: str | None, source: Path):
+    def __init__(
+        self, tokenizer: Tokenizer, unk_token: str | None, source: Path, labeller: Labeller | None = None
+    ):
         self._tok = tokenizer
         # Some shipped tokenizer.json files pad every input to 128 and cut at 128.
         self._tok.no_padding()
@@ -39,26 +43,87 @@ class TextTokenizer:
         self.source = source
         self.unk_token = unk_token
         self.unk_id = tokenizer.token_to_id(unk_token) if unk_token else None
+        self.labeller = labeller or Labeller()
+        # A decoder's first and last token, as its tokenizer_config.json says (None: as tokenizer.json does).
+        self.bos: tuple[str, int] | None = None
+        self.add_bos: bool | None = None
+        self.eos: tuple[str, int] | None = None
+        self.add_eos: bool | None = None
 
     @property
     def vocab_size(self) -> int:
         return self._tok.get_vocab_size(with_added_tokens=True)
 
+    @property
+    def largest_id(self) -> int:
+        """The largest id the tokenizer can produce: its added tokens' and the model's (whose
+        ids run 0 … size − 1; probed upwards, without building the whole vocabulary dict)."""
+        added = self._tok.get_added_tokens_decoder()
+        largest = max([self._tok.get_vocab_size(with_added_tokens=False) - 1, *added])
+        while self._tok.id_to_token(largest + 1) is not None:
+            largest += 1
+        return largest
+
+    def decode(self, ids: list[int]) -> str:
+        return self._tok.decode(ids, skip_special_tokens=False)
+
+    def text_of(self, ids: list[int]) -> str:
+        """The text the ids spell, without the special tokens the tokenizer adds (BOS)."""
+        return self._tok.decode(ids, skip_special_tokens=True)
+
+    def piece(self, token_id: int) -> str | None:
+        return self._tok.id_to_token(token_id)
+
+    def label(self, token_id: int) -> str:
+        """One token's label on its own (a generated token, a next-token candidate)."""
+        piece = self._tok.id_to_token(token_id)
+        if piece is None:
+            return f"<id {token_id}>"
+        special = token_id in self.labeller.special_ids
+        return self.labeller.labels([piece], [token_id], [special])[0]
+
+    def labels(self, ids: list[int]) -> list[str]:
+        """Labels of consecutive ids, decoded together (a character split over tokens reads whole)."""
+        pieces = [self._tok.id_to_token(i) or f"<id {i}>" for i in ids]
+        return self.labeller.labels(pieces, list(ids), [i in self.labeller.special_ids for i in ids])
+
     def encode(self, text: str, max_tokens: int) -> Tokenized:
         enc = self._tok.encode(text)
-        ids, tokens, special = list(enc.ids), list(enc.tokens), list(enc.special_tokens_mask)
-        for i, (start, end) in enumerate(enc.offsets):
+        ids, pieces, special = list(enc.ids), list(enc.tokens), list(enc.special_tokens_mask)
+        offsets = list(enc.offsets)
+        ids, pieces, special, offsets = self._ends(ids, pieces, special, offsets)
+        tokens = self.labeller.labels(pieces, ids, special)
+        for i, (start, end) in enumerate(offsets):
             if self.unk_token is not None and ids[i] == self.unk_id and not special[i] and end > start:
                 tokens[i] = _unk_display(self.unk_token, text[start:end])
         original = len(ids)
         if original > max_tokens:
             # Keep the closing token the tokenizer added, so the model sees a well-formed sequence.
-            if special[-1] and max_tokens >= 2:
-                ids, tokens = ids[: max_tokens - 1] + ids[-1:], tokens[: max_tokens - 1] + tokens[-1:]
-            else:
-                ids, tokens = ids[:max_tokens], tokens[:max_tokens]
+            keep_last = bool(special[-1]) and max_tokens >= 2 and not (self.bos and ids[-1] == self.bos[1])
+            kept = [*range(max_tokens - 1), len(ids) - 1] if keep_last else list(range(max_tokens))
+            ids, tokens, pieces = [ids[i] for i in kept], [tokens[i] for i in kept], [pieces[i] for i in kept]
         unk = sum(i == self.unk_id for i in ids) if self.unk_id is not None else 0
-        return Tokenized(ids, tokens, unk, original)
+        return Tokenized(ids, tokens, unk, original, pieces)
+
+    def _ends(
+        self, ids: list[int], pieces: list[str], special: list[int], offsets: list[tuple[int, int]]
+    ) -> tuple[list[int], list[str], list[int], list[tuple[int, int]]]:
+        """BOS and EOS as tokenizer_config.json's add_bos_token / add_eos_token say."""
+        for token, add, first in ((self.bos, self.add_bos, True), (self.eos, self.add_eos, False)):
+            if token is None or add is None:
+                continue
+            at = 0 if first else -1
+            present = bool(ids) and ids[at] == token[1] and bool(special[at])
+            if add and not present:
+                where = 0 if first else len(ids)
+                ids.insert(where, token[1])
+                pieces.insert(where, token[0])
+                special.insert(where, 1)
+                offsets.insert(where, (0, 0))
+            elif not add and present:
+                for column in (ids, pieces, special, offsets):
+                    del column[at]
+        return ids, pieces, special, offsets
 
 
 def _unk_display(unk: str, chars: str) -> str:
@@ -81,11 +146,12 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
             raise ModelError.of("tokenizer.unreadable", path=path, detail=_first_line(exc)) from None
         # The config's unknown token when the vocabulary has it, else the one the model names.
         named = _token(settings.get("unk_token"))
-        unk = named if named and tok.token_to_id(named) is not None else _model_unk(path)
-        return TextTokenizer(tok, unk, path)
+        unk = named if named and tok.token_to_id(named) is not None else _model_unk(tok, path)
+        return TextTokenizer(tok, unk, path, _labeller(tok))
     vocab = folder / "vocab.txt"
     if vocab.is_file() and wordpiece_family:
-        return TextTokenizer(*build_wordpiece(vocab, settings), vocab)
+        tok, unk = build_wordpiece(vocab, settings)
+        return TextTokenizer(tok, unk, vocab, _labeller(tok, "wordpiece"))
     raise ModelError.of("tokenizer.missing" if wordpiece_family else "tokenizer.missing_json", folder=folder)
 
 
@@ -152,11 +218,49 @@ def _token(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _model_unk(path: Path) -> str | None:
-    """The unknown token named inside tokenizer.json's model (WordPiece/BPE name it, Unigram numbers it)."""
+def set_ends(tok: TextTokenizer, folder: Path, bos_id: int | None, eos_ids: tuple[int, ...]) -> None:
+    """A decoder's BOS and EOS: tokenizer_config.json's add_bos_token / add_eos_token, the token
+    named there or the id config.json gives; unset flags leave tokenizer.json's own template."""
+    settings = _tokenizer_settings(folder)
+    for role, token_id in (("bos", bos_id), ("eos", eos_ids[0] if eos_ids else None)):
+        named = _token(settings.get(f"{role}_token"))
+        named_id = tok._tok.token_to_id(named) if named is not None else None
+        spelled = tok._tok.id_to_token(token_id) if token_id is not None else None
+        found: tuple[str, int] | None = None
+        if named is not None and named_id is not None:
+            found = (named, named_id)
+        elif token_id is not None and spelled is not None:
+            found = (spelled, token_id)
+        flag = settings.get(f"add_{role}_token")
+        setattr(tok, role, found)
+        setattr(tok, f"add_{role}", flag if isinstance(flag, bool) and found is not None else None)
+
+
+def _labeller(tok: Tokenizer, scheme: str | None = None) -> Labeller:
+    added = tok.get_added_tokens_decoder()
+    return Labeller(
+        scheme or scheme_of(tok),
+        literal_ids=frozenset(i for i, t in added.items() if not t.special),
+        special_ids=frozenset(i for i, t in added.items() if t.special),
+    )
+
+
+def _json(path: Path) -> dict[str, Any] | None:
     try:
-        model = json.loads(path.read_text(encoding="utf-8")).get("model", {})
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _model_unk(tok: Tokenizer, path: Path) -> str | None:
+    """The unknown token of tokenizer.json's model: WordPiece and BPE name it (read from the
+    loaded model), Unigram numbers it (read from the file: only then is it parsed again)."""
+    named = getattr(tok.model, "unk_token", None)
+    if isinstance(named, str) or type(tok.model).__name__ != "Unigram":
+        return named if isinstance(named, str) and named else None
+    model = (_json(path) or {}).get("model", {})
+    if not isinstance(model, dict):
         return None
     if isinstance(model.get("unk_token"), str):
         return model["unk_token"]

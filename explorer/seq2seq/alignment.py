@@ -10,6 +10,10 @@ it: the 0 of ``5月``, the 20 of ``9.5.18``) and whether a miss landed right nex
 (on the separator that closes or opens it): that is where the GRU models look for padded
 digits, since a bidirectional annotation of ``月`` already knows how wide the month was.
 
+``shifted_steps`` finds the digits that look one character to the right of the one that spells
+them: a GRU's annotation hⱼ₊₁ has read hⱼ's character too, so it can serve for that digit, and
+the alignment score, which counts the field, calls it a hit.
+
 ``spelled_alignment_score`` is a second figure, shown *beside* the score, never instead of it:
 the same fraction over the digits a source character spells, padded digits left out.
 """
@@ -20,7 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.seq2seq.dates import TARGET_FIELDS, DateExample
+from explorer.seq2seq.dates import FIELDS, TARGET_FIELDS, DateExample
+
+FIELD_STEPS = {field: tuple(i for i, f in enumerate(TARGET_FIELDS) if f == field) for field in FIELDS}
 
 
 def alignment_hits(alignment: np.ndarray, example: DateExample) -> list[bool]:
@@ -62,3 +68,25 @@ def digit_report(alignment: np.ndarray, example: DateExample) -> list[DigitAlign
         beside = not hit and top in (span[0] - 1, span[-1] + 1)
         report.append(DigitAlignment(step, field, top, hit, step in padded, beside))
     return report
+
+
+def spelling_positions(example: DateExample) -> dict[int, int]:
+    """Output step → the source position of the very digit it writes, where the source
+    writes that digit (``2018``, the ``9`` of ``9 mai``, the ``18`` of ``9.5.18``; not
+    ``二〇一八`` or ``mai``): the field's characters, right-aligned with its output digits."""
+    out = {}
+    for field, steps in FIELD_STEPS.items():
+        span = example.spans[field]
+        for step, pos in zip(steps[::-1], span[::-1]):
+            if example.source[pos] == example.target[step]:
+                out[step] = pos
+    return out
+
+
+def shifted_steps(alignment: np.ndarray, example: DateExample) -> tuple[int, ...]:
+    """The output steps whose largest weight is on the character right after the digit they write."""
+    return tuple(
+        step
+        for step, pos in spelling_positions(example).items()
+        if step < len(alignment) and int(np.argmax(alignment[step])) == pos + 1
+    )

@@ -17,7 +17,8 @@ from safetensors.torch import load_file, save
 from explorer.atomic import atomic_write
 from explorer.messages import message_of
 from explorer.resources import resource_path
-from explorer.seq2seq.spec import LabError, ModelSpec, build_model
+from explorer.seq2seq.build import build_model
+from explorer.seq2seq.spec import LabError, ModelSpec
 
 WEIGHTS_FILE = "model.safetensors"
 CONFIG_FILE = "config.json"

@@ -6,6 +6,7 @@ spans*), so we can ask whether a model's attention looks at the right place.
     render(date(2018, 5, 9), "zh_digits").source      →  "2018年5月9日星期三"
     render(date(2018, 5, 9), "zh_digits").spans        →  {"year": (0, 1, 2, 3), "month": (5,), "day": (7,)}
     find_fields("9 mai 2018")                          →  the same DateExample render() gave, or None
+    readings("09/05/2018")                             →  2018-09-05 (the convention), 2018-05-09 (swapped)
 
 Conventions, one per format so no source text has two readings (a test checks every date):
 ``05/09/2018`` is month/day/year (US); ``9.5.18`` is day.month.year with a two-digit year,
@@ -204,6 +205,43 @@ def find_fields(text: str) -> DateExample | None:
         if example.source == text and FIRST_DAY <= d <= LAST_DAY:
             return example
     return None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way the lab's grammar reads a text as a date."""
+
+    date: date
+    format: str
+    swapped: bool  # day and month taken the other way round from the format's convention
+
+    @property
+    def day_first(self) -> bool:
+        """The day written before the month (``9.5.18`` as the models read it)."""
+        return (self.format == "dotted_short") != self.swapped
+
+
+def readings(text: str) -> tuple[Reading, ...]:
+    """Every date the lab's grammar reads in this text, one per date: each format whose pattern
+    matches all of it with a real day in the data's range, and for the numeric formats, which
+    have no month name to tell, the same digits with the day and the month swapped where that
+    is a date too (people write both orders). None: no format writes this text; more than one:
+    it is ambiguous, and the models read it by their format's convention (the first)."""
+    out: dict[date, Reading] = {}
+    for fmt, pattern in _PATTERNS.items():
+        match = re.fullmatch(pattern, text)
+        if not match:
+            continue
+        year, month, day_ = _field_values(fmt, match["y"], match["m"], match["d"])
+        orders = [(month, day_, False)] + ([(day_, month, True)] if fmt in NUMERIC_FORMATS else [])
+        for m, d, swapped in orders:
+            try:
+                found = date(year, m, d)
+            except ValueError:  # 31 February, a thirteenth month
+                continue
+            if FIRST_DAY <= found <= LAST_DAY and found not in out:
+                out[found] = Reading(found, fmt, swapped)
+    return tuple(out.values())
 
 
 # -- the split and the sampler -------------------------------------------------------------

@@ -1,7 +1,7 @@
 """What a translation model is: its kind, its scoring, its sizes and its vocabulary.
 
 A ``ModelSpec`` is frozen and validated like ``explorer.core.config.AttentionConfig``; it is
-written into every checkpoint's config.json and ``build_model`` turns it into a module.
+written into every checkpoint's config.json and ``build.build_model`` turns it into a module.
 """
 
 from __future__ import annotations
@@ -100,13 +100,3 @@ def default_spec(model: str, scoring: str | None = None) -> ModelSpec:
         scoring=scoring or DEFAULT_SCORING.get(model, "additive"),
         source_chars=Vocabulary.default().source_chars,
     )
-
-
-def build_model(spec: ModelSpec):
-    """A fresh, untrained module for the spec (weights from torch's current generator)."""
-    from explorer.seq2seq.rnn import GRUTranslator
-    from explorer.seq2seq.transformer import TransformerTranslator
-
-    if spec.model == "transformer":
-        return TransformerTranslator(spec)
-    return GRUTranslator(spec)

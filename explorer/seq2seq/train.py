@@ -31,8 +31,9 @@ import torch.nn.functional as F
 from explorer.core.device import choose_device, threads_for, torch_threads
 from explorer.lab import Goal, TrainOptions
 from explorer.seq2seq import dates
+from explorer.seq2seq.build import build_model
 from explorer.seq2seq.evaluate import predict
-from explorer.seq2seq.spec import ModelSpec, build_model, default_spec
+from explorer.seq2seq.spec import ModelSpec, default_spec
 from explorer.seq2seq.trace import TranslationTrace
 from explorer.seq2seq.translate import trace_translation
 from explorer.seq2seq.vocab import Vocabulary, make_batch

@@ -95,6 +95,10 @@
         <translation>不缩放</translation>
     </message>
     <message>
+        <source>the model&apos;s own: no mask</source>
+        <translation>模型自带：无掩码</translation>
+    </message>
+    <message>
         <source>What the scores are divided by before the softmax</source>
         <translation>在 softmax 之前，得分要除以什么</translation>
     </message>
@@ -172,6 +176,26 @@
     <message>
         <source>Zoom into that stage, or back to every stage</source>
         <translation>放大该阶段，或回到全部阶段</translation>
+    </message>
+    <message>
+        <source>Ctrl + wheel, drag</source>
+        <translation>Ctrl + 滚轮，拖动</translation>
+    </message>
+    <message>
+        <source>Zoom into an attention matrix about the mouse; move the zoomed view</source>
+        <translation>以鼠标所指处为中心放大注意力矩阵；拖动可移动放大后的视图</translation>
+    </message>
+    <message>
+        <source>Zoom the matrix in, out, back to the whole matrix</source>
+        <translation>放大、缩小矩阵，或回到整个矩阵</translation>
+    </message>
+    <message>
+        <source>Shift + arrows</source>
+        <translation>Shift + 方向键</translation>
+    </message>
+    <message>
+        <source>Move the zoomed matrix</source>
+        <translation>移动放大后的矩阵</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -295,6 +319,10 @@
     <message>
         <source>same attention</source>
         <translation>相同注意力</translation>
+    </message>
+    <message>
+        <source>causal mask as trained</source>
+        <translation>因果掩码（训练时所用）</translation>
     </message>
     <message>
         <source>B cannot be computed: {0}</source>
@@ -500,6 +528,14 @@
         <translation>每一行按 softmax 概率随机抽取一个键（固定种子）</translation>
     </message>
     <message>
+        <source>the model&apos;s own</source>
+        <translation>模型自己的</translation>
+    </message>
+    <message>
+        <source>the mask the model was trained with: none for an encoder, causal for a decoder</source>
+        <translation>模型训练时用的掩码：编码器没有掩码，解码器是因果掩码</translation>
+    </message>
+    <message>
         <source>every query sees every key</source>
         <translation>每个查询都能看到每个键</translation>
     </message>
@@ -636,17 +672,32 @@
         <translation>在哪里计算注意力；不同设备的结果只差舍入误差。</translation>
     </message>
     <message>
+        <source>causal, window {0} (as trained)</source>
+        <translation>因果，窗口 {0}（训练时所用）</translation>
+    </message>
+    <message>
+        <source>the mask this model was trained with: each token sees itself and the {0} tokens before it at most (a sliding window), never a later one</source>
+        <translation>这个模型训练时所用的掩码：每个词元看到自己和它之前最多 {0} 个词元（滑动窗口），从不看到后面的词元</translation>
+    </message>
+    <message>
+        <source>causal (as trained)</source>
+        <translation>因果（训练时所用）</translation>
+    </message>
+    <message>
+        <source>the mask this model was trained with: each token sees itself and the tokens before it, never a later one</source>
+        <translation>这个模型训练时所用的掩码：每个词元看到自己和它之前的词元，从不看到后面的词元</translation>
+    </message>
+    <message>
+        <source>every query sees every key: not how this model was trained (it says so)</source>
+        <translation>每个查询都看到所有键：这不是这个模型训练时的方式（会有提示说明）</translation>
+    </message>
+    <message>
         <source>{0} (model&apos;s own)</source>
         <translation>{0}（模型自带）</translation>
     </message>
 </context>
 <context>
     <name>CoreMessages</name>
-    <message>
-        <source>mask {text!r} is not one of none, causal, window:K, valid:N</source>
-        <comment>config.mask_malformed</comment>
-        <translation>掩码 {text!r} 不是 none、causal、window:K、valid:N 中的一种</translation>
-    </message>
     <message>
         <source>mask {kind}:{size}: the size must be 0 or more</source>
         <comment>config.mask_negative</comment>
@@ -983,9 +1034,99 @@
         <translation>{path} 中没有 model_type（支持：{supported}）；请在其中加上 &quot;model_type&quot;: &quot;bert&quot;（或该模型所属的系列）</translation>
     </message>
     <message>
-        <source>{path}: model_type {model_type!r} is not an encoder the explorer can run (supported: {supported}); open a {labels} model folder</source>
+        <source>mask {text!r} is not one of model, none, causal, window:K, valid:N</source>
+        <comment>config.mask_malformed</comment>
+        <translation>掩码 {text!r} 不是 model、none、causal、window:K、valid:N 中的一种</translation>
+    </message>
+    <message>
+        <source>grouped-query attention: {heads} query heads share {kv_heads} K/V heads, {group} each (query head h reads K/V head h ÷ {group}, rounded down)</source>
+        <comment>engine.grouped_heads</comment>
+        <translation>分组查询注意力：{heads} 个查询头共用 {kv_heads} 个 K/V 头，每组 {group} 个（查询头 h 读取第 h ÷ {group} 个 K/V 头，向下取整）</translation>
+    </message>
+    <message>
+        <source>layer {layer}&apos;s scores are divided by √d_k · {factor} (GPT-2&apos;s scale_attn_by_inverse_layer_idx)</source>
+        <comment>engine.layer_scaled</comment>
+        <translation>第 {layer} 层的分数除以 √d_k · {factor}（GPT-2 的 scale_attn_by_inverse_layer_idx）</translation>
+    </message>
+    <message>
+        <source>layer {layer} slides a window of {window} keys over the text: each token sees itself and the {before} tokens before it, not the whole text</source>
+        <comment>engine.sliding_window</comment>
+        <translation>第 {layer} 层在文本上滑动一个 {window} 个键的窗口：每个词元只看到自己和它之前的 {before} 个词元，而不是整段文本</translation>
+    </message>
+    <message>
+        <source>layer {layer} computed with the mask {mask} instead of {model}&apos;s causal mask: not how the model was trained (the other layers and the next tokens keep its mask)</source>
+        <comment>engine.mask_not_causal</comment>
+        <translation>第 {layer} 层用掩码 {mask} 代替了 {model} 的因果掩码计算：这不是模型训练时的方式（其他层和下一个词元仍用它的掩码）</translation>
+    </message>
+    <message>
+        <source>{model} has {heads} query heads over {kv_heads} K/V heads with positions turned inside each head: its head count cannot be changed (leave heads unset)</source>
+        <comment>engine.decoder_heads_fixed</comment>
+        <translation>{model} 有 {heads} 个查询头、{kv_heads} 个 K/V 头，位置旋转在每个头内部进行：头的数目不能改变（请不要设置头数）</translation>
+    </message>
+    <message>
+        <source>{model} is a decoder: each token attends over the text before it, not over another text; leave the query empty</source>
+        <comment>engine.decoder_query</comment>
+        <translation>{model} 是解码器：每个词元关注它之前的文本，而不是另一段文本；请让查询留空</translation>
+    </message>
+    <message>
+        <source>{model} writes no next token: it is not a decoder (open a GPT-2, Llama, Mistral or Qwen2 folder)</source>
+        <comment>decoding.not_decoder</comment>
+        <translation>{model} 不会写出下一个词元：它不是解码器（请打开 GPT-2、Llama、Mistral 或 Qwen2 的文件夹）</translation>
+    </message>
+    <message>
+        <source>next tokens: give a whole number from 0 to {limit}, not {value!r}</source>
+        <comment>decoding.next_tokens</comment>
+        <translation>下一个词元的个数：请给出 0 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>tokens to write: give a whole number from 1 to {limit}, not {value!r}</source>
+        <comment>decoding.tokens</comment>
+        <translation>要写出的词元个数：请给出 1 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>position {position!r} is not in the text: positions run from 0 to {last}</source>
+        <comment>decoding.position</comment>
+        <translation>位置 {position!r} 不在文本中：位置从 0 到 {last}</translation>
+    </message>
+    <message>
+        <source>decoding {value!r} is not one of {choices}</source>
+        <comment>decoding.method</comment>
+        <translation>解码方式 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>the sampling temperature must be a finite number above 0, not {value!r}</source>
+        <comment>decoding.temperature</comment>
+        <translation>采样温度必须是大于 0 的有限数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>top-k must be a whole number of 0 (every token) or more, not {value!r}</source>
+        <comment>decoding.top_k</comment>
+        <translation>前 k 个候选的 k 必须是 0（全部词元）或更大的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>heads to turn off {text!r}: give layer.head pairs separated by commas, e.g. 0.3,2.1</source>
+        <comment>decoding.ablate_heads</comment>
+        <translation>要关闭的头 {text!r}：请给出用逗号分隔的“层.头”，例如 0.3,2.1</translation>
+    </message>
+    <message>
+        <source>ablation {value!r} is not one of {choices}</source>
+        <comment>decoding.ablation_mode</comment>
+        <translation>关闭方式 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>head {layer}.{head} does not exist: {model} has layers 0 to {last_layer} and heads 0 to {last_head}</source>
+        <comment>decoding.head_missing</comment>
+        <translation>头 {layer}.{head} 不存在：{model} 的层是 0 到 {last_layer}，头是 0 到 {last_head}</translation>
+    </message>
+    <message>
+        <source>heads can be turned off only in a pretrained model (weights pretrained)</source>
+        <comment>decoding.ablate_pretrained</comment>
+        <translation>只有预训练模型的头才能关闭（权重选 pretrained）</translation>
+    </message>
+    <message>
+        <source>{path}: model_type {model_type!r} is not a family the explorer can run (supported: {supported}); open a {labels} model folder</source>
         <comment>families.unsupported_type</comment>
-        <translation>{path}：model_type {model_type!r} 不是本程序能运行的编码器（支持：{supported}）；请打开 {labels} 模型的文件夹</translation>
+        <translation>{path}：model_type {model_type!r} 不是本程序能运行的模型类别（支持：{supported}）；请打开 {labels} 模型的文件夹</translation>
     </message>
     <message>
         <source>{path} lacks {key!r}; use the config.json that came with the model</source>
@@ -1031,6 +1172,91 @@
         <source>{path}: max_position_embeddings {positions} leaves no position after the padding offset {offset}; use the config.json that came with the model</source>
         <comment>families.positions_offset</comment>
         <translation>{path}：max_position_embeddings 为 {positions}，在填充偏移 {offset} 之后没有剩下任何位置；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: scale_attn_weights is false (scores not divided by √d_k), which the explorer does not compute; use the config.json that came with the model</source>
+        <comment>decoders.unscaled</comment>
+        <translation>{path}：scale_attn_weights 为 false（分数不除以 √d_k），本程序不做这种计算；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: num_key_value_heads={kv_heads} does not divide num_attention_heads={heads} (each K/V head must serve the same number of query heads); use the config.json that came with the model</source>
+        <comment>decoders.kv_heads</comment>
+        <translation>{path}：num_key_value_heads={kv_heads} 不能整除 num_attention_heads={heads}（每个 K/V 头必须服务同样多的查询头）；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: head_dim={head_dim} is odd, and rotary position embedding turns pairs of dimensions; use the config.json that came with the model</source>
+        <comment>decoders.odd_head_dim</comment>
+        <translation>{path}：head_dim={head_dim} 是奇数，而旋转位置编码按成对的维度旋转；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: rope_scaling is {value}, not an object; use the config.json that came with the model</source>
+        <comment>decoders.rope_not_object</comment>
+        <translation>{path}：rope_scaling 的值是 {value}，不是一个对象；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: rotary settings that differ per layer type are not supported; open a model with one rope_parameters for every layer</source>
+        <comment>decoders.rope_per_layer</comment>
+        <translation>{path}：不支持按层类型设置不同的旋转参数；请打开所有层共用一组 rope_parameters 的模型</translation>
+    </message>
+    <message>
+        <source>{path}: rope_theta is {value}, not a number above 1; use the config.json that came with the model</source>
+        <comment>decoders.rope_theta</comment>
+        <translation>{path}：rope_theta 的值是 {value}，不是大于 1 的数；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: the rotary scaling {kind} is not supported (supported: {supported}); open a model that uses one of these</source>
+        <comment>decoders.rope_kind</comment>
+        <translation>{path}：不支持旋转缩放方式 {kind}（支持：{supported}）；请打开使用其中一种方式的模型</translation>
+    </message>
+    <message>
+        <source>{path}: partial_rotary_factor is {value}: rotating only part of each head is not supported; open a model that rotates whole heads</source>
+        <comment>decoders.rope_partial</comment>
+        <translation>{path}：partial_rotary_factor 的值是 {value}：不支持只旋转每个头的一部分；请打开旋转整个头的模型</translation>
+    </message>
+    <message>
+        <source>{path}: the {kind} rotary scaling needs {key} as a valid number, not {value}; use the config.json that came with the model</source>
+        <comment>decoders.rope_value</comment>
+        <translation>{path}：旋转缩放方式 {kind} 需要 {key} 是有效的数，而不是 {value}；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value}, which does not describe a sliding window; use the config.json that came with the model</source>
+        <comment>decoders.window</comment>
+        <translation>{path}：{key} 的值是 {value}，不能描述一个滑动窗口；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value}, not a small number above 0; use the config.json that came with the model</source>
+        <comment>decoders.norm_eps</comment>
+        <translation>{path}：{key} 的值是 {value}，不是大于 0 的小数；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value}, not true or false; use the config.json that came with the model</source>
+        <comment>decoders.flag</comment>
+        <translation>{path}：{key} 的值是 {value}，不是 true 或 false；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{weights}: {tensor} has {rows} rows, {heads} heads of {found}, but {config} says head_dim={head_dim}; use the config.json that came with these weights</source>
+        <comment>decoders.head_dim_weights</comment>
+        <translation>{weights}：{tensor} 有 {rows} 行，即 {heads} 个头、每头 {found} 维，但 {config} 写的是 head_dim={head_dim}；请使用与这些权重配套的 config.json</translation>
+    </message>
+    <message>
+        <source>{weights}: {tensor} has {rows} rows, {found} K/V heads of {head_dim}, but {config} says num_key_value_heads={kv_heads}; use the config.json that came with these weights</source>
+        <comment>decoders.kv_heads_weights</comment>
+        <translation>{weights}：{tensor} 有 {rows} 行，即 {found} 个 K/V 头、每头 {head_dim} 维，但 {config} 写的是 num_key_value_heads={kv_heads}；请使用与这些权重配套的 config.json</translation>
+    </message>
+    <message>
+        <source>{tokenizer} makes token ids up to {largest} but {weights} has only {rows} rows for them; use the tokenizer that came with the model</source>
+        <comment>decoders.vocabulary</comment>
+        <translation>{tokenizer} 产生的词元编号最大到 {largest}，但 {weights} 只有 {rows} 行；请使用模型自带的分词器</translation>
+    </message>
+    <message>
+        <source>{folder}: computing this model needs about {needed:.1f} GB of memory, and {available:.1f} GB are free; open a smaller model, or close other programs</source>
+        <comment>decoders.too_large</comment>
+        <translation>{folder}：计算这个模型大约需要 {needed:.1f} GB 内存，而空闲的只有 {available:.1f} GB；请打开更小的模型，或关闭其他程序</translation>
+    </message>
+    <message>
+        <source>{path}: is_decoder is {value!r}, which {family} cannot compute; use the config.json that came with the model</source>
+        <comment>families.is_decoder</comment>
+        <translation>{path}：is_decoder 的值是 {value!r}，{family} 无法这样计算；请使用模型自带的 config.json</translation>
     </message>
     <message>
         <source>{path} is unreadable ({detail}); copy the tokenizer files that came with the model into the folder</source>
@@ -1273,6 +1499,16 @@
         <translation>这些数太大了：注意力的某一步溢出了；请输入小一些的数</translation>
     </message>
     <message>
+        <source>θ for the rotation must be a finite number above 0, not {value!r}</source>
+        <comment>board.rope_theta</comment>
+        <translation>旋转用的 θ 必须是大于 0 的有限数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>the rotation turns pairs of numbers: each head needs an even count, not {d_k}; change the width or the heads</source>
+        <comment>board.rope_odd</comment>
+        <translation>旋转按成对的数进行：每个头需要偶数个数，而不是 {d_k} 个；请改变宽度或头数</translation>
+    </message>
+    <message>
         <source>{name} is {size} KB; a session is never that large</source>
         <comment>session.too_large</comment>
         <translation>{name} 有 {size} KB；课程文件不会这么大</translation>
@@ -1366,6 +1602,11 @@
         <source>stage_zoom must list pipeline panels</source>
         <comment>session.stage_zoom</comment>
         <translation>放大显示的阶段必须列出流程中的面板</translation>
+    </message>
+    <message>
+        <source>matrix_zoom must be null or four whole numbers, top &lt; bottom and left &lt; right</source>
+        <comment>session.matrix_zoom</comment>
+        <translation>矩阵的放大区域必须为空，或是四个整数（上、下、左、右），且上 &lt; 下、左 &lt; 右</translation>
     </message>
     <message>
         <source>lesson_step must be 0 to {last}</source>
@@ -1829,6 +2070,10 @@
         <translation>每个头显示哪个阶段（默认为权重）</translation>
     </message>
     <message>
+        <source>Click a head to select it; H̄ is the mean entropy of its weight rows; first token: the mean weight its rows put on the first token (the attention sink; row 0 left out).</source>
+        <translation>点击一个头以选中它；H̄ 是它各权重行的平均熵；首词元：它的各行放在第一个词元上的平均权重（注意力汇聚，不计第 0 行）。</translation>
+    </message>
+    <message>
         <source>Click a head to select it; H̄ is the mean entropy of its weight rows.</source>
         <translation>点击一个头来选中它；H̄ 是其权重各行的平均熵。</translation>
     </message>
@@ -1846,6 +2091,10 @@
     <message>
         <source>dim {0}</source>
         <translation>第 {0} 维</translation>
+    </message>
+    <message>
+        <source>queries {0}–{1} of {2}, keys {3}–{4} of {5}</source>
+        <translation>查询 {0}–{1}（共 {2} 个），键 {3}–{4}（共 {5} 个）</translation>
     </message>
 </context>
 <context>
@@ -2497,6 +2746,10 @@
         <translation>由 pytorch_model.bin 转换而来</translation>
     </message>
     <message>
+        <source>rope_theta missing: 10000, as transformers assumes</source>
+        <translation>缺少 rope_theta：按 transformers 的做法取 10000</translation>
+    </message>
+    <message>
         <source>float32 weights as published; English word pieces</source>
         <translation>原版发布的 float32 权重；英文词片</translation>
     </message>
@@ -2559,6 +2812,22 @@
         <translation>{name}（{family}，{layers} 层 × {heads} 个头，宽 {width}；{notes}）</translation>
     </message>
     <message>
+        <source>{layers} layers × {heads} heads sharing {kv} K/V heads</source>
+        <translation>{layers} 层 × {heads} 个头，共用 {kv} 个 K/V 头</translation>
+    </message>
+    <message>
+        <source>{layers} layers × {heads} heads</source>
+        <translation>{layers} 层 × {heads} 个头</translation>
+    </message>
+    <message>
+        <source>{name} ({family}, causal, {shape}, {width} wide)</source>
+        <translation>{name}（{family}，因果，{shape}，宽 {width}）</translation>
+    </message>
+    <message>
+        <source>{name} ({family}, causal, {shape}, {width} wide; {notes})</source>
+        <translation>{name}（{family}，因果，{shape}，宽 {width}；{notes}）</translation>
+    </message>
+    <message>
         <source>English: all-MiniLM-L6-v2</source>
         <translation>英文：all-MiniLM-L6-v2</translation>
     </message>
@@ -2579,8 +2848,8 @@
         <translation>打开模型文件夹…</translation>
     </message>
     <message>
-        <source>Load any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder in Hugging Face layout (config.json, model.safetensors or pytorch_model.bin, tokenizer.json or vocab.txt); a Hugging Face cache folder (models--org--name) works too.</source>
-        <translation>加载任意 Hugging Face 格式的 BERT、RoBERTa、XLM-RoBERTa 或 DistilBERT 模型文件夹（config.json、model.safetensors 或 pytorch_model.bin、tokenizer.json 或 vocab.txt）；Hugging Face 缓存文件夹（models--org--name）也可以。</translation>
+        <source>Load any BERT, RoBERTa, XLM-RoBERTa or DistilBERT folder, or a language model (GPT-2, Llama, Mistral, Qwen2), in Hugging Face layout (config.json, model.safetensors or pytorch_model.bin, tokenizer.json or vocab.txt); a Hugging Face cache folder (models--org--name) works too.</source>
+        <translation>载入任何 Hugging Face 格式的 BERT、RoBERTa、XLM-RoBERTa 或 DistilBERT 文件夹，或语言模型（GPT-2、Llama、Mistral、Qwen2）（config.json、model.safetensors 或 pytorch_model.bin、tokenizer.json 或 vocab.txt）；Hugging Face 缓存文件夹（models--org--name）也可以。</translation>
     </message>
     <message>
         <source>The model whose attention you see: {0}</source>
@@ -2648,6 +2917,45 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     </message>
 </context>
 <context>
+    <name>NextTokenPanel</name>
+    <message>
+        <source>Computing the next tokens…</source>
+        <translation>正在计算下一个词元…</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>Next token after “{token}” (position {position})</source>
+        <translation>“{token}”（位置 {position}）之后的下一个词元</translation>
+    </message>
+    <message>
+        <source>These {k} together: {p} of the probability; every other token shares the rest.</source>
+        <translation>这 {k} 个合计占 {p} 的概率；其余概率分给所有其他词元。</translation>
+    </message>
+    <message>
+        <source>Write “{0}”</source>
+        <translation>写出“{0}”</translation>
+    </message>
+    <message>
+        <source>Append the most likely token to the sentence (greedy decoding): the attention of the token just written is shown at once. A click on a row writes that token.</source>
+        <translation>把最可能的词元接到句子后面（贪心解码）：刚写出的词元的注意力立即显示。点击某一行则写出那一行的词元。</translation>
+    </message>
+    <message>
+        <source>“{0}” is a byte of a character split over tokens: it cannot be typed as text on its own. A click on another row writes that token.</source>
+        <translation>“{0}”是一个被拆成多个词元的字符中的一个字节：它本身不能作为文本写出。点击其他行可写出那一行的词元。</translation>
+    </message>
+    <message>
+        <source>From the model&apos;s own forward (every layer with its causal attention); the options change only the layer drawn. Click a row of the attention: the next token after that one.</source>
+        <translation>来自模型自身的前向计算（每一层都用它的因果注意力）；上面的选项只改变所画的这一层。点击注意力的一行：看该词元之后的下一个词元。</translation>
+    </message>
+    <message>
+        <source>softmax(LM head · final norm(h)) at the selected query&apos;s position: what a language model trained to predict the next token expects after it</source>
+        <translation>在所选查询的位置上计算 softmax(LM 头 · 最终归一化(h))：一个为预测下一个词元而训练的语言模型认为其后会出现什么</translation>
+    </message>
+</context>
+<context>
     <name>Options</name>
     <message>
         <source>dot</source>
@@ -2676,6 +2984,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>sample</source>
         <translation>采样</translation>
+    </message>
+    <message>
+        <source>the model&apos;s own</source>
+        <translation>模型自己的</translation>
     </message>
     <message>
         <source>none</source>
@@ -2737,8 +3049,8 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>单元格足够大时在其上写出数值</translation>
     </message>
     <message>
-        <source>Point at a cell to read its exact value; click to select it.</source>
-        <translation>指向单元格可读出精确数值；点击选中。</translation>
+        <source>Point at a cell to read its exact value; click to select it; Ctrl + the wheel zooms.</source>
+        <translation>指向单元格可读出精确数值；点击选中；Ctrl + 滚轮可缩放。</translation>
     </message>
     <message>
         <source>Nothing to export yet: no result has been computed</source>
@@ -3149,12 +3461,28 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>X（查询一侧）</translation>
     </message>
     <message>
+        <source>K/V head</source>
+        <translation>K/V 头</translation>
+    </message>
+    <message>
         <source>scaled = scores (no scaling)</source>
         <translation>scaled = scores（不缩放）</translation>
     </message>
     <message>
+        <source>mask: causal, window {0}, as the model was trained (1 = visible)</source>
+        <translation>掩码：因果，窗口 {0}，与模型训练时相同（1 = 可见）</translation>
+    </message>
+    <message>
+        <source>mask: causal, as the model was trained (1 = visible)</source>
+        <translation>掩码：因果，与模型训练时相同（1 = 可见）</translation>
+    </message>
+    <message>
         <source>mask: {mask} (1 = visible)</source>
         <translation>掩码：{mask}（1 = 可见）</translation>
+    </message>
+    <message>
+        <source>first token {0}</source>
+        <translation>首词元 {0}</translation>
     </message>
     <message>
         <source>entropy of each weight row (nats)</source>
@@ -3361,6 +3689,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>显示哪个头的各个阶段</translation>
     </message>
     <message>
+        <source>The answer below is still the one for “{text}”.</source>
+        <translation>下面的答案仍是“{text}”的答案。</translation>
+    </message>
+    <message>
         <source>Output step</source>
         <translation>输出步</translation>
     </message>
@@ -3561,6 +3893,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>“{digit}”（第 {step} 步，{field}）看向了字段之外的“{looked}”。</translation>
     </message>
     <message>
+        <source>✓ looks at its own field   ✗ elsewhere   ∘ no source digit   red: wrong</source>
+        <translation>✓ 看向本字段&#x3000;✗ 看向别处&#x3000;∘ 源文中无此数字&#x3000;红色：写错</translation>
+    </message>
+    <message>
         <source>… and {n} more.</source>
         <translation>……还有 {n} 个。</translation>
     </message>
@@ -3583,6 +3919,38 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>The right answer is {date}.</source>
         <translation>正确答案是 {date}。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on; without the unknown characters it reads {date}. The answer is the model&apos;s guess.</source>
+        <translation>这不是模型训练过的任何一种日期格式；去掉未知字符后读作 {date}。答案只是模型的猜测。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on: the answer is the model&apos;s guess.</source>
+        <translation>这不是模型训练过的任何一种日期格式：答案只是模型的猜测。</translation>
+    </message>
+    <message>
+        <source>day first</source>
+        <translation>日在前</translation>
+    </message>
+    <message>
+        <source>month first</source>
+        <translation>月在前</translation>
+    </message>
+    <message>
+        <source>Read {theirs}, as the models were trained, this is no date; read {other} it is {date}.</source>
+        <translation>按模型训练时的{theirs}来读，这不是日期；按{other}来读，它是 {date}。</translation>
+    </message>
+    <message>
+        <source>Ambiguous: {a} ({a_order}, as the models were trained) or {b} ({b_order}).</source>
+        <translation>有歧义：{a}（{a_order}，模型训练时的读法）或 {b}（{b_order}）。</translation>
+    </message>
+    <message>
+        <source>{digits}: the weight sits one character right of the digit written; the encoder reads both ways, so that state holds the digit too.</source>
+        <translation>{digits}：权重落在所写数字右边一个字符上；编码器双向读取，那个状态也含有这个数字。</translation>
+    </message>
+    <message>
+        <source>{digits}: the weight sits one character right of the digit written; self-attention has mixed the digit into that state too.</source>
+        <translation>{digits}：权重落在所写数字右边一个字符上；自注意力已把这个数字混入那个状态。</translation>
     </message>
     <message>
         <source>Step {i} writes “{out}” with the query {q}; its largest weight, {w:.2f}, is on “{src}” (source {top}).</source>
@@ -3895,6 +4263,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>激活，不是注意力（{0}）</translation>
     </message>
     <message>
+        <source>at most {0:.2f} everywhere: almost nothing passes</source>
+        <translation>处处至多 {0:.2f}：几乎什么都没有通过</translation>
+    </message>
+    <message>
+        <source>÷ its max {0:.2f}</source>
+        <translation>÷ 其最大值 {0:.2f}</translation>
+    </message>
+    <message>
         <source>X_c</source>
         <translation>X_c</translation>
     </message>
@@ -3961,6 +4337,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>This picture cannot be used: {0}</source>
         <translation>无法使用这张图片：{0}</translation>
+    </message>
+    <message>
+        <source>: all {lo:.2f}–{hi:.2f}, every channel kept alike</source>
+        <translation>：全在 {lo:.2f}–{hi:.2f}，各通道保留得一样多</translation>
+    </message>
+    <message>
+        <source>; {0} shows more</source>
+        <translation>；{0} 的差别更明显</translation>
     </message>
     <message>
         <source>probabilities</source>
@@ -4473,6 +4857,21 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>the weight is one-hot</source>
         <translation>权重是独热的</translation>
+    </message>
+</context>
+<context>
+    <name>ZoomBar</name>
+    <message>
+        <source>queries {0}–{1}, keys {2}–{3}</source>
+        <translation>查询 {0}–{1}，键 {2}–{3}</translation>
+    </message>
+    <message>
+        <source>Whole matrix</source>
+        <translation>整个矩阵</translation>
+    </message>
+    <message>
+        <source>Show the whole matrix again (key 0). Ctrl + the wheel zooms into a matrix, a drag moves it, + and − zoom with the keyboard, Shift + an arrow moves it.</source>
+        <translation>重新显示整个矩阵（按键 0）。Ctrl + 滚轮放大矩阵，拖动可移动它；用键盘时 + 和 − 缩放，Shift + 方向键移动。</translation>
     </message>
 </context>
 </TS>

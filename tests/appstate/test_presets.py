@@ -76,8 +76,8 @@ def test_each_selected_cell_is_its_rows_strongest_and_quoted(traces):
 # Further weights the descriptions quote: (query token, key token, which key occurrence).
 QUOTED = {
     "Translation: English query over French": [
-        ("▁visit", "▁visite", 0, "0.75"),
-        ("▁September", "▁Septem", 0, "0.44"),
+        ("␣visit", "␣visite", 0, "0.75"),
+        ("␣September", "␣Septem", 0, "0.44"),
     ],
     "Chinese on the multilingual model: the verb finds its object": [("处理", "信息", 0, "0.17")],
     "Who is 它? (a pronoun refers back)": [("是", "机制", 0, None), ("的一种", "机制", 0, None)],
@@ -113,7 +113,7 @@ def test_the_translation_head_follows_words_not_positions(engine):
     preset = by_name("Translation: English query over French")
     trace = engine.trace(preset.config().with_(query="In September Jane visits Africa", device="cpu"))
     weights = trace.weights[preset.head]
-    for query, key in (("▁visit", "▁visite"), ("▁Africa", "Afrique"), ("▁September", "▁Septem")):
+    for query, key in (("␣visit", "␣visite"), ("␣Africa", "Afrique"), ("␣September", "␣Septem")):
         assert weights[trace.tokens_query.index(query)].argmax() == trace.tokens_key.index(key)
 
 

@@ -81,7 +81,7 @@ def test_every_stage_reads_back_exactly(small, tmp_path, suffix):
     else:
         assert all(isinstance(v, bool) for row in data["mask"] for v in row)
     assert data["heads_written"] == [0, 1, 2, 3] and data["stages_written"] == list(STAGE_ARRAYS)
-    assert data["dtype"] == "float32" and data["format_version"] == 2
+    assert data["dtype"] == "float32" and data["format_version"] == 3
 
 
 @pytest.mark.parametrize("suffix", [".npz", ".json"])

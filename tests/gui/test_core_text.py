@@ -34,6 +34,7 @@ from explorer.core import device as device_module
 from explorer.core import engine as engine_module
 from explorer.core.board import Board, board_trace, parse_number
 from explorer.core.config import AttentionConfig, MaskSpec
+from explorer.core.decoding import GenerationSpec, HeadSet, check_next_tokens
 from explorer.core.device import choose_device, device_reasons
 from explorer.core.engine import Engine
 from explorer.core.trace import TraceSelection
@@ -59,7 +60,7 @@ from explorer.seq2seq.translate import read_source, trace_translation
 from explorer.training import train
 from explorer.vision import images as vision_images
 from explorer.web import AttentionSet
-from tests.models import tiny
+from tests.models import tiny, tiny_decoders
 from tests.models.test_convert_e5 import write_tiny_e5s1
 from tests.vision.pictures import write_bad_pictures, write_unusual_pictures
 
@@ -132,6 +133,29 @@ ALLOWED_LATIN = [
     "Q",
     "K",
     "V",
+    "GPT-2",  # decoders: families, config keys, values
+    "GPT",
+    "Llama",
+    "Mistral",
+    "Qwen2",
+    "scale_attn_weights",
+    "scale_attn_by_inverse_layer_idx",
+    "num_key_value_heads",
+    "num_attention_heads",
+    "head_dim",
+    "rope_scaling",
+    "rope_parameters",
+    "rope_theta",
+    "partial_rotary_factor",
+    "is_decoder",
+    "d_k",
+    "GB",
+    "true",
+    "false",
+    "pretrained",
+    "model",
+    "h",
+    "k",
     "convert_weights=True",  # the Python API's own arguments (explorer/api.py)
     "all_layers=False",
     "generate=",
@@ -266,6 +290,18 @@ def tiny_bert(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def tiny_llama(tmp_path_factory):
+    pytest.importorskip("transformers", reason="transformers is in the test extra")
+    return tiny_decoders.build(tmp_path_factory.mktemp("llama") / "tiny-llama", "llama")
+
+
+@pytest.fixture(scope="module")
+def tiny_gpt2(tmp_path_factory):
+    pytest.importorskip("transformers", reason="transformers is in the test extra")
+    return tiny_decoders.build(tmp_path_factory.mktemp("gpt2") / "tiny-gpt2", "gpt2")
+
+
+@pytest.fixture(scope="module")
 def tiny_e5(tmp_path_factory):
     path = tmp_path_factory.mktemp("e5") / "tiny.bin"
     write_tiny_e5s1(path, {})
@@ -278,9 +314,23 @@ class Env:
     monkeypatch: pytest.MonkeyPatch
     bert: Path
     e5: Path
+    llama: Path | None = None
+    gpt2: Path | None = None
 
     def copy(self) -> Path:
         return tiny.copy_folder(self.bert, self.tmp / "bert")
+
+    def decoder(self, family: str = "llama", **changes) -> Path:
+        """A copy of the tiny decoder (llama or gpt2) with these config.json changes."""
+        folder = tiny.copy_folder(getattr(self, family), self.tmp / family)
+        tiny.edit_config(folder, **changes)
+        return folder
+
+    def decoder_config(self, **changes) -> AttentionConfig:
+        folder = self.decoder(**changes) if changes else self.llama
+        return AttentionConfig(
+            sentence="the animal did not cross the street", model_dir=str(folder), device="cpu"
+        )
 
     def tensors(self, change) -> Path:
         folder = self.copy()
@@ -674,6 +724,41 @@ class Case:
     setup: Callable[[Env], None] | None = None
 
 
+LLAMA_CONFIG = {
+    "model_type": "llama",
+    "hidden_size": 32,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "num_hidden_layers": 3,
+    "intermediate_size": 64,
+    "vocab_size": 300,
+}
+
+
+def llama_refused(env: Env, **changes) -> Message:
+    return raised(lambda: read_config(env.config_file({**LLAMA_CONFIG, **changes})))
+
+
+def decoder_fewer_rows(env: Env) -> Path:
+    folder = env.decoder(vocab_size=100)
+    tensors = load_file(str(folder / "model.safetensors"))
+    for name in ("model.embed_tokens.weight", "lm_head.weight"):
+        tensors[name] = tensors[name][:100].clone()
+    save_file(tensors, str(folder / "model.safetensors"))
+    return folder
+
+
+def too_little_memory(env: Env) -> Message:
+    from explorer.models import decoder_loader
+
+    env.monkeypatch.setattr(decoder_loader, "available_memory", lambda: 100 * 2**20)
+    return raised(lambda: load_model(env.llama))
+
+
+def decoder_notices(env: Env, **options) -> list[Message]:
+    return Engine().trace(env.decoder_config().with_(**options)).notices
+
+
 def overflowing_board():
     """A board whose numbers got past its checks: the computation refuses a stage of inf."""
     board = Board(("a", "b"), x=((1.0,), (2.0,)))
@@ -685,7 +770,7 @@ CASES = {
     # config.py
     "config.mask_malformed": Case(
         lambda env: raised(lambda: MaskSpec.parse("diagonal")),
-        "mask 'diagonal' is not one of none, causal, window:K, valid:N",
+        "mask 'diagonal' is not one of model, none, causal, window:K, valid:N",
     ),
     "config.mask_negative": Case(
         lambda env: raised(lambda: AttentionConfig(mask="window:-2")),
@@ -952,11 +1037,15 @@ CASES = {
     ),
     "families.no_model_type": Case(
         lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "model_type": None}))),
-        'has no model_type (supported: bert, roberta, xlm-roberta, distilbert); add "model_type": "bert"',
+        'has no model_type (supported: bert, roberta, xlm-roberta, distilbert, gpt2, llama, mistral, qwen2); add "model_type": "bert"',
     ),
     "families.unsupported_type": Case(
-        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "model_type": "gpt2"}))),
-        "model_type 'gpt2' is not an encoder the explorer can run (supported: bert, roberta, xlm-roberta, distilbert); open a BERT, RoBERTa, XLM-RoBERTa, DistilBERT model folder",
+        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "model_type": "t5"}))),
+        "model_type 't5' is not a family the explorer can run (supported: bert, roberta, xlm-roberta, distilbert, gpt2, llama, mistral, qwen2); open a BERT, RoBERTa, XLM-RoBERTa, DistilBERT, GPT-2, Llama, Mistral, Qwen2 model folder",
+    ),
+    "families.is_decoder": Case(
+        lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "is_decoder": "yes"}))),
+        "is_decoder is 'yes', which BERT cannot compute",
     ),
     "families.key_missing": Case(
         lambda env: raised(
@@ -1184,6 +1273,139 @@ CASES = {
         lambda env: raised(lambda: Board(("a",), x=((3e38,),))), "X row 1, column 1: 3e+38 is too large"
     ),
     "board.overflow": Case(lambda env: raised(overflowing_board), "a stage of attention overflows"),
+    "board.rope_theta": Case(
+        lambda env: raised(lambda: Board(("a",), x=((1.0, 2.0),), rope_theta=0)),
+        "θ for the rotation must be a finite number above 0, not 0",
+    ),
+    "board.rope_odd": Case(
+        lambda env: raised(lambda: Board(("a",), x=((1.0, 2.0, 3.0),), rope_theta=10000.0)),
+        "each head needs an even count, not 3",
+    ),
+    # decoders: config.json, weights, memory
+    "decoders.unscaled": Case(
+        lambda env: raised(
+            lambda: read_config(env.config_file({"model_type": "gpt2", "scale_attn_weights": False}))
+        ),
+        "scale_attn_weights is false",
+    ),
+    "decoders.kv_heads": Case(
+        lambda env: llama_refused(env, num_key_value_heads=3),
+        "num_key_value_heads=3 does not divide num_attention_heads=4",
+    ),
+    "decoders.odd_head_dim": Case(lambda env: llama_refused(env, head_dim=7), "head_dim=7 is odd"),
+    "decoders.rope_not_object": Case(
+        lambda env: llama_refused(env, rope_scaling="linear"), "rope_scaling is 'linear', not an object"
+    ),
+    "decoders.rope_per_layer": Case(
+        lambda env: llama_refused(
+            env,
+            layer_types=["full_attention"] * 3,
+            rope_parameters={"full_attention": {"rope_type": "default", "rope_theta": 10000.0}},
+        ),
+        "rotary settings that differ per layer type are not supported",
+    ),
+    "decoders.rope_theta": Case(lambda env: llama_refused(env, rope_theta=-5), "rope_theta is -5"),
+    "decoders.rope_kind": Case(
+        lambda env: llama_refused(env, rope_scaling={"rope_type": "longrope", "factor": 2.0}),
+        "the rotary scaling 'longrope' is not supported (supported: default, linear, llama3, yarn, dynamic)",
+    ),
+    "decoders.rope_partial": Case(
+        lambda env: llama_refused(env, partial_rotary_factor=0.5), "partial_rotary_factor is 0.5"
+    ),
+    "decoders.rope_value": Case(
+        lambda env: llama_refused(env, rope_scaling={"rope_type": "linear"}),
+        "the linear rotary scaling needs factor as a valid number, not None",
+    ),
+    "decoders.window": Case(
+        lambda env: llama_refused(env, model_type="mistral", sliding_window=0),
+        "sliding_window is 0, which does not describe a sliding window",
+    ),
+    "decoders.norm_eps": Case(
+        lambda env: llama_refused(env, rms_norm_eps="small"), "rms_norm_eps is 'small'"
+    ),
+    "decoders.flag": Case(
+        lambda env: llama_refused(env, tie_word_embeddings="yes"),
+        "tie_word_embeddings is 'yes', not true or false",
+    ),
+    "decoders.head_dim_weights": Case(
+        lambda env: raised(lambda: load_model(env.decoder(head_dim=16))),
+        "q_proj.weight has 32 rows, 4 heads of 8, but",
+    ),
+    "decoders.kv_heads_weights": Case(
+        lambda env: raised(lambda: load_model(env.decoder(num_key_value_heads=4))),
+        "k_proj.weight has 16 rows, 2 K/V heads of 8",
+    ),
+    "decoders.vocabulary": Case(
+        lambda env: raised(lambda: load_model(decoder_fewer_rows(env))), "has only 100 rows for them"
+    ),
+    "decoders.too_large": Case(too_little_memory, "GB of memory, and 0.1 GB are free"),
+    # a decoder's trace
+    "engine.grouped_heads": Case(lambda env: decoder_notices(env), "4 query heads share 2 K/V heads, 2 each"),
+    "engine.layer_scaled": Case(
+        lambda env: (
+            Engine()
+            .trace(
+                AttentionConfig(
+                    sentence="the animal",
+                    model_dir=str(env.decoder("gpt2", scale_attn_by_inverse_layer_idx=True)),
+                    layer=2,
+                    device="cpu",
+                )
+            )
+            .notices
+        ),
+        "layer 2's scores are divided by √d_k · 3",
+    ),
+    "engine.sliding_window": Case(
+        lambda env: Engine().trace(env.decoder_config(model_type="mistral", sliding_window=2)).notices,
+        "a window of 2 keys over the text: each token sees itself and the 1 tokens before it",
+    ),
+    "engine.mask_not_causal": Case(
+        lambda env: decoder_notices(env, mask="none"), "computed with the mask none instead of"
+    ),
+    "engine.decoder_heads_fixed": Case(
+        lambda env: raised(lambda: Engine().trace(env.decoder_config().with_(heads=2))),
+        "has 4 query heads over 2 K/V heads",
+    ),
+    "engine.decoder_query": Case(
+        lambda env: raised(lambda: Engine().trace(env.decoder_config().with_(query="another"))),
+        "is a decoder: each token attends over the text before it",
+    ),
+    # decoding.py: next tokens, writing, heads turned off
+    "decoding.not_decoder": Case(
+        lambda env: raised(lambda: Engine().next_tokens(tiny_config(env), 3)),
+        "writes no next token: it is not a decoder",
+    ),
+    "decoding.next_tokens": Case(
+        lambda env: raised(lambda: check_next_tokens(-1)), "give a whole number from 0 to 100, not -1"
+    ),
+    "decoding.position": Case(
+        lambda env: raised(lambda: Engine().next_tokens(env.decoder_config(), 3, positions=[99])),
+        "position 99 is not in the text: positions run from 0 to",
+    ),
+    "decoding.tokens": Case(lambda env: raised(lambda: GenerationSpec(0)), "from 1 to 256, not 0"),
+    "decoding.method": Case(
+        lambda env: raised(lambda: GenerationSpec(2, "beam")), "decoding 'beam' is not one of greedy, sample"
+    ),
+    "decoding.temperature": Case(
+        lambda env: raised(lambda: GenerationSpec(2, "sample", temperature=0)),
+        "sampling temperature must be a finite number above 0, not 0",
+    ),
+    "decoding.top_k": Case(lambda env: raised(lambda: GenerationSpec(2, top_k=-1)), "not -1"),
+    "decoding.ablate_heads": Case(
+        lambda env: raised(lambda: HeadSet.parse("1-2")), "heads to turn off '1-2': give layer.head pairs"
+    ),
+    "decoding.ablation_mode": Case(
+        lambda env: raised(lambda: HeadSet.parse("0.1", "half")), "ablation 'half' is not one of zero, mean"
+    ),
+    "decoding.head_missing": Case(
+        lambda env: raised(lambda: Engine().ablate(env.decoder_config(), HeadSet.parse("9.0"))),
+        "head 9.0 does not exist",
+    ),
+    "decoding.ablate_pretrained": Case(
+        lambda env: raised(lambda: Engine().ablate(RANDOM, HeadSet.parse("0.0"))),
+        "heads can be turned off only in a pretrained model",
+    ),
     # appstate/session.py
     "session.too_large": Case(oversized_session, "lesson.aexp.json is 2 KB; a session is never that large"),
     "session.unreadable": Case(unreadable_session, "cannot read a-folder.aexp.json: "),
@@ -1232,6 +1454,10 @@ CASES = {
     ),
     "session.stage_zoom": Case(
         lambda env: session_refused(env, {"stage_zoom": ["nothing"]}), "stage_zoom must list pipeline panels"
+    ),
+    "session.matrix_zoom": Case(
+        lambda env: session_refused(env, {"matrix_zoom": [10, 5, 0, 4]}),
+        "matrix_zoom must be null or four whole numbers",
     ),
     "session.lesson_step": Case(
         lambda env: session_refused(env, {"lesson_step": 400}), "lesson_step must be 0 to"
@@ -1426,10 +1652,10 @@ def _values(message: Message, template_for) -> list[str]:
 
 @pytest.mark.parametrize("key", list(CASES))
 def test_each_key_from_real_code_in_english_and_in_chinese(
-    key, tmp_path, monkeypatch, tiny_bert, tiny_e5, qapp, zh_catalogue
+    key, tmp_path, monkeypatch, tiny_bert, tiny_e5, tiny_llama, tiny_gpt2, qapp, zh_catalogue
 ):
     case = CASES[key]
-    env = Env(tmp_path, monkeypatch, tiny_bert, tiny_e5)
+    env = Env(tmp_path, monkeypatch, tiny_bert, tiny_e5, tiny_llama, tiny_gpt2)
     if case.setup is not None:
         case.setup(env)
     made = case.make(env)

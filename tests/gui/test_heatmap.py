@@ -59,7 +59,7 @@ def test_every_token_is_labelled_where_it_fits_and_heads_label_the_same_tokens(q
     assert {b.plot.size().toTuple() for b in boxes} == {boxes[0].plot.size().toTuple()}
 
 
-def test_labels_never_overlap_and_long_tokens_are_elided():
+def test_labels_never_overlap_and_long_tokens_are_elided(qtbot):
     font = axis.LabelFont(QtGui.QFont())
     long = ["a-very-long-token-indeed-and-more", "k1", "k2"] + [f"w{i}" for i in range(200)]
     rows = axis.token_rows(font, long, cell_px=3.0)
@@ -70,6 +70,10 @@ def test_labels_never_overlap_and_long_tokens_are_elided():
     assert cols.rotated and cols.stride * 3.0 >= font.line
     wide = axis.token_columns(font, ["a", "b", "c"], cell_px=60.0)
     assert not wide.rotated and wide.indices == (0, 1, 2)  # horizontal only when all fit
+    # single characters (a date's 年, 月, ␣) stay upright where not all fit, a label apart
+    chars = list("2018年5月9日星期三")
+    narrow = axis.token_columns(font, chars, cell_px=font.width("年"))  # no room for the gap
+    assert not narrow.rotated and narrow.stride == 2 and narrow.texts[:3] == ("2", "1", "年")
     numbered = axis.numbered(font, 384, cell_px=1.0, vertical=False)
     assert (
         numbered.indices[:3] == (0, numbered.stride, 2 * numbered.stride)

@@ -33,7 +33,7 @@ DIGITS = "3 + 4 = 7 , 8 × 9 = 72 ; 6 / 2 = 3"
 # fmt: off
 ALLOWED = {
     # names: models, people, products, the program, a language in its own words, a command
-    "MiniLM", "BERT", "Bahdanau", "Luong", "Transformer", "Apple", "Metal", "PyTorch", "torch",
+    "MiniLM", "BERT", "GPT", "Llama", "Mistral", "Qwen2", "Bahdanau", "Luong", "Transformer", "Apple", "Metal", "PyTorch", "torch",
     "Thinking", "Machines", "Attention", "Explorer", "Qt", "English", "trace", "Hugging", "Face", "XLM",
     # devices, formats, files
     "CPU", "GPU", "CUDA", "MPS", "cpu", "cuda", "mps",

@@ -48,3 +48,17 @@ def test_the_export_dialog_offers_the_page(window, qtbot, tmp_path):
     dialog.path.setText(str(tmp_path / "dialog.html"))
     dialog._export()
     qtbot.waitUntil(lambda: (tmp_path / "dialog.html").exists(), timeout=WAIT_MS)
+
+
+def test_a_name_left_from_a_figure_becomes_an_html_file(window, qtbot, tmp_path):
+    """The path field keeps what the last export wrote; a page is never written as figure.png."""
+    from explorer.gui.exporting import ExportDialog
+
+    dialog = ExportDialog(window.exporter)
+    qtbot.addWidget(dialog)
+    dialog.what.setCurrentIndex(dialog.what.findData("page"))
+    dialog.path.setText(str(tmp_path / "figure.png"))
+    dialog._export()
+    qtbot.waitUntil(lambda: (tmp_path / "figure.html").exists(), timeout=WAIT_MS)
+    assert not (tmp_path / "figure.png").exists()
+    assert dialog.path.text().endswith("figure.html")

@@ -138,13 +138,15 @@ def test_the_overlay_stretches_the_map_over_the_picture_by_nearest_neighbour(vis
     got = pixels(image)  # 32×32: one pixel per picture pixel
     m = trace.stage("spatial_map", "block3")
     up = m.repeat(4, axis=0).repeat(4, axis=1)  # explorer.vision.measure.upsample_nearest's rule
-    colours = vf.MatrixPanel(up, kind="weights").colours
-    from explorer.gui.heatmap.colours import colour_indices
+    from explorer.gui.heatmap.colours import SPOTLIGHT_FLOOR
 
-    argb = colours.argb[colour_indices(up, (0.0, 1.0))]
-    map_rgb = np.stack([(argb >> s) & 0xFF for s in (16, 8, 0)], -1).astype(np.float32)
-    expected = np.round(0.55 * map_rgb + 0.45 * vf.picture_u8(trace.image).astype(np.float32))
-    np.testing.assert_array_equal(got, expected.astype(np.uint8))
+    # a spotlight: the picture's own colour, as bright as the map says (to within the colour
+    # table's 256 steps), never a colour of its own
+    index = np.clip(np.round(up * 255), 0, 255)
+    grey = np.round(255 * (SPOTLIGHT_FLOOR + (1 - SPOTLIGHT_FLOOR) * index / 255))
+    picture = vf.picture_u8(trace.image).astype(np.float32)
+    expected = np.round(picture * grey[..., None] / 255)
+    np.testing.assert_allclose(got.astype(np.float32), expected, atol=1)
 
 
 @pytest.mark.parametrize("variant", ["plain", "se", "cbam", "residual"])
@@ -381,12 +383,15 @@ def test_compare_shows_plain_se_and_cbam_on_the_same_picture(qtbot, vision):
     for i, variant in enumerate(("plain", "se", "cbam")):
         ref = reference(variant, 7)
         np.testing.assert_array_equal(cp.charts[i].bars.values, ref.probabilities)
-        expected = (
-            ref.stage("spatial_map", "block3")
-            if variant == "cbam"
-            else ref.stage("output", "block3").mean(axis=0)
-        )
+        if variant == "cbam":
+            expected = ref.stage("spatial_map", "block3")
+        else:  # an activation map, on the attention maps' 0..1 (the title says it is divided)
+            activation = ref.stage("output", "block3").mean(axis=0)
+            expected = activation / activation.max()
+            assert "÷ its max" in cp.figure.panels[i].title
         np.testing.assert_allclose(cp.figure.panels[i].data, expected, rtol=1e-6)
+        assert cp.figure.panels[i].levels == (0.0, 1.0)  # one colour scale, one colour bar
+    assert cp.figure.figure.shared_bar
     # a new picture: compare follows
     view.seed.setValue(31)
     qtbot.waitUntil(lambda: view.compared is not None and view.compared.picture.seed == 31, timeout=WAIT_MS)

@@ -30,3 +30,19 @@ def folders(tmp_path_factory, transformers):
         return built[key]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def decoder_folders(tmp_path_factory, transformers):
+    """decoder_folders(family, **options) → a tiny decoder folder, built once per distinct request."""
+    from tests.models import tiny_decoders
+
+    built = {}
+
+    def get(family="llama", **options):
+        key = (family, tuple(sorted((k, str(v)) for k, v in options.items())))
+        if key not in built:
+            built[key] = tiny_decoders.build(tmp_path_factory.mktemp(family), family, **options)
+        return built[key]
+
+    return get

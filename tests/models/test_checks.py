@@ -105,9 +105,9 @@ CASES = [
     ("heads do not divide", config(num_attention_heads=5), "config.json", ["not divisible by 5 heads"]),
     (
         "unknown model_type",
-        config(model_type="gpt2"),
+        config(model_type="t5"),
         "config.json",
-        ["'gpt2'", "supported: bert, roberta, xlm-roberta, distilbert"],
+        ["'t5'", "supported: bert, roberta, xlm-roberta, distilbert, gpt2, llama, mistral, qwen2"],
     ),
     (
         "no model_type",
@@ -266,13 +266,13 @@ def test_each_problem_is_one_line_naming_the_file(broken, file, words, tmp_path,
 
 
 def test_finite_values_adding_up_past_float32_are_not_called_infinite():
-    from explorer.models.checks import _non_finite
+    from explorer.models.checks import non_finite
 
     huge = torch.full((4,), 3e38)
-    assert _non_finite(huge) == 0
+    assert non_finite(huge) == 0
     huge[2] = math.nan
-    assert _non_finite(huge) == 1
-    assert _non_finite(torch.tensor([math.inf, -math.inf, 1.0], dtype=torch.bfloat16)) == 2
+    assert non_finite(huge) == 1
+    assert non_finite(torch.tensor([math.inf, -math.inf, 1.0], dtype=torch.bfloat16)) == 2
 
 
 def test_distilbert_messages_use_its_own_names(folders, tmp_path):

@@ -439,7 +439,10 @@ def test_trace_names_the_multilingual_model(engine, pruned):
     trace = engine.trace(AttentionConfig(sentence=CHINESE[1], model="multilingual", device="cpu"))
     assert trace.model_name == "multilingual-e5-small"
     assert trace.heads == 12 and trace.output.shape == (trace.n_query, 384)
-    assert trace.tokens_key == pruned.encode(CHINESE[1]).tokens
+    pieces = pruned.encode(CHINESE[1]).tokens
+    assert trace.pieces_key == pieces
+    # SentencePiece's "▁" (a word start) is labelled with the quiet space mark, never shown raw.
+    assert trace.tokens_key == [p.replace("▁", "␣") for p in pieces] and "▁" not in "".join(trace.tokens_key)
 
 
 def test_the_second_model_loads_only_when_chosen():
@@ -479,7 +482,7 @@ def test_cli_model_option(tmp_path):
     assert done.returncode == 0, done.stderr
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["config"]["model"] == "multilingual"
-    assert data["tokens_key"][:3] == ["<s>", "▁我", "爱"]
+    assert data["tokens_key"][:3] == ["<s>", "␣我", "爱"] and data["pieces_key"][:3] == ["<s>", "▁我", "爱"]
     bad = _cli("--model", "bogus", "--out", str(out))
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and bad.stderr.startswith("error:")
 

@@ -5,7 +5,13 @@ from datetime import date
 import numpy as np
 import pytest
 
-from explorer.seq2seq.alignment import alignment_score, digit_report, spelled_alignment_score
+from explorer.seq2seq.alignment import (
+    alignment_score,
+    digit_report,
+    shifted_steps,
+    spelled_alignment_score,
+    spelling_positions,
+)
 from explorer.seq2seq.dates import TARGET_FIELDS, render
 
 DIGIT_STEPS = [i for i, f in enumerate(TARGET_FIELDS) if f]
@@ -64,3 +70,20 @@ def test_the_spelled_digit_score_leaves_padded_digits_out():
     half[DIGIT_STEPS[:4]] = 0.0
     half[DIGIT_STEPS[:4], 2] = 1.0  # the year's digits read the first '/'
     assert alignment_score(half, us) == spelled_alignment_score(half, us) == 0.5
+
+
+def test_a_digit_one_character_to_the_right_of_its_own_is_shifted_and_still_a_hit():
+    example = render(date(2018, 5, 9), "french")  # "9 mai 2018": year at 6–9, day at 0
+    assert spelling_positions(example) == {0: 6, 1: 7, 2: 8, 3: 9, 9: 0}  # not "mai", not the padded 0
+    own = one_hot_on(example, lambda span: span[-1])
+    for step, pos in spelling_positions(example).items():
+        own[step] = 0.0
+        own[step, pos] = 1.0
+    assert shifted_steps(own, example) == ()
+    own[0] = 0.0
+    own[0, 7] = 1.0  # "2" looks at "0": inside the year, one to the right
+    own[9] = 0.0
+    own[9, 1] = 1.0  # "9" looks at the space after it
+    assert shifted_steps(own, example) == (0, 9)
+    assert digit_report(own, example)[0].hit  # the score counts the field
+    assert spelling_positions(render(date(2018, 5, 9), "zh_numerals")) == {}  # 二〇一八 spells no digit

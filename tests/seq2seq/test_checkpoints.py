@@ -43,7 +43,7 @@ def test_shipped_checkpoint_keeps_its_accuracy(model, scoring):
 
 def test_save_and_load_round_trip(tmp_path):
     spec = default_spec("luong", "dot").with_(hidden=8, embed=4, attention_dim=4)
-    from explorer.seq2seq.spec import build_model
+    from explorer.seq2seq.build import build_model
 
     model = build_model(spec)
     save_checkpoint(tmp_path / "ck", model, spec, {"note": "test"})
@@ -62,7 +62,7 @@ def test_unusable_checkpoints_say_why(tmp_path):
     with pytest.raises(CheckpointError, match="config.json is missing"):
         load_checkpoint(tmp_path / "nothing")
     spec = default_spec("bahdanau").with_(hidden=8, embed=4, attention_dim=4)
-    from explorer.seq2seq.spec import build_model
+    from explorer.seq2seq.build import build_model
 
     save_checkpoint(tmp_path / "ck", build_model(spec), spec, {})
     (tmp_path / "ck" / "model.safetensors").write_bytes(b"\x00" * 64)

@@ -113,3 +113,27 @@ def test_sampling_is_seeded():
     c = dates.sample(np.random.default_rng(4), 50)
     assert a == b != c
     assert {e.format for e in dates.sample(np.random.default_rng(0), 400)} == set(FORMATS)
+
+
+def test_readings_say_whether_any_format_parses_a_text_and_how_many_ways():
+    """What the tab says beside an answer: no reading (not a date), one, or two (the numeric
+    formats, with the day and the month either way round)."""
+    assert dates.readings("hello world") == dates.readings("9 May 2018 😀🎉") == ()
+    assert dates.readings("31.2.18") == () and dates.readings("") == ()
+    (one,) = dates.readings("9 May 2018")
+    assert (one.date, one.format, one.swapped) == (date(2018, 5, 9), "day_month_year", False)
+    us, swapped = dates.readings("09/05/2018")  # the models' convention first: month first
+    assert (us.date, us.day_first) == (date(2018, 9, 5), False)
+    assert (swapped.date, swapped.day_first, swapped.swapped) == (date(2018, 5, 9), True, True)
+    dotted, other = dates.readings("9.5.18")
+    assert (dotted.date, dotted.day_first, other.date) == (date(2018, 5, 9), True, date(2018, 9, 5))
+    assert len(dates.readings("05/05/2018")) == 1  # both ways the same day
+    (only,) = dates.readings("13/05/2018")  # no thirteenth month: day first is the only reading
+    assert only.swapped and only.date == date(2018, 5, 13)
+    # every generated text has its own date among its readings, the first unless it is numeric
+    for n in range(0, 36525, 211):
+        d = dates.day(n)
+        for fmt in FORMATS:
+            found = dates.readings(render(d, fmt).source)
+            assert found[0].date == d and not found[0].swapped, (d, fmt)
+            assert len(found) == 1 or (fmt in dates.NUMERIC_FORMATS and d.day <= 12 and d.day != d.month)

@@ -317,6 +317,10 @@ class Controls(QtWidgets.QWidget):
                 ),
             },
             self.mask: {
+                "model": (
+                    self.tr("the model's own"),
+                    self.tr("the mask the model was trained with: none for an encoder, causal for a decoder"),
+                ),
                 "none": (self.tr("none"), self.tr("every query sees every key")),
                 "causal": (self.tr("causal"), self.tr("query i sees keys 0..i only (a decoder)")),
                 "window": (
@@ -384,7 +388,7 @@ class Controls(QtWidgets.QWidget):
             self.tr("K for the window (keys within K positions), N for the valid length")
         )
         self.source.setToolTip(self.tr("Where X and the projection matrices come from"))
-        self._show_model_texts()
+        self._show_model_texts()  # the mask's own item too: it names a causal model's mask
         self.layer.setToolTip(
             self.tr(
                 "Which layer of the pretrained model: X is the hidden state entering "
@@ -512,6 +516,41 @@ class Controls(QtWidgets.QWidget):
         self.model_label.setEnabled(self.source.currentData() == "pretrained")
         index = self.source.findData("pretrained")
         self.source.setItemText(index, self._pretrained_text())
+        self._label_model_mask(model if self.source.currentData() == "pretrained" else None)
+
+    def _label_model_mask(self, model: LoadedModel | None) -> None:
+        """A causally trained model's own mask is causal, named as the mask it was trained
+        with; turning it off is offered as what it is."""
+        own, off = self.mask.findData("model"), self.mask.findData("none")
+        window = next((w for w in model.windows if w is not None), None) if model is not None else None
+        if model is not None and model.causal and window is not None:
+            texts = (
+                self.tr("causal, window {0} (as trained)").format(window),
+                self.tr(
+                    "the mask this model was trained with: each token sees itself and the {0} "
+                    "tokens before it at most (a sliding window), never a later one"
+                ).format(window - 1),
+            )
+        elif model is not None and model.causal:
+            texts = (
+                self.tr("causal (as trained)"),
+                self.tr(
+                    "the mask this model was trained with: each token sees itself and the tokens "
+                    "before it, never a later one"
+                ),
+            )
+        else:
+            texts = (
+                self.tr("the model's own"),
+                self.tr("the mask the model was trained with: none for an encoder, causal for a decoder"),
+            )
+        self.mask.setItemText(own, texts[0])
+        self.mask.setItemData(own, texts[1], QtCore.Qt.ItemDataRole.ToolTipRole)
+        if model is not None and model.causal:
+            off_tip = self.tr("every query sees every key: not how this model was trained (it says so)")
+        else:
+            off_tip = self.tr("every query sees every key")
+        self.mask.setItemData(off, off_tip, QtCore.Qt.ItemDataRole.ToolTipRole)
 
     def _show_width(self, config: AttentionConfig) -> None:
         """The model's width with pretrained weights, the chosen d_model with the others."""

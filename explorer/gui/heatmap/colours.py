@@ -63,8 +63,24 @@ def diverging() -> ColourMap:
     return colour_map("CET-D1A")
 
 
+SPOTLIGHT_FLOOR = 0.2  # a spotlight keeps this much of a picture's brightness where the map is 0
+
+
+@cache
+def spotlight() -> ColourMap:
+    """Grey from nearly black to white: how much of the picture a spotlight lets through (its
+    colour bar). A spotlight adds no hue, so no colour of the picture reads as attention."""
+    grey = np.round(255 * (SPOTLIGHT_FLOOR + (1 - SPOTLIGHT_FLOOR) * np.linspace(0.0, 1.0, 256)))
+    grey = grey.astype(np.uint32)
+    argb = np.uint32(0xFF000000) | (grey << 16) | (grey << 8) | grey
+    return ColourMap("spotlight", argb.astype(np.uint32), grey <= 140)
+
+
 def colour_map_for(kind: str) -> ColourMap:
-    """weights and mask (0..1): cividis; anything signed: the diverging map."""
+    """weights and mask (0..1): cividis; a spotlight over a picture: grey; anything signed:
+    the diverging map."""
+    if kind == "spotlight":
+        return spotlight()
     return sequential() if kind in ("weights", "mask", "sequential") else diverging()
 
 

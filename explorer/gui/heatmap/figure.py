@@ -4,27 +4,33 @@ The same code paints a canvas on screen, a PNG and an SVG: ``paint_figure(painte
 figure, style)`` needs no widget, so any stage can be exported whether it is on screen or
 not. Every panel of a figure gets the same room (title band, label margins, colour bar),
 so panels of the same shape have plots of the same size and label the same tokens.
+
+A figure's ``zoom`` shows part of its (query, key) panels: the same plots, the cells of the
+region drawn large and their tokens labelled by the same rules, in the room the whole
+matrix's labels take (so zooming never moves a plot). A large matrix's region is drawn from
+the whole matrix (zoom.py), never from its reduced picture once its own is ready.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from PySide6 import QtCore, QtGui
 
+from explorer.appstate.matrix_zoom import Region, clamp
 from explorer.gui.heatmap import labels as axis
-from explorer.gui.heatmap.colours import ColourMap
-from explorer.gui.heatmap.panel import MatrixPanel, cell_value_text
+from explorer.gui.heatmap.colours import ColourMap, colour_indices
+from explorer.gui.heatmap.panel import HATCH_FROM_PX, MASK_FILL, MASK_HATCH, MatrixPanel, cell_value_text
+from explorer.gui.heatmap.zoom import RegionPicture, RegionPictures, View, picture_now
+from explorer.gui.i18n import translate
 
 BAR_PX = 10  # colour bar width
 TICK_PX = 3
 PAD_PX = 4
 SELECTION_PEN = QtGui.QColor(230, 120, 0)
 SELECTION_FILL = QtGui.QColor(255, 170, 0, 55)
-MASK_FILL = QtGui.QColor(170, 170, 170, 235)
-MASK_HATCH = QtGui.QColor(70, 70, 70)
 MIN_VALUE_CELL_PX = 20
 
 
@@ -91,11 +97,27 @@ class Figure:
     show_values: bool = False
     outlines: dict[int, tuple[Outline, ...]] = field(default_factory=dict)  # panel -> framed cells
     shared_axes: bool = False  # panels of one shape: row labels on the first column, columns at the bottom
+    zoom: Region | None = None  # the cells its (query, key) panels show (None: all of them)
+    zoomable: bool = False  # the canvas zooms and pans its (query, key) panels
+    zoom_caption: bool = False  # a zoomed panel's title says which cells it shows (an export)
 
     def shown(self) -> list[int]:
         if self.visible is None:
             return list(range(len(self.panels)))
         return [i for i in self.visible if 0 <= i < len(self.panels)]
+
+    def region_of(self, panel: MatrixPanel) -> Region | None:
+        """The cells a panel shows when it is zoomed (None: all of them)."""
+        if self.zoom is None or panel.role != "qk":
+            return None
+        return clamp(self.zoom, *panel.shape)
+
+
+def zoom_caption(region: Region, shape: tuple[int, int]) -> str:
+    """Which cells a zoomed (query, key) panel shows, for its title."""
+    return translate("Heatmap", "queries {0}–{1} of {2}, keys {3}–{4} of {5}").format(
+        region.top, region.bottom - 1, shape[0], region.left, region.right - 1, shape[1]
+    )
 
 
 @dataclass
@@ -110,6 +132,33 @@ class PanelBox:
     draw_rows: bool = True  # False: a shared axis labels these rows beside another panel
     draw_cols: bool = True
     row_band: float = 0.0  # room left of the plot for the row labels
+    region: Region | None = None  # the cells shown, when zoomed
+    title_text: str = ""  # the title as drawn
+    col_band: float = 0.0  # room below the plot for the column labels
+    labelled: bool = False  # the panels have room for axis labels
+
+    def span(self, shape: tuple[int, int]) -> tuple[int, int, int, int]:
+        """(first row, rows, first column, columns) of the cells the plot shows."""
+        if self.region is None:
+            return 0, shape[0], 0, shape[1]
+        r = self.region
+        return r.top, r.rows, r.left, r.cols
+
+    def cell_rect(self, shape: tuple[int, int], row: int, col: int) -> QtCore.QRectF:
+        """A data cell's rectangle on the canvas (outside the plot when it is not shown)."""
+        r0, rows, c0, cols = self.span(shape)
+        cw, ch = self.plot.width() / cols, self.plot.height() / rows
+        return QtCore.QRectF(self.plot.left() + (col - c0) * cw, self.plot.top() + (row - r0) * ch, cw, ch)
+
+    def cell_at(self, shape: tuple[int, int], pos: QtCore.QPointF) -> tuple[int, int] | None:
+        """The data cell under a point of the plot."""
+        plot = self.plot
+        if plot.width() <= 0 or plot.height() <= 0:
+            return None
+        r0, rows, c0, cols = self.span(shape)
+        fx, fy = (pos.x() - plot.left()) / plot.width(), (pos.y() - plot.top()) / plot.height()
+        r, c = int(fy * rows), int(fx * cols)
+        return (r0 + r, c0 + c) if 0 <= r < rows and 0 <= c < cols and fx >= 0 and fy >= 0 else None
 
 
 @dataclass
@@ -246,9 +295,11 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     slot_left = PAD_PX if shared_axes else row_band  # each slot's own
     slot_w = max(1.0, (width - header_w - shared_w - grid_left) / columns)
     plot_w = float(max(4, math.floor(slot_w - slot_left - bar_w - PAD_PX)))
+    regions = {i: figure.region_of(p) for i, p in zip(shown, panels)}
+    titles = {i: _title_of(figure, p, regions[i]) for i, p in zip(shown, panels)}
     # titles take a second line rather than lose their end (the shape, the head)
     bold = QtGui.QFontMetricsF(_title_font(style, Mark(QtGui.QColor())))
-    lines = max((len(title_lines(p.title, slot_w - 4, bold)) for p in panels if p.title), default=0)
+    lines = max((len(title_lines(titles[i], slot_w - 4, bold)) for i in shown if titles[i]), default=0)
     title_h = lines * line + PAD_PX if lines else 0.0
 
     def column_labels(plot_w: float) -> dict:
@@ -277,6 +328,8 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     top_pad = PAD_PX
     if label_room:
         extents = [(lab.extent if lab.rotated else line) for lab in col_labels.values() if len(lab)]
+        if figure.zoomable or figure.zoom is not None:  # zoomed in, the labels may lie flat
+            extents.append(line)
         col_band = math.ceil(max(extents, default=0.0) + TICK_PX + 2 * PAD_PX)
     if figure.shared_bar or bar_w:  # a colour bar's end labels reach half a line past the plot
         col_band = max(col_band, math.ceil(line / 2) + PAD_PX)
@@ -286,9 +339,9 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
         widest = max(
             (
                 bold.horizontalAdvance(t)
-                for p in panels
-                if p.title
-                for t in title_lines(p.title, slot_w - 4, bold)
+                for i in shown
+                if titles[i]
+                for t in title_lines(titles[i], slot_w - 4, bold)
             ),
             default=math.inf,
         )
@@ -312,7 +365,8 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
         if bar_w:
             bar = QtCore.QRectF(plot.right() + PAD_PX, plot.top(), BAR_PX, plot.height())
         rows_l = cols_l = axis.NO_LABELS
-        if label_room:
+        region = regions[i]
+        if label_room and region is None:
             n_r = p.shape[0]
             cell_h = plot_h / n_r
             rows_l = (
@@ -320,11 +374,13 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
                 if p.rows is None
                 else axis.token_rows(font, p.rows, cell_h)
             )
-            rows_l = _clear_last_row(plot, rows_l, n_r, font)
+            rows_l = _clear_last_row(plot, rows_l, 0, n_r, font)
             cols_l = col_labels[i]
         draw_rows = not shared_axes or c == 0
         draw_cols = not shared_axes or k + columns >= count  # nothing below it in its column
-        boxes.append(PanelBox(i, slot, title, plot, bar, rows_l, cols_l, draw_rows, draw_cols, row_band))
+        box = PanelBox(i, slot, title, plot, bar, rows_l, cols_l, draw_rows, draw_cols, row_band)
+        box.title_text, box.col_band, box.labelled = titles[i], col_band, label_room
+        boxes.append(box if region is None else zoom_box(box, p, region, font))
 
     shared = None
     if figure.shared_bar:
@@ -356,6 +412,57 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     return Layout(boxes, shared, col_headers, row_headers)
 
 
+def _title_of(figure: Figure, p: MatrixPanel, region: Region | None) -> str:
+    if region is None or not figure.zoom_caption or not p.title:
+        return p.title
+    return f"{p.title}  {zoom_caption(region, p.shape)}"
+
+
+def zoom_box(box: PanelBox, p: MatrixPanel, region: Region | None, font: axis.LabelFont) -> PanelBox:
+    """A panel's box showing ``region`` (None: the whole matrix, as laid out): the same
+    plot, the labels of the cells shown in the room of the whole matrix's labels."""
+    if region is None:
+        return box
+    rows = cols = axis.NO_LABELS
+    if box.labelled:
+        rows, cols = _zoomed_labels(font, p, region, box.plot, box.row_band, box.col_band)
+    return replace(box, region=region, rows=rows, cols=cols)
+
+
+def rezoom(whole: Layout, figure: Figure, style: Style) -> Layout:
+    """The layout of ``figure`` from the layout of the same figure unzoomed: only the
+    zoomed panels' labels change (a title that names the zoom needs ``layout_figure``)."""
+    font = style.labels
+    boxes = [
+        zoom_box(b, figure.panels[b.index], figure.region_of(figure.panels[b.index]), font)
+        for b in whole.boxes
+    ]
+    return replace(whole, boxes=boxes)
+
+
+def _zoomed_labels(
+    font: axis.LabelFont,
+    p: MatrixPanel,
+    region: Region,
+    plot: QtCore.QRectF,
+    row_band: float,
+    col_band: float,
+) -> tuple[axis.AxisLabels, axis.AxisLabels]:
+    """The labels of the cells a zoomed panel shows, in the room of the whole matrix's labels."""
+    cell_h, cell_w = plot.height() / region.rows, plot.width() / region.cols
+    row_span, col_span = range(region.top, region.bottom), range(region.left, region.right)
+    if p.rows is None:
+        rows = axis.numbered(font, p.shape[0], cell_h, True, row_span)
+    else:
+        rows = axis.token_rows(font, p.rows, cell_h, row_span, row_band - TICK_PX - 2 * PAD_PX)
+    rows = _clear_last_row(plot, rows, region.top, region.rows, font)
+    if p.cols is None:
+        cols = axis.numbered(font, p.shape[1], cell_w, False, col_span)
+    else:
+        cols = axis.token_columns(font, p.cols, cell_w, col_span, col_band - TICK_PX - 2 * PAD_PX)
+    return rows, cols
+
+
 # -- painting ---------------------------------------------------------------------------------
 def paint_figure(
     painter: QtGui.QPainter,
@@ -365,10 +472,13 @@ def paint_figure(
     layout: Layout | None = None,
     cache: PaintCache | None = None,
     exposed: QtCore.QRectF | None = None,
+    pictures: RegionPictures | None = None,
 ) -> Layout:
     """Paint the whole figure into ``rect``; returns the layout used (for hit testing).
     With a ``cache`` (a canvas on screen), axis labels and hatching are reused as pictures;
-    with ``exposed``, panels outside that part (scrolled away) are not painted."""
+    with ``exposed``, panels outside that part (scrolled away) are not painted; with
+    ``pictures`` (a canvas), zoomed regions of large matrices are computed off the GUI
+    thread, else (an export) at once."""
     if layout is None:
         layout = layout_figure(rect, figure, style)
     painter.save()
@@ -379,7 +489,7 @@ def paint_figure(
     font = style.labels
     for box in layout.boxes:
         if exposed is None or box.slot.intersects(exposed):
-            _paint_panel(painter, box, figure.panels[box.index], figure, style, font, cache)
+            _paint_panel(painter, box, figure.panels[box.index], figure, style, font, cache, pictures)
     if layout.bar is not None and layout.boxes:
         p = figure.panels[layout.boxes[0].index]
         _paint_bar(painter, layout.bar, p.colours, p.levels, p.kind, style, font)
@@ -391,38 +501,54 @@ def paint_figure(
 
 
 def _paint_panel(
-    painter, box: PanelBox, p: MatrixPanel, figure: Figure, style: Style, font: axis.LabelFont, cache
+    painter,
+    box: PanelBox,
+    p: MatrixPanel,
+    figure: Figure,
+    style: Style,
+    font: axis.LabelFont,
+    cache,
+    pictures: RegionPictures | None = None,
 ) -> None:
     plot = box.plot
     mark = figure.marks.get(box.index)
-    if p.title and box.title.height() > 0:
-        _paint_title(painter, box, p.title, mark, style, font)
-    # cells, then the masked ones hatched
-    painter.drawImage(plot, p.image)
-    rows, cols = p.shape
-    if p.hidden_path is not None:
-        key = ("hatch", id(p.hidden), p.hidden.shape)
-        _cached_picture(painter, cache, key, (p.hidden,), plot, lambda q: _paint_hatch(q, plot, p))
+    if box.title_text and box.title.height() > 0:
+        _paint_title(painter, box, box.title_text, mark, style, font)
+    r0, rows, c0, cols = box.span(p.shape)
+    if box.region is None:  # cells, then the masked ones hatched
+        painter.drawImage(plot, p.image)
+        if p.hidden_path is not None:
+            key = ("hatch", id(p.hidden), p.hidden.shape)
+            whole = QtCore.QRectF(0, 0, p.hidden.shape[1], p.hidden.shape[0])
+            _cached_picture(
+                painter, cache, key, (p.hidden,), plot, lambda q: _paint_hatch(q, plot, p.hidden_path, whole)
+            )
+    else:
+        painter.save()
+        painter.setClipRect(plot)
+        _paint_zoomed_cells(painter, box, p, pictures)
     cw, ch = plot.width() / cols, plot.height() / rows
-    if figure.show_values and p.values_printable:
-        _paint_values(painter, plot, p, cw, ch, font)
+    if figure.show_values and p.values_printable_in(None if box.region is None else (rows, cols)):
+        _paint_values(painter, box, p, font)
     # selection bands
     r_sel, c_sel = p.matrix_cell(figure.selection)
     if r_sel is not None or c_sel is not None:
         painter.setPen(QtGui.QPen(SELECTION_PEN, 1))
         painter.setBrush(SELECTION_FILL)
-        if r_sel is not None and 0 <= r_sel < rows:
-            painter.drawRect(QtCore.QRectF(plot.left(), plot.top() + r_sel * ch, plot.width(), ch))
-        if c_sel is not None and 0 <= c_sel < cols:
-            painter.drawRect(QtCore.QRectF(plot.left() + c_sel * cw, plot.top(), cw, plot.height()))
+        if r_sel is not None and r0 <= r_sel < r0 + rows:
+            painter.drawRect(QtCore.QRectF(plot.left(), plot.top() + (r_sel - r0) * ch, plot.width(), ch))
+        if c_sel is not None and c0 <= c_sel < c0 + cols:
+            painter.drawRect(QtCore.QRectF(plot.left() + (c_sel - c0) * cw, plot.top(), cw, plot.height()))
         painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
     for o in figure.outlines.get(box.index, ()):
-        if 0 <= o.row < rows and 0 <= o.col < cols:
+        if r0 <= o.row < r0 + rows and c0 <= o.col < c0 + cols:
             painter.setPen(QtGui.QPen(o.colour, o.width))
             painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
             inset = o.width / 2
-            cell = QtCore.QRectF(plot.left() + o.col * cw, plot.top() + o.row * ch, cw, ch)
+            cell = box.cell_rect(p.shape, o.row, o.col)
             painter.drawRect(cell.adjusted(inset, inset, -inset, -inset))
+    if box.region is not None:
+        painter.restore()  # the clip to the plot
     # frame
     if mark is not None:
         painter.setPen(QtGui.QPen(mark.colour, mark.width))
@@ -440,9 +566,9 @@ def _paint_panel(
             box.row_band,
             plot.height() + 2 * font.line,
         )
-        key = ("rows", box.rows.indices, box.rows.texts, rows, *look)
+        key = ("rows", box.rows.indices, box.rows.texts, r0, rows, *look)
         _cached_picture(
-            painter, cache, key, (), area, lambda q: _paint_row_labels(q, plot, box.rows, rows, font)
+            painter, cache, key, (), area, lambda q: _paint_row_labels(q, plot, box.rows, r0, rows, font)
         )
     if len(box.cols) and box.draw_cols:
         extent = (box.cols.extent if box.cols.rotated else font.line) + TICK_PX + PAD_PX
@@ -453,9 +579,9 @@ def _paint_panel(
             plot.width() + 2 * (font.line + half),
             extent + PAD_PX,
         )
-        key = ("cols", box.cols.indices, box.cols.texts, box.cols.rotated, cols, *look)
+        key = ("cols", box.cols.indices, box.cols.texts, box.cols.rotated, c0, cols, *look)
         _cached_picture(
-            painter, cache, key, (), area, lambda q: _paint_col_labels(q, plot, box.cols, cols, font)
+            painter, cache, key, (), area, lambda q: _paint_col_labels(q, plot, box.cols, c0, cols, font)
         )
     if box.bar is not None:
         _paint_bar(painter, box.bar, p.colours, p.levels, p.kind, style, font)
@@ -520,37 +646,86 @@ def _paint_title(
         painter.setFont(style.font)
 
 
-def _paint_hatch(painter, plot: QtCore.QRectF, p: MatrixPanel) -> None:
-    h_rows, h_cols = p.hidden.shape
-    sx, sy = plot.width() / h_cols, plot.height() / h_rows
-    path = QtGui.QTransform(sx, 0, 0, sy, plot.left(), plot.top()).map(p.hidden_path)
-    painter.fillPath(path, MASK_FILL)  # in pixels: the hatching keeps its screen spacing
-    if min(sx, sy) >= 4:
-        painter.fillPath(path, QtGui.QBrush(MASK_HATCH, QtCore.Qt.BrushStyle.BDiagPattern))
+def _paint_hatch(painter, plot: QtCore.QRectF, path: QtGui.QPainterPath, source: QtCore.QRectF) -> None:
+    """Masked cells hatched: ``path`` in the units of a grid (cells, or blocks of them),
+    ``source`` the part of that grid the plot shows."""
+    sx, sy = plot.width() / source.width(), plot.height() / source.height()
+    transform = QtGui.QTransform(
+        sx, 0, 0, sy, plot.left() - source.left() * sx, plot.top() - source.top() * sy
+    )
+    mapped = transform.map(path)
+    painter.fillPath(mapped, MASK_FILL)  # in pixels: the hatching keeps its screen spacing
+    if min(sx, sy) >= HATCH_FROM_PX:
+        painter.fillPath(mapped, QtGui.QBrush(MASK_HATCH, QtCore.Qt.BrushStyle.BDiagPattern))
+
+
+def _crop(grid: tuple[int, int], shape: tuple[int, int], region: Region) -> QtCore.QRectF:
+    """A region of a matrix of ``shape`` in the units of a grid over it (its picture, its
+    reduced mask, an image under it)."""
+    gy, gx = grid[0] / shape[0], grid[1] / shape[1]
+    return QtCore.QRectF(region.left * gx, region.top * gy, region.cols * gx, region.rows * gy)
+
+
+def _paint_zoomed_cells(painter, box: PanelBox, p: MatrixPanel, pictures: RegionPictures | None) -> None:
+    """The cells of a zoomed panel (the painter clips to the plot), drawn from the whole
+    matrix at the plot's pixels (zoom.py). While a large region is computed, the crop of
+    the reduced picture is shown with the last computed view over it, where it lies."""
+    plot, region = box.plot, box.region
+    image = p.image
+    crop = _crop((image.height(), image.width()), p.shape, region)
+    if p.background is not None:  # an image under the matrix: its crop
+        painter.drawImage(plot, image, crop)
+        return
+    device = painter.device()
+    scale = painter.worldTransform().m22() * (device.devicePixelRatioF() if device is not None else 1.0)
+    view = View(region, max(1, round(plot.width() * scale)), max(1, round(plot.height() * scale)))
+    ready = pictures.get(box.index, p, view) if pictures is not None else picture_now(p, view)
+    if ready is not None:
+        _paint_region_picture(painter, plot, region, ready)
+        return
+    painter.drawImage(plot, p.masked_image, crop)  # coarse, its masked blocks grey
+    last = pictures.latest(p)
+    if last is not None:
+        _paint_region_picture(painter, plot, region, last)
+
+
+def _paint_region_picture(painter, plot: QtCore.QRectF, region: Region, picture: RegionPicture) -> None:
+    """A computed view where its cells are: filling the plot when it is of the region
+    shown (one image pixel a screen pixel), else partly outside it (the painter clips)."""
+    drawn = picture.view.region
+    cw, ch = plot.width() / region.cols, plot.height() / region.rows
+    target = QtCore.QRectF(
+        plot.left() + (drawn.left - region.left) * cw,
+        plot.top() + (drawn.top - region.top) * ch,
+        drawn.cols * cw,
+        drawn.rows * ch,
+    )
+    painter.drawImage(target, picture.image)  # masked cells hatched in it
 
 
 def row_label_places(
-    plot: QtCore.QRectF, labels: axis.AxisLabels, n: int, font: axis.LabelFont
+    plot: QtCore.QRectF, labels: axis.AxisLabels, first: int, n: int, font: axis.LabelFont
 ) -> list[tuple[QtCore.QRectF, str, float]]:
-    """Each row label's rectangle, its text and the y of its tick."""
+    """Each row label's rectangle, its text and the y of its tick (rows ``first`` to
+    ``first + n`` shown)."""
     ch = plot.height() / n
     x_tick = plot.left() - TICK_PX
     low = plot.top() - font.line / 2
     high = plot.bottom() + PAD_PX - font.line
     out = []
     for index, text, w in zip(labels.indices, labels.texts, labels.widths):
-        y = plot.top() + (index + 0.5) * ch
+        y = plot.top() + (index - first + 0.5) * ch
         top = min(max(y - font.line / 2, low), high)  # inside the label band, never under the title
         out.append((QtCore.QRectF(x_tick - PAD_PX / 2 - w, top, w, font.line), text, y))
     return out
 
 
 def _clear_last_row(
-    plot: QtCore.QRectF, labels: axis.AxisLabels, n: int, font: axis.LabelFont
+    plot: QtCore.QRectF, labels: axis.AxisLabels, first: int, n: int, font: axis.LabelFont
 ) -> axis.AxisLabels:
     """Without the last label when, kept inside the label band at the plot's bottom, it
     would sit on the one before it."""
-    places = row_label_places(plot, labels, n, font)
+    places = row_label_places(plot, labels, first, n, font)
     if len(places) >= 2 and places[-1][0].top() < places[-2][0].bottom() - 0.01:
         k = len(labels) - 1
         return axis.AxisLabels(
@@ -560,7 +735,7 @@ def _clear_last_row(
 
 
 def col_label_places(
-    plot: QtCore.QRectF, labels: axis.AxisLabels, n: int, font: axis.LabelFont
+    plot: QtCore.QRectF, labels: axis.AxisLabels, first: int, n: int, font: axis.LabelFont
 ) -> list[tuple[QtCore.QRectF, str, float]]:
     """Each column label's rectangle (upright, as it reads on screen), its text and the x of
     its tick. Rotated labels read upwards and end at the plot."""
@@ -568,7 +743,7 @@ def col_label_places(
     y_tick = plot.bottom() + TICK_PX
     out = []
     for index, text, w in zip(labels.indices, labels.texts, labels.widths):
-        x = plot.left() + (index + 0.5) * cw
+        x = plot.left() + (index - first + 0.5) * cw
         if labels.rotated:
             rect = QtCore.QRectF(x - font.line / 2, y_tick + PAD_PX / 2, font.line, w)
         else:
@@ -578,22 +753,22 @@ def col_label_places(
 
 
 def _paint_row_labels(
-    painter, plot: QtCore.QRectF, labels: axis.AxisLabels, n: int, font: axis.LabelFont
+    painter, plot: QtCore.QRectF, labels: axis.AxisLabels, first: int, n: int, font: axis.LabelFont
 ) -> None:
     if not len(labels):
         return
-    places = row_label_places(plot, labels, n, font)
+    places = row_label_places(plot, labels, first, n, font)
     painter.drawLines([QtCore.QLineF(plot.left() - TICK_PX, y, plot.left(), y) for _, _, y in places])
     for rect, text, _ in places:
         painter.drawText(QtCore.QPointF(rect.left(), rect.top() + font.ascent), text)
 
 
 def _paint_col_labels(
-    painter, plot: QtCore.QRectF, labels: axis.AxisLabels, n: int, font: axis.LabelFont
+    painter, plot: QtCore.QRectF, labels: axis.AxisLabels, first: int, n: int, font: axis.LabelFont
 ) -> None:
     if not len(labels):
         return
-    places = col_label_places(plot, labels, n, font)
+    places = col_label_places(plot, labels, first, n, font)
     y_tick = plot.bottom() + TICK_PX
     painter.drawLines([QtCore.QLineF(x, plot.bottom(), x, y_tick) for _, _, x in places])
     if not labels.rotated:
@@ -608,28 +783,34 @@ def _paint_col_labels(
         painter.restore()
 
 
-def values_fit(plot: QtCore.QRectF, p: MatrixPanel, font: axis.LabelFont) -> bool:
-    """Whether a panel's values, printed in its cells, would be readable (else not drawn)."""
-    rows, cols = p.shape
+def values_fit(plot: QtCore.QRectF, p: MatrixPanel, font: axis.LabelFont, cells=None) -> bool:
+    """Whether a panel's values, printed in its cells, would be readable (else not drawn);
+    ``cells``: (rows, columns) shown when zoomed."""
+    rows, cols = p.shape if cells is None else cells
     text_w = font.width(".00" if p.unit else "-0.00") + 4
     text_h = font.metrics.capHeight() + 4
     return (
-        p.values_printable
+        p.values_printable_in(cells)
         and plot.width() / cols >= max(MIN_VALUE_CELL_PX, text_w)
         and (plot.height() / rows >= max(11, text_h))
     )
 
 
-def _paint_values(
-    painter, plot: QtCore.QRectF, p: MatrixPanel, cw: float, ch: float, font: axis.LabelFont
-) -> None:
-    if not values_fit(plot, p, font):
+def _paint_values(painter, box: PanelBox, p: MatrixPanel, font: axis.LabelFont) -> None:
+    plot = box.plot
+    r0, rows, c0, cols = box.span(p.shape)
+    cells = None if box.region is None else (rows, cols)
+    if not values_fit(plot, p, font, cells):
         return  # the values would not fit their cells: unreadable, so not drawn
     unit = p.unit
-    rows, cols = p.shape
-    dark = p.colours.dark[p.indices]
+    cw, ch = plot.width() / cols, plot.height() / rows
+    if box.region is None:
+        values, indices = p.data, p.indices
+    else:  # read from the whole matrix: the values of the cells shown, exactly
+        values = np.asarray(p.data[r0 : r0 + rows, c0 : c0 + cols])
+        indices = colour_indices(values, p.levels)
+    dark = p.colours.dark[indices]
     white, black = QtGui.QColor(255, 255, 255), QtGui.QColor(0, 0, 0)
-    values = p.data
     for on_dark, pen in ((True, white), (False, black)):
         painter.setPen(pen)
         for r, c in zip(*np.nonzero(dark == on_dark)):
@@ -701,16 +882,16 @@ def text_places(layout: Layout, figure: Figure, style: Style) -> list[TextPlace]
     out: list[TextPlace] = []
     for box in layout.boxes:
         p = figure.panels[box.index]
-        rows, cols = p.shape
-        if p.title and box.title.height() > 0:
+        r0, rows, c0, cols = box.span(p.shape)
+        if box.title_text and box.title.height() > 0:
             mark = figure.marks.get(box.index)
-            for _, text, rect in title_place(box, p.title, _title_font(style, mark)):
+            for _, text, rect in title_place(box, box.title_text, _title_font(style, mark)):
                 out.append(TextPlace("title", box.index, text, rect))
         if len(box.rows) and box.draw_rows:
-            for rect, text, _ in row_label_places(box.plot, box.rows, rows, font):
+            for rect, text, _ in row_label_places(box.plot, box.rows, r0, rows, font):
                 out.append(TextPlace("row", box.index, text, rect))
         if len(box.cols) and box.draw_cols:
-            for rect, text, _ in col_label_places(box.plot, box.cols, cols, font):
+            for rect, text, _ in col_label_places(box.plot, box.cols, c0, cols, font):
                 out.append(TextPlace("col", box.index, text, rect))
         if box.bar is not None:
             for rect, text, _ in bar_label_places(box.bar, p.levels, p.kind, font):

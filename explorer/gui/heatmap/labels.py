@@ -5,7 +5,11 @@ stride depends only on (axis length, cell size, font): panels of the same size t
 an axis (all heads of the grid) label the same tokens. A label never overlaps its
 neighbour: rows and rotated columns are at least a line apart, horizontal column labels
 are used only when every one fits its cell. Long tokens are elided with "…" (the hover
-shows the whole token).
+shows the whole token). Single characters (a date's 年 and 月, a digit, ␣) stay upright even
+where not all fit: on its side a character is no narrower, only harder to read.
+
+A zoomed panel labels the cells it shows (``span``, a range of the axis) by the same rules;
+the labelled cells are multiples of the stride, so panning keeps the same tokens labelled.
 """
 
 from __future__ import annotations
@@ -75,43 +79,76 @@ class LabelFont:
         return out
 
 
-def _labels(font: LabelFont, texts: Sequence[str], indices: range, rotated: bool) -> AxisLabels:
-    shown = tuple(font.elide(texts[i]) for i in indices)
+def _strided(span: range, stride: int) -> range:
+    """Every ``stride``-th cell of the span, counted from the axis's first cell."""
+    return range(-(-span.start // stride) * stride, span.stop, stride)
+
+
+def _labels(
+    font: LabelFont, texts: Sequence[str], indices: range, rotated: bool, max_px: float | None
+) -> AxisLabels:
+    shown = tuple(font.elide(texts[i], max_px) for i in indices)
     return AxisLabels(tuple(indices), shown, tuple(font.width(t) for t in shown), indices.step, rotated)
 
 
-def token_rows(font: LabelFont, tokens: Sequence[str], cell_px: float) -> AxisLabels:
-    """Row labels, one line high each: every ``stride``-th row, a line apart at least."""
-    n = len(tokens)
-    if n == 0 or cell_px <= 0:
+def _limit(font: LabelFont, max_px: float | None) -> float | None:
+    return None if max_px is None else min(font.max_label, max_px)
+
+
+def token_rows(
+    font: LabelFont,
+    tokens: Sequence[str],
+    cell_px: float,
+    span: range | None = None,
+    max_px: float | None = None,
+) -> AxisLabels:
+    """Row labels, one line high each: every ``stride``-th row, a line apart at least;
+    ``span``: the rows shown (all), ``max_px``: the room for a label (elided to it)."""
+    span = range(len(tokens)) if span is None else span
+    if not len(span) or cell_px <= 0:
         return NO_LABELS
     stride = max(1, math.ceil(font.line / cell_px - 1e-9))
-    return _labels(font, tokens, range(0, n, stride), False)
+    return _labels(font, tokens, _strided(span, stride), False, _limit(font, max_px))
 
 
-def token_columns(font: LabelFont, tokens: Sequence[str], cell_px: float) -> AxisLabels:
-    """Column labels: horizontal when every label fits its cell, else rotated a line apart."""
-    n = len(tokens)
-    if n == 0 or cell_px <= 0:
+def token_columns(
+    font: LabelFont,
+    tokens: Sequence[str],
+    cell_px: float,
+    span: range | None = None,
+    max_px: float | None = None,
+) -> AxisLabels:
+    """Column labels: horizontal when every label fits its cell, else rotated a line apart
+    (``max_px``: the room below the plot for a rotated label; single characters: horizontal,
+    every ``stride``-th)."""
+    span = range(len(tokens)) if span is None else span
+    if not len(span) or cell_px <= 0:
         return NO_LABELS
+    if all(len(tokens[i]) == 1 for i in span):
+        widest_char = max(font.width(tokens[i]) for i in span)
+        stride = max(1, math.ceil((widest_char + GAP_PX) / cell_px - 1e-9))
+        return _labels(font, tokens, _strided(span, stride), False, None)
     # Cheap test first: a cell narrower than two characters holds no token horizontally.
     if cell_px >= 2 * font.metrics.averageCharWidth() + GAP_PX:
-        shown = [font.elide(t) for t in tokens]
+        shown = [font.elide(tokens[i]) for i in span]
         widths = [font.width(t) for t in shown]
         if max(widths) + GAP_PX <= cell_px:
-            return AxisLabels(tuple(range(n)), tuple(shown), tuple(widths), 1, False)
+            return AxisLabels(tuple(span), tuple(shown), tuple(widths), 1, False)
     stride = max(1, math.ceil(font.line / cell_px - 1e-9))
-    return _labels(font, tokens, range(0, n, stride), True)
+    return _labels(font, tokens, _strided(span, stride), True, _limit(font, max_px))
 
 
-def numbered(font: LabelFont, n: int, cell_px: float, vertical: bool) -> AxisLabels:
+def numbered(
+    font: LabelFont, n: int, cell_px: float, vertical: bool, span: range | None = None
+) -> AxisLabels:
     """Index labels (feature columns, numbered rows) at round steps: 0, 64, 128, …"""
-    if n == 0 or cell_px <= 0:
+    span = range(n) if span is None else span
+    if not len(span) or cell_px <= 0:
         return NO_LABELS
     need = font.line if vertical else font.width(str(max(n - 1, 0))) + GAP_PX * 2
     wanted = max(1, math.ceil(need / cell_px - 1e-9))
     stride = next((s for s in ROUND_STEPS if s >= wanted), wanted)
-    indices = range(0, n, stride)
+    indices = _strided(span, stride)
     texts = tuple(str(i) for i in indices)
     return AxisLabels(tuple(indices), texts, tuple(font.width(t) for t in texts), stride, False)
 

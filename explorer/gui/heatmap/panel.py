@@ -22,7 +22,11 @@ from explorer.gui.i18n import translate
 #   "qk": rows are queries, columns are keys; "q": rows are queries, columns are features;
 #   "k": rows are keys; "hq": rows are heads, columns are queries (entropy); "": neither.
 ROLES = ("qk", "q", "k", "hq", "")
+UNIT_KINDS = ("weights", "mask", "spotlight")  # values in 0..1
 VALUES_MAX_CELLS = 64 * 64
+MASK_FILL = QtGui.QColor(170, 170, 170, 235)  # masked cells: grey, then hatched
+MASK_HATCH = QtGui.QColor(70, 70, 70)
+HATCH_FROM_PX = 4  # cells at least this large are hatched (smaller ones only grey)
 COMPACT_FROM = (
     1e4  # a cell prints values this large as 1.2e5  # beyond this, values are never printed in the cells
 )
@@ -56,10 +60,14 @@ class MatrixPanel:
     """data [rows, cols]: the full matrix (hover and clicks read it).
 
     rows / cols: token labels, or None for numbered rows / feature columns.
-    kind: "weights" (cividis, 0..1), "mask" (cividis, 1 = visible) or "diverging" (centred
-    at 0 with symmetric levels unless ``levels`` is given).
+    kind: "weights" (cividis, 0..1), "mask" (cividis, 1 = visible), "spotlight" (0..1 over a
+    background: the picture shows through as brightly as the value, darkened where it is
+    low, no colour added) or "diverging" (centred at 0 with symmetric levels unless
+    ``levels`` is given).
     picture: a reduced copy of a large ``data`` (explorer.appstate.display) drawn over the
-    same cells; hidden: masked cells at the picture's resolution, drawn hatched.
+    same cells; hidden: masked cells at the picture's resolution, drawn hatched; visible:
+    the whole mask (True: visible) behind a reduced ``hidden``, which a zoomed view of the
+    panel hatches from at its own resolution.
     background: an RGB image [h, w, 3] (uint8) under the matrix, which is then drawn
     half-transparent (an attention map over an image).
     """
@@ -72,6 +80,7 @@ class MatrixPanel:
     levels: tuple[float, float] | None = None
     picture: np.ndarray | None = None
     hidden: np.ndarray | None = None
+    visible: np.ndarray | None = None
     role: str = ""
     background: np.ndarray | None = None
     overlay_alpha: float = 0.55
@@ -85,7 +94,7 @@ class MatrixPanel:
         if self.role not in ROLES:
             raise ValueError(f"unknown role {self.role!r}")
         if self.levels is None:
-            self.levels = (0.0, 1.0) if self.kind in ("weights", "mask") else symmetric_levels(self.shown)
+            self.levels = (0.0, 1.0) if self.kind in UNIT_KINDS else symmetric_levels(self.shown)
         self.levels = (float(self.levels[0]), float(self.levels[1]))
 
     # -- what is drawn ---------------------------------------------------------------
@@ -109,7 +118,7 @@ class MatrixPanel:
     @property
     def unit(self) -> bool:
         """Values in 0..1 (weights, mask): printed in the short form."""
-        return self.kind in ("weights", "mask") and self.levels == (0.0, 1.0)
+        return self.kind in UNIT_KINDS and self.levels == (0.0, 1.0)
 
     @cached_property
     def indices(self) -> np.ndarray:
@@ -127,6 +136,19 @@ class MatrixPanel:
         image._pixels = pixels  # the QImage reads this buffer: keep it alive with the image
         return image
 
+    @cached_property
+    def masked_image(self) -> QtGui.QImage:
+        """The coloured cells with the masked ones grey (a picture's crop shown while a
+        zoomed region is computed)."""
+        hidden = self.hidden
+        if hidden is None or self.background is not None or np.shape(hidden) != self.indices.shape:
+            return self.image
+        pixels = mask_pixels(self.colours.argb[self.indices], np.asarray(hidden, dtype=bool))
+        rows, cols = pixels.shape
+        image = QtGui.QImage(pixels.data, cols, rows, cols * 4, QtGui.QImage.Format.Format_RGB32)
+        image._pixels = pixels
+        return image
+
     def _over_background(self, pixels: np.ndarray) -> QtGui.QImage:
         bg = np.ascontiguousarray(self.background[..., :3], dtype=np.uint8)
         h, w = bg.shape[:2]
@@ -135,9 +157,12 @@ class MatrixPanel:
         ri = np.minimum((np.arange(h) * rows) // h, rows - 1)
         ci = np.minimum((np.arange(w) * cols) // w, cols - 1)
         over = pixels[ri][:, ci]
-        a = np.float32(self.overlay_alpha)
         rgb = np.stack([(over >> s) & 0xFF for s in (16, 8, 0)], -1).astype(np.float32)
-        mixed = (a * rgb + (1 - a) * bg.astype(np.float32)).round().astype(np.uint32)
+        if self.kind == "spotlight":  # the picture times the grey of the map's value
+            mixed = (bg.astype(np.float32) * rgb / 255).round().astype(np.uint32)
+        else:
+            a = np.float32(self.overlay_alpha)
+            mixed = (a * rgb + (1 - a) * bg.astype(np.float32)).round().astype(np.uint32)
         out = np.ascontiguousarray(
             np.uint32(0xFF000000) | (mixed[..., 0] << 16) | (mixed[..., 1] << 8) | mixed[..., 2]
         )
@@ -148,22 +173,7 @@ class MatrixPanel:
     @cached_property
     def hidden_path(self) -> QtGui.QPainterPath | None:
         """The masked cells as rectangles in cell units (one per run of a row)."""
-        hidden = self.hidden
-        if hidden is None:
-            return None
-        hidden = np.asarray(hidden, dtype=bool)
-        if not hidden.any():
-            return None
-        path = QtGui.QPainterPath()
-        padded = np.zeros((hidden.shape[0], hidden.shape[1] + 2), dtype=np.int8)
-        padded[:, 1:-1] = hidden
-        edges = np.diff(padded, axis=1)
-        for r in np.flatnonzero(hidden.any(axis=1)):
-            starts = np.flatnonzero(edges[r] == 1)
-            ends = np.flatnonzero(edges[r] == -1)
-            for a, b in zip(starts, ends):
-                path.addRect(QtCore.QRectF(float(a), float(r), float(b - a), 1.0))
-        return path
+        return None if self.hidden is None else hidden_path(self.hidden)
 
     # -- what the cells mean ---------------------------------------------------------
     def cell_at(self, fx: float, fy: float) -> tuple[int, int] | None:
@@ -208,4 +218,59 @@ class MatrixPanel:
 
     @property
     def values_printable(self) -> bool:
-        return not self.reduced and self.background is None and self.data.size <= VALUES_MAX_CELLS
+        return self.values_printable_in(None)
+
+    def values_printable_in(self, cells: tuple[int, int] | None) -> bool:
+        """Whether values may be printed on the cells shown: all of them (None), or a zoomed
+        view of ``cells`` = (rows, columns) of them, read exactly from ``data``."""
+        if self.background is not None:
+            return False
+        if cells is None:
+            return not self.reduced and self.data.size <= VALUES_MAX_CELLS
+        return cells[0] * cells[1] <= VALUES_MAX_CELLS
+
+
+def mask_pixels(argb: np.ndarray, hidden: np.ndarray, hatch_px: float = 0.0) -> np.ndarray:
+    """Pixels (uint32 0xffRRGGBB) with the hidden ones as masked cells look: the grey of
+    ``MASK_FILL`` laid over them, and where cells are ``hatch_px`` ≥ ``HATCH_FROM_PX``, the
+    hatching's diagonal lines (``hatch_lines``). A copy; the same look as the painted mask."""
+    out = np.array(argb, dtype=np.uint32)
+    if not hidden.any():
+        return out
+    a = MASK_FILL.alpha() / 255
+    under = out[hidden]
+    channels = [((under >> s) & 0xFF).astype(np.float32) for s in (16, 8, 0)]
+    fill = (MASK_FILL.red(), MASK_FILL.green(), MASK_FILL.blue())
+    mixed = [np.round(a * f + (1 - a) * c).astype(np.uint32) for f, c in zip(fill, channels)]
+    out[hidden] = np.uint32(0xFF000000) | (mixed[0] << 16) | (mixed[1] << 8) | mixed[2]
+    if hatch_px >= HATCH_FROM_PX:
+        hatch_lines(out, hidden)
+    return out
+
+
+def hatch_lines(pixels: np.ndarray, hidden: np.ndarray) -> None:
+    """The hatching's diagonal lines, every 8 pixels, drawn into ``pixels`` where hidden (a
+    picture at the screen's resolution, its grey laid before on its cells or blocks)."""
+    rows, cols = hidden.shape
+    diagonal = np.add.outer(np.arange(rows, dtype=np.uint8) % 8, np.arange(cols, dtype=np.uint8) % 8) % 8
+    pixels[hidden & (diagonal == 7)] = np.uint32(
+        0xFF000000 | (MASK_HATCH.red() << 16) | (MASK_HATCH.green() << 8) | MASK_HATCH.blue()
+    )
+
+
+def hidden_path(hidden: np.ndarray) -> QtGui.QPainterPath | None:
+    """Masked cells (bool [rows, cols]) as rectangles in cell units, one per run of a row;
+    None when none is masked."""
+    hidden = np.asarray(hidden, dtype=bool)
+    if not hidden.any():
+        return None
+    path = QtGui.QPainterPath()
+    padded = np.zeros((hidden.shape[0], hidden.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = hidden
+    edges = np.diff(padded, axis=1)
+    for r in np.flatnonzero(hidden.any(axis=1)):
+        starts = np.flatnonzero(edges[r] == 1)
+        ends = np.flatnonzero(edges[r] == -1)
+        for a, b in zip(starts, ends):
+            path.addRect(QtCore.QRectF(float(a), float(r), float(b - a), 1.0))
+    return path

@@ -216,6 +216,7 @@ class CurvePlot(QtWidgets.QWidget):
         if words != self._words:  # a title is laid out as HTML: only when it changes
             self._words = words
             item.setTitle(words[0], color=words[2], size=f"{px}px")
+            self._free_title(item.titleLabel)
             item.setLabel("bottom", c.x_label, color=words[2], **{"font-size": f"{px}px"})
         while len(self._items) < len(c.series):
             self._items.append(item.plot())
@@ -241,6 +242,27 @@ class CurvePlot(QtWidgets.QWidget):
                 line.setValue(value)
         self._text.setVisible(False)
         self.readout = ""
+
+    @staticmethod
+    def _free_title(label) -> None:
+        """A title asks for no width: in a narrow plot (two beside a figure on a projector) a
+        long one would widen the plot's layout past its widget and push the axis off screen.
+        pyqtgraph's LabelItem sets its minimum from its text on every change and resize."""
+        if getattr(label, "_freed", False):
+            return
+        measure = label.updateMin
+
+        def update_min() -> None:
+            measure()
+            label.setMinimumWidth(0)
+            hints = label._sizeHint  # what the LabelItem answers sizeHint from
+            for which in (QtCore.Qt.SizeHint.MinimumSize, QtCore.Qt.SizeHint.PreferredSize):
+                hints[which] = (0, hints[which][1])
+            label.updateGeometry()
+
+        label.updateMin = update_min
+        label._freed = True
+        update_min()
 
     def _set_ranges(self, item, x: tuple[float, float], y: tuple[float, float], fixed: bool) -> None:
         """The axes cover the data; an automatic y range changes only when the data leaves it

@@ -232,7 +232,10 @@ class TrainingPage(QtWidgets.QWidget):
 
     def _arrange(self) -> None:
         room = self.width() * (3 / 5 if self.side is not None else 1)  # the curves' share of the body
-        columns = 2 if len(self.plots) > 1 and room >= SIDE_BY_SIDE_PX else 1
+        # side by side where there is the width, and in a column taller than wide (beside a
+        # figure on a projector), where stacked they would be flat strips
+        beside = room >= SIDE_BY_SIDE_PX or self.height() > self.width()
+        columns = 2 if len(self.plots) > 1 and beside else 1
         if columns == self._columns:
             return
         self._columns = columns

@@ -55,6 +55,10 @@ _warming: _Warming | None = None
 def warm_up_labs() -> None:
     """Once per process: pyqtgraph, then the first optimiser, on a thread of their own."""
     global _warming
+    # PySide6 makes an enum type when it is first read; one first read on this thread while the
+    # import reads QStyle's on its own once failed ("QStyle has no attribute SubControl"): the
+    # ones the window's painting reads are made here, before the thread starts (about 25 ms).
+    _ = QtWidgets.QStyle.SubControl, QtWidgets.QStyle.ComplexControl, QtWidgets.QStyle.PixelMetric
     if not warm_up(first=_import_pyqtgraph):
         return
     hold_collections(True)  # the timer below runs on this thread: nothing collects in between

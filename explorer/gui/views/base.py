@@ -82,6 +82,14 @@ class ExplainsItsOwnAttention(Protocol):
     def worked_source(self) -> WorkedSource: ...
 
 
+@runtime_checkable
+class ZoomsMatrix(Protocol):
+    """A tab with a zoomable (query, key) matrix: the window hands it the keys no widget
+    used (+, −, 0, Shift + an arrow), whichever widget has the focus."""
+
+    def zoom_key(self, key: int, modifiers: QtCore.Qt.KeyboardModifier) -> bool: ...
+
+
 class NothingToExport(Exception):
     """The figure needs a result that does not exist yet; the message says which."""
 

@@ -68,7 +68,7 @@ def stage_names(board: Board, trace: AttentionTrace) -> list[str]:
     concatenation only with several heads (W_O is the identity: the output equals it)."""
     names = ["X"] if board.tied else ["Q", "K", "V"]
     names += ["scores", "scaled"]
-    if trace.config.mask != "none":
+    if trace.config.mask not in ("none", "model"):  # the board has no model: its own mask is none
         names.append("mask")
     names += ["weights", "head_output"]
     if trace.heads > 1:
@@ -533,7 +533,11 @@ class BoardView(View):
                 "hard": translate("Board", "hard (one key)"),
                 "sample": translate("Board", "sample (drawn)"),
             },
-            self.mask: {"none": translate("Board", "no mask"), "causal": translate("Board", "causal mask")},
+            self.mask: {
+                "model": translate("Board", "the model's own: no mask"),  # hand-typed vectors: no model
+                "none": translate("Board", "no mask"),
+                "causal": translate("Board", "causal mask"),
+            },
         }
         for box, texts in words.items():
             for index in range(box.count()):

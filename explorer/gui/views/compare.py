@@ -21,13 +21,15 @@ from explorer.gui.messages import error_message
 from explorer.gui.options import option_label
 from explorer.gui.views import stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
+from explorer.gui.views.zoom_bar import ZoomBar
 
 SAME = "same"
 EXPORT_SIZE = QtCore.QSize(1500, 520)
 STAGE_EXPORT_SIZE = QtCore.QSize(520, 440)
 
 
-def describe(config: AttentionConfig, short: bool = False) -> str:
+def describe(config: AttentionConfig, short: bool = False, causal: bool = False) -> str:
+    """The options in words; ``causal``: the model was trained with a causal mask, named so."""
     scale = {
         "sqrt": "÷√d_k",
         "none": translate("CompareView", "no scaling"),
@@ -37,6 +39,8 @@ def describe(config: AttentionConfig, short: bool = False) -> str:
     attention = option_label("attention", config.attention)
     if short:
         return f"{scoring}, {attention}, {scale}"
+    if causal and config.mask_spec.kind in ("model", "causal"):
+        return f"{scoring}, {attention}, {scale}, " + translate("CompareView", "causal mask as trained")
     return f"{scoring}, {attention}, {scale}, " + translate("CompareView", "mask {0}").format(
         option_label("mask", config.mask)
     )
@@ -47,7 +51,7 @@ def short(token: str, limit: int = 24) -> str:
     return token if len(token) <= limit else token[: limit - 1] + "…"
 
 
-def compare_figure(pair: ComparedPair, head: int, cell) -> Figure:
+def compare_figure(pair: ComparedPair, head: int, cell, zoom=None, caption: bool = False) -> Figure:
     a, b = pair.a, pair.b
     head = min(head, a.heads - 1, b.heads - 1)
     titles = (
@@ -55,12 +59,19 @@ def compare_figure(pair: ComparedPair, head: int, cell) -> Figure:
         translate("CompareView", "B: {0}").format(describe(b.config, short=True)),
         translate("CompareView", "B − A (red: more in B)"),
     )
-    return Figure(stages.compare_panels(pair, head, titles), columns=3, selection=cell)
+    return Figure(
+        stages.compare_panels(pair, head, titles),
+        columns=3,
+        selection=cell,
+        zoom=zoom,
+        zoomable=True,
+        zoom_caption=caption,
+    )
 
 
 class CompareView(View):
     TAB = "compare"
-    STATE_EVENTS = ("config", "compare", "head", "cell", "tab")
+    STATE_EVENTS = ("config", "compare", "head", "cell", "tab", "matrix_zoom")
 
     def __init__(self, context: ViewContext, parent=None):
         super().__init__(context, parent)
@@ -91,7 +102,9 @@ class CompareView(View):
         second = QtWidgets.QHBoxLayout()  # a second row: the bar fits a projector's 1024 px
         for w in (self.mask, self.tau_box, self.tau):
             second.addWidget(w)
-        second.addStretch(1)
+        self.zoom_bar = ZoomBar(self.state)
+        second.addWidget(self.zoom_bar, 1)
+        second.addStretch(0)
         layout.addLayout(second)
         self.summary = QtWidgets.QLabel()
         self.summary.setWordWrap(True)
@@ -103,6 +116,7 @@ class CompareView(View):
         self.canvas = MatrixCanvas(style=context.style())
         layout.addWidget(self.canvas, 1)
         self.canvas.clicked.connect(self._on_click)
+        self.canvas.zoomRequested.connect(self.state.set_matrix_zoom)
         self.pair: ComparedPair | None = None  # the pair on screen
         self._wanted = None
         self._show_options()
@@ -202,6 +216,12 @@ class CompareView(View):
             self._show()
         elif event == "cell":
             self.canvas.set_selection(self.state.selected_cell)
+        elif event == "matrix_zoom":
+            self.canvas.set_zoom(self.state.matrix_zoom)
+            self.zoom_bar.show_zoom(self.canvas.zoom_shape())
+
+    def zoom_key(self, key: int, modifiers) -> bool:
+        return self.canvas.zoom_key(key, modifiers)
 
     # -- drawing -------------------------------------------------------------------------------------
     @property
@@ -210,8 +230,11 @@ class CompareView(View):
 
     def _show(self) -> None:
         a, b = self.pair.a, self.pair.b
-        figure = compare_figure(self.pair, self.state.selected_head, self.state.selected_cell)
+        figure = compare_figure(
+            self.pair, self.state.selected_head, self.state.selected_cell, self.state.matrix_zoom
+        )
         self.canvas.set_figure(figure)
+        self.zoom_bar.show_zoom(self.canvas.zoom_shape())
         diff = figure.panels[2].shown  # the picture of a large difference: its extremes are kept
         h = min(self.state.selected_head, a.heads - 1, b.heads - 1)
         peak = float(np.abs(diff).max()) if diff.size else 0.0
@@ -224,8 +247,8 @@ class CompareView(View):
                 "CompareView",
                 "Head {5}.  A = {0}.  B = {1}.  Largest change: {2:.4f} at query “{3}”, key “{4}”.",
             ).format(
-                describe(a.config),
-                describe(b.config),
+                describe(a.config, causal=a.causal),
+                describe(b.config, causal=b.causal),
                 peak,
                 short(a.tokens_query[i]),
                 short(a.tokens_key[j]),
@@ -297,7 +320,8 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
 
     def make(index: int | None):
         def build():
-            figure = compare_figure(pair(), context.state.selected_head, context.state.selected_cell)
+            state = context.state  # a zoomed view as shown, its titles saying which cells
+            figure = compare_figure(pair(), state.selected_head, state.selected_cell, state.matrix_zoom, True)
             if index is None:
                 shown = view is not None and view.isVisible() and view.canvas.width() > 100
                 return figure, (view.canvas.size() if shown else EXPORT_SIZE)

@@ -130,6 +130,7 @@ class HeadGridView(View):
             panels.append(panel)
             yield
         self.shape_label.setText(f"[{stages.shape_text(panels[0].data)}]" if panels else "")
+        self.hover_label.setText(self._hint())
         self._titles = [p.title for p in panels]  # whole: a narrower fit shortens them
         self._fit(panels)
         self.canvas.repaint()
@@ -198,11 +199,18 @@ class HeadGridView(View):
         self.stage_combo.setToolTip(
             translate("HeadGrid", "Which stage every head shows (weights by default)")
         )
-        self.hover_label.setText(
-            translate("HeadGrid", "Click a head to select it; H̄ is the mean entropy of its weight rows.")
-        )
+        self.hover_label.setText(self._hint())
         if self.prepared is not None:
             self.redraw()
+
+    def _hint(self) -> str:
+        if self.prepared is not None and self.prepared.trace.causal:
+            return translate(
+                "HeadGrid",
+                "Click a head to select it; H̄ is the mean entropy of its weight rows; first token: "
+                "the mean weight its rows put on the first token (the attention sink; row 0 left out).",
+            )
+        return translate("HeadGrid", "Click a head to select it; H̄ is the mean entropy of its weight rows.")
 
 
 def figures(context: ViewContext) -> dict[str, FigureSource]:

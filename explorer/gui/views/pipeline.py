@@ -2,8 +2,9 @@
 
 Row 1: X, Q, K, V. Row 2: raw scores, scaled scores, mask, weights.
 Row 3: head output, concatenation of heads, output after W_O, entropy of every head.
-The head, the selected cell, values on cells, the stage zoom and the lesson's highlight all
-come from the ExplorerState; this tab only draws them and edits the state.
+The head, the selected cell, values on cells, the stage zoom, the zoomed part of the
+(query, key) stages and the lesson's highlight all come from the ExplorerState; this tab
+only draws them and edits the state.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from explorer.gui.i18n import translate
 from explorer.gui.views import lines as lines_views
 from explorer.gui.views import predict, stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
+from explorer.gui.views.next_tokens import NextTokenPanel
 from explorer.gui.views.tokens import TokenChips
+from explorer.gui.views.zoom_bar import ZoomBar
 
 ROW_HEIGHT = 250
 PRESENTATION_ROW_FONTS = 17  # a row's height in presentation mode, in font sizes
@@ -42,7 +45,7 @@ def highlighted_panels(state) -> tuple[str, ...]:
 
 class PipelineView(View):
     TAB = "pipeline"
-    STATE_EVENTS = ("head", "cell", "values", "stage_zoom", "lesson", "predict")
+    STATE_EVENTS = ("head", "cell", "values", "stage_zoom", "matrix_zoom", "lesson", "predict")
 
     def __init__(self, context: ViewContext, parent=None):
         super().__init__(context, parent)
@@ -54,6 +57,7 @@ class PipelineView(View):
         self.values_box = QtWidgets.QCheckBox()
         self.hover_label = ElidedLabel()  # a long value line never widens the window
         self.hover_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.zoom_bar = ZoomBar(self.state)
         layout.addLayout(bar)
         self.canvas = MatrixCanvas(style=context.style())
         self.scroll = QtWidgets.QScrollArea()
@@ -70,16 +74,23 @@ class PipelineView(View):
         self.pages = QtWidgets.QStackedWidget()
         self.pages.addWidget(self.scroll)
         self.pages.addWidget(self.chips_scroll)
-        layout.addWidget(self.pages, 1)
+        self.next_tokens = NextTokenPanel(context)  # a language model's next token, beside its attention
+        self.next_tokens.restyle(context.style(), self.width())
+        beside = QtWidgets.QHBoxLayout()
+        beside.setContentsMargins(0, 0, 0, 0)
+        beside.addWidget(self.pages, 1)
+        beside.addWidget(self.next_tokens)
+        layout.addLayout(beside, 1)
         self.names: list[str] = list(stages.PIPELINE_STAGES)
         self.canvas.set_figure(Figure([], columns=4))
         self.lines_box = lines_views.PipelineLines(self)  # the weights stage as lines
-        for widget in (self.head_label, self.head_spin, self.values_box, self.lines_box):
+        for widget in (self.head_label, self.head_spin, self.values_box, self.lines_box, self.zoom_bar):
             bar.add(widget)
         bar.add(self.hover_label, stretch=True)  # the rest of the line
         self.canvas.clicked.connect(self._on_click)
         self.canvas.hovered.connect(self._on_hover)
         self.canvas.doubleClicked.connect(self._on_double_click)
+        self.canvas.zoomRequested.connect(self.state.set_matrix_zoom)
         self.head_spin.valueChanged.connect(self._on_head_spin)
         self.values_box.toggled.connect(self.state.set_values_on_cells)
         self.values_box.setChecked(self.state.values_on_cells)
@@ -118,9 +129,11 @@ class PipelineView(View):
         first = not self.canvas.panels
         self.chips.set_trace(trace)
         self.canvas.set_figure(self._figure(panels))
+        self.zoom_bar.show_zoom(self.canvas.zoom_shape())
         self.pages.setCurrentWidget(self.chips_scroll if self.showing_tokens else self.scroll)
         self._fit_height()
         self.canvas.repaint()  # the keystroke's pixels are on screen when this returns
+        self.next_tokens.follow(prepared)
         if first and highlighted_panels(self.state) and not self.state.stage_zoom:
             QtCore.QTimer.singleShot(0, self, self.scroll_to_highlight)  # the lesson's stage in view
         self.rendered.emit()
@@ -134,6 +147,8 @@ class PipelineView(View):
             marks=self._marks(),
             show_values=self.state.values_on_cells,
             outlines=predict.outlines(panels, self.state, self.prepared.trace, self.head),
+            zoom=self.state.matrix_zoom,
+            zoomable=True,
         )
 
     @property
@@ -195,11 +210,16 @@ class PipelineView(View):
                 self.stale = True
         elif event == "cell":
             self.canvas.set_selection(self.state.selected_cell)
+            self.next_tokens.request()  # the selected row's next token
         elif event == "values":
             self.values_box.setChecked(self.state.values_on_cells)  # said back: the same, no event
             self.canvas.set_show_values(self.state.values_on_cells)
         elif event == "stage_zoom":
             self._relayout()
+            self.zoom_bar.show_zoom(self.canvas.zoom_shape())
+        elif event == "matrix_zoom":
+            self.canvas.set_zoom(self.state.matrix_zoom)
+            self.zoom_bar.show_zoom(self.canvas.zoom_shape())
         elif event == "predict":  # veiled or revealed, the guess and the answer framed
             if self.is_shown():
                 self.redraw()
@@ -213,11 +233,13 @@ class PipelineView(View):
     def restyle(self) -> None:
         self.canvas.set_style(self.context.style())
         self.chips.set_style(self.context.style())
+        self.next_tokens.restyle(self.context.style(), self.width())
         self.canvas.set_marks(self._marks())
         self._relayout()
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
+        self.next_tokens.fit(self.width())
         if self._columns() != self.canvas.figure.columns:
             self._relayout()
 
@@ -259,6 +281,9 @@ class PipelineView(View):
         elif index >= 0:
             self.state.set_stage_zoom((self.canvas.panels[index].name,))
 
+    def zoom_key(self, key: int, modifiers) -> bool:
+        return self.canvas.zoom_key(key, modifiers)
+
     def _on_head_spin(self, value: int) -> None:
         if self.prepared is not None and value != self.head:
             self.state.select_head(value)
@@ -286,8 +311,12 @@ class PipelineView(View):
             translate("PipelineView", "Write each cell's value on it when the cells are large enough")
         )
         self.hover_label.setText(
-            translate("PipelineView", "Point at a cell to read its exact value; click to select it.")
+            translate(
+                "PipelineView",
+                "Point at a cell to read its exact value; click to select it; Ctrl + the wheel zooms.",
+            )
         )
+        self.next_tokens.retranslate()
         if self.prepared is not None:  # the panel titles
             self.redraw()
 
@@ -311,8 +340,14 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             state = context.state
             panels = stages.pipeline_panels(prepared.trace, prepared.display, state.selected_head, names)
             columns = min(4, len(panels))
-            figure = Figure(
-                panels, columns=columns, selection=state.selected_cell, show_values=state.values_on_cells
+            figure = Figure(  # a zoomed stage as shown, its title saying which cells it shows
+                panels,
+                columns=columns,
+                selection=state.selected_cell,
+                show_values=state.values_on_cells,
+                zoom=state.matrix_zoom,
+                zoomable=True,
+                zoom_caption=True,
             )
             if len(names) > 1:
                 return figure, size(EXPORT_SIZE)

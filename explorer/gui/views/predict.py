@@ -30,8 +30,7 @@ ANSWER_COLOUR = "#009E73"  # Okabe–Ito bluish green: the real answer
 class VeiledPanel(MatrixPanel):
     """A panel whose numbers wait for the reveal: every cell hatched, no value on hover or print."""
 
-    @property
-    def values_printable(self) -> bool:
+    def values_printable_in(self, cells: tuple[int, int] | None) -> bool:
         return False
 
     def cell_text(self, r: int, c: int, visible: str = "visible", hidden: str = "hidden (masked)") -> str:

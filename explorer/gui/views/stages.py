@@ -113,11 +113,16 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
     if name in ("Q", "K", "V"):
         rows = q_tok if name == "Q" else k_tok
         source = "X" if name == "Q" else "X_key"
-        data = getattr(t, name)[h]
-        panel = MatrixPanel(
-            data, rows, None, role="q" if name == "Q" else "k", picture=display.picture(name, h)
-        )
-        return _titled(panel, f"{name} = {source}·W_{name}  ({head_word} {h})")
+        data, formula = getattr(t, name)[h], f"{name} = {source}·W_{name}"
+        rotated = {"Q": t.Q_rotated, "K": t.K_rotated}.get(name)
+        if rotated is not None:  # the scores compare the turned vectors: show those
+            data, formula = rotated[h], f"{name} = RoPE({source}·W_{name})"
+        picture = display.picture(name if rotated is None else f"{name}_rotated", h)
+        panel = MatrixPanel(data, rows, None, role="q" if name == "Q" else "k", picture=picture)
+        if name != "Q" and t.kv_heads is not None and t.kv_heads < t.heads and t.kv_head_of:
+            kv_word = translate("Stages", "K/V head")
+            return _titled(panel, f"{formula}  ({head_word} {h} → {kv_word} {t.kv_head_of[h]})")
+        return _titled(panel, f"{formula}  ({head_word} {h})")
     if name in ("scores", "scaled"):
         data = getattr(t, name)[h]
         picture = display.picture(name, h)
@@ -128,6 +133,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             role="qk",
             picture=picture,
             hidden=display.hidden_cells(t),
+            visible=t.mask,
             levels=symmetric_levels(data if picture is None else picture),
         )
         if name == "scores":
@@ -148,9 +154,9 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             role="qk",
             picture=display.picture("mask"),
             hidden=display.hidden_cells(t),
+            visible=t.mask,
         )
-        mask = option_label("mask", cfg.mask)
-        return _titled(panel, translate("Stages", "mask: {mask} (1 = visible)").format(mask=mask))
+        return _titled(panel, mask_title(t))
     if name == "weights":
         panel = MatrixPanel(
             t.weights[h],
@@ -160,6 +166,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             role="qk",
             picture=display.picture("weights", h),
             hidden=display.hidden_cells(t),
+            visible=t.mask,
         )
         return _titled(panel, WEIGHT_FORMULAS.get(cfg.attention, "weights"))
     if name == "head_output":
@@ -184,6 +191,19 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
         )
         return _titled(panel, translate("Stages", "entropy of each weight row (nats)"))
     raise KeyError(f"no pipeline stage {name!r}")
+
+
+def mask_title(trace: AttentionTrace) -> str:
+    """A causally trained model's own mask is named as what it was trained with."""
+    kind = trace.config.mask_spec.kind
+    if trace.causal and kind in ("model", "causal") and trace.sliding_window is not None:
+        return translate("Stages", "mask: causal, window {0}, as the model was trained (1 = visible)").format(
+            trace.sliding_window
+        )
+    if trace.causal and kind in ("model", "causal"):
+        return translate("Stages", "mask: causal, as the model was trained (1 = visible)")
+    mask = option_label("mask", trace.config.mask)
+    return translate("Stages", "mask: {mask} (1 = visible)").format(mask=mask)
 
 
 def pipeline_panels(trace: AttentionTrace, display: DisplayArrays, head: int, names=PIPELINE_STAGES):
@@ -224,11 +244,16 @@ def head_panel(
         rows, cols, role = trace.tokens_query, None, "q"
     mean_entropy = float(trace.entropy[head].mean())
     head_word = translate("Stages", "head")
+    title = f"{head_word} {head} · H̄ {mean_entropy:.2f}"  # the grid's bar says the shape
+    sink = trace.first_token_share[head] if head < len(trace.first_token_share) else math.nan
+    if trace.causal and math.isfinite(sink):  # a causal model's attention sink (one token: none)
+        share = f"{100 * sink:.0f} %"
+        title += " · " + translate("Stages", "first token {0}").format(share)
     return MatrixPanel(
         data,
         rows,
         cols,
-        title=f"{head_word} {head} · H̄ {mean_entropy:.2f}",  # the grid's bar says the shape
+        title=title,
         kind=kind,
         levels=levels,
         role=role,
@@ -305,6 +330,7 @@ def compare_panels(pair, head: int, titles: tuple[str, str, str]) -> list[Matrix
             role="qk",
             picture=pair.picture("A", head),
             hidden=hidden_a,
+            visible=a.mask,
             name="A",
         ),
         MatrixPanel(
@@ -316,6 +342,7 @@ def compare_panels(pair, head: int, titles: tuple[str, str, str]) -> list[Matrix
             role="qk",
             picture=pair.picture("B", head),
             hidden=hidden_b,
+            visible=b.mask,
             name="B",
         ),
         MatrixPanel(

@@ -20,7 +20,8 @@ from explorer.gui.heatmap import MatrixPanel
 from explorer.gui.i18n import translate
 from explorer.gui.views import stages
 from explorer.seq2seq import EXAMPLE_DATE, DateExample, TranslationTrace, examples_of, render
-from explorer.seq2seq.alignment import digit_report
+from explorer.seq2seq.alignment import digit_report, shifted_steps
+from explorer.seq2seq.dates import readings
 from explorer.seq2seq.spec import MAX_SOURCE_CHARS
 
 SPACE = "␣"  # a space as a label: visible on an axis and on a line
@@ -203,6 +204,14 @@ def score_report(trace: TranslationTrace) -> tuple[str, list[str]]:
     return head, misses
 
 
+def legend() -> str:
+    """What the marks under the answer and its red characters mean."""
+    return translate(
+        "Translation",
+        "✓ looks at its own field   ✗ elsewhere   ∘ no source digit   red: wrong",
+    )
+
+
 def misses_text(misses: list[str]) -> str:
     """The first MAX_MISSES misses, and how many more."""
     shown_misses = misses[:MAX_MISSES]
@@ -213,10 +222,10 @@ def misses_text(misses: list[str]) -> str:
 
 def notices(trace: TranslationTrace, typed: str) -> list[str]:
     """What the user should know about this translation, in the interface language (read
-    from the trace's fields, not from its English notices)."""
+    from the trace's fields and the lab's date grammar, not from its English notices)."""
     out = []
     if trace.unknown_characters:
-        chars = " ".join(dict.fromkeys(trace.unknown_characters))
+        chars = " ".join(f"{c} U+{ord(c):04X}" for c in dict.fromkeys(trace.unknown_characters))
         out.append(
             translate(
                 "Translation", "{n} character(s) never seen in training were read as <unk>: {chars}"
@@ -229,6 +238,7 @@ def notices(trace: TranslationTrace, typed: str) -> list[str]:
                 "Spaces around the text and control characters were removed or made plain spaces.",
             )
         )
+    out += reading_notices(trace)
     try:
         date.fromisoformat(trace.output)
     except ValueError:
@@ -238,7 +248,76 @@ def notices(trace: TranslationTrace, typed: str) -> list[str]:
     expected = trace.expected
     if expected is not None and expected != trace.output:
         out.append(translate("Translation", "The right answer is {date}.").format(date=expected))
+    if trace.example is not None:
+        out += shift_notices(trace)
     return out
+
+
+def reading_notices(trace: TranslationTrace) -> list[str]:
+    """What the lab's date grammar says of the text: no date in any trained format (the answer
+    is a guess), or a date that reads two ways (the models take their format's convention)."""
+    found = readings(trace.source)
+    if not found:
+        unknown = set(trace.unknown_characters)
+        rest = " ".join("".join(" " if c in unknown else c for c in trace.source).split())
+        within = readings(rest) if unknown else ()
+        if within:
+            return [
+                translate(
+                    "Translation",
+                    "Not a date in any format the models were trained on; without the unknown "
+                    "characters it reads {date}. The answer is the model's guess.",
+                ).format(date=within[0].date.isoformat())
+            ]
+        return [
+            translate(
+                "Translation",
+                "Not a date in any format the models were trained on: the answer is the model's guess.",
+            )
+        ]
+    if len(found) == 1 and not found[0].swapped:
+        return []
+    first_words = {
+        True: translate("Translation", "day first"),
+        False: translate("Translation", "month first"),
+    }
+    first = found[0]
+    if len(found) == 1:  # the models' order gives no date; the other order does
+        return [
+            translate(
+                "Translation",
+                "Read {theirs}, as the models were trained, this is no date; read {other} it is {date}.",
+            ).format(
+                theirs=first_words[not first.day_first], other=first_words[first.day_first], date=first.date
+            )
+        ]
+    second = found[1]
+    return [
+        translate(
+            "Translation", "Ambiguous: {a} ({a_order}, as the models were trained) or {b} ({b_order})."
+        ).format(a=first.date, a_order=first_words[first.day_first], b=second.date, b_order=first_words[second.day_first])
+    ]  # fmt: skip
+
+
+def shift_notices(trace: TranslationTrace) -> list[str]:
+    """Digits that look one character to the right of the one they copy, explained."""
+    steps = shifted_steps(trace.alignment, trace.example)
+    if not steps:
+        return []
+    digits = " ".join(f"“{trace.output_tokens[i]}”" for i in steps)
+    if trace.is_gru:
+        text = translate(
+            "Translation",
+            "{digits}: the weight sits one character right of the digit written; the encoder reads "
+            "both ways, so that state holds the digit too.",
+        )
+    else:
+        text = translate(
+            "Translation",
+            "{digits}: the weight sits one character right of the digit written; self-attention "
+            "has mixed the digit into that state too.",
+        )
+    return [text.format(digits=digits)]
 
 
 def step_summary(
@@ -383,6 +462,10 @@ class OutputStrip(QtWidgets.QWidget):
         big, small = self._big(), self._small()
         big_h = QtGui.QFontMetricsF(big).height()
         wrong = QtGui.QColor("#c00000")
+        fg = QtGui.QColor(self._fg)
+        if not self.isEnabled():  # an answer for an earlier text: greyed out
+            fg.setAlpha(90)
+            wrong = fg
         for k, token in enumerate(self.tokens):
             rect = QtCore.QRectF(left + k * box + 2, 4, box - 4, big_h + 4)
             if k == self.selected:
@@ -390,21 +473,19 @@ class OutputStrip(QtWidgets.QWidget):
                 painter.drawRoundedRect(rect, 4, 4)
             else:
                 painter.setPen(
-                    QtGui.QPen(
-                        self._fg.lighter(170) if self._bg.lightness() > 128 else self._fg.darker(170), 1
-                    )
+                    QtGui.QPen(fg.lighter(170) if self._bg.lightness() > 128 else fg.darker(170), 1)
                 )
                 painter.drawRoundedRect(rect, 4, 4)
             if k >= self.revealed:
                 continue
             painter.setFont(big)
             right = self.expected is None or k >= len(self.expected) or self.expected[k] == token
-            painter.setPen(self._fg if right else wrong)
+            painter.setPen(fg if right else wrong)
             painter.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, token)
             mark = self.marks.get(k)
             if mark:
                 painter.setFont(small)
-                painter.setPen(wrong if mark == "✗" else self._fg)
+                painter.setPen(wrong if mark == "✗" else fg)
                 below = QtCore.QRectF(
                     rect.left(), rect.bottom() + 2, rect.width(), self.height() - rect.bottom() - 2
                 )

@@ -3,10 +3,12 @@ watch where each output character looks.
 
 Top: the date (typed, or one of the examples, Chinese included), the model, its scoring and
 the decoding (soft, hard, sample); for the Transformer the attention kind, layer and head.
-Then the answer, one character at a time, with the alignment score in words, and below it
-the alignment (output steps × source characters) as a heatmap or as lines as thick as the
-weights. Beside it, two pages: the selected output step's stages (the Pipeline's own panels,
-on ``trace.attention_trace``, so the worked-arithmetic dock works out that step's score with
+Then two columns (side by side, or one above the other on a tall tab): the answer, one
+character at a time, what its marks mean, and the alignment (output steps × source
+characters) as a heatmap or as lines as thick as the weights; the alignment score in words
+with what to know about the text (the date grammar's readings, unknown characters, a shifted
+digit), and two pages: the selected output step's stages (the Pipeline's own panels, on
+``trace.attention_trace``, so the worked-arithmetic dock works out that step's score with
 the trained numbers), and training from scratch with its curves and scrubber.
 
 Every translation runs on the worker (channel ``translation``, latest request wins); the
@@ -38,6 +40,7 @@ from explorer.gui.labs.translation.parts import (
     OutputStrip,
     alignment_panel,
     input_problem,
+    legend,
     misses_text,
     notices,
     score_report,
@@ -53,8 +56,21 @@ from explorer.seq2seq import LabError, TranslationTrace
 
 CHANNEL = "translation"
 WIDE_PX = 960  # from this width the alignment and the pages sit side by side
+SIDE_BY_SIDE_RATIO = 0.9  # and from this width per height, but for the training page
 STEP_PAGE, TRAIN_PAGE = 0, 1
+SCORE_LINES = 3  # the score and the notices beside the answer scroll beyond this
 __all__ = ["LESSON_PARTS", "TranslationView", "input_problem"]
+
+
+def _column(*widgets: QtWidgets.QWidget) -> QtWidgets.QWidget:
+    """Widgets one above the other, the last one taking the room left."""
+    column = QtWidgets.QWidget()
+    layout = QtWidgets.QVBoxLayout(column)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(4)
+    for k, widget in enumerate(widgets):
+        layout.addWidget(widget, 1 if k == len(widgets) - 1 else 0)
+    return column
 
 
 class TranslationView(View):
@@ -70,6 +86,7 @@ class TranslationView(View):
         self._wanted: TranslationRequest | None = None  # asked of the worker, not back yet
         self.message_text = ""  # the error line above the answer (tests read it)
         self.notice_text = ""  # what to know about the translation on screen (under its score)
+        self.stale_answer = False  # the answer on screen is for an earlier text (greyed out)
         self._stages_stale = False  # the stage panels wait for their page to be shown
         self._build()
         context.worker.listen(CHANNEL, self._on_result)
@@ -102,16 +119,21 @@ class TranslationView(View):
         self.message.setVisible(False)
         layout.addWidget(self.message)
 
-        row = QtWidgets.QHBoxLayout()
+        # two columns (side by side, or one above the other on a tall tab): the answer, what
+        # its marks mean and the alignment; the score with what to know, and the pages
         self.strip = OutputStrip()
+        self.legend = QtWidgets.QLabel()  # what ✓ ✗ ∘ and the red characters mean
+        self.legend.setWordWrap(True)
+        self.legend.setSizePolicy(wrapping())
         self.score_label = QtWidgets.QLabel()
         self.score_label.setWordWrap(True)
         self.score_label.setSizePolicy(wrapping())
         self.score_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        row.addWidget(self.strip, 2)
-        row.addWidget(self.score_label, 3)
-        layout.addLayout(row)
-
+        self.score_scroll = QtWidgets.QScrollArea()  # a few lines high: the figures keep the room
+        self.score_scroll.setWidget(self.score_label)
+        self.score_scroll.setWidgetResizable(True)
+        self.score_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.score_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.alignment = MatrixCanvas(style=self.context.style())
         self.lines = LinesView()
         self.stack = QtWidgets.QStackedWidget()
@@ -124,9 +146,11 @@ class TranslationView(View):
         self.pages.addTab(self.step_page, "")
         self.pages.addTab(self.training, "")
         self.splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.stack)
-        self.splitter.addWidget(self.pages)
+        self.splitter.addWidget(_column(self.strip, self.legend, self.stack))
+        self.splitter.addWidget(_column(self.score_scroll, self.pages))
         self.splitter.setChildrenCollapsible(False)
+        self._dragged = False  # the user moved the splitter: their sizes stay
+        self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_dragged", True))
         layout.addWidget(self.splitter, 1)
 
         self.strip.stepClicked.connect(self.select_step)
@@ -188,7 +212,7 @@ class TranslationView(View):
         if problem is not None:
             self.context.worker.cancel(CHANNEL)  # an older answer must not arrive after this
             self._wanted = None
-            self._say(problem, error=True)
+            self._say(problem, error=True, stale=True)
             return
         watched = self._watched(req)
         if watched is not None:  # the training thread translated this very text at this snapshot
@@ -217,7 +241,7 @@ class TranslationView(View):
                 if isinstance(exc, LabError)
                 else error_message(exc)
             )
-            self._say(text, error=True)
+            self._say(text, error=True, stale=True)
             return
         self.show_trace(result.value, req)
         if self.is_shown():
@@ -264,12 +288,28 @@ class TranslationView(View):
         self.score_label.setToolTip(
             " ".join([head, misses_text(misses) if misses else "", self.notice_text]).strip()
         )
+        self._fit_score()
 
-    def _say(self, text: str, error: bool) -> None:
+    def _fit_score(self) -> None:
+        """As tall as the score and its notices, at most SCORE_LINES lines (then it scrolls)."""
+        line = self.score_label.fontMetrics().lineSpacing()
+        need = self.score_label.heightForWidth(max(50, self.score_scroll.viewport().width()))
+        self.score_scroll.setFixedHeight(max(line, min(need, SCORE_LINES * line)) + 2)
+
+    def _say(self, text: str, error: bool, stale: bool = False) -> None:
+        """A line above the answer; ``stale``: the answer on screen is no longer the text's
+        (it is greyed out, and the line says what it is for)."""
+        self.stale_answer = stale and self.trace is not None
+        if self.stale_answer:
+            text += "  " + translate("Translation", "The answer below is still the one for “{text}”.").format(
+                text=self.trace.source
+            )
         self.message_text = text
         self.message.setText(text)
         self.message.setStyleSheet(ERROR_STYLE if error else NOTICE_STYLE)
         self.message.setVisible(bool(text))
+        for widget in (self.strip, self.score_label, self.alignment, self.lines, self.step_page):
+            widget.setEnabled(not self.stale_answer)
 
     def _draw_lines(self) -> None:
         """The lines view, when it is the one shown (else when it is shown)."""
@@ -317,6 +357,7 @@ class TranslationView(View):
         self.workedChanged.emit()
 
     def _on_page(self, index: int) -> None:
+        self._arrange()
         if index == STEP_PAGE and self._stages_stale:
             self._draw_stages()
 
@@ -419,12 +460,39 @@ class TranslationView(View):
     # -- looks and words ---------------------------------------------------------------------------------------
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._arrange()
+        self._fit_score()
+
+    def _arrange(self) -> None:
+        """The alignment and the pages side by side on a wide tab, and on one about as wide as
+        tall (a projector beside the lesson: stacked, each would get a third of the height).
+        There, in presentation mode, the training page shares the tab with the answer and the
+        alignment alone: the pickers and the score make room for the curves, and come back
+        with the other page."""
         wide = self.width() >= WIDE_PX
-        orientation = QtCore.Qt.Orientation.Horizontal if wide else QtCore.Qt.Orientation.Vertical
+        beside = wide or self.width() >= SIDE_BY_SIDE_RATIO * self.height()
+        focus = beside and not wide and self.state.presentation and self.pages.currentIndex() == TRAIN_PAGE
+        for widget in (self.controls, self.score_scroll):
+            widget.setVisible(not focus)
+        orientation = QtCore.Qt.Orientation.Horizontal if beside else QtCore.Qt.Orientation.Vertical
         if self.splitter.orientation() != orientation:
             self.splitter.setOrientation(orientation)
+            self._dragged = False
+        if not self._dragged:
+            QtCore.QTimer.singleShot(0, self, self._halve)
+
+    def _halve(self) -> None:
+        """Side by side, two fifths for the alignment (a few characters wide) and three for the
+        pages (titles and sentences on fewer lines); one above the other, halves."""
+        if self._dragged:
+            return
+        horizontal = self.splitter.orientation() == QtCore.Qt.Orientation.Horizontal
+        along = self.splitter.width() if horizontal else self.splitter.height()
+        first = along * 2 // 5 if horizontal else along // 2
+        self.splitter.setSizes([first, along - first])
 
     def restyle(self) -> None:
+        self._arrange()  # presentation mode may have changed
         look = theme.look(self.state)
         t = look.theme
         self.alignment.set_style(self.context.style())
@@ -437,6 +505,7 @@ class TranslationView(View):
 
     def retranslate(self) -> None:
         self.controls.retranslate()
+        self.legend.setText(legend())
         self.pages.setTabText(STEP_PAGE, translate("Translation", "Output step"))
         self.pages.setTabText(TRAIN_PAGE, translate("Translation", "Train from scratch"))
         self.pages.setTabToolTip(

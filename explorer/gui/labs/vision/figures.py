@@ -19,6 +19,7 @@ from explorer.gui import theme
 from explorer.gui.heatmap import Figure, Mark, MatrixCanvas, MatrixPanel, Style
 from explorer.gui.heatmap.figure import layout_figure
 from explorer.gui.i18n import translate
+from explorer.vision import flat
 from explorer.vision.trace import VisionTrace
 
 ACCENT = theme.SELECTED  # the frame of the lesson's panels (the view passes its theme's accent)
@@ -94,13 +95,35 @@ def attention_map(trace: VisionTrace, block: str) -> AttentionMap:
     return AttentionMap(b.stages["output"].mean(axis=0), False, title)
 
 
-def overlay_panel(trace: VisionTrace, block: str, title: str | None = None) -> MatrixPanel:
+def faint_note(data: np.ndarray) -> str:
+    """What a spatial map below flat.FAINT_PEAK everywhere means (else nothing)."""
+    if not flat.is_faint(data):
+        return ""
+    return translate("VisionView", "at most {0:.2f} everywhere: almost nothing passes").format(
+        float(np.max(data))
+    )
+
+
+def overlay_panel(
+    trace: VisionTrace, block: str, title: str | None = None, shared_scale: bool = False
+) -> MatrixPanel:
+    """The block's map lighting the picture. An activation map (no attention) is drawn on its
+    own 0..max, or with ``shared_scale`` divided by its max, so it shares the 0..1 of the
+    attention maps beside it (the title says so)."""
     m = attention_map(trace, block)
-    levels = (0.0, 1.0) if m.attention else (0.0, max(float(m.data.max()), 1e-6))
+    data, heading = m.data, m.title if title is None else title
+    peak = max(float(m.data.max()), 1e-6)
+    levels = (0.0, 1.0) if m.attention or shared_scale else (0.0, peak)
+    if shared_scale and not m.attention:
+        data = m.data / peak
+        heading += " " + translate("VisionView", "÷ its max {0:.2f}").format(peak)
+    note = faint_note(m.data) if m.attention else ""
+    if note:
+        heading += " — " + note
     return MatrixPanel(
-        m.data,
-        title=m.title if title is None else title,
-        kind="weights",
+        data,
+        title=heading,
+        kind="spotlight",  # the picture lit by the map: no colour that a shape could have
         levels=levels,
         background=picture_u8(trace.image),
         role="qk",
@@ -301,10 +324,15 @@ def compare_title(trace: VisionTrace, block: str) -> str:
 
 
 def compare_figure(traces: dict[str, VisionTrace], block: str, with_probabilities: bool = False) -> Figure:
-    panels = [overlay_panel(t, block, compare_title(t, block)) for t in traces.values()]
+    """The variants' maps on one 0..1 scale with one colour bar (an activation map divided by
+    its max, and said so), and under them, for the export, their probabilities."""
+    panels = [overlay_panel(t, block, compare_title(t, block), shared_scale=True) for t in traces.values()]
     if with_probabilities:
         panels += [probability_panel(t, variant_label(v)) for v, t in traces.items()]
-    return Figure(panels, columns=len(traces), show_values=with_probabilities)
+    # one bar for the maps alone (the probabilities have colours of their own)
+    return Figure(
+        panels, columns=len(traces), show_values=with_probabilities, shared_bar=not with_probabilities
+    )
 
 
 def export_figure(trace: VisionTrace, block: str, position) -> Figure:

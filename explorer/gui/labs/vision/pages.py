@@ -68,6 +68,19 @@ def channel_bars(trace: VisionTrace, block: str, selected: int | None, title: st
     )
 
 
+def flat_note(trace: VisionTrace, block: str) -> str:
+    """What weights that are all about the same mean, and the block whose weights differ most."""
+    weights = trace.block(block).stages["channel_weights"]
+    if not vf.flat.is_flat(weights):
+        return ""
+    lo, hi = vf.flat.weight_range(weights)
+    note = translate("VisionView", ": all {lo:.2f}–{hi:.2f}, every channel kept alike").format(lo=lo, hi=hi)
+    other = vf.flat.liveliest_block(trace)
+    if other is not None and other != block:
+        note += translate("VisionView", "; {0} shows more").format(other)
+    return note
+
+
 class Placeholder(QtWidgets.QWidget):
     """What a page says when the model or block has nothing of its kind, and a way out."""
 
@@ -263,7 +276,7 @@ class ChannelPage(StackedPage):
 
     def show_trace(self, trace, block, channel, html_text, accent, marks=()) -> None:
         title = translate("VisionView", "weights, sorted ({0})").format(block)
-        bars = channel_bars(trace, block, channel, title)
+        bars = channel_bars(trace, block, channel, title + flat_note(trace, block))
         if "s" in marks:
             bars.colours = dict.fromkeys(bars.keys, QtGui.QColor(accent)) | bars.colours
         self.bars.set_bars(bars)
