@@ -62,7 +62,8 @@ def main() -> None:
         print(f"{title}\n\n| format | " + " | ".join(names) + " |")
         print("|---|" + "---:|" * len(names))
         for fmt in formats:
-            print(f"| {fmt} | " + " | ".join(number.format(by_format[n][fmt][key]) for n in names) + " |")
+            cells = (by_format[n][fmt][key] for n in names)  # None: the format has no such digits
+            print(f"| {fmt} | " + " | ".join("—" if c is None else number.format(c) for c in cells) + " |")
         if formats == FORMATS:
             print("| **all** | " + " | ".join(number.format(totals[n][key]) for n in names) + " |")
         print()

@@ -6,7 +6,10 @@
 Measures, in the real window (MainWindow on the Translation tab, 1600×900, offscreen):
   * keystroke → alignment drawn: a character typed into the date field until the tab has
     drawn the new translation (the worker's translate and the GUI's drawing), median and
-    95th percentile, with the shipped Bahdanau and Transformer checkpoints;
+    95th percentile, with the shipped Bahdanau and Transformer checkpoints, on the Train page
+    (the alignment alone) and on the Output step page (every stage of the step as well); the
+    longest GUI block while typing, with the GUI thread's CPU time within it (what other
+    processes' load does not inflate);
   * training from scratch with the Train button (one torch thread, the window's options:
     an evaluation of 400 held-out dates every 20 steps): the wall-clock time from the click
     until the window shows a held-out exact match ≥ 95 %, the training thread's own time to
@@ -39,10 +42,12 @@ from PySide6 import QtCore, QtTest  # noqa: E402
 
 from explorer.core.engine import Engine  # noqa: E402
 from explorer.gui.app_setup import configure_app  # noqa: E402
+from explorer.gui.labs.translation.view import STEP_PAGE, TRAIN_PAGE  # noqa: E402
 from explorer.gui.main_window import MainWindow  # noqa: E402
 from explorer.gui.preferences import MemorySettings  # noqa: E402
 
 TAB = "translation"
+PAGE_NAMES = {TRAIN_PAGE: "Train page (the alignment only)", STEP_PAGE: "Output step page (its stages too)"}
 GOAL_S = {"bahdanau": 30.0, "luong": 30.0, "transformer": 90.0}
 TEXT = "9 mai 2018"
 VARIANTS = "0123456789"  # 9 mai 201x: every keystroke changes the answer
@@ -106,8 +111,9 @@ def drawn(view, source: str) -> bool:
     return view.trace is not None and view._wanted is None and view.trace.source == source
 
 
-def keystrokes(app, window, view, n: int) -> list[float]:
-    """ms from a typed character to the tab's drawing of its translation."""
+def keystrokes(app, window, view, n: int, meter: GapMeter | None = None) -> list[float]:
+    """ms from a typed character to the tab's drawing of its translation; a meter, when given,
+    runs through the measured keystrokes."""
     field = view.source_edit
     field.setFocus()
     times = []
@@ -116,11 +122,15 @@ def keystrokes(app, window, view, n: int) -> list[float]:
         QtTest.QTest.keyClick(field, QtCore.Qt.Key.Key_Backspace)
         pump_until(app, lambda: drawn(view, field.text()))
         char = VARIANTS[k % len(VARIANTS)]
+        if meter is not None and k == 3:
+            meter.start()
         started = time.perf_counter()
         QtTest.QTest.keyClicks(field, char)
         pump_until(app, lambda: drawn(view, field.text()))
         if k >= 3:
             times.append((time.perf_counter() - started) * 1e3)
+    if meter is not None:
+        meter.stop()
     return times
 
 
@@ -253,15 +263,19 @@ def main() -> int:
         pump_until(
             app, lambda m=model: view.trace is not None and view.trace.model == m and view._wanted is None
         )
-        times = keystrokes(app, window, view, args.keystrokes)
-        rows.append(
-            (
-                f"keystroke → alignment drawn, shipped {model}",
-                f"median {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms (n={len(times)})",
-                "",
+        for page in (TRAIN_PAGE, STEP_PAGE):  # the alignment alone, then every stage of the step as well
+            view.pages.setCurrentIndex(page)
+            meter = GapMeter()
+            times = keystrokes(app, window, view, args.keystrokes, meter)
+            rows.append(
+                (
+                    f"keystroke → alignment drawn, shipped {model}, {PAGE_NAMES[page]}",
+                    f"median {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms "
+                    f"(n={len(times)})",
+                    f"longest GUI block {meter.max_gap:.0f} ms (GUI-thread CPU in it {meter.max_gap_cpu:.0f} ms)",
+                )
             )
-        )
-        print(rows[-1], flush=True)
+            print(rows[-1], flush=True)
     for model in [] if args.no_training else args.models:
         window.state.translation.set_model(model)
         base = idle(app, window, view, args.idle)

@@ -72,7 +72,7 @@ def _step(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from explorer.appstate.lesson import TRACK_IDS
+    from explorer.appstate.lesson import track_ids
     from explorer.appstate.state import LANGUAGES, THEMES  # Qt-free: read before torch and Qt
     from explorer.cli import add_config_arguments
     from explorer.failing import Parser
@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="show the lesson at step N (1 = tokens) or at the step of this id (attention.scores)",
     )
     parser.add_argument(
-        "--track", choices=TRACK_IDS, default=None, help="walk one track of the lesson (default: all)"
+        "--track", choices=track_ids(), default=None, help="walk one track of the lesson (default: all)"
     )
     parser.add_argument(
         "--tab",

@@ -19,6 +19,7 @@ from explorer.core.config import (
 )
 from explorer.core.trace import ALL_STAGES, TRACE_DTYPES, TraceSelection
 from explorer.failing import EXIT_BAD_INPUT, Parser, check_out_file, fail
+from explorer.finite import NotFinite
 from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> AttentionConfig:
+    if args.model_dir is not None and not args.model_dir.strip():  # not the bundled model, silently
+        fail("--model-dir is empty: give a model folder, or leave the option out for the bundled model")
     return AttentionConfig(
         sentence=args.sentence,
         query=args.query,
@@ -166,7 +169,7 @@ def trace_main(argv: list[str]) -> int:
             trace.ablation = engine.ablate(config, asked.ablation, k=args.next_tokens or 5)
         if args.html is not None:  # the page switches between every layer
             trace.layer_weights = engine.layer_weights(config)
-    except (ConfigError, ModelError) as exc:
+    except (ConfigError, ModelError, NotFinite) as exc:
         fail(str(exc))
     except MemoryError:
         fail(OUT_OF_MEMORY)
@@ -179,6 +182,8 @@ def trace_main(argv: list[str]) -> int:
             trace.save(args.out, selection)  # all or nothing: no partial file is left behind
     except MemoryError:
         fail(OUT_OF_MEMORY)
+    except NotFinite as exc:  # --dtype float16 beyond its range
+        fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
     if args.html is not None:
@@ -279,10 +284,24 @@ def describe(selection: TraceSelection, heads: int) -> str:
     return "; ".join(parts)
 
 
+def wants_gpt(argv: list[str]) -> bool:
+    """``train --model gpt`` is the language-model lab's; every other model the translation lab's."""
+    for i, arg in enumerate(argv):
+        if arg == "--model" and i + 1 < len(argv):
+            return argv[i + 1] == "gpt"
+        if arg.startswith("--model="):
+            return arg.split("=", 1)[1] == "gpt"
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "trace":
         return trace_main(argv[1:])
+    if argv and argv[0] == "train" and wants_gpt(argv[1:]):
+        from explorer.lm.cli import train_main as lm_train
+
+        return lm_train(argv[1:])
     if argv and argv[0] in ("train", "translate", "length-curve"):
         from explorer.seq2seq.cli import main as lab_main
 
@@ -295,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             "usage: python -m explorer trace [options] --out FILE.json|FILE.npz [--html FILE.html]\n"
             "       python -m explorer train --model M --steps N --seed S --out DIR\n"
+            "       python -m explorer train --model gpt --task induction|text --steps N --seed S --out DIR\n"
             "       python -m explorer translate --source TEXT [options] --out FILE.json|FILE.npz\n"
             "       python -m explorer length-curve [--models A,B] [--task T] --out FILE.json|FILE.png\n"
             "       python -m explorer [window options]   (starts the window)",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -15,10 +16,30 @@ EXIT_BAD_INPUT = 2
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that fails with one line and status 2, without the usage block."""
+    """argparse that fails with one line and status 2, without the usage block, and refuses
+    arguments that are not UTF-8 (Python hands them over with lone surrogates, which the
+    tokenizer and every print then fail on with a traceback)."""
 
     def error(self, message: str) -> NoReturn:
         fail(message)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: None = None
+    ) -> argparse.Namespace:
+        parsed = super().parse_args(args, namespace)
+        for name, value in vars(parsed).items():
+            if isinstance(value, str) and not _utf8(value):
+                shown = value.encode("utf-8", "surrogateescape")
+                fail(f"--{name.replace('_', '-')} is not valid UTF-8 text ({shown!r}): give it in UTF-8")
+        return parsed
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def fail(message: str) -> NoReturn:

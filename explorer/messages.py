@@ -77,6 +77,9 @@ CONFIG = section(
     QT_TRANSLATE_NOOP(
         "CoreMessages", "mask {kind}:{size}: the size must be 0 or more", "config.mask_negative"
     ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "mask {kind}:{size}: the size must be at most {limit}", "config.mask_too_large"
+    ),
     QT_TRANSLATE_NOOP("CoreMessages", "sentence and query must be text", "config.text_not_text"),
     QT_TRANSLATE_NOOP(
         "CoreMessages", "the sentence is empty: type at least one word", "config.sentence_empty"
@@ -91,7 +94,9 @@ CONFIG = section(
     QT_TRANSLATE_NOOP(
         "CoreMessages", "d_model must be between 1 and {limit}, not {value!r}", "config.d_model"
     ),
-    QT_TRANSLATE_NOOP("CoreMessages", "seed must be 0 or more, not {value!r}", "config.seed"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "seed must be a whole number from 0 to {limit}, not {value!r}", "config.seed"
+    ),
     QT_TRANSLATE_NOOP("CoreMessages", "max_tokens must be 2 or more, not {value!r}", "config.max_tokens"),
     QT_TRANSLATE_NOOP("CoreMessages", "unknown configuration keys: {keys}", "config.unknown_keys"),
     QT_TRANSLATE_NOOP("CoreMessages", "scoring {value!r} is not one of {choices}", "config.scoring"),
@@ -203,7 +208,8 @@ ENGINE = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "{count} token(s) unknown to {model} became [UNK] (their characters are kept in brackets)",
+        "{count} token(s) unknown to {model} became {unknown}, which keeps the characters it replaced "
+        "({example})",
         "engine.unknown_tokens",
     ),
     QT_TRANSLATE_NOOP(
@@ -399,6 +405,11 @@ FAMILIES = section(
         "CoreMessages",
         "{path}: {key} is {value!r}, not a whole number above 0; use the config.json that came with the model",
         "families.not_positive",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: {key} is {value}, more than any model has (at most {limit}); use the config.json that came with the model",
+        "families.too_large",
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",

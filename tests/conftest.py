@@ -71,3 +71,22 @@ def make_window(qtbot, engine):
 @pytest.fixture
 def window(make_window):
     return make_window(AttentionConfig(sentence=ANIMAL))
+
+
+@pytest.fixture
+def run(capsys):
+    """run(*argv): a command of ``python -m explorer`` in this process (status, stdout, stderr)."""
+    import subprocess
+
+    from explorer.cli import main
+
+    def go(*args: str) -> subprocess.CompletedProcess:
+        capsys.readouterr()  # what came before (building a folder prints a progress bar)
+        try:
+            code = main(list(args))
+        except SystemExit as exc:
+            code = exc.code
+        captured = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, captured.out, captured.err)
+
+    return go

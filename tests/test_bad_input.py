@@ -131,6 +131,11 @@ def model_folders(tmp_path) -> dict[str, Path]:
     tensors = load_file(str(good / "model.safetensors"))
     tensors["encoder.layer.3.attention.self.key.weight"][7, 7] = float("nan")
     save_file(tensors, str(folder("NaN weights", weights=None) / "model.safetensors"))
+    folder("30-digit layer count", {"num_hidden_layers": 10**30})
+    loop = folders["symlink loop"] = tmp_path / "loop"
+    loop.symlink_to(loop)
+    folders["a file"] = tmp_path / "a-file.txt"
+    folders["a file"].write_text("not a folder", encoding="utf-8")
     return folders
 
 
@@ -145,6 +150,9 @@ MODEL_FOLDER_WORDS = {
     "no tokenizer": ["no tokenizer"],
     "pickle only": ["pytorch_model.bin", "converted"],
     "NaN weights": ["encoder.layer.3.attention.self.key.weight", "NaN"],
+    "30-digit layer count": ["num_hidden_layers", "more than any model has"],
+    "symlink loop": ["loops through symbolic links"],
+    "a file": ["a file, not a folder"],
 }
 
 
@@ -157,6 +165,11 @@ CLI_REFUSED = [
     ("tau nan", ["--scale", "temperature", "--temperature", "nan"], ["temperature"]),
     ("tau inf", ["--scale", "temperature", "--temperature", "inf"], ["temperature"]),
     ("negative window", ["--mask", "window:-1"], ["window"]),
+    ("30-digit window", ["--mask", "window:" + "9" * 30], ["at most"]),
+    ("30-digit valid length", ["--mask", "valid:" + "9" * 30], ["at most"]),
+    ("30-digit seed", ["--weights", "random", "--seed", "9" * 30], ["seed", "from 0 to"]),
+    ("empty --model-dir", ["--model-dir", ""], ["--model-dir is empty"]),
+    ("text not UTF-8", ["--sentence", "caf\udce9"], ["not valid UTF-8"]),
 ]
 
 

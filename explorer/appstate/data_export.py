@@ -10,12 +10,12 @@ needed to load them). JSON: the same file as the ``trace`` command.
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 
 import numpy as np
 
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
+from explorer.finite import strict_json
 
 PER_HEAD = ("Q", "K", "V", "scores", "scaled", "weights", "head_outputs")
 
@@ -106,7 +106,7 @@ def export_npy(trace: AttentionTrace, folder: str | Path) -> list[Path]:
         np.save(path, np.array(getattr(trace, name), dtype=str), allow_pickle=False)
         paths.append(path)
     meta = folder / "meta.json"
-    meta.write_text(json.dumps(trace.meta(), ensure_ascii=False, indent=2), encoding="utf-8")
+    meta.write_text(strict_json(trace.meta(), meta.name, ensure_ascii=False, indent=2), encoding="utf-8")
     paths.append(meta)
     return paths
 

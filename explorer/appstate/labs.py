@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from explorer.appstate.lab import LabState
+from explorer.appstate.lm import LMSettings, LMState
 from explorer.appstate.translation import TranslationSettings, TranslationState
 from explorer.appstate.vision import VisionSettings, VisionState
 from explorer.appstate.why_attention import WhyAttentionSettings, WhyAttentionState
@@ -32,6 +33,7 @@ LABS: list[LabEntry] = [
     LabEntry("translation", TranslationState, TranslationSettings),
     LabEntry("vision", VisionState, VisionSettings),
     LabEntry("why_attention", WhyAttentionState, WhyAttentionSettings),
+    LabEntry("lm", LMState, LMSettings),
 ]
 
 

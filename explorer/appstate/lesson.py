@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from explorer.appstate.lesson_lm import LM_TRACK
 from explorer.appstate.lesson_step import Question, Step, Track
 from explorer.appstate.lesson_translation import TRANSLATION_TRACK
 from explorer.appstate.lesson_vision import VISION_TRACK
@@ -26,9 +27,8 @@ ATTENTION_STEPS: tuple[Step, ...] = (
         QT_TRANSLATE_NOOP("Lesson", "text → [t₁, t₂, …, tₙ]"),
         QT_TRANSLATE_NOOP(
             "Lesson",
-            "The text is cut into tokens. A pretrained model adds its own "
-            "[CLS] at the start and [SEP] at the end; characters it does not know "
-            "become [UNK].",
+            "The text is cut into tokens. This model adds its own {start} at the "
+            "start and {end} at the end; characters it does not know become {unknown}.",
         ),
         id="attention.tokens",
     ),
@@ -184,7 +184,7 @@ ATTENTION_TRACK = Track(
 # The lesson's tracks in teaching order; a teacher walks one, or all of them in this order.
 # A new track is a Track in its lab's own module and one line here (or, for one made
 # elsewhere, ``register_track``).
-TRACKS: list[Track] = [ATTENTION_TRACK, TRANSLATION_TRACK, VISION_TRACK]
+TRACKS: list[Track] = [ATTENTION_TRACK, TRANSLATION_TRACK, VISION_TRACK, LM_TRACK]
 ALL_TRACKS = "all"  # walk every track's steps, one after the other
 
 STEPS: list[Step] = [step for track in TRACKS for step in track.steps]
@@ -192,7 +192,11 @@ STAGE_ORDER = tuple(step.stage for step in STEPS)
 _INDEX = {step.id: index for index, step in enumerate(STEPS)}
 if len(_INDEX) != len(STEPS) or len({t.id for t in TRACKS}) != len(TRACKS) or ALL_TRACKS in _INDEX:
     raise ValueError("every lesson step and track needs an id of its own")
-TRACK_IDS = (ALL_TRACKS, *(track.id for track in TRACKS))
+
+
+def track_ids() -> tuple[str, ...]:
+    """Every track a teacher can pick (registered ones included), ALL_TRACKS first."""
+    return (ALL_TRACKS, *(track.id for track in TRACKS))
 
 
 def step_index(step_id: str) -> int:
@@ -214,12 +218,41 @@ def track_range(track_id: str) -> range:
         if track.id == track_id:
             return range(start, start + len(track.steps))
         start += len(track.steps)
-    raise KeyError(f"no lesson track {track_id!r}; choose one of {', '.join(TRACK_IDS)}")
+    raise KeyError(f"no lesson track {track_id!r}; choose one of {', '.join(track_ids())}")
+
+
+# The tokens step without a model's tokenizer (seeded or identity weights).
+TOKENS_WITHOUT_MARKERS = QT_TRANSLATE_NOOP(
+    "Lesson",
+    "The text is cut into tokens: words, punctuation and single characters. Seeded weights "
+    "have no vocabulary, so nothing is added and nothing is unknown; a pretrained model adds "
+    "its own markers at the start and the end.",
+)
+MARKERS = {"[CLS]": ("[SEP]", "[UNK]"), "<s>": ("</s>", "<unk>")}  # start: end, unknown
+
+
+def model_markers(tokens: list[str]) -> tuple[str, str, str] | None:
+    """The markers the model that made ``tokens`` adds: (start, end, unknown), or None."""
+    if len(tokens) < 2 or tokens[0] not in MARKERS:
+        return None
+    end, unknown = MARKERS[tokens[0]]
+    return (tokens[0], end, unknown) if tokens[-1] == end else None
+
+
+def step_explanation(step: Step, tokens: list[str]) -> tuple[str, dict[str, str]]:
+    """A step's explanation (the English source text, to translate) and the words that fill
+    it in: the tokens step names the markers the current model really adds."""
+    if step.stage != "tokens":
+        return step.explanation, {}
+    markers = model_markers(tokens)
+    if markers is None:
+        return TOKENS_WITHOUT_MARKERS, {}
+    return step.explanation, dict(zip(("start", "end", "unknown"), markers, strict=True))
 
 
 def register_track(track: Track) -> Callable[[], None]:
     """Add a track after the others (its steps are walked with every track's); returns what
-    takes it out again. The tracks a teacher can pick alone (TRACK_IDS) stay the listed ones."""
+    takes it out again. A teacher can pick it alone like the listed ones."""
     if track.id in {t.id for t in TRACKS} or any(step.id in _INDEX for step in track.steps):
         raise ValueError(f"a lesson track {track.id!r} or one of its steps is registered already")
     TRACKS.append(track)

@@ -19,7 +19,7 @@ WHY_TAB = "why_attention"  # the Why-attention page (explorer/gui/labs/translati
 TRANSLATION_STEPS: tuple[Step, ...] = (
     Step(
         "fixed_context",
-        QT_TRANSLATE_NOOP("Lesson", "Encoder–decoder: one fixed context"),
+        QT_TRANSLATE_NOOP("Lesson", "Encoder–decoder: more than one fixed context"),
         "C = f(h₁, …, hₙ),   yᵢ = g(C, y₁, …, yᵢ₋₁)",
         QT_TRANSLATE_NOOP(
             "Lesson",

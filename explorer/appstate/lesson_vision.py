@@ -26,7 +26,7 @@ VISION_STEPS: tuple[Step, ...] = (
     Step(
         stage="vision_picture",
         title=QT_TRANSLATE_NOOP("Lesson", "Attention on pictures"),
-        formula="picture → CNN blocks → class",
+        formula=QT_TRANSLATE_NOOP("Lesson", "picture → CNN blocks → class"),  # its words are translated
         explanation=QT_TRANSLATE_NOOP(
             "Lesson",
             "A small network sorts pictures into eight classes: a red or blue circle, square, "
@@ -91,7 +91,7 @@ VISION_STEPS: tuple[Step, ...] = (
     Step(
         stage="vision_conv",
         title=QT_TRANSLATE_NOOP("Lesson", "Spatial attention: a k×k convolution"),
-        formula="logit = f^{k×k}([avg; max]) + b",
+        formula="logit = W ∗ [avg ; max] + b",  # W: the k × k kernel of each pooled map
         explanation=QT_TRANSLATE_NOOP(
             "Lesson",
             "A 7×7 convolution slides over the two pooled maps: each position's score is a "

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from explorer import reading
 from explorer.core.config import AttentionConfig
 from explorer.models import catalogue
 
@@ -66,10 +67,7 @@ class LoadedModel:
 
 
 def resolved_folder(folder: str) -> str:
-    try:
-        return str(Path(folder).expanduser().resolve())
-    except OSError:
-        return folder
+    return str(reading.canonical(folder))
 
 
 def folder_label(folder: str) -> str:

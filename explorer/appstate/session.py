@@ -16,9 +16,10 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
+from explorer import reading
 from explorer.appstate import labs as lab_registry
 from explorer.appstate.board import DEFAULT_BOARD
-from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACK_IDS, step_index
+from explorer.appstate.lesson import ALL_TRACKS, STEPS, step_index, track_ids
 from explorer.appstate.lines import LinesOptions
 from explorer.appstate.matrix_zoom import Region
 from explorer.appstate.state import (
@@ -36,6 +37,7 @@ from explorer.appstate.vision import VisionSettings
 from explorer.atomic import atomic_write
 from explorer.core.board import Board
 from explorer.core.config import AttentionConfig, ConfigError
+from explorer.finite import strict_json
 from explorer.messages import MessageError, message_of
 
 SESSION_FORMAT = "attention-explorer-session"
@@ -98,7 +100,7 @@ class Session:
         data["board"] = self.board.to_dict()
         data["lines"] = self.lines.to_dict()
         data.update({name: settings.to_dict() for name, settings in self.labs.items()})
-        return json.dumps(data, ensure_ascii=False, indent=2)
+        return strict_json(data, "session", ensure_ascii=False, indent=2)
 
 
 def _default_labs(given: dict[str, Any]) -> dict[str, Any]:
@@ -164,7 +166,7 @@ def load_session(path: str | Path) -> Session:
             raise SessionError.of("session.too_large", name=path.name, size=size // 1024)
         raw = path.read_bytes()
     except OSError as exc:
-        raise SessionError.of("session.unreadable", name=path.name, reason=exc.strerror or str(exc)) from None
+        raise SessionError.of("session.unreadable", name=path.name, reason=reading.reason(exc)) from None
     if not raw.strip():
         raise SessionError.of("session.empty", name=path.name)
     try:
@@ -260,7 +262,7 @@ def _format_2(data: dict[str, Any]) -> dict[str, Any]:
             out["lesson_step"] = 0
     if "lesson_track" in data:
         track = data["lesson_track"]
-        out["lesson_track"] = track if track in TRACK_IDS else ALL_TRACKS  # a track since removed
+        out["lesson_track"] = track if track in track_ids() else ALL_TRACKS  # a track since removed
     if "tab" in data:
         if not isinstance(data["tab"], str) or not data["tab"]:
             raise _Invalid.of("session.tab")

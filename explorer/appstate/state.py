@@ -20,7 +20,7 @@ from explorer.appstate import labs
 from explorer.appstate.board import BoardState
 from explorer.appstate.events import Observable
 from explorer.appstate.lab import LabState
-from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACK_IDS, step_index, track_of, track_range
+from explorer.appstate.lesson import ALL_TRACKS, STEPS, step_index, track_ids, track_of, track_range
 from explorer.appstate.lines import LinesState
 from explorer.appstate.matrix_zoom import Region, clamp
 from explorer.appstate.model_choice import LoadedModel
@@ -40,7 +40,9 @@ PIPELINE_PANELS = (
     ("head_output", "concat", "output", "entropy"),
 )
 PANEL_NAMES = tuple(name for row in PIPELINE_PANELS for name in row)
-ZOOM_NAMES = ("tokens", *PANEL_NAMES)  # what the stage zoom may show: the token chips, or panels
+# Panels the pipeline shows only zoomed into them (a lesson step's own picture).
+ZOOM_ONLY_PANELS = ("Q_heads",)  # Q of every head side by side: the split into heads
+ZOOM_NAMES = ("tokens", *PANEL_NAMES, *ZOOM_ONLY_PANELS)  # the token chips, or panels
 TEXT_ZOOM_RANGE = (-3, 12)  # steps of 2 px
 # Presentation mode's text: 22 px on a 1024×768 projector (nothing under 20 px there), in
 # proportion on other windows (explorer.gui.theme.presentation_px_for), never under 20 px.
@@ -137,7 +139,7 @@ class ExplorerState(Observable):
         self.values_on_cells: bool = False
         self.lesson_visible: bool = False
         self.lesson_step: int = 0  # an index into lesson.STEPS (every track's steps)
-        self.lesson_track: str = ALL_TRACKS  # the track the lesson walks (lesson.TRACK_IDS)
+        self.lesson_track: str = ALL_TRACKS  # the track the lesson walks (lesson.track_ids())
         self.tab: str = DEFAULT_TAB
         self.loaded_model: LoadedModel | None = None  # what the model labels describe
         self.shape: TraceShape | None = None  # of the trace on screen (None: none yet)
@@ -270,8 +272,8 @@ class ExplorerState(Observable):
 
     def set_lesson_track(self, track: str) -> None:
         """Walk one track (or ALL_TRACKS); a step outside it moves to the track's first step."""
-        if track not in TRACK_IDS:
-            raise ValueError(f"lesson track {track!r} is not one of {', '.join(TRACK_IDS)}")
+        if track not in track_ids():
+            raise ValueError(f"lesson track {track!r} is not one of {', '.join(track_ids())}")
         if track == self.lesson_track:
             return
         self.lesson_track = track

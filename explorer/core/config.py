@@ -30,6 +30,10 @@ DEVICES = ("auto", "cpu", "cuda", "mps")  # and "cuda:N" for the N-th GPU
 # The encoder's position table ends here; longer inputs are cut and the trace says so.
 MAX_TOKENS = 512
 MAX_RANDOM_D_MODEL = 4096
+# Bounds of the whole numbers a user types, so a 30-digit one is refused in words instead of
+# overflowing inside torch: a seed as a spin box holds it, a mask far beyond any input's length.
+MAX_SEED = 2**31 - 1
+MAX_MASK_SIZE = 1_000_000
 
 
 class ConfigError(MessageError, ValueError):
@@ -60,6 +64,8 @@ class MaskSpec:
         kind, size = match.group(1), int(match.group(2))
         if size < 0:
             raise ConfigError.of("config.mask_negative", kind=kind, size=size)
+        if size > MAX_MASK_SIZE:
+            raise ConfigError.of("config.mask_too_large", kind=kind, size=size, limit=MAX_MASK_SIZE)
         return cls(kind, size)
 
     def __str__(self) -> str:
@@ -105,8 +111,8 @@ class AttentionConfig:
             raise ConfigError.of("config.layer", value=self.layer)
         if not _is_int(self.d_model) or not 1 <= self.d_model <= MAX_RANDOM_D_MODEL:
             raise ConfigError.of("config.d_model", limit=MAX_RANDOM_D_MODEL, value=self.d_model)
-        if not _is_int(self.seed) or self.seed < 0:
-            raise ConfigError.of("config.seed", value=self.seed)
+        if not _is_int(self.seed) or not 0 <= self.seed <= MAX_SEED:
+            raise ConfigError.of("config.seed", limit=MAX_SEED, value=self.seed)
         if not _is_int(self.max_tokens) or self.max_tokens < 2:
             raise ConfigError.of("config.max_tokens", value=self.max_tokens)
         MaskSpec.parse(self.mask)  # raises on a malformed mask

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from explorer import reading
 from explorer.core.attention import Projections, Settings, Stages, attend
 from explorer.core.causal_attention import DecoderStages, Rotary, attend_decoder, decoder_mask
 from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
@@ -176,7 +177,7 @@ class Engine:
                 raise ModelError(message_of(exc)) from None
         if folder is None:
             raise ModelError(catalogue.missing_message(model_key))
-        key = str(Path(folder).expanduser().resolve())
+        key = str(reading.canonical(folder))  # one load per folder, however it is named
         with self._lock:
             if key not in self._models:
                 try:
@@ -191,7 +192,7 @@ class Engine:
     def forget_model(self, model_dir: str | Path) -> None:
         """Drop a cached load (or failure), e.g. after the user fixed the folder."""
         with self._lock:
-            self._models.pop(str(Path(model_dir).expanduser().resolve()), None)
+            self._models.pop(str(reading.canonical(model_dir)), None)
 
     def _pretrained_or_problem(self, config: AttentionConfig) -> tuple[Loaded | None, str | None]:
         """The model, or why the bundled one is unavailable (a folder the user chose raises)."""
@@ -615,7 +616,15 @@ class Engine:
                 break  # self-attention: the query is the sentence
         unk = key_tok.unk_count + (query_tok.unk_count if query_tok is not key_tok else 0)
         if unk:
-            notices.append(Message.of("engine.unknown_tokens", count=unk, model=model.name))
+            tokenizer = model.tokenizer
+            unknown = tokenizer.unk_token or "[UNK]"
+            pairs = (*zip(key_tok.ids, key_tok.tokens), *zip(query_tok.ids, query_tok.tokens))
+            example = next((t for i, t in pairs if i == tokenizer.unk_id), unknown)  # [UNK:们]
+            notices.append(
+                Message.of(
+                    "engine.unknown_tokens", count=unk, model=model.name, unknown=unknown, example=example
+                )
+            )
         if isinstance(model, PretrainedDecoder):
             if query.strip():
                 raise ConfigError.of("engine.decoder_query", model=model.name)

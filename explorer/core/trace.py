@@ -17,6 +17,7 @@ from explorer.atomic import atomic_write
 from explorer.core import trace_files
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.core.trace_files import Entry
+from explorer.finite import require_finite, require_half_range
 from explorer.messages import Message
 from explorer.web import AttentionSet, DrawsItself, Page
 
@@ -173,6 +174,11 @@ class AttentionTrace(DrawsItself):
         """What the interactive view shows (explorer.web.Page), opening on ``head``."""
         return attention_page(self, head)
 
+    def __post_init__(self) -> None:
+        # Here every trace is made (the engine, the board, the labs' attention): one that
+        # overflowed is refused before anyone draws or writes it, naming where it began.
+        require_finite((name, getattr(self, name)) for name in STAGE_ARRAYS)
+
     @property
     def n_query(self) -> int:
         return len(self.tokens_query)
@@ -250,6 +256,8 @@ class AttentionTrace(DrawsItself):
     def _write(self, path: Path, fmt: str, selection: TraceSelection) -> None:
         selection.heads_of(self.heads)  # an impossible head fails before any byte is written
         write = trace_files.write_json if fmt == "json" else trace_files.write_npz
+        if selection.dtype == "float16":  # refused before a byte is written, not written as inf
+            require_half_range((e.name, part) for e in self.file_entries(selection) for part in e.parts)
         meta = self.meta(selection)
         atomic_write(path, lambda f: write(f, meta, self.file_entries(selection), selection.dtype), "wb")
 

@@ -1,7 +1,8 @@
 """Trace files: named arrays and their metadata, streamed to NPZ or JSON.
 
 ``AttentionTrace.save`` hands them over (``AttentionTrace.file_entries``); this module knows
-nothing of the trace, so it imports nothing of the explorer.
+nothing of the trace (it imports only explorer.finite). Every number written is finite: JSON
+is strict JSON, never a bare NaN that readers refuse.
 
 Both writers go block by block through each array, so writing never holds more than one
 block beyond the trace itself: a 4,096-token trace has arrays of 537 MB, and turning
@@ -10,7 +11,6 @@ them into Python lists first (json.dump) took gigabytes and minutes.
 
 from __future__ import annotations
 
-import json
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -18,6 +18,8 @@ from typing import IO, Any
 
 import numpy as np
 import orjson
+
+from explorer.finite import NotFinite, count_non_finite, strict_json
 
 # Bytes of source array per written block: big enough that per-block work is noise,
 # small enough to stay out of the memory peak.
@@ -67,7 +69,7 @@ def write_npz(f: IO[bytes], meta: dict[str, Any], entries: Iterable[Entry], floa
                     for block in blocks(part, dtype):
                         out.write(block.tobytes())
         # Metadata as a JSON string, so loading needs no pickle.
-        text = np.array(json.dumps(meta, ensure_ascii=False))
+        text = np.array(strict_json(meta, "meta_json", ensure_ascii=False))
         with archive.open("meta_json.npy", "w", force_zip64=True) as out:
             np.lib.format.write_array(out, text, allow_pickle=False)
 
@@ -76,8 +78,8 @@ def write_npz(f: IO[bytes], meta: dict[str, Any], entries: Iterable[Entry], floa
 def write_json(f: IO[bytes], meta: dict[str, Any], entries: Iterable[Entry], floats: str) -> None:
     """One JSON object: the metadata, then each array as nested lists, streamed.
 
-    Numbers are the shortest text that reads back to the same float32 (or float16);
-    NaN and infinities are written as Python's json writes them (NaN, Infinity)."""
+    Numbers are the shortest text that reads back to the same float32 (or float16); a NaN
+    or an infinity is refused (NotFinite), never written."""
     f.write(b"{")
     for i, (key, value) in enumerate(meta.items()):
         f.write(("," if i else "").encode() + _json(key) + b":" + _json(value))
@@ -96,7 +98,7 @@ def write_json(f: IO[bytes], meta: dict[str, Any], entries: Iterable[Entry], flo
 
 
 def _json(value: object) -> bytes:
-    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+    return strict_json(value, "meta", ensure_ascii=False).encode("utf-8")
 
 
 def _write_entry(f: IO[bytes], entry: Entry, floats: str) -> None:
@@ -106,30 +108,29 @@ def _write_entry(f: IO[bytes], entry: Entry, floats: str) -> None:
     for i, part in enumerate(entry.parts):
         if i:
             f.write(b",")
-        _write_nested(f, part, dtype)
+        _write_nested(f, part, dtype, entry.name)
     if entry.stacked:
         f.write(b"]")
 
 
-def _write_nested(f: IO[bytes], array: np.ndarray, dtype: np.dtype) -> None:
+def _write_nested(f: IO[bytes], array: np.ndarray, dtype: np.dtype, name: str) -> None:
     if array.ndim <= 1 or array.nbytes <= BLOCK_BYTES:
-        f.write(_numbers(np.ascontiguousarray(array, dtype=dtype)))
+        f.write(_numbers(np.ascontiguousarray(array, dtype=dtype), name))
     elif array.ndim == 2:  # blocks of rows, each "[[…],[…]]" without its outer brackets
         f.write(b"[")
         for i, block in enumerate(blocks(array, dtype)):
-            f.write((b"," if i else b"") + _numbers(block)[1:-1])
+            f.write((b"," if i else b"") + _numbers(block, name)[1:-1])
         f.write(b"]")
     else:
         f.write(b"[")
         for i, sub in enumerate(array):
             if i:
                 f.write(b",")
-            _write_nested(f, sub, dtype)
+            _write_nested(f, sub, dtype, name)
         f.write(b"]")
 
 
-def _numbers(block: np.ndarray) -> bytes:
-    if block.dtype.kind == "f" and not np.isfinite(block).all():
-        # orjson writes null for NaN; json keeps NaN and ±Infinity (float64 text, still exact).
-        return _json(block.astype(np.float64).tolist())
+def _numbers(block: np.ndarray, name: str) -> bytes:
+    if count_non_finite(block):  # orjson would write null, json a bare NaN: neither is the number
+        raise NotFinite.of("numbers.json_not_finite", name=name)
     return orjson.dumps(block, option=orjson.OPT_SERIALIZE_NUMPY)

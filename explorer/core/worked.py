@@ -77,6 +77,18 @@ def work_rotation(trace: AttentionTrace, head: int, position: int, which: str = 
     return WorkedRotation(head, position, which, np.stack([x, y], axis=1), angles, after, factor)
 
 
+def softmax_parts(scaled: np.ndarray, visible: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What softmax does to rows of scaled scores [..., n_k], in float64: (row maxima over the
+    visible keys, exp(scaled − max) with 0 where masked, their sums). weight = exp / sum."""
+    scaled = np.asarray(scaled, dtype=np.float64)
+    visible = np.broadcast_to(np.asarray(visible, dtype=bool), scaled.shape)
+    maxima = np.where(visible, scaled, -np.inf).max(axis=-1)
+    maxima = np.where(np.isfinite(maxima), maxima, 0.0)  # a row with every key masked
+    # Masked keys may hold larger scores than the row's visible maximum: never exponentiate them.
+    exps = np.exp(np.where(visible, scaled - maxima[..., None], -np.inf))
+    return maxima, exps, exps.sum(axis=-1)
+
+
 def work_cell(trace: AttentionTrace, head: int, i: int, j: int) -> WorkedCell:
     rotated = trace.Q_rotated is not None and trace.K_rotated is not None
     q_all = trace.Q_rotated if trace.Q_rotated is not None else trace.Q
@@ -86,11 +98,8 @@ def work_cell(trace: AttentionTrace, head: int, i: int, j: int) -> WorkedCell:
     divisor = float(trace.scale_divisor)
     row_visible = trace.mask[i].astype(bool)
     row_scaled = trace.scaled[head, i].astype(np.float64)
-    finite = row_scaled[row_visible]
-    row_max = float(finite.max()) if finite.size else 0.0
-    # Masked keys may hold larger scores than the row's visible maximum: never exponentiate them.
-    row_exp = np.exp(np.where(row_visible, row_scaled - row_max, -np.inf))
-    total = float(row_exp.sum())
+    maxima, row_exp, sums = softmax_parts(row_scaled, row_visible)
+    row_max, total = float(maxima), float(sums)
     weights = trace.weights[head, i].astype(np.float64)
     values = trace.V[head].astype(np.float64)
     return WorkedCell(

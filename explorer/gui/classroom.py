@@ -50,6 +50,9 @@ OTHER_KEYS = (
 )
 
 
+ZOOMED_TABS = ("pipeline", "board")  # the tabs that show the "Show:" picker's stage
+
+
 def _ctx(text: str) -> str:
     return QtCore.QCoreApplication.translate("Classroom", text)
 
@@ -148,6 +151,24 @@ class SentenceBar(QtWidgets.QWidget):
         super().changeEvent(event)
 
 
+def _within(widget, window) -> bool:
+    try:
+        return widget.window() is window
+    except RuntimeError:  # deleted
+        return False
+
+
+def _vanished(old, window) -> bool:
+    """Whether the focus left ``old`` because it was hidden, disabled or deleted (rather
+    than by a click, a key or a window switch)."""
+    if old is None:
+        return False
+    try:
+        return old.window() is window and not (old.isVisible() and old.isEnabled())
+    except RuntimeError:  # deleted: the focus moved on as it went
+        return True
+
+
 class Classroom(QtCore.QObject):
     """Presentation mode, lesson steps, themes, language and text size for one MainWindow."""
 
@@ -168,9 +189,11 @@ class Classroom(QtCore.QObject):
             window.controls.query,
         ):
             self.watch_text_field(field)
+        QtWidgets.QApplication.instance().focusChanged.connect(self._on_focus_changed)
         self.state.subscribe(
-            self._on_state, ("theme", "language", "presentation", "zoom", "lesson", "stage_zoom")
+            self._on_state, ("theme", "language", "presentation", "zoom", "lesson", "stage_zoom", "tab")
         )
+        self._show_zoom_picker()
         self.retranslate()
 
     # -- actions, menus, toolbar ------------------------------------------------------------------
@@ -258,8 +281,9 @@ class Classroom(QtCore.QObject):
         self.zoom_label = QtWidgets.QLabel()
         self.zoom_combo = ElidedCombo(min_chars=12)  # a long stage title never widens the window
         self.zoom_combo.activated.connect(self._on_zoom_combo)
-        tb.addWidget(self.zoom_label)
-        tb.addWidget(self.zoom_combo)
+        # the stages of the tabs that zoom into them only (on a lab's tab it named a stage the
+        # class could not see)
+        self.zoom_actions = (tb.addWidget(self.zoom_label), tb.addWidget(self.zoom_combo))
         self.window.addToolBar(QtCore.Qt.ToolBarArea.TopToolBarArea, tb)
         self.toolbar = tb
 
@@ -364,18 +388,25 @@ class Classroom(QtCore.QObject):
         """Palette and fonts of the whole window for the theme, mode and text size."""
         look = theme.look(self.state)
         theme.apply_palette(look.theme)
-        self.window.setStyleSheet(theme.font_style_sheet(look.widget_px))
+        sheet = theme.font_style_sheet(look.widget_px)
+        if sheet != self.window.styleSheet():  # a new sheet re-polishes every widget: 80 ms
+            self.window.setStyleSheet(sheet)
         px = look.widget_px or theme.platform_font_px()
         font = QtGui.QFont(self.window.font())
         font.setPixelSize(px)
         self.window.strip.fit_height(font)  # one line of the window's text, whatever it shows
-        lesson = self.window.docks.built(Dock.LESSON)
-        if lesson is not None:
-            lesson.formula_label.setStyleSheet(f"font-size: {round(px * 1.25)}px;")
+        self._style_lesson()
         if "pyqtgraph" in sys.modules:  # a tab plots with it: its new plots follow the theme
             from explorer.gui.app_setup import configure_pyqtgraph
 
             configure_pyqtgraph(look.theme.name)
+
+    def _style_lesson(self) -> None:
+        """The lesson's formula a quarter larger than the window's text."""
+        lesson = self.window.docks.built(Dock.LESSON)
+        if lesson is not None:
+            px = theme.look(self.state).widget_px or theme.platform_font_px()
+            lesson.formula_label.setStyleSheet(f"font-size: {round(px * 1.25)}px;")
 
     # -- the state --------------------------------------------------------------------------------
     def _on_state(self, event: str, state) -> None:
@@ -398,6 +429,8 @@ class Classroom(QtCore.QObject):
             self._on_lesson()
         elif event == "stage_zoom":
             self._show_stage_zoom()
+        elif event == "tab":
+            self._show_zoom_picker()
 
     def _on_lesson(self) -> None:
         s = self.state
@@ -406,7 +439,7 @@ class Classroom(QtCore.QObject):
         if not s.lesson_visible:
             return
         self.window.show_notes()  # a panel built just now shows the result's notes too
-        self.apply_look()  # the lesson panel's formula size
+        self._style_lesson()  # a panel built just now: its formula's size
         s.set_tab(STEPS[s.lesson_step].tab)  # the step's own tab (a lab's step is on its tab)
         panels = step_panels(s)
         if s.stage_zoom and panels:  # a zoomed view follows the lesson; a lab's step (its own
@@ -446,6 +479,10 @@ class Classroom(QtCore.QObject):
         return STEPS[self.state.lesson_step].stage
 
     # -- one stage large -------------------------------------------------------------------------
+    def _show_zoom_picker(self) -> None:
+        for action in self.zoom_actions:
+            action.setVisible(self.state.tab in ZOOMED_TABS)
+
     def _on_zoom_combo(self, index: int) -> None:
         data = self.zoom_combo.itemData(index) or ""
         self.state.set_stage_zoom(tuple(data.split(",")) if data else None)
@@ -492,6 +529,16 @@ class Classroom(QtCore.QObject):
             self.act_prev.trigger()
             return True
         return False
+
+    def _on_focus_changed(self, old, new) -> None:
+        """The keyboard stays with the stage when the widget holding it goes away: a button
+        the lesson hides (a question's answer, on the next step), one that disables itself
+        (Train) or a page a tab switch hides. Qt then hands the focus on along the tab chain,
+        often to a text field with its text selected, where → moves the cursor and the next
+        key replaces the sentence; only a click, Tab or Ctrl+L / Ctrl+K puts it there."""
+        if new is None or not _within(new, self.window) or not _vanished(old, self.window):
+            return
+        self.focus_stage()
 
     def focus_stage(self) -> None:
         """The keyboard to the tabs: → and ← step the lesson, 1 … 9 pick heads."""

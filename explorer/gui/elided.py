@@ -72,6 +72,24 @@ class ElidedCombo(QtWidgets.QComboBox):
         super().__init__(parent)
         self.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(min_chars)
+        self._hint_key: tuple | None = None
+        self._hint = QtCore.QSize()
+        self.currentIndexChanged.connect(lambda _: self.updateGeometry())
+
+    def sizeHint(self) -> QtCore.QSize:
+        """Room for the current item whole, where the layout has it (a toolbar, a free row);
+        the minimum stays a few characters, so it never widens the window."""
+        hint = super().sizeHint()
+        key = (self.currentText(), self.font().key(), hint.width(), hint.height())
+        if self._hint_key != key:  # layouts ask often; the style's answer costs a millisecond
+            option = QtWidgets.QStyleOptionComboBox()
+            self.initStyleOption(option)
+            text = QtCore.QSize(self.fontMetrics().horizontalAdvance(self.currentText()) + 8, hint.height())
+            need = self.style().sizeFromContents(
+                QtWidgets.QStyle.ContentsType.CT_ComboBox, option, text, self
+            )
+            self._hint_key, self._hint = key, QtCore.QSize(max(hint.width(), need.width()), hint.height())
+        return QtCore.QSize(self._hint)
 
     def text_room(self) -> int:
         """The pixels the current item has inside the box."""
@@ -91,6 +109,8 @@ class ElidedCombo(QtWidgets.QComboBox):
         )
 
     def paintEvent(self, event):
+        if self._hint_key is not None and self._hint_key[0] != self.currentText():
+            self.updateGeometry()  # items replaced with signals blocked: ask for the room again
         painter = QtWidgets.QStylePainter(self)
         option = QtWidgets.QStyleOptionComboBox()
         self.initStyleOption(option)

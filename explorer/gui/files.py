@@ -74,7 +74,11 @@ class SessionFiles(QtCore.QObject):
 
     # -- open and save ------------------------------------------------------------------------
     def open(self, path: str | Path, interactive: bool = False) -> bool:
-        """Load a session into the state; on a bad file say why and leave everything as it was."""
+        """Load a session into the state; on a bad file say why and leave everything as it was.
+        The teacher's open (Ctrl+O, a recent session) asks first about unsaved changes, as
+        quitting does: opening replaces the lesson."""
+        if interactive and not self.window.ask_to_save(opening=True):
+            return False
         try:
             session = load_session(path)
         except SessionError as exc:

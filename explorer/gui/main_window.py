@@ -487,15 +487,20 @@ class MainWindow(QtWidgets.QMainWindow):
         or opened session, or from how the window opened."""
         return self.files.changed()
 
-    def ask_to_save(self) -> bool:
-        """Save / Discard / Cancel when the lesson has unsaved changes; True: go on closing."""
+    def ask_to_save(self, opening: bool = False) -> bool:
+        """Save / Discard / Cancel when the lesson has unsaved changes; True: go on closing
+        (or, ``opening``, replacing the lesson with another session)."""
         if not self.unsaved():
             return True
         box = QtWidgets.QMessageBox(self)
         box.setIcon(QtWidgets.QMessageBox.Icon.Question)
         box.setWindowTitle(self.tr("Unsaved changes"))
         box.setText(self.tr("The lesson has changes that are not saved in a session file."))
-        box.setInformativeText(self.tr("Save them before quitting?"))
+        box.setInformativeText(
+            self.tr("Save them before opening another session?")
+            if opening
+            else self.tr("Save them before quitting?")
+        )
         B = QtWidgets.QMessageBox.StandardButton
         box.setStandardButtons(B.Save | B.Discard | B.Cancel)
         box.setDefaultButton(B.Save)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6 import QtGui, QtWidgets
 
 from explorer.core.config import ConfigError
+from explorer.finite import NotFinite
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.elided import ElidedLabel
 from explorer.gui.i18n import translate
@@ -26,7 +27,7 @@ def error_message(exc: BaseException) -> str:
     interface language (core errors carry a message key: explorer.gui.core_text)."""
     from explorer.models.loader import ModelError
 
-    if isinstance(exc, ConfigError):
+    if isinstance(exc, (ConfigError, NotFinite)):
         return translate("Messages", "Cannot compute this: {0}").format(error_text(exc))
     if isinstance(exc, ModelError):
         return translate("Messages", "The model could not be used: {0}").format(error_text(exc))

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PySide6 import QtCore
 
+from explorer import reading
 from explorer.appstate.state import LANGUAGES, THEMES
 
 MAX_RECENT = 8
@@ -99,7 +100,7 @@ class Preferences:
         return [str(v) for v in (value or []) if v][:MAX_RECENT]
 
     def _add(self, key: str, path: str | Path) -> list[str]:
-        path = str(Path(path).expanduser().resolve())
+        path = str(reading.canonical(path))
         recent = ([path] + [p for p in self._list(key) if p != path])[:MAX_RECENT]
         self.settings.setValue(key, recent)
         return recent

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import torch
 
+from explorer.finite import count_non_finite
 from explorer.models.bert import BertConfig
 from explorer.models.errors import ModelError
 from explorer.models.families import LAYER_SUFFIXES, CanonicalTensors, family_of
@@ -116,11 +116,9 @@ def non_finite(tensor: torch.Tensor) -> int:
 
 
 def _non_finite_block(tensor: torch.Tensor) -> int:
-    values = (tensor if tensor.dtype in (torch.float32, torch.float64) else tensor.float()).numpy()
-    with np.errstate(over="ignore", invalid="ignore"):
-        if np.isfinite(values.sum()):
-            return 0
-    return int(values.size - np.count_nonzero(np.isfinite(values)))
+    return count_non_finite(
+        (tensor if tensor.dtype in (torch.float32, torch.float64) else tensor.float()).numpy()
+    )
 
 
 def check_vocabulary(

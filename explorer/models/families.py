@@ -140,6 +140,9 @@ FAMILIES: dict[str, Family] = {
 SUPPORTED = ", ".join([*FAMILIES, *DECODER_LABELS])
 LABELS = ", ".join([*(f.label for f in FAMILIES.values()), *DECODER_LABELS.values()])
 _SIZES = ("hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size")
+# Far beyond any model's, below what would fill the memory (or overflow torch) when checked.
+MAX_SIZE = 2**31 - 1
+_LIMITS = {"num_hidden_layers": 1024, "num_attention_heads": 4096}
 
 
 def family_of(config: BertConfig) -> Family:
@@ -225,6 +228,11 @@ def _checked(path: Path, family: Family, values: dict[str, Any], raw: dict[str, 
     for name in (*_SIZES, "max_position_embeddings", "vocab_size"):
         if not _whole(values[name]) or values[name] <= 0:
             raise ModelError.of("families.not_positive", path=path, key=key(name), value=values[name])
+        limit = _LIMITS.get(name, MAX_SIZE)  # a 30-digit layer count filled the memory checking it
+        if values[name] > limit:
+            raise ModelError.of(
+                "families.too_large", path=path, key=key(name), value=values[name], limit=limit
+            )
     if not _whole(values["type_vocab_size"]) or values["type_vocab_size"] < 0:
         raise ModelError.of("families.type_vocab", path=path, value=values["type_vocab_size"])
     if values["hidden_size"] % values["num_attention_heads"]:

@@ -19,6 +19,7 @@ from typing import Any
 
 import torch
 
+from explorer import reading
 from explorer.messages import Message
 from explorer.models.bert import BertConfig, BertEncoder
 from explorer.models.checks import check_tensors, check_vocabulary
@@ -95,9 +96,10 @@ def default_model_dir() -> Path | None:
 def resolve_folder(path: str | Path) -> Path:
     """The folder that holds config.json: a Hugging Face cache's ``models--org--name`` folder
     leads to the snapshot its ``refs/main`` names (or its only snapshot)."""
-    folder = Path(path).expanduser()
-    if not folder.is_dir():
+    folder = reading.user_path(path, "--model-dir", ModelError)  # "" is no folder, not the bundled one
+    if not reading.present(folder, ModelError):
         raise ModelError.of("loader.folder_missing", folder=folder)
+    reading.folder(folder, ModelError)  # a file, a folder that cannot be read: said so
     snapshots = folder / "snapshots"
     if (folder / "config.json").exists() or not snapshots.is_dir():
         return folder

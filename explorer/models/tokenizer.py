@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from explorer.models.errors import ModelError
 from explorer.models.token_labels import Labeller, scheme_of
+from explorer.models.unigram_table import PieceTable, read_large_unigram
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -34,7 +35,11 @@ class TextTokenizer:
     """A fast tokenizer with its built-in padding and truncation switched off."""
 
     def __init__(
-        self, tokenizer: Tokenizer, unk_token: str | None, source: Path, labeller: Labeller | None = None
+        self,
+        tokenizer: Tokenizer | PieceTable,
+        unk_token: str | None,
+        source: Path,
+        labeller: Labeller | None = None,
     ):
         self._tok = tokenizer
         # Some shipped tokenizer.json files pad every input to 128 and cut at 128.
@@ -141,13 +146,20 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
         from tokenizers import Tokenizer
 
         try:
-            tok = Tokenizer.from_file(str(path))
+            # a large Unigram (multilingual-e5) without holding the interpreter lock for a second
+            table = read_large_unigram(path)
+            tok = table if table is not None else Tokenizer.from_file(str(path))
         except Exception as exc:  # tokenizers raises its own exception type
             raise ModelError.of("tokenizer.unreadable", path=path, detail=_first_line(exc)) from None
         # The config's unknown token when the vocabulary has it, else the one the model names.
         named = _token(settings.get("unk_token"))
-        unk = named if named and tok.token_to_id(named) is not None else _model_unk(tok, path)
-        return TextTokenizer(tok, unk, path, _labeller(tok))
+        unk: str | None
+        if named and tok.token_to_id(named) is not None:
+            unk = named
+        else:
+            unk = table.unk_token if table is not None else _model_unk(tok, path)
+        # a piece table is a Unigram: SentencePiece's spelling (scheme_of reads a Tokenizer's model)
+        return TextTokenizer(tok, unk, path, _labeller(tok, "sentencepiece" if table is not None else None))
     vocab = folder / "vocab.txt"
     if vocab.is_file() and wordpiece_family:
         tok, unk = build_wordpiece(vocab, settings)

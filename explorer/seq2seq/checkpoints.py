@@ -14,7 +14,9 @@ import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save
 
+from explorer import reading
 from explorer.atomic import atomic_write
+from explorer.finite import first_non_finite, strict_json
 from explorer.messages import message_of
 from explorer.resources import resource_path
 from explorer.seq2seq.build import build_model
@@ -47,20 +49,20 @@ def save_checkpoint(
         "spec": spec.to_dict(),
         "training": training,
     }
+    text = strict_json(config, CONFIG_FILE, ensure_ascii=False, indent=1)  # a diverged run's NaN: refused
     atomic_write(folder / WEIGHTS_FILE, lambda f: f.write(save(state)), "wb")
-    atomic_write(
-        folder / CONFIG_FILE, lambda f: json.dump(config, f, ensure_ascii=False, indent=1), "w"
-    )  # fmt: skip
+    atomic_write(folder / CONFIG_FILE, lambda f: f.write(text), "w")
     return folder
 
 
 def read_config(folder: str | Path, kind: str = CHECKPOINT_KIND) -> dict:
+    reading.folder(reading.user_path(folder, "--checkpoint", CheckpointError), CheckpointError)
     path = Path(folder) / CONFIG_FILE
-    if not path.is_file():
+    if not reading.present(path, CheckpointError):
         raise CheckpointError.of("seq2seq.no_checkpoint", folder=str(folder), file=CONFIG_FILE)
     try:
-        config = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        config = json.loads(reading.read_bytes(path, CheckpointError).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CheckpointError.of("seq2seq.config_not_json", path=str(path), detail=str(exc)) from None
     if not isinstance(config, dict) or config.get("kind") != kind:
         raise CheckpointError.of("seq2seq.not_a_checkpoint", path=str(path))
@@ -84,14 +86,18 @@ def load_checkpoint(folder: str | Path) -> tuple[torch.nn.Module, ModelSpec, dic
 def load_weights(folder: Path, build) -> torch.nn.Module:
     """``build()``'s module with the folder's weights, in eval mode on the CPU."""
     weights = folder / WEIGHTS_FILE
-    if not weights.is_file():
+    if not reading.present(weights, CheckpointError):
         raise CheckpointError.of("seq2seq.no_checkpoint", folder=str(folder), file=WEIGHTS_FILE)
+    reading.file(weights, CheckpointError)  # permission, a folder of that name: said so
     try:
         state = load_file(str(weights), device="cpu")
     except (SafetensorError, OSError, ValueError) as exc:
         raise CheckpointError.of(
             "seq2seq.weights_unreadable", weights=str(weights), detail=str(exc)
         ) from None
+    bad = first_non_finite((name, t.float().numpy()) for name, t in state.items() if t.is_floating_point())
+    if bad is not None:  # a diverged run's weights: refused like a model folder's, not run into NaN
+        raise CheckpointError.of("checks.non_finite", weights=str(weights), tensor=bad[0], count=bad[1])
     with torch.random.fork_rng(
         devices=[]
     ):  # the random start is overwritten at once: leave the generator alone

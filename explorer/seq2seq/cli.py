@@ -17,7 +17,9 @@ import sys
 import threading
 from dataclasses import replace
 
+from explorer.core.config import MAX_SEED
 from explorer.failing import Parser, check_out, check_out_file, fail
+from explorer.finite import NotFinite
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError
 from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail
 
@@ -27,6 +29,17 @@ EXIT_CANCELLED = 130
 def say(line: str) -> None:
     if sys.stdout is not None:
         print(line, flush=True)
+
+
+# The most each count of a training run may be: far beyond what the lab needs, below where a
+# run never ends or the machine runs out of memory.
+TRAIN_LIMITS = {
+    "steps": 1_000_000,
+    "batch_size": 65_536,
+    "eval_every": 1_000_000,
+    "final_eval": 100_000,
+    "threads": 1024,
+}
 
 
 def train_main(argv: list[str]) -> int:
@@ -56,11 +69,11 @@ def train_main(argv: list[str]) -> int:
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     args = parser.parse_args(argv)
     check_out(args.out)  # the folder itself may be new, not its parents
-    for name in ("steps", "batch_size", "eval_every", "final_eval", "threads"):
-        if getattr(args, name) < 1:
-            fail(f"--{name.replace('_', '-')} must be 1 or more, not {getattr(args, name)}")
-    if args.seed < 0:
-        fail(f"--seed must be 0 or more, not {args.seed}")
+    for name, most in TRAIN_LIMITS.items():  # a 30-digit --steps trained forever
+        if not 1 <= getattr(args, name) <= most:
+            fail(f"--{name.replace('_', '-')} must be from 1 to {most}, not {getattr(args, name)}")
+    if not 0 <= args.seed <= MAX_SEED:  # torch takes no 30-digit seed
+        fail(f"--seed must be from 0 to {MAX_SEED}, not {args.seed}")
     if not 0 < args.lr < 1:
         fail(f"--lr must be between 0 and 1, not {args.lr}")
 
@@ -125,7 +138,7 @@ def train_main(argv: list[str]) -> int:
     for fmt, numbers in per_format.items():
         say(
             f"  {fmt:<15} {numbers['exact_match']:11.4f}  {numbers['alignment_score']:15.3f}  "
-            f"{numbers['spelled_alignment_score']:33.3f}"
+            f"{_score(numbers['spelled_alignment_score']):>33}"
         )
     training = {
         "command": "python -m explorer train " + shlex.join(argv),
@@ -145,6 +158,8 @@ def train_main(argv: list[str]) -> int:
     }
     try:
         folder = save_checkpoint(args.out, result.model, spec, training)
+    except NotFinite as exc:  # the run diverged: its loss is NaN
+        fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
     say(
@@ -152,6 +167,10 @@ def train_main(argv: list[str]) -> int:
         f"alignment score {report.alignment_score():.3f}, {result.log.elapsed_s:.1f} s on {result.device}"
     )
     return 0
+
+
+def _score(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"  # None: no such digits in that format
 
 
 def translate_main(argv: list[str]) -> int:
@@ -178,17 +197,19 @@ def translate_main(argv: list[str]) -> int:
     check_outputs(args.out, args.html)
     if args.out is not None:
         check_out_file(args.out)
-    if args.seed < 0:
-        fail(f"--seed must be 0 or more, not {args.seed}")
+    if not 0 <= args.seed <= MAX_SEED:  # torch takes no 30-digit seed
+        fail(f"--seed must be from 0 to {MAX_SEED}, not {args.seed}")
     from explorer.seq2seq.translate import translate
 
     try:
         trace = translate(args.source, args.model, args.scoring, args.attention, args.seed, args.checkpoint)
-    except LabError as exc:
+    except (LabError, NotFinite) as exc:
         fail(str(exc))
     try:
         if args.out is not None:
             trace.save(args.out)
+    except NotFinite as exc:
+        fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
     if args.html is not None:

@@ -40,17 +40,18 @@ class Predictions:
         hits = [h for a, e in zip(self.alignments, self.examples) for h in alignment_hits(a, e)]
         return float(np.mean(hits)) if hits else 0.0
 
-    def spelled_alignment_score(self) -> float:
+    def spelled_alignment_score(self) -> float | None:
         """The alignment score over the digits a source character spells (padded digits left out)."""
         return self.digit_breakdown()["spelled_alignment_score"]
 
-    def digit_breakdown(self) -> dict[str, float]:
+    def digit_breakdown(self) -> dict[str, float | None]:
         """Alignment score of the digits a source character spells and of padded digits, and
-        where padded misses land."""
+        where padded misses land; None where there are no such digits (a format without a
+        padded digit), never NaN, which no JSON reader takes."""
         digits = [d for a, e in zip(self.alignments, self.examples) for d in digit_report(a, e)]
         spelled = [d.hit for d in digits if not d.padded]
         padded = [d for d in digits if d.padded]
-        mean = lambda xs: float(np.mean(xs)) if len(xs) else float("nan")  # noqa: E731
+        mean = lambda xs: float(np.mean(xs)) if len(xs) else None  # noqa: E731
         return {
             "spelled_alignment_score": mean(spelled),
             "padded_alignment_score": mean([d.hit for d in padded]),
@@ -58,7 +59,7 @@ class Predictions:
             "padded_next_to_field": mean([d.next_to_field for d in padded]),
         }
 
-    def by_format(self) -> dict[str, dict[str, float]]:
+    def by_format(self) -> dict[str, dict[str, float | None]]:
         """{format: {"exact_match", "alignment_score", "count", and digit_breakdown()'s keys}}."""
         groups: dict[str, list[int]] = defaultdict(list)
         for i, e in enumerate(self.examples):

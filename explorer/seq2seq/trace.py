@@ -18,7 +18,6 @@ so the window's stage panels and ``explorer.core.worked.work_cell`` apply unchan
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,12 +25,14 @@ import numpy as np
 
 from explorer.atomic import atomic_write, save_json_or_npz
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
+from explorer.finite import require_finite, strict_json
 from explorer.seq2seq.alignment import spelled_alignment_score
 from explorer.seq2seq.dates import DateExample
 from explorer.web import AttentionSet, DrawsItself, Page
 
 TRANSLATION_FORMAT_VERSION = 1
 STEP_ARRAYS = ("alignment", "scores", "scaled", "weights", "queries", "keys", "values", "context")
+COMPUTED_ORDER = ("keys", "values", "queries", "scores", "scaled", "weights", "context", "alignment")
 
 
 @dataclass
@@ -75,6 +76,11 @@ class TranslationTrace(DrawsItself):
     notices: list[str] = field(default_factory=list)
     unknown_characters: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Every number the tab draws and the files hold is finite (the checkpoint's weights
+        # were checked on loading; what fails here overflowed), in the order computed.
+        require_finite((name, getattr(self, name)) for name in COMPUTED_ORDER)
 
     @property
     def output(self) -> str:
@@ -183,13 +189,14 @@ class TranslationTrace(DrawsItself):
         return data
 
     def to_json(self, path: str | Path) -> None:
-        atomic_write(Path(path), lambda f: json.dump(self.to_dict(), f, ensure_ascii=False), "w")
+        text = strict_json(self.to_dict(), Path(path).name, ensure_ascii=False)
+        atomic_write(Path(path), lambda f: f.write(text), "w")
 
     def to_npz(self, path: str | Path) -> None:
         arrays = {name: getattr(self, name) for name in STEP_ARRAYS}
         arrays.update({f"param_{k}": v for k, v in self.scoring_params.items()})
         arrays.update(self._layer_arrays())
-        arrays["meta_json"] = np.array(json.dumps(self.meta(), ensure_ascii=False))  # no pickle needed
+        arrays["meta_json"] = np.array(strict_json(self.meta(), "meta_json", ensure_ascii=False))  # no pickle
         atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays), "wb")
 
     def save(self, path: str | Path) -> None:

@@ -126,7 +126,9 @@ def train_model(
             report = predict(model, held_out, vocab, device=device)
             metrics = {"exact_match": report.exact_match, "alignment_score": report.alignment_score()}
             for fmt, numbers in report.by_format().items():
-                metrics[f"exact_match/{fmt}"] = numbers["exact_match"]
+                exact = numbers["exact_match"]
+                if exact is not None:  # (always: every format has dates)
+                    metrics[f"exact_match/{fmt}"] = exact
             return metrics
 
         def report(progress) -> None:

@@ -26,12 +26,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from explorer import reading
 from explorer.core.attention import Settings
 from explorer.core.config import AttentionConfig
 from explorer.core.device import threads_for
 from explorer.core.trace import AttentionTrace
 from explorer.seq2seq.alignment import alignment_hits
-from explorer.seq2seq.checkpoints import load_checkpoint, shipped_folder
+from explorer.seq2seq.checkpoints import CheckpointError, load_checkpoint, shipped_folder
 from explorer.seq2seq.dates import find_fields
 from explorer.seq2seq.spec import ATTENTIONS, MODELS, LabError, ModelSpec, core_settings, default_spec
 from explorer.seq2seq.trace import TranslationTrace
@@ -60,7 +61,9 @@ def load_model(
         key: tuple = ("shipped", spec.model, spec.scoring)
         folder, label = shipped_folder(spec.model, spec.scoring), f"shipped {spec.name}"
     else:
-        folder = Path(checkpoint).expanduser().resolve()
+        folder = reading.canonical(
+            reading.user_path(checkpoint, "--checkpoint", CheckpointError)
+        )  # "": no folder
         key, label = ("folder", str(folder)), str(folder)
     with _load_lock:
         if key not in _loaded:

@@ -15,14 +15,17 @@ from pathlib import Path
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save
 
+from explorer import reading
 from explorer.atomic import atomic_write
+from explorer.finite import first_non_finite, strict_json
+from explorer.messages import Message, MessageError
 from explorer.resources import resource_path
 from explorer.vision.models import VARIANTS, TinyCNN, VisionConfig, VisionConfigError
 
 FORMAT_VERSION = 1
 
 
-class CheckpointError(ValueError):
+class CheckpointError(MessageError, ValueError):
     """A user-facing message about a missing or damaged checkpoint."""
 
 
@@ -37,47 +40,58 @@ def save_checkpoint(model: TinyCNN, stem: str | Path, info: dict | None = None) 
     state = {name: t.detach().to("cpu").contiguous() for name, t in model.state_dict().items()}
     meta = {"format_version": FORMAT_VERSION, "config": model.config.to_dict(), **(info or {})}
 
+    text = strict_json(meta, json_path.name, indent=2, ensure_ascii=False)  # a diverged run's NaN: refused
     atomic_write(weights_path, lambda f: f.write(save(state)), "wb")
-    atomic_write(json_path, lambda f: json.dump(meta, f, indent=2, ensure_ascii=False))
+    atomic_write(json_path, lambda f: f.write(text))
     return weights_path, json_path
 
 
 def read_info(stem: str | Path) -> dict:
+    stem = reading.user_path(stem, "--checkpoint", CheckpointError)  # "": no checkpoint, not ".json"
     _, json_path = checkpoint_paths(stem)
+    if not reading.present(json_path, CheckpointError):  # unreadable or a loop: said so
+        raise CheckpointError.of("vision.checkpoint_missing", path=str(json_path))
     try:
-        info = json.loads(json_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CheckpointError(
-            f"{json_path}: no such file (a checkpoint is NAME.safetensors + NAME.json)"
-        ) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CheckpointError(f"{json_path}: not a readable checkpoint description ({exc})") from None
+        info = json.loads(reading.read_text(json_path, CheckpointError))
+    except json.JSONDecodeError as exc:
+        raise CheckpointError.of("vision.checkpoint_not_json", path=str(json_path), detail=str(exc)) from None
     if not isinstance(info, dict) or not isinstance(info.get("config"), dict):
-        raise CheckpointError(f"{json_path}: it holds no model configuration")
+        raise CheckpointError.of("vision.checkpoint_no_config", path=str(json_path))
     return info
 
 
 def load_checkpoint(stem: str | Path) -> tuple[TinyCNN, dict]:
     """The model (CPU, eval mode) and the checkpoint's JSON; every problem a CheckpointError."""
+    stem = reading.user_path(stem, "--checkpoint", CheckpointError)  # "": no checkpoint, not ".json"
     weights_path, json_path = checkpoint_paths(stem)
     info = read_info(stem)
     try:
         config = VisionConfig.from_dict(info["config"])
     except (VisionConfigError, TypeError, ValueError) as exc:
-        raise CheckpointError(f"{json_path}: {exc}") from None
+        raise CheckpointError.of("vision.checkpoint_config", path=str(json_path), detail=str(exc)) from None
+    if not reading.present(weights_path, CheckpointError):
+        raise CheckpointError.of("vision.no_file", path=str(weights_path))
+    reading.file(weights_path, CheckpointError)  # permission, a folder of that name
     try:
         state = load_file(str(weights_path), device="cpu")
     except FileNotFoundError:
-        raise CheckpointError(f"{weights_path}: no such file") from None
+        raise CheckpointError.of("vision.no_file", path=str(weights_path)) from None
     except (OSError, SafetensorError, ValueError) as exc:
-        raise CheckpointError(f"{weights_path}: not a readable safetensors file ({exc})") from None
+        raise CheckpointError.of(
+            "vision.weights_unreadable", path=str(weights_path), detail=str(exc)
+        ) from None
+    bad = first_non_finite((name, t.float().numpy()) for name, t in state.items() if t.is_floating_point())
+    if bad is not None:  # a diverged run's weights: refused like a model folder's, not run into NaN
+        raise CheckpointError(
+            Message.of("checks.non_finite", weights=str(weights_path), tensor=bad[0], count=bad[1])
+        )
     model = TinyCNN(config)
     try:
         model.load_state_dict(state)
     except RuntimeError as exc:
         first = str(exc).strip().splitlines()
-        raise CheckpointError(
-            f"{weights_path}: the weights do not fit the configuration ({first[-1].strip()})"
+        raise CheckpointError.of(
+            "vision.weights_misfit", path=str(weights_path), detail=first[-1].strip()
         ) from None
     return model.eval(), info
 
@@ -93,7 +107,7 @@ def load_shipped(variant: str) -> tuple[TinyCNN, dict]:
     The same model object is handed to every caller: use it to compute, never to train.
     """
     if variant not in VARIANTS:
-        raise CheckpointError(f"model {variant!r} is not one of {', '.join(VARIANTS)}")
+        raise CheckpointError.of("vision.model_unknown", value=variant, choices=", ".join(VARIANTS))
     model, info = load_checkpoint(shipped_stem(variant))
     for p in model.parameters():
         p.requires_grad_(False)

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from explorer.failing import Parser, check_out, check_out_file, fail
+from explorer.finite import NotFinite
 
 MAX_SEED = 2**63 - 1
 
@@ -119,6 +120,8 @@ def train_vision_main(argv: list[str]) -> int:
     }
     try:
         weights, described = save_checkpoint(run.model, out / name, info)
+    except NotFinite as exc:  # the run diverged: its loss is NaN
+        fail(str(exc))
     except OSError as exc:
         fail(f"cannot write into {args.out}: {exc.strerror or exc}")
     ratio_text = ", ".join(f"{r.block} {r.kind} {r.ratio:.2f}×" for r in ratios)
@@ -177,7 +180,7 @@ def vision_main(argv: list[str]) -> int:
     from explorer.vision.trace import run_model
 
     try:
-        if args.checkpoint:
+        if args.checkpoint is not None:  # "" is refused, not read as the shipped model
             model, _ = load_checkpoint(args.checkpoint.removesuffix(".safetensors").removesuffix(".json"))
             if args.model not in (None, model.config.variant):
                 notices.append(
@@ -194,9 +197,11 @@ def vision_main(argv: list[str]) -> int:
         import copy
 
         model = copy.deepcopy(model).to(device)  # the shipped model stays on the CPU for everyone else
-    trace = run_model(model, image, object_mask=mask, label=label, source=source_text, notices=notices)
     try:
+        trace = run_model(model, image, object_mask=mask, label=label, source=source_text, notices=notices)
         trace.save(args.out)
+    except NotFinite as exc:
+        fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {args.out}: {exc.strerror or exc}")
     for note in trace.notices:

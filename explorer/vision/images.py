@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
+from explorer import reading
 from explorer.messages import Message, MessageError
 from explorer.vision.shapes import IMAGE_SIZE
 
@@ -48,8 +49,8 @@ class LoadedImage:
 
 
 def load_image(path: str | Path, size: int = IMAGE_SIZE) -> LoadedImage:
-    path = Path(path)
-    if not path.exists():
+    path = reading.user_path(path, "--image", ImageError)  # "": no picture, not the current folder
+    if not reading.present(path, ImageError):  # a loop, a folder on the way that cannot be read: said so
         raise ImageError.of("vision.no_file", path=str(path))
     if not path.is_file():
         raise ImageError.of("vision.not_a_file", path=str(path))

@@ -6,6 +6,29 @@ from explorer.messages import QT_TRANSLATE_NOOP, register, section
 VISION = section(
     QT_TRANSLATE_NOOP("CoreMessages", "{path}: no such file", "vision.no_file"),
     QT_TRANSLATE_NOOP("CoreMessages", "{path}: not a file", "vision.not_a_file"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: no such file (a checkpoint is NAME.safetensors + NAME.json)",
+        "vision.checkpoint_missing",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: not a readable checkpoint description ({detail})",
+        "vision.checkpoint_not_json",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "{path}: it holds no model configuration", "vision.checkpoint_no_config"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "{path}: an impossible configuration ({detail})", "vision.checkpoint_config"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "{path}: not a readable safetensors file ({detail})", "vision.weights_unreadable"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "{path}: the weights do not fit the configuration ({detail})", "vision.weights_misfit"
+    ),
+    QT_TRANSLATE_NOOP("CoreMessages", "model {value!r} is not one of {choices}", "vision.model_unknown"),
     QT_TRANSLATE_NOOP("CoreMessages", "{path}: cannot read it ({reason})", "vision.unreadable"),
     QT_TRANSLATE_NOOP("CoreMessages", "{path}: the file is empty", "vision.empty_file"),
     QT_TRANSLATE_NOOP(

@@ -21,7 +21,6 @@ Files (``save``), like the ``trace`` command's:
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ import numpy as np
 import torch
 
 from explorer.atomic import atomic_write, save_json_or_npz
+from explorer.finite import require_finite, strict_json
 from explorer.vision.models import TinyCNN, VisionConfig
 
 # The stage names a trace file always uses first, then the others blocks keep, in the order they happen.
@@ -73,6 +73,13 @@ class VisionTrace:
     device: str = "cpu"
     notices: list[str] = field(default_factory=list)
     compute_ms: float = 0.0
+
+    def __post_init__(self) -> None:
+        # Every number the tab draws and the files hold is finite (the checkpoint's weights
+        # were checked on loading; what fails here overflowed), block by block as computed.
+        stages = ((f"{b.name}.{name}", value) for b in self.blocks for name, value in b.stages.items())
+        final = (("pooled", self.pooled), ("logits", self.logits), ("probabilities", self.probabilities))
+        require_finite((*stages, *final))
 
     @property
     def variant(self) -> str:
@@ -145,11 +152,12 @@ class VisionTrace:
         return out
 
     def to_json(self, path: str | Path) -> None:
-        atomic_write(Path(path), lambda f: json.dump(self.to_dict(), f, ensure_ascii=False))
+        text = strict_json(self.to_dict(), Path(path).name, ensure_ascii=False)
+        atomic_write(Path(path), lambda f: f.write(text))
 
     def to_npz(self, path: str | Path) -> None:
         arrays: dict[str, Any] = self.arrays()
-        arrays["meta_json"] = np.array(json.dumps(self.meta(), ensure_ascii=False))  # no pickle needed
+        arrays["meta_json"] = np.array(strict_json(self.meta(), "meta_json", ensure_ascii=False))  # no pickle
         atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays), "wb")
 
     def save(self, path: str | Path) -> None:

@@ -704,6 +704,11 @@
         <translation>掩码 {kind}:{size}：大小必须大于或等于 0</translation>
     </message>
     <message>
+        <source>mask {kind}:{size}: the size must be at most {limit}</source>
+        <comment>config.mask_too_large</comment>
+        <translation>掩码 {kind}:{size}：大小不能超过 {limit}</translation>
+    </message>
+    <message>
         <source>sentence and query must be text</source>
         <comment>config.text_not_text</comment>
         <translation>句子和查询都必须是文本</translation>
@@ -734,9 +739,9 @@
         <translation>d_model 必须在 1 到 {limit} 之间，不能是 {value!r}</translation>
     </message>
     <message>
-        <source>seed must be 0 or more, not {value!r}</source>
+        <source>seed must be a whole number from 0 to {limit}, not {value!r}</source>
         <comment>config.seed</comment>
-        <translation>随机种子必须大于或等于 0，不能是 {value!r}</translation>
+        <translation>随机种子必须是 0 到 {limit} 之间的整数，而不是 {value!r}</translation>
     </message>
     <message>
         <source>max_tokens must be 2 or more, not {value!r}</source>
@@ -929,9 +934,9 @@
         <translation>查询从 {before} 个词截断为 {limit} 个</translation>
     </message>
     <message>
-        <source>{count} token(s) unknown to {model} became [UNK] (their characters are kept in brackets)</source>
+        <source>{count} token(s) unknown to {model} became {unknown}, which keeps the characters it replaced ({example})</source>
         <comment>engine.unknown_tokens</comment>
-        <translation>有 {count} 个词元不在 {model} 的词表中，变成了 [UNK]（原来的字符保留在方括号里）</translation>
+        <translation>有 {count} 个词元不在 {model} 的词表中，变成了 {unknown}，原来的字符保留在其中（{example}）</translation>
     </message>
     <message>
         <source>model folder {folder} does not exist; open the folder that holds the model&apos;s config.json, weights and tokenizer</source>
@@ -1137,6 +1142,11 @@
         <source>{path}: {key} is {value!r}, not a whole number above 0; use the config.json that came with the model</source>
         <comment>families.not_positive</comment>
         <translation>{path}：{key} 的值是 {value!r}，不是大于 0 的整数；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value}, more than any model has (at most {limit}); use the config.json that came with the model</source>
+        <comment>families.too_large</comment>
+        <translation>{path}：{key} 是 {value}，比任何模型都大（最多 {limit}）；请使用模型自带的 config.json</translation>
     </message>
     <message>
         <source>{path}: type_vocab_size is {value!r}; use the config.json that came with the model</source>
@@ -1634,6 +1644,41 @@
         <translation>{path}：不是一个文件</translation>
     </message>
     <message>
+        <source>{path}: no such file (a checkpoint is NAME.safetensors + NAME.json)</source>
+        <comment>vision.checkpoint_missing</comment>
+        <translation>{path}：没有这个文件（检查点是同名的两个文件：权重 .safetensors 与说明 .json）</translation>
+    </message>
+    <message>
+        <source>{path}: not a readable checkpoint description ({detail})</source>
+        <comment>vision.checkpoint_not_json</comment>
+        <translation>{path}：不是可读的检查点说明文件（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: it holds no model configuration</source>
+        <comment>vision.checkpoint_no_config</comment>
+        <translation>{path}：其中没有模型配置</translation>
+    </message>
+    <message>
+        <source>{path}: an impossible configuration ({detail})</source>
+        <comment>vision.checkpoint_config</comment>
+        <translation>{path}：配置无法成立（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: not a readable safetensors file ({detail})</source>
+        <comment>vision.weights_unreadable</comment>
+        <translation>{path}：不是可读的权重文件（.safetensors 格式）（{detail}）</translation>
+    </message>
+    <message>
+        <source>{path}: the weights do not fit the configuration ({detail})</source>
+        <comment>vision.weights_misfit</comment>
+        <translation>{path}：权重与配置不匹配（{detail}）</translation>
+    </message>
+    <message>
+        <source>model {value!r} is not one of {choices}</source>
+        <comment>vision.model_unknown</comment>
+        <translation>模型 {value!r} 不在可选的 {choices} 之中</translation>
+    </message>
+    <message>
         <source>{path}: cannot read it ({reason})</source>
         <comment>vision.unreadable</comment>
         <translation>{path}：无法读取（{reason}）</translation>
@@ -1819,6 +1864,11 @@
         <translation>{count} 个训练时没见过的词被读作 {unk}：{words}</translation>
     </message>
     <message>
+        <source>no true translation or alignment: the grammar of {task} does not write this text</source>
+        <comment>seq2seq.no_truth</comment>
+        <translation>没有标准译文和对齐：{task} 的语法写不出这段文字</translation>
+    </message>
+    <message>
         <source>the attention weights each output word used: one row per word written, one column per source word</source>
         <comment>seq2seq.note_attention</comment>
         <translation>每个输出词所用的注意力权重：每行是一个写出的词，每列是一个原文词</translation>
@@ -1829,11 +1879,6 @@
         <translation>没有注意力：每个输出词读的都是同一个固定上下文 {context}，只有一列</translation>
     </message>
     <message>
-        <source>no true translation or alignment: the grammar of {task} does not write this text</source>
-        <comment>seq2seq.no_truth</comment>
-        <translation>没有标准译文和对齐：{task} 的语法写不出这段文字</translation>
-    </message>
-    <message>
         <source>{path} is not a length-curve result: {detail}</source>
         <comment>seq2seq.length_file</comment>
         <translation>{path} 不是长度曲线的结果：{detail}</translation>
@@ -1842,6 +1887,71 @@
         <source>{matrix} row {row}, column {column}: {value!r} is not a finite number</source>
         <comment>board.cell</comment>
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>
+    </message>
+    <message>
+        <source>the numbers overflowed while computing: {stage} holds {count} NaN or infinite value(s) although the weights are finite (inputs or weights too large for float32)</source>
+        <comment>numbers.overflow</comment>
+        <translation>计算过程中数值溢出：{stage} 中有 {count} 个 NaN 或无穷大的值，尽管权重本身都是有限数（输入或权重太大，float32 装不下）</translation>
+    </message>
+    <message>
+        <source>float16 cannot hold {stage}: its values reach {value:.0f}, beyond ±65504; write float32</source>
+        <comment>numbers.float16_range</comment>
+        <translation>float16 装不下 {stage}：其中的值达到 {value:.0f}，超出了 ±65504；请改用 float32</translation>
+    </message>
+    <message>
+        <source>{name}: a number to write is NaN or infinite</source>
+        <comment>numbers.json_not_finite</comment>
+        <translation>{name}：要写入的数中有 NaN 或无穷大</translation>
+    </message>
+    <message>
+        <source>{path}: {reason}</source>
+        <comment>reading.failed</comment>
+        <translation>{path}：{reason}</translation>
+    </message>
+    <message>
+        <source>it does not exist</source>
+        <comment>reading.missing</comment>
+        <translation>它不存在</translation>
+    </message>
+    <message>
+        <source>it cannot be read (permission denied)</source>
+        <comment>reading.denied</comment>
+        <translation>无法读取（没有权限）</translation>
+    </message>
+    <message>
+        <source>it loops through symbolic links</source>
+        <comment>reading.loop</comment>
+        <translation>它的符号链接绕成了一个圈</translation>
+    </message>
+    <message>
+        <source>it is a file, not a folder</source>
+        <comment>reading.not_folder</comment>
+        <translation>这是一个文件，不是文件夹</translation>
+    </message>
+    <message>
+        <source>it is a folder, not a file</source>
+        <comment>reading.not_file</comment>
+        <translation>这是一个文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>a part of the path before it is a file, not a folder</source>
+        <comment>reading.parent_not_folder</comment>
+        <translation>路径中它前面的某一级是文件，不是文件夹</translation>
+    </message>
+    <message>
+        <source>its name is too long</source>
+        <comment>reading.too_long</comment>
+        <translation>名称太长</translation>
+    </message>
+    <message>
+        <source>it cannot be read ({detail})</source>
+        <comment>reading.other</comment>
+        <translation>无法读取（{detail}）</translation>
+    </message>
+    <message>
+        <source>{option} is empty: give a path</source>
+        <comment>reading.empty</comment>
+        <translation>{option} 是空的：请给出一个路径</translation>
     </message>
     <message>
         <source>training stopped: {detail}</source>
@@ -1892,6 +2002,121 @@
         <source>language {value!r} is not one of {choices}</source>
         <comment>web.language</comment>
         <translation>语言 {value!r} 不是 {choices} 中的一种</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number from 1 to {limit}, not {value!r}</source>
+        <comment>lm.size_out_of_range</comment>
+        <translation>{name} 必须是 1 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>{heads} heads do not divide the width {width}</source>
+        <comment>lm.heads_not_dividing</comment>
+        <translation>{heads} 个头不能整除宽度 {width}</translation>
+    </message>
+    <message>
+        <source>the text has {count} tokens; this model reads at most {limit}</source>
+        <comment>lm.too_long</comment>
+        <translation>这段文字有 {count} 个词元；这个模型最多读 {limit} 个</translation>
+    </message>
+    <message>
+        <source>head {layer}.{head} does not exist: the model has {layers} layers of {heads} heads</source>
+        <comment>lm.no_such_head</comment>
+        <translation>头 {layer}.{head} 不存在：这个模型有 {layers} 层，每层 {heads} 个头</translation>
+    </message>
+    <message>
+        <source>the text is empty: type a few characters</source>
+        <comment>lm.text_empty</comment>
+        <translation>文字是空的：请输入几个字符</translation>
+    </message>
+    <message>
+        <source>the text has {count} characters; at most {limit} are read</source>
+        <comment>lm.text_too_long</comment>
+        <translation>这段文字有 {count} 个字符；最多读取 {limit} 个</translation>
+    </message>
+    <message>
+        <source>{count} characters are not in this model&apos;s vocabulary: {characters}</source>
+        <comment>lm.unknown_characters</comment>
+        <translation>有 {count} 个字符不在这个模型的词表里：{characters}</translation>
+    </message>
+    <message>
+        <source>{folder} is not a folder</source>
+        <comment>lm.no_folder</comment>
+        <translation>{folder} 不是文件夹</translation>
+    </message>
+    <message>
+        <source>no GPT-2 model in {folder}: {file} is missing</source>
+        <comment>lm.folder_file_missing</comment>
+        <translation>{folder} 里没有 GPT-2 模型：缺少 {file}</translation>
+    </message>
+    <message>
+        <source>{path} cannot be read as JSON: {detail}</source>
+        <comment>lm.config_not_json</comment>
+        <translation>{path} 无法作为 JSON 读取：{detail}</translation>
+    </message>
+    <message>
+        <source>{path} does not describe a GPT-2 (model_type {value!r})</source>
+        <comment>lm.not_gpt2</comment>
+        <translation>{path} 描述的不是 GPT-2（model_type 为 {value!r}）</translation>
+    </message>
+    <message>
+        <source>{path}: {key} = {value!r} is a GPT-2 variant the lab cannot run</source>
+        <comment>lm.config_unsupported</comment>
+        <translation>{path}：{key} = {value!r} 是本实验室无法运行的 GPT-2 变体</translation>
+    </message>
+    <message>
+        <source>{path} describes a model that cannot be built: {detail}</source>
+        <comment>lm.config_impossible</comment>
+        <translation>{path} 描述的模型无法构建：{detail}</translation>
+    </message>
+    <message>
+        <source>{weights} holds {size:.1f} MB, more than the lab reads ({limit:.1f} MB)</source>
+        <comment>lm.weights_too_large</comment>
+        <translation>{weights} 有 {size:.1f} MB，超过本实验室读取的上限（{limit:.1f} MB）</translation>
+    </message>
+    <message>
+        <source>{weights} cannot be read: {detail}</source>
+        <comment>lm.weights_unreadable</comment>
+        <translation>{weights} 无法读取：{detail}</translation>
+    </message>
+    <message>
+        <source>{weights}: the tensor {name} holds values that are not finite numbers</source>
+        <comment>lm.weights_not_finite</comment>
+        <translation>{weights}：张量 {name} 含有不是有限数的值</translation>
+    </message>
+    <message>
+        <source>{weights} does not fit its config.json: {detail}</source>
+        <comment>lm.weights_misfit</comment>
+        <translation>{weights} 与它的 config.json 不匹配：{detail}</translation>
+    </message>
+    <message>
+        <source>task {value!r} is not one of {choices}</source>
+        <comment>lm.task_unknown</comment>
+        <translation>任务 {value!r} 不是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>initialisation {value!r} is not one of {choices}</source>
+        <comment>lm.init_unknown</comment>
+        <translation>初始化方式 {value!r} 不是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>the probe&apos;s period must be a whole number from 2 to {limit}, not {value!r}</source>
+        <comment>lm.period_out_of_range</comment>
+        <translation>探针的周期必须是 2 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>training diverged at step {step}: the loss is not a finite number (try a lower learning rate)</source>
+        <comment>lm.loss_not_finite</comment>
+        <translation>训练在第 {step} 步发散：损失不是有限数（请试一个更低的学习率）</translation>
+    </message>
+    <message>
+        <source>the temperature must be from 0 to 10, not {value!r}</source>
+        <comment>lm.temperature_out_of_range</comment>
+        <translation>温度必须在 0 到 10 之间，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>dropout must be a number from 0 to below 1, not {value!r}</source>
+        <comment>lm.dropout_out_of_range</comment>
+        <translation>丢弃率必须是 0 到 1 之间（不含 1）的数，而不是 {value!r}</translation>
     </message>
 </context>
 <context>
@@ -2098,6 +2323,233 @@
     </message>
 </context>
 <context>
+    <name>LMView</name>
+    <message>
+        <source>Every head&apos;s attention on the probe (prev: previous-token score, ind: induction score).</source>
+        <translation>每个头在探针上的注意力（prev：前一词元得分，ind：归纳得分）。</translation>
+    </message>
+    <message>
+        <source>Language model: every head&apos;s attention</source>
+        <translation>语言模型：每个头的注意力</translation>
+    </message>
+    <message>
+        <source>Language model: the selected head&apos;s stages</source>
+        <translation>语言模型：所选头的各个阶段</translation>
+    </message>
+    <message>
+        <source>Language model: training curves</source>
+        <translation>语言模型：训练曲线</translation>
+    </message>
+    <message>
+        <source>{head} · prev {prev:.2f} · ind {ind:.2f}</source>
+        <translation>{head} · 前一词元 {prev:.2f} · 归纳 {ind:.2f}</translation>
+    </message>
+    <message>
+        <source>{0} (off)</source>
+        <translation>{0}（已关闭）</translation>
+    </message>
+    <message>
+        <source>{head} · prev {score:.2f}</source>
+        <translation>{head} · 前一词元 {score:.2f}</translation>
+    </message>
+    <message>
+        <source>{head} · ind {score:.2f}</source>
+        <translation>{head} · 归纳 {score:.2f}</translation>
+    </message>
+    <message>
+        <source>previous-token head {0}: {1:.2f}</source>
+        <translation>前一词元头 {0}：{1:.2f}</translation>
+    </message>
+    <message>
+        <source>induction head {0}: {1:.2f}</source>
+        <translation>归纳头 {0}：{1:.2f}</translation>
+    </message>
+    <message>
+        <source>the induction model (random symbols repeated)</source>
+        <translation>归纳模型（重复的随机符号）</translation>
+    </message>
+    <message>
+        <source>the text model (English and Chinese characters)</source>
+        <translation>文本模型（英文和中文字符）</translation>
+    </message>
+    <message>
+        <source>Train {0} from random weights: the loss on the repeated half of the probe drops suddenly when a previous-token head and an induction head form.</source>
+        <translation>从随机权重开始训练{0}：一旦形成前一词元头和归纳头，探针重复那一半的损失会突然下降。</translation>
+    </message>
+    <message>
+        <source>best induction score {0:.2f}, best previous-token score {1:.2f}</source>
+        <translation>最高归纳得分 {0:.2f}，最高前一词元得分 {1:.2f}</translation>
+    </message>
+    <message>
+        <source>phase change at step {0}</source>
+        <translation>相变出现在第 {0} 步</translation>
+    </message>
+    <message>
+        <source>(induction score {goal:g} reached at step {step}, {s:.1f} s after Train)</source>
+        <translation>（第 {step} 步归纳得分达到 {goal:g}，按下训练后 {s:.1f} 秒）</translation>
+    </message>
+    <message>
+        <source>Optimiser steps of 32 sequences each</source>
+        <translation>优化器步数，每步 32 条序列</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>first half</source>
+        <translation>前一半</translation>
+    </message>
+    <message>
+        <source>repeated half</source>
+        <translation>重复的一半</translation>
+    </message>
+    <message>
+        <source>held-out text</source>
+        <translation>留出文本</translation>
+    </message>
+    <message>
+        <source>phase change</source>
+        <translation>相变</translation>
+    </message>
+    <message>
+        <source>induction {0}</source>
+        <translation>归纳 {0}</translation>
+    </message>
+    <message>
+        <source>best previous-token (layer 0)</source>
+        <translation>最高前一词元（第 0 层）</translation>
+    </message>
+    <message>
+        <source>Loss (nats)</source>
+        <translation>损失（奈特）</translation>
+    </message>
+    <message>
+        <source>Head scores</source>
+        <translation>头的得分</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <source>Head {head} is off: its values V are zeroed, so its output adds nothing to the next layer.</source>
+        <translation>头 {head} 已关闭：它的值 V 被置零，所以它的输出对下一层毫无贡献。</translation>
+    </message>
+    <message>
+        <source>Head {head}: every stage on the probe, as in the Pipeline tab. The causal mask hides every later key; the weights of each row add up to 1.</source>
+        <translation>头 {head}：它在探针上的每个阶段，和“流程”标签页一样。因果掩码遮住所有更靠后的键；每一行的权重之和为 1。</translation>
+    </message>
+    <message>
+        <source>shipped checkpoint</source>
+        <translation>自带的检查点</translation>
+    </message>
+    <message>
+        <source>training step {0}</source>
+        <translation>训练第 {0} 步</translation>
+    </message>
+    <message>
+        <source>probe: {0} random symbols, then the same again</source>
+        <translation>探针：{0} 个随机符号，再重复一遍</translation>
+    </message>
+    <message>
+        <source>probe: the typed text</source>
+        <translation>探针：输入的文本</translation>
+    </message>
+    <message>
+        <source>loss on the measuring probe: first half {0:.2f}, repeated half {1:.2f} nats</source>
+        <translation>测量探针上的损失：前一半 {0:.2f}，重复的一半 {1:.2f} 奈特</translation>
+    </message>
+    <message>
+        <source>with {heads} off: repeated half {loss:.2f} ({change:+.2f})</source>
+        <translation>关闭 {heads} 后：重复的一半 {loss:.2f}（{change:+.2f}）</translation>
+    </message>
+    <message>
+        <source>{title}: from {query} (position {i}) to {key} (position {j}): {value:.3f}</source>
+        <translation>{title}：从 {query}（位置 {i}）到 {key}（位置 {j}）：{value:.3f}</translation>
+    </message>
+    <message>
+        <source>Induction</source>
+        <translation>归纳</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>The induction model learned random symbols repeated; the text model, English and Chinese</source>
+        <translation>归纳模型学的是重复的随机符号；文本模型学的是英文和中文</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>24 random symbols, then the same again</source>
+        <translation>24 个随机符号，再重复一遍</translation>
+    </message>
+    <message>
+        <source>Type a text the heads read (characters the model knows), or leave it empty</source>
+        <translation>输入一段让各个头读取的文本（只能用模型认识的字符），或者留空</translation>
+    </message>
+    <message>
+        <source>New random probe</source>
+        <translation>新的随机探针</translation>
+    </message>
+    <message>
+        <source>Another random sequence, repeated once</source>
+        <translation>另一条随机序列，重复一次</translation>
+    </message>
+    <message>
+        <source>Switch heads off:</source>
+        <translation>关闭头：</translation>
+    </message>
+    <message>
+        <source>All on</source>
+        <translation>全部打开</translation>
+    </message>
+    <message>
+        <source>Switch every head back on</source>
+        <translation>把所有头重新打开</translation>
+    </message>
+    <message>
+        <source>Head {0} off: its output is zeroed before W_O</source>
+        <translation>关闭头 {0}：它的输出在 W_O 之前被置零</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s attention on the probe (rows: the position that predicts; columns: the positions it reads). A previous-token head fills the line just left of the diagonal; on the random probe an induction head fills the line 23 places left of it, in the repeated half. Click a head to select it, double-click to open its stages.</source>
+        <translation>每个头在探针上的注意力（行：做预测的位置；列：它读取的位置）。前一词元头填满紧挨对角线左侧的那条线；在随机探针上，归纳头在重复的那一半填满对角线左侧 23 格的那条线。单击一个头选中它，双击打开它的各个阶段。</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>各个头</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Train the model from scratch and watch the heads form</source>
+        <translation>从零开始训练模型，看各个头如何形成</translation>
+    </message>
+    <message>
+        <source>Every head&apos;s attention and scores; switch heads off</source>
+        <translation>每个头的注意力和得分；可以关闭头</translation>
+    </message>
+    <message>
+        <source>The selected head&apos;s Q, K, V, scores, causal mask, weights and output</source>
+        <translation>所选头的 Q、K、V、分数、因果掩码、权重和输出</translation>
+    </message>
+</context>
+<context>
     <name>LabTraining</name>
     <message>
         <source>Nothing to export yet: train a model first.</source>
@@ -2235,10 +2687,6 @@
         <translation>文本 → [t₁, t₂, …, tₙ]</translation>
     </message>
     <message>
-        <source>The text is cut into tokens. A pretrained model adds its own [CLS] at the start and [SEP] at the end; characters it does not know become [UNK].</source>
-        <translation>文本被切分成词元。预训练模型在开头加上 [CLS]、在结尾加上 [SEP]；它不认识的字符变成 [UNK]。</translation>
-    </message>
-    <message>
         <source>Input vectors X</source>
         <translation>输入向量 X</translation>
     </message>
@@ -2303,8 +2751,16 @@
         <translation>注意力，一步一步</translation>
     </message>
     <message>
+        <source>The text is cut into tokens: words, punctuation and single characters. Seeded weights have no vocabulary, so nothing is added and nothing is unknown; a pretrained model adds its own markers at the start and the end.</source>
+        <translation>文本被切分成词元：单词、标点和单个字符。随机种子生成的权重没有词表，所以不添加任何标记，也没有不认识的字符；预训练模型会在开头和结尾加上自己的标记。</translation>
+    </message>
+    <message>
         <source>Mask</source>
         <translation>掩码</translation>
+    </message>
+    <message>
+        <source>The text is cut into tokens. This model adds its own {start} at the start and {end} at the end; characters it does not know become {unknown}.</source>
+        <translation>文本被切分成词元。这个模型在开头加上它自己的 {start}、在结尾加上 {end}；它不认识的字符变成 {unknown}。</translation>
     </message>
     <message>
         <source>A mask decides which keys a query may see: a causal mask hides the future, a window keeps only nearby tokens (local attention), a valid length hides padding. Hidden keys receive exactly zero weight.</source>
@@ -2345,6 +2801,10 @@
     <message>
         <source>Attention on pictures</source>
         <translation>图像上的注意力</translation>
+    </message>
+    <message>
+        <source>picture → CNN blocks → class</source>
+        <translation>图片 → CNN 模块 → 类别</translation>
     </message>
     <message>
         <source>A small network sorts pictures into eight classes: a red or blue circle, square, triangle or cross. Yellow, cyan and green shapes and background clutter are there to mislead it, so it must look at the right place and read the right colour channels. Attention lets it weigh both.</source>
@@ -2407,8 +2867,8 @@
         <translation>主干 T(x) 提取特征；掩膜分支 M(x) 先把图缩小、观察，再放大回原尺寸，最后经过 S 形函数 σ。乘以 1 + M 而不是 M，意味着注意力只能在主干上做加法：M = 0 时特征原样通过，所以可以堆叠很多注意力模块而信号不会减弱。</translation>
     </message>
     <message>
-        <source>Encoder–decoder: one fixed context</source>
-        <translation>编码器–解码器：一个固定的上下文</translation>
+        <source>Encoder–decoder: more than one fixed context</source>
+        <translation>编码器–解码器：不止一个固定的上下文</translation>
     </message>
     <message>
         <source>An encoder reads the source sentence into states h₁ … hₙ; a decoder writes the translation one word at a time. Without attention the whole source is squeezed into one vector C (the encoder&apos;s last states) that every output step reads alike: the left map is that model, one column C, the same for every word it writes. The right map is the same encoder–decoder with attention, trained on the same sentences.</source>
@@ -2517,6 +2977,82 @@
     <message>
         <source>Train a model from scratch: the loss falls, the held-out accuracy rises and the spatial map, first spread everywhere, gathers on the target shape. Drag the slider to replay how attention formed.</source>
         <translation>从零开始训练一个模型：损失下降，留出集准确率上升，空间注意力图从一开始到处分散，逐渐聚集到目标形状上。拖动滑块，回放注意力是怎样形成的。</translation>
+    </message>
+    <message>
+        <source>A language model guesses the next token</source>
+        <translation>语言模型猜下一个词元</translation>
+    </message>
+    <message>
+        <source>loss = −ln p(tᵢ₊₁ | t₀ … tᵢ)</source>
+        <translation>损失 = −ln p(tᵢ₊₁ | t₀ … tᵢ)</translation>
+    </message>
+    <message>
+        <source>A decoder such as GPT reads a text and, at every position, gives a probability to each possible next token. The loss is how surprised it is by the real next token. This tiny GPT-2 has two layers of four heads. Its probe is 24 random symbols, then the same 24 again: nothing can predict the first half, but the second half can be read off the first, by a model that has learned to look back.</source>
+        <translation>像 GPT 这样的解码器读入一段文本，在每个位置为每个可能的下一个词元给出一个概率。损失衡量的是真正的下一个词元让它有多意外。这个小小的 GPT-2 有两层，每层四个头。它的探针是 24 个随机符号，然后把这 24 个再来一遍：前一半什么都预测不了，但学会了回头看的模型可以从前一半读出后一半。</translation>
+    </message>
+    <message>
+        <source>The causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>scoresᵢⱼ = −∞ for j &gt; i</source>
+        <translation>当 j &gt; i 时，分数ᵢⱼ = −∞</translation>
+    </message>
+    <message>
+        <source>To learn to predict, a position must not see the tokens it predicts. The causal mask sets every score of a later key to −∞ before the softmax, so each row of the weights spreads only over the token itself and those before it: the upper triangle is empty.</source>
+        <translation>要学会预测，一个位置就不能看到它要预测的词元。因果掩码在 softmax 之前把所有更靠后的键的分数设为 −∞，所以权重的每一行只分布在该词元自己和它前面的词元上：上三角是空的。</translation>
+    </message>
+    <message>
+        <source>A previous-token head</source>
+        <translation>前一词元头</translation>
+    </message>
+    <message>
+        <source>score = mean αᵢ,ᵢ₋₁</source>
+        <translation>得分 = αᵢ,ᵢ₋₁ 的平均值</translation>
+    </message>
+    <message>
+        <source>A first-layer head learns to look at the token just before each position: its weights sit on the line just below the diagonal. It copies the previous token into the position, so each position now also knows what came before it.</source>
+        <translation>第一层的一个头学会看每个位置紧前面的那个词元：它的权重落在紧挨对角线下方的那条线上。它把前一个词元复制到当前位置，于是每个位置也知道了自己前面是什么。</translation>
+    </message>
+    <message>
+        <source>An induction head</source>
+        <translation>归纳头</translation>
+    </message>
+    <message>
+        <source>score = mean αᵢ,ᵢ₋ₖ₊₁</source>
+        <translation>得分 = αᵢ,ᵢ₋ₖ₊₁ 的平均值</translation>
+    </message>
+    <message>
+        <source>A second-layer head uses that: at position i it looks for an earlier position whose previous token is the current token, and attends to it; that is the token after the current one&apos;s earlier occurrence, and it copies it as the prediction. On the repeated probe its weights form a diagonal k − 1 places left of the main one (k = 24). This is how the model continues a pattern it has seen once (Olsson et al., 2022).</source>
+        <translation>第二层的一个头利用了这一点：在位置 i，它寻找一个更早的位置，那里的前一个词元正是当前词元，并把注意力放在那里；那就是当前词元上一次出现之后的词元，它把这个词元复制过来作为预测。在重复的探针上，它的权重形成一条位于主对角线左侧 k − 1 格的对角线（k = 24）。模型就是这样把只见过一次的模式接着写下去的（Olsson 等，2022）。</translation>
+    </message>
+    <message>
+        <source>The phase change</source>
+        <translation>相变</translation>
+    </message>
+    <message>
+        <source>first half − repeated half ↑</source>
+        <translation>前一半 − 重复的一半 ↑</translation>
+    </message>
+    <message>
+        <source>Train from scratch and watch the curves. For a while both halves&apos; losses fall together, as the model learns how often each symbol occurs. Then, within a few dozen steps, the repeated half&apos;s loss drops far below the first half&apos;s: the two heads have formed, and their scores jump at the same moment. Drag the slider to replay how the heads formed.</source>
+        <translation>从零开始训练，观察曲线。起初两半的损失一起下降，因为模型在学习每个符号出现得有多频繁。然后在几十步之内，重复那一半的损失远远降到前一半之下：两种头形成了，它们的得分在同一时刻跃升。拖动滑块，回放这些头是如何形成的。</translation>
+    </message>
+    <message>
+        <source>Switch heads off</source>
+        <translation>关闭头</translation>
+    </message>
+    <message>
+        <source>Δ loss = loss(head off) − loss(all on)</source>
+        <translation>Δ损失 = 损失（关闭头）− 损失（全部打开）</translation>
+    </message>
+    <message>
+        <source>A causal test: the induction heads are now switched off, and the repeated half&apos;s loss comes back up. Switch the previous-token heads off instead and it comes back too: the induction heads need what they copied. A head that is neither barely changes the loss, and one induction head alone matters little when others do the same work.</source>
+        <translation>一个因果检验：现在归纳头被关闭了，重复那一半的损失又升了回来。改为关闭前一词元头，损失同样回升：归纳头需要它们复制过来的信息。两者都不是的头几乎不改变损失；当其他头在做同样的工作时，单独关掉一个归纳头影响也不大。</translation>
+    </message>
+    <message>
+        <source>How a language model learns to copy</source>
+        <translation>语言模型如何学会复制</translation>
     </message>
 </context>
 <context>
@@ -2706,6 +3242,10 @@
     <message>
         <source>Save them before quitting?</source>
         <translation>退出前要保存吗？</translation>
+    </message>
+    <message>
+        <source>Save them before opening another session?</source>
+        <translation>打开另一个课程前要保存吗？</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -3429,6 +3969,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>头</translation>
     </message>
     <message>
+        <source>Q split into heads</source>
+        <translation>Q 拆分到各个头</translation>
+    </message>
+    <message>
         <source>mask</source>
         <translation>掩码</translation>
     </message>
@@ -3554,6 +4098,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Attention on pictures: channel weights (SE), spatial maps (CBAM), residual attention; train a model while you watch</source>
         <translation>图像上的注意力：通道权重（SE）、空间注意力图（CBAM）、残差注意力；边训练边观察</translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <translation>语言模型</translation>
+    </message>
+    <message>
+        <source>A tiny GPT learns to predict the next token: watch a previous-token head and an induction head form, and switch heads off</source>
+        <translation>一个小小的 GPT 学习预测下一个词元：看前一词元头和归纳头如何形成，并关闭一些头</translation>
     </message>
 </context>
 <context>
@@ -4716,10 +5268,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>源句长度（词数）</translation>
     </message>
     <message>
-        <source>with attention: αᵢⱼ</source>
-        <translation>有注意力：αᵢⱼ</translation>
-    </message>
-    <message>
         <source>{model}, {params:,} parameters: {output}</source>
         <translation>{model}，{params:,} 个参数：{output}</translation>
     </message>
@@ -4734,6 +5282,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Cannot translate this: {0}</source>
         <translation>无法翻译：{0}</translation>
+    </message>
+    <message>
+        <source>with attention: αᵢⱼ</source>
+        <translation>有注意力：αᵢⱼ</translation>
     </message>
     <message>
         <source>Language</source>

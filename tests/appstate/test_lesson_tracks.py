@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACK_IDS, TRACKS, step_index, track_of, track_range
+from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACKS, step_index, track_ids, track_of, track_range
 from explorer.appstate.lesson_step import Step, Track
 from explorer.appstate.session import Session, apply_session, load_session, save_session, session_of
 from explorer.appstate.state import ExplorerState
@@ -22,7 +22,7 @@ def test_every_step_has_a_stable_id_of_its_track():
     for track in TRACKS:
         for step in track.steps:
             assert ID.match(step.id) and step.id.startswith(track.id + "."), step.id
-    assert TRACK_IDS == (ALL_TRACKS, "attention", "translation", "vision")
+    assert track_ids() == (ALL_TRACKS, "attention", "translation", "vision", "lm")
     # the shipped ids sessions already name: never renamed
     for known in (
         "attention.tokens",
@@ -30,6 +30,7 @@ def test_every_step_has_a_stable_id_of_its_track():
         "attention.weights",
         "translation.learn",
         "vision.train",
+        "lm.induction",
     ):
         assert STEPS[step_index(known)].id == known
 

@@ -7,6 +7,8 @@ Each check returns a list of problems (empty: fine), each naming the widget or t
 
 from __future__ import annotations
 
+import re
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.elided import ElidedCombo, ElidedLabel
@@ -94,7 +96,10 @@ def clip_problems(window) -> list[str]:
             hint.isValid()
             and policy.horizontalPolicy() != ignored
             and width + 1 < hint.width()
-            and not isinstance(w, (QtWidgets.QAbstractScrollArea, QtWidgets.QTabBar))
+            # a stack asks room for its hidden pages too; the page on screen is checked itself
+            and not isinstance(
+                w, (QtWidgets.QAbstractScrollArea, QtWidgets.QTabBar, QtWidgets.QStackedWidget)
+            )
         ):
             problems.append(f"{name(w)} squeezed to {width} px wide, needs {hint.width()}")
         if isinstance(w, QtWidgets.QLabel) and not isinstance(w, ElidedLabel) and not w.wordWrap():
@@ -118,6 +123,51 @@ def clip_problems(window) -> list[str]:
             if need > width:
                 problems.append(f"{name(w)} cuts its text ({need:.0f} px in {width})")
     return problems
+
+
+def cut_problems(window) -> list[str]:
+    """Texts cut off without a word: a widget outside its parent (a button pushed past the
+    edge of the lesson column shows half its text, 不会 as 不), scrolled content wider than a
+    view that cannot scroll sideways, a button's text wider than the button, an elided
+    combo or label (a class cannot read the tooltip that holds the rest)."""
+    problems = []
+    for w in shown_widgets(window):
+        parent = w.parentWidget()
+        if parent is not None and not w.isWindow() and not _scrolls(w):
+            inside = QtWidgets.QWidget.rect(parent)
+            rect = QtWidgets.QWidget.geometry(w)
+            if not inside.adjusted(-1, -1, 1, 1).contains(rect) and rect.intersects(inside):
+                problems.append(f"{name(w)} at {rect.getRect()} leaves its parent {name(parent)}")
+        if isinstance(w, QtWidgets.QScrollArea) and w.widget() is not None:
+            off = QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+            content = QtWidgets.QWidget.width(w.widget())  # (the board has a "width" box)
+            view = QtWidgets.QWidget.width(w.viewport())
+            if w.horizontalScrollBarPolicy() == off and content > view + 1:
+                problems.append(f"{name(w)}: its content is {content} px wide in a {view} px view, cut")
+        if isinstance(w, ElidedCombo) and w.currentText() and w.shown_text() != w.currentText():
+            problems.append(f"{name(w)} elides its item to {w.shown_text()!r}")
+        if isinstance(w, ElidedLabel) and w.text() and w.shown_text() != w.text():
+            problems.append(f"{name(w)} elides its text to {w.shown_text()!r}")
+        if isinstance(w, QtWidgets.QLabel) and _read_as_html(w) and TOKEN_TAG.search(w.text()):
+            problems.append(f"{name(w)} reads a token as HTML (<s> strikes the text through)")
+    return problems
+
+
+TOKEN_TAG = re.compile(r"</?s>|<unk|<pad>|<mask>")  # XLM-R's markers, which Qt reads as tags
+
+
+def _read_as_html(label: QtWidgets.QLabel) -> bool:
+    fmt = label.textFormat()
+    if fmt == QtCore.Qt.TextFormat.RichText:
+        return True
+    return fmt == QtCore.Qt.TextFormat.AutoText and QtGui.Qt.mightBeRichText(label.text())
+
+
+def _scrolls(w: QtWidgets.QWidget) -> bool:
+    """Whether w is the content of a scroll area's viewport (it may be larger: it scrolls)."""
+    parent = w.parentWidget()
+    area = parent.parentWidget() if parent is not None else None
+    return isinstance(area, QtWidgets.QAbstractScrollArea) and area.viewport() is parent
 
 
 def figure_problems(window) -> list[str]:

@@ -19,6 +19,7 @@ from explorer.gui import i18n
 from explorer.gui.docks.registry import Dock
 from explorer.gui.heatmap import MatrixCanvas
 from explorer.gui.heatmap.figure import values_fit
+from explorer.gui.views.board import stage_names
 from explorer.gui.views.registry import TABS, Tab
 
 from .helpers import click_cell
@@ -63,6 +64,8 @@ def test_every_stage_shows_the_boards_numbers(board_window):
         "V",
         "scores",
         "scaled",
+        "exp",
+        "exp_sum",
         "weights",
         "head_output",
     ]
@@ -141,6 +144,41 @@ def test_the_pickers_edit_the_board_and_the_options(qtbot, board_window):
         view.example.setCurrentIndex(2)
         view.example.activated.emit(2)
     assert w.state.board.board == BOARD_PRESETS[1].board
+
+
+def test_the_softmax_is_worked_on_the_board_exp_and_row_sums(board_window):
+    """The board skipped from the scaled scores to the weights: the class could not check
+    exp and the row's sum by hand."""
+    w, view = board_window
+    scaled = np.array([[3, 0], [1, 1]]) / math.sqrt(3)  # Thinking Machines' scores ÷ √3
+    exps = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(shown(view, "exp").data, exps, rtol=1e-6)
+    np.testing.assert_allclose(shown(view, "exp_sum").data[:, 0], exps.sum(axis=1), rtol=1e-6)
+    weights = shown(view, "exp").data / shown(view, "exp_sum").data
+    np.testing.assert_allclose(weights, shown(view, "weights").data, rtol=1e-6)
+    assert shown(view, "exp_sum").cols == ["Σ"] and shown(view, "exp").cols == ["Thinking", "Machines"]
+    w.state.set_stage_zoom(("weights",))  # "Show: softmax" shows its arithmetic beside it
+    assert [view.canvas.panels[i].name for i in view.canvas.figure.shown()] == ["exp", "exp_sum", "weights"]
+    hard = board_trace(THINKING, w.state.config.with_(attention="hard"))
+    assert "exp" not in stage_names(THINKING, hard)  # a hard choice takes no exponentials
+
+
+def test_the_worked_arithmetic_works_on_the_board_whatever_was_selected_before(qtbot, make_window):
+    """Selected on a 16-token sentence (row 10, head 11), the board said "the selected cell
+    is outside this result": it works out the board's first cell, framed, until a click."""
+    w = make_window(
+        AttentionConfig(sentence=SMALL.sentence + " and much more text here now"), size=(1400, 900)
+    )
+    w.state.select_head(11)
+    w.state.select_cell((6, 2))
+    w.docks.set_visible(Dock.WORKED, True)
+    view = w.view(Tab.BOARD)
+    with qtbot.waitSignal(view.rendered, timeout=10_000):
+        w.state.set_tab("board")
+    qtbot.waitUntil(lambda: "Thinking" in w.worked.text(), timeout=10_000)
+    assert "3.0000" in w.worked.text() and "outside" not in w.worked.text()
+    assert view.canvas.figure.selection == (0, 0)
+    assert w.state.selected_cell == (6, 2)  # the sentence's selection is kept for its tabs
 
 
 def test_a_click_selects_everywhere_and_the_worked_arithmetic_follows_the_board(qtbot, board_window):

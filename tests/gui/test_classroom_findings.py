@@ -512,6 +512,27 @@ def test_quitting_with_unsaved_changes_asks(qtbot, animal, tmp_path, monkeypatch
     assert "A lesson being prepared" in path.read_text(encoding="utf-8")
 
 
+def test_opening_a_session_over_unsaved_changes_asks(qtbot, animal, tmp_path, monkeypatch):
+    """Ctrl+O replaced a lesson being prepared without a word (Ctrl+Q asked)."""
+    w = animal
+    B = QtWidgets.QMessageBox.StandardButton
+    saved = tmp_path / "saved.aexp.json"
+    assert w.files.save(saved)
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName", lambda *a, **k: (str(saved), ""))
+    w.controls.sentence.setText("A lesson being prepared")
+    asked = []
+    monkeypatch.setattr(
+        w, "ask_to_save", lambda opening=False, ask=w.ask_to_save: asked.append(opening) or ask(opening)
+    )
+    answer(qtbot, w, B.Cancel)
+    key(qtbot, w, QtCore.Qt.Key.Key_O, QtCore.Qt.KeyboardModifier.ControlModifier)
+    assert asked == [True] and w.state.config.sentence == "A lesson being prepared"  # Cancel: kept
+    answer(qtbot, w, B.Discard)
+    w.files.recent_menu.aboutToShow.emit()  # the same question from Recent sessions
+    w.files.recent_menu.actions()[0].trigger()
+    assert asked == [True, True] and w.state.config.sentence == DEFAULT_PRESET.config().sentence
+
+
 def test_quitting_can_discard(qtbot, make_window):
     w = make_window(AttentionConfig(sentence="a b", weights="random"))
     assert not w.unsaved()

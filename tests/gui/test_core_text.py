@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import errno
 import fractions
 import importlib.metadata
 import json
@@ -30,6 +31,7 @@ from PySide6 import QtCore
 from safetensors.torch import load_file, save_file
 
 import explorer
+from explorer import reading
 from explorer.core import device as device_module
 from explorer.core import engine as engine_module
 from explorer.core.board import Board, board_trace, parse_number
@@ -38,9 +40,16 @@ from explorer.core.decoding import GenerationSpec, HeadSet, check_next_tokens
 from explorer.core.device import choose_device, device_reasons
 from explorer.core.engine import Engine
 from explorer.core.trace import TraceSelection
+from explorer.finite import strict_json
 from explorer.gui import core_text
 from explorer.gui.core_text import error_text, translated
 from explorer.lab import MAX_RUNNING, LabRun, TrainOptions, run_all
+from explorer.lm import folders as lm_folders
+from explorer.lm import tasks as lm_tasks
+from explorer.lm import train as lm_train
+from explorer.lm.model import GPT, GPTConfig
+from explorer.lm.trace import generate as lm_generate
+from explorer.lm.vocab import INDUCTION_VOCAB
 from explorer.messages import CONTEXT, TEMPLATES, Message, MessageError, fields, placeholders
 from explorer.models import convert_e5, ready
 from explorer.models.convert_bin import convert, read_bin
@@ -58,6 +67,7 @@ from explorer.seq2seq.tasks import get_task
 from explorer.seq2seq.translate import load_model as load_lab_model
 from explorer.seq2seq.translate import read_source, trace_translation
 from explorer.training import train
+from explorer.vision import checkpoints as vision_checkpoints
 from explorer.vision import images as vision_images
 from explorer.web import AttentionSet
 from tests.models import tiny, tiny_decoders
@@ -82,6 +92,7 @@ ALLOWED_LATIN = [
     "vocab.txt",
     "refs/main",
     ".json",
+    ".safetensors",
     ".npz",
     "none",
     "causal",
@@ -112,6 +123,7 @@ ALLOWED_LATIN = [
     "Luong",
     "CUDA",
     "GPU",
+    "GPT-2",
     "CPU",
     "MPS",
     "NaN",
@@ -592,6 +604,38 @@ def oversized_session(env: Env) -> Message:
 # -- vision/images.py -----------------------------------------------------------------------------
 
 
+def vision_checkpoint(env: Env, name: str, config: dict | None = None, weights: bytes | None = None) -> Path:
+    """A vision checkpoint NAME.json + NAME.safetensors; ``config``/``weights`` replace its parts."""
+    from explorer.vision.models import TinyCNN, VisionConfig
+
+    stem = env.tmp / name
+    vision_checkpoints.save_checkpoint(TinyCNN(VisionConfig(variant="cbam")), stem)
+    if config is not None:
+        stem.with_suffix(".json").write_text(json.dumps(config), encoding="utf-8")
+    if weights is not None:
+        stem.with_suffix(".safetensors").write_bytes(weights)
+    return stem
+
+
+def vision_checkpoint_refused(stem: Path) -> Message:
+    return raised(lambda: vision_checkpoints.load_checkpoint(stem))
+
+
+def _text_json(env: Env) -> Path:
+    stem = env.tmp / "text"
+    stem.with_suffix(".json").write_text("{not json", encoding="utf-8")
+    return stem
+
+
+def _misfit(env: Env) -> Path:
+    """CBAM's weights under an SE configuration."""
+    stem = vision_checkpoint(env, "other")
+    described = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
+    described["config"]["variant"] = "se"
+    stem.with_suffix(".json").write_text(json.dumps(described), encoding="utf-8")
+    return stem
+
+
 def picture_refused(path: Path) -> Message:
     return raised(lambda: vision_images.load_image(path))
 
@@ -724,6 +768,37 @@ class Case:
     setup: Callable[[Env], None] | None = None
 
 
+def lm_folder(env: Env, config: dict | None = None, weights=None) -> Path:
+    """A lab GPT-2 folder, its config.json changed or its weights replaced."""
+    folder = env.tmp / "gpt"
+    lm_folders.save_folder(folder, GPT(GPTConfig()), INDUCTION_VOCAB)
+    if config is not None:
+        path = folder / lm_folders.CONFIG_FILE
+        path.write_text(
+            config if isinstance(config, str) else json.dumps({**json.loads(path.read_text()), **config})
+        )
+    if isinstance(weights, bytes):
+        (folder / lm_folders.WEIGHTS_FILE).write_bytes(weights)
+    elif weights is not None:
+        state = load_file(str(folder / lm_folders.WEIGHTS_FILE))
+        weights(state)
+        save_file(state, str(folder / lm_folders.WEIGHTS_FILE))
+    return folder
+
+
+def lm_refused(env: Env, config=None, weights=None) -> Message:
+    return raised(lambda: lm_folders.load_folder(lm_folder(env, config, weights)))
+
+
+def lm_diverging(env: Env) -> None:
+    """A learning rate that passes the checks but sends the loss to infinity at once."""
+    env.monkeypatch.setattr(lm_train, "next_token_loss", lambda logits, ids: logits.sum() * float("inf"))
+    lm_train.train_lm(
+        lm_train.LMSpec("induction"),
+        dataclasses.replace(lm_train.DEFAULTS["induction"], steps=2, device="cpu"),
+    )
+
+
 LLAMA_CONFIG = {
     "model_type": "llama",
     "hidden_size": 32,
@@ -766,7 +841,68 @@ def overflowing_board():
     board_trace(board, AttentionConfig())
 
 
+def overflowing_model(env: Env) -> None:
+    """Finite weights so large that the scores overflow during the forward pass."""
+
+    def scale(tensors) -> None:
+        for name in tensors:
+            if name.endswith(("query.weight", "key.weight")):
+                tensors[name] = tensors[name] * 1e30
+
+    Engine().trace(AttentionConfig(sentence="the animal", model_dir=str(env.tensors(scale))))
+
+
+def beyond_float16(env: Env) -> None:
+    trace = Engine().trace(AttentionConfig(sentence="a b", weights="random"))
+    dataclasses.replace(trace, output=trace.output * 1e6).save(
+        env.tmp / "t.json", TraceSelection(dtype="float16")
+    )
+
+
+def loop(env: Env) -> Path:
+    link = env.tmp / "loop"
+    link.symlink_to(link)
+    return link
+
+
+def a_file(env: Env) -> Path:
+    path = env.tmp / "a.txt"
+    path.write_text("x", encoding="utf-8")
+    return path
+
+
 CASES = {
+    # finite.py: every number written or shown is finite
+    "numbers.overflow": Case(
+        lambda env: raised(lambda: overflowing_model(env)), "overflowed while computing"
+    ),
+    "numbers.float16_range": Case(lambda env: raised(lambda: beyond_float16(env)), "beyond ±65504"),
+    "numbers.json_not_finite": Case(
+        lambda env: raised(lambda: strict_json({"loss": float("nan")}, "config.json")), "NaN or infinite"
+    ),
+    # reading.py: the files and folders the user names
+    "reading.failed": Case(lambda env: raised(lambda: reading.folder(env.tmp / "absent")), "absent: it does"),
+    "reading.missing": Case(lambda env: raised(lambda: reading.folder(env.tmp / "absent")), "does not exist"),
+    "reading.denied": Case(
+        lambda env: reading.reason(PermissionError(errno.EACCES, "Permission denied")), "permission denied"
+    ),
+    "reading.loop": Case(lambda env: raised(lambda: reading.folder(loop(env))), "symbolic links"),
+    "reading.not_folder": Case(
+        lambda env: raised(lambda: reading.folder(a_file(env))), "a file, not a folder"
+    ),
+    "reading.not_file": Case(lambda env: raised(lambda: reading.read_bytes(env.tmp)), "a folder, not a file"),
+    "reading.parent_not_folder": Case(
+        lambda env: raised(lambda: reading.read_bytes(a_file(env) / "x")), "before it is a file"
+    ),
+    "reading.too_long": Case(
+        lambda env: raised(lambda: reading.read_bytes(env.tmp / ("x" * 300))), "too long"
+    ),
+    "reading.other": Case(
+        lambda env: reading.reason(OSError(errno.EIO, "Input/output error")), "Input/output"
+    ),
+    "reading.empty": Case(
+        lambda env: raised(lambda: reading.user_path(" ", "--model-dir")), "--model-dir is empty"
+    ),
     # config.py
     "config.mask_malformed": Case(
         lambda env: raised(lambda: MaskSpec.parse("diagonal")),
@@ -798,7 +934,12 @@ CASES = {
         lambda env: raised(lambda: AttentionConfig(d_model=0)), "d_model must be between 1 and 4096, not 0"
     ),
     "config.seed": Case(
-        lambda env: raised(lambda: AttentionConfig(seed=-1)), "seed must be 0 or more, not -1"
+        lambda env: raised(lambda: AttentionConfig(seed=-1)),
+        "seed must be a whole number from 0 to 2147483647",
+    ),
+    "config.mask_too_large": Case(
+        lambda env: raised(lambda: AttentionConfig(mask="valid:" + "9" * 30)),
+        "the size must be at most 1000000",
     ),
     "config.max_tokens": Case(
         lambda env: raised(lambda: AttentionConfig(max_tokens=1)), "max_tokens must be 2 or more, not 1"
@@ -955,7 +1096,7 @@ CASES = {
     ),
     "engine.unknown_tokens": Case(
         lambda env: notices(tiny_config(env, sentence="the ☃ animal")),
-        "1 token(s) unknown to tiny-bert became [UNK] (their characters are kept in brackets)",
+        "1 token(s) unknown to tiny-bert became [UNK], which keeps the characters it replaced ([UNK:☃])",
     ),
     # models/loader.py
     "loader.folder_missing": Case(
@@ -1056,6 +1197,12 @@ CASES = {
     "families.not_positive": Case(
         lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "hidden_size": 0}))),
         "hidden_size is 0, not a whole number above 0",
+    ),
+    "families.too_large": Case(
+        lambda env: raised(
+            lambda: read_config(env.config_file({**BERT_CONFIG, "num_hidden_layers": 10**30}))
+        ),
+        "more than any model has (at most 1024)",
     ),
     "families.type_vocab": Case(
         lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "type_vocab_size": -1}))),
@@ -1563,6 +1710,36 @@ CASES = {
     ),
     # vision/images.py
     "vision.no_file": Case(lambda env: picture_refused(env.tmp / "absent.png"), "absent.png: no such file"),
+    "vision.checkpoint_missing": Case(
+        lambda env: vision_checkpoint_refused(env.tmp / "absent"),
+        "absent.json: no such file (a checkpoint is",
+    ),
+    "vision.checkpoint_not_json": Case(
+        lambda env: vision_checkpoint_refused(_text_json(env)),
+        "text.json: not a readable checkpoint description (",
+    ),
+    "vision.checkpoint_no_config": Case(
+        lambda env: vision_checkpoint_refused(vision_checkpoint(env, "bare", config=[1, 2])),
+        "bare.json: it holds no model configuration",
+    ),
+    "vision.checkpoint_config": Case(
+        lambda env: vision_checkpoint_refused(
+            vision_checkpoint(env, "odd", config={"config": {"kernel": 4}})
+        ),
+        "odd.json: an impossible configuration (",
+    ),
+    "vision.weights_unreadable": Case(
+        lambda env: vision_checkpoint_refused(vision_checkpoint(env, "cut", weights=b"not safetensors")),
+        "cut.safetensors: not a readable safetensors file (",
+    ),
+    "vision.weights_misfit": Case(
+        lambda env: vision_checkpoint_refused(_misfit(env)),
+        "other.safetensors: the weights do not fit the configuration (",
+    ),
+    "vision.model_unknown": Case(
+        lambda env: raised(lambda: vision_checkpoints.load_shipped("vit")),
+        "model 'vit' is not one of",
+    ),
     "vision.not_a_file": Case(lambda env: picture_refused(env.tmp), ": not a file"),
     "vision.unreadable": Case(unreadable_picture, "grey.png: cannot read it (Permission denied)"),
     "vision.empty_file": Case(lambda env: bad_picture(env, "empty"), "empty.png: the file is empty"),
@@ -1594,6 +1771,86 @@ CASES = {
     "vision.resized": Case(square_picture, "resized from 64×64 to 32×32 pixels"),
     "vision.resized_stretched": Case(
         lambda env: unusual_picture(env, "big"), "resized from 200×300 to 32×32 pixels (stretched"
+    ),
+    # lm (model.py, vocab.py, folders.py, tasks.py, train.py, trace.py)
+    "lm.size_out_of_range": Case(
+        lambda env: raised(lambda: GPTConfig(n_head=0)), "n_head must be a whole number from 1 to 64, not 0"
+    ),
+    "lm.heads_not_dividing": Case(
+        lambda env: raised(lambda: GPTConfig(n_head=5)), "5 heads do not divide the width 64"
+    ),
+    "lm.too_long": Case(
+        lambda env: raised(lambda: GPT(GPTConfig())(torch.zeros(60, dtype=torch.long))),
+        "the text has 60 tokens; this model reads at most 48",
+    ),
+    "lm.no_such_head": Case(
+        lambda env: raised(lambda: GPT(GPTConfig())(torch.zeros(4, dtype=torch.long), off=[(0, 7)])),
+        "head 0.7 does not exist: the model has 2 layers of 4 heads",
+    ),
+    "lm.text_empty": Case(lambda env: raised(lambda: INDUCTION_VOCAB.encode("")), "the text is empty"),
+    "lm.text_too_long": Case(
+        lambda env: raised(lambda: INDUCTION_VOCAB.encode("a" * 100_001)),
+        "the text has 100001 characters; at most 100000 are read",
+    ),
+    "lm.unknown_characters": Case(
+        lambda env: raised(lambda: INDUCTION_VOCAB.encode("ab 注意")),
+        "3 characters are not in this model's vocabulary: ' 注意'",
+    ),
+    "lm.no_folder": Case(
+        lambda env: raised(lambda: lm_folders.load_folder(env.tmp / "nowhere")), "is not a folder"
+    ),
+    "lm.folder_file_missing": Case(
+        lambda env: raised(lambda: lm_folders.load_folder(env.tmp)), ": config.json is missing"
+    ),
+    "lm.config_not_json": Case(lambda env: lm_refused(env, "{"), "config.json cannot be read as JSON: "),
+    "lm.not_gpt2": Case(
+        lambda env: lm_refused(env, {"model_type": "bert"}), "does not describe a GPT-2 (model_type 'bert')"
+    ),
+    "lm.config_unsupported": Case(
+        lambda env: lm_refused(env, {"activation_function": "relu"}),
+        "activation_function = 'relu' is a GPT-2 variant the lab cannot run",
+    ),
+    "lm.config_impossible": Case(
+        lambda env: lm_refused(env, {"n_embd": 10}),
+        "describes a model that cannot be built: 4 heads do not divide",
+    ),
+    "lm.weights_too_large": Case(
+        lambda env: env.monkeypatch.setattr(lm_folders, "MAX_WEIGHTS_BYTES", 1 << 17) or lm_refused(env),
+        "MB, more than the lab reads (0.1 MB)",
+    ),
+    "lm.weights_unreadable": Case(
+        lambda env: lm_refused(env, weights=b"not tensors"), "model.safetensors cannot be read: "
+    ),
+    "lm.weights_not_finite": Case(
+        lambda env: lm_refused(env, weights=lambda s: s["transformer.wpe.weight"].fill_(float("nan"))),
+        "the tensor transformer.wpe.weight holds values that are not finite numbers",
+    ),
+    "lm.weights_misfit": Case(
+        lambda env: lm_refused(env, weights=lambda s: s.pop("lm_head.weight")),
+        "model.safetensors does not fit its config.json: ",
+    ),
+    "lm.task_unknown": Case(
+        lambda env: raised(lambda: lm_train.LMSpec("poetry")),
+        "task 'poetry' is not one of induction, text",
+    ),
+    "lm.init_unknown": Case(
+        lambda env: raised(lambda: lm_train.LMSpec(init="zeros")),
+        "initialisation 'zeros' is not one of torch",
+    ),
+    "lm.period_out_of_range": Case(
+        lambda env: raised(lambda: lm_tasks.repeated_probe(np.random.default_rng(0), 1, 1, 64)),
+        "the probe's period must be a whole number from 2",
+    ),
+    "lm.loss_not_finite": Case(
+        lambda env: raised(lambda: lm_diverging(env)), "training diverged at step 1: the loss is not a finite"
+    ),
+    "lm.dropout_out_of_range": Case(
+        lambda env: raised(lambda: GPTConfig(dropout=1.5)),
+        "dropout must be a number from 0 to below 1, not 1.5",
+    ),
+    "lm.temperature_out_of_range": Case(
+        lambda env: raised(lambda: lm_generate(GPT(GPTConfig()), INDUCTION_VOCAB, "ab", 3, temperature=-1)),
+        "the temperature must be from 0 to 10, not -1",
     ),
     # api.py, as a user calls it
     "api.needs_conversion": Case(

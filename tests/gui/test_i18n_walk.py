@@ -34,7 +34,7 @@ DIGITS = "3 + 4 = 7 , 8 × 9 = 72 ; 6 / 2 = 3"
 # fmt: off
 ALLOWED = {
     # names: models, people, products, the program, a language in its own words, a command
-    "MiniLM", "BERT", "GPT", "Llama", "Mistral", "Qwen2", "Bahdanau", "Luong", "Transformer", "Apple", "Metal", "PyTorch", "torch",
+    "MiniLM", "BERT", "GPT", "Llama", "Mistral", "Qwen2", "Bahdanau", "Luong", "Olsson", "Transformer", "Apple", "Metal", "PyTorch", "torch",
     "Thinking", "Machines", "Attention", "Explorer", "Qt", "English", "trace", "Hugging", "Face", "XLM",
     # devices, formats, files
     "CPU", "GPU", "CUDA", "MPS", "cpu", "cuda", "mps",
@@ -43,7 +43,7 @@ ALLOWED = {
     # tokens of a vocabulary
     "UNK", "CLS", "SEP", "PAD", "MASK",
     # formulas, and the English terms the Chinese lesson keeps on purpose
-    "softmax", "Softmax", "tanh", "exp", "argmax", "cos", "Query", "Key", "Value", "one-hot",
+    "softmax", "Softmax", "tanh", "exp", "ln", "argmax", "cos", "Query", "Key", "Value", "one-hot",
     "Squeeze", "Excitation", "sigmoid", "Sigmoid", "avg", "max", "logit",  # SENet's, CBAM's own words
     # units and key names
     "ms", "px", "nats", "KB", "MB", "GB",
@@ -69,7 +69,7 @@ def english(text: str) -> list[str]:
     text = re.sub(r"“[^”]*”|\"[^\"]*\"|'[^']*'", " ", text)  # quoted examples of tokens
     text = re.sub(r"\[CLS\][^）)]*", " ", text)  # a list of example tokens
     text = re.sub(r"\b[a-z]+:(\d+|[KN])\b", " ", text)  # a mask as written: valid:4, window:K
-    text = re.sub(r"\S+ → \S+", " ", text)  # tokens that find each other: visits → visite
+    text = re.sub(r"\S+ → \S+(?= \d)", " ", text)  # tokens that find each other: visits → visite 0.75
     found = []
     for segment in re.split(r"\n|  •  |：|: |；|; ", text):
         formula = "=" in segment or "→" in segment
@@ -208,6 +208,8 @@ def test_the_detector_finds_english_and_spares_what_may_stay():
     assert english("B：dot, soft, ÷√d_k") == ["dot", "soft"]
     assert english("head 0 · H̄ 1.23") == ["head"]
     assert english("auto (best available)") == ["auto", "best", "available"]
+    assert english("picture → CNN blocks → class") == ["picture", "blocks", "class"]  # a formula's words
+    assert english("（visits → visite 0.75，Africa → Afrique 0.38）") == []  # tokens that align
     for fine in (
         "scores = Q·Kᵀ  [15×15]",
         "weights = softmax(masked)",
@@ -274,16 +276,18 @@ def test_every_text_of_the_window_is_chinese(qtbot, walk, tmp_path, monkeypatch)
         dialog.what.setCurrentIndex(i)
         walk.window_tree("export dialog", dialog)
     w.controls.sentence.setText(DIGITS + " ! ")
+    B = QtWidgets.QMessageBox.StandardButton
 
-    def answer():
+    def answer(where: str, button) -> None:
+        """Walk the unsaved-changes question when it shows, then answer it."""
         box = getattr(w, "unsaved_box", None)
         if box is None:
-            QtCore.QTimer.singleShot(20, answer)
+            QtCore.QTimer.singleShot(20, lambda: answer(where, button))
             return
-        walk.window_tree("unsaved changes", box)
-        box.button(QtWidgets.QMessageBox.StandardButton.Cancel).click()
+        walk.window_tree(where, box)
+        box.button(button).click()
 
-    QtCore.QTimer.singleShot(0, answer)
+    QtCore.QTimer.singleShot(0, lambda: answer("unsaved changes", B.Cancel))
     w.quit_action.trigger()
     assert w.isVisible()
     boxes = []
@@ -292,6 +296,8 @@ def test_every_text_of_the_window_is_chinese(qtbot, walk, tmp_path, monkeypatch)
     )
     bad = tmp_path / "broken.aexp.json"  # a field that cannot be used
     bad.write_text('{"format": "attention-explorer-session", "version": 2, "tab": 3}', encoding="utf-8")
+    # opening over unsaved changes asks first, as quitting does
+    QtCore.QTimer.singleShot(0, lambda: answer("unsaved changes, opening", B.Discard))
     w.files.open(bad, interactive=True)
     ((title, text),) = boxes
     walk.add("session error dialog title", title)

@@ -228,6 +228,8 @@ def test_a_third_lab_from_the_recipe_trains_in_the_window_and_lives_in_sessions(
     window.state.set_lesson_step(len(STEPS) - 1)
     assert STEPS[window.state.lesson_step].id == "toy.train" and window.state.tab == "toy"
     assert window.tabs.currentWidget().isAncestorOf(view)
+    window.state.set_lesson_track("toy")  # a registered track is picked alone like a listed one
+    assert STEPS[window.state.lesson_step].id == "toy.train"
     # sessions: saved under the lab's name, opened again, and an older file without it still opens
     save_session(tmp_path / "toy.json", session_of(window.state))
     other = make_window()

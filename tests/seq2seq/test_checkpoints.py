@@ -59,8 +59,11 @@ def test_save_and_load_round_trip(tmp_path):
 
 
 def test_unusable_checkpoints_say_why(tmp_path):
-    with pytest.raises(CheckpointError, match="config.json is missing"):
+    with pytest.raises(CheckpointError, match="nothing: it does not exist"):  # no folder at all
         load_checkpoint(tmp_path / "nothing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CheckpointError, match="config.json is missing"):
+        load_checkpoint(tmp_path / "empty")
     spec = default_spec("bahdanau").with_(hidden=8, embed=4, attention_dim=4)
     from explorer.seq2seq.build import build_model
 

@@ -108,9 +108,11 @@ BAD = [
     (["translate", "--source", "9 May 2018", "--model", "gpt", "--out", "x.json"], "invalid choice"),
     (["translate", "--source", "9 May 2018", "--model", "transformer", "--scoring", "general", "--out", "x.json"], "scaled-dot only"),
     (["translate", "--source", "9 May 2018", "--model", "transformer", "--attention", "sample", "--out", "x.json"], "GRU models"),
-    (["translate", "--source", "9 May 2018", "--checkpoint", "/no/such/folder", "--out", "x.json"], "no checkpoint"),
+    (["translate", "--source", "9 May 2018", "--checkpoint", "/no/such/folder", "--out", "x.json"], "does not exist"),
     (["translate", "--source", "9 May 2018", "--seed", "-1", "--out", "x.json"], "--seed"),
-    (["train", "--model", "bahdanau", "--steps", "0", "--out", "d"], "--steps must be 1 or more"),
+    (["train", "--model", "bahdanau", "--steps", "0", "--out", "d"], "--steps must be from 1 to"),
+    (["train", "--model", "bahdanau", "--steps", "9" * 30, "--out", "d"], "--steps must be from 1 to"),
+    (["train", "--model", "bahdanau", "--steps", "1", "--seed", "9" * 30, "--out", "d"], "--seed must be from 0 to"),
     (["train", "--model", "transformer", "--scoring", "additive", "--steps", "5", "--out", "d"], "scaled-dot only"),
     (["train", "--model", "luong", "--steps", "5", "--lr", "5", "--out", "d"], "--lr"),
 ]  # fmt: skip

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACKS
+from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACKS, step_explanation
 from explorer.appstate.lesson_step import LESSON_CONTEXT
 from explorer.gui import theme
 from explorer.gui.docks.question import QuestionPanel
@@ -33,6 +33,7 @@ class LessonPanel(QtWidgets.QFrame):
     def __init__(self, context, parent=None):
         super().__init__(parent)
         self.state = context.state
+        self.context = context
         self.setObjectName("LessonPanel")
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
         self.back_button = QtWidgets.QPushButton("◀")
@@ -53,11 +54,13 @@ class LessonPanel(QtWidgets.QFrame):
         self.formula_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.explanation_label = QtWidgets.QLabel()
         self.explanation_label.setWordWrap(True)
+        self.explanation_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # <s> is a token, not HTML
         self.explanation_label.setAlignment(
             QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft
         )
         self.notes_label = QtWidgets.QLabel()  # the result's notes, beside the stage (presentation)
         self.notes_label.setWordWrap(True)
+        self.notes_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.notes_label.setObjectName("LessonNotes")
         self.notes_label.setVisible(False)
         # what the lesson adds below the explanation (questions, answers) goes in here
@@ -92,6 +95,7 @@ class LessonPanel(QtWidgets.QFrame):
         self.track.activated.connect(lambda i: self.state.set_lesson_track(self.track.itemData(i)))
         unsubscribe = self.state.subscribe(self._on_state, ("lesson", "theme", "presentation"))
         self.destroyed.connect(lambda *_: unsubscribe())
+        context.worker.listen("trace", lambda result: self._show_step())  # the model's own tokens
         self.retranslate()
 
     # -- layout ---------------------------------------------------------------------------
@@ -109,6 +113,7 @@ class LessonPanel(QtWidgets.QFrame):
         for c in range(grid.columnCount()):
             grid.setColumnStretch(c, 0)
         self.formula_label.setWordWrap(side)
+        self.question.set_side(side)
         if side:
             # a column: buttons, step, title, formula, then the text (scrolling if long)
             if self.body_scroll.widget() is not self.body:
@@ -231,7 +236,9 @@ class LessonPanel(QtWidgets.QFrame):
         self.step_label.setText(self.tr("Step {n} of {total}:").format(n=position + 1, total=total))
         self.title_label.setText(f"<b style='color:{accent}'>{lesson_text(s.title)}</b>")
         self.formula_label.setText(f"<b>{lesson_text(s.formula)}</b>")
-        self.explanation_label.setText(lesson_text(s.explanation))
+        prepared = self.context.current()
+        text, words = step_explanation(s, prepared.trace.tokens_key if prepared is not None else [])
+        self.explanation_label.setText(lesson_text(text).format(**words) if words else lesson_text(text))
         self.back_button.setEnabled(position > 0)
         self.next_button.setEnabled(position < total - 1)
         self.track.setCurrentIndex(self.track.findData(self.state.lesson_track))

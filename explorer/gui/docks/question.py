@@ -48,24 +48,35 @@ class QuestionPanel(QtWidgets.QWidget):
         self.toggle = QtWidgets.QCheckBox()  # the lesson panel puts it on its top row
         self.toggle.setChecked(self.state.predict.enabled)
         self.toggle.toggled.connect(self.state.predict.set_enabled)
-        # one row, as short as the words allow: the lesson's figure below needs the height
-        row = QtWidgets.QHBoxLayout(self)
-        row.setContentsMargins(0, 2, 0, 0)
+        # across the top, one row as short as the words allow (the figure below needs the
+        # height); in the lesson column the buttons go below the words (set_side), or a
+        # narrow column cuts them off
+        self.layout_ = QtWidgets.QBoxLayout(QtWidgets.QBoxLayout.Direction.LeftToRight, self)
+        self.layout_.setContentsMargins(0, 2, 0, 0)
         self.prompt = QtWidgets.QLabel()  # the question, then the guess and the answer
         self.prompt.setWordWrap(True)
         self.prompt.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        row.addWidget(self.prompt, 1)
+        self.layout_.addWidget(self.prompt, 1)
+        self.buttons = QtWidgets.QHBoxLayout()
         self.choice_buttons: list[QtWidgets.QPushButton] = []
         self.choices_row = QtWidgets.QHBoxLayout()
-        row.addLayout(self.choices_row)
+        self.buttons.addLayout(self.choices_row)
         self.reveal_button = QtWidgets.QPushButton()
         self.reveal_button.clicked.connect(self.state.predict.reveal)
-        row.addWidget(self.reveal_button)
+        self.buttons.addWidget(self.reveal_button)
+        self.layout_.addLayout(self.buttons)
         self._last_cell = self.state.selected_cell
         unsubscribe = self.state.subscribe(self._on_state, ("predict", "lesson", "cell", "head"))
         self.destroyed.connect(lambda *_: unsubscribe())
         context.worker.listen("trace", lambda result: self._on_trace())
         self.retranslate()
+
+    def set_side(self, side: bool) -> None:
+        """The words above the buttons (the lesson column) or beside them (a band)."""
+        Direction = QtWidgets.QBoxLayout.Direction
+        self.layout_.setDirection(Direction.TopToBottom if side else Direction.LeftToRight)
+        left = QtCore.Qt.AlignmentFlag.AlignLeft
+        self.layout_.setAlignment(self.buttons, left if side else QtCore.Qt.AlignmentFlag(0))
 
     # -- the trace and the question ------------------------------------------------------------------
     def trace(self):
@@ -138,7 +149,9 @@ class QuestionPanel(QtWidgets.QWidget):
 
     def _show_choices(self, labels: list[str]) -> None:
         if [b.text() for b in self.choice_buttons] != labels:
-            for button in self.choice_buttons:
+            for button in self.choice_buttons:  # gone now, not when the event loop deletes them
+                self.choices_row.removeWidget(button)
+                button.hide()
                 button.deleteLater()
             self.choice_buttons = []
             for index, label in enumerate(labels):

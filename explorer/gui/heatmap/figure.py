@@ -71,12 +71,15 @@ class Mark:
 
 @dataclass(frozen=True)
 class Outline:
-    """A frame around one data cell (the class's guess, the real answer), in its own colour."""
+    """A frame around one data cell (the class's guess, the real answer), or a block of
+    ``rows`` × ``cols`` cells from it (a head's columns), in its own colour."""
 
     row: int
     col: int
     colour: QtGui.QColor
     width: int = 4
+    rows: int = 1
+    cols: int = 1
 
 
 @dataclass
@@ -546,6 +549,8 @@ def _paint_panel(
             painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
             inset = o.width / 2
             cell = box.cell_rect(p.shape, o.row, o.col)
+            cell.setWidth(cell.width() * o.cols)  # an outline may span a block of cells
+            cell.setHeight(cell.height() * o.rows)
             painter.drawRect(cell.adjusted(inset, inset, -inset, -inset))
     if box.region is not None:
         painter.restore()  # the clip to the plot

@@ -50,6 +50,12 @@ class TrainingContent:
     def steps_tip(self) -> str:
         return translate("LabTraining", "How many optimiser steps to train for")
 
+    def goal_reached(self, run: LabRun) -> str:
+        """When the run first reached the lab's goal (a share, unless the lab words it)."""
+        return translate(
+            "LabTraining", "({pct:g} % reached at step {step}, after {s:.1f} s of training)"
+        ).format(pct=100 * run.goal.at_least, step=run.goal_step, s=run.goal_s)
+
 
 class TrainingPage(QtWidgets.QWidget):
     started = QtCore.Signal()  # Train was pressed and a run started
@@ -198,9 +204,7 @@ class TrainingPage(QtWidgets.QWidget):
         parts.append(translate("LabTraining", "{s:.1f} s").format(s=run.wall_s))
         text = " · ".join(parts)
         if run.goal_step is not None:
-            text += "  " + translate(
-                "LabTraining", "({pct:g} % reached at step {step}, after {s:.1f} s of training)"
-            ).format(pct=100 * run.goal.at_least, step=run.goal_step, s=run.goal_s)
+            text += "  " + self.content.goal_reached(run)
         ended = {
             "done": translate("LabTraining", "Finished."),
             "cancelled": translate("LabTraining", "Cancelled: the snapshots so far can still be replayed."),

@@ -30,6 +30,7 @@ from explorer.core.board import (
 from explorer.core.config import ATTENTIONS, SCALES, SCORINGS, UNSIZED_MASKS, ConfigError
 from explorer.core.engine import valid_head_counts
 from explorer.core.trace import AttentionTrace
+from explorer.core.worked import softmax_parts
 from explorer.gui import theme
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.elided import ElidedCombo
@@ -70,6 +71,8 @@ def stage_names(board: Board, trace: AttentionTrace) -> list[str]:
     names += ["scores", "scaled"]
     if trace.config.mask not in ("none", "model"):  # the board has no model: its own mask is none
         names.append("mask")
+    if trace.config.attention == "soft":  # the softmax worked on the board: exp, then the row sums
+        names += ["exp", "exp_sum"]
     names += ["weights", "head_output"]
     if trace.heads > 1:
         names.append("concat")
@@ -99,6 +102,23 @@ def board_panel(board: Board, trace: AttentionTrace, head: int, name: str) -> Ma
             title += f"  ({head_word} {head})"
         cols = column_names(name.lower(), first, trace.d_k)
         panel = MatrixPanel(data, trace.tokens_query, cols, title=title, role="q" if name == "Q" else "k")
+    elif name in ("exp", "exp_sum"):
+        _, exps, sums = softmax_parts(trace.scaled[head], trace.mask)
+        levels = (0.0, max(1.0, float(sums.max(initial=1.0))))  # exp ≤ 1 after the row max
+        if name == "exp":
+            panel = MatrixPanel(
+                exps,
+                trace.tokens_query,
+                trace.tokens_key,
+                "exp(sᵢⱼ − maxₖ sᵢₖ)",
+                "weights",
+                levels,
+                role="qk",
+            )
+        else:
+            panel = MatrixPanel(
+                sums[:, None], trace.tokens_query, ["Σ"], "Σⱼ exp", "weights", levels, role="q"
+            )
     else:
         panel = stages.pipeline_panel(trace, DisplayArrays(), head, name)
         panel.title = panel.title.split("  [")[0]
@@ -115,6 +135,8 @@ def zoomed_names(board: Board, trace: AttentionTrace, zoom) -> list[str]:
     every = stage_names(board, trace)
     if zoom and {"X", "Q", "K", "V"} & set(zoom):
         zoom = (*zoom, "X", "Q", "K", "V")  # the inputs, whichever the board typed
+    if zoom and "weights" in zoom:
+        zoom = ("exp", "exp_sum", *zoom)  # the weights' arithmetic beside them
     chosen = [name for name in every if zoom and name in zoom]
     return chosen or every
 
@@ -123,10 +145,21 @@ def board_figure(board: Board, trace: AttentionTrace, head: int, cell, columns: 
     head = min(max(head, 0), trace.heads - 1)
     names = names or stage_names(board, trace)
     panels = [board_panel(board, trace, head, name) for name in names]
-    inside = cell if cell is not None and cell[0] < trace.n_query and cell[1] < trace.n_key else None
     return Figure(
-        panels, columns=max(1, min(columns, len(panels))), bars=False, selection=inside, show_values=True
+        panels,
+        columns=max(1, min(columns, len(panels))),
+        bars=False,
+        selection=board_cell(trace, cell),
+        show_values=True,
     )
+
+
+def board_cell(trace: AttentionTrace, cell) -> tuple[int, int]:
+    """The cell the board shows and works out: the selection where the board has it, else
+    its first cell (a selection made on a longer sentence lies outside a 3-token board)."""
+    if cell is not None and cell[0] < trace.n_query and cell[1] < trace.n_key:
+        return tuple(cell)
+    return (0, 0)
 
 
 def fit_columns(figure: Figure, style: Style, width: int) -> tuple[int, int]:
@@ -415,8 +448,12 @@ class BoardView(View):
             self.request()  # something changed meanwhile
 
     def worked_source(self) -> WorkedSource:
-        """The board's trace, with the state's head and cell, for the worked-arithmetic dock."""
-        return self.trace, self.state.selected_head, self.state.selected_cell
+        """What the worked-arithmetic dock explains while this tab is shown: the board's
+        trace, its head and the cell it frames."""
+        if self.trace is None:
+            return None, 0, None
+        head = min(max(self.state.selected_head, 0), self.trace.heads - 1)
+        return self.trace, head, board_cell(self.trace, self.state.selected_cell)
 
     def draw(self, prepared):
         self.prepared, self.stale = prepared, False  # the sentence's trace: not the board's
@@ -447,9 +484,8 @@ class BoardView(View):
 
     def on_state(self, event: str) -> None:
         if event == "cell":
-            cell = self.state.selected_cell
-            inside = self.trace is not None and cell is not None and cell[0] < self.trace.n_query
-            self.canvas.set_selection(cell if inside and cell[1] < self.trace.n_key else None)
+            if self.trace is not None:
+                self.canvas.set_selection(board_cell(self.trace, self.state.selected_cell))
             return
         if event in ("board", "config"):
             self._sync_widgets()

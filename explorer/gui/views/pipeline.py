@@ -43,6 +43,16 @@ def highlighted_panels(state) -> tuple[str, ...]:
     return stages.framed_panels(STEPS[state.lesson_step].stage)
 
 
+def head_band_outlines(state, trace, head: int, names: list[str]) -> dict:
+    """The heads' columns framed on the Q_heads panel (if ``names`` has it), the selected
+    head's in the lesson's colour."""
+    if "Q_heads" not in names:
+        return {}
+    look = theme.look(state).theme
+    bands = stages.head_bands(trace, head, QtGui.QColor(look.plot_bg), QtGui.QColor(look.accent))
+    return {names.index("Q_heads"): bands}
+
+
 class PipelineView(View):
     TAB = "pipeline"
     STATE_EVENTS = ("head", "cell", "values", "stage_zoom", "matrix_zoom", "lesson", "predict")
@@ -81,7 +91,8 @@ class PipelineView(View):
         beside.addWidget(self.pages, 1)
         beside.addWidget(self.next_tokens)
         layout.addLayout(beside, 1)
-        self.names: list[str] = list(stages.PIPELINE_STAGES)
+        self.names: list[str] = [*stages.PIPELINE_STAGES, *stages.ZOOM_PANELS]
+        self._pointed = False  # the hover line reads a cell (else it shows the hint)
         self.canvas.set_figure(Figure([], columns=4))
         self.lines_box = lines_views.PipelineLines(self)  # the weights stage as lines
         for widget in (self.head_label, self.head_spin, self.values_box, self.lines_box, self.zoom_bar):
@@ -118,7 +129,7 @@ class PipelineView(View):
         trace, head = prepared.trace, self.head
         self._sync_head_spin()
         panels = []
-        for name in stages.PIPELINE_STAGES:
+        for name in self.names:
             panel = stages.pipeline_panel(trace, prepared.display, head, name)
             panel.name = name
             panel.image  # noqa: B018 (colour the cells now, between event-loop turns)
@@ -146,10 +157,16 @@ class PipelineView(View):
             selection=self.state.selected_cell,
             marks=self._marks(),
             show_values=self.state.values_on_cells,
-            outlines=predict.outlines(panels, self.state, self.prepared.trace, self.head),
+            outlines=self._outlines(panels),
             zoom=self.state.matrix_zoom,
             zoomable=True,
         )
+
+    def _outlines(self, panels: list[MatrixPanel]) -> dict:
+        """The class's guess and the answer; the heads' columns on the split into heads."""
+        trace = self.prepared.trace
+        out = predict.outlines(panels, self.state, trace, self.head)
+        return {**out, **head_band_outlines(self.state, trace, self.head, self.names)}
 
     @property
     def showing_tokens(self) -> bool:
@@ -158,9 +175,9 @@ class PipelineView(View):
     def _zoomed_panels(self) -> list[str]:
         return [n for n in (self.state.stage_zoom or ()) if n in self.names]
 
-    def _visible(self) -> list[int] | None:
-        zoom = self._zoomed_panels()
-        return None if not zoom else [self.names.index(n) for n in zoom]
+    def _visible(self) -> list[int]:
+        zoom = self._zoomed_panels() or stages.PIPELINE_STAGES  # zoom-only panels wait for a zoom
+        return [self.names.index(n) for n in zoom]
 
     def _columns(self) -> int:
         zoom = self._zoomed_panels()
@@ -236,6 +253,8 @@ class PipelineView(View):
         self.next_tokens.restyle(self.context.style(), self.width())
         self.canvas.set_marks(self._marks())
         self._relayout()
+        if not self._pointed:  # a value pointed at stays
+            self._show_hint()
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
@@ -272,6 +291,7 @@ class PipelineView(View):
             return
         panel = self.canvas.panels[index]
         title = panel.title.split("  [")[0]
+        self._pointed = True
         visible, hidden = translate("PipelineView", "visible"), translate("PipelineView", "hidden (masked)")
         self.hover_label.setText(f"{title} — {panel.cell_text(r, c, visible, hidden)}")
 
@@ -296,6 +316,15 @@ class PipelineView(View):
         self.head_spin.blockSignals(False)
         self.head_label.setText(translate("PipelineView", "Head (of {n})").format(n=trace.heads))
 
+    def _show_hint(self) -> None:
+        """How to read a value, until a cell is pointed at; none on a projector, where the
+        values are on the cells and the bar has no room for a sentence."""
+        hint = translate(
+            "PipelineView",
+            "Point at a cell to read its exact value; click to select it; Ctrl + the wheel zooms.",
+        )
+        self.hover_label.setText("" if self.state.presentation else hint)
+
     def retranslate(self) -> None:
         trace = self.prepared.trace if self.prepared is not None else None
         self.head_label.setText(
@@ -310,12 +339,7 @@ class PipelineView(View):
         self.values_box.setToolTip(
             translate("PipelineView", "Write each cell's value on it when the cells are large enough")
         )
-        self.hover_label.setText(
-            translate(
-                "PipelineView",
-                "Point at a cell to read its exact value; click to select it; Ctrl + the wheel zooms.",
-            )
-        )
+        self._show_hint()
         self.next_tokens.retranslate()
         if self.prepared is not None:  # the panel titles
             self.redraw()
@@ -340,11 +364,14 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             state = context.state
             panels = stages.pipeline_panels(prepared.trace, prepared.display, state.selected_head, names)
             columns = min(4, len(panels))
+            head = min(state.selected_head, prepared.trace.heads - 1)
+            outlines = head_band_outlines(state, prepared.trace, head, list(names))
             figure = Figure(  # a zoomed stage as shown, its title saying which cells it shows
                 panels,
                 columns=columns,
                 selection=state.selected_cell,
                 show_values=state.values_on_cells,
+                outlines=outlines,
                 zoom=state.matrix_zoom,
                 zoomable=True,
                 zoom_caption=True,
@@ -360,7 +387,7 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             translate("PipelineView", "Pipeline: every stage of the head"), make(stages.PIPELINE_STAGES)
         )
     }
-    for name in stages.PIPELINE_STAGES:
+    for name in (*stages.PIPELINE_STAGES, *stages.ZOOM_PANELS):
         out[f"pipeline:{name}"] = FigureSource(
             translate("PipelineView", "Pipeline stage: {0}").format(stages.stage_name(name)), make((name,))
         )

@@ -28,6 +28,7 @@ class Tab(str, enum.Enum):
     TRANSLATION = "translation"
     WHY_ATTENTION = "why_attention"
     VISION = "vision"
+    LM = "lm"
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,17 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.vision.view:VisionView",
         "explorer.gui.labs.vision.export:figures",
+    ),
+    TabSpec(
+        Tab.LM,
+        QT_TRANSLATE_NOOP("Tabs", "Language model"),
+        QT_TRANSLATE_NOOP(
+            "Tabs",
+            "A tiny GPT learns to predict the next token: watch a previous-token head and an "
+            "induction head form, and switch heads off",
+        ),
+        "explorer.gui.labs.lm.view:LMView",
+        "explorer.gui.labs.lm.export:figures",
     ),
 ]
 

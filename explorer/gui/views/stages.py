@@ -12,9 +12,10 @@ import numpy as np
 from PySide6 import QtCore
 
 from explorer.appstate.display import DisplayArrays
-from explorer.appstate.state import PANEL_NAMES
+from explorer.appstate.state import PANEL_NAMES, ZOOM_ONLY_PANELS
 from explorer.core.trace import AttentionTrace
 from explorer.gui.heatmap import MatrixPanel, symmetric_levels
+from explorer.gui.heatmap.figure import Outline
 from explorer.gui.i18n import translate
 from explorer.gui.options import option_label
 
@@ -31,12 +32,14 @@ WEIGHT_FORMULAS = {
 }
 # The pipeline's panels, in the lesson's order (four a row on a wide window).
 PIPELINE_STAGES = PANEL_NAMES
+# and those it shows only when zoomed into them
+ZOOM_PANELS = ZOOM_ONLY_PANELS
 # The panels each lesson step (explorer/appstate/lesson.py STEPS) highlights and zooms into.
 STAGE_PANELS = {
     "tokens": ("tokens",),  # the token chips (views/tokens.py), not a matrix
     "X": ("X",),
     "Q": ("Q", "K", "V"),
-    "heads": ("Q", "K", "V"),
+    "heads": ("Q_heads", "Q"),  # every head's columns of Q, then the selected head's
     "scores": ("scores",),
     "scaled": ("scaled",),
     "mask": ("mask",),
@@ -71,6 +74,7 @@ SQUARE = ("scores", "scaled", "weights")
 STAGE_NAMES = {
     "X": "X",
     "Q": "Q",
+    "Q_heads": QtCore.QT_TRANSLATE_NOOP("Stages", "Q split into heads"),
     "K": "K",
     "V": "V",
     "scores": QtCore.QT_TRANSLATE_NOOP("Stages", "raw scores"),
@@ -123,6 +127,12 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             kv_word = translate("Stages", "K/V head")
             return _titled(panel, f"{formula}  ({head_word} {h} → {kv_word} {t.kv_head_of[h]})")
         return _titled(panel, f"{formula}  ({head_word} {h})")
+    if name == "Q_heads":
+        panel = MatrixPanel(
+            HeadColumns(t.Q), q_tok, None, role="q", picture=_head_columns_picture(t, display)
+        )
+        last = t.heads - 1
+        return _titled(panel, f"Q = [Q₀ | Q₁ | … | Q{_subscript(last)}],  d_k = {t.d_k}")
     if name in ("scores", "scaled"):
         data = getattr(t, name)[h]
         picture = display.picture(name, h)
@@ -191,6 +201,46 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
         )
         return _titled(panel, translate("Stages", "entropy of each weight row (nats)"))
     raise KeyError(f"no pipeline stage {name!r}")
+
+
+class HeadColumns:
+    """The heads' [h, n, d_k] arrays read as one [n, h·d_k] matrix (head h owns columns
+    h·d_k … (h+1)·d_k − 1), without copying it: hover and clicks read single cells."""
+
+    def __init__(self, per_head: np.ndarray):
+        self.per_head = per_head
+        heads, n, d_k = per_head.shape
+        self.d_k = d_k
+        self.shape = (n, heads * d_k)
+        self.ndim = 2
+        self.size = n * heads * d_k
+        self.dtype = per_head.dtype
+
+    def __getitem__(self, cell):
+        r, c = cell
+        return self.per_head[c // self.d_k, r, c % self.d_k]
+
+    def __array__(self, dtype=None, copy=None):
+        whole = np.concatenate(list(self.per_head), axis=1)
+        return whole if dtype is None else whole.astype(dtype)
+
+
+def _head_columns_picture(trace: AttentionTrace, display: DisplayArrays) -> np.ndarray:
+    """What the Q_heads panel draws: the heads' (reduced) Q side by side."""
+    picture = display.picture("Q")
+    return np.concatenate(list(trace.Q if picture is None else picture), axis=1)
+
+
+def head_bands(trace: AttentionTrace, head: int, colour, selected_colour) -> tuple:
+    """Frames around each head's columns of the Q_heads panel (in the background's colour:
+    gaps between the heads); the selected head's stands out."""
+    n, d_k = trace.n_query, trace.d_k
+    bands = [Outline(0, h * d_k, colour, 2, rows=n, cols=d_k) for h in range(trace.heads) if h != head]
+    return (*bands, Outline(0, head * d_k, selected_colour, 4, rows=n, cols=d_k))
+
+
+def _subscript(number: int) -> str:
+    return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
 def mask_title(trace: AttentionTrace) -> str:

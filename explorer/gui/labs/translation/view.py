@@ -295,6 +295,9 @@ class TranslationView(View):
         line = self.score_label.fontMetrics().lineSpacing()
         need = self.score_label.heightForWidth(max(50, self.score_scroll.viewport().width()))
         self.score_scroll.setFixedHeight(max(line, min(need, SCORE_LINES * line)) + 2)
+        # a resizable scroll area sizes a wrapped label by its width-free hint, shorter than its
+        # lines at this width: without a floor its last lines were cut instead of scrolled to
+        self.score_label.setMinimumHeight(max(0, need))
 
     def _say(self, text: str, error: bool, stale: bool = False) -> None:
         """A line above the answer; ``stale``: the answer on screen is no longer the text's

@@ -1,0 +1,130 @@
+"""The first switch to the multilingual model, and typing with it: one command, offscreen, one table.
+
+    python bench/first_switch.py [--keystrokes 40] [--runs 3]
+
+(bench/model_switch.py measures the switches and start-up against another checkout.)
+
+Measures, on the machine it runs on:
+  * loading multilingual-e5's tokenizer.json (122,612 Unigram pieces) on a worker thread:
+    ``tokenizers.Tokenizer.from_file`` against the piece table (explorer/models/unigram_table.py),
+    the load's time and the longest the main thread waited to run meanwhile (the window's
+    thread, in the application: it waits for the interpreter lock);
+  * the window: switching from MiniLM to the multilingual model the first time (a fresh engine),
+    until its first trace is drawn, and the longest the GUI thread was blocked (a 5 ms timer),
+    with the piece table and with tokenizers' own load;
+  * keystroke → picture on the text tabs (Pipeline, All heads) with each bundled model,
+    median and 95th percentile (bench/interaction.py's measure).
+Timings are wall clock: run it on an idle machine (the load average is printed). Never used
+for assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import torch  # noqa: E402  (before Qt, as in main.py)
+
+from bench.interaction import GapMeter, close_window, keystrokes, open_window, wait_rendered  # noqa: E402
+from explorer.core.config import AttentionConfig  # noqa: E402
+from explorer.core.engine import Engine  # noqa: E402
+from explorer.gui.app_setup import configure_app  # noqa: E402
+from explorer.gui.views.registry import Tab  # noqa: E402
+from explorer.models import catalogue, ready, tokenizer, unigram_table  # noqa: E402
+
+SENTENCE = "The animal didn't cross the street because it was too tired "
+
+
+def worker_load(load) -> tuple[float, float]:
+    """(ms the load took on a worker thread, longest ms the main thread waited meanwhile)."""
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (load(), done.set()))
+    last = started = time.perf_counter()
+    longest = 0.0
+    thread.start()
+    while not done.is_set():
+        time.sleep(0.002)
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    thread.join()
+    return (time.perf_counter() - started) * 1e3, longest * 1e3
+
+
+def first_switch(app, table: bool) -> tuple[float, float]:
+    """(ms from the switch to the multilingual model's first picture, longest GUI block in ms)."""
+    real = tokenizer.read_large_unigram
+    if not table:  # tokenizers' own load, as before the piece table
+        tokenizer.read_large_unigram = lambda path, large=0: None
+    try:
+        engine = Engine()  # nothing loaded yet: the first switch
+        window = open_window(engine, AttentionConfig(sentence=SENTENCE))
+        meter = GapMeter()
+        meter.start()
+        started = time.perf_counter()
+        window.state.update_config(model=catalogue.MULTILINGUAL)
+        while window.trace is None or window.trace.model_name != "multilingual-e5-small":
+            wait_rendered(window)
+        took = (time.perf_counter() - started) * 1e3
+        longest = meter.stop()
+        close_window(app, window)
+        return took, longest
+    finally:
+        tokenizer.read_large_unigram = real
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--keystrokes", type=int, default=40)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    folder = ready.ready_dir(catalogue.MULTILINGUAL)
+    if folder is None:
+        print("the multilingual model is not installed (./dev installs and converts it)")
+        return 1
+    app = configure_app(["bench"])
+    path = folder / "tokenizer.json"
+    from tokenizers import Tokenizer
+
+    rows = []
+    for name, load in (
+        ("tokenizers' Tokenizer.from_file", lambda: Tokenizer.from_file(str(path))),
+        ("the piece table (read_large_unigram)", lambda: unigram_table.read_large_unigram(path)),
+    ):
+        runs = [worker_load(load) for _ in range(args.runs)]
+        rows.append(
+            (f"load the tokenizer: {name}", f"{statistics.median(r[0] for r in runs):.0f} ms",
+             f"{max(r[1] for r in runs):.0f} ms")
+        )  # fmt: skip
+    for table in (False, True):
+        runs = [first_switch(app, table) for _ in range(args.runs)]
+        how = "piece table" if table else "tokenizers' load"
+        rows.append(
+            (f"window: first switch to multilingual ({how})", f"{statistics.median(r[0] for r in runs):.0f} ms",
+             f"{max(r[1] for r in runs):.0f} ms")
+        )  # fmt: skip
+    engine = Engine()
+    for model in (catalogue.DEFAULT_MODEL, catalogue.MULTILINGUAL):
+        for tab in (Tab.PIPELINE, Tab.HEADS):
+            k = keystrokes(app, engine, AttentionConfig(sentence=SENTENCE, model=model), tab, args.keystrokes)
+            rows.append((f"keystroke → picture, {model}, {tab.value} ({k['tokens']} tokens)",
+                         f"median {k['median']:.0f} ms", f"p95 {k['p95']:.0f} ms"))  # fmt: skip
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs\n")
+    print("| what | time | longest wait of the GUI thread / p95 |\n|---|---:|---:|")
+    for what, took, worst in rows:
+        print(f"| {what} | {took} | {worst} |")
+    print("\ngoals: no GUI block over 50 ms on the switch; keystroke → picture p95 ≤ 33 ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

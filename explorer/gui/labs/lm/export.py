@@ -1,0 +1,58 @@
+"""What the Language model tab exports, drawn from the data: every head's attention on the probe,
+the selected head's stages, and the training curves. The figures come from the tab's result
+when it has one, else (a tab never opened) are computed now for the state's settings. The tab
+registry names ``figures`` here."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore
+
+from explorer.appstate.lm import HEADS, LMState
+from explorer.appstate.lm_jobs import LMResult, compute, request_of
+from explorer.gui.heatmap import Figure
+from explorer.gui.i18n import translate
+from explorer.gui.lab.export import Captioned, training_curves
+from explorer.gui.labs.lm import heads as lh
+from explorer.gui.labs.lm.training import LMTraining
+from explorer.gui.messages import error_message
+from explorer.gui.views.base import FigureSource, NothingToExport, ViewContext
+
+TAB = "lm"
+HEADS_SIZE = QtCore.QSize(1400, 760)
+STAGES_SIZE = QtCore.QSize(1200, 900)
+
+
+def figures(context: ViewContext) -> dict[str, FigureSource]:
+    view = context.view(TAB)
+    lab: LMState = context.state.labs[TAB]
+
+    def result() -> LMResult:
+        wanted = request_of(lab)
+        if view is not None and view.result is not None and view.result.request == wanted:
+            return view.result
+        try:
+            return compute(wanted)
+        except ValueError as exc:  # a typed probe the model cannot read
+            raise NothingToExport(error_message(exc)) from None
+
+    def heads():
+        r = result()
+        figure = Figure(lh.all_heads(r), columns=HEADS, shared_bar=True)
+        caption = translate(
+            "LMView",
+            "Every head's attention on the probe (prev: previous-token score, ind: induction score).",
+        )
+        return Captioned(figure, caption), HEADS_SIZE
+
+    def stages():
+        r = result()
+        return Figure(lh.stage_panels(r, lab.head), columns=4), STAGES_SIZE
+
+    out = {
+        "heads": FigureSource(translate("LMView", "Language model: every head's attention"), heads),
+        "stages": FigureSource(translate("LMView", "Language model: the selected head's stages"), stages),
+    }
+    out.update(
+        training_curves(context, lab, LMTraining(), translate("LMView", "Language model: training curves"))
+    )
+    return out

@@ -1,0 +1,139 @@
+"""What the Language model tab's training page says and draws (explorer.gui.lab.training):
+the training loss with the probe's two half-losses and the phase change marked; the
+induction score of every second-layer head and the best first-layer previous-token score,
+the goal dashed; the snapshot on screen marked on both."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from explorer.appstate.lm import HEADS, MAX_SEED, MAX_TRAIN_STEPS, LMState
+from explorer.gui.i18n import translate
+from explorer.gui.lab.curves import Curves, Series
+from explorer.gui.lab.training import TrainingContent
+from explorer.lab import LabRun
+from explorer.lm.measures import phase_change
+
+LOSS = "#0072B2"
+FIRST_HALF = "#E69F00"
+REPEATED_HALF = "#009E73"
+HELD_OUT = "#CC79A7"
+PHASE = "#D55E00"
+PREVIOUS = "#555555"
+# one colour per head, the same in both score plots (Okabe–Ito, colour-blind safe)
+HEAD_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")
+
+
+def task_name(task: str) -> str:
+    return {
+        "induction": translate("LMView", "the induction model (random symbols repeated)"),
+        "text": translate("LMView", "the text model (English and Chinese characters)"),
+    }[task]
+
+
+def phase_step(run: LabRun | None) -> int | None:
+    """Where the repeated half pulled away from the first (explorer.lm.measures.phase_change)."""
+    if run is None or not run.metrics:
+        return None
+    return phase_change(run.eval_steps, run.series("first_half_loss"), run.series("repeated_half_loss"))
+
+
+class LMTraining(TrainingContent):
+    steps_range = (10, MAX_TRAIN_STEPS)
+    seed_range = (0, MAX_SEED)
+
+    def intro(self, lab: LMState) -> str:
+        return translate(
+            "LMView",
+            "Train {0} from random weights: the loss on the repeated half of the probe drops "
+            "suddenly when a previous-token head and an induction head form.",
+        ).format(task_name(lab.task))
+
+    def measure(self, run: LabRun) -> str | None:
+        induction, previous = run.last("best_induction"), run.last("best_previous_token")
+        if induction is None or previous is None:
+            return None
+        text = translate("LMView", "best induction score {0:.2f}, best previous-token score {1:.2f}").format(
+            induction, previous
+        )
+        step = phase_step(run)
+        if step is not None:
+            text += " · " + translate("LMView", "phase change at step {0}").format(step)
+        return text
+
+    def goal_reached(self, run: LabRun) -> str:
+        return translate(
+            "LMView", "(induction score {goal:g} reached at step {step}, {s:.1f} s after Train)"
+        ).format(goal=run.goal.at_least, step=run.goal_step, s=run.goal_wall_s)
+
+    def steps_tip(self) -> str:
+        return translate("LMView", "Optimiser steps of 32 sequences each")
+
+    def curves(self, lab: LMState, run: LabRun | None, shown_step: int | None) -> list[Curves]:
+        step = translate("LMView", "step")
+        steps = float(run.steps if run is not None else lab.train_steps)
+        losses = np.asarray(run.losses if run is not None else [], dtype=float)
+        evals = np.asarray(run.eval_steps if run is not None else [], dtype=float)
+
+        def series(name: str) -> np.ndarray:
+            return np.asarray(run.series(name) if run is not None else [], dtype=float)
+
+        first, repeated = series("first_half_loss"), series("repeated_half_loss")
+        loss_series = [
+            Series(translate("LMView", "training"), np.arange(1, len(losses) + 1), losses, LOSS, 1.0),
+            Series(translate("LMView", "first half"), evals, first, FIRST_HALF, dots=True),
+            Series(translate("LMView", "repeated half"), evals, repeated, REPEATED_HALF, dots=True),
+        ]
+        if run is not None and run.spec.task == "text":
+            loss_series.append(
+                Series(
+                    translate("LMView", "held-out text"), evals, series("held_out_loss"), HELD_OUT, dots=True
+                )
+            )
+        at = phase_step(run)
+        if at is not None:  # a vertical line: the phase change
+            finite = [v for v in (*losses, *first, *repeated) if math.isfinite(v)]
+            top = max(finite) if finite else 1.0
+            loss_series.append(
+                Series(
+                    translate("LMView", "phase change"),
+                    np.array([at, at], float),
+                    np.array([0.0, top]),
+                    PHASE,
+                    2.0,
+                )
+            )
+        head = translate("LMView", "induction {0}")
+        scores = [
+            Series(head.format(f"1.{h}"), evals, series(f"induction/1.{h}"), HEAD_COLOURS[h], dots=True)
+            for h in range(HEADS)
+        ]
+        scores.append(
+            Series(
+                translate("LMView", "best previous-token (layer 0)"),
+                evals,
+                series("best_previous_token"),
+                PREVIOUS,
+                2.5,
+            )
+        )
+        return [
+            Curves(
+                title=translate("LMView", "Loss (nats)"),
+                series=loss_series,
+                x_label=step,
+                x_range=(0.0, steps),
+                marker=shown_step,
+            ),
+            Curves(
+                title=translate("LMView", "Head scores"),
+                series=scores,
+                x_label=step,
+                x_range=(0.0, steps),
+                y_range=(0.0, 1.0),
+                goal=lab.GOAL.at_least,
+                marker=shown_step,
+            ),
+        ]

@@ -1,0 +1,108 @@
+"""Characters as tokens, and the ``tokenizer.json`` a GPT-2 folder carries.
+
+Both tasks read one character per token: the induction task's 64 symbols are letters,
+digits and two signs (a probe can be typed), the text task's are the characters of its
+corpus. The vocabulary ends with GPT-2's ``<|endoftext|>``, which is also its unknown token,
+as in GPT-2's own tokenizer; the lab never trains on it and refuses characters it does not
+know instead of reading them as that token.
+
+``tokenizer_json`` is built with the ``tokenizers`` library (a WordLevel model over single
+characters), so anything that reads a Hugging Face tokenizer reads it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from explorer.lm.errors import LMError
+
+if TYPE_CHECKING:  # the library is read only when a folder is written
+    from tokenizers import Tokenizer
+
+END = "<|endoftext|>"
+INDUCTION_SYMBOLS = tuple("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789#$")
+MAX_TEXT_CHARS = 100_000  # a typed probe; far beyond any model's context
+
+
+class CharVocab:
+    """symbols[i] is token i; token len(symbols) is ``<|endoftext|>``."""
+
+    def __init__(self, symbols: Iterable[str]):
+        self.symbols = tuple(symbols)
+        if len(set(self.symbols)) != len(self.symbols) or any(len(s) != 1 for s in self.symbols):
+            raise ValueError("a character vocabulary holds distinct single characters")
+        self.index = {s: i for i, s in enumerate(self.symbols)}
+
+    @classmethod
+    def of_text(cls, text: str) -> CharVocab:
+        """Every character of ``text``, in code-point order (the same text, the same ids)."""
+        return cls(sorted(set(text)))
+
+    def __len__(self) -> int:
+        """The model's vocabulary size: the symbols and ``<|endoftext|>``."""
+        return len(self.symbols) + 1
+
+    @property
+    def end_id(self) -> int:
+        return len(self.symbols)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CharVocab) and other.symbols == self.symbols
+
+    def __hash__(self) -> int:
+        return hash(self.symbols)
+
+    def encode(self, text: str) -> list[int]:
+        if not isinstance(text, str) or not text:
+            raise LMError.of("lm.text_empty")
+        if len(text) > MAX_TEXT_CHARS:
+            raise LMError.of("lm.text_too_long", count=len(text), limit=MAX_TEXT_CHARS)
+        unknown = list(dict.fromkeys(c for c in text if c not in self.index))  # in order of appearance
+        if unknown:
+            shown = "".join(unknown[:12]) + ("…" if len(unknown) > 12 else "")
+            raise LMError.of("lm.unknown_characters", characters=repr(shown), count=len(unknown))
+        return [self.index[c] for c in text]
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return "".join(self.token(i) for i in ids)
+
+    def token(self, i: int) -> str:
+        return self.symbols[i] if 0 <= i < len(self.symbols) else END
+
+    def tokenizer(self) -> Tokenizer:
+        from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
+
+        vocab = {s: i for i, s in enumerate(self.symbols)} | {END: self.end_id}
+        tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token=END))
+        tok.pre_tokenizer = pre_tokenizers.Split(Regex(r"[\s\S]"), behavior="isolated")  # one per character
+        tok.decoder = decoders.Fuse()  # characters join without spaces
+        tok.add_special_tokens([END])
+        return tok
+
+    def tokenizer_json(self) -> str:
+        return self.tokenizer().to_str(pretty=True)
+
+    @classmethod
+    def from_tokenizer_file(cls, path: str | Path) -> CharVocab | None:
+        """The vocabulary of a character-level tokenizer.json this module wrote; None for any
+        other tokenizer (a GPT-2 BPE), which the caller reads with ``tokenizers`` itself."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            vocab = data["model"]["vocab"]
+            if data["model"]["type"] != "WordLevel" or not isinstance(vocab, dict):
+                return None
+            by_id = sorted((i, s) for s, i in vocab.items())
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+            return None
+        if [i for i, _ in by_id] != list(range(len(by_id))) or by_id[-1][1] != END:
+            return None
+        symbols = [s for _, s in by_id[:-1]]
+        if any(len(s) != 1 for s in symbols) or len(set(symbols)) != len(symbols):
+            return None
+        return cls(symbols)
+
+
+INDUCTION_VOCAB = CharVocab(INDUCTION_SYMBOLS)

@@ -1,0 +1,206 @@
+"""A large Unigram tokenizer that never holds the interpreter lock for long.
+
+``tokenizers`` builds a Unigram model's lattice tables in one call that holds the GIL: 0.3–1 s
+for multilingual-e5's 122,612 pieces. The model loads on a worker thread, but the window's
+thread waits for the lock all that time: the first switch to the multilingual model froze
+the window. Here the piece table is read by Python code (the interpreter hands the lock to
+the window every few milliseconds), and each text is encoded by a Unigram of only the pieces
+that occur in it, with the file's own normaliser, pre-tokenizer, post-processor and decoder.
+
+Viterbi's best segmentation only ever uses pieces that are substrings of the words it
+segments, and the unknown-character score comes from the table's lowest score (kept in every
+small table): so the tokens, ids and offsets are the full tokenizer's own
+(tests/models/test_unigram_table.py compares them). ``PieceTable`` answers the part of
+``tokenizers.Tokenizer`` the explorer uses.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+LARGE = 20_000  # pieces from which the table is read this way (smaller ones build in ms)
+_ENTRY = re.compile(r'\s*\[\s*"((?:[^"\\]|\\.)*)"\s*,\s*(-?[0-9][0-9.eE+-]*)\s*\]\s*([,\]])')
+_VOCAB = re.compile(r'"vocab"\s*:\s*\[')
+_EMPTY = re.compile(r"\s*\]")
+CHUNK = 1 << 18  # bytes decoded at a time: a 4 MB file decoded at once held the lock 60 ms
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """What ``Tokenizer.encode`` gives, as plain lists."""
+
+    ids: list[int]
+    tokens: list[str]
+    offsets: list[tuple[int, int]]
+    special_tokens_mask: list[int]
+
+
+def read_large_unigram(path: str | Path, large: int = LARGE) -> PieceTable | None:
+    """The tokenizer.json at ``path`` as a PieceTable when it is a Unigram of ``large`` pieces
+    or more; None for anything else (``tokenizers`` reads it quickly, or it is not a Unigram)."""
+    text = _read(Path(path))
+    found = _VOCAB.search(text)
+    if found is None:
+        return None
+    pieces, scores, end = _entries(text, found.end())
+    if pieces is None or len(pieces) < large:
+        return None
+    try:
+        shell = json.loads(text[: found.start()] + '"vocab": []' + text[end:])  # all but the table
+    except ValueError:
+        return None
+    if not isinstance(shell, dict) or (shell.get("model") or {}).get("type") != "Unigram":
+        return None
+    if any(not 0 <= a.get("id", -1) < len(pieces) for a in shell.get("added_tokens") or []):
+        return None  # added tokens beyond the table: only tokenizers knows how it numbers them
+    return PieceTable(pieces, scores, shell)
+
+
+def _read(path: Path) -> str:
+    """The file as text, decoded a chunk at a time (the lock changes hands in between)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts = []
+    with open(path, "rb") as f:
+        while chunk := f.read(CHUNK):
+            parts.append(decoder.decode(chunk))
+    parts.append(decoder.decode(b"", final=True))
+    return "".join(parts)
+
+
+def _entries(text: str, pos: int) -> tuple[list[str] | None, list[float], int]:
+    """The ["piece", score] entries of a JSON array from ``pos`` (just after its "["), read in
+    Python one entry at a time; (None, …) when the array is not such a list."""
+    pieces: list[str] = []
+    scores: list[float] = []
+    empty = _EMPTY.match(text, pos)
+    if empty is not None:
+        return pieces, scores, empty.end()
+    while True:
+        entry = _ENTRY.match(text, pos)
+        if entry is None:
+            return None, scores, pos
+        raw = entry.group(1)
+        pieces.append(json.loads(f'"{raw}"') if "\\" in raw else raw)
+        scores.append(float(entry.group(2)))
+        pos = entry.end()
+        if entry.group(3) == "]":
+            return pieces, scores, pos
+
+
+class PieceTable:
+    """A Unigram tokenizer.json, encoding each text with a table of the pieces it contains."""
+
+    def __init__(self, pieces: list[str], scores: list[float], shell: dict[str, Any]):
+        from tokenizers import Tokenizer
+
+        model = shell["model"]
+        self.pieces, self.scores = pieces, scores
+        self.index = {piece: i for i, piece in enumerate(pieces)}
+        self.unk_id: int | None = model.get("unk_id")
+        self.byte_fallback = bool(model.get("byte_fallback", False))
+        self.added = list(shell.get("added_tokens") or [])
+        # the leading pieces (the special tokens) keep their ids in every small table, so the
+        # post-processor's ids ([<s> … </s>]) stay right
+        leading = [a["id"] for a in self.added if a["id"] < 64] + (
+            [self.unk_id] if self.unk_id is not None else []
+        )
+        self.lead = 1 + max(leading, default=-1)
+        self.lowest = min(range(len(scores)), key=scores.__getitem__)  # sets the unknown's score
+        self.longest = max(map(len, pieces))
+        small = dict(shell, model=dict(model, vocab=[[pieces[i], scores[i]] for i in range(self.lead)]))
+        small["added_tokens"] = [a for a in self.added if a["id"] < self.lead]
+        small["padding"] = small["truncation"] = None
+        self.shell = Tokenizer.from_str(json.dumps(small))
+        self.unk_token = pieces[self.unk_id] if self.unk_id is not None else None
+
+    # -- what tokenizers.Tokenizer answers ----------------------------------------------------------
+    def no_padding(self) -> None:
+        """(Never pads.)"""
+
+    def no_truncation(self) -> None:
+        """(Never cuts.)"""
+
+    def token_to_id(self, token: str) -> int | None:
+        return self.index.get(token)
+
+    def id_to_token(self, token_id: int) -> str | None:
+        return self.pieces[token_id] if 0 <= token_id < len(self.pieces) else None
+
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int:
+        return len(self.pieces)
+
+    def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]:
+        return self.index  # (read, never changed)
+
+    def get_added_tokens_decoder(self) -> dict[int, Any]:
+        """{id: AddedToken} of the added tokens (<s>, </s>, <mask>: which are special)."""
+        from tokenizers import AddedToken
+
+        return {a["id"]: AddedToken(a["content"], special=a.get("special", True)) for a in self.added}
+
+    def decode(self, ids: list[int], skip_special_tokens: bool = True) -> str:
+        special = {a["id"] for a in self.added if a.get("special")}
+        kept = [
+            self.pieces[i]
+            for i in ids
+            if 0 <= i < len(self.pieces) and not (skip_special_tokens and i in special)
+        ]
+        decoder = self.shell.decoder
+        return decoder.decode(kept) if decoder is not None else "".join(kept)
+
+    def encode(self, text: str) -> Encoded:
+        from tokenizers import AddedToken, Tokenizer, models
+
+        wanted = self._pieces_in(text)
+        order = sorted(wanted)
+        table = [(self.pieces[i], self.scores[i]) for i in order]
+        small_unk = order.index(self.unk_id) if self.unk_id is not None else None
+        tok = Tokenizer(models.Unigram(table, small_unk, self.byte_fallback))
+        tok.normalizer = self.shell.normalizer
+        tok.pre_tokenizer = self.shell.pre_tokenizer
+        tok.post_processor = self.shell.post_processor
+        tok.decoder = self.shell.decoder
+        tok.add_special_tokens(
+            [
+                AddedToken(
+                    a["content"],
+                    single_word=a.get("single_word", False),
+                    lstrip=a.get("lstrip", False),
+                    rstrip=a.get("rstrip", False),
+                    normalized=a.get("normalized", False),
+                    special=a.get("special", True),
+                )
+                for a in self.added
+                if a["id"] in wanted
+            ]
+        )
+        enc = tok.encode(text)
+        return Encoded(
+            [order[i] for i in enc.ids], list(enc.tokens), list(enc.offsets), list(enc.special_tokens_mask)
+        )
+
+    def _pieces_in(self, text: str) -> set[int]:
+        """Every piece that is a substring of a word the tokenizer will segment: the text's
+        pieces between its added tokens (with and without the spaces they strip), and the
+        whole text's, normalised and pre-tokenized as the tokenizer does."""
+        wanted = set(range(self.lead)) | {self.lowest}
+        present = [a for a in self.added if a["content"] and a["content"] in text]
+        wanted |= {a["id"] for a in present}
+        pattern = "|".join(re.escape(a["content"]) for a in present)
+        segments = [text, *(re.split(pattern, text) if pattern else [])]
+        normalizer, pre = self.shell.normalizer, self.shell.pre_tokenizer
+        for segment in {v for s in segments for v in (s, s.strip(), s.lstrip(), s.rstrip())}:
+            normal = normalizer.normalize_str(segment) if normalizer is not None else segment
+            words = [w for w, _ in pre.pre_tokenize_str(normal)] if pre is not None else [normal]
+            for word in words:
+                for i in range(len(word)):
+                    for j in range(i + 1, min(len(word), i + self.longest) + 1):
+                        found = self.index.get(word[i:j])
+                        if found is not None:
+                            wanted.add(found)
+        return wanted

@@ -1,0 +1,243 @@
+"""The lesson as a teacher gives it at a 1024×768 projector, presentation mode, the lesson
+column open: → from the first step to the last, in English and in Chinese, with Questions on
+(each question answered with a click, as a class does) and off. At every step:
+
+- the keyboard stays with the stage: the focus is in no text field the user did not click
+  (a question's buttons went away with the step and Qt handed the focus to the Sentence
+  field, its text selected: the next → moved the cursor and one key replaced the sentence);
+- every button and label shows its whole text: nothing outside its parent, nothing cut by a
+  view that cannot scroll sideways, nothing elided, no token read as HTML (the projector
+  checks of projector_check.py, besides);
+- the pipeline shows the stage the step names, and no two steps the same picture (the split
+  into heads showed the projection's); on a lab's tab no "Show:" naming a pipeline stage.
+
+The walk reads STEPS: a step added later is walked too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from PySide6 import QtCore, QtWidgets
+
+from explorer.appstate.lesson import STEPS, model_markers, step_index
+from explorer.core.config import AttentionConfig
+from explorer.gui.i18n import translate
+from explorer.gui.views.stages import STAGE_PANELS
+
+from .helpers import ANIMAL, WAIT_MS, click_cell
+from .projector_check import all_problems, cut_problems
+
+SIXTEEN = ANIMAL + " today"
+TEXT_FIELDS = (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)
+
+
+def settle(qtbot, w) -> None:
+    qtbot.waitUntil(lambda: not w.worker.busy(), timeout=WAIT_MS)
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+
+
+def press(qtbot, w, key) -> None:
+    """A key as the teacher presses it: to whatever holds the keyboard."""
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget() or w, key)
+    QtWidgets.QApplication.processEvents()
+
+
+def focus_problem(w) -> list[str]:
+    focus = QtWidgets.QApplication.focusWidget()
+    if isinstance(focus, TEXT_FIELDS) or isinstance(focus.parentWidget() if focus else None, TEXT_FIELDS):
+        return [f"the keyboard is in {type(focus).__name__} {getattr(focus, 'text', lambda: '')()!r}"]
+    return []
+
+
+def answer(qtbot, w) -> None:
+    """The class answers the step's question with a click, as it does in a lesson."""
+    panel = w.classroom.lesson.question
+    question = w.state.predict.question()
+    if question is None:
+        return
+    if question.kind == "choice":
+        qtbot.mouseClick(panel.choice_buttons[-1], QtCore.Qt.MouseButton.LeftButton)
+    else:  # click a key in the weights, then Reveal
+        p = w.pipeline
+        click_cell(qtbot, p.canvas, p.index("weights"), 10, 2)
+        qtbot.mouseClick(panel.reveal_button, QtCore.Qt.MouseButton.LeftButton)
+    QtWidgets.QApplication.processEvents()
+
+
+def picture(w) -> str:
+    """What the pipeline shows, as a hash of its pixels."""
+    p = w.pipeline
+    shown = p.chips if w.pipeline.showing_tokens else p.canvas
+    image = shown.grab().toImage()
+    return hashlib.sha1(bytes(image.constBits())).hexdigest()
+
+
+def shown_panels(w) -> tuple[str, ...]:
+    p = w.pipeline
+    if p.showing_tokens:
+        return ("tokens",)
+    return tuple(p.canvas.panels[i].name for i in p.canvas.figure.shown())
+
+
+@pytest.fixture
+def projector(make_window, qtbot):
+    w = make_window(AttentionConfig(sentence=SIXTEEN, layer=5), size=(1024, 768))
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.resize(1024, 768)
+    w.activateWindow()
+    settle(qtbot, w)
+    return w
+
+
+def walk(qtbot, w, language: str, questions: bool) -> dict[int, str]:
+    """→ through every step; the problems of each, and the pipeline's picture of each."""
+    s = w.state
+    s.set_language(language)
+    s.predict.set_enabled(questions)
+    s.set_lesson_step(0)
+    w.classroom.focus_stage()
+    settle(qtbot, w)
+    pictures: dict[int, str] = {}
+    for i, step in enumerate(STEPS):
+        where = (language, "questions" if questions else "no questions", f"step {i + 1} {step.id}")
+        assert s.lesson_step == i, where
+        assert s.tab == step.tab, where
+        if step.tab == "pipeline":
+            assert shown_panels(w) == STAGE_PANELS[step.stage], where
+            pictures[i] = picture(w)
+        else:  # "Show:" names the pipeline's stages: not on a lab's tab (it said "W_O projection")
+            assert not w.classroom.zoom_combo.isVisible(), where
+        problems = focus_problem(w) + cut_problems(w) + all_problems(w)
+        assert not problems, (where, problems)
+        if questions:
+            answer(qtbot, w)
+            assert not focus_problem(w) + cut_problems(w), where  # the answer whole, Reveal on screen
+        press(qtbot, w, QtCore.Qt.Key.Key_Right)
+        settle(qtbot, w)
+    return pictures
+
+
+def test_the_lesson_walked_with_keys_at_1024x768(qtbot, projector):
+    w = projector
+    for language, questions in (("zh_CN", True), ("en", False), ("en", True), ("zh_CN", False)):
+        pictures = walk(qtbot, w, language, questions)
+        assert len(set(pictures.values())) == len(pictures), (language, questions, "two steps, one picture")
+        assert w.state.lesson_step == len(STEPS) - 1  # → at the last step stays there
+    assert pictures  # the pipeline's steps were seen
+
+
+def test_an_answer_then_the_next_step_keeps_the_keyboard(qtbot, projector):
+    """The trial, exactly: step 9, Questions on, click 不会, →: the lesson steps, the keyboard
+    stays with the stage, the sentence is untouched by the next keys."""
+    w = projector
+    w.state.set_language("zh_CN")
+    w.state.predict.set_enabled(True)
+    weighted_sum = step_index("attention.head_outputs")
+    w.state.set_lesson_step(weighted_sum)
+    settle(qtbot, w)
+    panel = w.classroom.lesson.question
+    no = next(b for b in panel.choice_buttons if b.text() == "不会")
+    qtbot.mouseClick(no, QtCore.Qt.MouseButton.LeftButton)
+    assert QtWidgets.QApplication.focusWidget() is no
+    press(qtbot, w, QtCore.Qt.Key.Key_Right)
+    assert w.state.lesson_step == weighted_sum + 1 and not focus_problem(w)
+    press(qtbot, w, QtCore.Qt.Key.Key_Right)
+    press(qtbot, w, QtCore.Qt.Key.Key_X)
+    assert w.state.lesson_step == weighted_sum + 2
+    assert w.sentence_bar.sentence.text() == w.controls.sentence.text() == SIXTEEN
+    # a click into the field is the teacher's choice: the keys then type
+    qtbot.mouseClick(w.sentence_bar.sentence, QtCore.Qt.MouseButton.LeftButton)
+    assert QtWidgets.QApplication.focusWidget() is w.sentence_bar.sentence
+
+
+def test_training_keeps_the_keyboard_with_the_stage(qtbot, projector):
+    """Translation → Train from scratch → Train: the button disables itself while the model
+    learns, and Qt handed the keyboard to the next widget of the tab chain."""
+    w = projector
+    learn = step_index("translation.learn")
+    w.state.set_lesson_step(learn)
+    settle(qtbot, w)
+    tstate = w.state.translation
+    tstate.set_training_plan(steps=30, seed=0)
+    QtWidgets.QApplication.processEvents()
+    train = translate("LabTraining", "Train from scratch")
+    (button,) = [b for b in w.findChildren(QtWidgets.QPushButton) if b.text() == train and b.isVisible()]
+    qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton)
+    try:
+        assert tstate.training and not button.isEnabled()
+        assert not focus_problem(w)
+        press(qtbot, w, QtCore.Qt.Key.Key_Left)
+        assert w.state.lesson_step == learn - 1 and not focus_problem(w)
+    finally:
+        tstate.cancel_training()
+        qtbot.waitUntil(lambda: not tstate.run.running, timeout=120_000)
+
+
+def test_the_tokens_step_names_the_markers_of_the_model_on_screen(qtbot, projector):
+    """Step 1 said [CLS] and [SEP] while the multilingual model showed <s> and </s>."""
+    w = projector
+    w.state.set_lesson_step(0)
+    settle(qtbot, w)
+    text = w.classroom.lesson.explanation_label.text()
+    assert "[CLS]" in text and "[SEP]" in text and "[UNK]" in text
+    w.state.update_config(model="multilingual")
+    qtbot.waitUntil(lambda: w.trace.tokens_key[0] == "<s>", timeout=120_000)
+    settle(qtbot, w)
+    text = w.classroom.lesson.explanation_label.text()
+    assert "<s>" in text and "</s>" in text and "<unk>" in text and "[CLS]" not in text
+    assert not cut_problems(w)  # <s> shown as text, not as the HTML tag that strikes through
+    w.state.update_config(model="minilm", weights="random")
+    qtbot.waitUntil(lambda: w.trace.tokens_key[0] != "<s>", timeout=WAIT_MS)
+    settle(qtbot, w)
+    assert model_markers(w.trace.tokens_key) is None
+    assert "<s>" not in w.classroom.lesson.explanation_label.text()
+    assert "[CLS]" not in w.classroom.lesson.explanation_label.text()
+
+
+def test_the_split_into_heads_frames_every_head_of_q(qtbot, projector):
+    """Step 4 shows Q's columns cut into the heads, the selected head's framed: its own
+    picture, which step 3 (Q, K and V of one head) is not."""
+    w = projector
+    heads_step = step_index("attention.heads")
+    w.state.set_lesson_step(heads_step)
+    w.state.select_head(3)
+    settle(qtbot, w)
+    p, t = w.pipeline, w.trace
+    panel = p.canvas.panels[p.index("Q_heads")]
+    assert panel.shape == (t.n_query, t.heads * t.d_k)
+    for head in (0, 3, t.heads - 1):  # head h owns columns h·d_k … (h+1)·d_k − 1
+        assert panel.data[5, head * t.d_k + 7] == t.Q[head, 5, 7]
+    bands = p.canvas.figure.outlines[p.index("Q_heads")]
+    assert sorted(b.col for b in bands) == [h * t.d_k for h in range(t.heads)]
+    assert all(b.cols == t.d_k and b.rows == t.n_query for b in bands)
+    (selected,) = [b for b in bands if b.col == 3 * t.d_k]
+    assert all(selected.width > b.width for b in bands if b is not selected)
+
+
+def test_the_multilingual_model_on_screen_speaks_its_own_tokens(qtbot, projector):
+    """Its pieces without the raw "▁" ("_Think", a lone "_" that a rotated axis drew as a
+    stroke), its unknown token named as it writes it (<unk>, not [UNK]) in the notice and
+    the lesson, in both languages."""
+    w = projector
+    w.state.set_lesson_step(0)
+    w.state.update_config(model="multilingual", sentence="Thinking Machines 思考 😀")
+    qtbot.waitUntil(lambda: w.trace.tokens_key[0] == "<s>", timeout=120_000)
+    settle(qtbot, w)
+    t = w.trace
+    assert "␣Think" in t.tokens_key  # a word start as one quiet mark
+    shown = [chip.token for chip in w.pipeline.chips.chips()]
+    assert "␣Think" in shown and not any("▁" in token for token in shown)
+    w.state.set_lesson_step(step_index("attention.weights"))
+    settle(qtbot, w)
+    weights = w.pipeline.canvas.panels[w.pipeline.index("weights")]
+    assert not any("▁" in label for label in [*weights.rows, *weights.cols])
+    w.state.set_lesson_step(0)
+    settle(qtbot, w)
+    for language in ("en", "zh_CN"):
+        w.state.set_language(language)
+        settle(qtbot, w)
+        for text in (w.notice.text(), w.classroom.lesson.notes_label.text()):
+            assert "<unk>" in text and "<unk:😀>" in text and "[UNK]" not in text, text

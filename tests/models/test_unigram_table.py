@@ -1,0 +1,135 @@
+"""The Unigram read piece by piece (explorer/models/unigram_table.py) tokenizes exactly as
+``tokenizers`` does: the same ids, tokens, offsets and special-token marks, on texts in many
+scripts, with added tokens inside words, unknown characters and random strings; and reading
+it hands the interpreter lock back every few milliseconds, where ``Tokenizer.from_file``
+held it for the whole load (0.3–1 s for multilingual-e5: the window froze)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+from tokenizers import Tokenizer
+
+from explorer.models import catalogue, ready
+from explorer.models.tokenizer import load_tokenizer
+from explorer.models.unigram_table import PieceTable, read_large_unigram
+from tests.models import tiny
+
+TEXTS = [
+    "The animal didn't cross the street because it was too tired",
+    "这只动物没有过马路，因为它太累了。",
+    "Jane visite l'Afrique en septembre",
+    "attention 😀 is 🚀 all you need",
+    "שלום עולם and مرحبا بالعالم",
+    "  leading and   multiple   spaces ",
+    "tab\there bell\x07 escape\x1b end",
+    "Ünïcödé ﬁ ligatures ½ ² ＡＢＣ full-width",
+    "<s> hello </s> <mask> <unk> <pad>",
+    "a<mask>b",
+    " <mask> x<s>y</s>z",
+    "<mask><mask>",
+    "x" * 300,
+    "日本語のテキストと한국어",
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 math",
+    "",
+    "caf\u0065\u0301 naïve coöperate",
+    "\u200b zero width \u200d joiner",
+    "Привет мир, Ελληνικά, हिन्दी, ไทย",
+]
+
+
+def same(table: PieceTable, full: Tokenizer, text: str) -> None:
+    mine, theirs = table.encode(text), full.encode(text)
+    assert mine.ids == theirs.ids, text
+    assert mine.tokens == theirs.tokens, text
+    assert mine.offsets == [tuple(o) for o in theirs.offsets], text
+    assert mine.special_tokens_mask == theirs.special_tokens_mask, text
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """A tiny XLM-R-kind tokenizer.json, read as a table whatever its size."""
+    folder = tmp_path_factory.mktemp("unigram")
+    tiny._unigram_tokenizer(folder)
+    path = folder / "tokenizer.json"
+    return read_large_unigram(path, large=0), Tokenizer.from_file(str(path)), folder
+
+
+def test_the_table_tokenizes_as_tokenizers_does(small):
+    table, full, _ = small
+    for text in TEXTS + tiny.CORPUS:
+        same(table, full, text)
+
+
+def test_random_strings_of_its_own_pieces_and_strangers(small):
+    table, full, _ = small
+    rng = random.Random(0)
+    alphabet = sorted({c for p in table.pieces for c in p} | set(" 😀字éß<>/"))
+    words = [p.replace("▁", " ") for p in table.pieces] + ["<mask>", "<s>", "</s>"]
+    for _ in range(300):
+        parts = [
+            rng.choice(words) if rng.random() < 0.6 else rng.choice(alphabet)
+            for _ in range(rng.randint(0, 12))
+        ]
+        same(table, full, "".join(parts))
+
+
+def test_the_rest_of_the_tokenizer_answers_alike(small):
+    table, full, folder = small
+    assert table.get_vocab_size() == full.get_vocab_size(with_added_tokens=True)
+    assert table.get_vocab() == full.get_vocab(with_added_tokens=True)
+    ids = full.encode("the animal 这只动物").ids
+    assert table.decode(ids, skip_special_tokens=False) == full.decode(ids, skip_special_tokens=False)
+    assert table.decode(ids) == full.decode(ids)
+    assert [table.id_to_token(i) for i in ids] == [full.id_to_token(i) for i in ids]
+    assert table.token_to_id("<mask>") == full.token_to_id("<mask>") and table.unk_token == "<unk>"
+    loaded = load_tokenizer(folder, wordpiece_family=False)  # small: tokenizers' own, as before
+    assert isinstance(loaded._tok, Tokenizer)
+
+
+def test_other_models_are_left_to_tokenizers(tmp_path):
+    tiny._bert_tokenizer(tmp_path)  # WordPiece
+    assert read_large_unigram(tmp_path / "tokenizer.json", large=0) is None
+
+
+def turns_of_another_thread(work) -> int:
+    """How many times another thread got to run while ``work`` ran on this one: the
+    interpreter hands the lock over every few milliseconds unless a call holds it."""
+    turns, done = [0], threading.Event()
+
+    def other():
+        while not done.is_set():
+            turns[0] += 1
+            time.sleep(0.001)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    while turns[0] == 0:  # it runs
+        time.sleep(0.001)
+    before = turns[0]
+    try:
+        work()
+    finally:
+        during = turns[0] - before
+        done.set()
+        thread.join()
+    return during
+
+
+@pytest.mark.skipif(
+    ready.ready_dir(catalogue.MULTILINGUAL) is None, reason="the multilingual model is not converted"
+)
+def test_the_multilingual_tokenizer_as_tokenizers_reads_it_and_without_holding_the_lock():
+    """No time is measured: tokenizers' load lets no other thread run (the window could not
+    paint), the table's lets it run along the way."""
+    path = ready.ready_dir(catalogue.MULTILINGUAL) / "tokenizer.json"
+    loaded: list = []
+    assert turns_of_another_thread(lambda: loaded.append(Tokenizer.from_file(str(path)))) <= 2
+    assert turns_of_another_thread(lambda: loaded.append(read_large_unigram(path))) >= 10
+    full, table = loaded
+    assert isinstance(table, PieceTable)
+    for text in TEXTS:
+        same(table, full, text)
