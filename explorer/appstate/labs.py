@@ -21,6 +21,7 @@ from explorer.appstate.local_window import LocalSettings, LocalWindowState
 from explorer.appstate.translation import TranslationSettings, TranslationState
 from explorer.appstate.vision import VisionSettings, VisionState
 from explorer.appstate.vit import ViTSettings, ViTState
+from explorer.appstate.why_attention import WhyAttentionSettings, WhyAttentionState
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class LabEntry:
 LABS: list[LabEntry] = [
     LabEntry("translation", TranslationState, TranslationSettings),
     LabEntry("vision", VisionState, VisionSettings),
+    LabEntry("why_attention", WhyAttentionState, WhyAttentionSettings),
     LabEntry("lm", LMState, LMSettings),
     LabEntry("local", LocalWindowState, LocalSettings),
     LabEntry("vit", ViTState, ViTSettings),

@@ -13,6 +13,7 @@ from explorer.appstate.lesson_step import Step, Track
 from explorer.words import QT_TRANSLATE_NOOP
 
 TAB = "translation"
+WHY_TAB = "why_attention"  # the Why-attention page (explorer/gui/labs/translation/why_attention.py)
 
 
 TRANSLATION_STEPS: tuple[Step, ...] = (
@@ -22,14 +23,45 @@ TRANSLATION_STEPS: tuple[Step, ...] = (
         "C = f(h₁, …, hₙ),   yᵢ = g(C, y₁, …, yᵢ₋₁)",
         QT_TRANSLATE_NOOP(
             "Lesson",
-            "An encoder reads the source (here a date as people write it) into states h₁ … hₙ; a "
-            "decoder writes the target one character at a time. A decoder without attention would "
-            "read one vector C, the formula above, alike at every output step, and a long source "
-            "would lose its details. The model on screen has attention: each row of its matrix is "
-            "one output step looking at the source in its own way, as the next steps show.",
+            "An encoder reads the source sentence into states h₁ … hₙ; a decoder writes the "
+            "translation one word at a time. Without attention the whole source is squeezed into "
+            "one vector C (the encoder's last states) that every output step reads alike: the left "
+            "map is that model, one column C, the same for every word it writes. The right map is "
+            "the same encoder–decoder with attention, trained on the same sentences.",
         ),
-        tab=TAB,
+        tab=WHY_TAB,
         id="translation.fixed_context",
+    ),
+    Step(
+        "length_curve",
+        QT_TRANSLATE_NOOP("Lesson", "Long sentences: the fixed C forgets"),
+        QT_TRANSLATE_NOOP("Lesson", "accuracy against sentence length"),  # its words are translated
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Both models were trained side by side: the same sentences, the same steps, the same "
+            "seed. On short sentences both are right. The longer the sentence, the more the single "
+            "vector C must hold, and the model without attention loses the details; the model with "
+            "attention looks back at the words it needs and stays right (Bahdanau et al. 2015, "
+            "Fig. 2). Press Train from scratch to watch the two curves part.",
+        ),
+        tab=WHY_TAB,
+        id="translation.length_curve",
+    ),
+    Step(
+        "reordering",
+        QT_TRANSLATE_NOOP("Lesson", "Attention follows the word order"),
+        QT_TRANSLATE_NOOP("Lesson", "αᵢⱼ ≈ 1  where yᵢ translates xⱼ"),  # its words are translated
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Languages order words differently. Chinese puts the time before the verb: writing "
+            "九月 (September), the model looks at the last English word, across “visits Africa”. "
+            "French puts most adjectives after the noun: pick English → French and “Jane sees the "
+            "red car”, and “voiture rouge” looks at “car”, then at “red”. The alignment is not a "
+            "diagonal; the score counts the words whose largest weight falls on their true source "
+            "word.",
+        ),
+        tab=WHY_TAB,
+        id="translation.reordering",
     ),
     Step(
         "context_per_step",

@@ -30,6 +30,24 @@ The task itself:
     find_fields(text) → the DateExample it is, or None; alignment_score(alignment, example),
     spelled_alignment_score(alignment, example).
 
+Sentences, and a model without attention (word level; explorer.seq2seq.sequence_*):
+    trace = translate_sequence("Jane visits Africa in September", "sentences-zh", "attention")
+    trace.output, trace.output_tokens, trace.source_tokens, trace.expected (the grammar's translation)
+    trace.alignment [T, n] and trace.alignment_columns; for model "no-attention" [T, 1] and ["C"]:
+                               the one fixed context every step reads (trace.context_kind "fixed")
+    trace.true_alignment [T_true, n], trace.true_links, trace.alignment_score / alignment_hits
+    trace.attention_trace()    the attention as an explorer.core AttentionTrace (attention models)
+    trace_sequence(module, get_task(name), text)   the same for a module being trained
+Side by side, with the length curves at every evaluation:
+    result = train_sequence_models(("no-attention", "attention"), "compound-fr", steps=500, seed=0,
+                                   on_progress=..., should_stop=...)
+    SequenceProgress: step, losses and cpu_seconds per model; curves {model: LengthCurve} at
+    evaluations (curve.lengths, .word_accuracy, .exact_match, .short / .long summaries)
+    shipped_length_result()    the shipped curves (LengthResult: .final, .evaluations, .parameters)
+    load_sequence_model(task, model)   a shipped sequence checkpoint: (module, training record, label)
+    draw_length_figure(result) a PIL image of the figure; save_length_png(result, path)
+The grammar: explorer.seq2seq.sentences (render, parse, sample_clauses); tasks: explorer.seq2seq.tasks.
+
 Errors meant for the user are ``LabError`` (a ValueError) with a one-line message.
 """
 
@@ -39,12 +57,33 @@ from explorer.seq2seq import local_tasks as local_tasks  # registers copy-twice
 from explorer.seq2seq import messages as messages  # registers the seq2seq.* templates
 from explorer.seq2seq.alignment import alignment_hits, alignment_score, spelled_alignment_score
 from explorer.seq2seq.dates import EXAMPLE_DATE, FORMATS, DateExample, examples_of, find_fields, render
+from explorer.seq2seq.length_curve import LengthCurve
+from explorer.seq2seq.length_result import LengthResult, shipped_length_result
+from explorer.seq2seq.sequence_checkpoints import load_sequence_model
+from explorer.seq2seq.sequence_models import SEQUENCE_MODELS, SequenceSpec
+from explorer.seq2seq.sequence_trace import SequenceTrace, trace_sequence, translate_sequence
+from explorer.seq2seq.sequence_train import SequenceProgress, SequenceTrainOptions, train_sequence_models
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError, ModelSpec
+from explorer.seq2seq.tasks import TASKS, get_task
 from explorer.seq2seq.trace import StepStages, TranslationTrace
 from explorer.seq2seq.train import LabProgress, TrainResult, alignment_at, train_model
 from explorer.seq2seq.translate import load_model, trace_translation, translate
 
 __all__ = [
+    "SEQUENCE_MODELS",
+    "TASKS",
+    "LengthCurve",
+    "LengthResult",
+    "SequenceProgress",
+    "SequenceSpec",
+    "SequenceTrace",
+    "SequenceTrainOptions",
+    "get_task",
+    "load_sequence_model",
+    "shipped_length_result",
+    "trace_sequence",
+    "train_sequence_models",
+    "translate_sequence",
     "ATTENTIONS",
     "DEFAULT_SCORING",
     "EXAMPLE_DATE",

@@ -65,11 +65,25 @@ class LengthCurve:
 
     @classmethod
     def from_dict(cls, data: dict) -> LengthCurve:
+        """Refuses (ValueError) a curve whose numbers are not shares of 0 … 1 and counts."""
         data = dict(data)
         for key in ("lengths", "exact_match", "word_accuracy", "counts"):
             data[key] = tuple(data[key])
         data["short"], data["long"] = Summary(**data["short"]), Summary(**data["long"])
-        return cls(**data)
+        curve = cls(**data)
+        shares = [*curve.exact_match, *curve.word_accuracy, curve.alignment_score]
+        for summary in (curve.short, curve.long):
+            shares += [summary.exact_match, summary.word_accuracy]
+        if not all(x is None or (isinstance(x, (int, float)) and 0 <= x <= 1) for x in shares):
+            raise ValueError(f"{curve.model}: a share outside 0 … 1 (or not a number)")
+        if not all(isinstance(x, (int, float)) and 0 < x < 1e6 for x in curve.lengths):
+            raise ValueError(f"{curve.model}: a length that is not a positive number")
+        if (
+            len({len(curve.lengths), len(curve.exact_match), len(curve.word_accuracy), len(curve.counts)})
+            != 1
+        ):
+            raise ValueError(f"{curve.model}: the curve's lists differ in length")
+        return curve
 
 
 def _summary(exact: np.ndarray, right: np.ndarray, words: np.ndarray, chosen: np.ndarray) -> Summary:
@@ -111,7 +125,7 @@ def curve_metrics(curve: LengthCurve) -> dict[str, float]:
     m = curve.model
     metrics = {}
     for name, summary in (("short", curve.short), ("long", curve.long)):
-        if summary.count:
+        if summary.exact_match is not None and summary.word_accuracy is not None:
             metrics[f"{m}/{name}/exact_match"] = summary.exact_match
             metrics[f"{m}/{name}/word_accuracy"] = summary.word_accuracy
     for length, exact, accuracy, _ in curve.points:

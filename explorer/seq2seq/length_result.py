@@ -113,8 +113,8 @@ class LengthResult:
         ]
         if not evaluations:
             raise ValueError("no evaluations")
-        names = ("task", "models", "parameters", "steps", "seed", "options", "cpu_seconds", "eval_seconds")
-        names += ("wall_seconds", "device", "command", "load_average", "checkpoints", "environment")
+        names = ("task", "models", "parameters", "steps", "seed", "options", "cpu_seconds", "eval_seconds",
+                 "wall_seconds", "device", "command", "load_average", "checkpoints", "environment")  # fmt: skip
         return cls(**{k: data[k] for k in names}, evaluations=evaluations)
 
     def save(self, path: str | Path) -> None:

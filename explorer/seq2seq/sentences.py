@@ -171,9 +171,19 @@ class Clause:
     thing: Thing | None = None  # a noun phrase
     time: tuple[str, int] | None = None  # ("month", 0–11) or ("weekday", 0–6)
 
+    def __post_init__(self) -> None:
+        if (self.place is None) == (self.thing is None):
+            raise ValueError("a clause's object is a place or a thing, one of the two")
+
     @property
     def plural(self) -> bool:
         return len(self.subject) > 1
+
+    @property
+    def noun_phrase(self) -> Thing:
+        if self.thing is None:
+            raise ValueError("this clause's object is a place")
+        return self.thing
 
 
 @dataclass(frozen=True)
@@ -236,7 +246,7 @@ def _english(clause: Clause) -> list[Piece]:
     if clause.place is not None:
         out += [(w, (f"place{i}",)) for i, w in enumerate(PLACES[clause.place].en)]
     else:
-        thing = clause.thing
+        thing = clause.noun_phrase
         words = ([ADJECTIVES[thing.adjective].en] if thing.adjective is not None else []) + [
             NOUNS[thing.noun].en
         ]
@@ -280,11 +290,11 @@ def _french(clause: Clause) -> list[Piece]:
             out.append((article, the))
         out.append((place.fr, name_keys))
     else:
-        thing = clause.thing
+        thing = clause.noun_phrase
         noun = NOUNS[thing.noun]
         adj = ADJECTIVES[thing.adjective] if thing.adjective is not None else None
         feminine = noun.gender == "f"
-        adj_word = None
+        adj_word = ""
         if adj is not None:
             adj_word = adj.fr_f if feminine else adj.fr_m
             if adj.before and not feminine and adj.fr_m_vowel and _starts_with_vowel(noun.fr):
@@ -321,7 +331,7 @@ def _chinese(clause: Clause) -> list[Piece]:
     if clause.place is not None:
         out.append((PLACES[clause.place].zh, _place_keys(PLACES[clause.place])))
     else:
-        thing = clause.thing
+        thing = clause.noun_phrase
         noun = NOUNS[thing.noun]
         if DETERMINERS[thing.determiner] == "a":
             out += [("一", ("det",)), (noun.measure, ("det", "noun"))]  # the measure word is the noun's

@@ -10,8 +10,6 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-import torch
-
 from explorer.messages import message_of
 from explorer.resources import resource_path
 from explorer.seq2seq.checkpoints import (
@@ -45,7 +43,9 @@ def load_sequence_checkpoint(folder: str | Path) -> tuple[SequenceModel, dict]:
         raise CheckpointError.of(
             "seq2seq.impossible_spec", path=str(folder / CONFIG_FILE), detail=message_of(exc)
         ) from None
-    return load_weights(folder, lambda: build_sequence_model(spec)), config.get("training", {})
+    model = load_weights(folder, lambda: build_sequence_model(spec))
+    assert isinstance(model, SequenceModel)
+    return model, config.get("training", {})
 
 
 _loaded: dict[str, tuple[SequenceModel, dict, str]] = {}
@@ -73,7 +73,3 @@ def forget_loaded() -> None:
     """Drop the cache (a test rewrote a folder)."""
     with _lock:
         _loaded.clear()
-
-
-def to_device(module: torch.nn.Module) -> torch.device:
-    return next(module.parameters()).device

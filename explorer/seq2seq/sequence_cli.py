@@ -27,7 +27,7 @@ from explorer.seq2seq.spec import MODELS as DATE_MODELS
 from explorer.seq2seq.spec import LabError
 
 EXIT_CANCELLED = 130
-TRAINING_OPTIONS = ("batch_size", "lr", "eval_every", "threads", "hidden", "window")
+TRAINING_OPTIONS = ("batch_size", "lr", "eval_every", "eval_per_group", "threads", "hidden", "window")
 
 
 def say(line: str) -> None:
@@ -52,8 +52,23 @@ def wants_sequence(argv: list[str]) -> bool:
     probe = Parser(add_help=False)
     probe.add_argument("--task", default=None)
     probe.add_argument("--model", default=None)
+    probe.add_argument("--checkpoint", default=None)
     known, _ = probe.parse_known_args(argv)
+    if known.checkpoint is not None and _is_sequence_checkpoint(known.checkpoint):
+        return True
     return known.task not in (None, "dates") or known.model in sequence_models()
+
+
+def _is_sequence_checkpoint(folder: str) -> bool:
+    """A folder a sequence model was saved in (anything else is the date models' to judge)."""
+    from explorer.seq2seq.checkpoints import read_config
+    from explorer.seq2seq.sequence_checkpoints import SEQUENCE_KIND
+
+    try:
+        read_config(folder, SEQUENCE_KIND)
+    except LabError:
+        return False
+    return True
 
 
 def add_training_arguments(parser, steps_default: int | None) -> None:
@@ -65,6 +80,9 @@ def add_training_arguments(parser, steps_default: int | None) -> None:
     parser.add_argument("--batch-size", type=int, default=d.batch_size)
     parser.add_argument("--lr", type=float, default=d.lr)
     parser.add_argument("--eval-every", type=int, default=d.eval_every)
+    parser.add_argument(
+        "--eval-per-group", type=int, default=d.eval_per_group, help="held-out sentences per clause count"
+    )
     parser.add_argument("--hidden", type=int, default=d.hidden, help="encoder GRU width per direction")
     parser.add_argument("--window", type=int, default=d.window, help="local attention's D")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (1 is fastest here)")
@@ -88,6 +106,7 @@ def options_of(args):
         batch_size=args.batch_size,
         lr=args.lr,
         eval_every=args.eval_every,
+        eval_per_group=args.eval_per_group,
         threads=args.threads,
         device=args.device,
         hidden=args.hidden,

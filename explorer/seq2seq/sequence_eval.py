@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from explorer.seq2seq.sequence_models import SequenceModel
 from explorer.seq2seq.tasks import Pair, TokenVocabulary, make_sequence_batch
 
 
@@ -64,7 +65,7 @@ def max_steps_for(pairs: list[Pair]) -> int:
 
 
 def predict(
-    model: torch.nn.Module, pairs: list[Pair], vocab: TokenVocabulary, batch_size: int = 256, device=None
+    model: SequenceModel, pairs: list[Pair], vocab: TokenVocabulary, batch_size: int = 256, device=None
 ) -> SequencePredictions:
     """Greedy decode of ``pairs`` (sorted by length into batches, returned in the given order)."""
     device = device or next(model.parameters()).device

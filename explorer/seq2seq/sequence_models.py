@@ -54,7 +54,7 @@ class SequenceSpec:
     target_tokens: tuple[str, ...]
     embed: int = 32  # word embedding width, both sides
     hidden: int = 64  # encoder GRU width per direction; the decoder has 2 × hidden
-    scoring: str = "general"  # attention models
+    scoring: str = "additive"  # attention models (each task has its own default: Task.scoring)
     attention_dim: int = 64  # additive scoring's d_a
     max_source: int = 160
     window: int = 3  # local attention's D: the window [p_t − D, p_t + D] (local_attention.py)
@@ -98,10 +98,10 @@ class SequenceSpec:
 
 
 def sequence_spec(model: str, task, **sizes) -> SequenceSpec:
-    """The spec of ``model`` on ``task`` (an explorer.seq2seq.tasks.Task) with the default sizes."""
-    return SequenceSpec(
-        model, task.name, task.source_tokens, task.target_tokens, max_source=task.max_source, **sizes
-    )
+    """The spec of ``model`` on ``task`` (an explorer.seq2seq.tasks.Task): the task's scoring and
+    the default sizes, unless ``sizes`` says otherwise."""
+    sizes = {"scoring": task.scoring, "max_source": task.max_source, **sizes}
+    return SequenceSpec(model, task.name, task.source_tokens, task.target_tokens, **sizes)
 
 
 def build_sequence_model(spec: SequenceSpec) -> SequenceModel:
@@ -150,12 +150,12 @@ class SequenceModel(nn.Module):
         raise NotImplementedError
 
 
-def _finish(tokens: list[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
-    """[B, T] ids with <pad> after each row's first <eos>, and whether every row has ended."""
+def _finish(tokens: list[torch.Tensor]) -> torch.Tensor:
+    """[B, T] ids with <pad> after each row's first <eos>."""
     stacked = torch.stack(tokens, dim=1)
     ended = (stacked == EOS).cumsum(dim=1)
     after = (ended - (stacked == EOS).long()) > 0
-    return stacked.masked_fill(after, PAD), bool((ended[:, -1] > 0).all())
+    return stacked.masked_fill(after, PAD)
 
 
 @register("no-attention", "one fixed context C = [→h_n ; ←h_1], the same at every output step")
@@ -193,7 +193,7 @@ class FixedContextTranslator(SequenceModel):
             done = prev == EOS if done is None else done | (prev == EOS)
             if bool(done.all()):
                 break
-        ids, _ = _finish(tokens)
+        ids = _finish(tokens)
         steps = ids.shape[1]
         # The very same C for every step: a view of one tensor, not T copies that happen to agree.
         return SequenceDecode(ids, torch.stack(states, 1), context[:, None, :].expand(-1, steps, -1), None)
@@ -241,6 +241,6 @@ class AttentionTranslator(SequenceModel):
             done = prev == EOS if done is None else done | (prev == EOS)
             if bool(done.all()):
                 break
-        ids, _ = _finish(rows["tokens"])
+        ids = _finish(rows["tokens"])
         stack = {k: torch.stack(v, 1) for k, v in rows.items() if k != "tokens"}
         return SequenceDecode(ids, stack["s"], stack["c"], stack["w"], stack["sc"], stack["sd"], annotations)

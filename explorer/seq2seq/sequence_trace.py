@@ -22,18 +22,23 @@ import time
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
 
 from explorer.atomic import atomic_write, save_json_or_npz
+from explorer.core.attention import scale_divisor
 from explorer.core.device import threads_for
+from explorer.core.trace import AttentionTrace
 from explorer.messages import Message
+from explorer.seq2seq.rnn import TrainedAttention
 from explorer.seq2seq.sequence_checkpoints import load_sequence_model
 from explorer.seq2seq.sequence_eval import alignment_hits, word_hits
 from explorer.seq2seq.sequence_models import MODEL_NOTES, SequenceModel, parameter_count
-from explorer.seq2seq.spec import LabError
+from explorer.seq2seq.spec import LabError, core_settings
 from explorer.seq2seq.tasks import Pair, Task, get_task
+from explorer.seq2seq.translate import core_trace
 
 SEQUENCE_TRACE_VERSION = 1
 FIXED_COLUMN = "C"
@@ -73,9 +78,17 @@ class SequenceTrace:
     alignment_hits: list[bool] = field(default_factory=list)
     alignment_score: float | None = None
     word_accuracy: float | None = None
-    notices: list[str] = field(default_factory=list)
+    notices: list[Message] = field(default_factory=list)
     unknown_tokens: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    stages: AttentionTrace | None = None  # the attention as explorer.core sees it (attention models)
+
+    def attention_trace(self) -> AttentionTrace:
+        """Every stage of the decoder's attention (one head; queries s_i, keys = values h_j), for
+        the stage panels and explorer.core.worked; ValueError for the model without attention."""
+        if self.stages is None:
+            raise ValueError(f"the {self.model} model has no attention: every step reads the same C")
+        return self.stages
 
     @property
     def exact(self) -> bool | None:
@@ -122,7 +135,7 @@ class SequenceTrace:
         atomic_write(Path(path), lambda f: json.dump(self.to_dict(), f, ensure_ascii=False), "w")
 
     def to_npz(self, path: str | Path) -> None:
-        arrays = dict(self.arrays())
+        arrays: dict[str, Any] = dict(self.arrays())  # Any: savez's own allow_pickle is keyword-only
         arrays["meta_json"] = np.array(json.dumps(self.meta(), ensure_ascii=False))
         atomic_write(Path(path), lambda f: np.savez_compressed(f, **arrays), "wb")
 
@@ -138,12 +151,12 @@ def translate_sequence(
     return trace_sequence(module, get_task(module.spec.task), text, label)
 
 
-def read_sentence(text, task: Task) -> tuple[list[str], list[str]]:
+def read_sentence(text, task: Task) -> tuple[list[str], list[Message]]:
     """The tokens the model will read and notices about what was changed; SentenceError if none."""
     if not isinstance(text, str) or not text.strip():
         raise SentenceError.of("seq2seq.sentence_empty", example=task.example)
     cleaned = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text).strip()
-    notices = []
+    notices: list[Message] = []
     if cleaned != text.strip():
         notices.append(Message.of("seq2seq.spaces_made_plain"))
     tokens = task.read(cleaned)
@@ -178,7 +191,7 @@ def trace_sequence(module: SequenceModel, task: Task, text: str, label: str = ""
         decoded = module.greedy(ids, torch.tensor([len(tokens)]), steps)
     output = vocab.decode_target(decoded.tokens[0].cpu().numpy())
     rows = len(output)  # the words written; the <eos> step is left out
-    as_array = lambda t: None if t is None else t[0, :rows].float().cpu().numpy()  # noqa: E731
+    as_array = lambda t: t[0, :rows].float().cpu().numpy()  # noqa: E731
     if decoded.weights is not None:
         alignment, columns, kind = as_array(decoded.weights), list(read), "attention"
         note = Message.of("seq2seq.note_attention")
@@ -202,11 +215,13 @@ def trace_sequence(module: SequenceModel, task: Task, text: str, label: str = ""
         states=as_array(decoded.states),
         context=as_array(decoded.context),
         annotations=None if decoded.annotations is None else decoded.annotations[0].float().cpu().numpy(),
-        scores=as_array(decoded.scores),
-        scaled=as_array(decoded.scaled),
+        scores=None if decoded.scores is None else as_array(decoded.scores),
+        scaled=None if decoded.scaled is None else as_array(decoded.scaled),
         notices=notices,
         unknown_tokens=unknown,
     )
+    if decoded.weights is not None:
+        trace.stages = _core_stages(module, trace)
     _add_truth(trace, truth, task)
     trace.timings_ms["translate"] = (time.perf_counter() - started) * 1e3
     return trace
@@ -227,3 +242,20 @@ def _add_truth(trace: SequenceTrace, truth: Pair | None, task: Task) -> None:
     if trace.has_attention:
         trace.alignment_hits = alignment_hits(trace.alignment, truth)
         trace.alignment_score = float(np.mean(trace.alignment_hits)) if trace.alignment_hits else None
+
+
+def _core_stages(module: SequenceModel, trace: SequenceTrace) -> AttentionTrace:
+    settings = core_settings(module.spec.scoring)
+    attention = module.attention
+    assert isinstance(attention, TrainedAttention)
+    keys = trace.annotations
+    assert keys is not None and trace.scores is not None and trace.scaled is not None
+    core = core_trace(
+        module.spec, settings, (trace.source, trace.output), trace.output_tokens, trace.source_tokens,
+        x_query=trace.states, x_key=keys, q=trace.states[None], k=keys[None], v=keys[None],
+        scores=trace.scores[None], scaled=trace.scaled[None], mask=np.ones(trace.alignment.shape, dtype=bool),
+        weights=trace.alignment[None], head_outputs=trace.context[None], concat=trace.context,
+        output=trace.context, divisor=scale_divisor(settings, keys.shape[-1]),
+        params=attention.params().as_arrays(), layer=None,
+    )  # fmt: skip
+    return core

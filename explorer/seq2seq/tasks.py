@@ -22,7 +22,7 @@ Tasks:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -52,7 +52,7 @@ class Curriculum:
 
     start: int = 1
     longest: int = 10
-    ramp: float = 0.6
+    ramp: float = 0.4
     short_share: float = 0.15
 
     def top(self, progress: float) -> int:
@@ -77,7 +77,11 @@ class Task:
     language: str = ""  # how output tokens are written back: "fr", "zh", or "" (characters)
     curriculum: Curriculum | None = None  # compound tasks only
     example: str = ""
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
+    # The attention models' scoring. Additive aligns single sentences more sharply (held-out
+    # alignment score 0.93 against general's 0.85, sentences-fr, 300 steps); on 60-word
+    # sentences it costs a fifth more per step and learned less in the same steps, so the long
+    # tasks score with general (docs/benchmarks.md).
+    scoring: str = "additive"
 
     @property
     def kind(self) -> str:
@@ -119,11 +123,11 @@ class Task:
 
     def truth(self, tokens: list[str]) -> Pair | None:
         if self.kind in ("sentences", "compound"):
-            example = sentences.parse(tokens, self.language)
-            return _sentence_pair(example) if example else None
+            sentence = sentences.parse(tokens, self.language)
+            return _sentence_pair(sentence) if sentence else None
         if self.kind == "dates":
-            example = dates.find_fields("".join(tokens))
-            return _date_pair(example) if example else None
+            date = dates.find_fields("".join(tokens))
+            return _date_pair(date) if date else None
         if tokens and all(t in COPY_LETTERS for t in tokens):
             return _copy_pair_of(tuple(tokens))
         return None
@@ -167,6 +171,7 @@ def _make_tasks() -> dict[str, Task]:
             f"compound-{language}", f"1–10 English clauses joined by 'and' → {words}",
             sentences.source_words(), targets, max_source=160, language=language,
             curriculum=Curriculum(), example="Jane visits Africa in September and Paul sees the red car",
+            scoring="general",
         )  # fmt: skip
     tasks["dates"] = Task(
         "dates", "a written date → YYYY-MM-DD, character by character",
@@ -174,7 +179,7 @@ def _make_tasks() -> dict[str, Task]:
     )  # fmt: skip
     tasks["copy"] = Task(
         "copy", "random strings over 20 letters, 5–60 long, copied",
-        COPY_LETTERS, COPY_LETTERS, max_source=2 * COPY_LONGEST, example="a b c d e",
+        COPY_LETTERS, COPY_LETTERS, max_source=2 * COPY_LONGEST, example="a b c d e", scoring="general",
     )  # fmt: skip
     return tasks
 

@@ -174,7 +174,7 @@ def _gru_fields(module, spec, source_ids, source, vocab, attention, seed) -> dic
         if spec.model == "bahdanau"
         else "h_t, the state after reading y_{t-1}"
     )
-    core = _core_trace(
+    core = core_trace(
         spec, settings, (source, "".join(output_tokens)), output_tokens, vocab.source_tokens(source),
         x_query=out["queries"], x_key=out["keys"],
         q=out["queries"][None], k=out["keys"][None], v=out["keys"][None],
@@ -254,14 +254,14 @@ def _from_recorded(spec, settings, texts, query_tokens, key_tokens, rec: Recorde
         name: getattr(s, name).float().cpu().numpy()
         for name in ("q", "k", "v", "scores", "scaled", "weights", "head_outputs", "concat", "output")
     }
-    return _core_trace(
+    return core_trace(
         spec, settings, texts, query_tokens, key_tokens,
         x_query=rec.x_query.float().cpu().numpy(), x_key=rec.x_key.float().cpu().numpy(),
         mask=s.mask.cpu().numpy(), divisor=s.scale_divisor, params={}, layer=layer, **arrays,
     )  # fmt: skip
 
 
-def _core_trace(
+def core_trace(
     spec, settings: Settings, texts: tuple[str, str], query_tokens, key_tokens, *, x_query, x_key,
     q, k, v, scores, scaled, mask, weights, head_outputs, concat, output, divisor, params, layer,
 ) -> AttentionTrace:  # fmt: skip

@@ -2916,8 +2916,32 @@
         <translation>编码器–解码器：不止一个固定的上下文</translation>
     </message>
     <message>
-        <source>An encoder reads the source (here a date as people write it) into states h₁ … hₙ; a decoder writes the target one character at a time. A decoder without attention would read one vector C, the formula above, alike at every output step, and a long source would lose its details. The model on screen has attention: each row of its matrix is one output step looking at the source in its own way, as the next steps show.</source>
-        <translation>编码器把源序列（这里是一个按平常写法写的日期）读成状态 h₁ … hₙ；解码器一次写出目标的一个字符。没有注意力的解码器在每个输出步读到的都是同一个向量 C（上面的公式），源序列一长，细节就丢了。屏幕上的模型带有注意力：它的矩阵每一行是一个输出步，各自以自己的方式看源序列，后面几步会讲到。</translation>
+        <source>An encoder reads the source sentence into states h₁ … hₙ; a decoder writes the translation one word at a time. Without attention the whole source is squeezed into one vector C (the encoder&apos;s last states) that every output step reads alike: the left map is that model, one column C, the same for every word it writes. The right map is the same encoder–decoder with attention, trained on the same sentences.</source>
+        <translation>编码器把源句读成状态 h₁ … hₙ；解码器一次写出译文的一个词。没有注意力时，整个源句被压进一个向量 C（编码器最后的状态），每个输出步读到的都一样：左图就是这个模型，只有一列 C，它写每个词时都相同。右图是同样的编码器–解码器加上注意力，用同样的句子训练。</translation>
+    </message>
+    <message>
+        <source>Long sentences: the fixed C forgets</source>
+        <translation>长句子：固定的 C 会遗忘</translation>
+    </message>
+    <message>
+        <source>accuracy against sentence length</source>
+        <translation>准确率与句子长度</translation>
+    </message>
+    <message>
+        <source>Both models were trained side by side: the same sentences, the same steps, the same seed. On short sentences both are right. The longer the sentence, the more the single vector C must hold, and the model without attention loses the details; the model with attention looks back at the words it needs and stays right (Bahdanau et al. 2015, Fig. 2). Press Train from scratch to watch the two curves part.</source>
+        <translation>两个模型并排训练：同样的句子、同样的步数、同样的随机种子。短句子两个都译得对。句子越长，单个向量 C 要装的就越多，没有注意力的模型丢掉了细节；有注意力的模型回头去看它需要的词，依然译得对（Bahdanau 等，2015，图 2）。点“从零训练”，看两条曲线分开。</translation>
+    </message>
+    <message>
+        <source>Attention follows the word order</source>
+        <translation>注意力跟着词序走</translation>
+    </message>
+    <message>
+        <source>αᵢⱼ ≈ 1  where yᵢ translates xⱼ</source>
+        <translation>αᵢⱼ ≈ 1：yᵢ 是 xⱼ 的译文</translation>
+    </message>
+    <message>
+        <source>Languages order words differently. Chinese puts the time before the verb: writing 九月 (September), the model looks at the last English word, across “visits Africa”. French puts most adjectives after the noun: pick English → French and “Jane sees the red car”, and “voiture rouge” looks at “car”, then at “red”. The alignment is not a diagonal; the score counts the words whose largest weight falls on their true source word.</source>
+        <translation>不同语言的词序不同。中文把时间放在动词前面：写“九月”时，模型越过“visits Africa”去看最后一个英文词 September。法语把大多数形容词放在名词后面：选“英语 → 法语”和“Jane sees the red car”，“voiture rouge”先看“car”，再看“red”。对齐图不是一条对角线；得分统计最大权重落在真正对应的源词上的词所占比例。</translation>
     </message>
     <message>
         <source>A context for every output step</source>
@@ -4336,6 +4360,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>训练好的编码器–解码器把日期转成 YYYY-MM-DD：每个输出字符一步一步看向哪里，以及这种对齐在学习中如何形成</translation>
     </message>
     <message>
+        <source>Why attention</source>
+        <translation>为何要注意力</translation>
+    </message>
+    <message>
+        <source>Sentences translated by an encoder–decoder without attention (one fixed context C) and one with attention, and their accuracy against sentence length</source>
+        <translation>没有注意力（一个固定的上下文 C）和有注意力的编码器–解码器翻译句子，以及它们的准确率随句长的变化</translation>
+    </message>
+    <message>
         <source>Global vs local</source>
         <translation>全局与局部</translation>
     </message>
@@ -5710,6 +5742,113 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>{name}: only the first {kept} of the {total} query tokens are on this page (the others would make it too large).</source>
         <translation>{name}：网页上只有前 {kept} 个查询词元，共 {total} 个（其余的会让网页太大）。</translation>
+    </message>
+</context>
+<context>
+    <name>WhyAttention</name>
+    <message>
+        <source>per-word accuracy</source>
+        <translation>逐词准确率</translation>
+    </message>
+    <message>
+        <source>exact match</source>
+        <translation>完全匹配</translation>
+    </message>
+    <message>
+        <source>English → French</source>
+        <translation>英语 → 法语</translation>
+    </message>
+    <message>
+        <source>English → Chinese</source>
+        <translation>英语 → 中文</translation>
+    </message>
+    <message>
+        <source>Shown: the shipped run (English → French, 1–10 clauses). Train from scratch: both models learn side by side, measured at every evaluation.</source>
+        <translation>显示的是自带的训练结果（英译法，1–10 个分句）。点“从零训练”：两个模型并排学习，每次评估都重新测量。</translation>
+    </message>
+    <message>
+        <source>at ≥ {long} words: {att:.0%} with attention, {fixed:.0%} without</source>
+        <translation>≥ {long} 个词：有注意力 {att:.0%}，没有注意力 {fixed:.0%}</translation>
+    </message>
+    <message>
+        <source>How many optimiser steps (batches of 32 sentences, both models) to train for</source>
+        <translation>训练多少个优化步（每步 32 个句子，两个模型一起）</translation>
+    </message>
+    <message>
+        <source>trained here: step {step} of {total}</source>
+        <translation>在这里训练：第 {step} 步，共 {total} 步</translation>
+    </message>
+    <message>
+        <source>shipped: {steps} steps, seed {seed}</source>
+        <translation>自带：{steps} 步，随机种子 {seed}</translation>
+    </message>
+    <message>
+        <source>with attention</source>
+        <translation>有注意力</translation>
+    </message>
+    <message>
+        <source>one fixed C</source>
+        <translation>一个固定的 C</translation>
+    </message>
+    <message>
+        <source>{model} ({params:,} parameters)</source>
+        <translation>{model}（{params:,} 个参数）</translation>
+    </message>
+    <message>
+        <source>source sentence length (words)</source>
+        <translation>源句长度（词数）</translation>
+    </message>
+    <message>
+        <source>{model}, {params:,} parameters: {output}</source>
+        <translation>{model}，{params:,} 个参数：{output}</translation>
+    </message>
+    <message>
+        <source>true: {text}</source>
+        <translation>正确译文：{text}</translation>
+    </message>
+    <message>
+        <source>alignment score {score:.0%}</source>
+        <translation>对齐得分 {score:.0%}</translation>
+    </message>
+    <message>
+        <source>Cannot translate this: {0}</source>
+        <translation>无法翻译：{0}</translation>
+    </message>
+    <message>
+        <source>with attention: αᵢⱼ</source>
+        <translation>有注意力：αᵢⱼ</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>Per-word accuracy: the share of words right at their place; exact match: whole sentences right</source>
+        <translation>逐词准确率：位置正确的词所占比例；完全匹配：整句都正确</translation>
+    </message>
+    <message>
+        <source>The sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>Accuracy against length</source>
+        <translation>准确率与句长</translation>
+    </message>
+    <message>
+        <source>The language both models translate into</source>
+        <translation>两个模型翻译成的语言</translation>
+    </message>
+    <message>
+        <source>One of the lesson&apos;s sentences, or type your own from the grammar&apos;s words</source>
+        <translation>课上的例句之一，或用语法里的词自己输入一句</translation>
     </message>
 </context>
 <context>

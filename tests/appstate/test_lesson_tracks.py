@@ -44,7 +44,7 @@ def test_tracks_lay_the_steps_out_in_teaching_order():
     for track in TRACKS:
         assert [STEPS[i] for i in track_range(track.id)] == list(track.steps)
         assert {track_of(i) for i in track_range(track.id)} == {track.id}
-    assert STEPS[track_range("translation")[0]].tab == "translation"
+    assert STEPS[track_range("translation")[0]].tab == "why_attention"  # one fixed C, then attention
     with pytest.raises(KeyError):
         track_range("nothing")
 
@@ -64,7 +64,9 @@ def test_walking_one_track_stays_in_it():
     state.subscribe(lambda event, s: events.append((s.lesson_track, s.lesson_step)), ("lesson",))
     state.set_lesson_track("translation")
     first, *_, last = track_range("translation")
-    assert state.lesson_step == first and state.tab == "translation" and events[-1] == ("translation", first)
+    assert (
+        state.lesson_step == first and state.tab == "why_attention" and events[-1] == ("translation", first)
+    )
     state.step_lesson(-1)  # the track's first step: ← stays
     assert state.lesson_step == first and state.lesson_track == "translation"
     for _ in range(len(track_range("translation")) + 3):

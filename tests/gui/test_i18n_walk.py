@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.state import CompareOptions
+from explorer.appstate.why_attention import EXAMPLES
 from explorer.core.config import AttentionConfig
 from explorer.gui.docks.registry import Dock
 from explorer.gui.exporting import ExportDialog
@@ -25,6 +26,7 @@ from explorer.gui.heatmap.figure import text_places
 from explorer.gui.views.registry import TABS
 from explorer.gui.views.tokens import TokenChips
 from explorer.seq2seq.dates import MONTHS_EN, MONTHS_FR, WEEKDAYS_EN
+from explorer.seq2seq.tasks import get_task
 
 from .helpers import WAIT_MS, hover_cell, wait_trace
 
@@ -52,12 +54,19 @@ ALLOWED = {
 # fmt: on
 # a date to type into the Translation tab is an input, written as its language writes it
 ALLOWED |= set(MONTHS_EN) | set(MONTHS_FR) | set(WEEKDAYS_EN)
+# so is a sentence of the Why-attention tab's examples, and its translation (whole, not its words)
+_task = get_task("compound-fr")
+INPUT_SENTENCES = sorted(
+    {*EXAMPLES, *(_task.join(_task.truth(_task.read(e)).target) for e in EXAMPLES)}, key=len, reverse=True
+)
 FORMULA_WORDS = {"scores", "scaled", "weights", "masked", "concat", "output", "sample", "mask", "score"}
 WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*[A-Za-z]")
 
 
 def english(text: str) -> list[str]:
     """The English words of a text that should have been translated."""
+    for sentence in INPUT_SENTENCES:
+        text = text.replace(sentence, " ")
     text = re.sub(r"“[^”]*”|\"[^\"]*\"|'[^']*'", " ", text)  # quoted examples of tokens
     text = re.sub(r"\[CLS\][^）)]*", " ", text)  # a list of example tokens
     text = re.sub(r"\b[a-z]+:(\d+|[KN])\b", " ", text)  # a mask as written: valid:4, window:K

@@ -69,20 +69,31 @@ def test_training_feeds_the_same_c_at_every_step():
         assert torch.equal(fed[:, step], context)
 
 
-def test_attention_equals_the_equations_written_out():
-    """α_i = softmax(s_iᵀ W h) over the real words, c_i = Σ α_ij h_j, p = softmax(W_s tanh(W_c[c;s]))."""
-    model = model_of("attention", seed=3)
+@pytest.mark.parametrize("task", ["compound-fr", "sentences-fr"])
+def test_attention_equals_the_equations_written_out(task):
+    """α_i = softmax(score(s_i, h)) over the real words, c_i = Σ α_ij h_j, p = softmax(W_s tanh(W_c[c;s])),
+    with Luong's general score s_iᵀ W h_j (compound) or Bahdanau's additive vᵀ tanh(W₁ s_i + W₂ h_j)."""
+    torch.manual_seed(3)
+    model = build_sequence_model(sequence_spec("attention", TASKS[task])).eval()
+    assert model.spec.scoring == ("general" if task.startswith("compound") else "additive")
     batch = batch_of(*TEXTS)
+    a = model.attention
     with torch.no_grad():
         logits = model(batch.source, batch.lengths, batch.target_in)
         h, final = model.encoder(batch.source, batch.lengths)
         s0 = torch.tanh(F.linear(final, model.bridge.weight, model.bridge.bias))
         states, _ = model.cell(model.target_embed(batch.target_in), s0[None])
-        w = model.attention.bilinear[0]
         for row, n in enumerate(batch.lengths.tolist()):
-            scores = states[row] @ w @ h[row, :n].T  # only the real words: no mask needed
+            keys = h[row, :n]  # only the real words: no mask needed
+            if model.spec.scoring == "general":
+                scores = states[row] @ a.bilinear[0] @ keys.T
+            else:
+                hidden = torch.tanh(
+                    (states[row] @ a.w_query[0])[:, None, :] + (keys @ a.w_key[0])[None, :, :]
+                )
+                scores = hidden @ a.v[0]
             alpha = torch.softmax(scores, dim=-1)
-            c = alpha @ h[row, :n]
+            c = alpha @ keys
             combined = torch.tanh(
                 F.linear(torch.cat([c, states[row]], -1), model.combine.weight, model.combine.bias)
             )

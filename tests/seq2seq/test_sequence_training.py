@@ -67,8 +67,19 @@ def test_cancel_stops_between_steps():
 
 def test_a_short_run_learns_single_sentences():
     """A small attention model on one-clause sentences: most held-out sentences exactly right."""
-    options = SequenceTrainOptions(batch_size=32, eval_every=1000, eval_per_group=60, hidden=32, device="cpu")
+    options = SequenceTrainOptions(
+        batch_size=32, lr=1e-2, eval_every=1000, eval_per_group=60, hidden=32, device="cpu"
+    )
     result = run(("attention",), 0, task="sentences-zh", steps=120, options=options)
     curve = result.final_curves["attention"]
     assert curve.short.word_accuracy >= 0.9, curve
     assert result.losses["attention"][-1] < result.losses["attention"][0] / 5
+
+
+@pytest.mark.parametrize(("task", "points"), [("dates", 1), ("copy", 8)])
+def test_the_other_tasks_train_and_measure_too(task, points):
+    """Dates (one token per character) and random strings (5–60 long) go through the same loop."""
+    result = run(("no-attention", "attention"), 0, task=task, steps=2)
+    curve = result.final_curves["attention"]
+    assert len(curve.lengths) == points and curve.alignment_score is not None
+    assert result.final_curves["no-attention"].alignment_score is None

@@ -27,6 +27,7 @@ class Tab(str, enum.Enum):
     BOARD = "board"
     TRANSLATION = "translation"
     LOCAL = "local"
+    WHY_ATTENTION = "why_attention"
     VISION = "vision"
     LM = "lm"
     VIT = "vit"
@@ -106,6 +107,16 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.translation.view:TranslationView",
         "explorer.gui.labs.translation.export:figures",
+    ),
+    TabSpec(
+        Tab.WHY_ATTENTION,
+        QT_TRANSLATE_NOOP("Tabs", "Why attention"),
+        QT_TRANSLATE_NOOP(
+            "Tabs",
+            "Sentences translated by an encoder–decoder without attention (one fixed context C) and "
+            "one with attention, and their accuracy against sentence length",
+        ),
+        "explorer.gui.labs.translation.why_attention:WhyAttentionView",
     ),
     TabSpec(
         Tab.LOCAL,

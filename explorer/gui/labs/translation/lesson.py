@@ -7,7 +7,6 @@ from explorer.appstate.lesson import STEPS
 
 TAB = "translation"
 LESSON_PARTS = {
-    "fixed_context": ("alignment", ()),
     "context_per_step": ("alignment", ()),
     "query": ("step", ("Q",)),
     "alignment_scores": ("step", ("scores",)),

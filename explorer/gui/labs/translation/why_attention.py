@@ -1,0 +1,475 @@
+"""The Why-attention page: an encoder–decoder that reads one fixed context C beside the same
+encoder–decoder with attention, on the lesson's sentences, and their accuracy against sentence
+length.
+
+Top: the language and the sentence (the lesson's examples, or typed). Then both models'
+translations: on the left the model without attention, drawn as what its decoder reads, one
+column C, the same for every output word; on the right the attention model's alignment (output
+words × source words), not a diagonal where the languages order words differently. Below, the
+length experiment: per-word accuracy and exact match against source length for both models,
+the shipped run at once, and a run trained here side by side (the lab's training page), the
+curves updating at every evaluation and the maps following the run's snapshots.
+
+Translations run on the worker (channel ``why_attention``, latest request wins); the settings
+live in ``state.labs["why_attention"]`` (explorer/appstate/why_attention.py).
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.appstate.lesson import STEPS
+from explorer.appstate.why_attention import EVENTS, EXAMPLES, LANGUAGES, MEASURES, Translations, WhyRequest
+from explorer.gui import theme
+from explorer.gui.core_text import error_text, translated
+from explorer.gui.heatmap import MatrixCanvas
+from explorer.gui.heatmap.figure import Figure, Mark
+from explorer.gui.heatmap.panel import MatrixPanel
+from explorer.gui.i18n import translate
+from explorer.gui.lab.curves import CurvePlot, Curves, Series
+from explorer.gui.lab.training import TrainingContent, TrainingPage
+from explorer.gui.messages import ERROR_STYLE, error_message
+from explorer.gui.views.base import View, ViewContext
+from explorer.lab import LabRun
+from explorer.seq2seq.length_curve import LONG, LengthCurve
+from explorer.seq2seq.length_result import shipped_length_result
+from explorer.seq2seq.sequence_lab import curve_from_metrics
+from explorer.seq2seq.sequence_trace import SequenceTrace
+from explorer.seq2seq.spec import LabError
+from explorer.words import QT_TRANSLATE_NOOP
+
+TAB = "why_attention"
+CHANNEL = "why_attention"
+ATTENTION_COLOUR, FIXED_COLOUR = "#0072B2", "#D55E00"  # the Okabe–Ito blue and vermilion
+LONGEST_WORDS = 64.0
+# What each lesson step of this page shows most of: the maps or the length curve.
+LESSON_FOCUS = {"fixed_context": "maps", "reordering": "maps", "length_curve": "curve"}
+MEASURE_NAMES = {
+    "word_accuracy": QT_TRANSLATE_NOOP("WhyAttention", "per-word accuracy"),
+    "exact_match": QT_TRANSLATE_NOOP("WhyAttention", "exact match"),
+}
+SENTENCE_PAGE, CURVE_PAGE = 0, 1
+LANGUAGE_NAMES = {
+    "fr": QT_TRANSLATE_NOOP("WhyAttention", "English → French"),
+    "zh": QT_TRANSLATE_NOOP("WhyAttention", "English → Chinese"),
+}
+
+
+class WhyTraining(TrainingContent):
+    """The training page's words and its one figure: accuracy against sentence length."""
+
+    steps_range = (10, 5000)
+
+    def intro(self, lab) -> str:
+        return translate(
+            "WhyAttention",
+            "Shown: the shipped run (English → French, 1–10 clauses). Train from scratch: both "
+            "models learn side by side, measured at every evaluation.",
+        )
+
+    def measure(self, run: LabRun) -> str | None:
+        metrics = run.metrics[-1] if run.metrics else None
+        if not metrics:
+            return None
+        att, fixed = (metrics.get(f"{m}/long/word_accuracy") for m in ("attention", "no-attention"))
+        if att is None or fixed is None:
+            return None
+        return translate(
+            "WhyAttention", "at ≥ {long} words: {att:.0%} with attention, {fixed:.0%} without"
+        ).format(long=LONG, att=att, fixed=fixed)
+
+    def steps_tip(self) -> str:
+        return translate(
+            "WhyAttention", "How many optimiser steps (batches of 32 sentences, both models) to train for"
+        )
+
+    def curves(self, lab, run: LabRun | None, shown_step: int | None) -> list[Curves]:
+        return []  # the length curve is the page's own figure, above the training controls
+
+
+def shown_curves(lab, run: LabRun | None) -> tuple[dict[str, LengthCurve], str]:
+    """The curves on screen: the run's evaluation at the snapshot shown (its newest while it
+    follows the run), else the shipped run's."""
+    if run is not None and run.metrics and lab.weights == "trained":
+        step = lab.shown_step()
+        index = len(run.eval_steps) - 1
+        if step is not None and step in run.eval_steps:
+            index = run.eval_steps.index(step)
+        metrics = run.metrics[index]
+        found = {m: curve_from_metrics(metrics, m) for m in ("no-attention", "attention")}
+        curves = {m: c for m, c in found.items() if c is not None}
+        return curves, translate("WhyAttention", "trained here: step {step} of {total}").format(
+            step=run.eval_steps[index], total=run.steps
+        )
+    shipped = shipped_length_result()
+    return shipped.final, translate("WhyAttention", "shipped: {steps} steps, seed {seed}").format(
+        steps=shipped.steps, seed=shipped.seed
+    )
+
+
+def length_figure(
+    curves: dict[str, LengthCurve], title: str, measure: str, parameters: dict[str, int]
+) -> Curves:
+    """One curve per model, named with its parameter count: ``measure`` (a LengthCurve field)
+    against source length."""
+    series = []
+    for model, colour, name in (
+        ("attention", ATTENTION_COLOUR, translate("WhyAttention", "with attention")),
+        ("no-attention", FIXED_COLOUR, translate("WhyAttention", "one fixed C")),
+    ):
+        curve = curves.get(model)
+        if curve is not None:
+            ys = np.asarray(getattr(curve, measure), dtype=float)
+            named = translate("WhyAttention", "{model} ({params:,} parameters)").format(
+                model=name, params=parameters[model]
+            )
+            series.append(Series(named, np.asarray(curve.lengths), ys, colour, 3.0, True))
+    return Curves(
+        title=title,
+        x_label=translate("WhyAttention", "source sentence length (words)"),
+        series=series,
+        x_range=(0.0, LONGEST_WORDS),
+        y_range=(0.0, 1.05),
+    )
+
+
+def map_panel(trace: SequenceTrace, title: str) -> MatrixPanel:
+    """What each output word reads: the attention weights over the source words, or for the
+    model without attention the one column C (alignment_columns)."""
+    return MatrixPanel(
+        trace.alignment,
+        trace.output_tokens,
+        trace.alignment_columns,
+        title=title,
+        kind="weights",
+        levels=(0.0, 1.0),
+        role="qk",
+        name=trace.context_kind,
+    )
+
+
+def summary_lines(t: Translations) -> list[str]:
+    """Each model's answer, right or wrong, and its size; the true translation and the
+    attention's alignment score."""
+    lines = []
+    for trace, name in (
+        (t.fixed, translate("WhyAttention", "one fixed C")),
+        (t.attention, translate("WhyAttention", "with attention")),
+    ):
+        verdict = "" if trace.exact is None else ("  ✓" if trace.exact else "  ✗")
+        lines.append(
+            translate("WhyAttention", "{model}, {params:,} parameters: {output}").format(
+                model=name, params=trace.parameters, output=trace.output
+            )
+            + verdict
+        )
+    a, last = t.attention, []
+    if a.expected is not None:
+        last.append(translate("WhyAttention", "true: {text}").format(text=a.expected))
+    if a.alignment_score is not None:
+        last.append(translate("WhyAttention", "alignment score {score:.0%}").format(score=a.alignment_score))
+    if last:
+        lines.append("  ·  ".join(last))
+    return lines
+
+
+class WhyAttentionView(View):
+    TAB = TAB
+    STATE_EVENTS = ("lesson",)
+
+    def __init__(self, context: ViewContext, parent=None):
+        super().__init__(context, parent)
+        self.lab = context.state.labs[TAB]
+        self.shown: Translations | None = None
+        self.shown_request: WhyRequest | None = None
+        self._wanted: WhyRequest | None = None
+        self.message_text = ""
+        self._lesson_step: str | None = None  # the lesson step last arrived at on this page
+        self._build()
+        context.worker.listen(CHANNEL, self._on_result)
+        unsubscribe = self.lab.subscribe(self._on_lab_event, EVENTS)
+        lab = self.lab
+        self.destroyed.connect(lambda *_: (unsubscribe(), lab.cancel_training()))
+        QtWidgets.QApplication.instance().aboutToQuit.connect(lambda: lab.stop_training())
+        self.retranslate()
+        self.restyle()
+        self._show_settings()
+
+    # -- building ------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        row = QtWidgets.QHBoxLayout()
+        self.language_label, self.sentence_label = QtWidgets.QLabel(), QtWidgets.QLabel()
+        self.language_box = QtWidgets.QComboBox()
+        self.language_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for language in LANGUAGES:
+            self.language_box.addItem("", language)
+        self.sentence_box = QtWidgets.QComboBox()
+        self.sentence_box.setEditable(True)
+        self.sentence_box.setInsertPolicy(QtWidgets.QComboBox.InsertPolicy.NoInsert)
+        self.sentence_box.addItems(EXAMPLES)
+        self.sentence_box.setSizeAdjustPolicy(
+            QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.sentence_box.setMinimumContentsLength(12)  # it never widens the window (zoom, projector)
+        self.language_label.setBuddy(self.language_box)
+        self.sentence_label.setBuddy(self.sentence_box)
+        row.addWidget(self.language_label)
+        row.addWidget(self.language_box)
+        row.addStretch(1)
+        layout.addLayout(row)
+        sentence_row = QtWidgets.QHBoxLayout()  # a row of its own: the whole width for the sentence
+        sentence_row.addWidget(self.sentence_label)
+        sentence_row.addWidget(self.sentence_box, 1)
+        layout.addLayout(sentence_row)
+
+        self.message = QtWidgets.QLabel()
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet(ERROR_STYLE)
+        self.message.setVisible(False)
+        layout.addWidget(self.message)
+        self.summary = QtWidgets.QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.summary)
+
+        maps = QtWidgets.QWidget()
+        maps_layout = QtWidgets.QVBoxLayout(maps)
+        maps_layout.setContentsMargins(0, 0, 0, 0)
+        pair = QtWidgets.QHBoxLayout()
+        self.fixed_map = MatrixCanvas(style=self.context.style())
+        self.attention_map = MatrixCanvas(style=self.context.style())
+        pair.addWidget(self.fixed_map, 2)
+        pair.addWidget(self.attention_map, 5)
+        maps_layout.addLayout(pair, 1)
+
+        curve_page = QtWidgets.QWidget()
+        curve_layout = QtWidgets.QVBoxLayout(curve_page)
+        curve_layout.setContentsMargins(0, 0, 0, 0)
+        measure_row = QtWidgets.QHBoxLayout()
+        self.measure_label, self.measure_box = QtWidgets.QLabel(), QtWidgets.QComboBox()
+        self.measure_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for measure in MEASURES:
+            self.measure_box.addItem("", measure)
+        self.measure_label.setBuddy(self.measure_box)
+        measure_row.addWidget(self.measure_label)
+        measure_row.addWidget(self.measure_box)
+        measure_row.addStretch(1)
+        curve_layout.addLayout(measure_row)
+        self.curve = CurvePlot(self.context.style())
+        curve_layout.addWidget(self.curve, 3)
+        self.training = TrainingPage(self.state, self.lab, WhyTraining())
+        self.training.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Maximum
+        )
+        curve_layout.addWidget(self.training, 1)
+        self._curve_key: tuple | None = None  # what the figure was drawn from
+
+        self.pages = QtWidgets.QTabWidget()
+        self.pages.addTab(maps, "")
+        self.pages.addTab(curve_page, "")
+        layout.addWidget(self.pages, 1)
+
+        self.measure_box.activated.connect(lambda i: self.lab.set_measure(self.measure_box.itemData(i)))
+        self.language_box.activated.connect(lambda i: self.lab.set_language(self.language_box.itemData(i)))
+        self.sentence_box.activated.connect(lambda i: self.lab.set_sentence(self.sentence_box.itemText(i)))
+        self.sentence_box.lineEdit().textEdited.connect(self.lab.set_sentence)
+        self.fixed_map.hovered.connect(lambda i, r, c: self._hover(self.fixed_map, i, r, c))
+        self.attention_map.hovered.connect(lambda i, r, c: self._hover(self.attention_map, i, r, c))
+
+    # -- the state -----------------------------------------------------------------------------------
+    def _show_settings(self) -> None:
+        s = self.lab.settings
+        index = self.language_box.findData(s.language)
+        if self.language_box.currentIndex() != index:
+            self.language_box.setCurrentIndex(index)
+        if self.sentence_box.currentText() != s.sentence:
+            self.sentence_box.lineEdit().setText(s.sentence)
+        index = self.measure_box.findData(s.measure)
+        if self.measure_box.currentIndex() != index:
+            self.measure_box.setCurrentIndex(index)
+
+    def _on_lab_event(self, event: str, _lab) -> None:
+        if event == "request":
+            self._show_settings()
+        if event in ("request", "weights") and self.is_shown():
+            self.request()
+        if event == "measure":
+            self._show_settings()
+        if event in ("measure", "weights", "training"):
+            self.draw_curve()
+
+    def draw_curve(self) -> None:
+        """The length figure, redrawn only when what it shows changed (the run reports ten
+        times a second; its curves change at evaluations)."""
+        run = self.lab.run
+        key = (
+            self.lab.settings.measure,
+            self.lab.weights,
+            self.lab.shown_step(),
+            None if run is None else (run.id, len(run.eval_steps)),
+        )
+        if key == self._curve_key:
+            return
+        self._curve_key = key
+        curves, title = shown_curves(self.lab, run)
+        # a run in the window trains the shipped run's two architectures: the same counts
+        parameters = shipped_length_result().parameters
+        self.curve.set_curves(length_figure(curves, title, self.lab.settings.measure, parameters))
+
+    def on_state(self, event: str) -> None:
+        if event == "lesson":
+            self._show_lesson()
+
+    # -- computing -----------------------------------------------------------------------------------
+    def draw(self, prepared):
+        """The window's trace is not this page's: it asks for its own when shown."""
+        self.prepared, self.stale = prepared, False
+        return iter(())
+
+    def activated(self) -> None:
+        self.request()
+        self._show_lesson()
+
+    def cancelled(self) -> None:
+        self.context.worker.cancel(CHANNEL)
+        self._wanted = None
+
+    def request(self) -> None:
+        req = self.lab.request()
+        if req == self.shown_request:
+            self._wanted = None
+            self._say("")
+            return
+        if req == self._wanted:
+            return
+        self._wanted = req
+        self.context.worker.submit(CHANNEL, req.compute)
+
+    def _on_result(self, result) -> None:
+        req, self._wanted = self._wanted, None
+        if not result.ok:
+            exc = result.error
+            text = (
+                translate("WhyAttention", "Cannot translate this: {0}").format(error_text(exc))
+                if isinstance(exc, LabError)
+                else error_message(exc)
+            )
+            self._say(text)
+            self._clear()  # the old sentence's maps must not pass for this one's
+            return
+        self.show_translations(result.value, req)
+        if self.is_shown():
+            self.request()  # something changed meanwhile
+
+    # -- drawing -------------------------------------------------------------------------------------
+    def show_translations(self, t: Translations, req: WhyRequest | None) -> None:
+        self.shown, self.shown_request = t, req
+        self._say("")
+        self.fixed_map.show_panel(map_panel(t.fixed, translate("WhyAttention", "one fixed C")))
+        self.attention_map.show_panel(
+            map_panel(t.attention, translate("WhyAttention", "with attention: αᵢⱼ"))
+        )
+        self._show_summary()
+        self._show_lesson()
+        self.rendered.emit()
+
+    def _clear(self) -> None:
+        self.shown, self.shown_request = None, None
+        self.fixed_map.set_figure(Figure())
+        self.attention_map.set_figure(Figure())
+        self._show_summary()
+
+    def _show_summary(self) -> None:
+        if self.shown is None:
+            self.summary.setText("")
+            return
+        lines = [html.escape(line) for line in summary_lines(self.shown)]
+        notices = [translated(n) for n in self.shown.attention.notices]
+        if notices:
+            colour = theme.look(self.state).theme.accent
+            lines.append(f"<span style='color:{colour}'>{html.escape('  •  '.join(notices))}</span>")
+        self.summary.setText("<br>".join(lines))
+
+    def _say(self, text: str) -> None:
+        self.message_text = text
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
+
+    def _hover(self, canvas: MatrixCanvas, index: int, r: int, c: int) -> None:
+        if index >= 0:
+            canvas.setToolTip(canvas.panels[index].cell_text(r, c))
+
+    # -- the lesson ------------------------------------------------------------------------------------
+    def lesson_focus(self) -> str | None:
+        """What the lesson step on screen is about on this page: the maps, the curve, or None."""
+        if not self.state.lesson_visible:
+            return None
+        step = STEPS[self.state.lesson_step]
+        return LESSON_FOCUS.get(step.stage) if step.tab == TAB else None
+
+    def _show_lesson(self) -> None:
+        focus = self.lesson_focus()
+        step = STEPS[self.state.lesson_step].id if focus is not None else None
+        if step != self._lesson_step:
+            self._lesson_step = step
+            if step is not None:
+                self.lab.show_lesson_step(STEPS[self.state.lesson_step].stage)
+        accent = QtGui.QColor(theme.look(self.state).theme.accent)
+        mark = {0: Mark(accent, 4)}
+        self.fixed_map.set_marks(mark if focus == "maps" else {})
+        self.attention_map.set_marks(mark if focus == "maps" else {})
+        if focus is not None:
+            self.pages.setCurrentIndex(CURVE_PAGE if focus == "curve" else SENTENCE_PAGE)
+
+    # -- looks and words ---------------------------------------------------------------------------------
+    def restyle(self) -> None:
+        self.fixed_map.set_style(self.context.style())
+        self.attention_map.set_style(self.context.style())
+        self.training.restyle()
+        self.curve.set_style(self.context.style())
+        self._show_summary()
+        self._fit_combos()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._fit_combos()  # the window's font (presentation, zoom) is known once shown
+
+    def _fit_combos(self) -> None:
+        """Room for the longest item and the arrow, in this font (a projector's, a language's)."""
+        for box in (self.language_box, self.measure_box):
+            longest = max(box.fontMetrics().horizontalAdvance(box.itemText(i)) for i in range(box.count()))
+            box.setMinimumWidth(longest + box.fontMetrics().height() + 32)
+
+    def retranslate(self) -> None:
+        self.language_label.setText(translate("WhyAttention", "Language"))
+        self.sentence_label.setText(translate("WhyAttention", "Sentence"))
+        self.measure_label.setText(translate("WhyAttention", "Plot"))
+        for i, measure in enumerate(MEASURES):
+            self.measure_box.setItemText(i, translate("WhyAttention", MEASURE_NAMES[measure]))
+        self.measure_box.setToolTip(
+            translate(
+                "WhyAttention",
+                "Per-word accuracy: the share of words right at their place; exact match: whole sentences right",
+            )
+        )
+        self.pages.setTabText(SENTENCE_PAGE, translate("WhyAttention", "The sentence"))
+        self.pages.setTabText(CURVE_PAGE, translate("WhyAttention", "Accuracy against length"))
+        self._curve_key = None
+        self.draw_curve()
+        for i, language in enumerate(LANGUAGES):
+            self.language_box.setItemText(i, translate("WhyAttention", LANGUAGE_NAMES[language]))
+        self.language_box.setToolTip(translate("WhyAttention", "The language both models translate into"))
+        self._fit_combos()
+        self.sentence_box.setToolTip(
+            translate(
+                "WhyAttention", "One of the lesson's sentences, or type your own from the grammar's words"
+            )
+        )
+        if self.shown is not None:
+            self.show_translations(self.shown, self.shown_request)
