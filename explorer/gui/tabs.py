@@ -26,10 +26,11 @@ class TabHost(QtWidgets.QTabWidget):
             layout.setContentsMargins(0, 0, 0, 0)
             self._pages[tab_id(spec.tab)] = page
             self.addTab(page, "")
-        # seven titles at a projector's text size do not fit 1024 px: shorten them ("Transl…",
-        # the whole title in the tooltip) rather than hide tabs behind scroll arrows
+        # a projector's text size does not fit every title in 1024 px: shorten them first
+        # ("Transl…", the whole title in the tooltip); arrows only when even the shortened titles
+        # do not fit (eleven tabs in Chinese), so no tab is ever out of reach
         self.tabBar().setElideMode(QtCore.Qt.TextElideMode.ElideRight)
-        self.tabBar().setUsesScrollButtons(False)
+        self.tabBar().setUsesScrollButtons(True)
         self.retranslate()
         self.currentChanged.connect(self._on_current)
 

@@ -205,11 +205,11 @@ class WindowedTranslator(AttentionTranslator):
             done = prev == EOS if done is None else done | (prev == EOS)
             if bool(done.all()):
                 break
-        ids, _ = _finish(rows["tokens"])
-        stack = {k: torch.stack(v, 1) if v else None for k, v in rows.items() if k != "tokens"}
+        ids = _finish(rows["tokens"])
+        stack = {k: torch.stack(v, 1) for k, v in rows.items() if k != "tokens" and v}
         return WindowDecode(
             ids, stack["s"], stack["c"], stack["w"], stack["sc"], stack["sd"], annotations,
-            stack["p"], stack["win"], stack["al"], stack["g"], self.half_width,
+            stack.get("p"), stack["win"], stack["al"], stack.get("g"), self.half_width,
         )  # fmt: skip
 
 

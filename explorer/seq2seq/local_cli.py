@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from explorer.failing import Parser, check_out_file, fail
 from explorer.seq2seq import sequence_cli
-from explorer.seq2seq.local_attention import LOCAL_MODELS, WINDOW_MODELS
+from explorer.seq2seq.local_attention import LOCAL_MODELS, WINDOW_MODELS, WindowedTranslator
 from explorer.seq2seq.sequence_cli import say, task_names
 from explorer.seq2seq.spec import LabError
 
@@ -60,6 +60,7 @@ def train_main(argv: list[str]) -> int:
     from explorer.seq2seq.tasks import get_task
 
     model, training = load_sequence_checkpoint(out)
+    assert isinstance(model, WindowedTranslator)  # WINDOW_MODELS, global included, are windowed
     pairs = evaluation_pairs(get_task(model.spec.task), WINDOW_EVAL_PER_LENGTH, seed=2)
     report = window_report(model, pairs)
     training["window"] = window_record(report)

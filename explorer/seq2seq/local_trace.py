@@ -134,6 +134,7 @@ def trace_window(
         decoded = reader.greedy(ids, torch.tensor([len(tokens)]), rows + 1)
     assert vocab.decode_target(decoded.tokens[0, :rows].cpu().numpy()) == base.output_tokens
     as_array = lambda t: None if t is None else t[0, :rows].float().cpu().numpy()  # noqa: E731
+    assert decoded.window is not None  # a windowed model's greedy decoding always keeps it
     window = decoded.window[0, :rows].cpu().numpy()
     trace = WindowTrace(**vars(base))
     trace.half_width = reader.half_width if local else 0

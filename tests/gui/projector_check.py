@@ -84,6 +84,8 @@ def clip_problems(window) -> list[str]:
             f"the window needs {window.minimumSizeHint().toTuple()}, has {window.size().toTuple()}"
         )
     for w in shown_widgets(window):
+        if isinstance(w.parent(), QtWidgets.QTabBar):
+            continue  # its scroll arrows, which the tab bar itself places and sizes
         width = QtWidgets.QWidget.width(w)
         rect = QtCore.QRect(w.mapTo(window, QtCore.QPoint(0, 0)), QtWidgets.QWidget.size(w))
         scrolled = inside_scrolled_content(w)

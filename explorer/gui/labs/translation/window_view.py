@@ -23,6 +23,7 @@ from explorer.appstate.lesson import STEPS
 from explorer.appstate.local_window import EVENTS, MAX_TEXT, WINDOW_RANGE, LocalRequest, LocalWindowState
 from explorer.gui import theme
 from explorer.gui.core_text import error_text, translated
+from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import Curves, Series
@@ -136,7 +137,7 @@ class LocalWindowView(View):
         self.examples.addItem("", None)
         for text in EXAMPLES:
             self.examples.addItem(text, text)
-        self.model_label, self.model_box = QtWidgets.QLabel(), QtWidgets.QComboBox()
+        self.model_label, self.model_box = QtWidgets.QLabel(), ElidedCombo()
         for name in LOCAL_MODELS:
             self.model_box.addItem("", name)
         self.model_label.setBuddy(self.model_box)
