@@ -51,6 +51,14 @@ class LabState(Observable):
         self.weights = "shipped"
         self.snapshot: int | None = None
 
+    def __eq__(self, other: object) -> bool:
+        """Equal when a session would save the same: the same lab and settings."""
+        if not isinstance(other, LabState) or type(other) is not type(self):
+            return NotImplemented
+        return bool(self.settings == other.settings)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
     # -- what a lab says ---------------------------------------------------------------------------
     def apply(self, settings: Any) -> None:
         raise NotImplementedError

@@ -268,8 +268,10 @@ class AttentionTrace(DrawsItself):
     def _write(self, path: Path, fmt: str, selection: TraceSelection) -> None:
         selection.heads_of(self.heads)  # an impossible head fails before any byte is written
         write = trace_files.write_json if fmt == "json" else trace_files.write_npz
+        entries = [(e.name, part) for e in self.file_entries(selection) for part in e.parts]
+        require_finite(entries)  # named by its stage, before the metadata derived from it
         if selection.dtype == "float16":  # refused before a byte is written, not written as inf
-            require_half_range((e.name, part) for e in self.file_entries(selection) for part in e.parts)
+            require_half_range(entries)
         meta = self.meta(selection)
         atomic_write(path, lambda f: write(f, meta, self.file_entries(selection), selection.dtype), "wb")
 

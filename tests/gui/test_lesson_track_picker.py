@@ -26,6 +26,7 @@ def test_a_picked_track_is_walked_alone(qtbot, small):
         "translation",
         "vision",
         "lm",
+        "local",
         "vit",
     ]
     assert picker.currentData() == ALL_TRACKS and lesson.step_label.text() == f"Step 1 of {len(STEPS)}:"

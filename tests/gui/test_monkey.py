@@ -350,6 +350,11 @@ class Monkey:
                 for w in self.w.tabs.widget(widest).findChildren(QtWidgets.QWidget)
                 if not w.isHidden()
             )[-10:]
+            tall = sorted(
+                (w.minimumSizeHint().height(), type(w).__name__, getattr(w, "text", lambda: "")()[:30])
+                for w in self.w.findChildren(QtWidgets.QWidget)
+                if w.isVisible()
+            )[-8:]
             bar = self.w.pipeline.layout().itemAt(0).layout()
             bar_items = [
                 (
@@ -362,7 +367,8 @@ class Monkey:
             pytest.fail(
                 f"the window needs {hint.toTuple()} at {size}: {wide}, pages {pages} {inside}, "
                 f"pipeline bar {bar.minimumSize().width()} {bar_items} spacing {bar.spacing()}, "
-                f"presentation {self.w.state.presentation}, zoom {self.w.state.text_zoom}"
+                f"presentation {self.w.state.presentation}, zoom {self.w.state.text_zoom}, "
+                f"tab {self.w.state.tab}, lesson step {self.w.state.lesson_step}, tallest {tall}"
             )
 
     def wait_idle(self):

@@ -48,11 +48,13 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
         r = result()
         return Figure(lh.stage_panels(r, lab.head), columns=4), STAGES_SIZE
 
+    # named "lm:…": the Export dialog lists every tab's figures together ("heads" is All heads')
     out = {
-        "heads": FigureSource(translate("LMView", "Language model: every head's attention"), heads),
-        "stages": FigureSource(translate("LMView", "Language model: the selected head's stages"), stages),
+        "lm:heads": FigureSource(translate("LMView", "Language model: every head's attention"), heads),
+        "lm:stages": FigureSource(translate("LMView", "Language model: the selected head's stages"), stages),
     }
-    out.update(
-        training_curves(context, lab, LMTraining(), translate("LMView", "Language model: training curves"))
+    curves = training_curves(
+        context, lab, LMTraining(), translate("LMView", "Language model: training curves")
     )
+    out.update({f"lm:{name}": source for name, source in curves.items()})
     return out
