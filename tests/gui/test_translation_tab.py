@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui
 
-from explorer.appstate.lesson import STEPS
+from explorer.appstate.lesson import STEPS, track_range
 from explorer.appstate.session import apply_session, load_session, save_session, session_of
 from explorer.appstate.translation import checkpoint_problem
 from explorer.gui.docks.registry import Dock
@@ -447,5 +447,5 @@ def test_the_lesson_walks_onto_the_tab_and_points_at_its_parts(qtbot, tab):
     assert list(view.alignment.figure.marks) == [0]
     window.state.set_lesson_step(stages_of["learn"])
     assert view.pages.currentIndex() == 1
-    window.state.set_lesson_step(stages_of["learn"] - len(LESSON_PARTS))  # back on the pipeline
+    window.state.set_lesson_step(track_range("attention")[-1])  # back on the pipeline
     assert window.state.tab == "pipeline" and not view.alignment.figure.marks

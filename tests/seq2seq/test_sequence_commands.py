@@ -121,7 +121,7 @@ def test_translate_with_the_shipped_attention_model(tmp_path):
          "the source has 41 words; this model reads at most 40"),
         (("translate", "--task", "sentences-fr", "--source", "Jane", "--out", "t.txt"), "must end in .json or .npz"),
         (("translate", "--task", "sentences-fr", "--source", "Jane", "--checkpoint", "/nonexistent", "--out", "t.json"),
-         "no checkpoint in /nonexistent"),
+         "/nonexistent: it does not exist"),
         (("length-curve", "--models", "attention,attention", "--out", "c.json"), "name each model once"),
         (("length-curve", "--models", "attention,", "--out", "c.json"), "name each model once"),
         (("length-curve", "--models", "luong", "--out", "c.json"), "--model luong translates dates only"),
