@@ -219,7 +219,7 @@ class TranslationState(LabState):
         mine = (self.settings, self.weights, self.snapshot)
         return mine == (other.settings, other.weights, other.snapshot) and self.run is other.run
 
-    __hash__ = None  # type: ignore[assignment]  # mutable
+    __hash__ = None  # mutable
 
     # -- events --------------------------------------------------------------------------------------
     def _change(self, events: tuple[str, ...], **changes: Any) -> bool:

@@ -282,7 +282,7 @@ class VisionState(LabState):
     def __eq__(self, other: object) -> bool:  # the same settings (a session round trip keeps them)
         return isinstance(other, VisionState) and self.settings == other.settings
 
-    __hash__ = None  # type: ignore[assignment]  # mutable
+    __hash__ = None  # mutable
 
     # -- the picture -----------------------------------------------------------------------------
     def set_picture(self, picture: Picture) -> bool:
