@@ -5036,8 +5036,20 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>ViT（2 层，4 个头）</translation>
     </message>
     <message>
+        <source>{0}, each seed</source>
+        <translation>{0}，每个随机种子</translation>
+    </message>
+    <message>
+        <source>{0}, live run</source>
+        <translation>{0}，现场训练</translation>
+    </message>
+    <message>
         <source>training pictures (log scale)</source>
         <translation>训练图片数（对数刻度）</translation>
+    </message>
+    <message>
+        <source>The CNN&apos;s lead in points: {0}. Lines: the mean of the seeds; dots: each seed ({1}).</source>
+        <translation>CNN 领先的百分点：{0}。折线：各随机种子的平均；圆点：每个随机种子（{1}）。</translation>
     </message>
     <message>
         <source>held-out accuracy on 2,000 pictures</source>
@@ -5046,14 +5058,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>chance (8 classes)</source>
         <translation>随机猜测（8 类）</translation>
-    </message>
-    <message>
-        <source>live run</source>
-        <translation>现场训练</translation>
-    </message>
-    <message>
-        <source>The CNN&apos;s lead in points: {0}. Seeds: {1}.</source>
-        <translation>CNN 领先的百分点：{0}。随机种子：{1}。</translation>
     </message>
     <message>
         <source>Squares: the live run&apos;s last held-out accuracy (500 pictures).</source>

@@ -115,12 +115,33 @@ def test_the_data_page_is_the_shipped_experiment(qtbot, vit):
     window, view = vit
     view.pages.setCurrentIndex(PAGES.index("data"))
     result = shipped_result()
-    for model in ("cnn", "vit"):
-        assert view.data_curve.points[model] == [(n, result.accuracies(model, n)) for n in result.sizes()]
+    plot = view.data_plot
+    curves = plot.curves
+    assert curves.log_x and curves.x_ticks == tuple(float(n) for n in result.sizes())
+    series = {s.name: s for s in curves.series}
+    qtbot.waitUntil(lambda: plot.plot is not None, timeout=WAIT_MS)
+    for model, name in (("cnn", "CNN (CBAM, 3 blocks)"), ("vit", "ViT (2 layers, 4 heads)")):
+        line, dots = series[name], series[f"{name}, each seed"]
+        means = [float(np.mean(result.accuracies(model, n))) for n in result.sizes()]
+        np.testing.assert_allclose(line.ys, means)
+        every = [(n, a) for n in result.sizes() for a in result.accuracies(model, n)]
+        assert len(every) == len(result.sizes()) * len(result.seeds())  # a dot per seed and size
+        assert list(zip(dots.xs, dots.ys)) == every and not dots.line
+        # on screen: the dots at log10 of the sizes
+        xs, ys = plot._items[curves.series.index(dots)].getData()
+        np.testing.assert_allclose(xs, np.log10([n for n, _ in every]))
+        np.testing.assert_allclose(ys, [a for _, a in every])
+    chance = series["chance (8 classes)"]
+    assert chance.dashed and set(chance.ys) == {1 / 8}
+    # hovering over 1,000 pictures reads out every seed of both models there
+    readout = plot.show_value_at(1100.0).splitlines()
+    assert readout[0] == "training pictures (log scale) 1,000"
+    assert len(readout) == 1 + 2 + 2 * len(result.seeds())
     caption = view.caption.text()
     assert "The CNN stays ahead" in caption or "level or ahead" in caption
     for n, gap in result.gaps().items():
         assert f"{n:,}: {gap:+.0f}" in caption
+    assert "dots: each seed (" + ", ".join(map(str, result.seeds())) + ")" in caption
 
 
 def test_the_live_pair_trains_both_models_and_the_maps_follow(qtbot, vit):
@@ -149,8 +170,11 @@ def test_the_live_pair_trains_both_models_and_the_maps_follow(qtbot, vit):
     curves = page.content.curves(lab, vit_run, None)
     assert [len(s.xs) for s in curves[1].series] == [len(vit_run.eval_steps), len(cnn_run.eval_steps)]
     view.pages.setCurrentIndex(PAGES.index("data"))
-    assert set(view.data_curve.live) == {"vit", "cnn"}
-    assert view.data_curve.live["cnn"] == (100, cnn_run.last("accuracy"))
+    squares = {s.name: s for s in view.data_plot.curves.series if s.hollow}
+    assert set(squares) == {"CNN (CBAM, 3 blocks), live run", "ViT (2 layers, 4 heads), live run"}
+    cnn_square = squares["CNN (CBAM, 3 blocks), live run"]
+    assert (list(cnn_square.xs), list(cnn_square.ys)) == ([100.0], [cnn_run.last("accuracy")])
+    assert "Squares: the live run" in view.caption.text()
 
 
 def test_a_photo_through_the_models_and_by_its_own_patches(qtbot, vit, tmp_path):

@@ -28,10 +28,12 @@ from explorer.gui.core_text import translated
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout
 from explorer.gui.i18n import translate
+from explorer.gui.lab.curves import CurvePlot
 from explorer.gui.lab.training import TrainingPage, scrolled
 from explorer.gui.labs.vision.figures import class_label
 from explorer.gui.labs.vision.pages import picture_error
-from explorer.gui.labs.vision.vit_pictures import DataCurve, HeadBars, PatchMap
+from explorer.gui.labs.vision.vit_curve import data_caption, data_curves
+from explorer.gui.labs.vision.vit_pictures import HeadBars, PatchMap
 from explorer.gui.labs.vision.vit_training import PairTraining
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
 from explorer.gui.preferences import default_folder
@@ -62,6 +64,7 @@ class ViTView(View):
         self._wanted: ViTRequest | None = None
         self.curve: CurveResult | None = None
         self.curve_error = ""
+        self._curve_shown: tuple | None = None  # the live accuracies and caption on the Data page
         try:
             self.curve = shipped_result()
         except CurveError as exc:
@@ -159,8 +162,9 @@ class ViTView(View):
         # data: the shipped experiment
         data = QtWidgets.QWidget()
         dv = QtWidgets.QVBoxLayout(data)
-        self.data_curve = DataCurve()
-        dv.addWidget(self.data_curve, 1)
+        self.data_plot = CurvePlot(self.context.style())
+        self.data_plot.setMinimumHeight(300)
+        dv.addWidget(self.data_plot, 1)
         self.caption = QtWidgets.QLabel()
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -255,6 +259,10 @@ class ViTView(View):
         self._show()
         self._show_curve()
         self._show_photo()
+
+    def restyle(self) -> None:
+        self.data_plot.set_style(self.context.style())
+        self.train_page.restyle()
 
     # -- the picture ------------------------------------------------------------------------------------
     def choose_file(self) -> None:
@@ -528,41 +536,21 @@ class ViTView(View):
                 translate("ViTView", "The shipped experiment cannot be read: {0}").format(self.curve_error)
             )
             return
-        result = self.curve
-        points = {m: [(n, result.accuracies(m, n)) for n in result.sizes()] for m in ("cnn", "vit")}
-        live = {}
-        lab = self.lab
+        live = self.live_accuracies()
+        caption = data_caption(self.curve, bool(live))
+        if (live, caption) == self._curve_shown:
+            return  # a training event that changed neither: the plot is not redrawn
+        self._curve_shown = (live, caption)
+        self.data_plot.set_curves(data_curves(self.curve, 1 / len(CONFIG.classes), live))
+        self.caption.setText("<br>".join(caption))
+
+    def live_accuracies(self) -> dict[str, tuple[int, float]]:
+        """The live pair's last held-out accuracies, at the size they were trained on."""
+        lab, live = self.lab, {}
         for model, run in (("vit", lab.run), ("cnn", lab.cnn_run)):
             if run is not None and run.last("accuracy") is not None:
                 live[model] = (lab.settings.train_size, float(run.last("accuracy")))
-        self.data_curve.show_curve(
-            points,
-            {
-                "cnn": translate("ViTView", "CNN (CBAM, 3 blocks)"),
-                "vit": translate("ViTView", "ViT (2 layers, 4 heads)"),
-            },
-            (
-                translate("ViTView", "training pictures (log scale)"),
-                translate("ViTView", "held-out accuracy on 2,000 pictures"),
-                translate("ViTView", "chance (8 classes)"),
-                translate("ViTView", "live run"),
-            ),
-            1 / len(CONFIG.classes),
-            live,
-        )
-        gaps = result.gaps()
-        seeds = ", ".join(map(str, result.seeds()))
-        lines = [translated(result.caption())] if gaps else []
-        lines.append(
-            translate("ViTView", "The CNN's lead in points: {0}. Seeds: {1}.").format(
-                ", ".join(f"{n:,}: {g:+.0f}" for n, g in gaps.items()), seeds
-            )
-        )
-        if live:
-            lines.append(
-                translate("ViTView", "Squares: the live run's last held-out accuracy (500 pictures).")
-            )
-        self.caption.setText("<br>".join(lines))
+        return live
 
     def _show_photo(self) -> None:
         if self.photo is None:
