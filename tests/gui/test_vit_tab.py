@@ -7,6 +7,7 @@ the photograph's attention re-done with photo_attention, the shipped experiment'
 """
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -177,14 +178,27 @@ def test_the_live_pair_trains_both_models_and_the_maps_follow(qtbot, vit):
     assert "Squares: the live run" in view.caption.text()
 
 
-def test_a_photo_through_the_models_and_by_its_own_patches(qtbot, vit, tmp_path):
+def test_a_photo_through_the_models_and_by_its_own_patches(qtbot, vit, tmp_path, monkeypatch):
     window, view = vit
     rng = np.random.default_rng(3)
     picture = (rng.random((90, 120, 3)) * 255).astype(np.uint8)
     picture[20:60, 30:70] = (250, 20, 20)
     Image.fromarray(picture).save(tmp_path / "photo.png")
-    view.load_file(str(tmp_path / "photo.png"))
+    asked = []  # the dialog the Photo page's button opens: the vision tabs' shared one
+
+    def dialog(parent, title, start, filters):
+        asked.append((title, start, filters))
+        return str(tmp_path / "photo.png"), ""
+
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName", staticmethod(dialog))
+    view.pages.setCurrentIndex(PAGES.index("photo"))
+    qtbot.mouseClick(view.photo_button, QtCore.Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.photo is not None, timeout=WAIT_MS)
+    assert asked[0][0] == "Open a photo" and "*.jpg" in asked[0][2]
+    assert Path(asked[0][1]).is_absolute()
+    view.pages.setCurrentIndex(PAGES.index("looks"))
+    qtbot.mouseClick(view.load_button, QtCore.Qt.MouseButton.LeftButton)  # the same from the top row
+    assert Path(asked[1][1]) == tmp_path  # the folder the photo came from, remembered
     wait_result(qtbot, view)
     assert "resized" in view.notice.text() and "never from photographs" in view.notice.text()
     assert "no known object" in view.shares.text()

@@ -32,11 +32,11 @@ from explorer.gui.lab.curves import CurvePlot
 from explorer.gui.lab.training import TrainingPage, scrolled
 from explorer.gui.labs.vision.figures import class_label
 from explorer.gui.labs.vision.pages import picture_error
+from explorer.gui.labs.vision.picture_dialog import ask_for_picture
 from explorer.gui.labs.vision.vit_curve import data_caption, data_curves
 from explorer.gui.labs.vision.vit_pictures import HeadBars, PatchMap
 from explorer.gui.labs.vision.vit_training import PairTraining
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
-from explorer.gui.preferences import default_folder
 from explorer.gui.views.base import View, ViewContext
 from explorer.vision.data_curve import SIZES, CurveError, CurveResult, shipped_result
 from explorer.vision.images import photo_caveat
@@ -266,15 +266,7 @@ class ViTView(View):
 
     # -- the picture ------------------------------------------------------------------------------------
     def choose_file(self) -> None:
-        prefs = getattr(self.window(), "prefs", None)
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self,
-            translate("ViTView", "Open a photo"),
-            prefs.dialog_folder() if prefs is not None else default_folder(),
-            translate("ViTView", "Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)"),
-        )
-        if prefs is not None:
-            prefs.remember_dialog(path)
+        path = ask_for_picture(self, translate("ViTView", "Open a photo"))
         if path:
             self.load_file(path)
 
