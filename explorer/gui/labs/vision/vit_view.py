@@ -30,25 +30,29 @@ from explorer.gui.flow import FlowLayout
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import CurvePlot
 from explorer.gui.lab.training import TrainingPage, scrolled
-from explorer.gui.labs.vision.figures import class_label
 from explorer.gui.labs.vision.pages import picture_error
 from explorer.gui.labs.vision.picture_dialog import ask_for_picture
 from explorer.gui.labs.vision.vit_curve import data_caption, data_curves
 from explorer.gui.labs.vision.vit_pictures import HeadBars, PatchMap
+from explorer.gui.labs.vision.vit_shown import (
+    chosen_map,
+    cnn_map,
+    distance_bars,
+    notices,
+    position_map,
+    rollout_map,
+    self_bars,
+    shares,
+    summary,
+)
 from explorer.gui.labs.vision.vit_training import PairTraining
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
 from explorer.gui.views.base import View, ViewContext
 from explorer.vision.data_curve import SIZES, CurveError, CurveResult, shipped_result
-from explorer.vision.images import photo_caveat
 from explorer.vision.vit import ViTConfig
-from explorer.vision.vit_measures import uniform_distance
 
 CHANNEL, PHOTO_CHANNEL = "vit", "vit-photo"
 CONFIG = ViTConfig()
-
-
-def _pc(value: float) -> str:
-    return f"{100 * value:.0f} %"
 
 
 class ViTView(View):
@@ -376,129 +380,30 @@ class ViTView(View):
         self.head.setEnabled(not rollout)
 
     # -- drawing the result -------------------------------------------------------------------------------
-    def _models_words(self) -> str:
-        r = self.result.request if self.result is not None else None
-        if r is None or r.shipped:
-            n = f"{(r.size if r is not None else self.lab.settings.size):,}"
-            return translate("ViTView", "the shipped models trained on {0} pictures").format(n)
-        return translate("ViTView", "the live pair at step {0}").format(r.step)
-
     def _show(self) -> None:
         result = self.result
         if result is None:
             return
-        s, t = self.lab.settings, result.vit
-        picture = result.pixels
-        layer = f"layer{s.layer + 1}"
-        if s.map == "patch":
-            grid, on_cls = t.patch_attention(layer, s.head, s.patch)
-            row, col = divmod(s.patch, CONFIG.grid)
-            caption = translate(
-                "ViTView", "ViT, layer {0}, head {1}: where patch ({2}, {3}) looks ({4} on CLS)"
-            ).format(s.layer + 1, s.head + 1, row + 1, col + 1, _pc(on_cls))
-            selected = s.patch
-        elif s.map == "cls":
-            grid = t.arrays["cls_attention"][s.layer, s.head]
-            caption = translate("ViTView", "ViT, layer {0}, head {1}: the CLS token's attention").format(
-                s.layer + 1, s.head + 1
-            )
-            selected = None
-        else:
-            grid = t.arrays["rollout_cls"]
-            caption = translate("ViTView", "ViT: attention rollout, the CLS token through both layers")
-            selected = None
-        self.vit_map.show_map(picture, grid, selected, caption)
-        self.watched.show_map(
-            picture, t.arrays["rollout_cls"], None, translate("ViTView", "ViT: attention rollout")
-        )
-        if result.cnn is not None:
-            self.cnn_map.show_map(
-                picture,
-                result.cnn.stage("spatial_map", "block3"),
-                None,
-                translate("ViTView", "CNN (CBAM): its spatial map, block 3"),
-            )
-        else:
-            self.cnn_map.show_map(picture, None, None, translate("ViTView", "CNN: no snapshot yet"))
-        # the prediction of both, and which models (each sentence whole: word order differs by language)
-        vit_said = (class_label(t.prediction_name), _pc(float(t.probabilities[t.prediction])))
-        if result.cnn is not None:
-            c = result.cnn
-            cnn_said = (class_label(c.prediction_name), _pc(float(c.probabilities[c.prediction])))
-            self.summary.setText(
-                translate("ViTView", "ViT says {0} ({1}); CNN says {2} ({3}); {4}.").format(
-                    *vit_said, *cnn_said, self._models_words()
-                )
-            )
-        else:
-            self.summary.setText(
-                translate("ViTView", "ViT says {0} ({1}); {2}.").format(*vit_said, self._models_words())
-            )
-        notices = [translated(n) for n in t.notices]
-        if s.source == "file":
-            notices.append(translated(photo_caveat()))
-        self.notice.setText("\n".join(notices))
-        self.notice.setVisible(bool(notices))
-        if result.area is not None:
-            shown = t.object_share.get("rollout") if s.map == "rollout" else None
-            if s.map == "cls":
-                shown = float((grid * t.arrays["patch_object"]).sum() / grid.sum())
-            elif s.map == "patch":
-                shown = float((grid * t.arrays["patch_object"]).sum() / grid.sum())
-            here, rolled = _pc(shown or 0.0), _pc(t.object_share["rollout"])
-            if result.cnn_share is not None:
-                text = translate(
-                    "ViTView",
-                    "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, "
-                    "rollout {2}, CBAM's spatial map {3}.",
-                ).format(_pc(result.area), here, rolled, _pc(result.cnn_share))
-            else:
-                text = translate(
-                    "ViTView",
-                    "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, rollout {2}.",
-                ).format(_pc(result.area), here, rolled)
-            self.shares.setText(text)
-        else:
-            self.shares.setText(
-                translate("ViTView", "A photo has no known object: no share on it can be measured.")
-            )
+        s = self.lab.settings
+        shown = chosen_map(s, result)
+        shown.on(self.vit_map)
+        rollout_map(result).on(self.watched)
+        cnn_map(result).on(self.cnn_map)
+        self.summary.setText(summary(result, s.size))
+        said = notices(s, result)
+        self.notice.setText("\n".join(said))
+        self.notice.setVisible(bool(said))
+        self.shares.setText(shares(s, result, shown))
         self._show_heads()
         if self.context.current() is not None:
             self.rendered.emit()
 
     def _show_heads(self) -> None:
-        t = self.result.vit if self.result is not None else None
-        if t is None:
+        if self.result is None:
             return
-        uniform = uniform_distance(CONFIG)
-        self.distance_bars.show_bars(
-            t.arrays["mean_distance"],
-            translate("ViTView", "Mean attention distance per head (pixels), this picture"),
-            translate("ViTView", "layer"),
-            uniform,
-            translate(
-                "ViTView", "dashed: an evenly spread head, {0} px (below: local, near it: global)"
-            ).format(f"{uniform:.1f}"),
-        )
-        self.self_bars.show_bars(
-            t.arrays["self_share"],
-            translate("ViTView", "Self share per head: weight a patch keeps on itself"),
-            translate("ViTView", "layer"),
-            1 / CONFIG.tokens,
-            translate("ViTView", "dashed: an even spread, 1/{0}").format(CONFIG.tokens),
-            digits=2,
-        )
-        s = self.lab.settings
-        similarity = t.arrays["position_similarity"][s.patch].reshape(CONFIG.grid, CONFIG.grid)
-        row, col = divmod(s.patch, CONFIG.grid)
-        self.position_map.show_map(
-            None,
-            (similarity + 1) / 2,
-            s.patch,
-            translate(
-                "ViTView", "Position embedding of patch ({0}, {1}) against every other (cosine)"
-            ).format(row + 1, col + 1),
-        )
+        distance_bars(self.result).on(self.distance_bars)
+        self_bars(self.result).on(self.self_bars)
+        position_map(self.lab.settings, self.result).on(self.position_map)
         rows = []
         if self.curve is not None:
             for h in heads(self.curve):
