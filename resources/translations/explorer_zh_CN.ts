@@ -5071,6 +5071,34 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <source>No model was trained for this: the weights are the photo&apos;s own numbers.</source>
         <translation>这里没有训练任何模型：权重来自照片自己的数值。</translation>
     </message>
+    <message>
+        <source>The ViT&apos;s heads on this picture: {0}.</source>
+        <translation>ViT 的各个注意力头在这张图片上：{0}。</translation>
+    </message>
+    <message>
+        <source>Open a photo on the Photo page first.</source>
+        <translation>请先在“照片”页打开一张照片。</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: where it looks, beside the CNN</source>
+        <translation>视觉 Transformer：看向哪里，与 CNN 并排</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: its heads</source>
+        <translation>视觉 Transformer：各个注意力头</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: accuracy against data</source>
+        <translation>视觉 Transformer：准确率与数据量</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: a photo&apos;s own patches</source>
+        <translation>视觉 Transformer：照片自身的图块</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: the live pair&apos;s training curves</source>
+        <translation>视觉 Transformer：现场训练两个模型的训练曲线</translation>
+    </message>
 </context>
 <context>
     <name>VisionClasses</name>

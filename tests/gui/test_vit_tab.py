@@ -6,13 +6,14 @@ run_model on the shipped curve checkpoints (or on the live pair's snapshots via 
 the photograph's attention re-done with photo_attention, the shipped experiment's file.
 """
 
+import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.lesson import STEPS, step_index
 from explorer.appstate.session import apply_session, load_session, save_session, session_of
@@ -29,7 +30,7 @@ from explorer.vision.train import model_at
 from explorer.vision.vit_measures import uniform_distance
 from explorer.vision.vit_trace import run_vit_model
 
-from .helpers import WAIT_MS
+from .helpers import WAIT_MS, pixels
 from .projector_check import all_problems
 from .test_vision_tab import run_until
 
@@ -255,3 +256,50 @@ def test_every_page_fits_the_projector(qtbot, make_window, language):
         problems = [p for p in all_problems(window) if p not in before]
         assert not problems, (name, problems)
     view.lab.stop_training()
+
+
+def svg_words(path) -> str:
+    """The text of an SVG, without its white space (a wrapped caption is split at spaces)."""
+    root = ET.parse(path).getroot()
+    return "".join("".join(t.itertext()) for t in root.iter() if t.tag.endswith("text")).replace(" ", "")
+
+
+def test_export_every_vit_figure_with_its_caption(qtbot, vit, tmp_path):
+    window, view = vit
+    x = window.exporter
+    every = {"vit:looks", "vit:heads", "vit:data"}
+    assert {n for n in x.labels() if n.startswith("vit:")} == every  # no photo yet, no run
+    for name in every:
+        stem = name.replace(":", "_")
+        assert x.export_panel(name, tmp_path / f"{stem}.png") is None, x.message
+        image = QtGui.QImage(str(tmp_path / f"{stem}.png"))
+        assert not image.isNull() and image.width() > 500 and image.height() > 300
+        assert len(np.unique(pixels(image).reshape(-1, 3), axis=0)) > 20  # drawn, not a blank page
+        assert x.export_panel(name, tmp_path / f"{stem}.svg") is None, x.message
+    looks = svg_words(tmp_path / "vit_looks.svg")
+    for text in (view.summary.text(), view.shares.text(), view.vit_map.caption, view.cnn_map.caption):
+        assert text.replace(" ", "") in looks, text  # the tab's own words, the numbers the tab shows
+    heads = svg_words(tmp_path / "vit_heads.svg")
+    assert view.distance_bars.title.replace(" ", "") in heads and "h4" in heads
+    data = svg_words(tmp_path / "vit_data.svg")
+    result = shipped_result()
+    assert "1,000" in data and "10,000" in data  # the log axis' ticks
+    for n, gap in result.gaps().items():
+        assert f"{n:,}:{gap:+.0f}" in data  # the caption's lead per size
+    # a photo: its own patches export too
+    rng = np.random.default_rng(5)
+    Image.fromarray((rng.random((40, 40, 3)) * 255).astype(np.uint8)).save(tmp_path / "p.png")
+    view.load_file(str(tmp_path / "p.png"))
+    qtbot.waitUntil(lambda: view.photo is not None, timeout=WAIT_MS)
+    assert x.export_panel("vit:photo", tmp_path / "photo.svg") is None, x.message
+    assert "photo'sownnumbers" in svg_words(tmp_path / "photo.svg")
+
+
+def test_export_the_vit_figures_before_the_tab_was_ever_opened(qtbot, make_window, tmp_path):
+    window = make_window(SMALL, size=(1000, 700))
+    assert window.tabs.built("vit") is None
+    for name in ("vit:looks", "vit:data"):
+        assert window.exporter.export_panel(name, tmp_path / "f.png") is None, window.exporter.message
+        assert QtGui.QImage(str(tmp_path / "f.png")).width() > 500
+    assert "vit:photo" not in window.exporter.labels()
+    assert window.tabs.built("vit") is None

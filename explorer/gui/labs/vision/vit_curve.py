@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from explorer.appstate.vit import ViTState
 from explorer.gui.core_text import translated
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import Curves, Series
@@ -81,6 +82,15 @@ def data_curves(
         log_x=True,
         x_ticks=tuple(float(n) for n in sizes),
     )
+
+
+def live_accuracies(lab: ViTState) -> dict[str, tuple[int, float]]:
+    """The live pair's last held-out accuracies, at the size they were trained on."""
+    live = {}
+    for model, run in (("vit", lab.run), ("cnn", lab.cnn_run)):
+        if run is not None and run.last("accuracy") is not None:
+            live[model] = (lab.settings.train_size, float(run.last("accuracy")))
+    return live
 
 
 def data_caption(result: CurveResult, live: bool = False) -> list[str]:

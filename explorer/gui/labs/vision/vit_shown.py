@@ -14,6 +14,7 @@ from explorer.gui.core_text import translated
 from explorer.gui.i18n import translate
 from explorer.gui.labs.vision.figures import class_label
 from explorer.vision.images import photo_caveat
+from explorer.vision.photo_attention import PhotoAttention
 from explorer.vision.vit import ViTConfig
 from explorer.vision.vit_measures import uniform_distance
 
@@ -175,4 +176,22 @@ def position_map(s: ViTSettings, result: ViTResult) -> MapShown:
         translate("ViTView", "Position embedding of patch ({0}, {1}) against every other (cosine)").format(
             row + 1, col + 1
         ),
+    )
+
+
+def photo_map(photo: PhotoAttention, patch: int) -> MapShown:
+    """A photograph's patch and where in the photo its own patches resemble it."""
+    row, col = divmod(patch, photo.grid)
+    return MapShown(
+        photo.image,
+        photo.matches(patch),
+        patch,
+        translate("ViTView", "Where patch ({0}, {1}) finds what resembles it").format(row + 1, col + 1),
+    )
+
+
+def photo_words(photo: PhotoAttention) -> str:
+    said = " ".join(translated(n) for n in photo.notices)
+    return translate("ViTView", "No model was trained for this: the weights are the photo's own numbers.") + (
+        " " + said
     )

@@ -24,7 +24,6 @@ from explorer.appstate.lesson import STEPS
 from explorer.appstate.lesson_vit import SHOWS
 from explorer.appstate.vit import MAPS, MAX_SEED, PAGES, ViTState
 from explorer.appstate.vit_jobs import ViTRequest, ViTResult, compute, heads, photo, request_of
-from explorer.gui.core_text import translated
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout
 from explorer.gui.i18n import translate
@@ -32,13 +31,15 @@ from explorer.gui.lab.curves import CurvePlot
 from explorer.gui.lab.training import TrainingPage, scrolled
 from explorer.gui.labs.vision.pages import picture_error
 from explorer.gui.labs.vision.picture_dialog import ask_for_picture
-from explorer.gui.labs.vision.vit_curve import data_caption, data_curves
+from explorer.gui.labs.vision.vit_curve import data_caption, data_curves, live_accuracies
 from explorer.gui.labs.vision.vit_pictures import HeadBars, PatchMap
 from explorer.gui.labs.vision.vit_shown import (
     chosen_map,
     cnn_map,
     distance_bars,
     notices,
+    photo_map,
+    photo_words,
     position_map,
     rollout_map,
     self_bars,
@@ -433,21 +434,13 @@ class ViTView(View):
                 translate("ViTView", "The shipped experiment cannot be read: {0}").format(self.curve_error)
             )
             return
-        live = self.live_accuracies()
+        live = live_accuracies(self.lab)
         caption = data_caption(self.curve, bool(live))
         if (live, caption) == self._curve_shown:
             return  # a training event that changed neither: the plot is not redrawn
         self._curve_shown = (live, caption)
         self.data_plot.set_curves(data_curves(self.curve, 1 / len(CONFIG.classes), live))
         self.caption.setText("<br>".join(caption))
-
-    def live_accuracies(self) -> dict[str, tuple[int, float]]:
-        """The live pair's last held-out accuracies, at the size they were trained on."""
-        lab, live = self.lab, {}
-        for model, run in (("vit", lab.run), ("cnn", lab.cnn_run)):
-            if run is not None and run.last("accuracy") is not None:
-                live[model] = (lab.settings.train_size, float(run.last("accuracy")))
-        return live
 
     def _show_photo(self) -> None:
         if self.photo is None:
@@ -461,17 +454,5 @@ class ViTView(View):
                 )
             )
             return
-        ph = self.photo
-        row, col = divmod(self.photo_patch, ph.grid)
-        self.photo_map.show_map(
-            ph.image,
-            ph.matches(self.photo_patch),
-            self.photo_patch,
-            translate("ViTView", "Where patch ({0}, {1}) finds what resembles it").format(row + 1, col + 1),
-        )
-        notices = " ".join(translated(n) for n in ph.notices)
-        self.photo_text.setText(
-            translate("ViTView", "No model was trained for this: the weights are the photo's own numbers.")
-            + " "
-            + notices
-        )
+        photo_map(self.photo, self.photo_patch).on(self.photo_map)
+        self.photo_text.setText(photo_words(self.photo))
