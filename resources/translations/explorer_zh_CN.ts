@@ -4924,10 +4924,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <source>Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)</source>
-        <translation>图片 (*.png *.jpg *.jpeg *.bmp *.gif);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
@@ -5036,8 +5032,20 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>ViT（2 层，4 个头）</translation>
     </message>
     <message>
+        <source>{0}, each seed</source>
+        <translation>{0}，每个随机种子</translation>
+    </message>
+    <message>
+        <source>{0}, live run</source>
+        <translation>{0}，现场训练</translation>
+    </message>
+    <message>
         <source>training pictures (log scale)</source>
         <translation>训练图片数（对数刻度）</translation>
+    </message>
+    <message>
+        <source>The CNN&apos;s lead in points: {0}. Lines: the mean of the seeds; dots: each seed ({1}).</source>
+        <translation>CNN 领先的百分点：{0}。折线：各随机种子的平均；圆点：每个随机种子（{1}）。</translation>
     </message>
     <message>
         <source>held-out accuracy on 2,000 pictures</source>
@@ -5046,14 +5054,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>chance (8 classes)</source>
         <translation>随机猜测（8 类）</translation>
-    </message>
-    <message>
-        <source>live run</source>
-        <translation>现场训练</translation>
-    </message>
-    <message>
-        <source>The CNN&apos;s lead in points: {0}. Seeds: {1}.</source>
-        <translation>CNN 领先的百分点：{0}。随机种子：{1}。</translation>
     </message>
     <message>
         <source>Squares: the live run&apos;s last held-out accuracy (500 pictures).</source>
@@ -5070,6 +5070,34 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>No model was trained for this: the weights are the photo&apos;s own numbers.</source>
         <translation>这里没有训练任何模型：权重来自照片自己的数值。</translation>
+    </message>
+    <message>
+        <source>The ViT&apos;s heads on this picture: {0}.</source>
+        <translation>ViT 的各个注意力头在这张图片上：{0}。</translation>
+    </message>
+    <message>
+        <source>Open a photo on the Photo page first.</source>
+        <translation>请先在“照片”页打开一张照片。</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: where it looks, beside the CNN</source>
+        <translation>视觉 Transformer：看向哪里，与 CNN 并排</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: its heads</source>
+        <translation>视觉 Transformer：各个注意力头</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: accuracy against data</source>
+        <translation>视觉 Transformer：准确率与数据量</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: a photo&apos;s own patches</source>
+        <translation>视觉 Transformer：照片自身的图块</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: the live pair&apos;s training curves</source>
+        <translation>视觉 Transformer：现场训练两个模型的训练曲线</translation>
     </message>
 </context>
 <context>
