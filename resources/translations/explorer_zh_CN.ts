@@ -5242,6 +5242,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>各页显示哪一个块的注意力</translation>
     </message>
     <message>
+        <source>Arithmetic</source>
+        <translation>算式</translation>
+    </message>
+    <message>
+        <source>Show the worked arithmetic of the chosen channel or position</source>
+        <translation>显示所选通道或位置的逐步计算</translation>
+    </message>
+    <message>
         <source>Picture</source>
         <translation>图片</translation>
     </message>
