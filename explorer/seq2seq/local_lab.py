@@ -167,13 +167,18 @@ class ComparedWindows:
 
 
 def compare_windows(
-    models: dict[str, WindowedTranslator], task: str, text: str, half_width: int | None = None
+    models: dict[str, WindowedTranslator],
+    task: str,
+    text: str,
+    half_width: int | None = None,
+    global_trace: WindowTrace | None = None,
 ) -> ComparedWindows:
     """The same text through global attention and through the local model's window (read with
-    ``half_width``, or the D it was trained with)."""
+    ``half_width``, or the D it was trained with). ``global_trace``: global attention's trace of
+    this text with these weights, already computed (another D leaves it as it is)."""
     chosen = get_task(task)
     local = next(name for name in models if name != "global")
     return ComparedWindows(
-        trace_window(models["global"], chosen, text, "global"),
+        global_trace or trace_window(models["global"], chosen, text, "global"),
         trace_window(models[local], chosen, text, local, half_width),
     )
