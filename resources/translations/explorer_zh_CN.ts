@@ -2160,6 +2160,53 @@
     </message>
 </context>
 <context>
+    <name>DecodingControls</name>
+    <message>
+        <source>&amp;Write</source>
+        <translation>写法(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature</source>
+        <translation>温度(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Top-&amp;k</source>
+        <translation>Top-&amp;k</translation>
+    </message>
+    <message>
+        <source>See&amp;d</source>
+        <translation>种子(&amp;D)</translation>
+    </message>
+    <message>
+        <source>the most likely (greedy)</source>
+        <translation>最可能的（贪心）</translation>
+    </message>
+    <message>
+        <source>a sample</source>
+        <translation>随机抽样</translation>
+    </message>
+    <message>
+        <source>Greedy: always the most likely token. Sample: a token drawn at random with the probabilities shown (the same seed and text draw the same token).</source>
+        <translation>贪心：总是写出最可能的词元。抽样：按所示概率随机抽取一个词元（同样的种子和文本抽到同样的词元）。</translation>
+    </message>
+    <message>
+        <source>The logits are divided by the temperature before the softmax: below 1 sharper, above 1 flatter.</source>
+        <translation>softmax 之前把 logits 除以温度：小于 1 分布更尖锐，大于 1 更平坦。</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Only the k most likely tokens can be drawn (their probabilities renormalised); 0: every token.</source>
+        <translation>只能抽到最可能的 k 个词元（它们的概率重新归一化）；0：所有词元。</translation>
+    </message>
+    <message>
+        <source>The random draw&apos;s seed: the same seed writes the same text again.</source>
+        <translation>随机抽取的种子：同样的种子会再次写出同样的文本。</translation>
+    </message>
+</context>
+<context>
     <name>Docks</name>
     <message>
         <source>Worked arithmetic</source>
@@ -2335,8 +2382,8 @@
         <translation>每个头显示哪个阶段（默认为权重）</translation>
     </message>
     <message>
-        <source>Click a head to select it; H̄ is the mean entropy of its weight rows; first token: the mean weight its rows put on the first token (the attention sink; row 0 left out).</source>
-        <translation>点击一个头以选中它；H̄ 是它各权重行的平均熵；首词元：它的各行放在第一个词元上的平均权重（注意力汇聚，不计第 0 行）。</translation>
+        <source>Click a head to select it; H̄ is the mean entropy of its weight rows; first token: the mean weight its rows put on the first token (the attention sink; row 0 left out); prev: on the token before; ind: on the token after the previous occurrence of the current one (when the text repeats itself).</source>
+        <translation>点击一个头以选中它；H̄ 是它各权重行的平均熵；首词元：它的各行放在第一个词元上的平均权重（注意力汇聚，不计第 0 行）；前一：放在前一个词元上的；归纳：放在当前词元上一次出现之后那个词元上的（文本自我重复时）。</translation>
     </message>
     <message>
         <source>Click a head to select it; H̄ is the mean entropy of its weight rows.</source>
@@ -2349,6 +2396,49 @@
     <message>
         <source>All heads</source>
         <translation>所有头</translation>
+    </message>
+</context>
+<context>
+    <name>HeadSwitches</name>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>Head {head} of layer {layer}: {state}. Click (or Space) to switch it.</source>
+        <translation>第 {layer} 层的头 {head}：{state}。点击（或按空格）切换。</translation>
+    </message>
+    <message>
+        <source>also off: {0}</source>
+        <translation>另外已关：{0}</translation>
+    </message>
+    <message>
+        <source>Heads off:</source>
+        <translation>关闭头：</translation>
+    </message>
+    <message>
+        <source>Switch heads of this layer off (any layers: pick another layer and switch more); the next-token panel shows each token&apos;s probability before and after.</source>
+        <translation>关闭这一层的头（可以跨层：换一层再关更多）；下一个词元面板显示每个词元关闭前后的概率。</translation>
+    </message>
+    <message>
+        <source>output zeroed</source>
+        <translation>输出置零</translation>
+    </message>
+    <message>
+        <source>output → its mean</source>
+        <translation>输出 → 其平均值</translation>
+    </message>
+    <message>
+        <source>Zeroed: the head writes nothing. Mean: it writes its mean output over the text at every position (what it adds on average stays, what it says about each token goes). Both before W_O.</source>
+        <translation>置零：这个头什么也不写。平均值：它在每个位置都写出它在整段文本上的平均输出（平均贡献保留，对各个词元的具体信息去掉）。两者都在 W_O 之前。</translation>
+    </message>
+    <message>
+        <source>All on</source>
+        <translation>全部打开</translation>
     </message>
 </context>
 <context>
@@ -3842,24 +3932,56 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>“{token}”（位置 {position}）之后的下一个词元</translation>
     </message>
     <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>The distribution a sample is drawn from: softmax(logits ÷ {t}), top-k {k}.</source>
+        <translation>抽样所依据的分布：softmax(logits ÷ {t})，top-k {k}。</translation>
+    </message>
+    <message>
+        <source>zeroed before W_O</source>
+        <translation>在 W_O 之前置零</translation>
+    </message>
+    <message>
+        <source>replaced by their mean over the text, before W_O</source>
+        <translation>在 W_O 之前换成它们在文本上的平均值</translation>
+    </message>
+    <message>
+        <source>Two bars a token: grey with every head on, coloured with heads {heads} off ({how}). The listed tokens hold {p} of the probability before, {q} after.</source>
+        <translation>每个词元两根条：灰色为所有头都开着，彩色为关闭头 {heads} 之后（{how}）。列出的词元关闭前合计占 {p} 的概率，关闭后占 {q}。</translation>
+    </message>
+    <message>
         <source>These {k} together: {p} of the probability; every other token shares the rest.</source>
         <translation>这 {k} 个合计占 {p} 的概率；其余概率分给所有其他词元。</translation>
+    </message>
+    <message>
+        <source>Write a sample: “{0}”</source>
+        <translation>写出抽样：“{0}”</translation>
     </message>
     <message>
         <source>Write “{0}”</source>
         <translation>写出“{0}”</translation>
     </message>
     <message>
+        <source>Append the token drawn with this seed (sampling): the attention of the token just written is shown at once. A click on a row writes that token.</source>
+        <translation>把用这个种子抽到的词元接到句子后面（抽样）：刚写出的词元的注意力立即显示。点击某一行则写出那一行的词元。</translation>
+    </message>
+    <message>
         <source>Append the most likely token to the sentence (greedy decoding): the attention of the token just written is shown at once. A click on a row writes that token.</source>
         <translation>把最可能的词元接到句子后面（贪心解码）：刚写出的词元的注意力立即显示。点击某一行则写出那一行的词元。</translation>
     </message>
     <message>
-        <source>“{0}” is a byte of a character split over tokens: it cannot be typed as text on its own. A click on another row writes that token.</source>
-        <translation>“{0}”是一个被拆成多个词元的字符中的一个字节：它本身不能作为文本写出。点击其他行可写出那一行的词元。</translation>
+        <source>With heads off, the token is chosen by the model with those heads off.</source>
+        <translation>关闭了头时，由关闭这些头之后的模型来选词元。</translation>
     </message>
     <message>
-        <source>From the model&apos;s own forward (every layer with its causal attention); the options change only the layer drawn. Click a row of the attention: the next token after that one.</source>
-        <translation>来自模型自身的前向计算（每一层都用它的因果注意力）；上面的选项只改变所画的这一层。点击注意力的一行：看该词元之后的下一个词元。</translation>
+        <source>From the model&apos;s own forward (every layer with its causal attention); the options change only the layer drawn. Click a row of the attention: the next token after that one. Turn heads off in the All heads tab.</source>
+        <translation>来自模型自身的前向计算（每一层都用它的因果注意力）；上面的选项只改变所画的这一层。点击注意力的一行：看该词元之后的下一个词元。在“所有头”标签页中可以关闭头。</translation>
+    </message>
+    <message>
+        <source>“{0}” is a byte of a character split over tokens: it cannot be typed as text on its own. A click on another row writes that token.</source>
+        <translation>“{0}”是一个被拆成多个词元的字符中的一个字节：它本身不能作为文本写出。点击其他行可写出那一行的词元。</translation>
     </message>
     <message>
         <source>softmax(LM head · final norm(h)) at the selected query&apos;s position: what a language model trained to predict the next token expects after it</source>
@@ -4396,8 +4518,28 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>掩码：{mask}（1 = 可见）</translation>
     </message>
     <message>
+        <source>previous token {0}</source>
+        <translation>前一词元 {0}</translation>
+    </message>
+    <message>
+        <source>induction {0} (the text repeats every {1} tokens)</source>
+        <translation>归纳 {0}（文本每 {1} 个词元重复一次）</translation>
+    </message>
+    <message>
         <source>first token {0}</source>
         <translation>首词元 {0}</translation>
+    </message>
+    <message>
+        <source>(off)</source>
+        <translation>（关）</translation>
+    </message>
+    <message>
+        <source>prev {0}</source>
+        <translation>前一 {0}</translation>
+    </message>
+    <message>
+        <source>ind {0}</source>
+        <translation>归纳 {0}</translation>
     </message>
     <message>
         <source>entropy of each weight row (nats)</source>
