@@ -45,7 +45,7 @@ ALLOWED = {
     "UNK", "CLS", "SEP", "PAD", "MASK",
     # formulas, and the English terms the Chinese lesson keeps on purpose
     "softmax", "Softmax", "tanh", "exp", "ln", "argmax", "cos", "Query", "Key", "Value", "one-hot",
-    "Squeeze", "Excitation", "sigmoid", "Sigmoid", "avg", "max", "logit",  # SENet's, CBAM's own words
+    "Squeeze", "Excitation", "sigmoid", "Sigmoid", "avg", "max", "logit", "logits",  # SENet's, CBAM's own words
     # units and key names
     "ms", "px", "nats", "KB", "MB", "GB",
     "Ctrl", "Shift", "Alt", "Meta", "Esc", "Del", "Home", "End", "PgUp", "PgDown", "Tab", "Enter",
