@@ -4466,6 +4466,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>Q 拆分到各个头</translation>
     </message>
     <message>
+        <source>rotation angles (RoPE)</source>
+        <translation>旋转角度（RoPE）</translation>
+    </message>
+    <message>
         <source>mask</source>
         <translation>掩码</translation>
     </message>
@@ -4488,6 +4492,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>entropy</source>
         <translation>熵</translation>
+    </message>
+    <message>
+        <source>no rotation: this model has no rotary positions</source>
+        <translation>没有旋转：这个模型不用旋转位置编码</translation>
+    </message>
+    <message>
+        <source>angle p·ω_i (radians, mod 2π),  ω_i = {0}^(−2i/d_k)</source>
+        <translation>角度 p·ω_i（弧度，对 2π 取模），  ω_i = {0}^(−2i/d_k)</translation>
     </message>
     <message>
         <source>X (queries = keys)</source>
