@@ -12,6 +12,7 @@ beside them) is the lab's ``TrainingContent``.
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 
 from PySide6 import QtCore, QtWidgets
 
@@ -29,23 +30,23 @@ PLAY_MS = 250  # replaying the snapshots: four a second
 SIDE_BY_SIDE_PX = 620  # from this width two curves sit side by side
 
 
-class TrainingContent:
+class TrainingContent(ABC):
     """What one lab's training page says and draws; a lab subclasses it (its training.py)."""
 
     steps_range: tuple[int, int] = (10, 5000)
     seed_range: tuple[int, int] = (0, 999_999)
 
+    @abstractmethod
     def intro(self, lab: LabState) -> str:
         """Before the first run: what training will show."""
-        raise NotImplementedError
 
+    @abstractmethod
     def measure(self, run: LabRun) -> str | None:
         """The newest held-out number in words (None before the first evaluation)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def curves(self, lab: LabState, run: LabRun | None, shown_step: int | None) -> list[Curves]:
         """The plots (the same number every time), their data from the run (None: no run yet)."""
-        raise NotImplementedError
 
     def steps_tip(self) -> str:
         return translate("LabTraining", "How many optimiser steps to train for")

@@ -57,10 +57,10 @@ from explorer.gui.labs.vision import figures as vf
 from explorer.gui.labs.vision import pages
 from explorer.gui.labs.vision.figures import SquareCanvas
 from explorer.gui.labs.vision.pages import picture_error
+from explorer.gui.labs.vision.picture_dialog import ask_for_picture
 from explorer.gui.labs.vision.training import VisionTraining
 from explorer.gui.labs.vision.worked import channel_html, position_html
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
-from explorer.gui.preferences import default_folder
 from explorer.gui.views.base import View, ViewContext
 from explorer.vision.models import VARIANTS
 from explorer.vision.trace import VisionTrace
@@ -223,15 +223,7 @@ class VisionView(View):
             self.vision.generate(self.vision.picture.seed)
 
     def choose_file(self) -> None:
-        prefs = getattr(self.window(), "prefs", None)  # the window's: where its dialogs last opened
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self,
-            translate("VisionView", "Open a picture"),
-            prefs.dialog_folder() if prefs is not None else default_folder(),
-            translate("VisionView", "Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)"),
-        )
-        if prefs is not None:
-            prefs.remember_dialog(path)
+        path = ask_for_picture(self, translate("VisionView", "Open a picture"))
         if path:
             self.load_file(path)
 
