@@ -164,6 +164,7 @@ def test_the_session_is_a_snapshot_of_the_whole_state(tmp_path):
     state.show_lesson(True)
     state.set_lesson_step(7)
     state.set_tab("heads")
+    state.decoding.update(decoding="sample", temperature=0.7, top_k=5, seed=3, heads_off={(1, 2)})
     state.board.set_board(BOARD_PRESETS[1].board)
     state.lines.set_options(LinesOptions(pipeline=True, head_subset=(1, 3)))
     state.predict.set_enabled(True)
@@ -174,7 +175,12 @@ def test_the_session_is_a_snapshot_of_the_whole_state(tmp_path):
     events = []
     fresh.subscribe(lambda event, s: events.append(event))
     apply_session(fresh, load_session(path))
-    saved_part = {"board": "board", "lines": "options", "predict": "enabled"}  # of the sub-states
+    saved_part = {
+        "board": "board",
+        "lines": "options",
+        "predict": "enabled",
+        "decoding": "options",
+    }  # of the sub-states
     for attribute in vars(state):
         if not attribute.startswith("_"):
             mine, theirs = getattr(fresh, attribute), getattr(state, attribute)
