@@ -116,6 +116,7 @@ def test_every_translation_step_draws_its_figures_large_with_every_row_labelled(
         shown = figures(view)
         assert shown, STEPS[k].id
         assert not too_small(view), (STEPS[k].id, view.height(), too_small(view))
+        assert not cut_titles(view), (STEPS[k].id, cut_titles(view))
 
 
 VISION_STEPS = [k for k, s in enumerate(STEPS) if s.tab == "vision"]
