@@ -210,3 +210,28 @@ def test_one_training_run_class_and_one_curve_plot_in_the_whole_tree():
             plots.append(f"{path}:{node.name}")
     assert runs == ["explorer/lab/run.py:LabRun"]
     assert plots == ["explorer/gui/lab/curves.py:CurvePlot"]
+
+
+def test_a_narrow_plot_spaces_its_step_labels_so_that_they_do_not_run_together(qtbot):
+    """Two curves beside the alignment on a projector: 0 100 200 300 400 in 20 px type in a
+    150 px axis read "100200"; the major ticks are spaced to their labels' width."""
+    from explorer.gui.lab.ticks import fitted_levels, next_step
+
+    assert [next_step(s) for s in (1.0, 2.0, 5.0, 100.0, 0.2)] == [2.0, 5.0, 10.0, 200.0, 0.5]
+    assert fitted_levels([(100.0, 0.0), (50.0, 0.0)], 400.0, 150.0, 50.0) == [(200.0, 0.0), (100.0, 0.0)]
+    assert fitted_levels([(100.0, 0.0), (50.0, 0.0)], 400.0, 600.0, 50.0) == [(100.0, 0.0), (50.0, 0.0)]
+    plot = CurvePlot(style())
+    qtbot.addWidget(plot)
+    plot.resize(220, 320)
+    plot.show()
+    plot.ensure_plot()
+    plot.set_curves(loss_curves())
+    QtCore.QCoreApplication.processEvents()
+    axis = plot.plot.getPlotItem().getAxis("bottom")
+    (x0, x1), size = axis.range, axis.geometry().width()
+    levels = axis.tickValues(x0, x1, size)
+    spacing, values = levels[0]
+    metrics = QtGui.QFontMetricsF(style().font)
+    widest = max(metrics.horizontalAdvance(t) for t in axis.tickStrings(values, 1.0, spacing))
+    gap = metrics.horizontalAdvance("0")  # labels apart, not touching
+    assert len(values) >= 2 and spacing * size / (x1 - x0) >= widest + gap, (spacing, size, widest)

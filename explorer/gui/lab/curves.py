@@ -23,6 +23,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.heatmap import Style, format_value
+from explorer.gui.lab.ticks import fitting_axis
 from explorer.gui.lab.warm import plotting_ready, warm_up_labs
 
 GOAL_COLOUR = "#D55E00"
@@ -207,7 +208,7 @@ class CurvePlot(QtWidgets.QWidget):
         import pyqtgraph as pg
 
         pg.setConfigOptions(antialias=True)
-        self.plot = pg.PlotWidget(enableMenu=False)
+        self.plot = pg.PlotWidget(enableMenu=False, axisItems={"bottom": fitting_axis()("bottom")})
         item = self.plot.getPlotItem()
         item.hideButtons()
         item.setMouseEnabled(x=False, y=False)
