@@ -5101,12 +5101,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>步</translation>
     </message>
     <message>
-        <source>{0} training loss</source>
-        <translation>{0} 训练损失</translation>
+        <source>training loss</source>
+        <translation>训练损失</translation>
     </message>
     <message>
-        <source>{0} held-out accuracy</source>
-        <translation>{0} 留出准确率</translation>
+        <source>held-out accuracy</source>
+        <translation>留出集准确率</translation>
     </message>
     <message>
         <source>Picture:</source>
