@@ -2890,6 +2890,14 @@
         <translation>文本被切分成词元：单词、标点和单个字符。随机种子生成的权重没有词表，所以不添加任何标记，也没有不认识的字符；预训练模型会在开头和结尾加上自己的标记。</translation>
     </message>
     <message>
+        <source>The text is cut into tokens. This language model adds its own {start} at the start and nothing at the end: it writes on from the last token. A character it has no token for is split into byte tokens (我 1/3), never made unknown.</source>
+        <translation>文本被切分成词元。这个语言模型在开头加上它自己的 {start}，结尾什么也不加：它从最后一个词元接着往下写。没有对应词元的字符会被拆成字节词元（我 1/3），绝不会变成未知词元。</translation>
+    </message>
+    <message>
+        <source>The text is cut into tokens. This language model adds no marker at the start or the end: it writes on from the last token. A character it has no token for is split into byte tokens (我 1/3), never made unknown.</source>
+        <translation>文本被切分成词元。这个语言模型在开头和结尾都不加标记：它从最后一个词元接着往下写。没有对应词元的字符会被拆成字节词元（我 1/3），绝不会变成未知词元。</translation>
+    </message>
+    <message>
         <source>Mask</source>
         <translation>掩码</translation>
     </message>

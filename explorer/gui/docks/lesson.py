@@ -237,7 +237,14 @@ class LessonPanel(QtWidgets.QFrame):
         self.title_label.setText(f"<b style='color:{accent}'>{lesson_text(s.title)}</b>")
         self.formula_label.setText(f"<b>{lesson_text(s.formula)}</b>")
         prepared = self.context.current()
-        text, words = step_explanation(s, prepared.trace.tokens_key if prepared is not None else [])
+        trace = prepared.trace if prepared is not None else None
+        decoder = (
+            trace is not None
+            and trace.causal
+            and trace.weights_source == "pretrained"
+            and bool(trace.kv_head_of)
+        )
+        text, words = step_explanation(s, trace.tokens_key if trace is not None else [], decoder)
         self.explanation_label.setText(lesson_text(text).format(**words) if words else lesson_text(text))
         self.back_button.setEnabled(position > 0)
         self.next_button.setEnabled(position < total - 1)
