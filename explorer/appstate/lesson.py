@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from explorer.appstate.lesson_decoder import DECODER_TRACK
 from explorer.appstate.lesson_lm import LM_TRACK
 from explorer.appstate.lesson_local import LOCAL_TRACK
 from explorer.appstate.lesson_step import Question, Step, Track
@@ -187,7 +188,15 @@ ATTENTION_TRACK = Track(
 # The lesson's tracks in teaching order; a teacher walks one, or all of them in this order.
 # A new track is a Track in its lab's own module and one line here (or, for one made
 # elsewhere, ``register_track``).
-TRACKS: list[Track] = [ATTENTION_TRACK, TRANSLATION_TRACK, VISION_TRACK, LM_TRACK, LOCAL_TRACK, VIT_TRACK]
+TRACKS: list[Track] = [
+    ATTENTION_TRACK,
+    TRANSLATION_TRACK,
+    VISION_TRACK,
+    LM_TRACK,
+    LOCAL_TRACK,
+    VIT_TRACK,
+    DECODER_TRACK,
+]
 ALL_TRACKS = "all"  # walk every track's steps, one after the other
 
 STEPS: list[Step] = [step for track in TRACKS for step in track.steps]

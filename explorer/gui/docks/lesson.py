@@ -13,6 +13,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACKS, step_explanation
+from explorer.appstate.lesson_decoder import DECODER_SETUPS, apply_setup
 from explorer.appstate.lesson_step import LESSON_CONTEXT
 from explorer.gui import theme
 from explorer.gui.docks.question import QuestionPanel
@@ -86,6 +87,7 @@ class LessonPanel(QtWidgets.QFrame):
         self.side: bool | None = None
         self._notes: list[str] = []
         self.set_side(self.state.presentation)
+        self._set_up: str | None = None  # the step whose setup was applied last
         self.timer = QtCore.QTimer(self)
         self.timer.timeout.connect(self._tick)
         self.back_button.clicked.connect(self.previous)
@@ -175,11 +177,24 @@ class LessonPanel(QtWidgets.QFrame):
         if event == "presentation":
             self.set_side(state.presentation)
         else:
+            if event == "lesson":
+                self._set_up_step()
             self._show_step()
             if self.timer.isActive() and self._at_end():
                 self.set_playing(False)  # the track's last step: Play says Play again
 
     # -- steps ------------------------------------------------------------------------
+    def _set_up_step(self) -> None:
+        """A step about a language model shows its own model, text, head and heads off (once,
+        on arriving: what the class changes afterwards stays)."""
+        step_id = self.step.id
+        if step_id == self._set_up:
+            return
+        self._set_up = step_id
+        setup = DECODER_SETUPS.get(step_id)
+        if setup is not None:
+            apply_setup(self.state, setup)
+
     @property
     def index(self) -> int:
         return self.state.lesson_step
