@@ -26,6 +26,7 @@ class DecoderSetup:
     layer: int
     head: int
     heads_off: frozenset[tuple[int, int]] = frozenset()
+    cell: tuple[int, int] | None = None  # the (query, key) cell to select (None: the last token's row)
 
 
 DECODER_STEPS: tuple[Step, ...] = (
@@ -103,8 +104,9 @@ DECODER_SETUPS: dict[str, DecoderSetup] = {
     "decoder.causal": DecoderSetup("lm-text", TEXT, 0, 0),
     "decoder.next": DecoderSetup("lm-text", TEXT, 1, 0),
     "decoder.previous": DecoderSetup("lm-induction", REPEATED, 0, 0),
-    "decoder.induction": DecoderSetup("lm-induction", REPEATED, 1, 3),
-    "decoder.ablate": DecoderSetup("lm-induction", REPEATED, 1, 3, frozenset({(0, 0), (0, 1)})),
+    # the second "z" (13) and the letter after the first one, "u" (6): where an induction head looks
+    "decoder.induction": DecoderSetup("lm-induction", REPEATED, 1, 3, cell=(13, 6)),
+    "decoder.ablate": DecoderSetup("lm-induction", REPEATED, 1, 3, frozenset({(0, 0), (0, 1)}), (13, 6)),
 }
 
 
@@ -112,5 +114,5 @@ def apply_setup(state, setup: DecoderSetup) -> None:
     """Show what a step talks about: its model, text, layer and head, and its heads off."""
     folder = str(bundled_decoder(setup.model).folder)
     changes = {"sentence": setup.sentence, "model_dir": folder, "layer": setup.layer}
-    state.apply_preset(Preset("", "", changes, head=setup.head))
+    state.apply_preset(Preset("", "", changes, head=setup.head, cell=setup.cell))
     state.decoding.set_heads_off(setup.heads_off)

@@ -92,5 +92,7 @@ def test_a_step_sets_up_its_model_text_and_heads_off():
     assert state.config.model_dir == str(bundled_decoder("lm-induction").folder)
     assert state.config.sentence == setup.sentence and state.config.layer == 1 and state.selected_head == 3
     assert state.decoding.options.heads_off == {(0, 0), (0, 1)}
+    query, key = state.selected_cell  # the second "z", and the letter after the first "z"
+    assert (setup.sentence[query], setup.sentence[key], setup.sentence[key - 1]) == ("z", "u", "z")
     apply_setup(state, DECODER_SETUPS["decoder.induction"])
     assert state.decoding.options.heads_off == frozenset()

@@ -152,3 +152,38 @@ def test_sample_with_a_temperature_and_a_top_k_then_write_it_again(qtbot, make_w
     wait_trace(qtbot, window, sentence=TEXT)
     again = wait_answer(qtbot, window, panel, options)
     assert again.chosen == chosen
+
+
+def test_the_bundled_language_model_from_the_picker_and_its_lesson_track(qtbot, window):
+    """The lab's GPT-2 folder is offered in the picker (in Chinese too); the language-model
+    track sets up each step: its model, text, tab and heads off, the next token following."""
+    from explorer.appstate.bundled_decoders import REPEATED, bundled_decoder
+
+    from .test_model_picker import pick, row_of
+
+    picker = window.controls.model_picker
+    folder = str(bundled_decoder("lm-induction").folder)
+    pick(qtbot, picker, row_of(picker, "folder", folder))
+    wait_model(qtbot, window, "induction")
+    assert "GPT-2, causal" in window.controls.model_label.text()
+    assert window.pipeline.next_tokens.isVisible()
+
+    state = window.state
+    state.show_lesson(True)
+    state.set_lesson_track("decoder")
+    assert state.lesson_step_id == "decoder.causal" and state.tab == Tab.PIPELINE
+    wait_trace(qtbot, window, model_dir=str(bundled_decoder("lm-text").folder))
+    state.set_lesson_step("decoder.ablate")
+    assert state.tab == Tab.HEADS and state.decoding.options.heads_off == {(0, 0), (0, 1)}
+    wait_trace(qtbot, window, sentence=REPEATED, layer=1)
+    grid = window.heads
+    qtbot.waitUntil(lambda: grid.prepared is window.prepared, timeout=WAIT_MS)
+    answer = wait_answer(qtbot, window, grid.next_tokens, state.decoding.options)
+    u = next(c for c in answer.choices if c.token == "u")
+    assert round(100 * u.probability) == 54 and round(100 * u.after) == 2  # as the step says
+    assert "0.0, 0.1" in grid.switches.elsewhere.text()  # off in another layer than the one shown
+    state.set_language("zh_CN")
+    qtbot.waitUntil(lambda: "关闭头" in grid.switches.label.text(), timeout=WAIT_MS)
+    assert picker.itemText(row_of(picker, "folder", folder)).startswith("语言模型：微型 GPT-2")
+    assert "在 W_O 之前置零" in grid.next_tokens.mass.text()
+    state.set_language("en")

@@ -61,7 +61,8 @@ def paint_bars(
     before_colour = QtGui.QColor(style.frame)
     ablated = any(after is not None for _, _, after in rows)
     width = rect.width()
-    token_w = width * (0.34 if ablated else 0.42)
+    widest = max((metrics.horizontalAdvance(token) for token, _, _ in rows), default=0.0) + 8
+    token_w = max(width * 0.15, min(width * (0.34 if ablated else 0.42), widest))  # the rest: bars
     number_w = metrics.horizontalAdvance("0.00→0.00 %" if ablated else "< 0.01 %") + 4
     bar_x, bar_w = rect.left() + token_w + 4, max(8.0, width - token_w - number_w - 8)
     top = max((max(p, a or 0.0) for _, p, a in rows), default=1.0) or 1.0
@@ -112,6 +113,7 @@ class ProbabilityBars(QtWidgets.QWidget):
 
     def _fit(self) -> None:
         self.setFixedHeight(int(self.row_height() * max(len(self.rows), 1)) + 2)
+        self.updateGeometry()
         self.update()
 
     def row_centre(self, row: int) -> QtCore.QPoint:
@@ -292,6 +294,7 @@ class NextTokenPanel(QtWidgets.QFrame):
 
     def showEvent(self, event):
         super().showEvent(event)
+        self.scroll.widget().layout().activate()  # rows that came while hidden: the labels below move
         self.request()  # a row selected on another tab meanwhile
 
     def _on_result(self, result) -> None:
