@@ -2245,6 +2245,10 @@
         <translation>交互网页：每一层、每一个头（HTML）</translation>
     </message>
     <message>
+        <source>The next tokens of a language model (data)</source>
+        <translation>语言模型的下一个词元（数据）</translation>
+    </message>
+    <message>
         <source>What</source>
         <translation>内容</translation>
     </message>
@@ -2267,6 +2271,14 @@
     <message>
         <source>HTML (one file, opens offline in any browser)</source>
         <translation>HTML（单个文件，离线时也能在任何浏览器里打开）</translation>
+    </message>
+    <message>
+        <source>CSV (one file, one row per token)</source>
+        <translation>CSV（一个文件，每个词元一行）</translation>
+    </message>
+    <message>
+        <source>JSON (one file, with the settings)</source>
+        <translation>JSON（一个文件，含设置）</translation>
     </message>
     <message>
         <source>CSV (a folder, one file per stage and head)</source>
@@ -3957,12 +3969,20 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>来自模型自身的前向计算（每一层都用它的因果注意力）；上面的选项只改变所画的这一层。点击注意力的一行：看该词元之后的下一个词元。在“所有头”标签页中可以关闭头。</translation>
     </message>
     <message>
+        <source>Next token (a language model&apos;s)</source>
+        <translation>下一个词元（语言模型的）</translation>
+    </message>
+    <message>
         <source>“{0}” is a byte of a character split over tokens: it cannot be typed as text on its own. A click on another row writes that token.</source>
         <translation>“{0}”是一个被拆成多个词元的字符中的一个字节：它本身不能作为文本写出。点击其他行可写出那一行的词元。</translation>
     </message>
     <message>
         <source>softmax(LM head · final norm(h)) at the selected query&apos;s position: what a language model trained to predict the next token expects after it</source>
         <translation>在所选查询的位置上计算 softmax(LM 头 · 最终归一化(h))：一个为预测下一个词元而训练的语言模型认为其后会出现什么</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: open a language model to see its next tokens</source>
+        <translation>还没有可导出的内容：先打开一个语言模型，看它的下一个词元</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,8 @@ write a token, and write the same one again from the same text and seed."""
 
 from __future__ import annotations
 
+import csv
+import json
 import threading
 
 import pytest
@@ -53,7 +55,7 @@ def wait_answer(qtbot, window, panel, options):
 
 
 def test_switch_a_head_off_and_see_the_next_tokens_before_and_after(
-    qtbot, make_window, gpt2_folder, td, monkeypatch
+    qtbot, make_window, gpt2_folder, td, monkeypatch, tmp_path
 ):
     threads = []
     original = Engine.next_token_logits
@@ -97,6 +99,20 @@ def test_switch_a_head_off_and_see_the_next_tokens_before_and_after(
     pipeline_panel = window.pipeline.next_tokens
     wait_answer(qtbot, window, pipeline_panel, window.state.decoding.options)
     assert pipeline_panel.bars.rows == panel.bars.rows
+
+    # exported: the panel as a figure, its numbers as CSV and JSON
+    exporter = window.exporter
+    assert exporter.export_panel("next_tokens", tmp_path / "next.png") is None, exporter.message
+    assert (tmp_path / "next.png").stat().st_size > 1000
+    assert exporter.export_next_tokens("csv", tmp_path / "next.csv") is None, exporter.message
+    with open(tmp_path / "next.csv", newline="", encoding="utf-8") as f:
+        table = list(csv.DictReader(f))
+    assert [int(r["id"]) for r in table] == [c.token_id for c in answer.choices]
+    assert [float(r["probability_heads_off"]) for r in table] == [c.after for c in answer.choices]
+    assert exporter.export_next_tokens("json", tmp_path / "next.json") is None, exporter.message
+    data = json.loads((tmp_path / "next.json").read_text(encoding="utf-8"))
+    assert data["decoding"]["heads_off"] == ["1.2"] and data["position"] == last
+    assert data["tokens"][0]["probability"] == answer.choices[0].probability
 
     # heads of another layer stay off and are named; All on turns every head on again
     window.state.set_tab(Tab.HEADS)
