@@ -66,7 +66,7 @@ class NextTokens:
         return None if self.heads is None else sum(c.after or 0.0 for c in self.choices)
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         return (self.config, self.position, self.options)
 
     def to_dict(self) -> dict[str, Any]:

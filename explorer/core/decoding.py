@@ -39,6 +39,7 @@ __all__ = [
     "HeadSet",
     "check_next_tokens",
     "decoder_ablation",
+    "draw",
     "encoder_ablation",
     "generate",
     "next_token_entries",
@@ -200,7 +201,16 @@ def _sample(
     gen: torch.Generator,
     weights: DecoderWeights | None,
 ) -> int:
-    scores = logits(model, last, weights)[0].double().cpu() / spec.temperature
+    return draw(logits(model, last, weights)[0].cpu(), spec, gen)
+
+
+def draw(scores: torch.Tensor, spec: GenerationSpec, gen: torch.Generator) -> int:
+    """One token from a position's logits [vocab] (on the CPU): the most likely (greedy), or
+    drawn with ``gen`` from the softmax of logits ÷ temperature over the top_k most likely."""
+    scores = scores.double()
+    if spec.decoding == "greedy":
+        return int(scores.argmax())
+    scores = scores / spec.temperature
     if spec.top_k:
         kept = scores.topk(min(spec.top_k, scores.shape[-1]))
         probs = torch.softmax(kept.values, dim=-1)

@@ -2154,11 +2154,6 @@
         <translation>训练在第 {step} 步发散：损失不是有限数（请试一个更低的学习率）</translation>
     </message>
     <message>
-        <source>the temperature must be from 0 to 10, not {value!r}</source>
-        <comment>lm.temperature_out_of_range</comment>
-        <translation>温度必须在 0 到 10 之间，而不是 {value!r}</translation>
-    </message>
-    <message>
         <source>dropout must be a number from 0 to below 1, not {value!r}</source>
         <comment>lm.dropout_out_of_range</comment>
         <translation>丢弃率必须是 0 到 1 之间（不含 1）的数，而不是 {value!r}</translation>
@@ -2548,36 +2543,32 @@
         <translation>训练</translation>
     </message>
     <message>
-        <source>first half</source>
+        <source>1st half</source>
         <translation>前一半</translation>
     </message>
     <message>
-        <source>repeated half</source>
+        <source>repeated</source>
         <translation>重复的一半</translation>
     </message>
     <message>
-        <source>held-out text</source>
+        <source>held out</source>
         <translation>留出文本</translation>
     </message>
     <message>
-        <source>phase change</source>
+        <source>phase</source>
         <translation>相变</translation>
     </message>
     <message>
-        <source>induction {0}</source>
-        <translation>归纳 {0}</translation>
+        <source>previous-token</source>
+        <translation>前一词元</translation>
     </message>
     <message>
-        <source>best previous-token (layer 0)</source>
-        <translation>最高前一词元（第 0 层）</translation>
+        <source>Induction score</source>
+        <translation>归纳得分</translation>
     </message>
     <message>
         <source>Loss (nats)</source>
         <translation>损失（奈特）</translation>
-    </message>
-    <message>
-        <source>Head scores</source>
-        <translation>头的得分</translation>
     </message>
     <message>
         <source>Computing…</source>
@@ -2684,6 +2675,10 @@
         <translation>阶段</translation>
     </message>
     <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
         <source>Train the model from scratch and watch the heads form</source>
         <translation>从零开始训练模型，看各个头如何形成</translation>
     </message>
@@ -2694,6 +2689,106 @@
     <message>
         <source>The selected head&apos;s Q, K, V, scores, causal mask, weights and output</source>
         <translation>所选头的 Q、K、V、分数、因果掩码、权重和输出</translation>
+    </message>
+    <message>
+        <source>Write text one token at a time and see each token&apos;s attention</source>
+        <translation>一次写一个词元，并看每个新词元的注意力</translation>
+    </message>
+    <message>
+        <source>Press Generate: the model writes {0} tokens after the prompt.</source>
+        <translation>按“生成”：模型在提示之后写出 {0} 个词元。</translation>
+    </message>
+    <message>
+        <source>always the most likely token</source>
+        <translation>总是取最可能的词元</translation>
+    </message>
+    <message>
+        <source>drawn at temperature {t:g}, top-k {k}, seed {seed}</source>
+        <translation>按温度 {t:g}、候选数 {k}、随机种子 {seed} 抽取</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Writing: token {0} of {1}</source>
+        <translation>正在写：第 {0} 个，共 {1} 个词元</translation>
+    </message>
+    <message>
+        <source>Written: {0} of {1} tokens</source>
+        <translation>已写完：{0} 个，共 {1} 个词元</translation>
+    </message>
+    <message>
+        <source>Stopped after {0} of {1} tokens</source>
+        <translation>写了 {0} 个（共 {1} 个）词元后停止</translation>
+    </message>
+    <message>
+        <source>last: {token} (p = {p:.2f})</source>
+        <translation>最新：{token}（概率 {p:.2f}）</translation>
+    </message>
+    <message>
+        <source>head {head}: writing {new} (from position {i}), it looked at {key} (position {j}): {value:.3f}</source>
+        <translation>头 {head}：写 {new} 时（从位置 {i}）看向 {key}（位置 {j}）：{value:.3f}</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>The text the model continues (characters it knows); empty: the one shown grey</source>
+        <translation>模型接着写的文本（只能用它认识的字符）；留空：用灰色显示的那段</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>How many tokens to write</source>
+        <translation>要写多少个词元</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>0 (most likely)</source>
+        <translation>0（最可能）</translation>
+    </message>
+    <message>
+        <source>0: always the most likely token; above 0 each token is drawn from the softmax of logits ÷ temperature (higher: more surprising)</source>
+        <translation>0：总是取最可能的词元；大于 0：每个词元从 logits ÷ 温度 的 softmax 中抽取（越高越出人意料）</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>候选数</translation>
+    </message>
+    <message>
+        <source>Draw only among the k most likely tokens (0: all)</source>
+        <translation>只在最可能的 k 个词元中抽取（0：全部）</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>The same seed and settings write the same text</source>
+        <translation>同样的随机种子和设置写出同样的文本</translation>
+    </message>
+    <message>
+        <source>Write the tokens one at a time with the weights in use; the window stays usable</source>
+        <translation>用当前的权重一次写一个词元；窗口照常可用</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop after the token being written</source>
+        <translation>写完当前这个词元后停止</translation>
+    </message>
+    <message>
+        <source>One panel per head. Row: a new token; columns: the text. Each row shows where the position that wrote the token looked. On a repeated sequence an induction head looks at the token after the earlier occurrence of the current one, and that token is written: the model copies.</source>
+        <translation>每个头一幅图。行：一个新词元；列：整段文本。每一行显示写出这个词元的位置看向了哪里。在重复的序列上，归纳头看向当前词元上一次出现之后的那个词元，于是写出的正是它：模型在复制。</translation>
     </message>
 </context>
 <context>
@@ -4479,6 +4574,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>Q 拆分到各个头</translation>
     </message>
     <message>
+        <source>rotation angles (RoPE)</source>
+        <translation>旋转角度（RoPE）</translation>
+    </message>
+    <message>
         <source>mask</source>
         <translation>掩码</translation>
     </message>
@@ -4501,6 +4600,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>entropy</source>
         <translation>熵</translation>
+    </message>
+    <message>
+        <source>no rotation: this model has no rotary positions</source>
+        <translation>没有旋转：这个模型不用旋转位置编码</translation>
+    </message>
+    <message>
+        <source>angle p·ω_i (radians, mod 2π),  ω_i = {0}^(−2i/d_k)</source>
+        <translation>角度 p·ω_i（弧度，对 2π 取模），  ω_i = {0}^(−2i/d_k)</translation>
     </message>
     <message>
         <source>X (queries = keys)</source>
@@ -5174,10 +5281,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <source>Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)</source>
-        <translation>图片 (*.png *.jpg *.jpeg *.bmp *.gif);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
@@ -5286,8 +5389,20 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>ViT（2 层，4 个头）</translation>
     </message>
     <message>
+        <source>{0}, each seed</source>
+        <translation>{0}，每个随机种子</translation>
+    </message>
+    <message>
+        <source>{0}, live run</source>
+        <translation>{0}，现场训练</translation>
+    </message>
+    <message>
         <source>training pictures (log scale)</source>
         <translation>训练图片数（对数刻度）</translation>
+    </message>
+    <message>
+        <source>The CNN&apos;s lead in points: {0}. Lines: the mean of the seeds; dots: each seed ({1}).</source>
+        <translation>CNN 领先的百分点：{0}。折线：各随机种子的平均；圆点：每个随机种子（{1}）。</translation>
     </message>
     <message>
         <source>held-out accuracy on 2,000 pictures</source>
@@ -5296,14 +5411,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>chance (8 classes)</source>
         <translation>随机猜测（8 类）</translation>
-    </message>
-    <message>
-        <source>live run</source>
-        <translation>现场训练</translation>
-    </message>
-    <message>
-        <source>The CNN&apos;s lead in points: {0}. Seeds: {1}.</source>
-        <translation>CNN 领先的百分点：{0}。随机种子：{1}。</translation>
     </message>
     <message>
         <source>Squares: the live run&apos;s last held-out accuracy (500 pictures).</source>
@@ -5320,6 +5427,34 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>No model was trained for this: the weights are the photo&apos;s own numbers.</source>
         <translation>这里没有训练任何模型：权重来自照片自己的数值。</translation>
+    </message>
+    <message>
+        <source>The ViT&apos;s heads on this picture: {0}.</source>
+        <translation>ViT 的各个注意力头在这张图片上：{0}。</translation>
+    </message>
+    <message>
+        <source>Open a photo on the Photo page first.</source>
+        <translation>请先在“照片”页打开一张照片。</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: where it looks, beside the CNN</source>
+        <translation>视觉 Transformer：看向哪里，与 CNN 并排</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: its heads</source>
+        <translation>视觉 Transformer：各个注意力头</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: accuracy against data</source>
+        <translation>视觉 Transformer：准确率与数据量</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: a photo&apos;s own patches</source>
+        <translation>视觉 Transformer：照片自身的图块</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: the live pair&apos;s training curves</source>
+        <translation>视觉 Transformer：现场训练两个模型的训练曲线</translation>
     </message>
 </context>
 <context>
@@ -5462,6 +5597,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Which block&apos;s attention the pages show</source>
         <translation>各页显示哪一个块的注意力</translation>
+    </message>
+    <message>
+        <source>Arithmetic</source>
+        <translation>算式</translation>
+    </message>
+    <message>
+        <source>Show the worked arithmetic of the chosen channel or position</source>
+        <translation>显示所选通道或位置的逐步计算</translation>
     </message>
     <message>
         <source>Picture</source>

@@ -74,10 +74,49 @@ def fitted_grid(panels, size: QtCore.QSize, style: Style, **options) -> Figure:
     the most tokens labelled on the worse axis, with titles whole (a title too long for
     its column is shortened to its head, "head 3"), then whole long titles, then larger
     cells, then the count nearest a wide grid's."""
-    rect = QtCore.QRectF(0, 0, max(1, size.width()), max(1, size.height()))
-    counts = range(1, min(len(panels), MAX_COLUMNS) + 1) or (1,)
     full = [p.title for p in panels]
     short = [stages.short_head_title(t) for t in full]
+    key = _fit_key(panels, size, style, full, options)
+    chosen = _FITS.get(key)
+    if chosen is None:
+        chosen = _FITS[key] = _best_grid(panels, size, style, full, short, options)
+        while len(_FITS) > _FITS_KEPT:
+            del _FITS[next(iter(_FITS))]
+    columns, whole = chosen
+    for p, t in zip(panels, full if whole else short):
+        p.title = t
+    return Figure(panels, columns=columns, shared_bar=True, shared_axes=True, **options)
+
+
+# Trying every column count lays the whole grid out up to 32 times: most of a keystroke's GUI
+# time on this tab. What a fit depends on barely changes while typing (the tokens' labels,
+# the titles' widths, the room), so the choice is kept for the last few of those.
+_FITS: dict[tuple, tuple[int, bool]] = {}
+_FITS_KEPT = 16
+_LAYOUT_FREE = ("selection", "marks")  # options that are drawn but never move a box
+
+
+def _fit_key(panels, size: QtCore.QSize, style: Style, titles: list[str], options: dict) -> tuple:
+    bold = QtGui.QFont(style.font)
+    bold.setBold(True)
+    metrics = QtGui.QFontMetricsF(bold)
+    first = panels[0] if panels else None
+    return (
+        size.width(),
+        size.height(),
+        style.font.key(),
+        len(panels),
+        None if first is None else (first.data.shape, tuple(first.rows or ()), tuple(first.cols or ())),
+        None if first is None else first.levels,
+        tuple(round(metrics.horizontalAdvance(t), 1) for t in titles),
+        tuple(sorted((k, repr(v)) for k, v in options.items() if k not in _LAYOUT_FREE)),
+    )
+
+
+def _best_grid(panels, size, style, full, short, options) -> tuple[int, bool]:
+    """(columns, whole titles) of the best fit, by the order ``fitted_grid`` gives."""
+    rect = QtCore.QRectF(0, 0, max(1, size.width()), max(1, size.height()))
+    counts = range(1, min(len(panels), MAX_COLUMNS) + 1) or (1,)
 
     def with_titles(titles) -> None:
         for p, t in zip(panels, titles):
@@ -96,8 +135,7 @@ def fitted_grid(panels, size: QtCore.QSize, style: Style, **options) -> Figure:
         nearest = -abs(c - stages.grid_columns(len(panels)))
         scored.append(((fits_short, coverage, whole, cell, nearest), c))
     (_, _, whole, _, _), columns = max(scored)
-    with_titles(full if whole else short)
-    return Figure(panels, columns=columns, shared_bar=True, shared_axes=True, **options)
+    return columns, whole
 
 
 class HeadGridView(View):

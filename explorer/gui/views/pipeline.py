@@ -174,7 +174,11 @@ class PipelineView(View):
         return self.state.stage_zoom == ("tokens",)
 
     def _zoomed_panels(self) -> list[str]:
-        return [n for n in (self.state.stage_zoom or ()) if n in self.names]
+        zoomed = [n for n in (self.state.stage_zoom or ()) if n in self.names]
+        rotary = self.prepared is not None and self.prepared.trace.rope_angles is not None
+        if rotary and "rope_angles" not in zoomed and {"Q", "K"} & set(zoomed):
+            zoomed.append("rope_angles")  # what turned Q and K, beside them
+        return zoomed
 
     def _visible(self) -> list[int]:
         zoom = self._zoomed_panels() or stages.PIPELINE_STAGES  # zoom-only panels wait for a zoom

@@ -16,6 +16,8 @@ and edits them.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
@@ -255,7 +257,10 @@ class LocalWindowView(View):
             )
             return
         self._wanted = req
-        self.context.worker.submit(CHANNEL, req.compute)
+        previous = None
+        if self.compared is not None and self.compared_request is not None:
+            previous = (self.compared_request, self.compared)
+        self.context.worker.submit(CHANNEL, partial(req.compute, previous))
 
     def _on_result(self, result) -> None:
         req, self._wanted = self._wanted, None
