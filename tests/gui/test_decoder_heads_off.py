@@ -203,3 +203,17 @@ def test_the_bundled_language_model_from_the_picker_and_its_lesson_track(qtbot, 
     assert picker.itemText(row_of(picker, "folder", folder)).startswith("语言模型：微型 GPT-2")
     assert "在 W_O 之前置零" in grid.next_tokens.mass.text()
     state.set_language("en")
+
+
+def test_leaving_the_language_model_steps_brings_back_the_model_before(qtbot, window):
+    state = window.state
+    before = state.config
+    state.show_lesson(True)
+    state.set_lesson_step("decoder.induction")
+    assert state.config.sentence == "qwertzuiqwertz" and state.config.model_dir
+    state.set_lesson_step("decoder.ablate")
+    assert state.decoding.options.heads_off == {(0, 0), (0, 1)}
+    state.set_lesson_step("attention.tokens")  # another track's step: the window as it was
+    assert state.config == before and state.decoding.options.heads_off == frozenset()
+    wait_trace(qtbot, window, sentence=before.sentence)
+    assert window.trace.model_name == "all-MiniLM-L6-v2"

@@ -88,6 +88,7 @@ class LessonPanel(QtWidgets.QFrame):
         self._notes: list[str] = []
         self.set_side(self.state.presentation)
         self._set_up: str | None = None  # the step whose setup was applied last
+        self._before_setups: tuple | None = None  # config, head, cell before a language model's steps
         self.timer = QtCore.QTimer(self)
         self.timer.timeout.connect(self._tick)
         self.back_button.clicked.connect(self.previous)
@@ -186,14 +187,25 @@ class LessonPanel(QtWidgets.QFrame):
     # -- steps ------------------------------------------------------------------------
     def _set_up_step(self) -> None:
         """A step about a language model shows its own model, text, head and heads off (once,
-        on arriving: what the class changes afterwards stays)."""
+        on arriving: what the class changes afterwards stays); leaving those steps for another
+        track's brings back what was on screen before them."""
         step_id = self.step.id
         if step_id == self._set_up:
             return
         self._set_up = step_id
         setup = DECODER_SETUPS.get(step_id)
         if setup is not None:
+            if self._before_setups is None:
+                self._before_setups = (self.state.config, self.state.selected_head, self.state.selected_cell)
             apply_setup(self.state, setup)
+        elif self._before_setups is not None:
+            config, head, cell = self._before_setups
+            self._before_setups = None
+            self.state.decoding.set_heads_off(())
+            self.state.select_cell(None)
+            self.state.set_config(config)
+            self.state.select_head(head)
+            self.state.select_cell(cell)
 
     @property
     def index(self) -> int:
