@@ -164,10 +164,10 @@ def test_the_session_is_a_snapshot_of_the_whole_state(tmp_path):
     state.show_lesson(True)
     state.set_lesson_step(7)
     state.set_tab("heads")
-    state.decoding.update(decoding="sample", temperature=0.7, top_k=5, seed=3, heads_off={(1, 2)})
     state.board.set_board(BOARD_PRESETS[1].board)
     state.lines.set_options(LinesOptions(pipeline=True, head_subset=(1, 3)))
     state.predict.set_enabled(True)
+    state.decoding.update(heads_off=frozenset({(1, 2)}), ablation="mean", decoding="sample", top_k=5, seed=9)
     path = tmp_path / "all.aexp.json"
     save_session(path, session_of(state))
     assert json.loads(path.read_text(encoding="utf-8"))["version"] == 2
@@ -175,12 +175,7 @@ def test_the_session_is_a_snapshot_of_the_whole_state(tmp_path):
     events = []
     fresh.subscribe(lambda event, s: events.append(event))
     apply_session(fresh, load_session(path))
-    saved_part = {
-        "board": "board",
-        "lines": "options",
-        "predict": "enabled",
-        "decoding": "options",
-    }  # of the sub-states
+    saved_part = {"board": "board", "lines": "options", "predict": "enabled", "decoding": "options"}
     for attribute in vars(state):
         if not attribute.startswith("_"):
             mine, theirs = getattr(fresh, attribute), getattr(state, attribute)
