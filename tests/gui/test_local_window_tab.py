@@ -135,6 +135,8 @@ def test_training_both_in_the_window(qtbot, tab, tmp_path):
     qtbot.waitUntil(lambda: lab.status == "done", timeout=120_000)
     lab.poll()
     assert lab.run.eval_steps[-1] == 10 and 0 <= lab.run.last("window_share") <= 1
+    assert view.compared_request.weights == "shipped"  # the training page shows no alignment
+    view.pages.setCurrentIndex(0)  # back to the alignments: the run's last snapshot compared
     shown = wait_compared(qtbot, view, half_width=2)
     truth = compare_windows(
         lab.run.spec.models_at(lab.run.snapshots[-1].state), "copy-twice", lab.settings.source, 2
