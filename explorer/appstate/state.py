@@ -18,6 +18,7 @@ from typing import Any
 
 from explorer.appstate import labs
 from explorer.appstate.board import BoardState
+from explorer.appstate.decoding import DecodingState
 from explorer.appstate.events import Observable
 from explorer.appstate.lab import LabState
 from explorer.appstate.lesson import ALL_TRACKS, STEPS, step_index, track_ids, track_of, track_range
@@ -66,6 +67,7 @@ EVENTS = (
     "tab",
     "board",  # state.board (explorer.appstate.board)
     "lines",  # state.lines (explorer.appstate.lines)
+    "decoding",  # state.decoding (explorer.appstate.decoding): heads off, how text is written
     "predict",  # state.predict (explorer.appstate.predict)
     "model",  # the loaded model the labels describe (loaded_model)
     "shape",  # the shape of the trace on screen (shape)
@@ -147,6 +149,7 @@ class ExplorerState(Observable):
         self.labs: dict[str, LabState] = {entry.name: entry.state() for entry in labs.LABS}
         self.board = BoardState(self._emit)  # board mode's hand-made vectors
         self.lines = LinesState(self._emit)  # the weights drawn as lines
+        self.decoding = DecodingState(self._emit)  # a language model's heads off and sampling
         self.predict = Prediction(self, self._emit)  # the lesson's predict-then-reveal
 
     # -- the labs -------------------------------------------------------------------------

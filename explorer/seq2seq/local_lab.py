@@ -33,6 +33,7 @@ from explorer.seq2seq.sequence_models import build_sequence_model, sequence_spec
 from explorer.seq2seq.sequence_train import SequenceTrainOptions, train_sequence_models
 from explorer.seq2seq.spec import LabError
 from explorer.seq2seq.tasks import get_task
+from explorer.training import isolated_generator
 
 PAIR_TASK = "copy-twice"
 WINDOW_LENGTHS = (5, 10, 20, 30)  # held-out string lengths the goal is measured on
@@ -71,7 +72,8 @@ class WindowPair:
         models = {}
         for name in self.names:
             spec = sequence_spec(name, task, hidden=self.hidden, embed=self.embed, window=self.window)
-            module = build_sequence_model(spec)
+            with isolated_generator():  # the random start is overwritten at once
+                module = build_sequence_model(spec)
             prefix = f"{name}."
             module.load_state_dict({k[len(prefix) :]: v for k, v in state.items() if k.startswith(prefix)})
             models[name] = module.eval()

@@ -12,6 +12,7 @@ beside them) is the lab's ``TrainingContent``.
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 
 from PySide6 import QtCore, QtWidgets
 
@@ -29,23 +30,23 @@ PLAY_MS = 250  # replaying the snapshots: four a second
 SIDE_BY_SIDE_PX = 620  # from this width two curves sit side by side
 
 
-class TrainingContent:
+class TrainingContent(ABC):
     """What one lab's training page says and draws; a lab subclasses it (its training.py)."""
 
     steps_range: tuple[int, int] = (10, 5000)
     seed_range: tuple[int, int] = (0, 999_999)
 
+    @abstractmethod
     def intro(self, lab: LabState) -> str:
         """Before the first run: what training will show."""
-        raise NotImplementedError
 
+    @abstractmethod
     def measure(self, run: LabRun) -> str | None:
         """The newest held-out number in words (None before the first evaluation)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def curves(self, lab: LabState, run: LabRun | None, shown_step: int | None) -> list[Curves]:
         """The plots (the same number every time), their data from the run (None: no run yet)."""
-        raise NotImplementedError
 
     def steps_tip(self) -> str:
         return translate("LabTraining", "How many optimiser steps to train for")
@@ -123,6 +124,8 @@ class TrainingPage(QtWidgets.QWidget):
         if side is not None:
             body.addWidget(side, 2)
         layout.addLayout(body, 1)
+        self.body = body
+        self.focused = False  # a projector: the curves and the side in one row, each the body's height
         self._columns = 0
         self._turn = 0  # the plot drawn last while training
         self._arrange()
@@ -234,11 +237,20 @@ class TrainingPage(QtWidgets.QWidget):
         """What a plot draws: (x, y) of one of its series (the tests read it)."""
         return self.plots[plot].curves.data(series)
 
+    def set_focus(self, on: bool) -> None:
+        """On a projector the curves and the side share one row, each as tall as the body
+        (stacked, each would get half of it); the side keeps a square's room."""
+        if on != self.focused:
+            self.focused = on
+            self.body.setStretch(0, 4 if on else 3)
+            self.body.setStretch(1, 3 if on else 2)
+            self._arrange()
+
     def _arrange(self) -> None:
         room = self.width() * (3 / 5 if self.side is not None else 1)  # the curves' share of the body
         # side by side where there is the width, and in a column taller than wide (beside a
         # figure on a projector), where stacked they would be flat strips
-        beside = room >= SIDE_BY_SIDE_PX or self.height() > self.width()
+        beside = room >= SIDE_BY_SIDE_PX or self.height() > self.width() or self.focused
         columns = 2 if len(self.plots) > 1 and beside else 1
         if columns == self._columns:
             return

@@ -159,6 +159,7 @@ TABS: list[TabSpec] = [
             "token, rollout, local and global heads, and how much data each model needs",
         ),
         "explorer.gui.labs.vision.vit_view:ViTView",
+        "explorer.gui.labs.vision.vit_export:figures",
     ),
 ]
 

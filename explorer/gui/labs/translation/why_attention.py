@@ -30,6 +30,7 @@ from explorer.gui.heatmap.figure import Figure, Mark
 from explorer.gui.heatmap.panel import MatrixPanel
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import CurvePlot, Curves, Series
+from explorer.gui.lab.stages import wrapping
 from explorer.gui.lab.training import TrainingContent, TrainingPage
 from explorer.gui.messages import ERROR_STYLE, error_message
 from explorer.gui.views.base import View, ViewContext
@@ -259,7 +260,12 @@ class WhyAttentionView(View):
         self.measure_label.setBuddy(self.measure_box)
         measure_row.addWidget(self.measure_label)
         measure_row.addWidget(self.measure_box)
-        measure_row.addStretch(1)
+        # which run the curves are from, wrapped beside the picker: in the plot's one title
+        # line beside the legend it was cut on a projector
+        self.curve_title = QtWidgets.QLabel()
+        self.curve_title.setWordWrap(True)
+        self.curve_title.setSizePolicy(wrapping())
+        measure_row.addWidget(self.curve_title, 1)
         curve_layout.addLayout(measure_row)
         self.curve = CurvePlot(self.context.style())
         curve_layout.addWidget(self.curve, 3)
@@ -267,6 +273,7 @@ class WhyAttentionView(View):
         self.training.setSizePolicy(
             QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Maximum
         )
+        self.training.status.setSizePolicy(wrapping())
         curve_layout.addWidget(self.training, 1)
         self._curve_key: tuple | None = None  # what the figure was drawn from
 
@@ -318,9 +325,10 @@ class WhyAttentionView(View):
             return
         self._curve_key = key
         curves, title = shown_curves(self.lab, run)
+        self.curve_title.setText(title)
         # a run in the window trains the shipped run's two architectures: the same counts
         parameters = shipped_length_result().parameters
-        self.curve.set_curves(length_figure(curves, title, self.lab.settings.measure, parameters))
+        self.curve.set_curves(length_figure(curves, "", self.lab.settings.measure, parameters))
 
     def on_state(self, event: str) -> None:
         if event == "lesson":
