@@ -250,6 +250,7 @@ class LocalWindowView(View):
         """Compare what the state asks for; only while the alignments' page is shown (the
         training page shows none: its new snapshots are compared when the page comes back)."""
         if self.pages.currentIndex() != WINDOWS_PAGE:
+            QtCore.QTimer.singleShot(0, self.rendered.emit)  # what the page shows is drawn
             return
         req = self.lstate.request()
         if req == self.compared_request or req == self._wanted:
