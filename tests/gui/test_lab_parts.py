@@ -235,3 +235,39 @@ def test_a_narrow_plot_spaces_its_step_labels_so_that_they_do_not_run_together(q
     widest = max(metrics.horizontalAdvance(t) for t in axis.tickStrings(values, 1.0, spacing))
     gap = metrics.horizontalAdvance("0")  # labels apart, not touching
     assert len(values) >= 2 and spacing * size / (x1 - x0) >= widest + gap, (spacing, size, widest)
+
+
+def drawn_labels(axis) -> list[str]:
+    """The tick labels a pyqtgraph axis paints (it leaves out those that would leave the plot)."""
+    image = QtGui.QImage(10, 10, QtGui.QImage.Format.Format_RGB32)
+    painter = QtGui.QPainter(image)
+    try:
+        _, _, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _, _, text in texts]
+
+
+def test_the_y_axis_leaves_room_to_label_both_its_ends(qtbot):
+    """A loss starts at 0 and a share ends at 1: their labels sit at the plot's edges, where a
+    gridded axis drops a label that reaches past the plot, unless the range leaves it room."""
+    for size in ((600, 320), (360, 180)):
+        for curves, ends in (
+            (loss_curves(), ["0"]),
+            (
+                Curves(series=[Series("share", [10.0, 20.0], [0.37, 0.51], BLUE)], y_range=(0.0, 1.0)),
+                ["0", "1"],
+            ),
+        ):
+            plot = CurvePlot(style())
+            qtbot.addWidget(plot)
+            plot.resize(*size)
+            plot.show()
+            plot.ensure_plot()
+            plot.set_curves(curves)
+            QtCore.QCoreApplication.processEvents()
+            labels = [
+                t.rstrip("0").rstrip(".") or "0"
+                for t in drawn_labels(plot.plot.getPlotItem().getAxis("left"))
+            ]
+            assert all(end in labels for end in ends), (size, labels)

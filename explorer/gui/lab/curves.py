@@ -220,6 +220,7 @@ class CurvePlot(QtWidgets.QWidget):
             item.addItem(extra, ignoreBounds=True)
         self._text.setParentItem(item.getViewBox())
         self.plot.scene().sigMouseMoved.connect(self._on_mouse)
+        item.getViewBox().sigResized.connect(self._pad_y)  # the label room is in pixels
         self.waiting.hide()
         self.layout().addWidget(self.plot)
         self._restyle()
@@ -341,7 +342,21 @@ class CurvePlot(QtWidgets.QWidget):
                 return
         if y != self._y:
             self._y = y
-            item.setYRange(*y, padding=0.02)
+            item.setYRange(*y, padding=self._y_padding(item))
+
+    def _pad_y(self, *_) -> None:
+        if self._y is not None:
+            item = self.plot.getPlotItem()
+            item.setYRange(*self._y, padding=self._y_padding(item))
+
+    def _y_padding(self, item) -> float:
+        """Room for half a tick label beyond each end of the y range: a gridded pyqtgraph axis
+        drops a label that would reach past its plot (a loss's 0, a share's 1)."""
+        half = 0.6 * QtGui.QFontMetricsF(self.style_.font).height()
+        height = item.getViewBox().height()
+        if height <= 4 * half:  # not laid out yet, or tiny: a guess for a plot of MIN_HEIGHT_PX
+            height = MIN_HEIGHT_PX - 3 * half
+        return max(0.02, min(0.25, half / (height - 2 * half)))
 
     # -- hovering ----------------------------------------------------------------------------------
     def _on_mouse(self, position) -> None:
