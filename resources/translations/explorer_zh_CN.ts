@@ -2178,12 +2178,12 @@
         <translation>种子(&amp;D)</translation>
     </message>
     <message>
-        <source>the most likely (greedy)</source>
-        <translation>最可能的（贪心）</translation>
+        <source>greedy</source>
+        <translation>贪心</translation>
     </message>
     <message>
-        <source>a sample</source>
-        <translation>随机抽样</translation>
+        <source>sampled</source>
+        <translation>抽样</translation>
     </message>
     <message>
         <source>Greedy: always the most likely token. Sample: a token drawn at random with the probabilities shown (the same seed and text draw the same token).</source>
@@ -4551,7 +4551,7 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <name>Stages</name>
     <message>
         <source>weights (after softmax / hard)</source>
-        <translation>注意力权重（softmax / 硬选择之后）</translation>
+        <translation>权重（softmax/硬选择后）</translation>
     </message>
     <message>
         <source>raw scores</source>
