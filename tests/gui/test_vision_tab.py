@@ -173,6 +173,7 @@ def test_each_variant_shows_its_own_numbers(qtbot, vision, variant):
     )
     if variant == "residual":
         st = ref.block("block1").stages
+        page(window, view, "residual")  # a page behind the others is drawn when it comes to the front
         shown = {p.title: p.data for p in view.residual_page.figure.panels}
         np.testing.assert_array_equal(shown["M(x), mean"], st["spatial_map"])
         np.testing.assert_allclose(shown["(1+M)·T, mean"], st["output"].mean(axis=0), rtol=1e-6)
@@ -429,11 +430,13 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision, tmp_path):
     p = generate(7)
     ref = run_model(model_at(run.spec, run.snapshots[0]), p.image)
     np.testing.assert_array_equal(trace.logits, ref.logits)
+    np.testing.assert_array_equal(view.watched.panels[0].data, ref.stage("spatial_map", "block3"))
+    page(window, view, "picture")  # drawn when it comes to the front
     np.testing.assert_array_equal(
         view.picture_page.overlay.panels[0].data, ref.stage("spatial_map", "block3")
     )
-    np.testing.assert_array_equal(view.watched.panels[0].data, ref.stage("spatial_map", "block3"))
     assert "step 0" in view.summary.text()
+    page(window, view, "train")
     # a whole run: it finishes, the last snapshot is the trained model
     tp.steps.setValue(40)
     qtbot.mouseClick(tp.train_button, QtCore.Qt.MouseButton.LeftButton)

@@ -162,6 +162,7 @@ TABS: list[TabSpec] = [
             "token, rollout, local and global heads, and how much data each model needs",
         ),
         "explorer.gui.labs.vision.vit_view:ViTView",
+        "explorer.gui.labs.vision.vit_export:figures",
         short=QT_TRANSLATE_NOOP("Tabs", "ViT"),
     ),
 ]
