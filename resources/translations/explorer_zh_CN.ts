@@ -4733,6 +4733,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>全局注意力与 Luong 的局部注意力并排：每个输出步的窗口 [p_t − D, p_t + D]、p_t、高斯，在训练好的模型上改变 D，并看着两者训练</translation>
     </message>
     <message>
+        <source>Local</source>
+        <translation>局部</translation>
+    </message>
+    <message>
         <source>Vision</source>
         <translation>视觉</translation>
     </message>
@@ -4749,12 +4753,36 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>一个小小的 GPT 学习预测下一个词元：看前一词元头和归纳头如何形成，并关闭一些头</translation>
     </message>
     <message>
+        <source>GPT</source>
+        <translation>GPT</translation>
+    </message>
+    <message>
         <source>Vision Transformer</source>
         <translation>视觉 Transformer</translation>
     </message>
     <message>
         <source>Self-attention between a picture&apos;s patches, beside the CNN: each head&apos;s map, the CLS token, rollout, local and global heads, and how much data each model needs</source>
         <translation>图片图块之间的自注意力，与 CNN 并排：每个头的图、CLS 词元、注意力展开、局部头与全局头，以及每个模型需要多少数据</translation>
+    </message>
+    <message>
+        <source>ViT</source>
+        <translation>ViT</translation>
+    </message>
+    <message>
+        <source>Labs</source>
+        <translation>实验室</translation>
+    </message>
+    <message>
+        <source>Small models trained while you watch: pick a lab in the row of buttons (Ctrl+PgDown / Ctrl+PgUp: the next or previous lab)</source>
+        <translation>边看边训练的小模型：在按钮行里选一个实验（Ctrl+PgDown / Ctrl+PgUp：下一个或上一个实验）</translation>
+    </message>
+    <message>
+        <source>Next lab</source>
+        <translation>下一个实验</translation>
+    </message>
+    <message>
+        <source>Previous lab</source>
+        <translation>上一个实验</translation>
     </message>
 </context>
 <context>
