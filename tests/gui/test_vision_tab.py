@@ -45,7 +45,7 @@ SMALL = AttentionConfig(sentence="Thinking Machines", weights="random", d_model=
 def vision(qtbot, make_window):
     """A window on the Vision tab (opened by a click on its tab), its first picture drawn."""
     window = make_window(SMALL, size=(1400, 900))
-    window.tabs.setCurrentIndex([s.tab for s in TABS].index(Tab.VISION))
+    window.tabs.choose(Tab.VISION)
     view = window.view(Tab.VISION)
     wait_result(qtbot, view)
     yield window, view
@@ -470,7 +470,7 @@ def test_the_chinese_interface(qtbot, vision):
     labels = view.picture_page.probabilities.bars.labels
     assert all(not any(c.isascii() and c.isalpha() for c in label) for label in labels), labels
     title = [s.title for s in TABS if s.tab == Tab.VISION][0]
-    assert window.tabs.tabText([s.tab for s in TABS].index(Tab.VISION)) != title
+    assert window.tabs.title(Tab.VISION) != title
     window.state.set_language("en")
     assert view.pages.tabText(0) == "Picture" and labels != view.picture_page.probabilities.bars.labels
 

@@ -25,6 +25,7 @@ from explorer.gui.views import lines as lines_views
 from explorer.gui.views import predict, stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
 from explorer.gui.views.next_tokens import NextTokenPanel
+from explorer.gui.views.next_tokens import figures as next_token_figures
 from explorer.gui.views.tokens import TokenChips
 from explorer.gui.views.zoom_bar import ZoomBar
 
@@ -396,4 +397,5 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             translate("PipelineView", "Pipeline stage: {0}").format(stages.stage_name(name)), make((name,))
         )
     out.update(lines_views.figures(context, "pipeline"))
+    out.update(next_token_figures(context))
     return out
