@@ -31,8 +31,8 @@ from translation_tab import GapMeter, machine, percentile
 
 from explorer.core.engine import Engine
 from explorer.gui.app_setup import configure_app
-from explorer.gui.main_window import MainWindow
 from explorer.gui.labs.translation.window_view import TRAIN_PAGE
+from explorer.gui.main_window import MainWindow
 from explorer.gui.preferences import MemorySettings
 
 TAB = "local"
