@@ -13,15 +13,20 @@ worker.
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import torch
 
 from explorer.appstate.decoding import DecodingOptions
+from explorer.atomic import atomic_write
 from explorer.core.config import AttentionConfig
 from explorer.core.decoding import HeadSet, sampling_distribution, seeded_draw
 from explorer.core.engine import clean_text
+from explorer.finite import strict_json
 
 SHOWN = 10  # the panel's top-k
 NEWCOMERS = 3  # with heads off: the most likely tokens after, shown even when not in the top before
@@ -61,7 +66,7 @@ class NextTokens:
         return None if self.heads is None else sum(c.after or 0.0 for c in self.choices)
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         return (self.config, self.position, self.options)
 
     def to_dict(self) -> dict[str, Any]:
@@ -149,3 +154,27 @@ def written_text(tokenizer: Any, ids: list[int], token_id: int, limit: int) -> s
     if len(wanted) > limit or clean_text(text)[0] != text:  # a control character: the engine drops it
         return None
     return text if list(tokenizer.encode(text, limit).ids) == wanted else None
+
+
+def next_tokens_csv(answer: NextTokens) -> str:
+    """One row per token shown: token, id, probability (and with the heads off, where any are)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    ablated = answer.heads is not None
+    writer.writerow(["token", "id", "probability", *(["probability_heads_off"] if ablated else [])])
+    for c in answer.choices:
+        writer.writerow([c.token, c.token_id, repr(c.probability), *([repr(c.after)] if ablated else [])])
+    return out.getvalue()
+
+
+def write_next_tokens(answer: NextTokens, fmt: str, path: str | Path) -> Path:
+    """The panel's numbers as CSV (one row per token) or JSON (the settings, the heads off and
+    every row), written atomically."""
+    if fmt == "csv":
+        text = next_tokens_csv(answer)
+    elif fmt == "json":
+        text = strict_json(answer.to_dict(), Path(path).name, ensure_ascii=False, indent=2)
+    else:
+        raise ValueError(f"unknown export format {fmt!r}: csv or json")
+    atomic_write(path, lambda f: f.write(text))
+    return Path(path)

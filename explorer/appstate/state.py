@@ -42,7 +42,9 @@ PIPELINE_PANELS = (
 )
 PANEL_NAMES = tuple(name for row in PIPELINE_PANELS for name in row)
 # Panels the pipeline shows only zoomed into them (a lesson step's own picture).
-ZOOM_ONLY_PANELS = ("Q_heads",)  # Q of every head side by side: the split into heads
+# Q of every head side by side (the split into heads); a rotary decoder's angle of every
+# position and pair of dimensions (beside Q and K when zoomed into either).
+ZOOM_ONLY_PANELS = ("Q_heads", "rope_angles")
 ZOOM_NAMES = ("tokens", *PANEL_NAMES, *ZOOM_ONLY_PANELS)  # the token chips, or panels
 TEXT_ZOOM_RANGE = (-3, 12)  # steps of 2 px
 # Presentation mode's text: 22 px on a 1024×768 projector (nothing under 20 px there), in
@@ -271,7 +273,11 @@ class ExplorerState(Observable):
             self.lesson_track = track_of(index)
         if not self._set("lesson_step", index, "lesson") and other_track:
             self._emit("lesson")  # the same step, walked in another track
-        self.set_tab(STEPS[index].tab)
+        shown = STEPS[index]
+        lab = self.labs.get(shown.tab)
+        if lab is not None:
+            lab.arrive_at_step(shown.id)  # the example the step shows, whatever was typed before
+        self.set_tab(shown.tab)
 
     def set_lesson_track(self, track: str) -> None:
         """Walk one track (or ALL_TRACKS); a step outside it moves to the track's first step."""

@@ -18,6 +18,8 @@ measure their heads here, so a score means the same thing on every tab.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 
@@ -84,7 +86,9 @@ def mean_attention_distance(
     return (weights * distance).sum(axis=-1).mean(axis=-1)
 
 
-def repeat_period(tokens, max_start: int = 2, min_repeated: int = 2) -> tuple[int, int] | None:
+def repeat_period(
+    tokens: Sequence[object], max_start: int = 2, min_repeated: int = 2
+) -> tuple[int, int] | None:
     """(start, period) of a text that repeats itself: from ``start`` on, every token equals the
     one ``period`` before it, for at least ``min_repeated`` tokens (a start token such as <s>,
     or a first word spelt without its space, may stand before the repetition); the smallest
@@ -99,7 +103,7 @@ def repeat_period(tokens, max_start: int = 2, min_repeated: int = 2) -> tuple[in
     return None
 
 
-def text_induction_score(weights: np.ndarray, tokens) -> tuple[np.ndarray, int] | None:
+def text_induction_score(weights: np.ndarray, tokens: Sequence[object]) -> tuple[np.ndarray, int] | None:
     """``induction_score`` on the repeated part of a text (``repeat_period``), with its period;
     None when the text does not repeat."""
     found = repeat_period(tokens)

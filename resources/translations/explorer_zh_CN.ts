@@ -2178,12 +2178,12 @@
         <translation>种子(&amp;D)</translation>
     </message>
     <message>
-        <source>the most likely (greedy)</source>
-        <translation>最可能的（贪心）</translation>
+        <source>greedy</source>
+        <translation>贪心</translation>
     </message>
     <message>
-        <source>a sample</source>
-        <translation>随机抽样</translation>
+        <source>sampled</source>
+        <translation>抽样</translation>
     </message>
     <message>
         <source>Greedy: always the most likely token. Sample: a token drawn at random with the probabilities shown (the same seed and text draw the same token).</source>
@@ -2240,6 +2240,10 @@
         <translation>交互网页：每一层、每一个头（HTML）</translation>
     </message>
     <message>
+        <source>The next tokens of a language model (data)</source>
+        <translation>语言模型的下一个词元（数据）</translation>
+    </message>
+    <message>
         <source>What</source>
         <translation>内容</translation>
     </message>
@@ -2262,6 +2266,14 @@
     <message>
         <source>HTML (one file, opens offline in any browser)</source>
         <translation>HTML（单个文件，离线时也能在任何浏览器里打开）</translation>
+    </message>
+    <message>
+        <source>CSV (one file, one row per token)</source>
+        <translation>CSV（一个文件，每个词元一行）</translation>
+    </message>
+    <message>
+        <source>JSON (one file, with the settings)</source>
+        <translation>JSON（一个文件，含设置）</translation>
     </message>
     <message>
         <source>CSV (a folder, one file per stage and head)</source>
@@ -2985,6 +2997,14 @@
         <translation>文本被切分成词元：单词、标点和单个字符。随机种子生成的权重没有词表，所以不添加任何标记，也没有不认识的字符；预训练模型会在开头和结尾加上自己的标记。</translation>
     </message>
     <message>
+        <source>The text is cut into tokens. This language model adds its own {start} at the start and nothing at the end: it writes on from the last token. A character it has no token for is split into byte tokens (我 1/3), never made unknown.</source>
+        <translation>文本被切分成词元。这个语言模型在开头加上它自己的 {start}，结尾什么也不加：它从最后一个词元接着往下写。没有对应词元的字符会被拆成字节词元（我 1/3），绝不会变成未知词元。</translation>
+    </message>
+    <message>
+        <source>The text is cut into tokens. This language model adds no marker at the start or the end: it writes on from the last token. A character it has no token for is split into byte tokens (我 1/3), never made unknown.</source>
+        <translation>文本被切分成词元。这个语言模型在开头和结尾都不加标记：它从最后一个词元接着往下写。没有对应词元的字符会被拆成字节词元（我 1/3），绝不会变成未知词元。</translation>
+    </message>
+    <message>
         <source>Mask</source>
         <translation>掩码</translation>
     </message>
@@ -3277,8 +3297,56 @@
         <translation>要学会预测，一个位置就不能看到它要预测的词元。因果掩码在 softmax 之前把所有更靠后的键的分数设为 −∞，所以权重的每一行只分布在该词元自己和它前面的词元上：上三角是空的。</translation>
     </message>
     <message>
+        <source>A language model&apos;s causal mask</source>
+        <translation>语言模型的因果掩码</translation>
+    </message>
+    <message>
+        <source>mask_ij = 1 if j ≤ i, else 0 (as trained)</source>
+        <translation>mask_ij = 1（j ≤ i 时），否则为 0（训练时即如此）</translation>
+    </message>
+    <message>
+        <source>A language model guesses the next token, so while it learns no token may see the ones after it: the causal mask is part of how it was trained, not an option. Each row of the weights sums to 1 over itself and the tokens before it; the cells to the right stay dark.</source>
+        <translation>语言模型要猜下一个词元，所以学习时任何词元都不能看到它后面的词元：因果掩码是它训练方式的一部分，而不是一个选项。权重的每一行只在它自己和它前面的词元上加起来等于 1；右边的格子保持暗色。</translation>
+    </message>
+    <message>
+        <source>The next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>After its last layer the model turns the last token&apos;s vector into a probability for every token of its vocabulary: the panel beside the attention. After “…the futu” this small model gives “r” 90 %. Write appends it; click a row of the weights for the next token after that row.</source>
+        <translation>在最后一层之后，模型把最后一个词元的向量变成词表中每个词元的概率：就是注意力旁边的面板。在“…the futu”之后，这个小模型给“r” 90 %。“写出”把它接到文本后面；点击权重的某一行，可以看那一行之后的下一个词元。</translation>
+    </message>
+    <message>
         <source>A previous-token head</source>
         <translation>前一词元头</translation>
+    </message>
+    <message>
+        <source>A model trained on letters that repeat. In layer 0, heads 0 and 1 put almost all their weight on the token just before (prev 99 % in their titles): each position now carries which letter came before it.</source>
+        <translation>这是一个在重复字母上训练的模型。在第 0 层，头 0 和头 1 几乎把全部权重放在紧挨着的前一个词元上（标题中“前一 99 %”）：于是每个位置都带上了它前面是哪个字母。</translation>
+    </message>
+    <message>
+        <source>Induction heads: the text repeats</source>
+        <translation>归纳头：文本在重复</translation>
+    </message>
+    <message>
+        <source>The text repeats after 8 letters. In layer 1 every head looks at the letter that followed the current one last time (ind 65–92 % in the titles): after the second “z” it looks at the first “u”, and the model writes “u” next (54 %).</source>
+        <translation>文本在 8 个字母之后重复。在第 1 层，每个头都看向当前字母上一次出现时紧跟在它后面的字母（标题中“归纳 65–92 %”）：在第二个“z”之后它看向第一个“u”，于是模型接着写出“u”（54 %）。</translation>
+    </message>
+    <message>
+        <source>Switch heads off: the next token changes</source>
+        <translation>关闭头：下一个词元变了</translation>
+    </message>
+    <message>
+        <source>head output → 0 before W_O</source>
+        <translation>在 W_O 之前把头的输出 → 0</translation>
+    </message>
+    <message>
+        <source>The two previous-token heads of layer 0 are switched off (the buttons above the grid): “u” falls from 54 % to 2 %. The induction heads can no longer find where the current letter came before. Switch other heads off and on and watch the two bars.</source>
+        <translation>第 0 层的两个前一词元头被关闭了（网格上方的按钮）：“u”从 54 % 降到 2 %。归纳头再也找不到当前字母以前出现在哪里。再关闭、打开别的头，看两根条的变化。</translation>
+    </message>
+    <message>
+        <source>Language models: attention that writes</source>
+        <translation>语言模型：会写字的注意力</translation>
     </message>
     <message>
         <source>score = mean αᵢ,ᵢ₋₁</source>
@@ -3916,6 +3984,22 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <source>The window shows the bundled model instead: {0}.</source>
         <translation>窗口改用自带的模型：{0}。</translation>
     </message>
+    <message>
+        <source>Language model: tiny GPT-2 (characters)</source>
+        <translation>语言模型：微型 GPT-2（按字符）</translation>
+    </message>
+    <message>
+        <source>GPT-2, 2 layers × 4 heads, 64 wide, one token per character, trained here for 900 steps on a short English and Chinese text about attention (the language-model lab&apos;s). Causal, with its next token; layer 0 has a previous-token head.</source>
+        <translation>GPT-2，2 层 × 4 个头，宽 64，每个字符一个词元，在这里用一段关于注意力的简短中英文文本训练了 900 步（语言模型实验室的模型）。因果的，带下一个词元；第 0 层有一个前一词元头。</translation>
+    </message>
+    <message>
+        <source>Language model: tiny GPT-2 (repeats, induction heads)</source>
+        <translation>语言模型：微型 GPT-2（重复序列，归纳头）</translation>
+    </message>
+    <message>
+        <source>GPT-2, 2 layers × 4 heads, one token per letter, trained here on random letters that repeat (the language-model lab&apos;s): type a few letters twice and layer 1&apos;s heads look at the letter after the last time the current one appeared.</source>
+        <translation>GPT-2，2 层 × 4 个头，每个字母一个词元，在这里用会重复的随机字母训练（语言模型实验室的模型）：把几个字母输入两遍，第 1 层的头就会看向当前字母上一次出现之后的那个字母。</translation>
+    </message>
 </context>
 <context>
     <name>NextTokenPanel</name>
@@ -3980,12 +4064,20 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>来自模型自身的前向计算（每一层都用它的因果注意力）；上面的选项只改变所画的这一层。点击注意力的一行：看该词元之后的下一个词元。在“所有头”标签页中可以关闭头。</translation>
     </message>
     <message>
+        <source>Next token (a language model&apos;s)</source>
+        <translation>下一个词元（语言模型的）</translation>
+    </message>
+    <message>
         <source>“{0}” is a byte of a character split over tokens: it cannot be typed as text on its own. A click on another row writes that token.</source>
         <translation>“{0}”是一个被拆成多个词元的字符中的一个字节：它本身不能作为文本写出。点击其他行可写出那一行的词元。</translation>
     </message>
     <message>
         <source>softmax(LM head · final norm(h)) at the selected query&apos;s position: what a language model trained to predict the next token expects after it</source>
         <translation>在所选查询的位置上计算 softmax(LM 头 · 最终归一化(h))：一个为预测下一个词元而训练的语言模型认为其后会出现什么</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: open a language model to see its next tokens</source>
+        <translation>还没有可导出的内容：先打开一个语言模型，看它的下一个词元</translation>
     </message>
 </context>
 <context>
@@ -4244,6 +4336,22 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>课文里的查询“男鞋”对商品名做注意力，多语言模型，第 3 层第 8 个头：“男”把 0.63 和 0.18 给了两个“男士”里的“男”，“鞋”把 0.28 和 0.21 给了两个“鞋”；连衣裙、书包和刀具几乎分不到权重。</translation>
     </message>
     <message>
+        <source>Language model: what comes next</source>
+        <translation>语言模型：接下来是什么</translation>
+    </message>
+    <message>
+        <source>The bundled tiny GPT-2 (one token per character), its causal mask as trained: after “…the futu” the next-token panel gives “r” 90 %; Write appends it.</source>
+        <translation>随附的微型 GPT-2（每个字符一个词元），因果掩码与训练时相同：在“…the futu”之后，下一个词元面板给“r” 90 %；“写出”把它接上。</translation>
+    </message>
+    <message>
+        <source>Language model: induction heads on a repeat</source>
+        <translation>语言模型：重复文本上的归纳头</translation>
+    </message>
+    <message>
+        <source>The tiny GPT-2 trained on repeats, layer 1: in All heads every head looks at the letter after the previous “z” (ind 65–92 %), and “u” comes next (54 %).</source>
+        <translation>在重复序列上训练的微型 GPT-2，第 1 层：在“所有头”中每个头都看向上一个“z”之后的字母（归纳 65–92 %），接下来是“u”（54 %）。</translation>
+    </message>
+    <message>
         <source>Bahdanau additive scoring (translation)</source>
         <translation>Bahdanau 加性评分（翻译）</translation>
     </message>
@@ -4443,7 +4551,7 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <name>Stages</name>
     <message>
         <source>weights (after softmax / hard)</source>
-        <translation>注意力权重（softmax / 硬选择之后）</translation>
+        <translation>权重（softmax/硬选择后）</translation>
     </message>
     <message>
         <source>raw scores</source>
@@ -4464,6 +4572,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Q split into heads</source>
         <translation>Q 拆分到各个头</translation>
+    </message>
+    <message>
+        <source>rotation angles (RoPE)</source>
+        <translation>旋转角度（RoPE）</translation>
     </message>
     <message>
         <source>mask</source>
@@ -4488,6 +4600,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>entropy</source>
         <translation>熵</translation>
+    </message>
+    <message>
+        <source>no rotation: this model has no rotary positions</source>
+        <translation>没有旋转：这个模型不用旋转位置编码</translation>
+    </message>
+    <message>
+        <source>angle p·ω_i (radians, mod 2π),  ω_i = {0}^(−2i/d_k)</source>
+        <translation>角度 p·ω_i（弧度，对 2π 取模），  ω_i = {0}^(−2i/d_k)</translation>
     </message>
     <message>
         <source>X (queries = keys)</source>
@@ -4613,6 +4733,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>全局注意力与 Luong 的局部注意力并排：每个输出步的窗口 [p_t − D, p_t + D]、p_t、高斯，在训练好的模型上改变 D，并看着两者训练</translation>
     </message>
     <message>
+        <source>Local</source>
+        <translation>局部</translation>
+    </message>
+    <message>
         <source>Vision</source>
         <translation>视觉</translation>
     </message>
@@ -4629,12 +4753,36 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>一个小小的 GPT 学习预测下一个词元：看前一词元头和归纳头如何形成，并关闭一些头</translation>
     </message>
     <message>
+        <source>GPT</source>
+        <translation>GPT</translation>
+    </message>
+    <message>
         <source>Vision Transformer</source>
         <translation>视觉 Transformer</translation>
     </message>
     <message>
         <source>Self-attention between a picture&apos;s patches, beside the CNN: each head&apos;s map, the CLS token, rollout, local and global heads, and how much data each model needs</source>
         <translation>图片图块之间的自注意力，与 CNN 并排：每个头的图、CLS 词元、注意力展开、局部头与全局头，以及每个模型需要多少数据</translation>
+    </message>
+    <message>
+        <source>ViT</source>
+        <translation>ViT</translation>
+    </message>
+    <message>
+        <source>Labs</source>
+        <translation>实验室</translation>
+    </message>
+    <message>
+        <source>Small models trained while you watch: pick a lab in the row of buttons (Ctrl+PgDown / Ctrl+PgUp: the next or previous lab)</source>
+        <translation>边看边训练的小模型：在按钮行里选一个实验（Ctrl+PgDown / Ctrl+PgUp：下一个或上一个实验）</translation>
+    </message>
+    <message>
+        <source>Next lab</source>
+        <translation>下一个实验</translation>
+    </message>
+    <message>
+        <source>Previous lab</source>
+        <translation>上一个实验</translation>
     </message>
 </context>
 <context>
@@ -5089,12 +5237,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>步</translation>
     </message>
     <message>
-        <source>{0} training loss</source>
-        <translation>{0} 训练损失</translation>
+        <source>training loss</source>
+        <translation>训练损失</translation>
     </message>
     <message>
-        <source>{0} held-out accuracy</source>
-        <translation>{0} 留出准确率</translation>
+        <source>held-out accuracy</source>
+        <translation>留出集准确率</translation>
     </message>
     <message>
         <source>Picture:</source>

@@ -6,6 +6,8 @@ write a token, and write the same one again from the same text and seed."""
 
 from __future__ import annotations
 
+import csv
+import json
 import threading
 
 import pytest
@@ -53,7 +55,7 @@ def wait_answer(qtbot, window, panel, options):
 
 
 def test_switch_a_head_off_and_see_the_next_tokens_before_and_after(
-    qtbot, make_window, gpt2_folder, td, monkeypatch
+    qtbot, make_window, gpt2_folder, td, monkeypatch, tmp_path
 ):
     threads = []
     original = Engine.next_token_logits
@@ -97,6 +99,20 @@ def test_switch_a_head_off_and_see_the_next_tokens_before_and_after(
     pipeline_panel = window.pipeline.next_tokens
     wait_answer(qtbot, window, pipeline_panel, window.state.decoding.options)
     assert pipeline_panel.bars.rows == panel.bars.rows
+
+    # exported: the panel as a figure, its numbers as CSV and JSON
+    exporter = window.exporter
+    assert exporter.export_panel("next_tokens", tmp_path / "next.png") is None, exporter.message
+    assert (tmp_path / "next.png").stat().st_size > 1000
+    assert exporter.export_next_tokens("csv", tmp_path / "next.csv") is None, exporter.message
+    with open(tmp_path / "next.csv", newline="", encoding="utf-8") as f:
+        table = list(csv.DictReader(f))
+    assert [int(r["id"]) for r in table] == [c.token_id for c in answer.choices]
+    assert [float(r["probability_heads_off"]) for r in table] == [c.after for c in answer.choices]
+    assert exporter.export_next_tokens("json", tmp_path / "next.json") is None, exporter.message
+    data = json.loads((tmp_path / "next.json").read_text(encoding="utf-8"))
+    assert data["decoding"]["heads_off"] == ["1.2"] and data["position"] == last
+    assert data["tokens"][0]["probability"] == answer.choices[0].probability
 
     # heads of another layer stay off and are named; All on turns every head on again
     window.state.set_tab(Tab.HEADS)
@@ -152,3 +168,52 @@ def test_sample_with_a_temperature_and_a_top_k_then_write_it_again(qtbot, make_w
     wait_trace(qtbot, window, sentence=TEXT)
     again = wait_answer(qtbot, window, panel, options)
     assert again.chosen == chosen
+
+
+def test_the_bundled_language_model_from_the_picker_and_its_lesson_track(qtbot, window):
+    """The lab's GPT-2 folder is offered in the picker (in Chinese too); the language-model
+    track sets up each step: its model, text, tab and heads off, the next token following."""
+    from explorer.appstate.bundled_decoders import REPEATED, bundled_decoder
+
+    from .test_model_picker import pick, row_of
+
+    picker = window.controls.model_picker
+    folder = str(bundled_decoder("lm-induction").folder)
+    pick(qtbot, picker, row_of(picker, "folder", folder))
+    wait_model(qtbot, window, "induction")
+    assert "GPT-2, causal" in window.controls.model_label.text()
+    assert window.pipeline.next_tokens.isVisible()
+
+    state = window.state
+    state.show_lesson(True)
+    state.set_lesson_track("decoder")
+    assert state.lesson_step_id == "decoder.causal" and state.tab == Tab.PIPELINE
+    wait_trace(qtbot, window, model_dir=str(bundled_decoder("lm-text").folder))
+    state.set_lesson_step("decoder.ablate")
+    assert state.tab == Tab.HEADS and state.decoding.options.heads_off == {(0, 0), (0, 1)}
+    wait_trace(qtbot, window, sentence=REPEATED, layer=1)
+    grid = window.heads
+    qtbot.waitUntil(lambda: grid.prepared is window.prepared, timeout=WAIT_MS)
+    answer = wait_answer(qtbot, window, grid.next_tokens, state.decoding.options)
+    u = next(c for c in answer.choices if c.token == "u")
+    assert round(100 * u.probability) == 54 and round(100 * u.after) == 2  # as the step says
+    assert "0.0, 0.1" in grid.switches.elsewhere.text()  # off in another layer than the one shown
+    state.set_language("zh_CN")
+    qtbot.waitUntil(lambda: "关闭头" in grid.switches.label.text(), timeout=WAIT_MS)
+    assert picker.itemText(row_of(picker, "folder", folder)).startswith("语言模型：微型 GPT-2")
+    assert "在 W_O 之前置零" in grid.next_tokens.mass.text()
+    state.set_language("en")
+
+
+def test_leaving_the_language_model_steps_brings_back_the_model_before(qtbot, window):
+    state = window.state
+    before = state.config
+    state.show_lesson(True)
+    state.set_lesson_step("decoder.induction")
+    assert state.config.sentence == "qwertzuiqwertz" and state.config.model_dir
+    state.set_lesson_step("decoder.ablate")
+    assert state.decoding.options.heads_off == {(0, 0), (0, 1)}
+    state.set_lesson_step("attention.tokens")  # another track's step: the window as it was
+    assert state.config == before and state.decoding.options.heads_off == frozenset()
+    wait_trace(qtbot, window, sentence=before.sentence)
+    assert window.trace.model_name == "all-MiniLM-L6-v2"

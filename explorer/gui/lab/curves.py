@@ -128,11 +128,11 @@ def title_html(curves: Curves) -> str:
     """The title and a legend: each series' name in its colour."""
     parts = [html.escape(curves.title)] if curves.title else []
     parts += [
-        f"<span style='color:{s.colour}'>{s.legend_mark()} {html.escape(s.name)}</span>"
+        f"<span style='color:{s.colour}'>{s.legend_mark()}&nbsp;{html.escape(s.name)}</span>"
         for s in curves.series
         if s.in_legend
     ]
-    return "&nbsp;&nbsp;".join(parts)
+    return "&nbsp; ".join(parts)  # a wrapped legend may break between entries
 
 
 class CurvePlot(QtWidgets.QWidget):
@@ -288,21 +288,34 @@ class CurvePlot(QtWidgets.QWidget):
         self._text.setVisible(False)
         self.readout = ""
 
-    @staticmethod
-    def _free_title(label) -> None:
-        """A title asks for no width: in a narrow plot (two beside a figure on a projector) a
-        long one would widen the plot's layout past its widget and push the axis off screen.
-        pyqtgraph's LabelItem sets its minimum from its text on every change and resize."""
+    def _free_title(self, label) -> None:
+        """A title asks for no width and wraps onto more lines where the plot is narrower than it
+        (two plots beside a figure on a projector, a legend in Chinese): unwrapped, a long one
+        would widen the plot's layout past its widget, or be cut at both ends. pyqtgraph's
+        LabelItem sets its minimum from its text on every change and resize, and PlotItem gives
+        the title row a fixed 30 px: both follow the wrapped text here."""
         if getattr(label, "_freed", False):
             return
+        rows = self.plot.getPlotItem().layout
+        text = label.item
+        centred = text.document().defaultTextOption()
+        centred.setAlignment(QtCore.Qt.AlignmentFlag.AlignHCenter)
+        text.document().setDefaultTextOption(centred)
         measure = label.updateMin
 
         def update_min() -> None:
+            width = label.rect().width()
+            text.setTextWidth(width if width > 40 else -1)  # before its first layout: one line
+            text.setPos(0, 0)
             measure()
             label.setMinimumWidth(0)
             hints = label._sizeHint  # what the LabelItem answers sizeHint from
             for which in (QtCore.Qt.SizeHint.MinimumSize, QtCore.Qt.SizeHint.PreferredSize):
                 hints[which] = (0, hints[which][1])
+            height = float(np.ceil(text.boundingRect().height())) if label.isVisible() else 0.0
+            if height and abs(label.maximumHeight() - height) > 0.5:
+                label.setMaximumHeight(height)
+                rows.setRowFixedHeight(0, height)
             label.updateGeometry()
 
         label.updateMin = update_min

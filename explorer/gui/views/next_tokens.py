@@ -61,7 +61,8 @@ def paint_bars(
     before_colour = QtGui.QColor(style.frame)
     ablated = any(after is not None for _, _, after in rows)
     width = rect.width()
-    token_w = width * (0.34 if ablated else 0.42)
+    widest = max((metrics.horizontalAdvance(token) for token, _, _ in rows), default=0.0) + 8
+    token_w = max(width * 0.15, min(width * (0.34 if ablated else 0.42), widest))  # the rest: bars
     number_w = metrics.horizontalAdvance("0.00→0.00 %" if ablated else "< 0.01 %") + 4
     bar_x, bar_w = rect.left() + token_w + 4, max(8.0, width - token_w - number_w - 8)
     top = max((max(p, a or 0.0) for _, p, a in rows), default=1.0) or 1.0
@@ -112,6 +113,7 @@ class ProbabilityBars(QtWidgets.QWidget):
 
     def _fit(self) -> None:
         self.setFixedHeight(int(self.row_height() * max(len(self.rows), 1)) + 2)
+        self.updateGeometry()
         self.update()
 
     def row_centre(self, row: int) -> QtCore.QPoint:
@@ -192,8 +194,8 @@ class DecodingControls(QtWidgets.QWidget):
             self.labels, (self.tr("&Write"), self.tr("&Temperature"), self.tr("Top-&k"), self.tr("See&d"))
         ):
             label.setText(text)
-        self.mode.setItemText(0, self.tr("the most likely (greedy)"))
-        self.mode.setItemText(1, self.tr("a sample"))
+        self.mode.setItemText(0, self.tr("greedy"))  # short: the panel is narrow beside the lesson
+        self.mode.setItemText(1, self.tr("sampled"))
         self.mode.setToolTip(
             self.tr(
                 "Greedy: always the most likely token. Sample: a token drawn at random with the "
@@ -292,6 +294,7 @@ class NextTokenPanel(QtWidgets.QFrame):
 
     def showEvent(self, event):
         super().showEvent(event)
+        self.scroll.widget().layout().activate()  # rows that came while hidden: the labels below move
         self.request()  # a row selected on another tab meanwhile
 
     def _on_result(self, result) -> None:
@@ -447,3 +450,65 @@ class NextTokenPanel(QtWidgets.QFrame):
             self.show_answer()
         else:
             self.title.setText(self.tr("Next token"))
+
+
+class NextTokensPicture:
+    """The panel as an exported figure: its title, the bars and what they are, drawn from the
+    worker's answer (the Exporter paints it)."""
+
+    def __init__(self, title: str, rows: list[Row], summary: str):
+        self.title, self.rows, self.summary = title, rows, summary
+
+    def size(self, style: Style) -> QtCore.QSize:
+        line = QtGui.QFontMetricsF(style.font).height() + 2 * ROW_PAD_PX
+        return QtCore.QSize(720, int(line * (len(self.rows) + 5)))
+
+    def paint(self, painter: QtGui.QPainter, rect: QtCore.QRectF, style: Style) -> None:
+        metrics = QtGui.QFontMetricsF(style.font)
+        line = metrics.height() + 2 * ROW_PAD_PX
+        bold = QtGui.QFont(style.font)
+        bold.setBold(True)
+        painter.setFont(bold)
+        painter.setPen(style.fg)
+        painter.drawText(QtCore.QRectF(rect.left() + 8, rect.top(), rect.width() - 16, line), self.title)
+        bars = QtCore.QRectF(rect.left() + 8, rect.top() + line, rect.width() - 16, line * len(self.rows))
+        paint_bars(painter, bars, self.rows, style, line)
+        painter.setFont(style.font)
+        painter.setPen(style.fg)
+        flags = int(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.TextFlag.TextWordWrap)
+        below = QtCore.QRectF(
+            rect.left() + 8, bars.bottom() + 4, rect.width() - 16, rect.bottom() - bars.bottom()
+        )
+        painter.drawText(below, flags, self.summary)
+
+
+def shown_panel(context) -> NextTokenPanel | None:
+    """The next-token panel with an answer for what is on screen (the visible one first)."""
+    panels = [
+        view.next_tokens for view in (context.view("heads"), context.view("pipeline")) if view is not None
+    ]
+    panels.sort(key=lambda p: not p.isVisible())
+    for panel in panels:
+        if panel.answer is not None and panel.answer.key == panel.wanted_key():
+            return panel
+    return None
+
+
+def figures(context) -> dict:
+    from explorer.gui.i18n import translate
+    from explorer.gui.views.base import FigureSource, NothingToExport
+
+    def build():
+        panel = shown_panel(context)
+        if panel is None:
+            raise NothingToExport(
+                translate(
+                    "NextTokenPanel", "Nothing to export yet: open a language model to see its next tokens"
+                )
+            )
+        picture = NextTokensPicture(panel.title.text(), list(panel.bars.rows), panel.mass.text())
+        return picture, picture.size(context.style())
+
+    return {
+        "next_tokens": FigureSource(translate("NextTokenPanel", "Next token (a language model's)"), build)
+    }

@@ -76,6 +76,7 @@ STAGE_NAMES = {
     "X": "X",
     "Q": "Q",
     "Q_heads": QtCore.QT_TRANSLATE_NOOP("Stages", "Q split into heads"),
+    "rope_angles": QtCore.QT_TRANSLATE_NOOP("Stages", "rotation angles (RoPE)"),
     "K": "K",
     "V": "V",
     "scores": QtCore.QT_TRANSLATE_NOOP("Stages", "raw scores"),
@@ -95,6 +96,21 @@ def stage_name(name: str) -> str:
 
 def shape_text(a: np.ndarray) -> str:
     return "×".join(str(s) for s in np.shape(a))
+
+
+def rope_angles_panel(trace: AttentionTrace) -> MatrixPanel:
+    """The angle each pair of dimensions (i, i + d_k/2) turns by at each position, p·ω_i, shown
+    modulo 2π: the first pairs turn fast and wrap again and again, the last barely move."""
+    angles = trace.rope_angles
+    if angles is None:  # no rotation: the model reads learned or no positions
+        panel = MatrixPanel(np.zeros((1, 1)), None, None, kind="weights")
+        return _titled(panel, translate("Stages", "no rotation: this model has no rotary positions"))
+    wrapped = np.remainder(angles + np.pi, 2 * np.pi) - np.pi  # into [−π, π)
+    panel = MatrixPanel(wrapped, trace.tokens_query, None, role="q", levels=(-np.pi, np.pi))
+    theta = (trace.rope or {}).get("theta")
+    base = f"{theta:g}" if isinstance(theta, (int, float)) else "θ"
+    title = translate("Stages", "angle p·ω_i (radians, mod 2π),  ω_i = {0}^(−2i/d_k)").format(base)
+    return _titled(panel, title)
 
 
 def _titled(panel: MatrixPanel, formula: str) -> MatrixPanel:
@@ -128,6 +144,8 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             kv_word = translate("Stages", "K/V head")
             return _titled(panel, f"{formula}  ({head_word} {h} → {kv_word} {t.kv_head_of[h]})")
         return _titled(panel, f"{formula}  ({head_word} {h})")
+    if name == "rope_angles":
+        return rope_angles_panel(t)
     if name == "Q_heads":
         panel = MatrixPanel(
             HeadColumns(t.Q), q_tok, None, role="q", picture=_head_columns_picture(t, display)
