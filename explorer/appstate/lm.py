@@ -4,7 +4,9 @@ heads are off, which page, and the plan of the next training run.
 ``LMState`` hangs off the ExplorerState (``state.labs["lm"]``) with its own events
 (``EVENTS``): ``task`` (the induction or the text model), ``probe`` (the text the heads are
 shown on: typed, or a random sequence repeated once, from its seed), ``head`` (the head whose
-stages are open), ``off`` (the heads switched off: the causal test), ``page``. The run, the
+stages are open), ``off`` (the heads switched off: the causal test), ``page``, ``writing`` (how
+the Generate page writes: its prompt, how many tokens, temperature, top-k, seed) and
+``written`` (the text being written moved on, stopped or ended: ``writing``). The run, the
 weights in use (the shipped checkpoint or a snapshot of the run) and the scrubber's snapshot
 are held as every lab holds them (explorer.appstate.lab.LabState: ``training``, ``weights``).
 ``LMSettings`` is what a session saves; a trained run lives only in memory.
@@ -21,12 +23,14 @@ from explorer.lab import LabRun, TrainOptions
 from explorer.lm.train import DEFAULTS, GOAL, TASKS, LMSpec, train_lm
 
 Head = tuple[int, int]
-PAGES = ("train", "heads", "stages")
-EVENTS = ("task", "probe", "head", "off", "page", "training", "weights")
+PAGES = ("train", "heads", "stages", "generate")
+EVENTS = ("task", "probe", "head", "off", "page", "writing", "written", "training", "weights")
 LAYERS, HEADS = 2, 4  # every model the lab trains or ships (GPTConfig's defaults)
 MAX_SEED = 2**31 - 1
 MAX_TRAIN_STEPS = 5000
 MAX_PROBE_CHARS = 64  # the text model's context; the induction model reads 48
+MAX_WRITTEN = 64  # tokens the Generate page writes at most: rows a projector can still show
+MAX_TEMPERATURE = 5.0
 # The window's runs: the task's recipe, a snapshot at each evaluation (the scrubber replays
 # how the heads formed), CUDA when present (else the CPU, one torch thread).
 WINDOW_TRAINING = replace(DEFAULTS["induction"], steps=600, device="auto", threads=1)
@@ -58,6 +62,11 @@ class LMSettings:
     page: str = "train"
     train_steps: int = WINDOW_TRAINING.steps
     train_seed: int = 0
+    prompt: str = ""  # typed; empty: the task's own (explorer.appstate.lm_jobs.default_prompt)
+    write_tokens: int = 24
+    temperature: float = 0.0  # 0: always the most likely token
+    top_k: int = 0  # 0: every token
+    write_seed: int = 0
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
@@ -76,6 +85,18 @@ class LMSettings:
             raise ValueError(f"training steps must be from 1 to {MAX_TRAIN_STEPS}")
         if not (_is_index(self.train_seed) and self.train_seed <= MAX_SEED):
             raise ValueError(f"training seed must be from 0 to {MAX_SEED}")
+        if not isinstance(self.prompt, str) or len(self.prompt) > MAX_PROBE_CHARS:
+            raise ValueError(f"the prompt is text of at most {MAX_PROBE_CHARS} characters")
+        if not (_is_index(self.write_tokens) and 1 <= self.write_tokens <= MAX_WRITTEN):
+            raise ValueError(f"tokens to write must be from 1 to {MAX_WRITTEN}")
+        t = self.temperature
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t <= MAX_TEMPERATURE:
+            raise ValueError(f"temperature must be from 0 to {MAX_TEMPERATURE:g}")  # NaN fails too
+        object.__setattr__(self, "temperature", float(t))
+        if not _is_index(self.top_k):
+            raise ValueError("top-k must be 0 (every token) or more")
+        if not (_is_index(self.write_seed) and self.write_seed <= MAX_SEED):
+            raise ValueError(f"generation seed must be from 0 to {MAX_SEED}")
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -112,6 +133,8 @@ class LMState(LabState):
     def __init__(self, settings: LMSettings | None = None):
         super().__init__()
         self._settings = settings or LMSettings()
+        self.writing: Any = None  # the text being written (explorer.appstate.lm_jobs.Writing)
+        self.writing_status = "idle"  # "writing", "done", "stopped" or "failed"
 
     @property
     def settings(self) -> LMSettings:
@@ -130,6 +153,11 @@ class LMState(LabState):
     page = property(lambda self: self._settings.page)
     train_steps = property(lambda self: self._settings.train_steps)
     train_seed = property(lambda self: self._settings.train_seed)
+    prompt = property(lambda self: self._settings.prompt)
+    write_tokens = property(lambda self: self._settings.write_tokens)
+    temperature = property(lambda self: self._settings.temperature)
+    top_k = property(lambda self: self._settings.top_k)
+    write_seed = property(lambda self: self._settings.write_seed)
 
     def _change(self, event: str, **changes: Any) -> bool:
         new = replace(self._settings, **changes)
@@ -145,6 +173,11 @@ class LMState(LabState):
         if changed:
             self._keep_weights_fitting()  # a run of the other task: its shipped checkpoint
         return changed
+
+    def arrive_at_step(self, step_id: str) -> None:
+        """The steps explain a random sequence repeated once: a typed probe gives way."""
+        if self.probe:
+            self.set_probe("")
 
     def set_probe(self, text: str) -> bool:
         return self._change("probe", probe=str(text))
@@ -168,6 +201,38 @@ class LMState(LabState):
 
     def set_page(self, page: str) -> bool:
         return self._change("page", page=page)
+
+    # -- writing (the Generate page) -------------------------------------------------------------------
+    def set_writing(self, **changes: Any) -> bool:
+        """Any of prompt, write_tokens, temperature, top_k, write_seed."""
+        unknown = set(changes) - {"prompt", "write_tokens", "temperature", "top_k", "write_seed"}
+        if unknown:
+            raise ValueError(f"not a writing setting: {', '.join(sorted(unknown))}")
+        return self._change("writing", **changes)
+
+    @property
+    def is_writing(self) -> bool:
+        return self.writing_status == "writing"
+
+    def start_writing(self, writing: Any) -> None:
+        """A new text (the one before is dropped); the window's worker writes it token by token."""
+        self.writing, self.writing_status = writing, "writing"
+        self._emit("written")
+
+    def add_written(self, writing: Any, token: Any) -> bool:
+        """One more token of ``writing`` (False: that text was stopped or replaced meanwhile)."""
+        if writing is not self.writing or not self.is_writing:
+            return False
+        writing.steps.append(token)
+        if len(writing.steps) >= writing.request.spec.tokens:
+            self.writing_status = "done"
+        self._emit("written")
+        return True
+
+    def stop_writing(self, failed: bool = False) -> None:
+        if self.is_writing:
+            self.writing_status = "failed" if failed else "stopped"
+            self._emit("written")
 
     # -- training (explorer.appstate.lab) ------------------------------------------------------------
     def plan(self) -> tuple[int, int]:
@@ -199,4 +264,11 @@ class LMState(LabState):
         self.select_head(settings.head)
         self.set_off(settings.off)
         self.set_training_plan(settings.train_steps, settings.train_seed)
+        self.set_writing(
+            prompt=settings.prompt,
+            write_tokens=settings.write_tokens,
+            temperature=settings.temperature,
+            top_k=settings.top_k,
+            write_seed=settings.write_seed,
+        )
         self.set_page(settings.page)

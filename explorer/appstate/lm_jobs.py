@@ -11,23 +11,29 @@ run's snapshot; the probe text; the heads off) into an ``LMResult``:
 - ``base`` and ``ablated``: both half-losses of the measuring probe with every head on, and
   with the chosen heads off (the change is what those heads did).
 
+The Generate page's text is a ``Writing`` (its request: the model, the prompt, the
+GenerationSpec): the worker calls ``advance`` once per token, the GUI thread appends each
+token to the lab's state and asks for the next, until the count or Stop.
+
 One torch thread: the models are tiny.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 import torch
 
 from explorer.appstate.lm import Head, LMState
+from explorer.core.decoding import GenerationSpec
 from explorer.core.device import torch_threads
 from explorer.lm import tasks
 from explorer.lm.ablation import Ablation, ablate
 from explorer.lm.folders import load_shipped
+from explorer.lm.generate import LMGeneration, NewToken, generate_steps
 from explorer.lm.measures import HeadScores, ProbeMeasures, probe_measures
 from explorer.lm.model import GPT, GPTConfig
 from explorer.lm.trace import LMTrace, trace_ids, trace_text
@@ -128,3 +134,63 @@ def compute(request: LMRequest, should_stop: Callable[[], bool] | None = None) -
         base = probe_measures(model, probe, PERIOD)
         ablated = ablate(model, probe, PERIOD, request.off, base) if request.off else None
     return LMResult(request, trace, period, base.scores, base, ablated)
+
+
+# -- the Generate page -----------------------------------------------------------------------------
+PROMPT_CONTINUES = 4  # the induction model's prompt: a random sequence, then its start again
+TEXT_PROMPT = "The model cannot see the future. The model"
+
+
+def default_prompt(task: str, seed: int) -> str:
+    """The induction model's: PERIOD different random symbols (seeded), then the first few
+    again, so what comes next can only be copied and every symbol says where to copy from (a
+    symbol seen twice would leave two places); the text model's: a sentence begun again."""
+    if task == "text":
+        return TEXT_PROMPT
+    vocab = task_vocab(task)
+    ids = np.random.default_rng(seed).choice(len(vocab.symbols), PERIOD, replace=False).tolist()
+    return vocab.decode(ids + ids[:PROMPT_CONTINUES])
+
+
+@dataclass(frozen=True)
+class WritingRequest:
+    model: LMModelChoice
+    prompt: str
+    spec: GenerationSpec
+
+
+def writing_request(lab: LMState) -> WritingRequest:
+    """The weights in use, the typed prompt (or the task's own), and how to choose each token
+    (temperature 0: the most likely; else drawn, seeded)."""
+    spec = GenerationSpec(
+        lab.write_tokens,
+        "sample" if lab.temperature > 0 else "greedy",
+        lab.temperature if lab.temperature > 0 else 1.0,
+        lab.top_k,
+        lab.write_seed,
+    )
+    return WritingRequest(model_choice(lab), lab.prompt or default_prompt(lab.task, lab.probe_seed), spec)
+
+
+class Writing:
+    """One text being written: ``advance`` (on the worker) gives its next token, None at the end."""
+
+    def __init__(self, request: WritingRequest):
+        self.request = request
+        self.prompt: list[str] = []  # the prompt's tokens, once read
+        self.steps: list[NewToken] = []  # the tokens so far (appended on the GUI thread)
+        self._steps: Iterator[NewToken] | None = None
+
+    def advance(self) -> NewToken | None:
+        with torch_threads(1):
+            if self._steps is None:  # the model and the prompt are read on the worker
+                vocab = task_vocab(self.request.model.task)
+                ids = vocab.encode(self.request.prompt)
+                model = model_for(self.request.model)
+                self.prompt = [vocab.token(i) for i in ids]
+                self._steps = generate_steps(model, ids, self.request.spec, vocab.token, vocab.end_id)
+            return next(self._steps, None)
+
+    @property
+    def generation(self) -> LMGeneration:
+        return LMGeneration(list(self.prompt), list(self.steps))

@@ -32,8 +32,12 @@ Training, on the caller's (worker) thread (train.py):
 Looking at a text (trace.py):
     trace_text(model, vocab, text, off) → LMTrace: .layer(i) is an explorer.core AttentionTrace
         (the Pipeline tab's panels and worked arithmetic apply), .weights [layers, heads, n, n],
-        .losses per position, .top predictions. generate(model, vocab, prompt, count, seed,
-        temperature) → Generation with the attention that chose each new character.
+        .losses per position, .top predictions.
+
+Writing text (generate.py):
+    generate(model, vocab, prompt, GenerationSpec(...)) → LMGeneration: each new token, the
+        model's probability of it and the attention that chose it; generate_steps yields them
+        one at a time (the window's worker asks for each in turn).
 
 What a trained model learned (report.py): model_report(model, vocab, task).
 Errors meant for the user are ``LMError`` (a ValueError) with a one-line ``lm.*`` message.

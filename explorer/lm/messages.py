@@ -72,9 +72,6 @@ LM = section(
         "lm.loss_not_finite",
     ),
     QT_TRANSLATE_NOOP(
-        "CoreMessages", "the temperature must be from 0 to 10, not {value!r}", "lm.temperature_out_of_range"
-    ),
-    QT_TRANSLATE_NOOP(
         "CoreMessages", "dropout must be a number from 0 to below 1, not {value!r}", "lm.dropout_out_of_range"
     ),
 )

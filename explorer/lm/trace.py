@@ -1,5 +1,5 @@
 """One text through the lab's GPT: every layer's attention as explorer.core traces, the
-next-token predictions and their losses, and text generated one character at a time.
+next-token predictions and their losses.
 
     t = trace_text(model, vocab, "abcabc")          (or trace_ids(model, ids, tokens))
     t.layer(0)          explorer.core AttentionTrace of layer 0: every head's Q, K, V, scores,
@@ -8,14 +8,13 @@ next-token predictions and their losses, and text generated one character at a t
     t.weights           [layers, heads, n, n]
     t.losses            [n − 1] nats: −ln p(token i + 1 | tokens 0 … i)
     t.top               per position, the most likely next tokens and their probabilities
-    generate(model, vocab, prompt, count, seed=0)   → Generation: the text, and for each new
-                        character the attention of its position in every layer and head
+(Text written one token at a time, with the attention that chose each: generate.py.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -116,46 +115,3 @@ def _core_trace(
         layer=layer,
         projections=projections,
     )
-
-
-@dataclass
-class Generation:
-    prompt: str
-    text: str  # the prompt and what was generated
-    new_tokens: list[str]
-    # Per new token, where the position that chose it looked: [layers, heads, keys in context].
-    attention: list[np.ndarray] = field(default_factory=list)
-    probabilities: list[float] = field(default_factory=list)  # of each new token when drawn
-
-
-def generate(
-    model: GPT, vocab: CharVocab, prompt: str, count: int, seed: int = 0, temperature: float = 1.0
-) -> Generation:
-    """``count`` characters after ``prompt``, drawn with the model's probabilities at
-    ``temperature`` (0: always the most likely), seeded. The context slides once it is full."""
-    if not isinstance(count, int) or not 1 <= count <= 10_000:
-        raise LMError.of("lm.size_out_of_range", name="count", value=count, limit=10_000)
-    if not isinstance(temperature, (int, float)) or not 0 <= temperature <= 10:
-        raise LMError.of("lm.temperature_out_of_range", value=temperature)
-    ids = vocab.encode(prompt)
-    context = model.config.n_positions
-    generator = torch.Generator().manual_seed(seed)
-    result = Generation(prompt, prompt, [])
-    model = model.to("cpu").eval()
-    with torch.no_grad():
-        for _ in range(count):
-            window = torch.tensor(ids[-context:])
-            out = model(window, record=True)
-            logits = out.logits[-1].double()
-            logits[vocab.end_id] = float("-inf")  # the lab never trained on it
-            if temperature == 0:
-                choice = int(logits.argmax())
-            else:
-                probs = torch.softmax(logits / temperature, dim=-1)
-                choice = int(torch.multinomial(probs, 1, generator=generator))
-            ids.append(choice)
-            result.new_tokens.append(vocab.token(choice))
-            result.probabilities.append(float(torch.softmax(logits, dim=-1)[choice]))
-            result.attention.append(np.stack([r.stages.weights[:, -1].numpy() for r in out.layers]))
-    result.text = prompt + "".join(result.new_tokens)
-    return result

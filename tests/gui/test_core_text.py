@@ -50,7 +50,6 @@ from explorer.lm import folders as lm_folders
 from explorer.lm import tasks as lm_tasks
 from explorer.lm import train as lm_train
 from explorer.lm.model import GPT, GPTConfig
-from explorer.lm.trace import generate as lm_generate
 from explorer.lm.vocab import INDUCTION_VOCAB
 from explorer.messages import CONTEXT, TEMPLATES, Message, MessageError, fields, placeholders
 from explorer.models import convert_e5, ready
@@ -1957,10 +1956,6 @@ CASES = {
     "lm.dropout_out_of_range": Case(
         lambda env: raised(lambda: GPTConfig(dropout=1.5)),
         "dropout must be a number from 0 to below 1, not 1.5",
-    ),
-    "lm.temperature_out_of_range": Case(
-        lambda env: raised(lambda: lm_generate(GPT(GPTConfig()), INDUCTION_VOCAB, "ab", 3, temperature=-1)),
-        "the temperature must be from 0 to 10, not -1",
     ),
     # api.py, as a user calls it
     "api.needs_conversion": Case(

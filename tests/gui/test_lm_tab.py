@@ -15,11 +15,13 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.lesson import STEPS, step_index
 from explorer.appstate.lm import PAGES, LMSettings
-from explorer.appstate.lm_jobs import PERIOD, random_probe
+from explorer.appstate.lm_jobs import PERIOD, default_prompt, random_probe
 from explorer.appstate.session import apply_session, load_session, save_session, session_of
 from explorer.core.config import AttentionConfig
-from explorer.gui.views.registry import TABS, Tab
+from explorer.core.decoding import GenerationSpec
+from explorer.gui.views.registry import Tab
 from explorer.lm.folders import load_shipped
+from explorer.lm.generate import generate
 from explorer.lm.measures import half_losses, probe_measures
 from explorer.lm.trace import trace_ids
 from explorer.lm.train import LMSpec, model_at, probe_for, train_lm
@@ -35,7 +37,7 @@ SMALL = AttentionConfig(sentence="Thinking Machines", weights="random", d_model=
 def lm(qtbot, make_window):
     """A window on the Language model tab (opened by a click on its tab), its first result shown."""
     window = make_window(SMALL, size=(1400, 900))
-    window.tabs.setCurrentIndex([s.tab for s in TABS].index(Tab.LM))
+    window.tabs.choose(Tab.LM)
     view = window.view(Tab.LM)
     wait_result(qtbot, view, 2 * WAIT_MS)  # the first: the checkpoint read while the labs warm up
     yield window, view
@@ -316,3 +318,143 @@ def test_the_text_model_reads_a_typed_sentence(qtbot, lm):
     np.testing.assert_allclose(view.heads.panels[0].data, reference.weights[0, 0], atol=1e-6)
     assert view.heads.panels[0].rows[3] == "␣"  # a space shown as a sign on the axis
     assert result.trace.tokens[-1] == "猫" and "the text model" in view.summary.text()
+
+
+def written_by_the_tab(qtbot, view, count: int, **settings):
+    """The Generate page's text after Generate, ``settings`` set through its controls."""
+    lab, page = view.lab, view.writer
+    lab.set_page("generate")
+    qtbot.waitUntil(lambda: view.pages.currentWidget() is page)
+    page.tokens.setValue(count)
+    for name, value in settings.items():
+        getattr(page, name).setValue(value)
+    qtbot.mouseClick(page.write_button, QtCore.Qt.MouseButton.LeftButton)
+    run_until(lambda: lab.writing_status != "writing")
+    return lab.writing
+
+
+def test_generate_writes_one_token_at_a_time_what_the_model_writes(qtbot, lm):
+    window, view = lm
+    writing = written_by_the_tab(qtbot, view, 12)
+    assert view.lab.writing_status == "done" and len(writing.steps) == 12
+    shipped = load_shipped("induction")
+    prompt = default_prompt("induction", 0)
+    sequence = prompt[:PERIOD]
+    assert len(set(sequence)) == PERIOD and prompt == sequence + sequence[:4]  # its start again
+    probe = sequence * 2
+    expected = generate(shipped.model, shipped.vocab, prompt, GenerationSpec(12, "greedy"))
+    assert [s.id for s in writing.steps] == [s.id for s in expected.steps]
+    assert expected.text == probe[: PERIOD + 16]  # the induction model copies what came before
+    panels = view.writer.canvas.panels
+    assert len(panels) == 8
+    for k, panel in enumerate(panels):
+        np.testing.assert_allclose(panel.data, expected.attention(*divmod(k, 4)), atol=1e-7)
+    # the best induction head looks at the token after the earlier occurrence: the one it writes
+    best = view.result.scores.induction[1].argmax()
+    rows = panels[4 + best].data
+    for r, step in enumerate(writing.steps):
+        assert rows[r].argmax() == step.position - PERIOD + 1
+        assert probe[step.position - PERIOD + 1] == step.token
+    assert view.writer.text.text().startswith(prompt)
+    assert "12 of 12" in view.writer.status.text() and "shipped checkpoint" in view.writer.status.text()
+    assert view.writer.write_button.isEnabled() and not view.writer.stop_button.isEnabled()
+
+
+def test_seeded_sampling_is_reproducible_and_stop_ends_it(qtbot, lm):
+    window, view = lm
+    lab, page = view.lab, view.writer
+    lab.set_page("generate")
+    qtbot.waitUntil(lambda: view.pages.currentWidget() is page)
+    page.prompt.setText("")
+    qtbot.keyClicks(page.prompt, "abcabcab")
+    assert lab.prompt == "abcabcab"
+    page.tokens.setValue(64)
+    page.temperature.setValue(1.5)
+    page.top_k.setValue(5)
+    page.seed.setValue(7)
+    qtbot.mouseClick(page.write_button, QtCore.Qt.MouseButton.LeftButton)
+    run_until(lambda: lab.writing is not None and len(lab.writing.steps) >= 3)
+    qtbot.mouseClick(page.stop_button, QtCore.Qt.MouseButton.LeftButton)
+    assert lab.writing_status == "stopped"
+    stopped = [s.id for s in lab.writing.steps]
+    QtWidgets.QApplication.processEvents()
+    assert [s.id for s in lab.writing.steps] == stopped and 3 <= len(stopped) < 64
+    assert "Stopped after" in page.status.text()
+    shipped = load_shipped("induction")
+    spec = GenerationSpec(64, "sample", 1.5, 5, seed=7)
+    expected = [s.id for s in generate(shipped.model, shipped.vocab, "abcabcab", spec).steps]
+    assert stopped == expected[: len(stopped)]
+    again = written_by_the_tab(qtbot, view, 20)
+    assert [s.id for s in again.steps] == expected[:20]  # the same seed, the same text
+
+
+def test_a_prompt_the_model_cannot_read_says_so(qtbot, lm):
+    window, view = lm
+    view.lab.set_writing(prompt="猫 cat")
+    writing = written_by_the_tab(qtbot, view, 5)
+    assert view.lab.writing_status == "failed" and not writing.steps
+    assert view.writer.banner.isVisible() and "vocabulary" in view.writer.banner.text()
+
+
+def test_the_text_model_writes_and_the_page_speaks_chinese(qtbot, lm):
+    window, view = lm
+    view.task.setCurrentIndex(view.task.findData("text"))
+    writing = written_by_the_tab(qtbot, view, 10)
+    shipped = load_shipped("text")
+    expected = generate(shipped.model, shipped.vocab, default_prompt("text", 0), GenerationSpec(10, "greedy"))
+    assert [s.token for s in writing.steps] == [s.token for s in expected.steps]
+    window.state.set_language("zh_CN")
+    QtWidgets.QApplication.processEvents()
+    page = view.writer
+    for text in (
+        page.write_button.text(),
+        page.stop_button.text(),
+        page.hint.text(),
+        page.prompt_label.text(),
+    ):
+        assert text and not any("a" <= ch.lower() <= "z" for ch in text), text
+    assert page.status.text() and "Written" not in page.status.text()
+
+
+class EndedRun:
+    """What the training page reads of a text run whose phase change came at step 200."""
+
+    spec = LMSpec("text")
+    steps, eval_steps = 600, [100, 200, 300]
+    losses = [3.0] * 300
+    metrics = [
+        {"first_half_loss": 4.0, "repeated_half_loss": r, "held_out_loss": 2.5, "best_previous_token": 0.4}
+        for r in (3.9, 1.0, 0.3)
+    ]
+
+    def series(self, name):
+        return [m.get(name, 0.5) for m in self.metrics]
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_curves_legends_fit_their_plots_on_the_projector(qtbot, make_window, language):
+    """Each plot's title and legend share one line: every series named (a finished text run,
+    the phase change marked) fits the plot's width at 1024×768 with the lesson open."""
+    from PySide6 import QtGui
+
+    from explorer.gui.lab.curves import title_html
+
+    window = make_window(SMALL, size=(1024, 768))
+    window.state.set_language(language)
+    window.classroom.set_presentation(True, fullscreen=False)
+    window.state.show_lesson(True)
+    window.resize(1024, 768)
+    window.state.set_tab("lm")
+    view = window.view(Tab.LM)
+    wait_result(qtbot, view, 2 * WAIT_MS)  # the labs warm up first
+    view.lab.set_page("train")
+    QtWidgets.QApplication.processEvents()
+    page = view.train_page
+    curves = page.content.curves(view.lab, EndedRun(), 200)
+    assert [len(c.series) for c in curves] == [5, 5]  # training, both halves, held out, the phase
+    px = page._style().font.pixelSize()
+    for plot, c in zip(page.plots, curves):
+        document = QtGui.QTextDocument()
+        document.setDefaultFont(QtWidgets.QApplication.font())
+        document.setHtml(f"<span style='font-size:{px}px'>{title_html(c)}</span>")
+        assert document.idealWidth() <= plot.width(), (c.title, document.idealWidth(), plot.width())

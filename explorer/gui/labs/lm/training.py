@@ -81,16 +81,15 @@ class LMTraining(TrainingContent):
             return np.asarray(run.series(name) if run is not None else [], dtype=float)
 
         first, repeated = series("first_half_loss"), series("repeated_half_loss")
+        # short names: the legend shares the title's one line (the status line says them in full)
         loss_series = [
             Series(translate("LMView", "training"), np.arange(1, len(losses) + 1), losses, LOSS, 1.0),
-            Series(translate("LMView", "first half"), evals, first, FIRST_HALF, dots=True),
-            Series(translate("LMView", "repeated half"), evals, repeated, REPEATED_HALF, dots=True),
+            Series(translate("LMView", "1st half"), evals, first, FIRST_HALF, dots=True),
+            Series(translate("LMView", "repeated"), evals, repeated, REPEATED_HALF, dots=True),
         ]
         if run is not None and run.spec.task == "text":
             loss_series.append(
-                Series(
-                    translate("LMView", "held-out text"), evals, series("held_out_loss"), HELD_OUT, dots=True
-                )
+                Series(translate("LMView", "held out"), evals, series("held_out_loss"), HELD_OUT, dots=True)
             )
         at = phase_step(run)
         if at is not None:  # a vertical line: the phase change
@@ -98,21 +97,21 @@ class LMTraining(TrainingContent):
             top = max(finite) if finite else 1.0
             loss_series.append(
                 Series(
-                    translate("LMView", "phase change"),
+                    translate("LMView", "phase"),
                     np.array([at, at], float),
                     np.array([0.0, top]),
                     PHASE,
                     2.0,
                 )
             )
-        head = translate("LMView", "induction {0}")
+        # the legend shares the title's one line: the heads by name, the title says the score
         scores = [
-            Series(head.format(f"1.{h}"), evals, series(f"induction/1.{h}"), HEAD_COLOURS[h], dots=True)
+            Series(f"1.{h}", evals, series(f"induction/1.{h}"), HEAD_COLOURS[h], dots=True)
             for h in range(HEADS)
         ]
         scores.append(
             Series(
-                translate("LMView", "best previous-token (layer 0)"),
+                translate("LMView", "previous-token"),
                 evals,
                 series("best_previous_token"),
                 PREVIOUS,
@@ -128,7 +127,7 @@ class LMTraining(TrainingContent):
                 marker=shown_step,
             ),
             Curves(
-                title=translate("LMView", "Head scores"),
+                title=translate("LMView", "Induction score"),
                 series=scores,
                 x_label=step,
                 x_range=(0.0, steps),

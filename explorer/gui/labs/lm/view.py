@@ -32,6 +32,7 @@ from explorer.gui.lab.stages import StagePanels, wrapping
 from explorer.gui.lab.training import TrainingPage
 from explorer.gui.labs.lm import heads as lh
 from explorer.gui.labs.lm.training import LMTraining, task_name
+from explorer.gui.labs.lm.writing import GeneratePage
 from explorer.gui.messages import ERROR_STYLE, error_message
 from explorer.gui.views.base import View, ViewContext
 from explorer.lm.train import TASKS
@@ -55,7 +56,7 @@ class LMView(View):
         context.worker.listen(CHANNEL, self._on_result)
         unsubscribe = self.lab.subscribe(self._on_lab)
         lab = self.lab
-        self.destroyed.connect(lambda *_: (unsubscribe(), lab.cancel_training()))
+        self.destroyed.connect(lambda *_: (unsubscribe(), lab.cancel_training(), lab.stop_writing()))
         app = QtWidgets.QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(lab.stop_training)
@@ -124,7 +125,13 @@ class LMView(View):
         self.heads = MatrixCanvas(style=style)
         heads_layout.addWidget(self.heads, 1)
         self.stages = StagePanels(self.state)
-        self.page_widgets = {"train": self.train_page, "heads": self.heads_page, "stages": self.stages}
+        self.writer = GeneratePage(self)
+        self.page_widgets = {
+            "train": self.train_page,
+            "heads": self.heads_page,
+            "stages": self.stages,
+            "generate": self.writer,
+        }
         assert tuple(self.page_widgets) == PAGES
         for widget in self.page_widgets.values():
             self.pages.addTab(widget, "")
@@ -284,6 +291,8 @@ class LMView(View):
         self.stages.show_panels(lh.stage_panels(result, head), marks=marks)
         self.stages.sentence.setText(self._stage_sentence(result, head))
         self.summary.setText(self._summary(result))
+        if self.lab.page == "generate":
+            self.writer.show_writing()  # the heads' scores beside their names
         if self._wanted is None and not self._settling:  # complete: nothing newer is being computed
             self.rendered.emit()
 
@@ -376,6 +385,7 @@ class LMView(View):
         for canvas in (self.heads, self.formed):
             canvas.set_style(style)
         self.stages.restyle()
+        self.writer.restyle()
         self.train_page.restyle(style)
         self._show()
 
@@ -422,6 +432,7 @@ class LMView(View):
             "train": translate("LMView", "Train"),
             "heads": translate("LMView", "Heads"),
             "stages": translate("LMView", "Stages"),
+            "generate": translate("LMView", "Generate"),
         }
         tips = {
             "train": translate("LMView", "Train the model from scratch and watch the heads form"),
@@ -429,9 +440,11 @@ class LMView(View):
             "stages": translate(
                 "LMView", "The selected head's Q, K, V, scores, causal mask, weights and output"
             ),
+            "generate": translate("LMView", "Write text one token at a time and see each token's attention"),
         }
         for i, page in enumerate(PAGES):
             self.pages.setTabText(i, titles[page])
             self.pages.setTabToolTip(i, tips[page])
+        self.writer.retranslate()
         if self.result is not None:
             self._show()
