@@ -248,16 +248,26 @@ def measure(kind: str, folder: Path, repeats: int, count: int) -> dict:
     return out
 
 
+def own_peak_kib() -> int:
+    """This process's own peak resident memory, VmHWM of /proc/self/status (KiB). Not
+    getrusage's ru_maxrss: Linux carries the parent's peak at fork into a child's ru_maxrss
+    (across exec too), so children of a parent that held a model all report the parent's peak."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise OSError("no VmHWM in /proc/self/status (Linux only)")
+
+
 def peak_of(side: str, folder: Path, threads: int) -> float:
     """Peak resident memory (GB) of a fresh process that imports what it needs, opens the folder
     and runs the 256-token forward once: the explorer's, or transformers'."""
     import subprocess
 
     code = (
-        f"import resource, sys, torch; sys.path[:0] = [{str(Path(__file__).resolve().parent.parent)!r}, {str(Path(__file__).resolve().parent)!r}]; torch.set_num_threads({threads}); "
+        f"import sys, torch; sys.path[:0] = [{str(Path(__file__).resolve().parent.parent)!r}, {str(Path(__file__).resolve().parent)!r}]; torch.set_num_threads({threads}); "
         f"import decoder_vs_transformers as b; from pathlib import Path; f = Path({str(folder)!r}); "
         f"m = b.open_{side}(f); b.forward_{side}(m, b.token_ids(f)); "
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+        "print(b.own_peak_kib())"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return int(done.stdout.strip().splitlines()[-1]) * 1024 / 1e9  # VmHWM is in KiB

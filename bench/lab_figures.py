@@ -5,9 +5,11 @@
 The real window offscreen, in presentation mode with the lesson column open, walks every step
 of the lab tracks and prints, per step, the tab's height and each figure shown there: its
 plot's height (a heatmap panel's cells, a training curve's widget), its share of the tab, its
-rows and how many carry a label. A figure under 40 % of the tab, or a matrix of at most 16 rows
-with a row unlabelled, is marked ✗: what a class at the back cannot read. Sizes, not times:
-the load does not change them.
+rows and how many carry a label (a shared axis labels every panel of its grid row). A figure
+under 40 % of the tab, or a matrix of at most 16 rows with a row unlabelled, is marked ✗: what
+a class at the back cannot read; a Vision map's rows are positions, not tokens: only a map
+that draws its axes counts them, and up to 8 rows. Sizes, not times: the load does not change
+them.
 """
 
 from __future__ import annotations
@@ -22,22 +24,32 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 MIN_SHARE = 0.4
 ALL_LABELLED = 16
+ALL_POSITIONS = 8  # a Vision map's rows labelled up to this many
 
 
 def figures(view):
     from explorer.gui.heatmap import MatrixCanvas
     from explorer.gui.lab.curves import CurvePlot
+    from explorer.gui.labs.vision.bars import BarChart
 
+    positions = view.TAB == "vision"
     out = []
     for canvas in view.findChildren(MatrixCanvas):
         if canvas.isVisible():
+            figure = canvas.figure
             for box in canvas.current_layout().boxes:
                 panel = canvas.panels[box.index]
-                labelled = len(box.rows) if box.draw_rows else 0
-                out.append((panel.name or panel.title, box.plot.height(), panel.shape[0], labelled))
+                labelled = len(box.rows) if box.draw_rows or figure.shared_axes else 0
+                rows = panel.shape[0]
+                if positions and (not figure.axes or rows > ALL_POSITIONS):
+                    rows = 0
+                out.append((panel.name or panel.title, box.plot.height(), rows, labelled))
     for plot in view.findChildren(CurvePlot):
         if plot.isVisible():
             out.append(("curve", plot.height(), 0, 0))
+    for chart in view.findChildren(BarChart):
+        if chart.isVisible():
+            out.append(("bars", chart.height(), 0, 0))
     return out
 
 

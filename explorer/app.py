@@ -251,6 +251,14 @@ def main(argv: list[str] | None = None) -> int:
         state.set_language(args.language)
     if args.presentation:
         window.classroom.set_presentation(True, fullscreen=size is None)
+    # the example first: a lesson step that sets up its own (a language model's) comes after it
+    if first_view is not None:  # the picker names the example on screen
+        picker = window.controls.preset
+        picker.setCurrentIndex(max(0, picker.findData(PRESETS.index(first_view))))
+        if first_view.head is not None:
+            state.select_head(first_view.head)
+        if first_view.cell is not None:
+            state.select_cell(first_view.cell)
     if args.track:
         state.show_lesson(True)
         state.set_lesson_track(args.track)
@@ -259,13 +267,6 @@ def main(argv: list[str] | None = None) -> int:
         state.set_lesson_step(args.step)
     if args.compare_with is not None:
         state.set_compare(CompareOptions.from_changes(**args.compare_with))
-    if first_view is not None:  # the picker names the example on screen
-        picker = window.controls.preset
-        picker.setCurrentIndex(max(0, picker.findData(PRESETS.index(first_view))))
-        if first_view.head is not None:
-            state.select_head(first_view.head)
-        if first_view.cell is not None:
-            state.select_cell(first_view.cell)
     if args.head is not None:
         state.select_head(args.head)
     if args.select_cell is not None:

@@ -16,8 +16,10 @@ takes to reach its goal does not depend on how often it is measured.
 from __future__ import annotations
 
 import random
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -77,11 +79,29 @@ class TrainingLog:
         return self.metrics[-1] if self.metrics else {}
 
 
+# torch has one global generator for every thread; labs train on threads of their own, two at
+# once, while the worker rebuilds snapshots: every block that draws from it holds this lock.
+_GENERATOR = threading.RLock()
+
+
 def seed_everything(seed: int) -> None:
     """The same seed, the same run (on the CPU): Python, numpy and torch generators."""
     random.seed(seed)
     np.random.seed(seed % 2**32)
-    torch.manual_seed(seed)
+    with _GENERATOR:
+        torch.manual_seed(seed)
+
+
+@contextmanager
+def isolated_generator(seed: int | None = None) -> Iterator[None]:
+    """Inside, torch's global generator is this block's alone: set to ``seed`` (None: left as it
+    is), restored afterwards, and no other thread's block runs meanwhile. Build a model inside
+    one: its seeded start is then the same beside another run, and a snapshot rebuilt for the
+    window (its random start overwritten at once) leaves every run's generator alone."""
+    with _GENERATOR, torch.random.fork_rng(devices=[]):
+        if seed is not None:
+            torch.manual_seed(seed)
+        yield
 
 
 def snapshot_of(model: torch.nn.Module, step: int) -> Snapshot:

@@ -1,9 +1,14 @@
 """The shared training loop: cadence of evaluations and snapshots, cancel, determinism."""
 
+import sys
+import threading
+
 import pytest
 import torch
 
 from explorer.training import TrainingCancelled, seed_everything, train
+from explorer.vision.models import VisionConfig, build_model
+from explorer.vision.vit import ViTConfig, build_vit
 
 
 def fit_line(seed: int, steps: int, **kwargs):
@@ -64,3 +69,31 @@ def test_cancel_stops_between_steps_and_keeps_the_log():
 def test_zero_steps_is_refused():
     with pytest.raises(ValueError):
         fit_line(0, 0)
+
+
+def test_a_seeded_start_is_its_seeds_while_other_threads_build_and_seed():
+    """Two labs train at once and the worker rebuilds snapshots meanwhile, all on torch's one
+    global generator: a model built from a seed must still start from that seed's weights."""
+    config = ViTConfig()
+    expected = [p.detach().clone() for p in build_vit(config, seed=5).parameters()]
+    stop = threading.Event()
+
+    def others() -> None:  # a snapshot rebuilt (random start overwritten) and another run seeding
+        while not stop.is_set():
+            build_model(VisionConfig())
+            seed_everything(99)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # interleave the threads as often as possible
+    threads = [threading.Thread(target=others) for _ in range(2)]
+    try:
+        for thread in threads:
+            thread.start()
+        for _ in range(20):
+            built = [p.detach() for p in build_vit(config, seed=5).parameters()]
+            assert all(torch.equal(a, b) for a, b in zip(built, expected))
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+        sys.setswitchinterval(switch)

@@ -26,6 +26,7 @@ window's pace, and says what changed.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import replace
 from typing import Any
 
@@ -37,7 +38,7 @@ WEIGHTS = ("shipped", "trained")
 TRAINING_EVENTS = ("training", "weights")
 
 
-class LabState(Observable):
+class LabState(Observable, ABC):
     """A lab's training and weights (see the module docstring); a subclass adds its settings."""
 
     GOAL: Goal
@@ -60,21 +61,30 @@ class LabState(Observable):
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     # -- what a lab says ---------------------------------------------------------------------------
+    @abstractmethod
     def apply(self, settings: Any) -> None:
-        raise NotImplementedError
+        """See the module docstring."""
+
+    def arrive_at_step(self, step_id: str) -> None:
+        """A lesson step on this lab's tab comes on screen: a lab whose steps show an example
+        of a typed input sets the one they need (letters typed for another step would
+        otherwise be what the step's picture shows)."""
 
     def prepared(self) -> Any:
         """The settings without what only looks around (a selection, a page): browsing is no change."""
         return self.settings
 
+    @abstractmethod
     def plan(self) -> tuple[int, int]:
-        raise NotImplementedError
+        """See the module docstring."""
 
+    @abstractmethod
     def _store_plan(self, steps: int, seed: int) -> bool:
-        raise NotImplementedError
+        """See the module docstring."""
 
+    @abstractmethod
     def new_run(self, options: TrainOptions) -> LabRun:
-        raise NotImplementedError
+        """See the module docstring."""
 
     def run_fits(self, spec: Any) -> bool:
         return True

@@ -8,8 +8,10 @@ language.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
+from explorer.appstate.lesson_decoder import DECODER_TRACK
 from explorer.appstate.lesson_lm import LM_TRACK
 from explorer.appstate.lesson_local import LOCAL_TRACK
 from explorer.appstate.lesson_step import Question, Step, Track
@@ -186,7 +188,15 @@ ATTENTION_TRACK = Track(
 # The lesson's tracks in teaching order; a teacher walks one, or all of them in this order.
 # A new track is a Track in its lab's own module and one line here (or, for one made
 # elsewhere, ``register_track``).
-TRACKS: list[Track] = [ATTENTION_TRACK, TRANSLATION_TRACK, VISION_TRACK, LM_TRACK, LOCAL_TRACK, VIT_TRACK]
+TRACKS: list[Track] = [
+    ATTENTION_TRACK,
+    TRANSLATION_TRACK,
+    VISION_TRACK,
+    LM_TRACK,
+    LOCAL_TRACK,
+    VIT_TRACK,
+    DECODER_TRACK,
+]
 ALL_TRACKS = "all"  # walk every track's steps, one after the other
 
 STEPS: list[Step] = [step for track in TRACKS for step in track.steps]
@@ -230,7 +240,23 @@ TOKENS_WITHOUT_MARKERS = QT_TRANSLATE_NOOP(
     "have no vocabulary, so nothing is added and nothing is unknown; a pretrained model adds "
     "its own markers at the start and the end.",
 )
+# The tokens step of a language model (its tokenizer never makes an unknown token: a character
+# it has no token for is split into byte tokens), with a start marker, and without one (GPT-2).
+TOKENS_OF_A_DECODER = QT_TRANSLATE_NOOP(
+    "Lesson",
+    "The text is cut into tokens. This language model adds its own {start} at the start and "
+    "nothing at the end: it writes on from the last token. A character it has no token for is "
+    "split into byte tokens (我 1/3), never made unknown.",
+)
+TOKENS_OF_A_DECODER_WITHOUT_START = QT_TRANSLATE_NOOP(
+    "Lesson",
+    "The text is cut into tokens. This language model adds no marker at the start or the end: "
+    "it writes on from the last token. A character it has no token for is split into byte "
+    "tokens (我 1/3), never made unknown.",
+)
 MARKERS = {"[CLS]": ("[SEP]", "[UNK]"), "<s>": ("</s>", "<unk>")}  # start: end, unknown
+# How language models spell the token they start a text with (Llama 2, Mistral; Llama 3; GPT-2, Qwen2).
+_DECODER_START = re.compile(r"<s>|<bos>|<\|[a-z_]+\|>")
 
 
 def model_markers(tokens: list[str]) -> tuple[str, str, str] | None:
@@ -241,11 +267,16 @@ def model_markers(tokens: list[str]) -> tuple[str, str, str] | None:
     return (tokens[0], end, unknown) if tokens[-1] == end else None
 
 
-def step_explanation(step: Step, tokens: list[str]) -> tuple[str, dict[str, str]]:
+def step_explanation(step: Step, tokens: list[str], decoder: bool = False) -> tuple[str, dict[str, str]]:
     """A step's explanation (the English source text, to translate) and the words that fill
-    it in: the tokens step names the markers the current model really adds."""
+    it in: the tokens step names the markers the current model really adds (``decoder``: a
+    language model's, which adds at most a start token)."""
     if step.stage != "tokens":
         return step.explanation, {}
+    if decoder:
+        if tokens and _DECODER_START.fullmatch(tokens[0]):
+            return TOKENS_OF_A_DECODER, {"start": tokens[0]}
+        return TOKENS_OF_A_DECODER_WITHOUT_START, {}
     markers = model_markers(tokens)
     if markers is None:
         return TOKENS_WITHOUT_MARKERS, {}

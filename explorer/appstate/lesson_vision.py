@@ -20,6 +20,12 @@ class Shows:
     page: str  # a page of explorer.appstate.vision.PAGES
     variants: tuple[str, ...] = ()  # models that show this step; empty: any
     panels: tuple[str, ...] = ()  # names of the page's panels to frame
+    # on a projector, the panels shown alone and as large as the page (empty: ``panels``);
+    # a number the step is about (z_c, s_c) heads its channel's map there
+    focus: tuple[str, ...] = ()
+
+    def projected(self) -> tuple[str, ...]:
+        return self.focus or self.panels
 
 
 VISION_STEPS: tuple[Step, ...] = (
@@ -146,13 +152,15 @@ VISION_STEPS: tuple[Step, ...] = (
 VISION_TRACK = Track("vision", QT_TRANSLATE_NOOP("Lesson", "Attention on pictures"), VISION_STEPS)
 
 SHOWS: dict[str, Shows] = {
-    "vision_picture": Shows("picture"),
+    "vision_picture": Shows("picture", focus=("picture", "overlay")),
     "vision_squeeze": Shows("channel", ("se", "cbam"), ("X", "z")),
     "vision_excite": Shows("channel", ("se", "cbam"), ("s",)),
-    "vision_rescale": Shows("channel", ("se", "cbam"), ("rescaled",)),
+    "vision_rescale": Shows("channel", ("se", "cbam"), ("rescaled",), ("rescaled", "s")),
     "vision_pooled": Shows("spatial", ("cbam",), ("pooled_avg", "pooled_max")),
     "vision_conv": Shows("spatial", ("cbam",), ("spatial_logits",)),
-    "vision_sigmoid": Shows("spatial", ("cbam",), ("spatial_map", "overlay", "output")),
+    "vision_sigmoid": Shows(
+        "spatial", ("cbam",), ("spatial_map", "overlay", "output"), ("spatial_map", "overlay")
+    ),
     "vision_residual": Shows("residual", ("residual",), ("mask_branch", "output")),
-    "vision_train": Shows("train", ("cbam", "se", "plain", "residual")),
+    "vision_train": Shows("train", ("cbam", "se", "plain", "residual"), focus=("overlay", "curves")),
 }

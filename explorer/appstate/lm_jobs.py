@@ -21,7 +21,7 @@ One torch thread: the models are tiny.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -179,7 +179,7 @@ class Writing:
         self.request = request
         self.prompt: list[str] = []  # the prompt's tokens, once read
         self.steps: list[NewToken] = []  # the tokens so far (appended on the GUI thread)
-        self._steps = None
+        self._steps: Iterator[NewToken] | None = None
 
     def advance(self) -> NewToken | None:
         with torch_threads(1):

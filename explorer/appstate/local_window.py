@@ -97,13 +97,18 @@ class LocalRequest:
     step: int = 0
     snapshot: Snapshot | None = field(default=None, compare=False)
 
-    def compute(self) -> ComparedWindows:
-        """Both traces (LabError with a one-line message for text the models cannot read)."""
+    def compute(self, previous: tuple[LocalRequest, ComparedWindows] | None = None) -> ComparedWindows:
+        """Both traces (LabError with a one-line message for text the models cannot read).
+        ``previous``: the last request and its result; when only the D differs, its global
+        trace is this one's (global attention reads no window)."""
         if self.weights == "shipped" or self.snapshot is None:
             models = shipped_pair(self.pair)
         else:
             models = self.pair.models_at(self.snapshot.state)
-        return compare_windows(models, self.pair.task, self.source, self.window)
+        same_global = None
+        if previous is not None and replace(previous[0], window=self.window) == self:
+            same_global = previous[1].global_
+        return compare_windows(models, self.pair.task, self.source, self.window, same_global)
 
 
 class LocalWindowState(LabState):
@@ -138,6 +143,10 @@ class LocalWindowState(LabState):
         if run is None or snap is None:
             return LocalRequest(s.source, self.shown_pair(), s.window)
         return LocalRequest(s.source, run.spec, s.window, "trained", run.id, snap.step, snap)
+
+    def arrive_at_step(self, step_id: str) -> None:
+        """Every step of the track explains the staircase of the lesson's letters."""
+        self.set_source(DEFAULT_SOURCE)
 
     # -- what is compared ------------------------------------------------------------------------------
     def set_source(self, text: str) -> bool:

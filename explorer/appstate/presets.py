@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from explorer.appstate.bundled_decoders import REPEATED, TEXT, bundled_decoder
 from explorer.core.config import AttentionConfig
 from explorer.words import QT_TRANSLATE_NOOP
 
@@ -258,6 +259,26 @@ PRESETS: list[Preset] = [
         },
         head=8,
         cell=(2, 7),
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Language model: what comes next"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "The bundled tiny GPT-2 (one token per character), its causal mask as trained: after "
+            "“…the futu” the next-token panel gives “r” 90 %; Write appends it.",
+        ),
+        {"sentence": TEXT, "model_dir": str(bundled_decoder("lm-text").folder), "layer": 1},
+        head=0,
+    ),
+    Preset(
+        QT_TRANSLATE_NOOP("Presets", "Language model: induction heads on a repeat"),
+        QT_TRANSLATE_NOOP(
+            "Presets",
+            "The tiny GPT-2 trained on repeats, layer 1: in All heads every head looks at the letter "
+            "after the previous “z” (ind 65–92 %), and “u” comes next (54 %).",
+        ),
+        {"sentence": REPEATED, "model_dir": str(bundled_decoder("lm-induction").folder), "layer": 1},
+        head=3,
     ),
 ]
 

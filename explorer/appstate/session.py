@@ -19,6 +19,7 @@ from typing import Any
 from explorer import reading
 from explorer.appstate import labs as lab_registry
 from explorer.appstate.board import DEFAULT_BOARD
+from explorer.appstate.decoding import DecodingOptions
 from explorer.appstate.lesson import ALL_TRACKS, STEPS, step_index, track_ids
 from explorer.appstate.lines import LinesOptions
 from explorer.appstate.matrix_zoom import Region
@@ -75,6 +76,7 @@ class Session:
     tab: str = DEFAULT_TAB
     board: Board = DEFAULT_BOARD  # board mode's vectors
     lines: LinesOptions = field(default_factory=LinesOptions)  # the weights as lines
+    decoding: DecodingOptions = field(default_factory=DecodingOptions)  # heads off, how text is written
     questions: bool = False  # the lesson asks its predict-then-reveal questions
     # every registered lab's settings by its name (explorer/appstate/labs.py), each saved under
     # that name; a lab missing from a file keeps its defaults
@@ -99,6 +101,7 @@ class Session:
         data["matrix_zoom"] = None if self.matrix_zoom is None else self.matrix_zoom.to_list()
         data["board"] = self.board.to_dict()
         data["lines"] = self.lines.to_dict()
+        data["decoding"] = self.decoding.to_dict()
         data.update({name: settings.to_dict() for name, settings in self.labs.items()})
         return strict_json(data, "session", ensure_ascii=False, indent=2)
 
@@ -137,6 +140,7 @@ def apply_session(state: ExplorerState, session: Session) -> None:
     state.set_matrix_zoom(session.matrix_zoom)  # kept inside the matrix when the trace comes
     state.board.set_board(session.board)
     state.lines.set_options(session.lines)
+    state.decoding.set_options(session.decoding)
     state.predict.set_enabled(session.questions)
     for name, lab in state.labs.items():
         if name in session.labs:
@@ -148,6 +152,7 @@ _STATE_NAMES = {
     "stage": "grid_stage",
     "board": "board.board",
     "lines": "lines.options",
+    "decoding": "decoding.options",
     "questions": "predict.enabled",
 }
 
@@ -271,6 +276,8 @@ def _format_2(data: dict[str, Any]) -> dict[str, Any]:
         out["board"] = Board.from_dict(data["board"])
     if "lines" in data:
         out["lines"] = LinesOptions.from_dict(data["lines"])
+    if "decoding" in data:  # later still: optional too
+        out["decoding"] = DecodingOptions.from_dict(data["decoding"])
     if "questions" in data:
         if not isinstance(data["questions"], bool):
             raise ValueError("questions must be true or false")

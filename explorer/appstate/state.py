@@ -18,6 +18,7 @@ from typing import Any
 
 from explorer.appstate import labs
 from explorer.appstate.board import BoardState
+from explorer.appstate.decoding import DecodingState
 from explorer.appstate.events import Observable
 from explorer.appstate.lab import LabState
 from explorer.appstate.lesson import ALL_TRACKS, STEPS, step_index, track_ids, track_of, track_range
@@ -41,7 +42,9 @@ PIPELINE_PANELS = (
 )
 PANEL_NAMES = tuple(name for row in PIPELINE_PANELS for name in row)
 # Panels the pipeline shows only zoomed into them (a lesson step's own picture).
-ZOOM_ONLY_PANELS = ("Q_heads",)  # Q of every head side by side: the split into heads
+# Q of every head side by side (the split into heads); a rotary decoder's angle of every
+# position and pair of dimensions (beside Q and K when zoomed into either).
+ZOOM_ONLY_PANELS = ("Q_heads", "rope_angles")
 ZOOM_NAMES = ("tokens", *PANEL_NAMES, *ZOOM_ONLY_PANELS)  # the token chips, or panels
 TEXT_ZOOM_RANGE = (-3, 12)  # steps of 2 px
 # Presentation mode's text: 22 px on a 1024×768 projector (nothing under 20 px there), in
@@ -66,6 +69,7 @@ EVENTS = (
     "tab",
     "board",  # state.board (explorer.appstate.board)
     "lines",  # state.lines (explorer.appstate.lines)
+    "decoding",  # state.decoding (explorer.appstate.decoding): heads off, how text is written
     "predict",  # state.predict (explorer.appstate.predict)
     "model",  # the loaded model the labels describe (loaded_model)
     "shape",  # the shape of the trace on screen (shape)
@@ -147,6 +151,7 @@ class ExplorerState(Observable):
         self.labs: dict[str, LabState] = {entry.name: entry.state() for entry in labs.LABS}
         self.board = BoardState(self._emit)  # board mode's hand-made vectors
         self.lines = LinesState(self._emit)  # the weights drawn as lines
+        self.decoding = DecodingState(self._emit)  # a language model's heads off and sampling
         self.predict = Prediction(self, self._emit)  # the lesson's predict-then-reveal
 
     # -- the labs -------------------------------------------------------------------------
@@ -268,7 +273,11 @@ class ExplorerState(Observable):
             self.lesson_track = track_of(index)
         if not self._set("lesson_step", index, "lesson") and other_track:
             self._emit("lesson")  # the same step, walked in another track
-        self.set_tab(STEPS[index].tab)
+        shown = STEPS[index]
+        lab = self.labs.get(shown.tab)
+        if lab is not None:
+            lab.arrive_at_step(shown.id)  # the example the step shows, whatever was typed before
+        self.set_tab(shown.tab)
 
     def set_lesson_track(self, track: str) -> None:
         """Walk one track (or ALL_TRACKS); a step outside it moves to the track's first step."""

@@ -43,6 +43,8 @@ __all__ = [
     "encoder_ablation",
     "generate",
     "next_token_entries",
+    "sampling_distribution",
+    "seeded_draw",
 ]
 Entries = list[list[dict[str, Any]]]  # per position: [{"id", "token", "probability"}, …]
 DECODINGS = ("greedy", "sample")
@@ -169,6 +171,23 @@ def generate(
             out.stopped = "end of text"
             break
     return out
+
+
+def sampling_distribution(scores: torch.Tensor, temperature: float = 1.0, top_k: int = 0) -> torch.Tensor:
+    """What sampling draws from: softmax(logits ÷ temperature) over the top_k most likely tokens
+    (0: every token), zero elsewhere; float64, [vocabulary] (or [n, vocabulary])."""
+    scaled = scores.double() / temperature
+    if top_k and top_k < scaled.shape[-1]:
+        kth = scaled.topk(top_k, dim=-1).values[..., -1:]
+        scaled = scaled.masked_fill(scaled < kth, float("-inf"))  # ties at the k-th stay in
+    return torch.softmax(scaled, dim=-1)
+
+
+def seeded_draw(probabilities: torch.Tensor, seed: int, position: int) -> int:
+    """One token drawn from ``probabilities`` [vocabulary], the same one for the same seed and
+    position: writing from the same text twice writes the same text."""
+    gen = torch.Generator().manual_seed(seed * 1_000_003 + position)
+    return int(torch.multinomial(probabilities.cpu(), 1, generator=gen))
 
 
 def _first(top: NextTokens, k: int) -> NextTokens:

@@ -26,7 +26,7 @@ from explorer import reading
 from explorer.core.attention import Projections, Settings, Stages, attend
 from explorer.core.causal_attention import DecoderStages, Rotary, attend_decoder, decoder_mask
 from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
-from explorer.core.decoder_pass import DecoderPass, attention_input, rotary_for, run_decoder
+from explorer.core.decoder_pass import DecoderPass, attention_input, logits, rotary_for, run_decoder
 from explorer.core.decoder_pass import layer_projections as decoder_layer_projections
 from explorer.core.decoder_pass import next_tokens as top_next_tokens
 from explorer.core.decoding import (
@@ -312,6 +312,32 @@ class Engine:
         with threads_for(final.shape[0] * model.config.vocab_size * model.config.hidden_size):
             top = top_next_tokens(model, final, max(k, 1), self._weights_on(model, device))
         return next_token_entries(model.tokenizer, top)
+
+    def next_token_logits(
+        self,
+        config: AttentionConfig,
+        positions: list[int],
+        heads: HeadSet | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> torch.Tensor:
+        """The LM head's logits after each of ``positions`` [len(positions), vocabulary], on the
+        CPU; with ``heads``, from the forward with those heads turned off (cached like the plain one)."""
+        model = self.decoder(config)
+        self._local.should_stop = should_stop
+        if heads is not None:
+            c = model.config
+            heads.check(c.num_hidden_layers, c.num_attention_heads, model.name)
+        device, _ = choose_device(config.device)
+        tok = self._decoder_tokens(config, model)
+        n = len(tok.ids)
+        for p in positions:
+            if isinstance(p, bool) or not isinstance(p, int) or not -n <= p < n:
+                raise ConfigError.of("decoding.position", position=p, last=n - 1)
+        run = self._decoder_pass(model, tok.ids, device, heads)
+        final = run.final[[p % n for p in positions]]
+        with threads_for(final.shape[0] * model.config.vocab_size * model.config.hidden_size):
+            with torch.inference_mode():
+                return logits(model, final, self._weights_on(model, device)).cpu()
 
     def generate(
         self, config: AttentionConfig, spec: GenerationSpec, should_stop: Callable[[], bool] | None = None
@@ -739,10 +765,12 @@ class Engine:
                 self._decoders_on[key] = weights
         return weights
 
-    def _decoder_pass(self, model: PretrainedDecoder, ids: list[int], device: torch.device) -> DecoderPass:
-        """The model's own forward over ``ids``, cached per (model, text, device) like an encoder's
-        hidden states (the weights of its layers are not kept)."""
-        key = (str(model.path), tuple(ids), str(device))
+    def _decoder_pass(
+        self, model: PretrainedDecoder, ids: list[int], device: torch.device, heads: HeadSet | None = None
+    ) -> DecoderPass:
+        """The model's own forward over ``ids`` (``heads`` turned off, if any), cached per (model,
+        text, device, heads) like an encoder's hidden states (the weights of its layers are not kept)."""
+        key = (str(model.path), tuple(ids), str(device), heads if heads is not None and heads.heads else None)
         with self._lock:
             cached = self._passes.get(key)
             if cached is not None:
@@ -754,7 +782,8 @@ class Engine:
         with threads_for(
             len(ids) * (c.hidden_size * (c.hidden_size + c.intermediate_size) * 4) * c.num_hidden_layers
         ):
-            run = run_decoder(model, ids_t, weights, between_layers=self._check_stop)
+            ablation = heads.ablation if heads is not None and heads.heads else None
+            run = run_decoder(model, ids_t, weights, ablation=ablation, between_layers=self._check_stop)
         with self._lock:
             self._passes[key] = run
             while len(self._passes) > _HIDDEN_CACHE_SIZE:

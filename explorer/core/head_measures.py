@@ -18,6 +18,8 @@ measure their heads here, so a score means the same thing on every tab.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 
@@ -82,3 +84,31 @@ def mean_attention_distance(
         raise ValueError(f"{len(queries)} query and {len(keys)} key positions for weights {weights.shape}")
     distance = np.linalg.norm(queries[:, None, :] - keys[None, :, :], axis=-1)  # [n_query, n_key]
     return (weights * distance).sum(axis=-1).mean(axis=-1)
+
+
+def repeat_period(
+    tokens: Sequence[object], max_start: int = 2, min_repeated: int = 2
+) -> tuple[int, int] | None:
+    """(start, period) of a text that repeats itself: from ``start`` on, every token equals the
+    one ``period`` before it, for at least ``min_repeated`` tokens (a start token such as <s>,
+    or a first word spelt without its space, may stand before the repetition); the smallest
+    start, then the smallest period of 2 or more; None when the text does not repeat."""
+    ids = np.asarray(list(tokens), dtype=object)
+    n = len(ids)
+    for start in range(min(max_start, n) + 1):
+        for period in range(2, (n - start - min_repeated) + 1):
+            tail = ids[start:]
+            if np.all(tail[period:] == tail[:-period]):
+                return start, period
+    return None
+
+
+def text_induction_score(weights: np.ndarray, tokens: Sequence[object]) -> tuple[np.ndarray, int] | None:
+    """``induction_score`` on the repeated part of a text (``repeat_period``), with its period;
+    None when the text does not repeat."""
+    found = repeat_period(tokens)
+    if found is None:
+        return None
+    start, period = found
+    weights = _heads(weights)
+    return induction_score(weights[..., start:, start:], period), period

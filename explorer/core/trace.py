@@ -16,7 +16,7 @@ import numpy as np
 from explorer.atomic import atomic_write
 from explorer.core import trace_files
 from explorer.core.config import AttentionConfig, ConfigError
-from explorer.core.head_measures import self_share
+from explorer.core.head_measures import previous_token_score, self_share, text_induction_score
 from explorer.core.trace_files import Entry
 from explorer.finite import require_finite, require_half_range
 from explorer.messages import Message
@@ -199,6 +199,22 @@ class AttentionTrace(DrawsItself):
         if not self.config.is_self_attention or self.n_query != self.n_key:
             return None
         return self_share(self.weights)
+
+    @property
+    def previous_token_score(self) -> np.ndarray | None:
+        """[heads]: the mean weight from each token on the one before it (a previous-token
+        head's mark), or None where the keys are not the queries' own tokens."""
+        if not self.config.is_self_attention or self.n_query != self.n_key or self.n_query < 2:
+            return None
+        return previous_token_score(self.weights)
+
+    @property
+    def induction(self) -> tuple[np.ndarray, int] | None:
+        """([heads] induction scores, period) when the text repeats itself (head_measures.
+        repeat_period: the weight on the token after the previous occurrence), else None."""
+        if not self.config.is_self_attention or self.n_query != self.n_key:
+            return None
+        return text_induction_score(self.weights, self.token_ids_query or self.tokens_query)
 
     def meta(self, selection: TraceSelection | None = None) -> dict[str, Any]:
         """Everything but the arrays; with a selection, also what the file holds."""

@@ -26,6 +26,7 @@ from explorer.gui.views.registry import TABS
 from explorer.web import write_page
 
 WORKED_WIDTH = 470  # the worked arithmetic's page width, as the dock shows it by default
+NEXT_TOKENS_DATA = "next_tokens_data"  # the next-token panel's numbers, beside its figure
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,25 @@ class Exporter(QtCore.QObject):
             return self._done(translate("Exporter", "Export failed: {0}").format(exc), path)
         return self._done(None, Path(path).name)
 
+    def export_next_tokens(self, fmt: str, path: str | Path) -> str | None:
+        """The next-token panel's numbers (a language model's): csv or json, one file."""
+        from explorer.appstate.next_tokens import write_next_tokens
+        from explorer.gui.views.next_tokens import shown_panel
+
+        panel = shown_panel(self.window.context)
+        if panel is None:
+            return self._done(
+                translate(
+                    "NextTokenPanel", "Nothing to export yet: open a language model to see its next tokens"
+                ),
+                path,
+            )
+        try:
+            write_next_tokens(panel.answer, fmt, path)
+        except (OSError, ValueError) as exc:
+            return self._done(translate("Exporter", "Export failed: {0}").format(exc), path)
+        return self._done(None, Path(path).name)
+
     def export_page(self, path: str | Path, language: str | None = None) -> str | None:
         """The current trace as an interactive page, every layer computed on the worker (channel
         "page"); ``message`` says when it is written. Opens in the window's language by default."""
@@ -266,6 +286,7 @@ class ExportDialog(QtWidgets.QDialog):
         self.what.addItem(self.tr("All stages of the current trace (data)"), "data")
         self.what.addItem(self.tr("The whole window (PNG)"), "window")
         self.what.addItem(self.tr("Interactive page: every layer and head (HTML)"), "page")
+        self.what.addItem(self.tr("The next tokens of a language model (data)"), NEXT_TOKENS_DATA)
         for name, label in exporter.labels().items():
             self.what.addItem(label, name)
         form.addRow(self.tr("What"), self.what)
@@ -298,6 +319,9 @@ class ExportDialog(QtWidgets.QDialog):
         self.format.clear()
         if what == "page":
             self.format.addItem(self.tr("HTML (one file, opens offline in any browser)"), "html")
+        elif what == NEXT_TOKENS_DATA:
+            self.format.addItem(self.tr("CSV (one file, one row per token)"), "csv")
+            self.format.addItem(self.tr("JSON (one file, with the settings)"), "json")
         elif what == "data":
             for text, fmt in (
                 (self.tr("CSV (a folder, one file per stage and head)"), "csv"),
@@ -309,12 +333,12 @@ class ExportDialog(QtWidgets.QDialog):
             self.format.addItem("PNG", "png")
             if what != "window":
                 self.format.addItem(self.tr("SVG (vector)"), "svg")
-        self.copy_button.setEnabled(what not in ("data", "page"))
+        self.copy_button.setEnabled(what not in ("data", "page", NEXT_TOKENS_DATA))
 
     def _browse(self) -> None:
         fmt = self.format.currentData()
         prefs = self.exporter.window.prefs
-        if fmt in ("csv", "npy"):
+        if fmt in ("csv", "npy") and self.what.currentData() != NEXT_TOKENS_DATA:
             path = QtWidgets.QFileDialog.getExistingDirectory(
                 self, self.tr("Export into folder"), prefs.dialog_folder()
             )
@@ -324,6 +348,7 @@ class ExportDialog(QtWidgets.QDialog):
                 "png": "PNG (*.png)",
                 "svg": "SVG (*.svg)",
                 "json": "JSON (*.json)",
+                "csv": "CSV (*.csv)",
                 "html": "HTML (*.html)",
             }
             path, _ = QtWidgets.QFileDialog.getSaveFileName(
@@ -342,12 +367,15 @@ class ExportDialog(QtWidgets.QDialog):
         if not path:
             return
         what, fmt = self.what.currentData(), self.format.currentData()
-        if fmt not in ("csv", "npy") and Path(path).suffix.lower() != "." + fmt:
+        one_file = fmt not in ("csv", "npy") or what == NEXT_TOKENS_DATA
+        if one_file and Path(path).suffix.lower() != "." + fmt:
             # A name left from another format (figure.png, then the page): the file says what it is.
             path = str(Path(path).with_suffix("." + fmt))
             self.path.setText(path)
         if what == "page":
             message = self.exporter.export_page(path)
+        elif what == NEXT_TOKENS_DATA:
+            message = self.exporter.export_next_tokens(fmt, path)
         elif what == "data":
             message = self.exporter.export_data(fmt, path)
         elif what == "window":

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.appstate.bundled_decoders import BUNDLED_DECODERS
 from explorer.appstate.model_choice import Choice, LoadedModel, folder_label, resolved_folder
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.i18n import translate
@@ -200,8 +201,12 @@ class ModelPicker(QtWidgets.QComboBox):
         model.clear()
         for key in catalogue.MODEL_KEYS:
             self._add_catalogue(model, key)
-        folders = list(self.recent)
-        if shown.folder and not any(Choice.folder_of(f).same(shown) for f in folders):
+        bundled = [Choice.folder_of(d.folder) for d in BUNDLED_DECODERS]
+        for decoder in BUNDLED_DECODERS:  # the language-model lab's GPT-2 folders
+            self._add_bundled_decoder(model, decoder)
+        folders = [f for f in self.recent if not any(Choice.folder_of(f).same(b) for b in bundled)]
+        listed = [*folders, *(b.folder for b in bundled if b.folder)]
+        if shown.folder and not any(Choice.folder_of(f).same(shown) for f in listed):
             folders.insert(0, shown.folder)  # a folder from a session or the command line
         if folders:
             self.insertSeparator(model.rowCount())
@@ -243,6 +248,13 @@ class ModelPicker(QtWidgets.QComboBox):
                 "ModelPicker", "First use: it is prepared once from the bundle (about 10 s)."
             )
         item.setToolTip(tip)
+        model.appendRow(item)
+
+    def _add_bundled_decoder(self, model: QtGui.QStandardItemModel, decoder) -> None:
+        item = QtGui.QStandardItem(translate("ModelPicker", decoder.name))
+        item.setData(("folder", str(decoder.folder)), QtCore.Qt.ItemDataRole.UserRole)
+        item.setToolTip(translate("ModelPicker", decoder.tip))
+        item.setEnabled(decoder.installed)
         model.appendRow(item)
 
     def _add_folder(self, model: QtGui.QStandardItemModel, folder: str) -> None:

@@ -35,7 +35,15 @@ from explorer.lm.errors import LMError
 from explorer.lm.measures import phase_change, probe_measures
 from explorer.lm.model import GPT, GPTConfig, next_token_loss
 from explorer.lm.vocab import INDUCTION_VOCAB, CharVocab
-from explorer.training import Measure, Progress, Snapshot, TrainingLog, seed_everything, train
+from explorer.training import (
+    Measure,
+    Progress,
+    Snapshot,
+    TrainingLog,
+    isolated_generator,
+    seed_everything,
+    train,
+)
 
 TASKS = ("induction", "text")
 INITS = ("torch", "gpt2")
@@ -143,9 +151,10 @@ def train_lm(
     device, notice = choose_device(options.device)
     with torch_threads(options.threads if device.type == "cpu" else None):
         seed_everything(options.seed)
-        model = GPT(config)
-        if spec.init == "gpt2":
-            model.gpt2_init()
+        with isolated_generator(options.seed):
+            model = GPT(config)
+            if spec.init == "gpt2":
+                model.gpt2_init()
         model = model.to(device)
         trained = [p for p in model.parameters() if p.requires_grad]
         optimiser = torch.optim.Adam(trained, lr=options.learning_rate)

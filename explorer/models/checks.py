@@ -7,6 +7,7 @@ file, the tensor and the fix.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
@@ -56,47 +57,72 @@ def expected_shapes(config: BertConfig) -> dict[str, tuple[tuple[int, ...], str]
 def check_tensors(config: BertConfig, found: CanonicalTensors, weights_file: Path, config_file: Path) -> None:
     """Every tensor the forward reads: present, of the config's shape, floating point, finite."""
     family = family_of(config)
-    layers_key = family.config_keys["num_hidden_layers"]
-    if found.layers_found > config.num_hidden_layers:
-        raise ModelError.of(
-            "checks.layers_in_weights",
-            weights=weights_file,
-            found=found.layers_found,
-            config=config_file,
-            key=layers_key,
-            layers=config.num_hidden_layers,
-        )
+    check_layer_count(
+        found.layers_found,
+        config.num_hidden_layers,
+        family.config_keys["num_hidden_layers"],
+        weights_file,
+        config_file,
+    )
     for name, (shape, why) in expected_shapes(config).items():
         own = found.own_names.get(name, family.own_name(name))
-        tensor = found.tensors.get(name)
-        if tensor is None:
-            raise ModelError.of(
-                "checks.tensor_missing",
-                weights=weights_file,
-                tensor=own,
-                config=config_file,
-                family=family.label,
-            )
-        if tuple(tensor.shape) != shape:
-            raise ModelError.of(
-                "checks.tensor_shape",
-                weights=weights_file,
-                tensor=own,
-                shape=list(tensor.shape),
-                config=config_file,
-                sizes=why,
-                expected=list(shape),
-            )
-        if tensor.dtype not in FLOATS:
-            raise ModelError.of(
-                "checks.tensor_dtype",
-                weights=weights_file,
-                tensor=own,
-                dtype=str(tensor.dtype).removeprefix("torch."),
-            )
+        tensor = check_tensor(
+            found.tensors.get(name), shape, why, weights_file, own, config_file, family.label
+        )
         bad = non_finite(tensor)
         if bad:
             raise ModelError.of("checks.non_finite", weights=weights_file, tensor=own, count=bad)
+
+
+def check_layer_count(found: int, layers: int, key: str, weights_file: Path, config_file: Path) -> None:
+    """The weights hold no more layers than the config's ``key`` says (fewer is named per tensor)."""
+    if found > layers:
+        raise ModelError.of(
+            "checks.layers_in_weights",
+            weights=weights_file,
+            found=found,
+            config=config_file,
+            key=key,
+            layers=layers,
+        )
+
+
+def check_tensor(
+    tensor: torch.Tensor | None,
+    shape: tuple[int, ...],
+    why: str,
+    weights_file: Path,
+    own: str,
+    config_file: Path,
+    family: str,
+    explain_shape: Callable[[tuple[int, ...]], None] | None = None,
+) -> torch.Tensor:
+    """One tensor the forward reads: present, of the config's ``shape`` (``why``: the config sizes
+    calling for it), floating point; returned. ``explain_shape`` may raise a more precise message first."""
+    if tensor is None:
+        raise ModelError.of(
+            "checks.tensor_missing", weights=weights_file, tensor=own, config=config_file, family=family
+        )
+    if tuple(tensor.shape) != shape:
+        if explain_shape is not None:
+            explain_shape(tuple(tensor.shape))
+        raise ModelError.of(
+            "checks.tensor_shape",
+            weights=weights_file,
+            tensor=own,
+            shape=list(tensor.shape),
+            config=config_file,
+            sizes=why,
+            expected=list(shape),
+        )
+    if tensor.dtype not in FLOATS:
+        raise ModelError.of(
+            "checks.tensor_dtype",
+            weights=weights_file,
+            tensor=own,
+            dtype=str(tensor.dtype).removeprefix("torch."),
+        )
+    return tensor
 
 
 def non_finite(tensor: torch.Tensor) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from explorer.models.checks import FLOATS, non_finite
+from explorer.models.checks import check_layer_count, check_tensor, non_finite
 from explorer.models.decoder import DecoderNames, FoundTensors, expected_parts
 from explorer.models.decoder_config import DecoderConfig
 from explorer.models.errors import ModelError
@@ -83,44 +83,16 @@ def check_decoder_tensors(
     the file's header alone: no value is touched; ``check_finite`` reads the values)."""
     names = DecoderNames.of(config)
     layers_key = "n_layer" if config.gpt2 else "num_hidden_layers"
-    if found.layers_found > config.num_hidden_layers:
-        raise ModelError.of(
-            "checks.layers_in_weights",
-            weights=weights_file,
-            found=found.layers_found,
-            config=config_file,
-            key=layers_key,
-            layers=config.num_hidden_layers,
-        )
+    check_layer_count(found.layers_found, config.num_hidden_layers, layers_key, weights_file, config_file)
     for name, (shape, why) in expected_shapes(config).items():
         own = found.own_names.get(name, names.own(name, found.base))
-        tensor = found.tensors.get(name)
-        if tensor is None:
-            raise ModelError.of(
-                "checks.tensor_missing",
-                weights=weights_file,
-                tensor=own,
-                config=config_file,
-                family=config.label,
-            )
-        if tuple(tensor.shape) != shape:
-            _explain_heads(config, name, tuple(tensor.shape), weights_file, own, config_file)
-            raise ModelError.of(
-                "checks.tensor_shape",
-                weights=weights_file,
-                tensor=own,
-                shape=list(tensor.shape),
-                config=config_file,
-                sizes=why,
-                expected=list(shape),
-            )
-        if tensor.dtype not in FLOATS:
-            raise ModelError.of(
-                "checks.tensor_dtype",
-                weights=weights_file,
-                tensor=own,
-                dtype=str(tensor.dtype).removeprefix("torch."),
-            )
+
+        def explain(found_shape: tuple[int, ...], name: str = name, own: str = own) -> None:
+            _explain_heads(config, name, found_shape, weights_file, own, config_file)
+
+        check_tensor(
+            found.tensors.get(name), shape, why, weights_file, own, config_file, config.label, explain
+        )
 
 
 def check_finite(config: DecoderConfig, found: FoundTensors, weights_file: Path) -> None:

@@ -8,7 +8,8 @@ strike-through bars. Here each token's bytes are recovered and decoded together 
 neighbours, and the token is labelled with what it holds:
 
 - whole characters as themselves, a space (a word start) as one quiet mark ``␣``, a new line
-  as ``↵``, a tab as ``⇥``, other control characters as their control picture;
+  as ``↵``, a tab as ``⇥``, other control characters as their code, ``\x1c`` (their control
+  pictures, ␜, are boxes in most fonts and unreadable where they are not);
 - part of a character as the character and which of its bytes it holds, "我 1/3" (the first
   of three bytes), "我 2–3/3"; a byte that belongs to no character as "<0xE6>";
 - special tokens (<s>, <|endoftext|>) as they are spelled; WordPiece pieces ("##ing") too.
@@ -172,13 +173,7 @@ def show(char: str) -> str:
     if category == "Zs":
         return SPACE_MARK
     if category == "Cc":
-        return (
-            chr(0x2400 + ord(char))
-            if ord(char) < 0x20
-            else "␡"
-            if ord(char) == 0x7F
-            else f"\\x{ord(char):02X}"
-        )
+        return f"\\x{ord(char):02X}"
     if category in ("Zl", "Zp"):
         return NEWLINE_MARK
     return char

@@ -21,6 +21,7 @@ from explorer.messages import message_of
 from explorer.resources import resource_path
 from explorer.seq2seq.build import build_model
 from explorer.seq2seq.spec import LabError, ModelSpec
+from explorer.training import isolated_generator
 
 WEIGHTS_FILE = "model.safetensors"
 CONFIG_FILE = "config.json"
@@ -98,9 +99,7 @@ def load_weights(folder: Path, build) -> torch.nn.Module:
     bad = first_non_finite((name, t.float().numpy()) for name, t in state.items() if t.is_floating_point())
     if bad is not None:  # a diverged run's weights: refused like a model folder's, not run into NaN
         raise CheckpointError.of("checks.non_finite", weights=str(weights), tensor=bad[0], count=bad[1])
-    with torch.random.fork_rng(
-        devices=[]
-    ):  # the random start is overwritten at once: leave the generator alone
+    with isolated_generator():  # the random start is overwritten at once: leave the generator alone
         model = build()
     try:
         model.load_state_dict(state)

@@ -33,6 +33,7 @@ from explorer.seq2seq.sequence_models import build_sequence_model, sequence_spec
 from explorer.seq2seq.sequence_train import SequenceTrainOptions, train_sequence_models
 from explorer.seq2seq.spec import LabError
 from explorer.seq2seq.tasks import get_task
+from explorer.training import isolated_generator
 
 PAIR_TASK = "copy-twice"
 WINDOW_LENGTHS = (5, 10, 20, 30)  # held-out string lengths the goal is measured on
@@ -71,7 +72,8 @@ class WindowPair:
         models = {}
         for name in self.names:
             spec = sequence_spec(name, task, hidden=self.hidden, embed=self.embed, window=self.window)
-            module = build_sequence_model(spec)
+            with isolated_generator():  # the random start is overwritten at once
+                module = build_sequence_model(spec)
             prefix = f"{name}."
             module.load_state_dict({k[len(prefix) :]: v for k, v in state.items() if k.startswith(prefix)})
             models[name] = module.eval()
@@ -165,13 +167,18 @@ class ComparedWindows:
 
 
 def compare_windows(
-    models: dict[str, WindowedTranslator], task: str, text: str, half_width: int | None = None
+    models: dict[str, WindowedTranslator],
+    task: str,
+    text: str,
+    half_width: int | None = None,
+    global_trace: WindowTrace | None = None,
 ) -> ComparedWindows:
     """The same text through global attention and through the local model's window (read with
-    ``half_width``, or the D it was trained with)."""
+    ``half_width``, or the D it was trained with). ``global_trace``: global attention's trace of
+    this text with these weights, already computed (another D leaves it as it is)."""
     chosen = get_task(task)
     local = next(name for name in models if name != "global")
     return ComparedWindows(
-        trace_window(models["global"], chosen, text, "global"),
+        global_trace or trace_window(models["global"], chosen, text, "global"),
         trace_window(models[local], chosen, text, local, half_width),
     )

@@ -26,14 +26,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import torch
 
-from explorer.core.device import threads_for
 from explorer.messages import Message
-from explorer.seq2seq.local_attention import CENTRE_RULES, LOCAL_MODELS, WINDOW_MODELS, WindowedTranslator
+from explorer.seq2seq.local_attention import (
+    CENTRE_RULES,
+    LOCAL_MODELS,
+    WINDOW_MODELS,
+    WindowDecode,
+    WindowedTranslator,
+)
 from explorer.seq2seq.sequence_checkpoints import load_sequence_model
 from explorer.seq2seq.sequence_models import SequenceModel
-from explorer.seq2seq.sequence_trace import SequenceTrace, read_sentence, trace_sequence
+from explorer.seq2seq.sequence_trace import SequenceTrace, decode_sentence, read_sentence
 from explorer.seq2seq.spec import LabError
 from explorer.seq2seq.tasks import Task, get_task
 
@@ -123,18 +127,11 @@ def trace_window(
             "seq2seq.window_not_local", model=module.spec.model, choices=", ".join(LOCAL_MODELS)
         )
     reader = module if half_width is None else module.with_window(half_width)
-    base = trace_sequence(reader, task, text, label)
-    # The same greedy decoding again, keeping the window (deterministic: the same words).
     tokens, _ = read_sentence(text, task)
-    vocab = module.spec.vocab
-    device = next(module.parameters()).device
-    ids = torch.tensor([vocab.encode_source(tokens)], dtype=torch.long, device=device)
+    base, decoded = decode_sentence(reader, task, text, label)
+    assert isinstance(decoded, WindowDecode) and decoded.window is not None  # a windowed model's decoding
     rows = len(base.output_tokens)
-    with torch.no_grad(), threads_for(0):
-        decoded = reader.greedy(ids, torch.tensor([len(tokens)]), rows + 1)
-    assert vocab.decode_target(decoded.tokens[0, :rows].cpu().numpy()) == base.output_tokens
     as_array = lambda t: None if t is None else t[0, :rows].float().cpu().numpy()  # noqa: E731
-    assert decoded.window is not None  # a windowed model's greedy decoding always keeps it
     window = decoded.window[0, :rows].cpu().numpy()
     trace = WindowTrace(**vars(base))
     trace.half_width = reader.half_width if local else 0

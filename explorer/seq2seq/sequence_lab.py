@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-import torch
-
 from explorer.lab import Goal, TrainOptions
 from explorer.seq2seq.length_curve import LengthCurve, Summary
 from explorer.seq2seq.sequence_models import SequenceModel, SequenceSpec, build_sequence_model, sequence_spec
@@ -29,7 +27,7 @@ from explorer.seq2seq.sequence_train import (
     train_sequence_models,
 )
 from explorer.seq2seq.tasks import get_task
-from explorer.training import Measure, Snapshot
+from explorer.training import Measure, Snapshot, isolated_generator
 
 SIDE_BY_SIDE = ("no-attention", "attention")
 EXPERIMENT = SequenceTrainOptions()
@@ -101,7 +99,7 @@ def _summary(metrics: Mapping[str, float], prefix: str) -> Summary:
 def models_at(specs: Mapping[str, SequenceSpec], snapshot: Snapshot) -> dict[str, SequenceModel]:
     """Each model of a side-by-side run with one snapshot's weights, in eval mode on the CPU."""
     built = {}
-    with torch.random.fork_rng(devices=[]):  # the random start is overwritten at once
+    with isolated_generator():  # the random start is overwritten at once
         for name, spec in specs.items():
             model = build_sequence_model(spec)
             prefix = f"{name}."

@@ -35,7 +35,7 @@ from explorer.messages import Message
 from explorer.seq2seq.rnn import TrainedAttention
 from explorer.seq2seq.sequence_checkpoints import load_sequence_model
 from explorer.seq2seq.sequence_eval import alignment_hits, word_hits
-from explorer.seq2seq.sequence_models import MODEL_NOTES, SequenceModel, parameter_count
+from explorer.seq2seq.sequence_models import MODEL_NOTES, SequenceDecode, SequenceModel, parameter_count
 from explorer.seq2seq.spec import LabError, core_settings
 from explorer.seq2seq.tasks import Pair, Task, get_task
 from explorer.seq2seq.translate import core_trace
@@ -168,6 +168,14 @@ def read_sentence(text, task: Task) -> tuple[list[str], list[Message]]:
 
 
 def trace_sequence(module: SequenceModel, task: Task, text: str, label: str = "") -> SequenceTrace:
+    return decode_sentence(module, task, text, label)[0]
+
+
+def decode_sentence(
+    module: SequenceModel, task: Task, text: str, label: str = ""
+) -> tuple[SequenceTrace, SequenceDecode]:
+    """The trace and the greedy decoding it was read from (a windowed model's decoding also
+    holds every step's window: explorer.seq2seq.local_trace reads it instead of decoding again)."""
     started = time.perf_counter()
     tokens, notices = read_sentence(text, task)
     vocab = module.spec.vocab
@@ -224,7 +232,7 @@ def trace_sequence(module: SequenceModel, task: Task, text: str, label: str = ""
         trace.stages = _core_stages(module, trace)
     _add_truth(trace, truth, task)
     trace.timings_ms["translate"] = (time.perf_counter() - started) * 1e3
-    return trace
+    return trace, decoded
 
 
 def _add_truth(trace: SequenceTrace, truth: Pair | None, task: Task) -> None:

@@ -38,7 +38,7 @@ from explorer.seq2seq.sequence_models import (
     sequence_spec,
 )
 from explorer.seq2seq.tasks import PAD, Task, get_task, make_sequence_batch
-from explorer.training import Measure, Snapshot, TrainingLog, seed_everything, train
+from explorer.training import Measure, Snapshot, TrainingLog, isolated_generator, seed_everything, train
 
 # The length experiment's budget (docs/benchmarks.md, bench/why_attention.py): the curves part
 # where the lesson says within it.
@@ -125,8 +125,8 @@ def train_sequence_models(
         }
         built = {}
         for name, spec in specs.items():
-            torch.manual_seed(seed)  # the same start whether trained alone or beside another
-            built[name] = build_sequence_model(spec).to(device)
+            with isolated_generator(seed):  # the same start whether trained alone or beside another
+                built[name] = build_sequence_model(spec).to(device)
         container = torch.nn.ModuleDict(built)
         optimisers = {name: torch.optim.Adam(m.parameters(), lr=options.lr) for name, m in built.items()}
         vocab = next(iter(specs.values())).vocab

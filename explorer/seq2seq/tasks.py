@@ -46,19 +46,22 @@ class Pair:
 class Curriculum:
     """Which clause counts a batch may have at a point of training (``progress`` 0 → 1).
 
-    The longest count drawn grows linearly from ``start`` to ``longest`` over the first
-    ``ramp`` of training; each batch draws one count uniformly up to it, with ``short_share``
-    of the batches kept at a single clause so the short sentences are never forgotten."""
+    The first ``hold`` of training stays at ``start`` clauses; then the longest count drawn
+    grows linearly from ``start`` to ``longest`` over the next ``ramp``; each batch draws one
+    count uniformly up to it, with ``short_share`` of the batches kept at a single clause so
+    the short sentences are never forgotten."""
 
     start: int = 1
     longest: int = 10
     ramp: float = 0.4
     short_share: float = 0.15
+    hold: float = 0.0
 
     def top(self, progress: float) -> int:
+        progress = max(0.0, progress - self.hold)
         if self.ramp <= 0:
             return self.longest
-        grown = self.start + (self.longest - self.start) * min(1.0, max(0.0, progress) / self.ramp)
+        grown = self.start + (self.longest - self.start) * min(1.0, progress / self.ramp)
         return max(self.start, min(self.longest, int(round(grown))))
 
     def draw(self, rng: np.random.Generator, progress: float) -> int:

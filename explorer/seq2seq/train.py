@@ -37,7 +37,7 @@ from explorer.seq2seq.spec import ModelSpec, default_spec
 from explorer.seq2seq.trace import TranslationTrace
 from explorer.seq2seq.translate import trace_translation
 from explorer.seq2seq.vocab import Vocabulary, make_batch
-from explorer.training import Measure, Snapshot, TrainingLog, seed_everything, train
+from explorer.training import Measure, Snapshot, TrainingLog, isolated_generator, seed_everything, train
 
 # Which held-out days the evaluations during training use: the same for every run and seed.
 EVAL_SEED = 0
@@ -104,7 +104,8 @@ def train_model(
     device, notice = choose_device(options.device)
     with torch_threads(options.threads):
         seed_everything(seed)
-        model = build_model(spec).to(device)
+        with isolated_generator(seed):
+            model = build_model(spec).to(device)
         optimiser = torch.optim.Adam(model.parameters(), lr=options.learning_rate)
         batches = np.random.default_rng(seed)
         held_out = dates.held_out_set(options.eval_size, EVAL_SEED)
@@ -186,7 +187,7 @@ def alignment_at(spec: ModelSpec, snapshot: Snapshot, text: str, attention: str 
     with _scratch_lock:
         model = _scratch.get(spec)
         if model is None:
-            with torch.random.fork_rng(devices=[]):  # a throwaway start: leave the generator alone
+            with isolated_generator():  # a throwaway start: leave the generator alone
                 model = _scratch[spec] = build_model(spec).eval()
         with threads_for(0), torch.no_grad():  # one thread: two made this copy 100× slower (busy CPU)
             model.load_state_dict(snapshot.state)

@@ -31,6 +31,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from explorer.training import isolated_generator
 from explorer.vision.blocks import CBAMBlock, ResidualAttentionBlock, SEBlock
 from explorer.vision.shapes import CLASS_NAMES, IMAGE_SIZE
 from explorer.vision.vit import ARCHITECTURE, VisionTransformer, ViTConfig, ViTConfigError, build_vit
@@ -153,11 +154,9 @@ class TinyCNN(nn.Module):
 
 
 def build_model(config: VisionConfig, seed: int | None = None) -> TinyCNN:
-    """A fresh model; with ``seed``, its initial weights are that seed's (the global generator is untouched)."""
-    if seed is None:
-        return TinyCNN(config)
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+    """A fresh model; with ``seed``, its initial weights are that seed's (without, a random start
+    about to be overwritten); either way the global generator is left as it was."""
+    with isolated_generator(seed):
         return TinyCNN(config)
 
 

@@ -30,6 +30,7 @@ import torch
 from torch import nn
 
 from explorer.core.attention import Projections, Settings, Stages, attend
+from explorer.training import isolated_generator
 from explorer.vision.shapes import CLASS_NAMES, IMAGE_SIZE
 
 ARCHITECTURE = "vit"  # the checkpoint's config says which model it describes
@@ -174,11 +175,9 @@ class VisionTransformer(nn.Module):
 
 
 def build_vit(config: ViTConfig, seed: int | None = None) -> VisionTransformer:
-    """A fresh model; with ``seed``, its initial weights are that seed's (the global generator is untouched)."""
-    if seed is None:
-        return VisionTransformer(config)
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+    """A fresh model; with ``seed``, its initial weights are that seed's (without, a random start
+    about to be overwritten); either way the global generator is left as it was."""
+    with isolated_generator(seed):
         return VisionTransformer(config)
 
 

@@ -2160,6 +2160,53 @@
     </message>
 </context>
 <context>
+    <name>DecodingControls</name>
+    <message>
+        <source>&amp;Write</source>
+        <translation>写法(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature</source>
+        <translation>温度(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Top-&amp;k</source>
+        <translation>Top-&amp;k</translation>
+    </message>
+    <message>
+        <source>See&amp;d</source>
+        <translation>种子(&amp;D)</translation>
+    </message>
+    <message>
+        <source>greedy</source>
+        <translation>贪心</translation>
+    </message>
+    <message>
+        <source>sampled</source>
+        <translation>抽样</translation>
+    </message>
+    <message>
+        <source>Greedy: always the most likely token. Sample: a token drawn at random with the probabilities shown (the same seed and text draw the same token).</source>
+        <translation>贪心：总是写出最可能的词元。抽样：按所示概率随机抽取一个词元（同样的种子和文本抽到同样的词元）。</translation>
+    </message>
+    <message>
+        <source>The logits are divided by the temperature before the softmax: below 1 sharper, above 1 flatter.</source>
+        <translation>softmax 之前把 logits 除以温度：小于 1 分布更尖锐，大于 1 更平坦。</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Only the k most likely tokens can be drawn (their probabilities renormalised); 0: every token.</source>
+        <translation>只能抽到最可能的 k 个词元（它们的概率重新归一化）；0：所有词元。</translation>
+    </message>
+    <message>
+        <source>The random draw&apos;s seed: the same seed writes the same text again.</source>
+        <translation>随机抽取的种子：同样的种子会再次写出同样的文本。</translation>
+    </message>
+</context>
+<context>
     <name>Docks</name>
     <message>
         <source>Worked arithmetic</source>
@@ -2193,6 +2240,10 @@
         <translation>交互网页：每一层、每一个头（HTML）</translation>
     </message>
     <message>
+        <source>The next tokens of a language model (data)</source>
+        <translation>语言模型的下一个词元（数据）</translation>
+    </message>
+    <message>
         <source>What</source>
         <translation>内容</translation>
     </message>
@@ -2215,6 +2266,14 @@
     <message>
         <source>HTML (one file, opens offline in any browser)</source>
         <translation>HTML（单个文件，离线时也能在任何浏览器里打开）</translation>
+    </message>
+    <message>
+        <source>CSV (one file, one row per token)</source>
+        <translation>CSV（一个文件，每个词元一行）</translation>
+    </message>
+    <message>
+        <source>JSON (one file, with the settings)</source>
+        <translation>JSON（一个文件，含设置）</translation>
     </message>
     <message>
         <source>CSV (a folder, one file per stage and head)</source>
@@ -2335,8 +2394,8 @@
         <translation>每个头显示哪个阶段（默认为权重）</translation>
     </message>
     <message>
-        <source>Click a head to select it; H̄ is the mean entropy of its weight rows; first token: the mean weight its rows put on the first token (the attention sink; row 0 left out).</source>
-        <translation>点击一个头以选中它；H̄ 是它各权重行的平均熵；首词元：它的各行放在第一个词元上的平均权重（注意力汇聚，不计第 0 行）。</translation>
+        <source>Click a head to select it; H̄ is the mean entropy of its weight rows; first token: the mean weight its rows put on the first token (the attention sink; row 0 left out); prev: on the token before; ind: on the token after the previous occurrence of the current one (when the text repeats itself).</source>
+        <translation>点击一个头以选中它；H̄ 是它各权重行的平均熵；首词元：它的各行放在第一个词元上的平均权重（注意力汇聚，不计第 0 行）；前一：放在前一个词元上的；归纳：放在当前词元上一次出现之后那个词元上的（文本自我重复时）。</translation>
     </message>
     <message>
         <source>Click a head to select it; H̄ is the mean entropy of its weight rows.</source>
@@ -2349,6 +2408,49 @@
     <message>
         <source>All heads</source>
         <translation>所有头</translation>
+    </message>
+</context>
+<context>
+    <name>HeadSwitches</name>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>Head {head} of layer {layer}: {state}. Click (or Space) to switch it.</source>
+        <translation>第 {layer} 层的头 {head}：{state}。点击（或按空格）切换。</translation>
+    </message>
+    <message>
+        <source>also off: {0}</source>
+        <translation>另外已关：{0}</translation>
+    </message>
+    <message>
+        <source>Heads off:</source>
+        <translation>关闭头：</translation>
+    </message>
+    <message>
+        <source>Switch heads of this layer off (any layers: pick another layer and switch more); the next-token panel shows each token&apos;s probability before and after.</source>
+        <translation>关闭这一层的头（可以跨层：换一层再关更多）；下一个词元面板显示每个词元关闭前后的概率。</translation>
+    </message>
+    <message>
+        <source>output zeroed</source>
+        <translation>输出置零</translation>
+    </message>
+    <message>
+        <source>output → its mean</source>
+        <translation>输出 → 其平均值</translation>
+    </message>
+    <message>
+        <source>Zeroed: the head writes nothing. Mean: it writes its mean output over the text at every position (what it adds on average stays, what it says about each token goes). Both before W_O.</source>
+        <translation>置零：这个头什么也不写。平均值：它在每个位置都写出它在整段文本上的平均输出（平均贡献保留，对各个词元的具体信息去掉）。两者都在 W_O 之前。</translation>
+    </message>
+    <message>
+        <source>All on</source>
+        <translation>全部打开</translation>
     </message>
 </context>
 <context>
@@ -2895,6 +2997,14 @@
         <translation>文本被切分成词元：单词、标点和单个字符。随机种子生成的权重没有词表，所以不添加任何标记，也没有不认识的字符；预训练模型会在开头和结尾加上自己的标记。</translation>
     </message>
     <message>
+        <source>The text is cut into tokens. This language model adds its own {start} at the start and nothing at the end: it writes on from the last token. A character it has no token for is split into byte tokens (我 1/3), never made unknown.</source>
+        <translation>文本被切分成词元。这个语言模型在开头加上它自己的 {start}，结尾什么也不加：它从最后一个词元接着往下写。没有对应词元的字符会被拆成字节词元（我 1/3），绝不会变成未知词元。</translation>
+    </message>
+    <message>
+        <source>The text is cut into tokens. This language model adds no marker at the start or the end: it writes on from the last token. A character it has no token for is split into byte tokens (我 1/3), never made unknown.</source>
+        <translation>文本被切分成词元。这个语言模型在开头和结尾都不加标记：它从最后一个词元接着往下写。没有对应词元的字符会被拆成字节词元（我 1/3），绝不会变成未知词元。</translation>
+    </message>
+    <message>
         <source>Mask</source>
         <translation>掩码</translation>
     </message>
@@ -3187,8 +3297,56 @@
         <translation>要学会预测，一个位置就不能看到它要预测的词元。因果掩码在 softmax 之前把所有更靠后的键的分数设为 −∞，所以权重的每一行只分布在该词元自己和它前面的词元上：上三角是空的。</translation>
     </message>
     <message>
+        <source>A language model&apos;s causal mask</source>
+        <translation>语言模型的因果掩码</translation>
+    </message>
+    <message>
+        <source>mask_ij = 1 if j ≤ i, else 0 (as trained)</source>
+        <translation>mask_ij = 1（j ≤ i 时），否则为 0（训练时即如此）</translation>
+    </message>
+    <message>
+        <source>A language model guesses the next token, so while it learns no token may see the ones after it: the causal mask is part of how it was trained, not an option. Each row of the weights sums to 1 over itself and the tokens before it; the cells to the right stay dark.</source>
+        <translation>语言模型要猜下一个词元，所以学习时任何词元都不能看到它后面的词元：因果掩码是它训练方式的一部分，而不是一个选项。权重的每一行只在它自己和它前面的词元上加起来等于 1；右边的格子保持暗色。</translation>
+    </message>
+    <message>
+        <source>The next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>After its last layer the model turns the last token&apos;s vector into a probability for every token of its vocabulary: the panel beside the attention. After “…the futu” this small model gives “r” 90 %. Write appends it; click a row of the weights for the next token after that row.</source>
+        <translation>在最后一层之后，模型把最后一个词元的向量变成词表中每个词元的概率：就是注意力旁边的面板。在“…the futu”之后，这个小模型给“r” 90 %。“写出”把它接到文本后面；点击权重的某一行，可以看那一行之后的下一个词元。</translation>
+    </message>
+    <message>
         <source>A previous-token head</source>
         <translation>前一词元头</translation>
+    </message>
+    <message>
+        <source>A model trained on letters that repeat. In layer 0, heads 0 and 1 put almost all their weight on the token just before (prev 99 % in their titles): each position now carries which letter came before it.</source>
+        <translation>这是一个在重复字母上训练的模型。在第 0 层，头 0 和头 1 几乎把全部权重放在紧挨着的前一个词元上（标题中“前一 99 %”）：于是每个位置都带上了它前面是哪个字母。</translation>
+    </message>
+    <message>
+        <source>Induction heads: the text repeats</source>
+        <translation>归纳头：文本在重复</translation>
+    </message>
+    <message>
+        <source>The text repeats after 8 letters. In layer 1 every head looks at the letter that followed the current one last time (ind 65–92 % in the titles): after the second “z” it looks at the first “u”, and the model writes “u” next (54 %).</source>
+        <translation>文本在 8 个字母之后重复。在第 1 层，每个头都看向当前字母上一次出现时紧跟在它后面的字母（标题中“归纳 65–92 %”）：在第二个“z”之后它看向第一个“u”，于是模型接着写出“u”（54 %）。</translation>
+    </message>
+    <message>
+        <source>Switch heads off: the next token changes</source>
+        <translation>关闭头：下一个词元变了</translation>
+    </message>
+    <message>
+        <source>head output → 0 before W_O</source>
+        <translation>在 W_O 之前把头的输出 → 0</translation>
+    </message>
+    <message>
+        <source>The two previous-token heads of layer 0 are switched off (the buttons above the grid): “u” falls from 54 % to 2 %. The induction heads can no longer find where the current letter came before. Switch other heads off and on and watch the two bars.</source>
+        <translation>第 0 层的两个前一词元头被关闭了（网格上方的按钮）：“u”从 54 % 降到 2 %。归纳头再也找不到当前字母以前出现在哪里。再关闭、打开别的头，看两根条的变化。</translation>
+    </message>
+    <message>
+        <source>Language models: attention that writes</source>
+        <translation>语言模型：会写字的注意力</translation>
     </message>
     <message>
         <source>score = mean αᵢ,ᵢ₋₁</source>
@@ -3826,6 +3984,22 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <source>The window shows the bundled model instead: {0}.</source>
         <translation>窗口改用自带的模型：{0}。</translation>
     </message>
+    <message>
+        <source>Language model: tiny GPT-2 (characters)</source>
+        <translation>语言模型：微型 GPT-2（按字符）</translation>
+    </message>
+    <message>
+        <source>GPT-2, 2 layers × 4 heads, 64 wide, one token per character, trained here for 900 steps on a short English and Chinese text about attention (the language-model lab&apos;s). Causal, with its next token; layer 0 has a previous-token head.</source>
+        <translation>GPT-2，2 层 × 4 个头，宽 64，每个字符一个词元，在这里用一段关于注意力的简短中英文文本训练了 900 步（语言模型实验室的模型）。因果的，带下一个词元；第 0 层有一个前一词元头。</translation>
+    </message>
+    <message>
+        <source>Language model: tiny GPT-2 (repeats, induction heads)</source>
+        <translation>语言模型：微型 GPT-2（重复序列，归纳头）</translation>
+    </message>
+    <message>
+        <source>GPT-2, 2 layers × 4 heads, one token per letter, trained here on random letters that repeat (the language-model lab&apos;s): type a few letters twice and layer 1&apos;s heads look at the letter after the last time the current one appeared.</source>
+        <translation>GPT-2，2 层 × 4 个头，每个字母一个词元，在这里用会重复的随机字母训练（语言模型实验室的模型）：把几个字母输入两遍，第 1 层的头就会看向当前字母上一次出现之后的那个字母。</translation>
+    </message>
 </context>
 <context>
     <name>NextTokenPanel</name>
@@ -3842,28 +4016,68 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>“{token}”（位置 {position}）之后的下一个词元</translation>
     </message>
     <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>The distribution a sample is drawn from: softmax(logits ÷ {t}), top-k {k}.</source>
+        <translation>抽样所依据的分布：softmax(logits ÷ {t})，top-k {k}。</translation>
+    </message>
+    <message>
+        <source>zeroed before W_O</source>
+        <translation>在 W_O 之前置零</translation>
+    </message>
+    <message>
+        <source>replaced by their mean over the text, before W_O</source>
+        <translation>在 W_O 之前换成它们在文本上的平均值</translation>
+    </message>
+    <message>
+        <source>Two bars a token: grey with every head on, coloured with heads {heads} off ({how}). The listed tokens hold {p} of the probability before, {q} after.</source>
+        <translation>每个词元两根条：灰色为所有头都开着，彩色为关闭头 {heads} 之后（{how}）。列出的词元关闭前合计占 {p} 的概率，关闭后占 {q}。</translation>
+    </message>
+    <message>
         <source>These {k} together: {p} of the probability; every other token shares the rest.</source>
         <translation>这 {k} 个合计占 {p} 的概率；其余概率分给所有其他词元。</translation>
+    </message>
+    <message>
+        <source>Write a sample: “{0}”</source>
+        <translation>写出抽样：“{0}”</translation>
     </message>
     <message>
         <source>Write “{0}”</source>
         <translation>写出“{0}”</translation>
     </message>
     <message>
+        <source>Append the token drawn with this seed (sampling): the attention of the token just written is shown at once. A click on a row writes that token.</source>
+        <translation>把用这个种子抽到的词元接到句子后面（抽样）：刚写出的词元的注意力立即显示。点击某一行则写出那一行的词元。</translation>
+    </message>
+    <message>
         <source>Append the most likely token to the sentence (greedy decoding): the attention of the token just written is shown at once. A click on a row writes that token.</source>
         <translation>把最可能的词元接到句子后面（贪心解码）：刚写出的词元的注意力立即显示。点击某一行则写出那一行的词元。</translation>
+    </message>
+    <message>
+        <source>With heads off, the token is chosen by the model with those heads off.</source>
+        <translation>关闭了头时，由关闭这些头之后的模型来选词元。</translation>
+    </message>
+    <message>
+        <source>From the model&apos;s own forward (every layer with its causal attention); the options change only the layer drawn. Click a row of the attention: the next token after that one. Turn heads off in the All heads tab.</source>
+        <translation>来自模型自身的前向计算（每一层都用它的因果注意力）；上面的选项只改变所画的这一层。点击注意力的一行：看该词元之后的下一个词元。在“所有头”标签页中可以关闭头。</translation>
+    </message>
+    <message>
+        <source>Next token (a language model&apos;s)</source>
+        <translation>下一个词元（语言模型的）</translation>
     </message>
     <message>
         <source>“{0}” is a byte of a character split over tokens: it cannot be typed as text on its own. A click on another row writes that token.</source>
         <translation>“{0}”是一个被拆成多个词元的字符中的一个字节：它本身不能作为文本写出。点击其他行可写出那一行的词元。</translation>
     </message>
     <message>
-        <source>From the model&apos;s own forward (every layer with its causal attention); the options change only the layer drawn. Click a row of the attention: the next token after that one.</source>
-        <translation>来自模型自身的前向计算（每一层都用它的因果注意力）；上面的选项只改变所画的这一层。点击注意力的一行：看该词元之后的下一个词元。</translation>
-    </message>
-    <message>
         <source>softmax(LM head · final norm(h)) at the selected query&apos;s position: what a language model trained to predict the next token expects after it</source>
         <translation>在所选查询的位置上计算 softmax(LM 头 · 最终归一化(h))：一个为预测下一个词元而训练的语言模型认为其后会出现什么</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: open a language model to see its next tokens</source>
+        <translation>还没有可导出的内容：先打开一个语言模型，看它的下一个词元</translation>
     </message>
 </context>
 <context>
@@ -4122,6 +4336,22 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>课文里的查询“男鞋”对商品名做注意力，多语言模型，第 3 层第 8 个头：“男”把 0.63 和 0.18 给了两个“男士”里的“男”，“鞋”把 0.28 和 0.21 给了两个“鞋”；连衣裙、书包和刀具几乎分不到权重。</translation>
     </message>
     <message>
+        <source>Language model: what comes next</source>
+        <translation>语言模型：接下来是什么</translation>
+    </message>
+    <message>
+        <source>The bundled tiny GPT-2 (one token per character), its causal mask as trained: after “…the futu” the next-token panel gives “r” 90 %; Write appends it.</source>
+        <translation>随附的微型 GPT-2（每个字符一个词元），因果掩码与训练时相同：在“…the futu”之后，下一个词元面板给“r” 90 %；“写出”把它接上。</translation>
+    </message>
+    <message>
+        <source>Language model: induction heads on a repeat</source>
+        <translation>语言模型：重复文本上的归纳头</translation>
+    </message>
+    <message>
+        <source>The tiny GPT-2 trained on repeats, layer 1: in All heads every head looks at the letter after the previous “z” (ind 65–92 %), and “u” comes next (54 %).</source>
+        <translation>在重复序列上训练的微型 GPT-2，第 1 层：在“所有头”中每个头都看向上一个“z”之后的字母（归纳 65–92 %），接下来是“u”（54 %）。</translation>
+    </message>
+    <message>
         <source>Bahdanau additive scoring (translation)</source>
         <translation>Bahdanau 加性评分（翻译）</translation>
     </message>
@@ -4321,7 +4551,7 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <name>Stages</name>
     <message>
         <source>weights (after softmax / hard)</source>
-        <translation>注意力权重（softmax / 硬选择之后）</translation>
+        <translation>权重（softmax/硬选择后）</translation>
     </message>
     <message>
         <source>raw scores</source>
@@ -4342,6 +4572,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Q split into heads</source>
         <translation>Q 拆分到各个头</translation>
+    </message>
+    <message>
+        <source>rotation angles (RoPE)</source>
+        <translation>旋转角度（RoPE）</translation>
     </message>
     <message>
         <source>mask</source>
@@ -4366,6 +4600,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>entropy</source>
         <translation>熵</translation>
+    </message>
+    <message>
+        <source>no rotation: this model has no rotary positions</source>
+        <translation>没有旋转：这个模型不用旋转位置编码</translation>
+    </message>
+    <message>
+        <source>angle p·ω_i (radians, mod 2π),  ω_i = {0}^(−2i/d_k)</source>
+        <translation>角度 p·ω_i（弧度，对 2π 取模），  ω_i = {0}^(−2i/d_k)</translation>
     </message>
     <message>
         <source>X (queries = keys)</source>
@@ -4396,8 +4638,28 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>掩码：{mask}（1 = 可见）</translation>
     </message>
     <message>
+        <source>previous token {0}</source>
+        <translation>前一词元 {0}</translation>
+    </message>
+    <message>
+        <source>induction {0} (the text repeats every {1} tokens)</source>
+        <translation>归纳 {0}（文本每 {1} 个词元重复一次）</translation>
+    </message>
+    <message>
         <source>first token {0}</source>
         <translation>首词元 {0}</translation>
+    </message>
+    <message>
+        <source>(off)</source>
+        <translation>（关）</translation>
+    </message>
+    <message>
+        <source>prev {0}</source>
+        <translation>前一 {0}</translation>
+    </message>
+    <message>
+        <source>ind {0}</source>
+        <translation>归纳 {0}</translation>
     </message>
     <message>
         <source>entropy of each weight row (nats)</source>
@@ -4471,6 +4733,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>全局注意力与 Luong 的局部注意力并排：每个输出步的窗口 [p_t − D, p_t + D]、p_t、高斯，在训练好的模型上改变 D，并看着两者训练</translation>
     </message>
     <message>
+        <source>Local</source>
+        <translation>局部</translation>
+    </message>
+    <message>
         <source>Vision</source>
         <translation>视觉</translation>
     </message>
@@ -4487,12 +4753,36 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>一个小小的 GPT 学习预测下一个词元：看前一词元头和归纳头如何形成，并关闭一些头</translation>
     </message>
     <message>
+        <source>GPT</source>
+        <translation>GPT</translation>
+    </message>
+    <message>
         <source>Vision Transformer</source>
         <translation>视觉 Transformer</translation>
     </message>
     <message>
         <source>Self-attention between a picture&apos;s patches, beside the CNN: each head&apos;s map, the CLS token, rollout, local and global heads, and how much data each model needs</source>
         <translation>图片图块之间的自注意力，与 CNN 并排：每个头的图、CLS 词元、注意力展开、局部头与全局头，以及每个模型需要多少数据</translation>
+    </message>
+    <message>
+        <source>ViT</source>
+        <translation>ViT</translation>
+    </message>
+    <message>
+        <source>Labs</source>
+        <translation>实验室</translation>
+    </message>
+    <message>
+        <source>Small models trained while you watch: pick a lab in the row of buttons (Ctrl+PgDown / Ctrl+PgUp: the next or previous lab)</source>
+        <translation>边看边训练的小模型：在按钮行里选一个实验（Ctrl+PgDown / Ctrl+PgUp：下一个或上一个实验）</translation>
+    </message>
+    <message>
+        <source>Next lab</source>
+        <translation>下一个实验</translation>
+    </message>
+    <message>
+        <source>Previous lab</source>
+        <translation>上一个实验</translation>
     </message>
 </context>
 <context>
@@ -4947,12 +5237,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>步</translation>
     </message>
     <message>
-        <source>{0} training loss</source>
-        <translation>{0} 训练损失</translation>
+        <source>training loss</source>
+        <translation>训练损失</translation>
     </message>
     <message>
-        <source>{0} held-out accuracy</source>
-        <translation>{0} 留出准确率</translation>
+        <source>held-out accuracy</source>
+        <translation>留出集准确率</translation>
     </message>
     <message>
         <source>Picture:</source>
@@ -5017,10 +5307,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Open a photo</source>
         <translation>打开照片</translation>
-    </message>
-    <message>
-        <source>Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)</source>
-        <translation>图片 (*.png *.jpg *.jpeg *.bmp *.gif);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Computing…</source>
@@ -5131,8 +5417,20 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>ViT（2 层，4 个头）</translation>
     </message>
     <message>
+        <source>{0}, each seed</source>
+        <translation>{0}，每个随机种子</translation>
+    </message>
+    <message>
+        <source>{0}, live run</source>
+        <translation>{0}，现场训练</translation>
+    </message>
+    <message>
         <source>training pictures (log scale)</source>
         <translation>训练图片数（对数刻度）</translation>
+    </message>
+    <message>
+        <source>The CNN&apos;s lead in points: {0}. Lines: the mean of the seeds; dots: each seed ({1}).</source>
+        <translation>CNN 领先的百分点：{0}。折线：各随机种子的平均；圆点：每个随机种子（{1}）。</translation>
     </message>
     <message>
         <source>held-out accuracy on 2,000 pictures</source>
@@ -5141,14 +5439,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>chance (8 classes)</source>
         <translation>随机猜测（8 类）</translation>
-    </message>
-    <message>
-        <source>live run</source>
-        <translation>现场训练</translation>
-    </message>
-    <message>
-        <source>The CNN&apos;s lead in points: {0}. Seeds: {1}.</source>
-        <translation>CNN 领先的百分点：{0}。随机种子：{1}。</translation>
     </message>
     <message>
         <source>Squares: the live run&apos;s last held-out accuracy (500 pictures).</source>
@@ -5165,6 +5455,34 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>No model was trained for this: the weights are the photo&apos;s own numbers.</source>
         <translation>这里没有训练任何模型：权重来自照片自己的数值。</translation>
+    </message>
+    <message>
+        <source>The ViT&apos;s heads on this picture: {0}.</source>
+        <translation>ViT 的各个注意力头在这张图片上：{0}。</translation>
+    </message>
+    <message>
+        <source>Open a photo on the Photo page first.</source>
+        <translation>请先在“照片”页打开一张照片。</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: where it looks, beside the CNN</source>
+        <translation>视觉 Transformer：看向哪里，与 CNN 并排</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: its heads</source>
+        <translation>视觉 Transformer：各个注意力头</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: accuracy against data</source>
+        <translation>视觉 Transformer：准确率与数据量</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: a photo&apos;s own patches</source>
+        <translation>视觉 Transformer：照片自身的图块</translation>
+    </message>
+    <message>
+        <source>Vision Transformer: the live pair&apos;s training curves</source>
+        <translation>视觉 Transformer：现场训练两个模型的训练曲线</translation>
     </message>
 </context>
 <context>
@@ -5307,6 +5625,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Which block&apos;s attention the pages show</source>
         <translation>各页显示哪一个块的注意力</translation>
+    </message>
+    <message>
+        <source>Arithmetic</source>
+        <translation>算式</translation>
+    </message>
+    <message>
+        <source>Show the worked arithmetic of the chosen channel or position</source>
+        <translation>显示所选通道或位置的逐步计算</translation>
     </message>
     <message>
         <source>Picture</source>

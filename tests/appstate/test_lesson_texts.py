@@ -5,7 +5,14 @@ import re
 
 import pytest
 
-from explorer.appstate.lesson import STEPS, TOKENS_WITHOUT_MARKERS, model_markers, step_explanation
+from explorer.appstate.lesson import (
+    STEPS,
+    TOKENS_OF_A_DECODER,
+    TOKENS_OF_A_DECODER_WITHOUT_START,
+    TOKENS_WITHOUT_MARKERS,
+    model_markers,
+    step_explanation,
+)
 
 TEX = re.compile(r"[\^_]\{|\\[a-z]+")
 
@@ -27,3 +34,15 @@ def test_the_tokens_step_names_each_models_markers():
     assert step_explanation(tokens, ["hi"]) == (TOKENS_WITHOUT_MARKERS, {})
     other = STEPS[1]
     assert step_explanation(other, ["[CLS]", "[SEP]"]) == (other.explanation, {})
+
+
+def test_the_tokens_step_of_a_language_model_names_its_own_start_token():
+    tokens = STEPS[0]
+    for start in ("<s>", "<|begin_of_text|>"):  # Llama 2 / Mistral, Llama 3: a start, no end
+        text, words = step_explanation(tokens, [start, "▁the", "▁cat"], decoder=True)
+        shown = text.format(**words)
+        assert text == TOKENS_OF_A_DECODER and shown.count(start) == 1
+        assert not any(m in shown for m in ("[CLS]", "[SEP]", "</s>", "[UNK]"))
+    # GPT-2, Qwen2: no start token; seeded weights or an encoder are not a language model
+    assert step_explanation(tokens, ["the", "␣cat"], decoder=True) == (TOKENS_OF_A_DECODER_WITHOUT_START, {})
+    assert step_explanation(tokens, ["hi"], decoder=False) == (TOKENS_WITHOUT_MARKERS, {})

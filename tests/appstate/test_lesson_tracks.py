@@ -22,7 +22,7 @@ def test_every_step_has_a_stable_id_of_its_track():
     for track in TRACKS:
         for step in track.steps:
             assert ID.match(step.id) and step.id.startswith(track.id + "."), step.id
-    assert track_ids() == (ALL_TRACKS, "attention", "translation", "vision", "lm", "local", "vit")
+    assert track_ids() == (ALL_TRACKS, "attention", "translation", "vision", "lm", "local", "vit", "decoder")
     # the shipped ids sessions already name: never renamed
     for known in (
         "attention.tokens",

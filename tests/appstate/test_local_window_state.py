@@ -5,7 +5,7 @@ import pytest
 from explorer.appstate.local_window import LocalRequest, LocalSettings, LocalWindowState
 from explorer.appstate.session import apply_session, session_of
 from explorer.appstate.state import ExplorerState
-from explorer.seq2seq.local_lab import WindowPair
+from explorer.seq2seq.local_lab import ComparedWindows, WindowPair
 
 
 def heard(state):
@@ -35,6 +35,22 @@ def test_requests_are_equal_when_they_would_give_the_same_traces():
     assert lab.request() == first  # a selection is drawn, not computed
     lab.set_window(4)
     assert lab.request() != first and lab.request().window == 4
+
+
+def test_another_d_reuses_the_global_trace_of_the_same_text_and_weights(monkeypatch):
+    import explorer.appstate.local_window as local_window
+
+    seen = []
+    monkeypatch.setattr(local_window, "shipped_pair", lambda pair: {})
+    monkeypatch.setattr(local_window, "compare_windows", lambda *a: seen.append(a[-1]) or a[-1])
+    lab = LocalWindowState()
+    first = lab.request()
+    previous = (first, ComparedWindows("the global trace", "a local trace"))  # type: ignore[arg-type]
+    lab.set_window(5)
+    lab.request().compute(previous)
+    lab.set_source("a b")
+    lab.request().compute(previous)
+    assert seen == ["the global trace", None]  # another text: global attention decodes it again
 
 
 def test_a_run_trains_the_chosen_pair_and_reads_with_its_own_d():

@@ -10,7 +10,9 @@ from explorer.core.head_measures import (
     induction_score,
     mean_attention_distance,
     previous_token_score,
+    repeat_period,
     self_share,
+    text_induction_score,
 )
 
 
@@ -115,3 +117,25 @@ def test_leading_axes_are_measured_one_by_one():
         for p in range(4):
             for layer in range(2):
                 np.testing.assert_array_equal(whole[p, layer], measure(stack[p, layer]))
+
+
+def test_a_repeated_text_is_found_with_what_stands_before_it():
+    assert repeat_period([1, 2, 3, 4, 1, 2, 3, 4]) == (0, 4)
+    assert repeat_period(["<s>", "A", "B", "C", "A", "B"]) == (1, 3)  # a start token before
+    # GPT-2 spells the first word without its space: "the" then "Ġcat … Ġthe Ġcat"
+    assert repeat_period(["the", "Ġcat", "Ġsat", ".", "Ġthe", "Ġcat", "Ġsat", "."]) == (1, 4)
+    assert repeat_period([1, 2, 1, 2, 1, 2]) == (0, 2)  # the smallest period
+    for text in ([1, 2, 3, 4], [5, 5, 5], "the cat and the dog".split(), [], [1]):
+        assert repeat_period(text) is None
+    assert repeat_period([1, 2, 3, 1, 2, 4]) is None  # not every token repeats
+
+
+def test_the_induction_score_of_a_text_reads_its_repeated_part():
+    tokens = ["<s>", "A", "B", "C", "D", "A", "B", "C"]  # start 1, period 4
+    weights = _random_weights(3, 8, 8, seed=5, causal=True)
+    scores, period = text_induction_score(weights, tokens)
+    assert period == 4
+    # rows 5, 6, 7 (A B C again) on the token after their previous occurrence: 2, 3, 4
+    expected = np.mean([weights[:, i, i - 3] for i in (5, 6, 7)], axis=0)
+    np.testing.assert_allclose(scores, expected, atol=1e-12)
+    assert text_induction_score(weights, list("abcdefgh")) is None

@@ -167,6 +167,7 @@ def test_the_session_is_a_snapshot_of_the_whole_state(tmp_path):
     state.board.set_board(BOARD_PRESETS[1].board)
     state.lines.set_options(LinesOptions(pipeline=True, head_subset=(1, 3)))
     state.predict.set_enabled(True)
+    state.decoding.update(heads_off=frozenset({(1, 2)}), ablation="mean", decoding="sample", top_k=5, seed=9)
     path = tmp_path / "all.aexp.json"
     save_session(path, session_of(state))
     assert json.loads(path.read_text(encoding="utf-8"))["version"] == 2
@@ -174,7 +175,7 @@ def test_the_session_is_a_snapshot_of_the_whole_state(tmp_path):
     events = []
     fresh.subscribe(lambda event, s: events.append(event))
     apply_session(fresh, load_session(path))
-    saved_part = {"board": "board", "lines": "options", "predict": "enabled"}  # of the sub-states
+    saved_part = {"board": "board", "lines": "options", "predict": "enabled", "decoding": "options"}
     for attribute in vars(state):
         if not attribute.startswith("_"):
             mine, theirs = getattr(fresh, attribute), getattr(state, attribute)

@@ -168,15 +168,31 @@ def test_gpt2_folder_next_tokens_and_learned_positions(qtbot, make_window, gpt2_
     wait_trace(qtbot, window, sentence="the street")
     assert_next_tokens_match(qtbot, tiny_decoders, gpt2_folder, window, window.trace.n_query - 1)
 
-    # the All heads tab: each head's weight on the first token (the attention sink), row 0 left out
+    # the All heads tab: each head's weight on the first token (the attention sink), row 0 left
+    # out, and on the token before; on a text that repeats, on the token after the last occurrence
+    repeated = "the street and the cat the street and the cat"
+    window.state.update_config(sentence=repeated)
+    wait_trace(qtbot, window, sentence=repeated)
     window.state.set_tab(Tab.HEADS)
     grid = window.heads
     qtbot.waitUntil(lambda: grid.prepared is window.prepared and len(grid.panels) == 4, timeout=WAIT_MS)
-    weights = window.trace.weights
+    weights, n = window.trace.weights, window.trace.n_query
+    ids = window.trace.token_ids_query
+    # the first "the" is spelt without its space: the repetition starts after it, period n / 2
+    start, period = 1, n // 2
+    assert n % 2 == 0 and ids[0] != ids[period] and ids[1:period] == ids[period + 1 :]
     for h, panel in enumerate(grid.panels):
         sink = float(weights[h, 1:, 0].mean())
-        assert panel.title.endswith(f" · first token {100 * sink:.0f} %"), panel.title
-    assert "attention sink" in grid.hover_label.text()
+        previous = np.mean([weights[h, i, i - 1] for i in range(1, n)])
+        induction = np.mean([weights[h, i, i - period + 1] for i in range(start + period, n)])
+        assert panel.title.endswith(
+            f" · first token {100 * sink:.0f} % · prev {100 * previous:.0f} % · ind {100 * induction:.0f} %"
+        ), panel.title
+        assert grid.head_description(h) == (
+            f"previous token {100 * previous:.0f} %, induction {100 * induction:.0f} % (the text repeats "
+            f"every {period} tokens), first token {100 * sink:.0f} %"
+        )
+    assert "attention sink" in grid.hover_label.text() and "previous occurrence" in grid.hover_label.text()
 
     # the Compare tab names A's and B's mask as the one the model was trained with
     window.state.set_tab(Tab.COMPARE)

@@ -45,7 +45,7 @@ ALLOWED = {
     "UNK", "CLS", "SEP", "PAD", "MASK",
     # formulas, and the English terms the Chinese lesson keeps on purpose
     "softmax", "Softmax", "tanh", "exp", "ln", "argmax", "cos", "Query", "Key", "Value", "one-hot",
-    "Squeeze", "Excitation", "sigmoid", "Sigmoid", "avg", "max", "logit",  # SENet's, CBAM's own words
+    "Squeeze", "Excitation", "sigmoid", "Sigmoid", "avg", "max", "logit", "logits",  # SENet's, CBAM's own words
     # units and key names
     "ms", "px", "nats", "KB", "MB", "GB",
     "Ctrl", "Shift", "Alt", "Meta", "Esc", "Del", "Home", "End", "PgUp", "PgDown", "Tab", "Enter",
@@ -73,7 +73,8 @@ def english(text: str) -> list[str]:
     text = re.sub(r"\S+ → \S+(?= \d)", " ", text)  # tokens that find each other: visits → visite 0.75
     found = []
     for segment in re.split(r"\n|  •  |：|: |；|; ", text):
-        formula = "=" in segment or "→" in segment
+        # a formula, or the second line of one a narrow figure title wrapped: "softmax(masked)"
+        formula = "=" in segment or "→" in segment or re.search(r"\b(soft|arg)max\(", segment) is not None
         for match in WORD.finditer(segment):
             word = match.group(0)
             start, end = match.span()

@@ -13,12 +13,15 @@ from PySide6 import QtWidgets
 
 from explorer.appstate.lesson import STEPS
 from explorer.gui.heatmap import MatrixCanvas
+from explorer.gui.heatmap.figure import text_places
 from explorer.gui.lab.curves import CurvePlot
+from explorer.gui.labs.vision.bars import BarChart
 
 from .helpers import WAIT_MS
 
 MIN_SHARE = 0.4  # of the tab's height, for every figure a lab step shows
 ALL_LABELLED = 16  # rows up to this many carry every label
+ALL_POSITIONS = 8  # a Vision map's positions up to this many carry every label
 
 
 def present(window, language="en"):
@@ -37,19 +40,39 @@ def settle(qtbot, window, view):
 
 
 def figures(view):
-    """(what, plot height, rows, labelled rows) of every figure shown on the tab."""
+    """(what, plot height, rows to label, labelled rows) of every figure shown on the tab. A
+    shared axis labels every panel of its grid row. A Vision map's rows are positions, not
+    tokens: counted only where the map draws its axes, up to ALL_POSITIONS rows."""
+    positions = view.TAB == "vision"
     out = []
     for canvas in view.findChildren(MatrixCanvas):
         if not canvas.isVisible():
             continue
-        layout = canvas.current_layout()
-        for box in layout.boxes:
+        figure = canvas.figure
+        for box in canvas.current_layout().boxes:
             panel = canvas.panels[box.index]
-            labelled = len(box.rows) if box.draw_rows else 0
-            out.append((panel.name or panel.title, box.plot.height(), panel.shape[0], labelled))
+            labelled = len(box.rows) if box.draw_rows or figure.shared_axes else 0
+            rows = panel.shape[0]
+            if positions and (not figure.axes or rows > ALL_POSITIONS):
+                rows = 0
+            out.append((panel.name or panel.title, box.plot.height(), rows, labelled))
     for plot in view.findChildren(CurvePlot):
         if plot.isVisible():
             out.append(("curve " + plot.curves.x_label, plot.height(), 0, 0))
+    for chart in view.findChildren(BarChart):
+        if chart.isVisible():
+            out.append(("bars", chart.height(), 0, 0))
+    return out
+
+
+def cut_titles(view) -> list[str]:
+    """Titles and headers inside the tab's figures that do not fit (drawn elided)."""
+    out = []
+    for canvas in view.findChildren(MatrixCanvas):
+        if canvas.isVisible():
+            for place in text_places(canvas.current_layout(), canvas.figure, canvas.style_):
+                if place.kind in ("title", "header") and place.text.endswith("…"):
+                    out.append(place.text)
     return out
 
 
@@ -65,7 +88,7 @@ def too_small(view) -> list:
 # -- the sentence bar --------------------------------------------------------------------------------
 def test_the_lab_tabs_give_the_sentence_bar_and_the_message_row_to_their_figures(qtbot, window):
     present(window)
-    assert window.sentence_bar.isVisible() and window.strip.isVisible()
+    assert window.sentence_bar.isVisible() and not window.strip.isVisible()  # nothing to say: no room
     for tab in ("translation", "vision"):
         window.state.set_tab(tab)
         QtWidgets.QApplication.processEvents()
@@ -75,7 +98,9 @@ def test_the_lab_tabs_give_the_sentence_bar_and_the_message_row_to_their_figures
         window.hide_banner()
         assert not window.strip.isVisible()
     window.state.set_tab("pipeline")
-    assert window.sentence_bar.isVisible() and window.strip.isVisible()
+    assert window.sentence_bar.isVisible() and not window.strip.isVisible()
+    window.show_error("cannot read that file")
+    assert window.strip.isVisible() and window.banner.isVisible()
 
 
 # -- figures readable from the back --------------------------------------------------------------------
@@ -93,6 +118,56 @@ def test_every_translation_step_draws_its_figures_large_with_every_row_labelled(
         shown = figures(view)
         assert shown, STEPS[k].id
         assert not too_small(view), (STEPS[k].id, view.height(), too_small(view))
+        assert not cut_titles(view), (STEPS[k].id, cut_titles(view))
+
+
+VISION_STEPS = [k for k, s in enumerate(STEPS) if s.tab == "vision"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_vision_step_shows_only_its_panels_large_with_whole_titles(qtbot, window, language):
+    """Channel maps were 7 % of the tab, spatial maps 15 %, the picture and the curves a
+    quarter, titles cut ("M_s 叠在图片上（block…"): on a projector a step shows the panels it
+    names alone, the arithmetic on demand."""
+    from explorer.appstate.lesson_vision import SHOWS
+    from explorer.gui.lab.warm import plotting_ready
+
+    present(window, language)
+    view = window.view("vision")
+    qtbot.waitUntil(plotting_ready, timeout=WAIT_MS)  # the curves' import, before the walk
+    for k in VISION_STEPS:
+        window.state.set_lesson_step(k)
+        shows = SHOWS[STEPS[k].stage]
+        qtbot.waitUntil(
+            lambda: (
+                view.result is not None
+                and not window.worker.busy()
+                and view.result.request.model.variant == window.state.vision.variant
+            ),
+            timeout=WAIT_MS,
+        )
+        qtbot.wait(30)
+        QtWidgets.QApplication.processEvents()
+        where = (language, STEPS[k].id, view.height())
+        shown = figures(view)
+        assert shown, where
+        assert not too_small(view), (where, too_small(view))
+        assert not cut_titles(view), (where, cut_titles(view))
+        names = {what for what, *_ in shown if not what.startswith(("curve", "bars"))}
+        assert names <= set(shows.projected()), (where, names)
+        worked = {"channel": view.channel_page.worked, "spatial": view.spatial_page.worked}.get(shows.page)
+        if worked is not None:  # the arithmetic on demand
+            assert not worked.isVisible() and view.worked_button.isVisible(), where
+            view.worked_button.click()
+            assert worked.isVisible(), where
+            view.worked_button.click()
+    window.state.set_presentation(False)  # off the projector every panel is back
+    QtWidgets.QApplication.processEvents()
+    assert len(view.train_page.plots) == 2 and view.controls.isVisible()
+    window.state.set_lesson_step(VISION_STEPS[1])
+    qtbot.waitUntil(lambda: not window.worker.busy(), timeout=WAIT_MS)
+    QtWidgets.QApplication.processEvents()
+    assert len(view.channel_page.figure.figure.panels) > 10 and view.channel_page.worked.isVisible()
 
 
 # -- what the date grammar knows, beside the answer ---------------------------------------------------------

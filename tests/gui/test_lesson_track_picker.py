@@ -28,6 +28,7 @@ def test_a_picked_track_is_walked_alone(qtbot, small):
         "lm",
         "local",
         "vit",
+        "decoder",
     ]
     assert picker.currentData() == ALL_TRACKS and lesson.step_label.text() == f"Step 1 of {len(STEPS)}:"
     picker.setCurrentIndex(picker.findData("vision"))

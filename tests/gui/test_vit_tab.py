@@ -6,12 +6,14 @@ run_model on the shipped curve checkpoints (or on the live pair's snapshots via 
 the photograph's attention re-done with photo_attention, the shipped experiment's file.
 """
 
+import xml.etree.ElementTree as ET
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.lesson import STEPS, step_index
 from explorer.appstate.session import apply_session, load_session, save_session, session_of
@@ -28,7 +30,7 @@ from explorer.vision.train import model_at
 from explorer.vision.vit_measures import uniform_distance
 from explorer.vision.vit_trace import run_vit_model
 
-from .helpers import WAIT_MS
+from .helpers import WAIT_MS, pixels
 from .projector_check import all_problems
 from .test_vision_tab import run_until
 
@@ -115,12 +117,33 @@ def test_the_data_page_is_the_shipped_experiment(qtbot, vit):
     window, view = vit
     view.pages.setCurrentIndex(PAGES.index("data"))
     result = shipped_result()
-    for model in ("cnn", "vit"):
-        assert view.data_curve.points[model] == [(n, result.accuracies(model, n)) for n in result.sizes()]
+    plot = view.data_plot
+    curves = plot.curves
+    assert curves.log_x and curves.x_ticks == tuple(float(n) for n in result.sizes())
+    series = {s.name: s for s in curves.series}
+    qtbot.waitUntil(lambda: plot.plot is not None, timeout=WAIT_MS)
+    for model, name in (("cnn", "CNN (CBAM, 3 blocks)"), ("vit", "ViT (2 layers, 4 heads)")):
+        line, dots = series[name], series[f"{name}, each seed"]
+        means = [float(np.mean(result.accuracies(model, n))) for n in result.sizes()]
+        np.testing.assert_allclose(line.ys, means)
+        every = [(n, a) for n in result.sizes() for a in result.accuracies(model, n)]
+        assert len(every) == len(result.sizes()) * len(result.seeds())  # a dot per seed and size
+        assert list(zip(dots.xs, dots.ys)) == every and not dots.line
+        # on screen: the dots at log10 of the sizes
+        xs, ys = plot._items[curves.series.index(dots)].getData()
+        np.testing.assert_allclose(xs, np.log10([n for n, _ in every]))
+        np.testing.assert_allclose(ys, [a for _, a in every])
+    chance = series["chance (8 classes)"]
+    assert chance.dashed and set(chance.ys) == {1 / 8}
+    # hovering over 1,000 pictures reads out every seed of both models there
+    readout = plot.show_value_at(1100.0).splitlines()
+    assert readout[0] == "training pictures (log scale) 1,000"
+    assert len(readout) == 1 + 2 + 2 * len(result.seeds())
     caption = view.caption.text()
     assert "The CNN stays ahead" in caption or "level or ahead" in caption
     for n, gap in result.gaps().items():
         assert f"{n:,}: {gap:+.0f}" in caption
+    assert "dots: each seed (" + ", ".join(map(str, result.seeds())) + ")" in caption
 
 
 def test_the_live_pair_trains_both_models_and_the_maps_follow(qtbot, vit):
@@ -149,18 +172,34 @@ def test_the_live_pair_trains_both_models_and_the_maps_follow(qtbot, vit):
     curves = page.content.curves(lab, vit_run, None)
     assert [len(s.xs) for s in curves[1].series] == [len(vit_run.eval_steps), len(cnn_run.eval_steps)]
     view.pages.setCurrentIndex(PAGES.index("data"))
-    assert set(view.data_curve.live) == {"vit", "cnn"}
-    assert view.data_curve.live["cnn"] == (100, cnn_run.last("accuracy"))
+    squares = {s.name: s for s in view.data_plot.curves.series if s.hollow}
+    assert set(squares) == {"CNN (CBAM, 3 blocks), live run", "ViT (2 layers, 4 heads), live run"}
+    cnn_square = squares["CNN (CBAM, 3 blocks), live run"]
+    assert (list(cnn_square.xs), list(cnn_square.ys)) == ([100.0], [cnn_run.last("accuracy")])
+    assert "Squares: the live run" in view.caption.text()
 
 
-def test_a_photo_through_the_models_and_by_its_own_patches(qtbot, vit, tmp_path):
+def test_a_photo_through_the_models_and_by_its_own_patches(qtbot, vit, tmp_path, monkeypatch):
     window, view = vit
     rng = np.random.default_rng(3)
     picture = (rng.random((90, 120, 3)) * 255).astype(np.uint8)
     picture[20:60, 30:70] = (250, 20, 20)
     Image.fromarray(picture).save(tmp_path / "photo.png")
-    view.load_file(str(tmp_path / "photo.png"))
+    asked = []  # the dialog the Photo page's button opens: the vision tabs' shared one
+
+    def dialog(parent, title, start, filters):
+        asked.append((title, start, filters))
+        return str(tmp_path / "photo.png"), ""
+
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName", staticmethod(dialog))
+    view.pages.setCurrentIndex(PAGES.index("photo"))
+    qtbot.mouseClick(view.photo_button, QtCore.Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.photo is not None, timeout=WAIT_MS)
+    assert asked[0][0] == "Open a photo" and "*.jpg" in asked[0][2]
+    assert Path(asked[0][1]).is_absolute()
+    view.pages.setCurrentIndex(PAGES.index("looks"))
+    qtbot.mouseClick(view.load_button, QtCore.Qt.MouseButton.LeftButton)  # the same from the top row
+    assert Path(asked[1][1]) == tmp_path  # the folder the photo came from, remembered
     wait_result(qtbot, view)
     assert "resized" in view.notice.text() and "never from photographs" in view.notice.text()
     assert "no known object" in view.shares.text()
@@ -217,3 +256,50 @@ def test_every_page_fits_the_projector(qtbot, make_window, language):
         problems = [p for p in all_problems(window) if p not in before]
         assert not problems, (name, problems)
     view.lab.stop_training()
+
+
+def svg_words(path) -> str:
+    """The text of an SVG, without its white space (a wrapped caption is split at spaces)."""
+    root = ET.parse(path).getroot()
+    return "".join("".join(t.itertext()) for t in root.iter() if t.tag.endswith("text")).replace(" ", "")
+
+
+def test_export_every_vit_figure_with_its_caption(qtbot, vit, tmp_path):
+    window, view = vit
+    x = window.exporter
+    every = {"vit:looks", "vit:heads", "vit:data"}
+    assert {n for n in x.labels() if n.startswith("vit:")} == every  # no photo yet, no run
+    for name in every:
+        stem = name.replace(":", "_")
+        assert x.export_panel(name, tmp_path / f"{stem}.png") is None, x.message
+        image = QtGui.QImage(str(tmp_path / f"{stem}.png"))
+        assert not image.isNull() and image.width() > 500 and image.height() > 300
+        assert len(np.unique(pixels(image).reshape(-1, 3), axis=0)) > 20  # drawn, not a blank page
+        assert x.export_panel(name, tmp_path / f"{stem}.svg") is None, x.message
+    looks = svg_words(tmp_path / "vit_looks.svg")
+    for text in (view.summary.text(), view.shares.text(), view.vit_map.caption, view.cnn_map.caption):
+        assert text.replace(" ", "") in looks, text  # the tab's own words, the numbers the tab shows
+    heads = svg_words(tmp_path / "vit_heads.svg")
+    assert view.distance_bars.title.replace(" ", "") in heads and "h4" in heads
+    data = svg_words(tmp_path / "vit_data.svg")
+    result = shipped_result()
+    assert "1,000" in data and "10,000" in data  # the log axis' ticks
+    for n, gap in result.gaps().items():
+        assert f"{n:,}:{gap:+.0f}" in data  # the caption's lead per size
+    # a photo: its own patches export too
+    rng = np.random.default_rng(5)
+    Image.fromarray((rng.random((40, 40, 3)) * 255).astype(np.uint8)).save(tmp_path / "p.png")
+    view.load_file(str(tmp_path / "p.png"))
+    qtbot.waitUntil(lambda: view.photo is not None, timeout=WAIT_MS)
+    assert x.export_panel("vit:photo", tmp_path / "photo.svg") is None, x.message
+    assert "photo'sownnumbers" in svg_words(tmp_path / "photo.svg")
+
+
+def test_export_the_vit_figures_before_the_tab_was_ever_opened(qtbot, make_window, tmp_path):
+    window = make_window(SMALL, size=(1000, 700))
+    assert window.tabs.built("vit") is None
+    for name in ("vit:looks", "vit:data"):
+        assert window.exporter.export_panel(name, tmp_path / "f.png") is None, window.exporter.message
+        assert QtGui.QImage(str(tmp_path / "f.png")).width() > 500
+    assert "vit:photo" not in window.exporter.labels()
+    assert window.tabs.built("vit") is None

@@ -113,7 +113,7 @@ def test_the_shipped_length_curve_and_its_measure(qtbot, page):
     for series, model in zip(drawn.series, ("attention", "no-attention")):
         assert list(series.xs) == list(final[model].lengths)
         assert list(series.ys) == list(final[model].word_accuracy)
-        assert f"{shipped_length_result().parameters[model]:,}" in series.name
+        assert f"{shipped_length_result().parameters[model]:,}" in view.curve_title.text()  # not the legend
     view.measure_box.setFocus()
     qtbot.keyClick(view.measure_box, QtCore.Qt.Key.Key_Down)
     assert view.lab.settings.measure == "exact_match"
@@ -133,7 +133,7 @@ def test_training_here_side_by_side_draws_its_curves_and_its_maps(qtbot, page):
     assert run.status == "done" and run.eval_steps == [10]
     expected = curve_from_metrics(run.metrics[-1], "attention")
     assert list(view.curve.curves.series[0].ys) == list(expected.word_accuracy)
-    assert "step 10 of 10" in view.curve.curves.title
+    assert "step 10 of 10" in view.curve_title.text()
     wait_shown(qtbot, view, step=10)
     models = models_at(run.spec, run.snapshots[-1])
     again = trace_sequence(models["attention"], get_task("compound-fr"), EXAMPLES[0])
@@ -141,7 +141,7 @@ def test_training_here_side_by_side_draws_its_curves_and_its_maps(qtbot, page):
     # Chinese is not what the run trained: the shipped Chinese models, and back to them
     lab.set_language("zh")
     wait_shown(qtbot, view, task="sentences-zh", step=None)
-    assert lab.weights == "shipped" and "shipped" in view.curve.curves.title
+    assert lab.weights == "shipped" and "shipped" in view.curve_title.text()
 
 
 def test_the_lesson_steps_show_the_page(qtbot, page):

@@ -35,6 +35,12 @@ def test_split_characters_are_labelled_with_their_bytes():
     assert label_bytes(["😀".encode()]) == ["😀"]
 
 
+def test_control_characters_are_labelled_by_their_code():
+    # GPT-2 has a token for each control byte; their control pictures (␜) are boxes in most fonts
+    assert label_bytes([b"\x1c", b"a\x1b", b"\x00", b"\x7f"]) == ["\\x1C", "a\\x1B", "\\x00", "\\x7F"]
+    assert label_bytes(["\u0085".encode()]) == ["\\x85"]  # a C1 control the same way
+
+
 def test_byte_level_bpe(tmp_path):
     tok = folder_with(tmp_path, td.byte_level_tokenizer(["<|endoftext|>"]))
     text = "the animal 我爱北京\nok"

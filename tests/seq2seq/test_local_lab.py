@@ -95,6 +95,25 @@ def test_compared_windows_are_the_traces_of_each_model(trained):
     assert compared.global_.centres is None and compared.global_.model == "global"
 
 
+def test_a_trace_decodes_once_and_another_d_keeps_the_global_trace(trained, monkeypatch):
+    models = {k: m.eval() for k, m in trained.models.items()}
+    before = compare_windows(models, "copy-twice", "a b c d", half_width=2)
+    calls = []
+    for name, module in models.items():
+        decode = module.greedy
+        monkeypatch.setattr(
+            module, "greedy", lambda *a, _d=decode, _n=name, **k: calls.append(_n) or _d(*a, **k)
+        )
+    again = compare_windows(models, "copy-twice", "a b c d", half_width=2)
+    assert calls == ["global", "local-p-ours"]  # one greedy decoding per model: trace and window from it
+    np.testing.assert_array_equal(again.local.alignment, before.local.alignment)
+    np.testing.assert_array_equal(again.local.window_mask, before.local.window_mask)
+    assert again.local.output_tokens == before.local.output_tokens
+    calls.clear()
+    wider = compare_windows(models, "copy-twice", "a b c d", half_width=3, global_trace=again.global_)
+    assert calls == ["local-p-ours"] and wider.global_ is again.global_ and wider.local.half_width == 3
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the fallback is for machines without CUDA")
 def test_cuda_asked_for_without_one_trains_on_the_cpu_and_says_so():
     result = train_window_pair(PAIR, replace(TINY, device="cuda", steps=1, eval_every=1))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACKS, step_explanation
+from explorer.appstate.lesson_decoder import DECODER_SETUPS, apply_setup
 from explorer.appstate.lesson_step import LESSON_CONTEXT
 from explorer.gui import theme
 from explorer.gui.docks.question import QuestionPanel
@@ -86,6 +87,8 @@ class LessonPanel(QtWidgets.QFrame):
         self.side: bool | None = None
         self._notes: list[str] = []
         self.set_side(self.state.presentation)
+        self._set_up: str | None = None  # the step whose setup was applied last
+        self._before_setups: tuple | None = None  # config, head, cell before a language model's steps
         self.timer = QtCore.QTimer(self)
         self.timer.timeout.connect(self._tick)
         self.back_button.clicked.connect(self.previous)
@@ -175,11 +178,35 @@ class LessonPanel(QtWidgets.QFrame):
         if event == "presentation":
             self.set_side(state.presentation)
         else:
+            if event == "lesson":
+                self._set_up_step()
             self._show_step()
             if self.timer.isActive() and self._at_end():
                 self.set_playing(False)  # the track's last step: Play says Play again
 
     # -- steps ------------------------------------------------------------------------
+    def _set_up_step(self) -> None:
+        """A step about a language model shows its own model, text, head and heads off (once,
+        on arriving: what the class changes afterwards stays); leaving those steps for another
+        track's brings back what was on screen before them."""
+        step_id = self.step.id
+        if step_id == self._set_up:
+            return
+        self._set_up = step_id
+        setup = DECODER_SETUPS.get(step_id)
+        if setup is not None:
+            if self._before_setups is None:
+                self._before_setups = (self.state.config, self.state.selected_head, self.state.selected_cell)
+            apply_setup(self.state, setup)
+        elif self._before_setups is not None:
+            config, head, cell = self._before_setups
+            self._before_setups = None
+            self.state.decoding.set_heads_off(())
+            self.state.select_cell(None)
+            self.state.set_config(config)
+            self.state.select_head(head)
+            self.state.select_cell(cell)
+
     @property
     def index(self) -> int:
         return self.state.lesson_step
@@ -237,7 +264,14 @@ class LessonPanel(QtWidgets.QFrame):
         self.title_label.setText(f"<b style='color:{accent}'>{lesson_text(s.title)}</b>")
         self.formula_label.setText(f"<b>{lesson_text(s.formula)}</b>")
         prepared = self.context.current()
-        text, words = step_explanation(s, prepared.trace.tokens_key if prepared is not None else [])
+        trace = prepared.trace if prepared is not None else None
+        decoder = (
+            trace is not None
+            and trace.causal
+            and trace.weights_source == "pretrained"
+            and bool(trace.kv_head_of)
+        )
+        text, words = step_explanation(s, trace.tokens_key if trace is not None else [], decoder)
         self.explanation_label.setText(lesson_text(text).format(**words) if words else lesson_text(text))
         self.back_button.setEnabled(position > 0)
         self.next_button.setEnabled(position < total - 1)

@@ -14,6 +14,7 @@ the whole matrix (zoom.py), never from its reduced picture once its own is ready
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -605,19 +606,47 @@ TITLE_LINES = 2
 
 def title_lines(title: str, width: float, metrics: QtGui.QFontMetricsF, most: int = TITLE_LINES) -> list[str]:
     """The title in at most ``most`` lines of ``width``: whole if it fits, else broken where
-    its parts meet (two spaces: "formula  (head 3)  [15×32]"), the last line elided."""
+    its parts meet (two spaces: "formula  (head 3)  [15×32]"), a part wider than a line
+    between its words (or its Chinese characters), the last line elided."""
     if metrics.horizontalAdvance(title) <= width or most <= 1:
         return [metrics.elidedText(title, QtCore.Qt.TextElideMode.ElideRight, width)]
-    parts = [p for p in title.split("  ") if p]
+    pieces: list[tuple[str, str]] = []  # (what joins it to the piece before, the piece)
+    for part in (p for p in title.split("  ") if p):
+        joins = "  " if pieces else ""
+        if metrics.horizontalAdvance(part) <= width:
+            pieces.append((joins, part))
+            continue
+        for k, (sep, word) in enumerate(_words(part)):
+            pieces.append((joins if k == 0 else sep, word))
     lines: list[str] = []
-    for part in parts:
-        if lines and metrics.horizontalAdvance(lines[-1] + "  " + part) <= width:
-            lines[-1] += "  " + part
+    for sep, piece in pieces:
+        if lines and metrics.horizontalAdvance(lines[-1] + sep + piece) <= width:
+            lines[-1] += sep + piece
         elif len(lines) < most:
-            lines.append(part)
+            lines.append(piece)
         else:
-            lines[-1] += "  " + part
+            lines[-1] += sep + piece
     return [metrics.elidedText(t, QtCore.Qt.TextElideMode.ElideRight, width) for t in lines]
+
+
+_CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef"
+_WORD = re.compile(f"(\\s*)([{_CJK}]|[^\\s{_CJK}]+)")
+_CLOSING = set("）)]】」，。：；、！？,.:;!?")  # never starts a line
+_OPENING = set("（([【「")  # never ends one
+
+
+def _words(text: str) -> list[tuple[str, str]]:
+    """(separator, word) pairs a line may break between: words, and single Chinese
+    characters, a closing bracket or mark kept with what it closes, an opening one with
+    what it opens."""
+    out: list[tuple[str, str]] = []
+    for m in _WORD.finditer(text):
+        sep, word = m.group(1), m.group(2)
+        if out and not sep and (word[0] in _CLOSING or out[-1][1][-1] in _OPENING):
+            out[-1] = (out[-1][0], out[-1][1] + word)
+        else:
+            out.append((sep, word))
+    return out
 
 
 def title_place(

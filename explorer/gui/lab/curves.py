@@ -3,7 +3,10 @@
 ``Curves`` (the data of one plot: its series, the x range a run will fill, a fixed or automatic
 y range, the goal as a dashed line, the snapshot on screen as a vertical line) is drawn by
 ``CurvePlot``, the one curve widget of every lab, and painted into a PNG or SVG by
-``CurvesPicture`` from the same data. The plot is made when it is first on screen and
+``CurvesPicture`` from the same data. A plot's x axis may be logarithmic (``log_x``: an
+accuracy against training-set size) with labelled ticks where the data is (``x_ticks``); a
+series may be a line, its points alone (one dot per seed), dashed (a chance level), or hollow
+markers (a live run beside the shipped ones). The plot is made when it is first on screen and
 pyqtgraph is imported (on a thread of its own, explorer.gui.lab.warm), one plot at a time:
 until then the widget holds its place; a new ``Curves`` only replaces the data of the plot's
 items and repaints (a few milliseconds, docs/benchmarks.md). Panning and zooming are off (the class watches a whole run); hovering
@@ -20,6 +23,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.heatmap import Style, format_value
+from explorer.gui.lab.ticks import fitting_axis
 from explorer.gui.lab.warm import plotting_ready, warm_up_labs
 
 GOAL_COLOUR = "#D55E00"
@@ -37,6 +41,17 @@ class Series:
     colour: str
     width: float = 2.0
     dots: bool = False  # mark every point (evaluations are few)
+    line: bool = True  # False: the points alone, no line through them
+    symbol: str = "o"  # the points' shape, pyqtgraph's names: "o" a disc, "s" a square
+    hollow: bool = False  # the points outlined, not filled
+    dashed: bool = False
+    in_legend: bool = True  # False: a series the title's legend leaves out (dots beside their line)
+
+    def legend_mark(self) -> str:
+        if not self.line:
+            square = self.symbol == "s"
+            return ("□" if square else "○") if self.hollow else ("■" if square else "●")
+        return "┅" if self.dashed else "━"
 
 
 @dataclass
@@ -48,6 +63,20 @@ class Curves:
     y_range: tuple[float, float] | None = None  # None: from the data
     goal: float | None = None  # a dashed horizontal line (the lab's goal)
     marker: float | None = None  # a vertical line at this x (the snapshot on screen)
+    log_x: bool = False  # x on a log10 scale (its values must be positive; others are left out)
+    x_ticks: tuple[float, ...] = ()  # labelled x ticks (thousands separated); none: the axis's own
+
+    def view_x(self, xs) -> np.ndarray:
+        """x values where the plot draws them: log10 on a log axis."""
+        xs = np.asarray(xs, dtype=np.float64)
+        if not self.log_x:
+            return xs
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(xs > 0, np.log10(np.where(xs > 0, xs, 1.0)), np.nan)
+
+    def data_x(self, x: float) -> float:
+        """The x of the data at a point of the plot's x axis."""
+        return float(10.0**x) if self.log_x else float(x)
 
     def data(self, index: int = 0) -> tuple[np.ndarray, np.ndarray]:
         if index >= len(self.series):
@@ -60,13 +89,15 @@ class Curves:
         steps = np.unique(np.concatenate([np.asarray(s.xs, float) for s in self.series] or [np.zeros(0)]))
         if not steps.size or not np.isfinite(x):
             return None
-        step = float(steps[np.argmin(np.abs(steps - x))])
+        distance = np.abs(self.view_x(steps) - self.view_x(x))
+        if not np.isfinite(distance).any():
+            return None
+        step = float(steps[np.nanargmin(distance)])
         values = []
         for s in self.series:
             xs = np.asarray(s.xs, float)
-            hit = np.flatnonzero(xs == step)
-            if hit.size:
-                values.append((s, float(np.asarray(s.ys, float)[hit[0]])))
+            for hit in np.flatnonzero(xs == step):  # one per seed where a series has several
+                values.append((s, float(np.asarray(s.ys, float)[hit])))
         return step, values
 
 
@@ -87,14 +118,21 @@ def y_limits(curves: Curves) -> tuple[float, float]:
 def x_limits(curves: Curves) -> tuple[float, float]:
     xs = [np.asarray(s.xs, float) for s in curves.series if len(s.xs)]
     top = max([float(x.max()) for x in xs] + [curves.x_range[1], 1.0])
+    if curves.log_x:  # from the smallest positive x: a log axis has no 0
+        positive = [float(v) for x in xs for v in x if v > 0] + [v for v in curves.x_range if v > 0]
+        return min(positive, default=1.0), top
     return curves.x_range[0], top
 
 
 def title_html(curves: Curves) -> str:
     """The title and a legend: each series' name in its colour."""
     parts = [html.escape(curves.title)] if curves.title else []
-    parts += [f"<span style='color:{s.colour}'>━ {html.escape(s.name)}</span>" for s in curves.series]
-    return "&nbsp;&nbsp;".join(parts)
+    parts += [
+        f"<span style='color:{s.colour}'>{s.legend_mark()}&nbsp;{html.escape(s.name)}</span>"
+        for s in curves.series
+        if s.in_legend
+    ]
+    return "&nbsp; ".join(parts)  # a wrapped legend may break between entries
 
 
 class CurvePlot(QtWidgets.QWidget):
@@ -111,6 +149,7 @@ class CurvePlot(QtWidgets.QWidget):
         self._words: tuple | None = None  # the title and axis words drawn
         self._x: tuple[float, float] | None = None  # the ranges set
         self._y: tuple[float, float] | None = None
+        self._ticks: tuple[float, ...] = ()  # the x ticks set
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.waiting = QtWidgets.QLabel("…")
@@ -169,7 +208,7 @@ class CurvePlot(QtWidgets.QWidget):
         import pyqtgraph as pg
 
         pg.setConfigOptions(antialias=True)
-        self.plot = pg.PlotWidget(enableMenu=False)
+        self.plot = pg.PlotWidget(enableMenu=False, axisItems={"bottom": fitting_axis()("bottom")})
         item = self.plot.getPlotItem()
         item.hideButtons()
         item.setMouseEnabled(x=False, y=False)
@@ -181,6 +220,7 @@ class CurvePlot(QtWidgets.QWidget):
             item.addItem(extra, ignoreBounds=True)
         self._text.setParentItem(item.getViewBox())
         self.plot.scene().sigMouseMoved.connect(self._on_mouse)
+        item.getViewBox().sigResized.connect(self._pad_y)  # the label room is in pixels
         self.waiting.hide()
         self.layout().addWidget(self.plot)
         self._restyle()
@@ -222,20 +262,25 @@ class CurvePlot(QtWidgets.QWidget):
             self._items.append(item.plot())
         for line, s in zip(self._items, c.series):
             ys = np.asarray(s.ys, float)
-            keep = np.isfinite(ys)
+            xs = c.view_x(s.xs)
+            keep = np.isfinite(ys) & np.isfinite(xs)
+            dash = QtCore.Qt.PenStyle.DashLine if s.dashed else QtCore.Qt.PenStyle.SolidLine
+            marked = s.dots or not s.line
             line.setData(
-                np.asarray(s.xs, float)[keep],
+                xs[keep],
                 ys[keep],
-                pen=pg.mkPen(s.colour, width=s.width),
-                symbol="o" if s.dots else None,
-                symbolSize=7,
-                symbolBrush=s.colour,
-                symbolPen=None,
+                pen=pg.mkPen(s.colour, width=s.width, style=dash) if s.line else None,
+                symbol=s.symbol if marked else None,
+                symbolSize=11 if s.hollow else 7,
+                symbolBrush=None if s.hollow else s.colour,
+                symbolPen=pg.mkPen(s.colour, width=2) if s.hollow else None,
             )
             line.setVisible(True)
         for line in self._items[len(c.series) :]:
             line.setVisible(False)
-        self._set_ranges(item, x_limits(c), y_limits(c), fixed=c.y_range is not None)
+        lo, hi = x_limits(c)
+        self._set_ticks(item, c)
+        self._set_ranges(item, tuple(c.view_x([lo, hi]).tolist()), y_limits(c), fixed=c.y_range is not None)
         for line, value in ((self._goal, c.goal), (self._marker, c.marker)):
             line.setVisible(value is not None)
             if value is not None:
@@ -243,26 +288,47 @@ class CurvePlot(QtWidgets.QWidget):
         self._text.setVisible(False)
         self.readout = ""
 
-    @staticmethod
-    def _free_title(label) -> None:
-        """A title asks for no width: in a narrow plot (two beside a figure on a projector) a
-        long one would widen the plot's layout past its widget and push the axis off screen.
-        pyqtgraph's LabelItem sets its minimum from its text on every change and resize."""
+    def _free_title(self, label) -> None:
+        """A title asks for no width and wraps onto more lines where the plot is narrower than it
+        (two plots beside a figure on a projector, a legend in Chinese): unwrapped, a long one
+        would widen the plot's layout past its widget, or be cut at both ends. pyqtgraph's
+        LabelItem sets its minimum from its text on every change and resize, and PlotItem gives
+        the title row a fixed 30 px: both follow the wrapped text here."""
         if getattr(label, "_freed", False):
             return
+        rows = self.plot.getPlotItem().layout
+        text = label.item
+        centred = text.document().defaultTextOption()
+        centred.setAlignment(QtCore.Qt.AlignmentFlag.AlignHCenter)
+        text.document().setDefaultTextOption(centred)
         measure = label.updateMin
 
         def update_min() -> None:
+            width = label.rect().width()
+            text.setTextWidth(width if width > 40 else -1)  # before its first layout: one line
+            text.setPos(0, 0)
             measure()
             label.setMinimumWidth(0)
             hints = label._sizeHint  # what the LabelItem answers sizeHint from
             for which in (QtCore.Qt.SizeHint.MinimumSize, QtCore.Qt.SizeHint.PreferredSize):
                 hints[which] = (0, hints[which][1])
+            height = float(np.ceil(text.boundingRect().height())) if label.isVisible() else 0.0
+            if height and abs(label.maximumHeight() - height) > 0.5:
+                label.setMaximumHeight(height)
+                rows.setRowFixedHeight(0, height)
             label.updateGeometry()
 
         label.updateMin = update_min
         label._freed = True
         update_min()
+
+    def _set_ticks(self, item, c: Curves) -> None:
+        ticks = tuple(c.x_ticks)
+        if ticks == self._ticks:
+            return
+        self._ticks = ticks
+        labelled = [(float(c.view_x([t])[0]), f"{t:,g}") for t in ticks]
+        item.getAxis("bottom").setTicks([labelled] if labelled else None)
 
     def _set_ranges(self, item, x: tuple[float, float], y: tuple[float, float], fixed: bool) -> None:
         """The axes cover the data; an automatic y range changes only when the data leaves it
@@ -276,7 +342,21 @@ class CurvePlot(QtWidgets.QWidget):
                 return
         if y != self._y:
             self._y = y
-            item.setYRange(*y, padding=0.02)
+            item.setYRange(*y, padding=self._y_padding(item))
+
+    def _pad_y(self, *_) -> None:
+        if self._y is not None:
+            item = self.plot.getPlotItem()
+            item.setYRange(*self._y, padding=self._y_padding(item))
+
+    def _y_padding(self, item) -> float:
+        """Room for half a tick label beyond each end of the y range: a gridded pyqtgraph axis
+        drops a label that would reach past its plot (a loss's 0, a share's 1)."""
+        half = 0.6 * QtGui.QFontMetricsF(self.style_.font).height()
+        height = item.getViewBox().height()
+        if height <= 4 * half:  # not laid out yet, or tiny: a guess for a plot of MIN_HEIGHT_PX
+            height = MIN_HEIGHT_PX - 3 * half
+        return max(0.02, min(0.25, half / (height - 2 * half)))
 
     # -- hovering ----------------------------------------------------------------------------------
     def _on_mouse(self, position) -> None:
@@ -285,16 +365,16 @@ class CurvePlot(QtWidgets.QWidget):
             self._text.setVisible(False)
             self.readout = ""
             return
-        self.show_value_at(box.mapSceneToView(position).x())
+        self.show_value_at(self.curves.data_x(box.mapSceneToView(position).x()))
 
     def show_value_at(self, x: float) -> str:
-        """Each series' value at the step nearest ``x``, written in the plot's corner."""
+        """Each series' value at the step nearest ``x`` (the data's x), written in the plot's corner."""
         found = self.curves.nearest(x)
         if found is None or not found[1]:
             self.readout = ""
         else:
             step, values = found
-            lines = [f"{self.curves.x_label} {step:g}".strip()]
+            lines = [f"{self.curves.x_label} {step:,g}".strip()]
             lines += [f"{s.name}: {format_value(v)}" for s, v in values]
             self.readout = "\n".join(lines)
         if self._text is not None:

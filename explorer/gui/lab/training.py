@@ -14,6 +14,7 @@ beside them) is the lab's ``TrainingContent``.
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 
 import numpy as np
 from PySide6 import QtCore, QtWidgets
@@ -32,23 +33,23 @@ PLAY_MS = 250  # replaying the snapshots: four a second
 SIDE_BY_SIDE_PX = 620  # from this width two curves sit side by side
 
 
-class TrainingContent:
+class TrainingContent(ABC):
     """What one lab's training page says and draws; a lab subclasses it (its training.py)."""
 
     steps_range: tuple[int, int] = (10, 5000)
     seed_range: tuple[int, int] = (0, 999_999)
 
+    @abstractmethod
     def intro(self, lab: LabState) -> str:
         """Before the first run: what training will show."""
-        raise NotImplementedError
 
+    @abstractmethod
     def measure(self, run: LabRun) -> str | None:
         """The newest held-out number in words (None before the first evaluation)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def curves(self, lab: LabState, run: LabRun | None, shown_step: int | None) -> list[Curves]:
         """The plots (the same number every time), their data from the run (None: no run yet)."""
-        raise NotImplementedError
 
     def steps_tip(self) -> str:
         return translate("LabTraining", "How many optimiser steps to train for")
@@ -112,6 +113,8 @@ class TrainingPage(QtWidgets.QWidget):
         self.scrubber.setPageStep(5)
         self.weights_label = QtWidgets.QLabel()  # the weights in use: the shipped ones, or a snapshot's
         self.shipped_button, self.trained_button = QtWidgets.QPushButton(), QtWidgets.QPushButton()
+        for button in (self.shipped_button, self.trained_button):  # pressed: the weights in use
+            button.setCheckable(True)
         scrub.add(self.play_button)
         scrub.add(self.scrubber, stretch=True)
         scrub.add(self.weights_label)
@@ -126,6 +129,8 @@ class TrainingPage(QtWidgets.QWidget):
         if side is not None:
             body.addWidget(side, 2)
         layout.addLayout(body, 1)
+        self.body = body
+        self.focused = False  # a projector: the curves and the side in one row, each the body's height
         self._columns = 0
         self._turn = 0  # the plot drawn last
         self._drawn: list[tuple | None] = [None] * len(self.plots)  # what each plot shows (drawn_key)
@@ -140,8 +145,8 @@ class TrainingPage(QtWidgets.QWidget):
         self.play_timer.timeout.connect(self._play_step)
         self.train_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(lab.cancel_training)
-        self.shipped_button.clicked.connect(lab.use_shipped)
-        self.trained_button.clicked.connect(lambda: lab.use_trained(None))
+        self.shipped_button.clicked.connect(lambda: self._use(lab.use_shipped))
+        self.trained_button.clicked.connect(lambda: self._use(lambda: lab.use_trained(None)))
         self.steps.valueChanged.connect(lambda v: lab.set_training_plan(steps=v))
         self.seed.valueChanged.connect(lambda v: lab.set_training_plan(seed=v))
         self.scrubber.valueChanged.connect(self._on_scrub)
@@ -247,11 +252,20 @@ class TrainingPage(QtWidgets.QWidget):
         """What a plot draws: (x, y) of one of its series (the tests read it)."""
         return self.plots[plot].curves.data(series)
 
+    def set_focus(self, on: bool) -> None:
+        """On a projector the curves and the side share one row, each as tall as the body
+        (stacked, each would get half of it); the side keeps a square's room."""
+        if on != self.focused:
+            self.focused = on
+            self.body.setStretch(0, 4 if on else 3)
+            self.body.setStretch(1, 3 if on else 2)
+            self._arrange()
+
     def _arrange(self) -> None:
         room = self.width() * (3 / 5 if self.side is not None else 1)  # the curves' share of the body
         # side by side where there is the width, and in a column taller than wide (beside a
         # figure on a projector), where stacked they would be flat strips
-        beside = room >= SIDE_BY_SIDE_PX or self.height() > self.width()
+        beside = room >= SIDE_BY_SIDE_PX or self.height() > self.width() or self.focused
         columns = 2 if len(self.plots) > 1 and beside else 1
         if columns == self._columns:
             return
@@ -267,8 +281,12 @@ class TrainingPage(QtWidgets.QWidget):
     def _show_weights(self) -> None:
         lab, run = self.lab, self.lab.run
         has_run = run is not None and bool(run.snapshots)
-        self.trained_button.setEnabled(has_run and not lab.follow)
-        self.shipped_button.setEnabled(lab.weights != "shipped")
+        # The weights in use show as the pressed button, never as a greyed one: a greyed "Use
+        # the trained model" read as unusable after a cancelled run whose snapshots replay.
+        # Pressed again while an older snapshot is shown, it goes back to the newest.
+        self.trained_button.setEnabled(has_run)
+        self.trained_button.setChecked(has_run and lab.weights == "trained")
+        self.shipped_button.setChecked(lab.weights == "shipped")
         step = lab.shown_step()
         if step is None:
             text = translate("LabTraining", "in use: the shipped checkpoint")
@@ -284,6 +302,12 @@ class TrainingPage(QtWidgets.QWidget):
         self._update_scrubber()
         if not lab.training:
             self.draw_curves()  # the marker moves to the snapshot shown
+
+    def _use(self, choose) -> None:
+        """A weights button: the lab's choice, then the buttons as the lab says (a press on the
+        button already pressed changes nothing, and must not leave it released)."""
+        choose()
+        self._show_weights()
 
     def _update_scrubber(self) -> None:
         run = self.lab.run

@@ -5,6 +5,12 @@ its axes: the row labels stand left of the first column, the column labels under
 row. The number of columns is chosen for the room the grid has: the one that labels the
 most tokens on both axes with whole titles (a projector at 1024×768 and a wide window get
 different grids).
+
+For a language model each head has an on/off switch (``HeadSwitches``) and the next-token
+panel stands beside the grid: switch a head off and see each next token's probability
+before and after. Its titles give each head's scores: the weight on the first token (the
+attention sink), on the token before (a previous-token head) and, when the text repeats
+itself, on the token after the previous occurrence (an induction head).
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from explorer.gui.i18n import translate
 from explorer.gui.views import lines as lines_views
 from explorer.gui.views import stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
+from explorer.gui.views.head_switches import HeadSwitches
+from explorer.gui.views.next_tokens import NextTokenPanel
 
 EXPORT_SIZE = QtCore.QSize(1400, 900)
 
@@ -27,8 +35,20 @@ EXPORT_SIZE = QtCore.QSize(1400, 900)
 MAX_COLUMNS = 16
 
 
-def head_marks(state) -> dict[int, Mark]:
-    return {state.selected_head: Mark(QtGui.QColor(theme.SELECTED), 3)}
+OFF_COLOUR = "#7f7f7f"  # the frame of a head switched off
+
+
+def heads_off(state, trace) -> frozenset[int]:
+    """The heads of the trace's layer that are switched off (a language model's only)."""
+    if trace is None or trace.layer is None or not trace.causal or trace.weights_source != "pretrained":
+        return frozenset()
+    return frozenset(h for layer, h in state.decoding.options.heads_off if layer == trace.layer)
+
+
+def head_marks(state, trace=None) -> dict[int, Mark]:
+    marks = {h: Mark(QtGui.QColor(OFF_COLOUR), 2) for h in heads_off(state, trace)}
+    marks[state.selected_head] = Mark(QtGui.QColor(theme.SELECTED), 3)
+    return marks
 
 
 def _fit(figure: Figure, rect: QtCore.QRectF, style: Style) -> tuple:
@@ -54,10 +74,49 @@ def fitted_grid(panels, size: QtCore.QSize, style: Style, **options) -> Figure:
     the most tokens labelled on the worse axis, with titles whole (a title too long for
     its column is shortened to its head, "head 3"), then whole long titles, then larger
     cells, then the count nearest a wide grid's."""
-    rect = QtCore.QRectF(0, 0, max(1, size.width()), max(1, size.height()))
-    counts = range(1, min(len(panels), MAX_COLUMNS) + 1) or (1,)
     full = [p.title for p in panels]
     short = [stages.short_head_title(t) for t in full]
+    key = _fit_key(panels, size, style, full, options)
+    chosen = _FITS.get(key)
+    if chosen is None:
+        chosen = _FITS[key] = _best_grid(panels, size, style, full, short, options)
+        while len(_FITS) > _FITS_KEPT:
+            del _FITS[next(iter(_FITS))]
+    columns, whole = chosen
+    for p, t in zip(panels, full if whole else short):
+        p.title = t
+    return Figure(panels, columns=columns, shared_bar=True, shared_axes=True, **options)
+
+
+# Trying every column count lays the whole grid out up to 32 times: most of a keystroke's GUI
+# time on this tab. What a fit depends on barely changes while typing (the tokens' labels,
+# the titles' widths, the room), so the choice is kept for the last few of those.
+_FITS: dict[tuple, tuple[int, bool]] = {}
+_FITS_KEPT = 16
+_LAYOUT_FREE = ("selection", "marks")  # options that are drawn but never move a box
+
+
+def _fit_key(panels, size: QtCore.QSize, style: Style, titles: list[str], options: dict) -> tuple:
+    bold = QtGui.QFont(style.font)
+    bold.setBold(True)
+    metrics = QtGui.QFontMetricsF(bold)
+    first = panels[0] if panels else None
+    return (
+        size.width(),
+        size.height(),
+        style.font.key(),
+        len(panels),
+        None if first is None else (first.data.shape, tuple(first.rows or ()), tuple(first.cols or ())),
+        None if first is None else first.levels,
+        tuple(round(metrics.horizontalAdvance(t), 1) for t in titles),
+        tuple(sorted((k, repr(v)) for k, v in options.items() if k not in _LAYOUT_FREE)),
+    )
+
+
+def _best_grid(panels, size, style, full, short, options) -> tuple[int, bool]:
+    """(columns, whole titles) of the best fit, by the order ``fitted_grid`` gives."""
+    rect = QtCore.QRectF(0, 0, max(1, size.width()), max(1, size.height()))
+    counts = range(1, min(len(panels), MAX_COLUMNS) + 1) or (1,)
 
     def with_titles(titles) -> None:
         for p, t in zip(panels, titles):
@@ -76,13 +135,12 @@ def fitted_grid(panels, size: QtCore.QSize, style: Style, **options) -> Figure:
         nearest = -abs(c - stages.grid_columns(len(panels)))
         scored.append(((fits_short, coverage, whole, cell, nearest), c))
     (_, _, whole, _, _), columns = max(scored)
-    with_titles(full if whole else short)
-    return Figure(panels, columns=columns, shared_bar=True, shared_axes=True, **options)
+    return columns, whole
 
 
 class HeadGridView(View):
     TAB = "heads"
-    STATE_EVENTS = ("head", "cell", "stage")
+    STATE_EVENTS = ("head", "cell", "stage", "decoding")
 
     def __init__(self, context: ViewContext, parent=None):
         super().__init__(context, parent)
@@ -100,9 +158,18 @@ class HeadGridView(View):
         bar.addWidget(self.shape_label)
         bar.addWidget(self.hover_label, 1)
         layout.addLayout(bar)
+        self.switches = HeadSwitches(self.state)  # a language model's heads, on or off
+        layout.addWidget(self.switches)
+        beside = QtWidgets.QHBoxLayout()
+        column = QtWidgets.QVBoxLayout()
         self.canvas = MatrixCanvas(style=context.style())
-        layout.addWidget(self.canvas, 1)
-        self.lines_box = lines_views.HeadsLines(self, layout)  # the heads overlaid as lines
+        column.addWidget(self.canvas, 1)
+        beside.addLayout(column, 1)
+        self.next_tokens = NextTokenPanel(context)  # before and after, beside the heads
+        self.next_tokens.restyle(context.style(), self.width())
+        beside.addWidget(self.next_tokens)
+        layout.addLayout(beside, 1)
+        self.lines_box = lines_views.HeadsLines(self, column)  # the heads overlaid as lines
         bar.insertWidget(bar.indexOf(self.hover_label), self.lines_box)
         self.canvas.clicked.connect(self._on_click)
         self.canvas.hovered.connect(self._on_hover)
@@ -110,6 +177,7 @@ class HeadGridView(View):
             lambda _: self.state.set_grid_stage(self.stage_combo.currentData())
         )
         self._titles: list[str] = []
+        self.scores: stages.HeadScores | None = None
         self._sync_stage()
         self.retranslate()
 
@@ -123,9 +191,14 @@ class HeadGridView(View):
         self._sync_stage()
         kind, levels = stages.grid_levels(trace, display, stage)
         hidden = display.hidden_cells(trace)  # one array for all heads: hatched once
+        self.scores = stages.HeadScores.of(trace)
+        off = heads_off(self.state, trace)
+        decoder = trace.weights_source == "pretrained" and bool(getattr(prepared.source, "is_decoder", False))
+        self.switches.follow(trace, decoder)
+        self.next_tokens.follow(prepared)
         panels = []
         for h in range(trace.heads):
-            panel = stages.head_panel(trace, display, stage, h, kind, levels, hidden)
+            panel = stages.head_panel(trace, display, stage, h, kind, levels, hidden, self.scores, h in off)
             panel.image  # noqa: B018 (colour the cells now, between event-loop turns)
             panels.append(panel)
             yield
@@ -145,20 +218,28 @@ class HeadGridView(View):
                 self.canvas.size(),
                 self.canvas.style_,
                 selection=self.state.selected_cell,
-                marks=head_marks(self.state),
+                marks=head_marks(self.state, self.prepared.trace if self.prepared else None),
             )
         )
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
+        self.next_tokens.fit(self.width())
         if self.canvas.panels:  # the room changed: maybe another column count fits better
             self._fit(self.canvas.panels)
 
     def on_state(self, event: str) -> None:
+        trace = self.prepared.trace if self.prepared is not None else None
         if event == "head":
-            self.canvas.set_marks(head_marks(self.state))
+            self.canvas.set_marks(head_marks(self.state, trace))
         elif event == "cell":
             self.canvas.set_selection(self.state.selected_cell)
+            self.next_tokens.request()  # the selected row's next token
+        elif event == "decoding" and trace is not None:  # a head switched: its title and frame
+            if self.is_shown():
+                self.redraw()
+            else:
+                self.stale = True
         elif event == "stage":
             self._sync_stage()
             if self.is_shown():
@@ -168,6 +249,7 @@ class HeadGridView(View):
 
     def restyle(self) -> None:
         self.canvas.set_style(self.context.style())
+        self.next_tokens.restyle(self.context.style(), self.width())
         if self.prepared is not None:
             self.redraw()  # whole titles again, and the columns for the new font
 
@@ -187,7 +269,21 @@ class HeadGridView(View):
             visible = translate("PipelineView", "visible")
             hidden = translate("PipelineView", "hidden (masked)")
             text = self.canvas.panels[head].cell_text(r, c, visible, hidden)
+            scores = self.head_description(head)
+            if scores:
+                text = f"{text} · {scores}"
             self.hover_label.setText(translate("HeadGrid", "head {h}: {text}").format(h=head, text=text))
+            self.canvas.setToolTip(
+                translate("HeadGrid", "head {h}: {text}").format(h=head, text=scores) if scores else ""
+            )
+
+    def head_description(self, head: int) -> str:
+        """A causal model's head scores in words ("" for an encoder's head)."""
+        trace = self.prepared.trace if self.prepared is not None else None
+        if trace is None or self.scores is None or head >= trace.heads:
+            return ""
+        sink = trace.first_token_share[head] if head < len(trace.first_token_share) else float("nan")
+        return self.scores.describe(head, sink)
 
     def retranslate(self) -> None:
         self.stage_label.setText(translate("HeadGrid", "Stage"))
@@ -200,6 +296,8 @@ class HeadGridView(View):
             translate("HeadGrid", "Which stage every head shows (weights by default)")
         )
         self.hover_label.setText(self._hint())
+        self.switches.retranslate()
+        self.next_tokens.retranslate()
         if self.prepared is not None:
             self.redraw()
 
@@ -208,7 +306,9 @@ class HeadGridView(View):
             return translate(
                 "HeadGrid",
                 "Click a head to select it; H̄ is the mean entropy of its weight rows; first token: "
-                "the mean weight its rows put on the first token (the attention sink; row 0 left out).",
+                "the mean weight its rows put on the first token (the attention sink; row 0 left out); "
+                "prev: on the token before; ind: on the token after the previous occurrence of the "
+                "current one (when the text repeats itself).",
             )
         return translate("HeadGrid", "Click a head to select it; H̄ is the mean entropy of its weight rows.")
 
@@ -221,11 +321,16 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
         if prepared is None:
             raise NothingToExport(translate("HeadGrid", "Nothing to export yet: no result has been computed"))
         state = context.state
-        panels = stages.head_panels(prepared.trace, prepared.display, state.grid_stage)
+        off = heads_off(state, prepared.trace)
+        panels = stages.head_panels(prepared.trace, prepared.display, state.grid_stage, off)
         shown = view is not None and view.isVisible() and view.canvas.width() > 100
         size = view.canvas.size() if shown else EXPORT_SIZE
         figure = fitted_grid(
-            panels, size, context.style(), selection=state.selected_cell, marks=head_marks(state)
+            panels,
+            size,
+            context.style(),
+            selection=state.selected_cell,
+            marks=head_marks(state, prepared.trace),
         )
         return figure, size
 

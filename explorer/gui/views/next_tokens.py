@@ -3,13 +3,17 @@
 For the position whose attention is shown (the selected cell's row, else the last token) the
 ten most likely next tokens, each with its probability as a bar. They are computed on the
 worker (channel ``next-tokens``, ``explorer.appstate.next_tokens``), from the model's own
-forward; the panel only asks and draws. It is shown only for a decoder's trace.
+forward; the panel only asks and draws. It is shown only for a decoder's trace. Its controls
+set ``state.decoding``: greedy or sampled writing (temperature, top-k, seed: the bars show the
+distribution a draw is made from); with heads turned off in the All-heads grid each row has
+two bars, all heads on and with those heads off.
 """
 
 from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.appstate.decoding import MAX_SEED, MAX_TOP_K, TEMPERATURE_RANGE
 from explorer.appstate.next_tokens import NextTokens, next_token_position, next_tokens_job
 from explorer.gui.heatmap import Style
 from explorer.gui.messages import error_message
@@ -19,6 +23,7 @@ PANEL_CHARS = 30  # the panel's width in average characters of its font
 ROW_PAD_PX = 4
 MAX_SHARE = 0.34  # of the tab's width
 MIN_WIDTH_PX = 150
+Row = tuple[str, float, float | None]  # token, probability, with the heads off (None: all on)
 
 
 def percent(p: float) -> str:
@@ -30,6 +35,59 @@ def percent(p: float) -> str:
     return "< 0.01 %"
 
 
+def short_percent(p: float) -> str:
+    """Two probabilities side by side need fewer digits: 23, 4.5, 0.07, <0.01 (no sign)."""
+    if p >= 0.1:
+        return f"{100 * p:.0f}"
+    if p >= 0.01:
+        return f"{100 * p:.1f}"
+    return f"{100 * p:.2f}" if p >= 0.0001 else "<0.01"
+
+
+def row_number(p: float, after: float | None) -> str:
+    return percent(p) if after is None else f"{short_percent(p)}→{short_percent(after)} %"
+
+
+def paint_bars(
+    painter: QtGui.QPainter, rect: QtCore.QRectF, rows: list[Row], style: Style, line: float
+) -> None:
+    """Token, bar, percentage, one row each (the panel and its export draw the same): with the
+    heads off two bars, all heads on (grey, above) and with them off (coloured, below)."""
+    painter.setFont(style.font)
+    metrics = QtGui.QFontMetricsF(style.font)
+    fg, accent = QtGui.QColor(style.fg), QtGui.QColor(style.accent)
+    bar_colour = QtGui.QColor(accent)
+    bar_colour.setAlpha(110)
+    before_colour = QtGui.QColor(style.frame)
+    ablated = any(after is not None for _, _, after in rows)
+    width = rect.width()
+    widest = max((metrics.horizontalAdvance(token) for token, _, _ in rows), default=0.0) + 8
+    token_w = max(width * 0.15, min(width * (0.34 if ablated else 0.42), widest))  # the rest: bars
+    number_w = metrics.horizontalAdvance("0.00→0.00 %" if ablated else "< 0.01 %") + 4
+    bar_x, bar_w = rect.left() + token_w + 4, max(8.0, width - token_w - number_w - 8)
+    top = max((max(p, a or 0.0) for _, p, a in rows), default=1.0) or 1.0
+    inner = line - 2 * ROW_PAD_PX
+    for row, (token, p, after) in enumerate(rows):
+        y = rect.top() + row * line
+        painter.setPen(fg)
+        text = metrics.elidedText(token, QtCore.Qt.TextElideMode.ElideRight, token_w - 2)
+        align = QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignRight
+        painter.drawText(QtCore.QRectF(rect.left(), y, token_w - 2, line), align, text)
+        if after is None:
+            painter.fillRect(QtCore.QRectF(bar_x, y + ROW_PAD_PX, bar_w * p / top, inner), bar_colour)
+        else:
+            half = inner / 2
+            painter.fillRect(QtCore.QRectF(bar_x, y + ROW_PAD_PX, bar_w * p / top, half - 1), before_colour)
+            painter.fillRect(
+                QtCore.QRectF(bar_x, y + ROW_PAD_PX + half, bar_w * after / top, half), bar_colour
+            )
+        painter.drawText(
+            QtCore.QRectF(bar_x + bar_w + 4, y, number_w, line),
+            QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignLeft,
+            row_number(p, after),
+        )
+
+
 class ProbabilityBars(QtWidgets.QWidget):
     """Token, bar, percentage, one row each, painted with the figures' font and colours;
     ``picked`` says which row was clicked."""
@@ -39,10 +97,10 @@ class ProbabilityBars(QtWidgets.QWidget):
     def __init__(self, style: Style, parent=None):
         super().__init__(parent)
         self.style_ = style
-        self.rows: list[tuple[str, float]] = []
+        self.rows: list[Row] = []
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
 
-    def set_rows(self, rows: list[tuple[str, float]]) -> None:
+    def set_rows(self, rows: list[Row]) -> None:
         self.rows = rows
         self._fit()
 
@@ -55,6 +113,7 @@ class ProbabilityBars(QtWidgets.QWidget):
 
     def _fit(self) -> None:
         self.setFixedHeight(int(self.row_height() * max(len(self.rows), 1)) + 2)
+        self.updateGeometry()
         self.update()
 
     def row_centre(self, row: int) -> QtCore.QPoint:
@@ -68,31 +127,93 @@ class ProbabilityBars(QtWidgets.QWidget):
 
     def paintEvent(self, event):
         painter = QtGui.QPainter(self)
-        painter.setFont(self.style_.font)
-        metrics = QtGui.QFontMetricsF(self.style_.font)
-        fg, accent = QtGui.QColor(self.style_.fg), QtGui.QColor(self.style_.accent)
-        bar_colour = QtGui.QColor(accent)
-        bar_colour.setAlpha(110)
-        width, line = float(self.width()), self.row_height()
-        token_w = width * 0.42
-        number_w = metrics.horizontalAdvance("< 0.01 %") + 4
-        bar_x, bar_w = token_w + 4, max(8.0, width - token_w - number_w - 8)
-        top = max((p for _, p in self.rows), default=1.0) or 1.0
-        for row, (token, p) in enumerate(self.rows):
-            y = row * line
-            painter.setPen(fg)
-            text = metrics.elidedText(token, QtCore.Qt.TextElideMode.ElideRight, token_w - 2)
-            align = QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignRight
-            painter.drawText(QtCore.QRectF(0, y, token_w - 2, line), align, text)
-            painter.fillRect(
-                QtCore.QRectF(bar_x, y + ROW_PAD_PX, bar_w * p / top, line - 2 * ROW_PAD_PX), bar_colour
-            )
-            painter.drawText(
-                QtCore.QRectF(bar_x + bar_w + 4, y, number_w, line),
-                QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignLeft,
-                percent(p),
-            )
+        paint_bars(painter, QtCore.QRectF(self.rect()), self.rows, self.style_, self.row_height())
         painter.end()
+
+
+class DecodingControls(QtWidgets.QWidget):
+    """How the next token is written: greedy, or sampled with a temperature, a top-k and a
+    seed; edits ``state.decoding`` and shows it (a change elsewhere is shown here too)."""
+
+    def __init__(self, state, parent=None):
+        super().__init__(parent)
+        self.state = state
+        form = QtWidgets.QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setRowWrapPolicy(QtWidgets.QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.mode = QtWidgets.QComboBox()
+        self.mode.addItem("", "greedy")
+        self.mode.addItem("", "sample")
+        self.temperature = QtWidgets.QDoubleSpinBox()
+        self.temperature.setRange(*TEMPERATURE_RANGE)
+        self.temperature.setDecimals(2)
+        self.temperature.setSingleStep(0.1)
+        self.top_k = QtWidgets.QSpinBox()
+        self.top_k.setRange(0, MAX_TOP_K)
+        self.seed = QtWidgets.QSpinBox()
+        self.seed.setRange(0, MAX_SEED)
+        self.labels = [QtWidgets.QLabel() for _ in range(4)]
+        for label, widget in zip(self.labels, (self.mode, self.temperature, self.top_k, self.seed)):
+            label.setBuddy(widget)
+            form.addRow(label, widget)
+        self.form = form
+        self.mode.currentIndexChanged.connect(lambda _: self._edit(decoding=self.mode.currentData()))
+        self.temperature.valueChanged.connect(lambda v: self._edit(temperature=round(float(v), 2)))
+        self.top_k.valueChanged.connect(lambda v: self._edit(top_k=int(v)))
+        self.seed.valueChanged.connect(lambda v: self._edit(seed=int(v)))
+        unsubscribe = state.subscribe(lambda *_: self.sync(), ["decoding"])
+        self.destroyed.connect(lambda *_: unsubscribe())
+        self.retranslate()
+        self.sync()
+
+    def _edit(self, **changes) -> None:
+        try:
+            self.state.decoding.update(**changes)
+        except ValueError:  # the boxes' ranges are the options' own: only a stale value lands here
+            self.sync()
+
+    def sync(self) -> None:
+        """Show the state's options (said back without another change)."""
+        options = self.state.decoding.options
+        for widget, value in (
+            (self.temperature, options.temperature),
+            (self.top_k, options.top_k),
+            (self.seed, options.seed),
+        ):
+            widget.blockSignals(True)
+            widget.setValue(value)
+            widget.blockSignals(False)
+        self.mode.blockSignals(True)
+        self.mode.setCurrentIndex(self.mode.findData(options.decoding))
+        self.mode.blockSignals(False)
+        for row in (1, 2, 3):  # the sampling settings only when sampling
+            self.form.setRowVisible(row, options.sampled)
+
+    def retranslate(self) -> None:
+        for label, text in zip(
+            self.labels, (self.tr("&Write"), self.tr("&Temperature"), self.tr("Top-&k"), self.tr("See&d"))
+        ):
+            label.setText(text)
+        self.mode.setItemText(0, self.tr("greedy"))  # short: the panel is narrow beside the lesson
+        self.mode.setItemText(1, self.tr("sampled"))
+        self.mode.setToolTip(
+            self.tr(
+                "Greedy: always the most likely token. Sample: a token drawn at random with the "
+                "probabilities shown (the same seed and text draw the same token)."
+            )
+        )
+        self.temperature.setToolTip(
+            self.tr(
+                "The logits are divided by the temperature before the softmax: below 1 sharper, above 1 flatter."
+            )
+        )
+        self.top_k.setSpecialValueText(self.tr("all"))
+        self.top_k.setToolTip(
+            self.tr(
+                "Only the k most likely tokens can be drawn (their probabilities renormalised); 0: every token."
+            )
+        )
+        self.seed.setToolTip(self.tr("The random draw's seed: the same seed writes the same text again."))
 
 
 class NextTokenPanel(QtWidgets.QFrame):
@@ -105,7 +226,7 @@ class NextTokenPanel(QtWidgets.QFrame):
         self.state = context.state
         self.answer: NextTokens | None = None  # the worker's last answer (drawn from it)
         self.error: BaseException | None = None
-        self._wanted: tuple | None = None  # (config, position) asked for and not yet answered
+        self._wanted: tuple | None = None  # (config, position, options) asked for and not yet answered
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
         outer = QtWidgets.QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -124,16 +245,19 @@ class NextTokenPanel(QtWidgets.QFrame):
         self.title.setFont(font)
         self.bars = ProbabilityBars(context.style())
         self.bars.picked.connect(self._write_row)
-        self.write_button = QtWidgets.QPushButton()  # greedy decoding, one token a click
-        self.write_button.clicked.connect(lambda: self._write_row(0))
+        self.write_button = QtWidgets.QPushButton()  # one token a click, as the controls say
+        self.write_button.clicked.connect(self._write_chosen)
+        self.controls = DecodingControls(self.state)
         self.mass = QtWidgets.QLabel()
         self.mass.setWordWrap(True)
         self.note = QtWidgets.QLabel()
         self.note.setWordWrap(True)
-        for widget in (self.title, self.bars, self.write_button, self.mass, self.note):
+        for widget in (self.title, self.bars, self.write_button, self.controls, self.mass, self.note):
             layout.addWidget(widget)
         layout.addStretch(1)
         context.worker.listen(CHANNEL, self._on_result)
+        unsubscribe = self.state.subscribe(lambda *_: self.request(), ["decoding"])
+        self.destroyed.connect(lambda *_: unsubscribe())
         self.setVisible(False)
         self.retranslate()
 
@@ -146,28 +270,35 @@ class NextTokenPanel(QtWidgets.QFrame):
         if decoder:
             self.request()
 
-    def request(self) -> None:
+    def wanted_key(self) -> tuple | None:
         prepared = self.context.current()
-        if prepared is None or not self.isVisible():
-            return
+        if prepared is None:
+            return None
         trace = prepared.trace
         position = next_token_position(self.state.selected_cell, trace.n_query)
-        key = (trace.config, position)
-        if self.answer is not None and (self.answer.config, self.answer.position) == key:
+        return (trace.config, position, self.state.decoding.options)
+
+    def request(self) -> None:
+        key = self.wanted_key()
+        if key is None or not self.isVisible():
+            return
+        if self.answer is not None and self.answer.key == key:
             return
         if key == self._wanted:
             return
         self._wanted = key
         self.error = None
         self.mass.setText(self.tr("Computing the next tokens…"))
-        engine, config = self.context.engine, trace.config
-        self.context.worker.submit(CHANNEL, lambda: next_tokens_job(engine, config, position))
+        engine, (config, position, options) = self.context.engine, key
+        self.context.worker.submit(CHANNEL, lambda: next_tokens_job(engine, config, position, options))
 
     def showEvent(self, event):
         super().showEvent(event)
+        self.scroll.widget().layout().activate()  # rows that came while hidden: the labels below move
         self.request()  # a row selected on another tab meanwhile
 
     def _on_result(self, result) -> None:
+        # Another panel (the All-heads tab's) may have asked: an answer for the same key serves both.
         self._wanted = None
         if not result.ok:
             self.answer, self.error = None, result.error
@@ -194,49 +325,101 @@ class NextTokenPanel(QtWidgets.QFrame):
                 token=after, position=answer.position
             )
         )
-        self.bars.set_rows([(c.token, c.probability) for c in answer.choices])
+        self.bars.set_rows([(c.token, c.probability, c.after) for c in answer.choices])
         self._show_write_button(answer)
-        self.mass.setText(
-            self.tr("These {k} together: {p} of the probability; every other token shares the rest.").format(
-                k=len(answer.choices), p=percent(answer.shown_mass)
-            )
-        )
+        self.mass.setText(self.summary(answer))
         self.scroll.widget().layout().activate()  # the labels under the bars move now, not a turn later
 
+    def summary(self, answer: NextTokens) -> str:
+        """What the bars are: the share they hold, after which settings, with which heads off."""
+        parts = []
+        options = answer.options
+        if options.sampled:
+            top_k = str(options.top_k) if options.top_k else self.tr("all")
+            parts.append(
+                self.tr("The distribution a sample is drawn from: softmax(logits ÷ {t}), top-k {k}.").format(
+                    t=f"{options.temperature:g}", k=top_k
+                )
+            )
+        if answer.heads is not None:
+            heads = ", ".join(f"{layer}.{head}" for layer, head in sorted(answer.heads.heads))
+            how = (
+                self.tr("zeroed before W_O")
+                if answer.heads.mode == "zero"
+                else self.tr("replaced by their mean over the text, before W_O")
+            )
+            parts.append(
+                self.tr(
+                    "Two bars a token: grey with every head on, coloured with heads {heads} off "
+                    "({how}). The listed tokens hold {p} of the probability before, {q} after."
+                ).format(
+                    heads=heads,
+                    how=how,
+                    p=percent(answer.shown_mass),
+                    q=percent(answer.shown_mass_after or 0.0),
+                )
+            )
+        else:
+            parts.append(
+                self.tr(
+                    "These {k} together: {p} of the probability; every other token shares the rest."
+                ).format(k=len(answer.choices), p=percent(answer.shown_mass))
+            )
+        return " ".join(parts)
+
     def _show_write_button(self, answer: NextTokens) -> None:
-        """After the last token: write the most likely one (a click on a row writes that one)."""
-        self.write_button.setVisible(bool(answer.choices) and answer.position == self._last_position())
-        if not answer.choices:
+        """After the last token: write the chosen one (a click on a row writes that one)."""
+        chosen = answer.chosen
+        self.write_button.setVisible(chosen is not None and answer.position == self._last_position())
+        if chosen is None:
             return
-        top = answer.choices[0]
-        self.write_button.setText(self.tr("Write “{0}”").format(top.token))
-        self.write_button.setEnabled(top.written is not None)
-        if top.written is not None:
+        if answer.options.sampled:
+            self.write_button.setText(self.tr("Write a sample: “{0}”").format(chosen.token))
+        else:
+            self.write_button.setText(self.tr("Write “{0}”").format(chosen.token))
+        self.write_button.setEnabled(chosen.written is not None)
+        if chosen.written is None:
+            tip = self.tr(
+                "“{0}” is a byte of a character split over tokens: it cannot be typed as text on its "
+                "own. A click on another row writes that token."
+            ).format(chosen.token)
+        elif answer.options.sampled:
+            tip = self.tr(
+                "Append the token drawn with this seed (sampling): the attention of the token just "
+                "written is shown at once. A click on a row writes that token."
+            )
+        else:
             tip = self.tr(
                 "Append the most likely token to the sentence (greedy decoding): the attention of "
                 "the token just written is shown at once. A click on a row writes that token."
             )
-        else:
-            tip = self.tr(
-                "“{0}” is a byte of a character split over tokens: it cannot be typed as text on its "
-                "own. A click on another row writes that token."
-            ).format(top.token)
+        if answer.heads is not None:
+            tip += " " + self.tr("With heads off, the token is chosen by the model with those heads off.")
         self.write_button.setToolTip(tip)
 
     def _last_position(self) -> int:
         prepared = self.context.current()
         return prepared.trace.n_query - 1 if prepared is not None else -1
 
+    def _write_chosen(self) -> None:
+        answer = self.answer
+        if answer is not None and answer.chosen is not None:
+            self._write(answer.chosen.written)
+
     def _write_row(self, row: int) -> None:
         answer = self.answer
-        if answer is None or row >= len(answer.choices) or answer.choices[row].written is None:
+        if answer is not None and row < len(answer.choices):
+            self._write(answer.choices[row].written)
+
+    def _write(self, text: str | None) -> None:
+        if text is None:
             return
         self.state.select_cell(None)  # the next tokens follow the new last token
-        self.state.update_config(sentence=answer.choices[row].written)
+        self.state.update_config(sentence=text)
 
     def rows(self) -> list[tuple[str, float]]:
         """What the bars show: (token, probability), most likely first."""
-        return list(self.bars.rows)
+        return [(token, p) for token, p, _ in self.bars.rows]
 
     def restyle(self, style: Style, room: int) -> None:
         self.bars.set_style(style)
@@ -249,11 +432,12 @@ class NextTokenPanel(QtWidgets.QFrame):
         self.setFixedWidth(int(min(wanted, max(MIN_WIDTH_PX, room * MAX_SHARE))))
 
     def retranslate(self) -> None:
+        self.controls.retranslate()
         self.note.setText(
             self.tr(
                 "From the model's own forward (every layer with its causal attention); the "
                 "options change only the layer drawn. Click a row of the attention: the next "
-                "token after that one."
+                "token after that one. Turn heads off in the All heads tab."
             )
         )
         self.setToolTip(
@@ -266,3 +450,65 @@ class NextTokenPanel(QtWidgets.QFrame):
             self.show_answer()
         else:
             self.title.setText(self.tr("Next token"))
+
+
+class NextTokensPicture:
+    """The panel as an exported figure: its title, the bars and what they are, drawn from the
+    worker's answer (the Exporter paints it)."""
+
+    def __init__(self, title: str, rows: list[Row], summary: str):
+        self.title, self.rows, self.summary = title, rows, summary
+
+    def size(self, style: Style) -> QtCore.QSize:
+        line = QtGui.QFontMetricsF(style.font).height() + 2 * ROW_PAD_PX
+        return QtCore.QSize(720, int(line * (len(self.rows) + 5)))
+
+    def paint(self, painter: QtGui.QPainter, rect: QtCore.QRectF, style: Style) -> None:
+        metrics = QtGui.QFontMetricsF(style.font)
+        line = metrics.height() + 2 * ROW_PAD_PX
+        bold = QtGui.QFont(style.font)
+        bold.setBold(True)
+        painter.setFont(bold)
+        painter.setPen(style.fg)
+        painter.drawText(QtCore.QRectF(rect.left() + 8, rect.top(), rect.width() - 16, line), self.title)
+        bars = QtCore.QRectF(rect.left() + 8, rect.top() + line, rect.width() - 16, line * len(self.rows))
+        paint_bars(painter, bars, self.rows, style, line)
+        painter.setFont(style.font)
+        painter.setPen(style.fg)
+        flags = int(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.TextFlag.TextWordWrap)
+        below = QtCore.QRectF(
+            rect.left() + 8, bars.bottom() + 4, rect.width() - 16, rect.bottom() - bars.bottom()
+        )
+        painter.drawText(below, flags, self.summary)
+
+
+def shown_panel(context) -> NextTokenPanel | None:
+    """The next-token panel with an answer for what is on screen (the visible one first)."""
+    panels = [
+        view.next_tokens for view in (context.view("heads"), context.view("pipeline")) if view is not None
+    ]
+    panels.sort(key=lambda p: not p.isVisible())
+    for panel in panels:
+        if panel.answer is not None and panel.answer.key == panel.wanted_key():
+            return panel
+    return None
+
+
+def figures(context) -> dict:
+    from explorer.gui.i18n import translate
+    from explorer.gui.views.base import FigureSource, NothingToExport
+
+    def build():
+        panel = shown_panel(context)
+        if panel is None:
+            raise NothingToExport(
+                translate(
+                    "NextTokenPanel", "Nothing to export yet: open a language model to see its next tokens"
+                )
+            )
+        picture = NextTokensPicture(panel.title.text(), list(panel.bars.rows), panel.mass.text())
+        return picture, picture.size(context.style())
+
+    return {
+        "next_tokens": FigureSource(translate("NextTokenPanel", "Next token (a language model's)"), build)
+    }

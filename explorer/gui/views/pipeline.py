@@ -25,6 +25,7 @@ from explorer.gui.views import lines as lines_views
 from explorer.gui.views import predict, stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
 from explorer.gui.views.next_tokens import NextTokenPanel
+from explorer.gui.views.next_tokens import figures as next_token_figures
 from explorer.gui.views.tokens import TokenChips
 from explorer.gui.views.zoom_bar import ZoomBar
 
@@ -173,7 +174,11 @@ class PipelineView(View):
         return self.state.stage_zoom == ("tokens",)
 
     def _zoomed_panels(self) -> list[str]:
-        return [n for n in (self.state.stage_zoom or ()) if n in self.names]
+        zoomed = [n for n in (self.state.stage_zoom or ()) if n in self.names]
+        rotary = self.prepared is not None and self.prepared.trace.rope_angles is not None
+        if rotary and "rope_angles" not in zoomed and {"Q", "K"} & set(zoomed):
+            zoomed.append("rope_angles")  # what turned Q and K, beside them
+        return zoomed
 
     def _visible(self) -> list[int]:
         zoom = self._zoomed_panels() or stages.PIPELINE_STAGES  # zoom-only panels wait for a zoom
@@ -392,4 +397,5 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             translate("PipelineView", "Pipeline stage: {0}").format(stages.stage_name(name)), make((name,))
         )
     out.update(lines_views.figures(context, "pipeline"))
+    out.update(next_token_figures(context))
     return out

@@ -7,6 +7,7 @@ that is not on screen, so what a file shows is what the view would show.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from PySide6 import QtCore
@@ -75,6 +76,7 @@ STAGE_NAMES = {
     "X": "X",
     "Q": "Q",
     "Q_heads": QtCore.QT_TRANSLATE_NOOP("Stages", "Q split into heads"),
+    "rope_angles": QtCore.QT_TRANSLATE_NOOP("Stages", "rotation angles (RoPE)"),
     "K": "K",
     "V": "V",
     "scores": QtCore.QT_TRANSLATE_NOOP("Stages", "raw scores"),
@@ -94,6 +96,21 @@ def stage_name(name: str) -> str:
 
 def shape_text(a: np.ndarray) -> str:
     return "×".join(str(s) for s in np.shape(a))
+
+
+def rope_angles_panel(trace: AttentionTrace) -> MatrixPanel:
+    """The angle each pair of dimensions (i, i + d_k/2) turns by at each position, p·ω_i, shown
+    modulo 2π: the first pairs turn fast and wrap again and again, the last barely move."""
+    angles = trace.rope_angles
+    if angles is None:  # no rotation: the model reads learned or no positions
+        panel = MatrixPanel(np.zeros((1, 1)), None, None, kind="weights")
+        return _titled(panel, translate("Stages", "no rotation: this model has no rotary positions"))
+    wrapped = np.remainder(angles + np.pi, 2 * np.pi) - np.pi  # into [−π, π)
+    panel = MatrixPanel(wrapped, trace.tokens_query, None, role="q", levels=(-np.pi, np.pi))
+    theta = (trace.rope or {}).get("theta")
+    base = f"{theta:g}" if isinstance(theta, (int, float)) else "θ"
+    title = translate("Stages", "angle p·ω_i (radians, mod 2π),  ω_i = {0}^(−2i/d_k)").format(base)
+    return _titled(panel, title)
 
 
 def _titled(panel: MatrixPanel, formula: str) -> MatrixPanel:
@@ -127,6 +144,8 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
             kv_word = translate("Stages", "K/V head")
             return _titled(panel, f"{formula}  ({head_word} {h} → {kv_word} {t.kv_head_of[h]})")
         return _titled(panel, f"{formula}  ({head_word} {h})")
+    if name == "rope_angles":
+        return rope_angles_panel(t)
     if name == "Q_heads":
         panel = MatrixPanel(
             HeadColumns(t.Q), q_tok, None, role="q", picture=_head_columns_picture(t, display)
@@ -275,6 +294,43 @@ def grid_levels(trace: AttentionTrace, display: DisplayArrays, stage: str) -> tu
     return "diverging", symmetric_levels(getattr(trace, stage) if picture is None else picture)
 
 
+@dataclass(frozen=True)
+class HeadScores:
+    """A causal model's per-head scores (explorer.core.head_measures), measured once per trace."""
+
+    previous: np.ndarray | None  # [heads] weight on the token before
+    induction: np.ndarray | None  # [heads] weight on the token after the previous occurrence
+    period: int | None  # of the repeated text the induction score reads
+
+    @staticmethod
+    def of(trace: AttentionTrace) -> HeadScores | None:
+        if not trace.causal:
+            return None
+        induction = trace.induction
+        return HeadScores(
+            trace.previous_token_score,
+            None if induction is None else induction[0],
+            None if induction is None else induction[1],
+        )
+
+    def describe(self, head: int, sink: float) -> str:
+        """Every score of one head in words (the hover line and the tooltip)."""
+        parts = []
+        if self.previous is not None:
+            parts.append(
+                translate("Stages", "previous token {0}").format(f"{100 * self.previous[head]:.0f} %")
+            )
+        if self.induction is not None:
+            parts.append(
+                translate("Stages", "induction {0} (the text repeats every {1} tokens)").format(
+                    f"{100 * self.induction[head]:.0f} %", self.period
+                )
+            )
+        if math.isfinite(sink):
+            parts.append(translate("Stages", "first token {0}").format(f"{100 * sink:.0f} %"))
+        return ", ".join(parts)
+
+
 def head_panel(
     trace: AttentionTrace,
     display: DisplayArrays,
@@ -283,8 +339,12 @@ def head_panel(
     kind: str,
     levels: tuple[float, float],
     hidden: np.ndarray | None,
+    scores: HeadScores | None = None,
+    off: bool = False,
 ) -> MatrixPanel:
-    """One head of the all-heads grid: its stage, titled with its mean row entropy."""
+    """One head of the all-heads grid: its stage, titled with its mean row entropy (a causal
+    model's: with its attention-sink, previous-token and induction scores; a head turned
+    off says so first, where even a shortened title keeps it)."""
     data = getattr(trace, stage)[head]
     if stage in SQUARE:
         rows, cols, role = trace.tokens_query, trace.tokens_key, "qk"
@@ -294,11 +354,16 @@ def head_panel(
         rows, cols, role = trace.tokens_query, None, "q"
     mean_entropy = float(trace.entropy[head].mean())
     head_word = translate("Stages", "head")
-    title = f"{head_word} {head} · H̄ {mean_entropy:.2f}"  # the grid's bar says the shape
+    name = f"{head_word} {head}" + (" " + translate("Stages", "(off)") if off else "")
+    title = f"{name} · H̄ {mean_entropy:.2f}"  # the grid's bar says the shape
     sink = trace.first_token_share[head] if head < len(trace.first_token_share) else math.nan
     if trace.causal and math.isfinite(sink):  # a causal model's attention sink (one token: none)
         share = f"{100 * sink:.0f} %"
         title += " · " + translate("Stages", "first token {0}").format(share)
+    if scores is not None and scores.previous is not None:
+        title += " · " + translate("Stages", "prev {0}").format(f"{100 * scores.previous[head]:.0f} %")
+    if scores is not None and scores.induction is not None:
+        title += " · " + translate("Stages", "ind {0}").format(f"{100 * scores.induction[head]:.0f} %")
     return MatrixPanel(
         data,
         rows,
@@ -313,10 +378,16 @@ def head_panel(
     )
 
 
-def head_panels(trace: AttentionTrace, display: DisplayArrays, stage: str) -> list[MatrixPanel]:
+def head_panels(
+    trace: AttentionTrace, display: DisplayArrays, stage: str, heads_off: frozenset[int] = frozenset()
+) -> list[MatrixPanel]:
     kind, levels = grid_levels(trace, display, stage)
     hidden = display.hidden_cells(trace)  # one array for all heads: its hatching is drawn once
-    return [head_panel(trace, display, stage, h, kind, levels, hidden) for h in range(trace.heads)]
+    scores = HeadScores.of(trace)
+    return [
+        head_panel(trace, display, stage, h, kind, levels, hidden, scores, off=h in heads_off)
+        for h in range(trace.heads)
+    ]
 
 
 def grid_columns(heads: int) -> int:

@@ -16,6 +16,8 @@ and edits them.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
@@ -189,6 +191,7 @@ class LocalWindowView(View):
         for canvas in (self.global_canvas, self.local_canvas):
             canvas.stepClicked.connect(self.lstate.select)
         self.training.started.connect(lambda: self.pages.setCurrentIndex(TRAIN_PAGE))
+        self.pages.currentChanged.connect(lambda _: self.is_shown() and self.request())
 
     def _on_example(self, index: int) -> None:
         text = self.examples.itemData(index)
@@ -244,6 +247,11 @@ class LocalWindowView(View):
         self._wanted = None
 
     def request(self) -> None:
+        """Compare what the state asks for; only while the alignments' page is shown (the
+        training page shows none: its new snapshots are compared when the page comes back)."""
+        if self.pages.currentIndex() != WINDOWS_PAGE:
+            QtCore.QTimer.singleShot(0, self.rendered.emit)  # what the page shows is drawn
+            return
         req = self.lstate.request()
         if req == self.compared_request or req == self._wanted:
             return
@@ -255,7 +263,10 @@ class LocalWindowView(View):
             )
             return
         self._wanted = req
-        self.context.worker.submit(CHANNEL, req.compute)
+        previous = None
+        if self.compared is not None and self.compared_request is not None:
+            previous = (self.compared_request, self.compared)
+        self.context.worker.submit(CHANNEL, partial(req.compute, previous))
 
     def _on_result(self, result) -> None:
         req, self._wanted = self._wanted, None

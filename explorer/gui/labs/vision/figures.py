@@ -177,18 +177,32 @@ def channel_rows(attention: str) -> list[tuple[str, str]]:
     ]
 
 
+LABELLED_POSITIONS = 8  # a focused map with at most this many rows keeps its axes
+VALUE_ROWS = ("z", "z_max", "s")  # one number a channel: a cell of its own, or on a projector its header
+
+
 def channel_figure(
-    trace: VisionTrace, block: str, selected: int | None, marks: tuple[str, ...] = (), accent: str = ACCENT
+    trace: VisionTrace,
+    block: str,
+    selected: int | None,
+    marks: tuple[str, ...] = (),
+    accent: str = ACCENT,
+    focus: tuple[str, ...] | None = None,
 ) -> Figure:
     """Stage by stage for the top and bottom channels (and the selected one): the maps X, the
     squeezed numbers, the weights, and the maps rescaled, all maps on X's colour levels so the
-    rescaling shows as fading."""
+    rescaling shows as fading. ``focus`` (a projector): only the maps it names, of two channels
+    (the selected or top one and the bottom one), each headed by the numbers it names."""
     b = trace.block(block)
     st = b.stages
     weights = st["channel_weights"]
     rescaled = st["channel_refined"] if b.attention == "cbam" else st["output"]
     shown = shown_channels(weights, selected)
     rows = channel_rows(b.attention)
+    if focus is not None:
+        shown = focus_channels(shown)
+        headed = [(name, header) for name, header in rows if name in focus and name in VALUE_ROWS]
+        rows = [(name, header) for name, header in rows if name in focus and name not in VALUE_ROWS]
     x_max = max(float(st["features"][[s.channel for s in shown]].max()), 1e-6)
     cell = {
         "X": lambda c: (st["features"][c], (0.0, x_max)),
@@ -204,16 +218,52 @@ def channel_figure(
             panels.append(MatrixPanel(np.asarray(data), kind="weights", levels=levels, name=name))
     mark = {"top": "▲", "bottom": "▼", "selected": "●"}  # the largest weights, the smallest, the chosen
     headers = [f"{mark[s.role]}{s.channel}" for s in shown]  # short: a column is ~50 px on a projector
+    if focus is not None:
+        headers = [
+            "  ".join(
+                [h] + [f"{header} = {float(cell[name](s.channel)[0][0, 0]):.2f}" for name, header in headed]
+            )
+            for h, s in zip(headers, shown)
+        ]
     return Figure(
         panels,
         columns=len(shown),
         bars=False,
-        axes=False,
+        axes=focus is not None,  # large enough on a projector for every position's number
+        shared_axes=focus is not None,
         col_headers=headers,
         row_headers=[header for _, header in rows],
         show_values=True,
         marks={i: Mark(QtGui.QColor(accent)) for i, p in enumerate(panels) if p.name in marks},
     )
+
+
+def focus_channels(shown: list[ShownChannel]) -> list[ShownChannel]:
+    """Two of the channels shown: the selected one (else the top one) and the bottom one (the
+    top one when the selected is the bottom one): two maps fit a projector's width."""
+    chosen = next((s for s in shown if s.role == "selected"), shown[0])
+    other = next(s for s in reversed(shown) if s.role == "bottom") if chosen.role != "bottom" else shown[0]
+    return [chosen, other] if other != chosen else [chosen]
+
+
+def focused(figure: Figure, names: tuple[str, ...]) -> Figure:
+    """The figure with only the first panel of each name laid out, in one row, one colour bar
+    when they share their colours and levels, one axis when they share a shape (a projector:
+    each as large as the page allows)."""
+    visible = []
+    for name in names:
+        i = next((k for k, p in enumerate(figure.panels) if p.name == name), None)
+        if i is not None and i not in visible:
+            visible.append(i)
+    if not visible:
+        return figure
+    figure.visible, figure.columns = visible, len(visible)
+    shown = [figure.panels[i] for i in visible]
+    figure.shared_bar = len({(p.kind, tuple(p.levels)) for p in shown}) == 1 and len(shown) > 1
+    figure.shared_axes = len({p.shape for p in shown}) == 1 and len(shown) > 1
+    # positions numbered where each gets its label (8×8); a 16×16 map's room goes to its cells
+    figure.axes = figure.axes and max(p.shape[0] for p in shown) <= LABELLED_POSITIONS
+    return figure
 
 
 # -- spatial attention --------------------------------------------------------------------------------
@@ -272,8 +322,15 @@ def residual_block(trace: VisionTrace) -> str | None:
 
 
 def residual_figure(
-    trace: VisionTrace, channel: int, marks: tuple[str, ...] = (), accent: str = ACCENT
+    trace: VisionTrace,
+    channel: int,
+    marks: tuple[str, ...] = (),
+    accent: str = ACCENT,
+    one_scale: bool = False,
 ) -> Figure:
+    """The trunk, the mask and their product, averaged over channels and for one channel.
+    ``one_scale`` (a projector: one colour bar leaves the maps the room): T and (1+M)·T
+    divided by the largest (1+M)·T, so they share the mask's 0..1 (their titles say so)."""
     st = trace.block(residual_block(trace)).stages
     t, m, h = st["trunk"], st["mask_branch"], st["output"]
     c = min(max(channel, 0), t.shape[0] - 1)
@@ -281,6 +338,11 @@ def residual_figure(
     hi_c = max(float(h[c].max()), 1e-6)
 
     def panel(data, title, name, levels):
+        if one_scale and name != "mask_branch":
+            hi = levels[1]
+            data = data / hi
+            title += " " + translate("VisionView", "÷ its max {0:.2f}").format(hi)
+            levels = (0.0, 1.0)
         return MatrixPanel(data, title=title, kind="weights", levels=levels, role="qk", name=name)
 
     panels = [

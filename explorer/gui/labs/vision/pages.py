@@ -184,6 +184,7 @@ class PicturePage(QtWidgets.QWidget):
         layout.addWidget(self.left, 2)
         layout.addWidget(self.overlay, 3)  # its title, axes and colour bar need the room
         layout.addWidget(self.probabilities, 3)  # a class name, its bar and its percentage
+        self.row = layout
         self.overlay.clicked.connect(lambda _i, r, c: self.positionClicked.emit(r, c))
         self.canvas.strokeFinished.connect(self.strokeDrawn)
         self.colour.currentIndexChanged.connect(self._brush)
@@ -210,7 +211,12 @@ class PicturePage(QtWidgets.QWidget):
             w.blockSignals(False)
         self.canvas.set_brush(colour, radius)
 
-    def show_trace(self, trace: VisionTrace, block: str, position, accent: str, marks=()) -> None:
+    def show_trace(self, trace: VisionTrace, block: str, position, accent: str, marks=(), focus=None) -> None:
+        """``focus`` (a projector): the picture and its map alone, as large as the page (the
+        prediction stays in the tab's summary line)."""
+        self.probabilities.setVisible(focus is None)
+        for k, stretch in enumerate((4, 5, 0) if focus is not None else (2, 3, 3)):
+            self.row.setStretch(k, stretch)
         self.picture.show_panel(vf.picture_panel(trace), bars=False, axes=False)
         overlay = vf.overlay_panel(trace, block)
         mark = {0: vf.Mark(QtGui.QColor(accent), 4)} if "overlay" in marks else {}
@@ -274,16 +280,20 @@ class ChannelPage(StackedPage):
         if self.channels:
             self.channelClicked.emit(self.channels[index % len(self.channels)])
 
-    def show_trace(self, trace, block, channel, html_text, accent, marks=()) -> None:
+    def show_trace(self, trace, block, channel, html_text, accent, marks=(), focus=None) -> None:
+        """``focus`` (a projector): the weights' bars alone for the weights (s), else the maps it
+        names of two channels (explorer.gui.labs.vision.figures.channel_figure)."""
         title = translate("VisionView", "weights, sorted ({0})").format(block)
         bars = channel_bars(trace, block, channel, title + flat_note(trace, block))
         if "s" in marks:
             bars.colours = dict.fromkeys(bars.keys, QtGui.QColor(accent)) | bars.colours
+        weights_alone = focus is not None and set(focus) <= {"s"}
+        self.bars.setVisible(focus is None or weights_alone)
+        self.figure.setVisible(not weights_alone)
         self.bars.set_bars(bars)
-        figure = vf.channel_figure(trace, block, channel, marks, accent)
-        self.channels = [
-            s.channel for s in vf.shown_channels(trace.block(block).stages["channel_weights"], channel)
-        ]
+        figure = vf.channel_figure(trace, block, channel, marks, accent, focus)
+        shown = vf.shown_channels(trace.block(block).stages["channel_weights"], channel)
+        self.channels = [s.channel for s in (vf.focus_channels(shown) if focus is not None else shown)]
         self.figure.set_figure(figure)
         self.worked.setHtml(html_text)
 
@@ -311,8 +321,9 @@ class SpatialPage(StackedPage):
         layout.addWidget(split)
         self.figure.clicked.connect(lambda _i, r, c: self.positionClicked.emit(r, c))
 
-    def show_trace(self, trace, block, position, html_text, accent, marks=()) -> None:
-        self.figure.set_figure(vf.spatial_figure(trace, block, position, marks, accent))
+    def show_trace(self, trace, block, position, html_text, accent, marks=(), focus=None) -> None:
+        figure = vf.spatial_figure(trace, block, position, marks, accent)
+        self.figure.set_figure(figure if focus is None else vf.focused(figure, focus))
         self.worked.setHtml(html_text)
 
     def restyle(self, style: Style) -> None:
@@ -340,14 +351,16 @@ class ResidualPage(StackedPage):
         layout.addWidget(self.figure, 1)
         self.channel.valueChanged.connect(self.channelChanged)
 
-    def show_trace(self, trace, channel, accent, marks=()) -> None:
+    def show_trace(self, trace, channel, accent, marks=(), focus=None) -> None:
         block = vf.residual_block(trace)
         n = trace.block(block).stages["trunk"].shape[0]
         self.channel.blockSignals(True)
         self.channel.setRange(0, n - 1)
         self.channel.setValue(min(channel, n - 1))
         self.channel.blockSignals(False)
-        self.figure.set_figure(vf.residual_figure(trace, self.channel.value(), marks, accent))
+        self.note.setVisible(focus is None)  # on a projector the lesson column says it
+        figure = vf.residual_figure(trace, self.channel.value(), marks, accent, one_scale=focus is not None)
+        self.figure.set_figure(figure if focus is None else vf.focused(figure, focus))
 
     def restyle(self, style: Style) -> None:
         self.figure.set_style(style)

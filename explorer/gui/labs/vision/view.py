@@ -25,7 +25,7 @@ import numpy as np
 from PySide6 import QtWidgets
 
 from explorer.appstate.lesson import STEPS
-from explorer.appstate.lesson_vision import SHOWS
+from explorer.appstate.lesson_vision import SHOWS, Shows
 from explorer.appstate.vision import (
     DRAW_COLOURS,
     MAX_SEED,
@@ -57,10 +57,10 @@ from explorer.gui.labs.vision import figures as vf
 from explorer.gui.labs.vision import pages
 from explorer.gui.labs.vision.figures import SquareCanvas
 from explorer.gui.labs.vision.pages import picture_error
+from explorer.gui.labs.vision.picture_dialog import ask_for_picture
 from explorer.gui.labs.vision.training import VisionTraining
 from explorer.gui.labs.vision.worked import channel_html, position_html
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
-from explorer.gui.preferences import default_folder
 from explorer.gui.views.base import View, ViewContext
 from explorer.vision.models import VARIANTS
 from explorer.vision.trace import VisionTrace
@@ -82,6 +82,10 @@ class VisionView(View):
         self.channel_work: WorkedChannel | None = None
         self.position_work: WorkedPosition | None = None
         self.marks: tuple[str, ...] = ()  # the lesson step's panels
+        self.shows: Shows | None = None  # what the lesson step on this tab shows
+        # pages behind others, drawn when they come to the front (every training snapshot
+        # redrew all of them: the hidden pages' figures and arithmetic were half of it)
+        self._stale: set[str] = set()
         self._wanted: VisionRequest | None = None
         self._wanted_compare: tuple | None = None
         self._drawn: tuple[Picture, np.ndarray] | None = None  # the drawing's pixels, for the canvas
@@ -111,7 +115,9 @@ class VisionView(View):
         self.banner.setVisible(False)
         layout.addWidget(self.banner)
 
-        row = FlowLayout()  # wraps on a projector: the lesson column leaves the tab ~550 px
+        self.controls = QtWidgets.QWidget()  # on a projector's training step, room for the curves
+        row = FlowLayout(self.controls)  # wraps on a projector: the lesson column leaves the tab ~550 px
+        row.setContentsMargins(0, 0, 0, 0)
         self.picture_label = QtWidgets.QLabel()
         self.seed = QtWidgets.QSpinBox()
         self.seed.setRange(0, MAX_SEED)
@@ -129,7 +135,12 @@ class VisionView(View):
             row.add(w)
         row.add(self.model)
         row.add(self.block)
-        layout.addLayout(row)
+        # on a projector the lesson's maps fill the page; the arithmetic comes on demand
+        self.worked_button = QtWidgets.QPushButton()
+        self.worked_button.setCheckable(True)
+        self.worked_button.setVisible(False)
+        row.add(self.worked_button)
+        layout.addWidget(self.controls)
         self.summary = QtWidgets.QLabel()  # the prediction, the picture, the model; or the hovered value
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
@@ -173,6 +184,7 @@ class VisionView(View):
         self.model.currentIndexChanged.connect(lambda _: v.set_variant(self.model.currentData()))
         self.block.currentIndexChanged.connect(lambda _: v.set_block(self.block.currentData()))
         self.pages.currentChanged.connect(lambda i: v.set_page(PAGES[i]))
+        self.worked_button.toggled.connect(lambda _: self._show_worked())
         p = self.picture_page
         p.positionClicked.connect(self._on_position)
         p.strokeDrawn.connect(v.add_stroke)
@@ -211,15 +223,7 @@ class VisionView(View):
             self.vision.generate(self.vision.picture.seed)
 
     def choose_file(self) -> None:
-        prefs = getattr(self.window(), "prefs", None)  # the window's: where its dialogs last opened
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self,
-            translate("VisionView", "Open a picture"),
-            prefs.dialog_folder() if prefs is not None else default_folder(),
-            translate("VisionView", "Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)"),
-        )
-        if prefs is not None:
-            prefs.remember_dialog(path)
+        path = ask_for_picture(self, translate("VisionView", "Open a picture"))
         if path:
             self.load_file(path)
 
@@ -318,8 +322,10 @@ class VisionView(View):
         elif event == "position" and self.trace is not None:
             self._show_position()
         elif event == "page":
+            self._show_stale()
             self.request()
             self._show_compare()
+            self._show_worked()
         elif event == "brush":
             p = self.picture_page
             p.show_tools(self.vision.draw_colour, self.vision.brush, self.vision.picture.background)
@@ -334,6 +340,7 @@ class VisionView(View):
         """A lesson step of this tab: its page, a model that has that attention, its panels framed."""
         step = STEPS[self.state.lesson_step]
         shows = SHOWS.get(step.stage) if self.state.lesson_visible and step.tab == self.TAB else None
+        self.shows = shows
         self.marks = shows.panels if shows is not None else ()
         if shows is not None:
             if shows.variants and self.vision.variant not in shows.variants:
@@ -366,24 +373,73 @@ class VisionView(View):
         names = [b.name for b in trace.blocks]
         return self.vision.block if self.vision.block in names else names[-1]
 
+    def focus(self, page: str) -> tuple[str, ...] | None:
+        """On a projector, the lesson step's panels its page shows alone, as large as the page
+        allows (None: the page shows everything)."""
+        if self.shows is None or not self.state.presentation or self.shows.page != page:
+            return None
+        return self.shows.projected()
+
     def _accent(self) -> str:
         return theme.look(self.state).theme.accent
 
+    def _on_screen(self, page: str) -> bool:
+        """The page is in front (drawn now); else it is drawn when it comes there."""
+        if self.vision.page == page:
+            self._stale.discard(page)
+            return True
+        self._stale.add(page)
+        return False
+
+    def _show_stale(self) -> None:
+        """The page that came to the front, if the trace changed while it was behind."""
+        if self.trace is None or self.vision.page not in self._stale:
+            return
+        page = self.vision.page
+        if page == "picture":
+            self._show_picture()
+        elif page in ("channel", "residual"):
+            self._show_channel()
+        elif page == "spatial":
+            self._show_spatial()
+        self._stale.discard(page)
+
+    def _show_picture(self) -> None:
+        t = self.trace
+        if self._on_screen("picture"):
+            self.picture_page.show_trace(
+                t,
+                self.shown_block(t),
+                self.vision.position,
+                self._accent(),
+                self.marks,
+                self.focus("picture"),
+            )
+
     def _show(self) -> None:
-        """Every page from the trace on screen."""
+        """The trace on the page in front (the others when they come there), the map beside
+        the training curves and the summary."""
         t = self.trace
         if t is None:
             return
         block = self.shown_block(t)
-        self.picture_page.show_trace(t, block, self.vision.position, self._accent(), self.marks)
+        self._show_picture()
         self._show_channel()
         self._show_spatial()
         p = float(t.probabilities[t.prediction])
         watched = f"{vf.class_label(t.prediction_name)} {100 * p:.1f} %"  # short: the panel is narrow
-        self.watched.set_figure(
-            vf.Figure([vf.overlay_panel(t, block, watched)], selection=self.vision.position)
+        training_focus = self.focus("train") is not None
+        self.watched.set_figure(  # beside the curves on a projector: the lit picture alone
+            vf.Figure(
+                [vf.overlay_panel(t, block, watched)],
+                selection=self.vision.position,
+                bars=not training_focus,
+                axes=not training_focus,
+            )
         )
+        self.train_page.set_focus(training_focus)
         self._show_summary()
+        self._show_worked()
         if self.context.current() is not None:  # else the window still says it loads its model:
             self.rendered.emit()  # a screenshot waits for draw(), which comes with that model
 
@@ -398,13 +454,18 @@ class VisionView(View):
         if has_channels:
             channel = self._channel(t, block)
             self.channel_work = work_channel(t, block, channel)
+        if has_channels and self._on_screen("channel"):
             second = b.params["w2"] if b.attention == "se" else b.params["w1"]
             html_text = channel_html(self.channel_work, second[channel])
-            self.channel_page.show_trace(t, block, channel, html_text, self._accent(), self.marks)
+            self.channel_page.show_trace(
+                t, block, channel, html_text, self._accent(), self.marks, self.focus("channel")
+            )
         has_residual = vf.residual_block(t) is not None
         self.residual_page.show_content(has_residual)
-        if has_residual:
-            self.residual_page.show_trace(t, v.channel or 0, self._accent(), self.marks)
+        if has_residual and self._on_screen("residual"):
+            self.residual_page.show_trace(
+                t, v.channel or 0, self._accent(), self.marks, self.focus("residual")
+            )
 
     def _show_spatial(self) -> None:
         """The spatial page: its stages and the position's worked arithmetic."""
@@ -416,11 +477,27 @@ class VisionView(View):
         if has_spatial:
             position = self._position(t, block)
             self.position_work = work_position(t, block, *position)
+        if has_spatial and self._on_screen("spatial"):
             hint = "" if v.position is not None else self._position_hint()
             html_text = hint + position_html(self.position_work)
             self.spatial_page.show_trace(
-                t, block, v.position or position, html_text, self._accent(), self.marks
+                t, block, v.position or position, html_text, self._accent(), self.marks, self.focus("spatial")
             )
+
+    def _show_worked(self) -> None:
+        """The worked arithmetic beside the maps; on a projector only when asked for. On a
+        projector's training step the picture and model controls and the summary give their
+        room to the curves (the lesson's next step brings them back)."""
+        training_focus = self.focus("train") is not None and self.vision.page == "train"
+        for widget in (self.controls, self.summary):
+            widget.setVisible(not training_focus)
+        self.notice.setVisible(bool(self.trace is not None and self.trace.notices) and not training_focus)
+        offered = False
+        for name, page in (("channel", self.channel_page), ("spatial", self.spatial_page)):
+            focused = self.focus(name) is not None
+            page.worked.setVisible(not focused or self.worked_button.isChecked())
+            offered |= focused and self.vision.page == name
+        self.worked_button.setVisible(offered)
 
     def _show_position(self) -> None:
         """A new position: the spatial page's arithmetic, and the selection on every map."""
@@ -594,6 +671,10 @@ class VisionView(View):
             name = self.block.itemData(i)
             self.block.setItemText(i, f"{name} ({BLOCK_SIZES[name]})")
         self.block.setToolTip(translate("VisionView", "Which block's attention the pages show"))
+        self.worked_button.setText(translate("VisionView", "Arithmetic"))
+        self.worked_button.setToolTip(
+            translate("VisionView", "Show the worked arithmetic of the chosen channel or position")
+        )
         # one word a title: six pages side by side fit the tab on a projector at 1024×768
         titles = {
             "picture": translate("VisionView", "Picture"),

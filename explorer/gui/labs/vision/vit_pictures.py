@@ -7,8 +7,6 @@
   (``patchClicked``).
 - ``HeadBars``: a number per layer and head as bars, a dashed reference line across (the mean
   distance of an evenly spread head).
-- ``DataCurve``: held-out accuracy against training-set size (log scale), one line per model
-  through the seeds' mean, each seed a dot, chance dashed.
 
 They keep no state of the tab's: ``show(...)`` hands them what to paint.
 """
@@ -202,100 +200,4 @@ class HeadBars(QtWidgets.QWidget):
             p.drawText(
                 QtCore.QRectF(area.left(), 2 * line, area.width(), 2 * line), wrap, self.reference_label
             )
-        p.end()
-
-
-class DataCurve(QtWidgets.QWidget):
-    """Accuracy against training-set size: ``points[model]`` = [(size, [accuracy per seed])]."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.points: dict[str, list[tuple[int, list[float]]]] = {}
-        self.names: dict[str, str] = {}
-        self.live: dict[str, tuple[int, float]] = {}  # a live run's final accuracy, hollow
-        self.x_label = self.y_label = self.chance_label = self.live_label = ""
-        self.chance = 0.0
-        self.setMinimumSize(300, 340)
-        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
-
-    def show_curve(self, points, names, labels: tuple[str, str, str, str], chance: float, live=None) -> None:
-        self.points, self.names = points, names
-        self.x_label, self.y_label, self.chance_label, self.live_label = labels
-        self.chance, self.live = chance, dict(live or {})
-        self.update()
-
-    def paintEvent(self, _event):
-        p = QtGui.QPainter(self)
-        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
-        fg = self.palette().color(QtGui.QPalette.ColorRole.WindowText)
-        font = _font(self)
-        p.setFont(font)
-        metrics = QtGui.QFontMetrics(font)
-        line = metrics.height()
-        left = metrics.horizontalAdvance("100 %") + 10
-        area = QtCore.QRectF(left, line * 3 + 6, self.width() - left - 16, self.height() - line * 6 - 10)
-        sizes = sorted(
-            {n for series in self.points.values() for n, _ in series} | {n for n, _ in self.live.values()}
-        )
-        if not sizes or area.width() < 20 or area.height() < 20:
-            p.end()
-            return
-        low, high = math.log10(min(sizes)) - 0.25, math.log10(max(sizes)) + 0.25
-
-        def at(size: float, accuracy: float) -> QtCore.QPointF:
-            x = area.left() + (math.log10(size) - low) / (high - low) * area.width()
-            return QtCore.QPointF(x, area.bottom() - accuracy * area.height())
-
-        p.setPen(QtGui.QPen(fg, 1))
-        p.drawLine(area.bottomLeft(), area.bottomRight())
-        p.drawLine(area.bottomLeft(), area.topLeft())
-        for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-            y = area.bottom() - tick * area.height()
-            p.drawText(
-                QtCore.QRectF(0, y - line / 2, left - 6, line),
-                QtCore.Qt.AlignmentFlag.AlignRight,
-                f"{tick:.0%}",
-            )
-            p.drawLine(QtCore.QPointF(area.left() - 3, y), QtCore.QPointF(area.left(), y))
-        for size in sizes:
-            x = at(size, 0).x()
-            p.drawText(
-                QtCore.QRectF(x - 40, area.bottom() + 3, 80, line),
-                QtCore.Qt.AlignmentFlag.AlignHCenter,
-                f"{size:,}",
-            )
-        p.drawText(
-            QtCore.QRectF(area.left(), area.bottom() + line + 4, area.width(), line),
-            QtCore.Qt.AlignmentFlag.AlignHCenter,
-            self.x_label,
-        )
-        p.setPen(QtGui.QPen(fg, 1, QtCore.Qt.PenStyle.DashLine))
-        y = at(sizes[0], self.chance).y()
-        p.drawLine(QtCore.QPointF(area.left(), y), QtCore.QPointF(area.right(), y))
-        p.drawText(QtCore.QRectF(area.left() + 4, y - line - 1, area.width(), line), self.chance_label)
-        legend_x = area.left()
-        for model, series in self.points.items():
-            colour = MODEL_COLOURS.get(model, fg)
-            means = [at(n, float(np.mean(a))) for n, a in series if a]
-            p.setPen(QtGui.QPen(colour, 2.5))
-            for a, b in zip(means, means[1:]):
-                p.drawLine(a, b)
-            p.setBrush(colour)
-            for n, accuracies in series:
-                for acc in accuracies:
-                    p.drawEllipse(at(n, acc), 4, 4)
-            name = self.names.get(model, model)
-            p.fillRect(QtCore.QRectF(legend_x, 4 + line / 3, 14, line / 3), colour)
-            p.setPen(fg)
-            p.drawText(QtCore.QRectF(legend_x + 18, 2, 400, line), name)
-            legend_x += 18 + metrics.horizontalAdvance(name) + 18
-        if self.live:
-            p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
-            for model, (n, acc) in self.live.items():
-                p.setPen(QtGui.QPen(MODEL_COLOURS.get(model, fg), 2.5))
-                p.drawRect(QtCore.QRectF(at(n, acc) - QtCore.QPointF(6, 6), QtCore.QSizeF(12, 12)))
-            p.setPen(fg)
-            p.drawText(QtCore.QRectF(legend_x, 2, 400, line), "□ " + self.live_label)
-        p.setPen(fg)
-        p.drawText(QtCore.QRectF(0, line + 6, self.width(), line), self.y_label)
         p.end()

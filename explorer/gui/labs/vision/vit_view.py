@@ -24,29 +24,36 @@ from explorer.appstate.lesson import STEPS
 from explorer.appstate.lesson_vit import SHOWS
 from explorer.appstate.vit import MAPS, MAX_SEED, PAGES, ViTState
 from explorer.appstate.vit_jobs import ViTRequest, ViTResult, compute, heads, photo, request_of
-from explorer.gui.core_text import translated
 from explorer.gui.elided import ElidedCombo
-from explorer.gui.flow import FlowLayout
+from explorer.gui.flow import FlowLayout, together
 from explorer.gui.i18n import translate
+from explorer.gui.lab.curves import CurvePlot
 from explorer.gui.lab.training import TrainingPage, scrolled
-from explorer.gui.labs.vision.figures import class_label
 from explorer.gui.labs.vision.pages import picture_error
-from explorer.gui.labs.vision.vit_pictures import DataCurve, HeadBars, PatchMap
+from explorer.gui.labs.vision.picture_dialog import ask_for_picture
+from explorer.gui.labs.vision.vit_curve import data_caption, data_curves, live_accuracies
+from explorer.gui.labs.vision.vit_pictures import HeadBars, PatchMap
+from explorer.gui.labs.vision.vit_shown import (
+    chosen_map,
+    cnn_map,
+    distance_bars,
+    notices,
+    photo_map,
+    photo_words,
+    position_map,
+    rollout_map,
+    self_bars,
+    shares,
+    summary,
+)
 from explorer.gui.labs.vision.vit_training import PairTraining
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
-from explorer.gui.preferences import default_folder
 from explorer.gui.views.base import View, ViewContext
 from explorer.vision.data_curve import SIZES, CurveError, CurveResult, shipped_result
-from explorer.vision.images import photo_caveat
 from explorer.vision.vit import ViTConfig
-from explorer.vision.vit_measures import uniform_distance
 
 CHANNEL, PHOTO_CHANNEL = "vit", "vit-photo"
 CONFIG = ViTConfig()
-
-
-def _pc(value: float) -> str:
-    return f"{100 * value:.0f} %"
 
 
 class ViTView(View):
@@ -62,6 +69,7 @@ class ViTView(View):
         self._wanted: ViTRequest | None = None
         self.curve: CurveResult | None = None
         self.curve_error = ""
+        self._curve_shown: tuple | None = None  # the live accuracies and caption on the Data page
         try:
             self.curve = shipped_result()
         except CurveError as exc:
@@ -107,13 +115,12 @@ class ViTView(View):
         self.head = ElidedCombo(min_chars=8)
         for i in range(CONFIG.heads):
             self.head.addItem("", i)
+        # each label with its box: a wrap parts neither
         for w in (
-            self.picture_label,
-            self.seed,
+            together(self.picture_label, self.seed),
             self.new_button,
             self.load_button,
-            self.size_label,
-            self.size,
+            together(self.size_label, self.size),
         ):
             row.add(w)
         for w in (self.map, self.layer, self.head):
@@ -159,8 +166,9 @@ class ViTView(View):
         # data: the shipped experiment
         data = QtWidgets.QWidget()
         dv = QtWidgets.QVBoxLayout(data)
-        self.data_curve = DataCurve()
-        dv.addWidget(self.data_curve, 1)
+        self.data_plot = CurvePlot(self.context.style())
+        self.data_plot.setMinimumHeight(300)
+        dv.addWidget(self.data_plot, 1)
         self.caption = QtWidgets.QLabel()
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -256,17 +264,13 @@ class ViTView(View):
         self._show_curve()
         self._show_photo()
 
+    def restyle(self) -> None:
+        self.data_plot.set_style(self.context.style())
+        self.train_page.restyle()
+
     # -- the picture ------------------------------------------------------------------------------------
     def choose_file(self) -> None:
-        prefs = getattr(self.window(), "prefs", None)
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self,
-            translate("ViTView", "Open a photo"),
-            prefs.dialog_folder() if prefs is not None else default_folder(),
-            translate("ViTView", "Pictures (*.png *.jpg *.jpeg *.bmp *.gif);;All files (*)"),
-        )
-        if prefs is not None:
-            prefs.remember_dialog(path)
+        path = ask_for_picture(self, translate("ViTView", "Open a photo"))
         if path:
             self.load_file(path)
 
@@ -376,129 +380,30 @@ class ViTView(View):
         self.head.setEnabled(not rollout)
 
     # -- drawing the result -------------------------------------------------------------------------------
-    def _models_words(self) -> str:
-        r = self.result.request if self.result is not None else None
-        if r is None or r.shipped:
-            n = f"{(r.size if r is not None else self.lab.settings.size):,}"
-            return translate("ViTView", "the shipped models trained on {0} pictures").format(n)
-        return translate("ViTView", "the live pair at step {0}").format(r.step)
-
     def _show(self) -> None:
         result = self.result
         if result is None:
             return
-        s, t = self.lab.settings, result.vit
-        picture = result.pixels
-        layer = f"layer{s.layer + 1}"
-        if s.map == "patch":
-            grid, on_cls = t.patch_attention(layer, s.head, s.patch)
-            row, col = divmod(s.patch, CONFIG.grid)
-            caption = translate(
-                "ViTView", "ViT, layer {0}, head {1}: where patch ({2}, {3}) looks ({4} on CLS)"
-            ).format(s.layer + 1, s.head + 1, row + 1, col + 1, _pc(on_cls))
-            selected = s.patch
-        elif s.map == "cls":
-            grid = t.arrays["cls_attention"][s.layer, s.head]
-            caption = translate("ViTView", "ViT, layer {0}, head {1}: the CLS token's attention").format(
-                s.layer + 1, s.head + 1
-            )
-            selected = None
-        else:
-            grid = t.arrays["rollout_cls"]
-            caption = translate("ViTView", "ViT: attention rollout, the CLS token through both layers")
-            selected = None
-        self.vit_map.show_map(picture, grid, selected, caption)
-        self.watched.show_map(
-            picture, t.arrays["rollout_cls"], None, translate("ViTView", "ViT: attention rollout")
-        )
-        if result.cnn is not None:
-            self.cnn_map.show_map(
-                picture,
-                result.cnn.stage("spatial_map", "block3"),
-                None,
-                translate("ViTView", "CNN (CBAM): its spatial map, block 3"),
-            )
-        else:
-            self.cnn_map.show_map(picture, None, None, translate("ViTView", "CNN: no snapshot yet"))
-        # the prediction of both, and which models (each sentence whole: word order differs by language)
-        vit_said = (class_label(t.prediction_name), _pc(float(t.probabilities[t.prediction])))
-        if result.cnn is not None:
-            c = result.cnn
-            cnn_said = (class_label(c.prediction_name), _pc(float(c.probabilities[c.prediction])))
-            self.summary.setText(
-                translate("ViTView", "ViT says {0} ({1}); CNN says {2} ({3}); {4}.").format(
-                    *vit_said, *cnn_said, self._models_words()
-                )
-            )
-        else:
-            self.summary.setText(
-                translate("ViTView", "ViT says {0} ({1}); {2}.").format(*vit_said, self._models_words())
-            )
-        notices = [translated(n) for n in t.notices]
-        if s.source == "file":
-            notices.append(translated(photo_caveat()))
-        self.notice.setText("\n".join(notices))
-        self.notice.setVisible(bool(notices))
-        if result.area is not None:
-            shown = t.object_share.get("rollout") if s.map == "rollout" else None
-            if s.map == "cls":
-                shown = float((grid * t.arrays["patch_object"]).sum() / grid.sum())
-            elif s.map == "patch":
-                shown = float((grid * t.arrays["patch_object"]).sum() / grid.sum())
-            here, rolled = _pc(shown or 0.0), _pc(t.object_share["rollout"])
-            if result.cnn_share is not None:
-                text = translate(
-                    "ViTView",
-                    "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, "
-                    "rollout {2}, CBAM's spatial map {3}.",
-                ).format(_pc(result.area), here, rolled, _pc(result.cnn_share))
-            else:
-                text = translate(
-                    "ViTView",
-                    "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, rollout {2}.",
-                ).format(_pc(result.area), here, rolled)
-            self.shares.setText(text)
-        else:
-            self.shares.setText(
-                translate("ViTView", "A photo has no known object: no share on it can be measured.")
-            )
+        s = self.lab.settings
+        shown = chosen_map(s, result)
+        shown.on(self.vit_map)
+        rollout_map(result).on(self.watched)
+        cnn_map(result).on(self.cnn_map)
+        self.summary.setText(summary(result, s.size))
+        said = notices(s, result)
+        self.notice.setText("\n".join(said))
+        self.notice.setVisible(bool(said))
+        self.shares.setText(shares(s, result, shown))
         self._show_heads()
         if self.context.current() is not None:
             self.rendered.emit()
 
     def _show_heads(self) -> None:
-        t = self.result.vit if self.result is not None else None
-        if t is None:
+        if self.result is None:
             return
-        uniform = uniform_distance(CONFIG)
-        self.distance_bars.show_bars(
-            t.arrays["mean_distance"],
-            translate("ViTView", "Mean attention distance per head (pixels), this picture"),
-            translate("ViTView", "layer"),
-            uniform,
-            translate(
-                "ViTView", "dashed: an evenly spread head, {0} px (below: local, near it: global)"
-            ).format(f"{uniform:.1f}"),
-        )
-        self.self_bars.show_bars(
-            t.arrays["self_share"],
-            translate("ViTView", "Self share per head: weight a patch keeps on itself"),
-            translate("ViTView", "layer"),
-            1 / CONFIG.tokens,
-            translate("ViTView", "dashed: an even spread, 1/{0}").format(CONFIG.tokens),
-            digits=2,
-        )
-        s = self.lab.settings
-        similarity = t.arrays["position_similarity"][s.patch].reshape(CONFIG.grid, CONFIG.grid)
-        row, col = divmod(s.patch, CONFIG.grid)
-        self.position_map.show_map(
-            None,
-            (similarity + 1) / 2,
-            s.patch,
-            translate(
-                "ViTView", "Position embedding of patch ({0}, {1}) against every other (cosine)"
-            ).format(row + 1, col + 1),
-        )
+        distance_bars(self.result).on(self.distance_bars)
+        self_bars(self.result).on(self.self_bars)
+        position_map(self.lab.settings, self.result).on(self.position_map)
         rows = []
         if self.curve is not None:
             for h in heads(self.curve):
@@ -528,41 +433,13 @@ class ViTView(View):
                 translate("ViTView", "The shipped experiment cannot be read: {0}").format(self.curve_error)
             )
             return
-        result = self.curve
-        points = {m: [(n, result.accuracies(m, n)) for n in result.sizes()] for m in ("cnn", "vit")}
-        live = {}
-        lab = self.lab
-        for model, run in (("vit", lab.run), ("cnn", lab.cnn_run)):
-            if run is not None and run.last("accuracy") is not None:
-                live[model] = (lab.settings.train_size, float(run.last("accuracy")))
-        self.data_curve.show_curve(
-            points,
-            {
-                "cnn": translate("ViTView", "CNN (CBAM, 3 blocks)"),
-                "vit": translate("ViTView", "ViT (2 layers, 4 heads)"),
-            },
-            (
-                translate("ViTView", "training pictures (log scale)"),
-                translate("ViTView", "held-out accuracy on 2,000 pictures"),
-                translate("ViTView", "chance (8 classes)"),
-                translate("ViTView", "live run"),
-            ),
-            1 / len(CONFIG.classes),
-            live,
-        )
-        gaps = result.gaps()
-        seeds = ", ".join(map(str, result.seeds()))
-        lines = [translated(result.caption())] if gaps else []
-        lines.append(
-            translate("ViTView", "The CNN's lead in points: {0}. Seeds: {1}.").format(
-                ", ".join(f"{n:,}: {g:+.0f}" for n, g in gaps.items()), seeds
-            )
-        )
-        if live:
-            lines.append(
-                translate("ViTView", "Squares: the live run's last held-out accuracy (500 pictures).")
-            )
-        self.caption.setText("<br>".join(lines))
+        live = live_accuracies(self.lab)
+        caption = data_caption(self.curve, bool(live))
+        if (live, caption) == self._curve_shown:
+            return  # a training event that changed neither: the plot is not redrawn
+        self._curve_shown = (live, caption)
+        self.data_plot.set_curves(data_curves(self.curve, 1 / len(CONFIG.classes), live))
+        self.caption.setText("<br>".join(caption))
 
     def _show_photo(self) -> None:
         if self.photo is None:
@@ -576,17 +453,5 @@ class ViTView(View):
                 )
             )
             return
-        ph = self.photo
-        row, col = divmod(self.photo_patch, ph.grid)
-        self.photo_map.show_map(
-            ph.image,
-            ph.matches(self.photo_patch),
-            self.photo_patch,
-            translate("ViTView", "Where patch ({0}, {1}) finds what resembles it").format(row + 1, col + 1),
-        )
-        notices = " ".join(translated(n) for n in ph.notices)
-        self.photo_text.setText(
-            translate("ViTView", "No model was trained for this: the weights are the photo's own numbers.")
-            + " "
-            + notices
-        )
+        photo_map(self.photo, self.photo_patch).on(self.photo_map)
+        self.photo_text.setText(photo_words(self.photo))

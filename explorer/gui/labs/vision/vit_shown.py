@@ -1,0 +1,197 @@
+"""What the Vision Transformer tab's pages show for a result, in words and numbers: the maps with
+their captions, what both models say, the shares on the object, each head's bars. The tab and
+its export (vit_export) draw the same things from these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.appstate.vit import ViTSettings
+from explorer.appstate.vit_jobs import ViTResult
+from explorer.gui.core_text import translated
+from explorer.gui.i18n import translate
+from explorer.gui.labs.vision.figures import class_label
+from explorer.vision.images import photo_caveat
+from explorer.vision.photo_attention import PhotoAttention
+from explorer.vision.vit import ViTConfig
+from explorer.vision.vit_measures import uniform_distance
+
+CONFIG = ViTConfig()
+
+
+def percent(value: float) -> str:
+    return f"{100 * value:.0f} %"
+
+
+@dataclass(frozen=True)
+class MapShown:
+    """One PatchMap's arguments: the picture, a number per patch, the framed patch, the caption."""
+
+    image: np.ndarray | None
+    values: np.ndarray | None
+    selected: int | None
+    caption: str
+
+    def on(self, patch_map) -> None:
+        patch_map.show_map(self.image, self.values, self.selected, self.caption)
+
+
+@dataclass(frozen=True)
+class BarsShown:
+    """One HeadBars' arguments."""
+
+    values: np.ndarray
+    title: str
+    layer_word: str
+    reference: float
+    reference_label: str
+    digits: int = 1
+
+    def on(self, bars) -> None:
+        bars.show_bars(
+            self.values, self.title, self.layer_word, self.reference, self.reference_label, digits=self.digits
+        )
+
+
+def models_words(result: ViTResult | None, size: int) -> str:
+    r = result.request if result is not None else None
+    if r is None or r.shipped:
+        n = f"{(r.size if r is not None else size):,}"
+        return translate("ViTView", "the shipped models trained on {0} pictures").format(n)
+    return translate("ViTView", "the live pair at step {0}").format(r.step)
+
+
+def chosen_map(s: ViTSettings, result: ViTResult) -> MapShown:
+    """The ViT's map the settings choose: a patch's row of a head's weights, the CLS token's, the rollout."""
+    t = result.vit
+    if s.map == "patch":
+        grid, on_cls = t.patch_attention(f"layer{s.layer + 1}", s.head, s.patch)
+        row, col = divmod(s.patch, CONFIG.grid)
+        caption = translate(
+            "ViTView", "ViT, layer {0}, head {1}: where patch ({2}, {3}) looks ({4} on CLS)"
+        ).format(s.layer + 1, s.head + 1, row + 1, col + 1, percent(on_cls))
+        return MapShown(result.pixels, grid, s.patch, caption)
+    if s.map == "cls":
+        caption = translate("ViTView", "ViT, layer {0}, head {1}: the CLS token's attention").format(
+            s.layer + 1, s.head + 1
+        )
+        return MapShown(result.pixels, t.arrays["cls_attention"][s.layer, s.head], None, caption)
+    caption = translate("ViTView", "ViT: attention rollout, the CLS token through both layers")
+    return MapShown(result.pixels, t.arrays["rollout_cls"], None, caption)
+
+
+def rollout_map(result: ViTResult) -> MapShown:
+    return MapShown(
+        result.pixels, result.vit.arrays["rollout_cls"], None, translate("ViTView", "ViT: attention rollout")
+    )
+
+
+def cnn_map(result: ViTResult) -> MapShown:
+    if result.cnn is None:
+        return MapShown(result.pixels, None, None, translate("ViTView", "CNN: no snapshot yet"))
+    return MapShown(
+        result.pixels,
+        result.cnn.stage("spatial_map", "block3"),
+        None,
+        translate("ViTView", "CNN (CBAM): its spatial map, block 3"),
+    )
+
+
+def summary(result: ViTResult, size: int) -> str:
+    """What both models say, and which models (each sentence whole: word order differs by language)."""
+    t = result.vit
+    vit_said = (class_label(t.prediction_name), percent(float(t.probabilities[t.prediction])))
+    if result.cnn is None:
+        return translate("ViTView", "ViT says {0} ({1}); {2}.").format(*vit_said, models_words(result, size))
+    c = result.cnn
+    cnn_said = (class_label(c.prediction_name), percent(float(c.probabilities[c.prediction])))
+    return translate("ViTView", "ViT says {0} ({1}); CNN says {2} ({3}); {4}.").format(
+        *vit_said, *cnn_said, models_words(result, size)
+    )
+
+
+def notices(s: ViTSettings, result: ViTResult) -> list[str]:
+    out = [translated(n) for n in result.vit.notices]
+    if s.source == "file":
+        out.append(translated(photo_caveat()))
+    return out
+
+
+def shares(s: ViTSettings, result: ViTResult, shown: MapShown) -> str:
+    """The object's share of the picture and each map's share of attention on it."""
+    t = result.vit
+    if result.area is None:
+        return translate("ViTView", "A photo has no known object: no share on it can be measured.")
+    if s.map == "rollout":
+        here = t.object_share["rollout"]
+    else:
+        grid = shown.values
+        here = float((grid * t.arrays["patch_object"]).sum() / grid.sum())
+    here_pc, rolled = percent(here), percent(t.object_share["rollout"])
+    if result.cnn_share is not None:
+        return translate(
+            "ViTView",
+            "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, "
+            "rollout {2}, CBAM's spatial map {3}.",
+        ).format(percent(result.area), here_pc, rolled, percent(result.cnn_share))
+    return translate(
+        "ViTView",
+        "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, rollout {2}.",
+    ).format(percent(result.area), here_pc, rolled)
+
+
+def distance_bars(result: ViTResult) -> BarsShown:
+    uniform = uniform_distance(CONFIG)
+    return BarsShown(
+        result.vit.arrays["mean_distance"],
+        translate("ViTView", "Mean attention distance per head (pixels), this picture"),
+        translate("ViTView", "layer"),
+        uniform,
+        translate("ViTView", "dashed: an evenly spread head, {0} px (below: local, near it: global)").format(
+            f"{uniform:.1f}"
+        ),
+    )
+
+
+def self_bars(result: ViTResult) -> BarsShown:
+    return BarsShown(
+        result.vit.arrays["self_share"],
+        translate("ViTView", "Self share per head: weight a patch keeps on itself"),
+        translate("ViTView", "layer"),
+        1 / CONFIG.tokens,
+        translate("ViTView", "dashed: an even spread, 1/{0}").format(CONFIG.tokens),
+        digits=2,
+    )
+
+
+def position_map(s: ViTSettings, result: ViTResult) -> MapShown:
+    similarity = result.vit.arrays["position_similarity"][s.patch].reshape(CONFIG.grid, CONFIG.grid)
+    row, col = divmod(s.patch, CONFIG.grid)
+    return MapShown(
+        None,
+        (similarity + 1) / 2,
+        s.patch,
+        translate("ViTView", "Position embedding of patch ({0}, {1}) against every other (cosine)").format(
+            row + 1, col + 1
+        ),
+    )
+
+
+def photo_map(photo: PhotoAttention, patch: int) -> MapShown:
+    """A photograph's patch and where in the photo its own patches resemble it."""
+    row, col = divmod(patch, photo.grid)
+    return MapShown(
+        photo.image,
+        photo.matches(patch),
+        patch,
+        translate("ViTView", "Where patch ({0}, {1}) finds what resembles it").format(row + 1, col + 1),
+    )
+
+
+def photo_words(photo: PhotoAttention) -> str:
+    said = " ".join(translated(n) for n in photo.notices)
+    return translate("ViTView", "No model was trained for this: the weights are the photo's own numbers.") + (
+        " " + said
+    )

@@ -1,0 +1,62 @@
+"""The All-heads grid keeps the column count it chose while typing: the kept choice must be the
+one a fresh search over every count would make, whatever changed between two draws."""
+
+import numpy as np
+from PySide6 import QtCore
+
+from explorer.gui.heatmap import MatrixPanel
+from explorer.gui.heatmap.figure import Style
+from explorer.gui.views import heads
+
+
+def grid(tokens, title_digits="1.23", heads_count=12):
+    rng = np.random.default_rng(len(tokens))
+    return [
+        MatrixPanel(
+            rng.random((len(tokens), len(tokens))),
+            rows=tokens,
+            cols=tokens,
+            title=f"head {h} · H̄ {title_digits}",
+            kind="weights",
+        )
+        for h in range(heads_count)
+    ]
+
+
+def fresh(panels, size, style):
+    full = [p.title for p in panels]
+    short = [heads.stages.short_head_title(t) for t in full]
+    return heads._best_grid(panels, size, style, full, short, {})
+
+
+def test_the_kept_choice_is_what_a_fresh_search_chooses(qapp):
+    style = Style.make(14)
+    short_text = ["the", "cat", "sat"]
+    long_text = ["[CLS]", "an", "unusually", "long", "sentence", "about", "attention", "heads", "[SEP]"]
+    cases = [
+        (short_text, QtCore.QSize(1400, 800)),
+        (short_text, QtCore.QSize(600, 700)),  # the room changed
+        (long_text, QtCore.QSize(600, 700)),  # the tokens changed
+        (short_text, QtCore.QSize(1400, 800)),  # back: the kept choice
+        (short_text, QtCore.QSize(300, 900)),
+    ]
+    chosen = set()
+    for tokens, size in cases:
+        panels = grid(tokens)
+        expected_columns, expected_whole = fresh(grid(tokens), size, style)
+        figure = heads.fitted_grid(panels, size, style)
+        assert figure.columns == expected_columns
+        assert all(p.title.endswith("1.23") == expected_whole for p in figure.panels)
+        chosen.add((figure.columns, expected_whole))
+    assert len(chosen) > 1  # the cases do choose differently: the key must tell them apart
+
+
+def test_a_wider_title_is_fitted_again(qapp):
+    style, size = Style.make(14), QtCore.QSize(700, 700)
+    tokens = ["a", "b", "c", "d"]
+    heads.fitted_grid(grid(tokens), size, style)
+    wide = grid(tokens, title_digits="1.23 · first token 0.87 · a much longer note")
+    figure = heads.fitted_grid(wide, size, style)
+    assert (
+        figure.columns == fresh(grid(tokens, "1.23 · first token 0.87 · a much longer note"), size, style)[0]
+    )
