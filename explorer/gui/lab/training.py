@@ -4,7 +4,9 @@ curves, the scrubber with Replay, and the shipped checkpoint or the run's weight
 The run and the weights are the lab's state (explorer.appstate.lab.LabState); the page edits
 them and redraws from them. A timer on the GUI thread takes the run's progress every
 ``POLL_MS`` (``LabState.poll``): however fast the steps come, the window does one bounded
-update per tick, and the curves are redrawn at most every ``CURVES_MS``. What differs between
+update per tick, and the curves are redrawn at most every ``CURVES_MS``: one plot per tick,
+and only a plot whose data changed (a draw and its paint cost the GUI thread 5–20 ms each;
+the end of a run asks for every plot several times over). What differs between
 labs (the words of the intro and of the held-out number, the curves a run draws, a widget
 beside them) is the lab's ``TrainingContent``.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 
+import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.lab import LabState
@@ -129,7 +132,9 @@ class TrainingPage(QtWidgets.QWidget):
         self.body = body
         self.focused = False  # a projector: the curves and the side in one row, each the body's height
         self._columns = 0
-        self._turn = 0  # the plot drawn last while training
+        self._turn = 0  # the plot drawn last
+        self._drawn: list[tuple | None] = [None] * len(self.plots)  # what each plot shows (drawn_key)
+        self._due: dict[int, tuple] = {}  # plots whose new data is still to be drawn
         self._arrange()
 
         self.poll_timer = QtCore.QTimer(self, interval=POLL_MS)
@@ -187,12 +192,9 @@ class TrainingPage(QtWidgets.QWidget):
         self.progress.setRange(0, run.steps if run is not None else steps)
         self.progress.setValue(run.step if run is not None else 0)
         self.status.setText(self.status_text())
-        self._show_weights()
-        if not running:
-            self.curves_timer.stop()
-            self.draw_curves()
-        elif not self.curves_timer.isActive():
-            self.curves_timer.start()  # the data is drawn at the page's pace, not the run's
+        self._show_weights()  # the curves' data too, when the run is not training
+        if running and not self.curves_timer.isActive():
+            self.curves_timer.start(CURVES_MS)  # the data is drawn at the page's pace, not the run's
 
     def status_text(self) -> str:
         run = self.lab.run
@@ -223,19 +225,30 @@ class TrainingPage(QtWidgets.QWidget):
 
     # -- the curves ------------------------------------------------------------------------------------
     def draw_curves(self) -> None:
-        """Every plot's data from the run; while it trains one plot is drawn per call, in turn
-        (each paint costs the GUI thread a few milliseconds: one at a time keeps a tick short)."""
+        """Every plot's data from the run; of the plots whose data changed, one is drawn now,
+        the others at the next ticks (CURVES_MS apart while training, at once after it)."""
         run = self.lab.run
         shown = self.lab.shown_step() if run is not None else None
-        for plot, curves in zip(self.plots, self.content.curves(self.lab, run, shown)):
+        for k, (plot, curves) in enumerate(zip(self.plots, self.content.curves(self.lab, run, shown))):
             plot.set_curves(curves, draw=False)
-        if self.lab.training and self.plots:
-            self._turn = (self._turn + 1) % len(self.plots)
+            key = drawn_key(curves)
+            if key == self._drawn[k]:
+                self._due.pop(k, None)
+            else:
+                self._due[k] = key
+        if not self.curves_timer.isActive():  # else the timer draws the next one
+            self._draw_next()
+
+    def _draw_next(self) -> None:
+        if self._due:
+            order = [(self._turn + 1 + i) % len(self.plots) for i in range(len(self.plots))]
+            self._turn = next(k for k in order if k in self._due)
+            self._drawn[self._turn] = self._due.pop(self._turn)
             self.plots[self._turn].draw()
-            self.curves_timer.start()  # the others at the next ticks
-        else:
-            for plot in self.plots:
-                plot.draw()
+        if self.lab.training:
+            self.curves_timer.start(CURVES_MS)
+        elif self._due:
+            self.curves_timer.start(0)  # the next plot at the event loop's next turn
 
     def curve_data(self, plot: int, series: int = 0):
         """What a plot draws: (x, y) of one of its series (the tests read it)."""
@@ -349,7 +362,7 @@ class TrainingPage(QtWidgets.QWidget):
     def restyle(self, style=None) -> None:
         style = style or self._style()
         for plot in self.plots:
-            plot.set_style(style)
+            plot.set_style(style)  # redrawn with its data
 
     def retranslate(self) -> None:
         self.steps_label.setText(translate("LabTraining", "Steps"))
@@ -382,6 +395,22 @@ class TrainingPage(QtWidgets.QWidget):
         )
         self.progress.setFormat(translate("LabTraining", "%v of %m steps"))
         self.show_run()
+
+
+def drawn_key(curves: Curves) -> tuple:
+    """Everything a plot draws of ``curves``: equal keys, the same picture."""
+    series = tuple(
+        (
+            s.name,
+            s.colour,
+            s.width,
+            s.dots,
+            np.asarray(s.xs, float).tobytes(),
+            np.asarray(s.ys, float).tobytes(),
+        )
+        for s in curves.series
+    )
+    return (curves.title, curves.x_label, curves.x_range, curves.y_range, curves.goal, curves.marker, series)
 
 
 def scrolled(page: QtWidgets.QWidget) -> QtWidgets.QScrollArea:

@@ -105,10 +105,8 @@ class LMTraining(TrainingContent):
                 )
             )
         # the legend shares the title's one line: the heads by name, the title says the score
-        scores = [
-            Series(f"1.{h}", evals, series(f"induction/1.{h}"), HEAD_COLOURS[h], dots=True)
-            for h in range(HEADS)
-        ]
+        # lines without dots: five series of dots cost the GUI thread twice the drawing
+        scores = [Series(f"1.{h}", evals, series(f"induction/1.{h}"), HEAD_COLOURS[h]) for h in range(HEADS)]
         scores.append(
             Series(
                 translate("LMView", "previous-token"),
