@@ -3,13 +3,15 @@
     python bench/why_attention.py                     # both parts, seeds 0–4
     python bench/why_attention.py --part length --seeds 0 1 2
     python bench/why_attention.py --part sentences --json out.json
+    python bench/why_attention.py --part length --hold 0.1 --short-share 0.2   # another curriculum
 
 Length: the no-attention and the attention model trained side by side on compound-fr (the
 ``length-curve`` command's defaults: same batches, same steps, same seed, one torch thread),
 then per-word accuracy and exact match on held-out sentences of ≤ 8 and ≥ 40 words. "CPU s"
 is each model's training steps only (thread CPU time; evaluations left out). The lesson's
 claim holds for a seed when attention ≥ 0.8 and no-attention ≤ 0.4 at ≥ 40 words, and both
-≥ 0.9 at ≤ 8 words.
+≥ 0.9 at ≤ 8 words. ``--hold`` / ``--short-share`` / ``--ramp`` try another curriculum
+(explorer.seq2seq.tasks.Curriculum) than the task's own, the shipped one.
 
 Sentences: each model trained alone on single sentences (``train --task sentences-fr|zh``'s
 defaults), then held-out exact match, per-word accuracy and alignment score on 200 sentences.
@@ -21,6 +23,7 @@ load average is printed beside every row.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -36,6 +39,7 @@ from explorer.seq2seq.sequence_train import (
     SequenceTrainOptions,
     train_sequence_models,
 )
+from explorer.seq2seq.tasks import get_task
 
 MODELS = ("no-attention", "attention")
 
@@ -54,13 +58,15 @@ def passes(curves) -> bool:
     )
 
 
-def length_rows(seeds, steps: int, device: str) -> list[dict]:
+def length_rows(seeds, steps: int, device: str, curriculum: dict | None = None) -> list[dict]:
     rows = []
+    task = get_task("compound-fr")
+    if curriculum:
+        task = dataclasses.replace(task, curriculum=dataclasses.replace(task.curriculum, **curriculum))
+    print(f"curriculum: {task.curriculum}")
     for seed in seeds:
         before, started = load(), time.perf_counter()
-        result = train_sequence_models(
-            MODELS, "compound-fr", steps, seed, options=SequenceTrainOptions(device=device)
-        )
+        result = train_sequence_models(MODELS, task, steps, seed, options=SequenceTrainOptions(device=device))
         curves = result.final_curves
         row = {
             "seed": seed,
@@ -142,6 +148,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=LENGTH_EXPERIMENT_STEPS)
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--json", default=None, help="also write every number here")
+    parser.add_argument("--hold", type=float, help="share of training kept at one clause first")
+    parser.add_argument("--short-share", type=float, help="share of batches kept at one clause")
+    parser.add_argument("--ramp", type=float, help="share of training over which the clauses grow")
     args = parser.parse_args()
     print(f"load average at start: {load():.2f}, {os.cpu_count()} CPUs")
     out = {}
@@ -149,7 +158,9 @@ def main() -> None:
         out["sentences"] = sentence_rows(0, args.device)
         print()
     if args.part in ("length", "all"):
-        out["length"] = length_rows(args.seeds, args.steps, args.device)
+        chosen = {"hold": args.hold, "short_share": args.short_share, "ramp": args.ramp}
+        curriculum = {k: v for k, v in chosen.items() if v is not None}
+        out["length"] = length_rows(args.seeds, args.steps, args.device, curriculum)
         passed = sum(r["passes"] for r in out["length"])
         print(f"\nthe curves part where the lesson says for {passed} of {len(out['length'])} seeds")
     if args.json:

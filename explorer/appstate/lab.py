@@ -65,6 +65,11 @@ class LabState(Observable, ABC):
     def apply(self, settings: Any) -> None:
         """See the module docstring."""
 
+    def arrive_at_step(self, step_id: str) -> None:
+        """A lesson step on this lab's tab comes on screen: a lab whose steps show an example
+        of a typed input sets the one they need (letters typed for another step would
+        otherwise be what the step's picture shows)."""
+
     def prepared(self) -> Any:
         """The settings without what only looks around (a selection, a page): browsing is no change."""
         return self.settings

@@ -12,8 +12,10 @@ tests/appstate/test_lesson_decoder.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from explorer.appstate.bundled_decoders import REPEATED, TEXT, bundled_decoder
+from explorer.appstate.decoding import DecodingState
 from explorer.appstate.lesson_step import Step, Track
 from explorer.appstate.presets import Preset
 from explorer.words import QT_TRANSLATE_NOOP
@@ -110,7 +112,15 @@ DECODER_SETUPS: dict[str, DecoderSetup] = {
 }
 
 
-def apply_setup(state, setup: DecoderSetup) -> None:
+class ShowsASetup(Protocol):
+    """What a step's setup changes (the window's state; named here: the state imports the lesson)."""
+
+    decoding: DecodingState
+
+    def apply_preset(self, preset: Preset) -> None: ...
+
+
+def apply_setup(state: ShowsASetup, setup: DecoderSetup) -> None:
     """Show what a step talks about: its model, text, layer and head, and its heads off."""
     folder = str(bundled_decoder(setup.model).folder)
     changes = {"sentence": setup.sentence, "model_dir": folder, "layer": setup.layer}

@@ -173,6 +173,11 @@ class LMState(LabState):
             self._keep_weights_fitting()  # a run of the other task: its shipped checkpoint
         return changed
 
+    def arrive_at_step(self, step_id: str) -> None:
+        """The steps explain a random sequence repeated once: a typed probe gives way."""
+        if self.probe:
+            self.set_probe("")
+
     def set_probe(self, text: str) -> bool:
         return self._change("probe", probe=str(text))
 

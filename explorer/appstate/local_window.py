@@ -144,6 +144,10 @@ class LocalWindowState(LabState):
             return LocalRequest(s.source, self.shown_pair(), s.window)
         return LocalRequest(s.source, run.spec, s.window, "trained", run.id, snap.step, snap)
 
+    def arrive_at_step(self, step_id: str) -> None:
+        """Every step of the track explains the staircase of the lesson's letters."""
+        self.set_source(DEFAULT_SOURCE)
+
     # -- what is compared ------------------------------------------------------------------------------
     def set_source(self, text: str) -> bool:
         if not isinstance(text, str):

@@ -273,7 +273,11 @@ class ExplorerState(Observable):
             self.lesson_track = track_of(index)
         if not self._set("lesson_step", index, "lesson") and other_track:
             self._emit("lesson")  # the same step, walked in another track
-        self.set_tab(STEPS[index].tab)
+        shown = STEPS[index]
+        lab = self.labs.get(shown.tab)
+        if lab is not None:
+            lab.arrive_at_step(shown.id)  # the example the step shows, whatever was typed before
+        self.set_tab(shown.tab)
 
     def set_lesson_track(self, track: str) -> None:
         """Walk one track (or ALL_TRACKS); a step outside it moves to the track's first step."""

@@ -252,6 +252,10 @@ class TranslationState(LabState):
             run.spec,
         )
 
+    def arrive_at_step(self, step_id: str) -> None:
+        """Every step of the track explains the lesson's date being written."""
+        self.set_source(DEFAULT_SOURCE)
+
     # -- what is translated -----------------------------------------------------------------------------
     def set_source(self, text: str) -> bool:
         if not isinstance(text, str):

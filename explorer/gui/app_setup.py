@@ -2,9 +2,9 @@
 
 app.py, the self-test and the tests' conftest call it; importing a module changes nothing
 global. It sets the application's name and icon, a CJK fallback font (Chinese never
-renders as boxes), the light palette, and moves Python's cyclic garbage collection onto
-the GUI thread. pyqtgraph is not needed by the window; a tab that plots with it calls
-``configure_pyqtgraph()`` first, and theme changes reach it from then on.
+renders as boxes), the light palette, moves Python's cyclic garbage collection onto
+the GUI thread, and imports pyqtgraph there before any other thread runs. A tab that plots
+with pyqtgraph calls ``configure_pyqtgraph()`` first, and theme changes reach it from then on.
 """
 
 from __future__ import annotations
@@ -94,10 +94,23 @@ def configure_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
             break
     ensure_cjk_fallback()
     themes.apply_palette(themes.theme(None))
+    import_plotting()
     global _collector
     _collector = GuiThreadCollector(app)  # lives as long as the application
-    _collector.freeze()  # the imports' objects (torch, Qt, numpy) are never garbage
+    _collector.freeze()  # the imports' objects (torch, Qt, numpy, pyqtgraph) are never garbage
     return app
+
+
+def import_plotting() -> None:
+    """pyqtgraph, imported on this (the GUI) thread. Its import reads about 600 of Qt's enums,
+    and PySide6 makes an enum type the first time it is read: imported on a thread of its own
+    while the window painted, a first read on the GUI thread failed now and then ("QStyle has
+    no attribute SubControl") and a heatmap's paint crashed once. Made here, before any
+    worker thread starts, every enum it reads exists before anyone else reads it."""
+    try:
+        import pyqtgraph  # noqa: F401
+    except ImportError:  # the labs' curves say so when they are drawn
+        pass
 
 
 def gui_collector() -> GuiThreadCollector | None:

@@ -104,3 +104,14 @@ class FlowLayout(QtWidgets.QLayout):
                 x += w + self.spacing()
             y += height + self.spacing()
         return y - self.spacing() - inner.y() + m.top() + m.bottom() if y > inner.y() else 0
+
+
+def together(*widgets: QtWidgets.QWidget) -> QtWidgets.QWidget:
+    """Widgets as one item of a flow, so a wrap never parts them (a label from its control)."""
+    box = QtWidgets.QWidget()
+    row = QtWidgets.QHBoxLayout(box)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.setSpacing(4)
+    for widget in widgets:
+        row.addWidget(widget)
+    return box

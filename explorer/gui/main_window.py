@@ -38,6 +38,17 @@ BUSY_AFTER_MS = 250
 CHANNELS = ("trace", "compare", "overview")  # what Cancel stops
 
 
+TEXT_FIELDS = (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)
+
+
+def typing_in(widget: QtWidgets.QWidget | None) -> bool:
+    """Whether the keys go into a text: a field, a number box, a combo box one types in (a lab's
+    sentence box); there → moves the cursor, not the lesson."""
+    if isinstance(widget, QtWidgets.QComboBox):
+        return widget.isEditable()
+    return isinstance(widget, TEXT_FIELDS)
+
+
 class MainWindow(QtWidgets.QMainWindow):
     rendered = QtCore.Signal()  # a new trace was drawn in the visible tab
     failed = QtCore.Signal(str)  # a request ended in an error (shown in the banner)
@@ -78,6 +89,7 @@ class MainWindow(QtWidgets.QMainWindow):
         right = QtWidgets.QWidget()
         rl = QtWidgets.QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
+        rl.setSpacing(2)
         rl.addWidget(self.sentence_bar)
         rl.addWidget(self.strip)
         rl.addWidget(self.tabs, 1)
@@ -185,7 +197,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _escape(self) -> None:
         """Esc: out of a text field back to the stage (the lesson's keys), else no cell selected."""
-        if isinstance(QtWidgets.QApplication.focusWidget(), QtWidgets.QLineEdit):
+        if typing_in(QtWidgets.QApplication.focusWidget()):
             self.classroom.focus_stage()
         else:
             self.state.select_cell(None)
@@ -407,10 +419,11 @@ class MainWindow(QtWidgets.QMainWindow):
     def place_inputs(self) -> None:
         """The sentence bar (presentation mode) and the message strip belong to the tabs that
         read the sentence: a lab's tab has its own inputs and messages, and gives up their
-        room to its figures (the strip comes back for an error, which may be a file's)."""
+        room to its figures (the strip comes back for an error, which may be a file's). An
+        empty strip takes no room on any tab."""
         lab = self.state.tab in self.state.labs
         self.sentence_bar.setVisible(self.state.presentation and not lab)
-        self.strip.setVisible(not lab or self.strip.error)
+        self.strip.setVisible((not lab and self.strip.has_message()) or self.strip.error)
 
     def show_error(self, text) -> None:
         make = text if callable(text) else (lambda: text)
@@ -440,6 +453,7 @@ class MainWindow(QtWidgets.QMainWindow):
             )
         else:
             self.strip.set_action(None)
+        self.place_inputs()
         lesson = self.docks.built(Dock.LESSON) if hasattr(self, "docks") else None
         if lesson is not None:
             lesson.set_notes(texts)

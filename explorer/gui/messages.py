@@ -36,7 +36,8 @@ def error_message(exc: BaseException) -> str:
 
 class MessageStrip(QtWidgets.QWidget):
     """The banner (errors, progress: first) and the notices of the result, in a row of one
-    fixed height."""
+    fixed height; the window shows the row only while it has something to say (an empty row
+    cost the stage a line at a projector's 768 px)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -85,6 +86,10 @@ class MessageStrip(QtWidgets.QWidget):
         self._on_action = on_click if text else None
         self.action.setText(text or "")
         self._show_notice()
+
+    def has_message(self) -> bool:
+        """A banner or a notice to read."""
+        return not self.banner.isHidden() or bool(self.notice.text())
 
     def _show_notice(self) -> None:
         shown = bool(self.notice.text()) and not self.banner.isVisible()

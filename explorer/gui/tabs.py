@@ -1,16 +1,28 @@
 """The tab bar of the registry's tabs, each built the first time it is shown.
 
 The current tab is the ExplorerState's ``tab``: a click on the bar sets the state, and the
-state's tab is what the bar shows.
+state's tab is what the bar shows. Every lab's tab (a tab named like a lab of the labs'
+registry) is a page of one Labs tab, picked in its row of buttons (explorer/gui/labs_tab.py):
+the bar keeps a handful of tabs whose titles read whole on a projector. A lab is still a tab
+by its own name: show_tab("translation"), sessions and lesson steps open the Labs tab on it.
 """
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.i18n import translate
+from explorer.gui.labs_tab import LabsPage
 from explorer.gui.views.base import View
-from explorer.gui.views.registry import TABS, tab_id
+from explorer.gui.views.registry import TABS, TabSpec, tab_id
+from explorer.words import QT_TRANSLATE_NOOP
+
+LABS_TITLE = QT_TRANSLATE_NOOP("Tabs", "Labs")
+LABS_TOOLTIP = QT_TRANSLATE_NOOP(
+    "Tabs",
+    "Small models trained while you watch: pick a lab in the row of buttons "
+    "(Ctrl+PgDown / Ctrl+PgUp: the next or previous lab)",
+)
 
 
 class TabHost(QtWidgets.QTabWidget):
@@ -20,32 +32,55 @@ class TabHost(QtWidgets.QTabWidget):
         self._specs = list(TABS)  # the registry's tabs when the window was made
         self._views: dict[str, View] = {}  # by the tab's name
         self._pages: dict[str, QtWidgets.QWidget] = {}
+        labs = set(context.state.labs)  # the labs' registry, as the state was made from it
+        self._labs: list[TabSpec] = [s for s in self._specs if tab_id(s.tab) in labs]
         for spec in self._specs:
             page = QtWidgets.QWidget()  # an empty page until the view is built
             layout = QtWidgets.QVBoxLayout(page)
             layout.setContentsMargins(0, 0, 0, 0)
             self._pages[tab_id(spec.tab)] = page
-            self.addTab(page, "")
-        # a projector's text size does not fit every title in 1024 px: shorten them first
-        # ("Transl…", the whole title in the tooltip); arrows only when even the shortened titles
-        # do not fit (eleven tabs in Chinese), so no tab is ever out of reach
+        self.labs_page = LabsPage([self._pages[tab_id(s.tab)] for s in self._labs])
+        self.labs_page.chosen.connect(self._on_lab_chosen)
+        # the bar: the tabs in the registry's order, the Labs tab where the first lab was
+        self._bar: list[TabSpec | None] = []  # None: the Labs tab
+        for spec in self._specs:
+            if spec not in self._labs:
+                self._bar.append(spec)
+                self.addTab(self._pages[tab_id(spec.tab)], "")
+            elif None not in self._bar:
+                self._bar.append(None)
+                self.addTab(self.labs_page, "")
+        # a title too long for the bar is still shortened (the whole one in its tooltip), and
+        # arrows come only when even short ones do not fit: no tab is ever out of reach
         self.tabBar().setElideMode(QtCore.Qt.TextElideMode.ElideRight)
         self.tabBar().setUsesScrollButtons(True)
+        self.next_lab_action = self._lab_key("Ctrl+PgDown", +1)
+        self.previous_lab_action = self._lab_key("Ctrl+PgUp", -1)
         self.retranslate()
         self.currentChanged.connect(self._on_current)
 
+    def _lab_key(self, key: str, delta: int) -> QtGui.QAction:
+        action = QtGui.QAction(self)
+        action.setShortcut(QtGui.QKeySequence(key))
+        action.triggered.connect(lambda: self.step_lab(delta))
+        self.addAction(action)  # a window shortcut: it works wherever the keyboard is
+        return action
+
     # -- views -------------------------------------------------------------------------------
-    def _index(self, tab: str) -> int:
-        """Where the tab of that name is (ValueError: this window has no such tab)."""
+    def _spec(self, tab: str) -> TabSpec:
+        """The tab of that name (ValueError: this window has no such tab)."""
         name = tab_id(tab)
-        for i, spec in enumerate(self._specs):
+        for spec in self._specs:
             if tab_id(spec.tab) == name:
-                return i
+                return spec
         raise ValueError(f"no tab named {name!r}")
+
+    def _bar_index(self, spec: TabSpec) -> int:
+        return self._bar.index(None if spec in self._labs else spec)
 
     def view(self, tab: str) -> View:
         """The tab's view, built now if it was not yet."""
-        spec = self._specs[self._index(tab)]
+        spec = self._spec(tab)
         name = tab_id(spec.tab)
         view = self._views.get(name)
         if view is None:
@@ -61,31 +96,81 @@ class TabHost(QtWidgets.QTabWidget):
         return list(self._views.values())
 
     def current_tab(self) -> str:
-        return self._specs[self.currentIndex()].tab
+        spec = self._bar[self.currentIndex()]
+        return (spec or self._labs[self.labs_page.current()]).tab
 
     def current_view(self) -> View:
         return self.view(self.current_tab())
 
+    def is_lab(self, tab: str) -> bool:
+        return any(tab_id(s.tab) == tab_id(tab) for s in self._labs)
+
     def show_tab(self, tab: str) -> View:
         """Bring a tab to the front (building its view); the state is not touched."""
-        index = self._index(tab) if tab_id(tab) in self._pages else 0  # an old session, a removed tab
-        view = self.view(self._specs[index].tab)
+        spec = self._spec(tab) if tab_id(tab) in self._pages else self._specs[0]  # an old session
+        view = self.view(spec.tab)
+        moved = False
+        if spec in self._labs and self.labs_page.current() != self._labs.index(spec):
+            self.labs_page.select(self._labs.index(spec))  # first: the bar's switch then says it
+            moved = True
+        index = self._bar_index(spec)
         if self.currentIndex() != index:
             self.setCurrentIndex(index)  # _on_current says the state's own tab back: no event
+            moved = True
+        if moved:
             # Qt hands the keyboard to the new page's first field when the old page had it: a
             # lesson step that opens a tab would then type → into the Date field instead of
             # stepping on; the keys stay with the tabs
             focused = QtWidgets.QApplication.focusWidget()
-            if focused is not None and self.widget(index).isAncestorOf(focused):
+            if focused is not None and self._pages[tab_id(spec.tab)].isAncestorOf(focused):
                 self.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
         return view
 
+    def choose(self, tab: str) -> None:
+        """What a click does: on the tab bar, and for a lab then on its button."""
+        spec = self._spec(tab)
+        self.setCurrentIndex(self._bar_index(spec))
+        if spec in self._labs:
+            self.labs_page.buttons[self._labs.index(spec)].click()
+
+    def step_lab(self, delta: int) -> None:
+        """The next (+1) or previous (−1) lab, round; from another tab: the Labs tab as left."""
+        if not self._labs:
+            return
+        at = self.labs_page.current()
+        if self.is_lab(self.current_tab()):
+            at = (at + delta) % len(self._labs)
+        self.context.state.set_tab(tab_id(self._labs[at].tab))
+
     def _on_current(self, index: int) -> None:
-        self.context.state.set_tab(tab_id(self._specs[index].tab))  # the window reacts to the state
+        self.context.state.set_tab(tab_id(self.current_tab()))  # the window reacts to the state
+
+    def _on_lab_chosen(self, index: int) -> None:
+        self.context.state.set_tab(tab_id(self._labs[index].tab))
+
+    # -- words -------------------------------------------------------------------------------
+    def title(self, tab: str) -> str:
+        """The tab's title as the window shows it: on the bar, or on its lab's button."""
+        spec = self._spec(tab)
+        if spec in self._labs:
+            return self.labs_page.buttons[self._labs.index(spec)].text()
+        return self.tabText(self._bar_index(spec))
 
     def retranslate(self) -> None:
-        for i, spec in enumerate(self._specs):
-            title = translate("Tabs", spec.title)
+        for i, spec in enumerate(self._bar):
+            title = translate("Tabs", spec.title if spec else LABS_TITLE)
             self.setTabText(i, title)
             # the whole title first: on a narrow screen the tab shows it cut
-            self.setTabToolTip(i, title + "\n" + translate("Tabs", spec.tooltip))
+            self.setTabToolTip(i, title + "\n" + translate("Tabs", spec.tooltip if spec else LABS_TOOLTIP))
+        self.labs_page.set_titles(
+            [
+                (
+                    translate("Tabs", s.title),
+                    translate("Tabs", s.short) if s.short else "",
+                    translate("Tabs", s.tooltip),
+                )
+                for s in self._labs
+            ]
+        )
+        self.next_lab_action.setText(translate("Tabs", "Next lab"))
+        self.previous_lab_action.setText(translate("Tabs", "Previous lab"))

@@ -2178,12 +2178,12 @@
         <translation>种子(&amp;D)</translation>
     </message>
     <message>
-        <source>the most likely (greedy)</source>
-        <translation>最可能的（贪心）</translation>
+        <source>greedy</source>
+        <translation>贪心</translation>
     </message>
     <message>
-        <source>a sample</source>
-        <translation>随机抽样</translation>
+        <source>sampled</source>
+        <translation>抽样</translation>
     </message>
     <message>
         <source>Greedy: always the most likely token. Sample: a token drawn at random with the probabilities shown (the same seed and text draw the same token).</source>
@@ -4551,7 +4551,7 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <name>Stages</name>
     <message>
         <source>weights (after softmax / hard)</source>
-        <translation>注意力权重（softmax / 硬选择之后）</translation>
+        <translation>权重（softmax/硬选择后）</translation>
     </message>
     <message>
         <source>raw scores</source>
@@ -4733,6 +4733,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>全局注意力与 Luong 的局部注意力并排：每个输出步的窗口 [p_t − D, p_t + D]、p_t、高斯，在训练好的模型上改变 D，并看着两者训练</translation>
     </message>
     <message>
+        <source>Local</source>
+        <translation>局部</translation>
+    </message>
+    <message>
         <source>Vision</source>
         <translation>视觉</translation>
     </message>
@@ -4749,12 +4753,36 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>一个小小的 GPT 学习预测下一个词元：看前一词元头和归纳头如何形成，并关闭一些头</translation>
     </message>
     <message>
+        <source>GPT</source>
+        <translation>GPT</translation>
+    </message>
+    <message>
         <source>Vision Transformer</source>
         <translation>视觉 Transformer</translation>
     </message>
     <message>
         <source>Self-attention between a picture&apos;s patches, beside the CNN: each head&apos;s map, the CLS token, rollout, local and global heads, and how much data each model needs</source>
         <translation>图片图块之间的自注意力，与 CNN 并排：每个头的图、CLS 词元、注意力展开、局部头与全局头，以及每个模型需要多少数据</translation>
+    </message>
+    <message>
+        <source>ViT</source>
+        <translation>ViT</translation>
+    </message>
+    <message>
+        <source>Labs</source>
+        <translation>实验室</translation>
+    </message>
+    <message>
+        <source>Small models trained while you watch: pick a lab in the row of buttons (Ctrl+PgDown / Ctrl+PgUp: the next or previous lab)</source>
+        <translation>边看边训练的小模型：在按钮行里选一个实验（Ctrl+PgDown / Ctrl+PgUp：下一个或上一个实验）</translation>
+    </message>
+    <message>
+        <source>Next lab</source>
+        <translation>下一个实验</translation>
+    </message>
+    <message>
+        <source>Previous lab</source>
+        <translation>上一个实验</translation>
     </message>
 </context>
 <context>
@@ -5209,12 +5237,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>步</translation>
     </message>
     <message>
-        <source>{0} training loss</source>
-        <translation>{0} 训练损失</translation>
+        <source>training loss</source>
+        <translation>训练损失</translation>
     </message>
     <message>
-        <source>{0} held-out accuracy</source>
-        <translation>{0} 留出准确率</translation>
+        <source>held-out accuracy</source>
+        <translation>留出集准确率</translation>
     </message>
     <message>
         <source>Picture:</source>

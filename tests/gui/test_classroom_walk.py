@@ -24,6 +24,7 @@ from PySide6 import QtCore, QtWidgets
 from explorer.appstate.lesson import STEPS, model_markers, step_index
 from explorer.core.config import AttentionConfig
 from explorer.gui.i18n import translate
+from explorer.gui.main_window import typing_in
 from explorer.gui.views.stages import STAGE_PANELS
 
 from .helpers import ANIMAL, WAIT_MS, click_cell
@@ -127,6 +128,65 @@ def test_the_lesson_walked_with_keys_at_1024x768(qtbot, projector):
         assert len(set(pictures.values())) == len(pictures), (language, questions, "two steps, one picture")
         assert w.state.lesson_step == len(STEPS) - 1  # → at the last step stays there
     assert pictures  # the pipeline's steps were seen
+
+
+def lab_fields(view) -> list[QtWidgets.QWidget]:
+    """Where a teacher clicks to type on a lab's tab: its text fields, the fields of its combo
+    boxes one types in and of its number boxes."""
+    kinds = (QtWidgets.QLineEdit, QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)
+    return [f for f in view.findChildren(QtWidgets.QWidget) if isinstance(f, kinds) and f.isVisible()]
+
+
+def test_esc_in_any_lab_field_gives_the_keys_back_to_the_lesson(qtbot, projector):
+    """Why attention: a click in the sentence box, Esc, → moved the text cursor, not the lesson
+    (the Global vs local box let go of the keyboard on Esc): every lab's every field lets go."""
+    w = projector
+    s = w.state
+    labs = [step for i, step in enumerate(STEPS) if step.tab in s.labs and STEPS[i - 1].tab != step.tab]
+    assert {step.tab for step in labs} >= {"translation", "why_attention", "local", "vision", "lm", "vit"}
+    clicked = []
+    for step in labs:
+        index = STEPS.index(step)
+        s.set_lesson_step(index)
+        settle(qtbot, w)
+        fields = lab_fields(w.tabs.current_view())
+        for field in fields:
+            s.set_lesson_step(index)
+            settle(qtbot, w)
+            qtbot.mouseClick(
+                field, QtCore.Qt.MouseButton.LeftButton, pos=QtCore.QPoint(4, field.height() // 2)
+            )
+            where = (step.tab, step.id, type(field.parentWidget()).__name__, type(field).__name__)
+            assert typing_in(QtWidgets.QApplication.focusWidget()), where  # the click: keys to the field
+            press(qtbot, w, QtCore.Qt.Key.Key_Escape)
+            assert not focus_problem(w) and not typing_in(QtWidgets.QApplication.focusWidget()), where
+            press(qtbot, w, QtCore.Qt.Key.Key_Right)
+            assert s.lesson_step == index + 1, where
+            clicked.append(where)
+    assert {where[0] for where in clicked} >= {"translation", "why_attention", "local", "lm"}, clicked
+
+
+def test_a_step_shows_its_example_whatever_was_typed_before(qtbot, projector):
+    """Letters typed for one step of the local track (outside the task's alphabet: <unk>
+    everywhere) were what the track's first step, a staircase, showed."""
+    w = projector
+    width = step_index("local.width")
+    w.state.set_lesson_step(width)
+    settle(qtbot, w)
+    view = w.tabs.current_view()
+    example = view.source_edit.text()
+    qtbot.mouseClick(view.source_edit, QtCore.Qt.MouseButton.LeftButton)
+    view.source_edit.selectAll()
+    qtbot.keyClicks(view.source_edit, "Q Q Q")
+    press(qtbot, w, QtCore.Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: view.compared.local.source_tokens[0] == "<unk>", timeout=WAIT_MS)
+    for _ in range(width - step_index("local.global")):
+        press(qtbot, w, QtCore.Qt.Key.Key_Left)
+    assert w.state.lesson_step_id == "local.global"
+    qtbot.waitUntil(
+        lambda: view.compared_request is not None and view.compared_request.source == example, timeout=WAIT_MS
+    )
+    assert view.source_edit.text() == example and "<unk>" not in view.compared.local.source_tokens
 
 
 def test_an_answer_then_the_next_step_keeps_the_keyboard(qtbot, projector):

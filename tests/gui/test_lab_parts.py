@@ -127,7 +127,10 @@ def test_a_log_axis_with_labelled_ticks_dots_alone_hollow_squares_and_a_dashed_l
     assert nowhere is None or len(nowhere) == 0  # zero and negative x have no place on a log axis
     # the legend leaves the seeds' dots out; marks say which is a line, a square, a dashed line
     legend = item.titleLabel.text
-    assert "━ mean" in legend and "□ live" in legend and "┅ chance" in legend and "each seed" not in legend
+    assert all(
+        f"{mark}&nbsp;{name}" in legend for mark, name in (("━", "mean"), ("□", "live"), ("┅", "chance"))
+    )
+    assert "each seed" not in legend
     # hovering: the mouse's x is log10 of the data's; every seed's value at the nearest size
     assert plot.show_value_at(10**3.1).splitlines() == [
         "pictures 1,000",
@@ -137,6 +140,32 @@ def test_a_log_axis_with_labelled_ticks_dots_alone_hollow_squares_and_a_dashed_l
         "live: 0.5",
     ]
     assert curves.data_x(3.0) == 1000.0 and plot.show_value_at(7000.0).startswith("pictures 10,000")
+
+
+def test_a_legend_wider_than_its_plot_wraps_instead_of_being_cut(qtbot):
+    names = ["a first long series name", "the second long series name", "and a third one as long"]
+    xs = np.arange(5.0)
+    colours = [BLUE, "#D55E00", "#009E73"]
+    curves = Curves(
+        title="a title", x_label="step", series=[Series(n, xs, xs, c) for n, c in zip(names, colours)]
+    )
+    plot = CurvePlot(style())
+    qtbot.addWidget(plot)
+    plot.resize(600, 320)
+    plot.show()
+    plot.ensure_plot()
+    plot.set_curves(curves)
+    label = plot.plot.getPlotItem().titleLabel
+    qtbot.waitUntil(lambda: label.rect().width() > 0)
+    one_line = label.maximumHeight()
+    plot.resize(260, 320)  # narrower than the legend: it wraps onto more lines, none cut
+    qtbot.waitUntil(lambda: label.maximumHeight() > 1.5 * one_line)
+    text = label.item
+    qtbot.waitUntil(lambda: text.boundingRect().height() <= label.rect().height() + 1)  # laid out: all seen
+    assert text.textWidth() == label.rect().width() <= plot.width()
+    assert plot.plot.getPlotItem().layout.rowMinimumHeight(0) == label.maximumHeight()
+    plot.resize(900, 320)  # wide again: back to one line
+    qtbot.waitUntil(lambda: label.maximumHeight() < 1.5 * one_line)
 
 
 def test_the_same_plots_paint_into_a_png_and_an_svg(qtbot, tmp_path):
@@ -206,3 +235,39 @@ def test_a_narrow_plot_spaces_its_step_labels_so_that_they_do_not_run_together(q
     widest = max(metrics.horizontalAdvance(t) for t in axis.tickStrings(values, 1.0, spacing))
     gap = metrics.horizontalAdvance("0")  # labels apart, not touching
     assert len(values) >= 2 and spacing * size / (x1 - x0) >= widest + gap, (spacing, size, widest)
+
+
+def drawn_labels(axis) -> list[str]:
+    """The tick labels a pyqtgraph axis paints (it leaves out those that would leave the plot)."""
+    image = QtGui.QImage(10, 10, QtGui.QImage.Format.Format_RGB32)
+    painter = QtGui.QPainter(image)
+    try:
+        _, _, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _, _, text in texts]
+
+
+def test_the_y_axis_leaves_room_to_label_both_its_ends(qtbot):
+    """A loss starts at 0 and a share ends at 1: their labels sit at the plot's edges, where a
+    gridded axis drops a label that reaches past the plot, unless the range leaves it room."""
+    for size in ((600, 320), (360, 180)):
+        for curves, ends in (
+            (loss_curves(), ["0"]),
+            (
+                Curves(series=[Series("share", [10.0, 20.0], [0.37, 0.51], BLUE)], y_range=(0.0, 1.0)),
+                ["0", "1"],
+            ),
+        ):
+            plot = CurvePlot(style())
+            qtbot.addWidget(plot)
+            plot.resize(*size)
+            plot.show()
+            plot.ensure_plot()
+            plot.set_curves(curves)
+            QtCore.QCoreApplication.processEvents()
+            labels = [
+                t.rstrip("0").rstrip(".") or "0"
+                for t in drawn_labels(plot.plot.getPlotItem().getAxis("left"))
+            ]
+            assert all(end in labels for end in ends), (size, labels)

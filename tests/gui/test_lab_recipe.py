@@ -209,6 +209,7 @@ def test_a_third_lab_from_the_recipe_trains_in_the_window_and_lives_in_sessions(
     window.state.set_tab("toy")
     view = window.view("toy")
     assert isinstance(view, ToyView) and window.tabs.currentWidget().isAncestorOf(view)
+    assert window.tabs.currentWidget() is window.tabs.labs_page and window.tabs.title("toy") == "Toy"
     page, lab = view.training, window.state.labs["toy"]
     page.steps.setValue(2)
     page.seed.setValue(5)

@@ -88,7 +88,7 @@ def too_small(view) -> list:
 # -- the sentence bar --------------------------------------------------------------------------------
 def test_the_lab_tabs_give_the_sentence_bar_and_the_message_row_to_their_figures(qtbot, window):
     present(window)
-    assert window.sentence_bar.isVisible() and window.strip.isVisible()
+    assert window.sentence_bar.isVisible() and not window.strip.isVisible()  # nothing to say: no room
     for tab in ("translation", "vision"):
         window.state.set_tab(tab)
         QtWidgets.QApplication.processEvents()
@@ -98,7 +98,9 @@ def test_the_lab_tabs_give_the_sentence_bar_and_the_message_row_to_their_figures
         window.hide_banner()
         assert not window.strip.isVisible()
     window.state.set_tab("pipeline")
-    assert window.sentence_bar.isVisible() and window.strip.isVisible()
+    assert window.sentence_bar.isVisible() and not window.strip.isVisible()
+    window.show_error("cannot read that file")
+    assert window.strip.isVisible() and window.banner.isVisible()
 
 
 # -- figures readable from the back --------------------------------------------------------------------
@@ -116,6 +118,7 @@ def test_every_translation_step_draws_its_figures_large_with_every_row_labelled(
         shown = figures(view)
         assert shown, STEPS[k].id
         assert not too_small(view), (STEPS[k].id, view.height(), too_small(view))
+        assert not cut_titles(view), (STEPS[k].id, cut_titles(view))
 
 
 VISION_STEPS = [k for k, s in enumerate(STEPS) if s.tab == "vision"]

@@ -19,7 +19,7 @@ from explorer.appstate.lm_jobs import PERIOD, default_prompt, random_probe
 from explorer.appstate.session import apply_session, load_session, save_session, session_of
 from explorer.core.config import AttentionConfig
 from explorer.core.decoding import GenerationSpec
-from explorer.gui.views.registry import TABS, Tab
+from explorer.gui.views.registry import Tab
 from explorer.lm.folders import load_shipped
 from explorer.lm.generate import generate
 from explorer.lm.measures import half_losses, probe_measures
@@ -37,7 +37,7 @@ SMALL = AttentionConfig(sentence="Thinking Machines", weights="random", d_model=
 def lm(qtbot, make_window):
     """A window on the Language model tab (opened by a click on its tab), its first result shown."""
     window = make_window(SMALL, size=(1400, 900))
-    window.tabs.setCurrentIndex([s.tab for s in TABS].index(Tab.LM))
+    window.tabs.choose(Tab.LM)
     view = window.view(Tab.LM)
     wait_result(qtbot, view, 2 * WAIT_MS)  # the first: the checkpoint read while the labs warm up
     yield window, view

@@ -135,6 +135,8 @@ def test_training_both_in_the_window(qtbot, tab, tmp_path):
     qtbot.waitUntil(lambda: lab.status == "done", timeout=120_000)
     lab.poll()
     assert lab.run.eval_steps[-1] == 10 and 0 <= lab.run.last("window_share") <= 1
+    assert view.compared_request.weights == "shipped"  # the training page shows no alignment
+    view.pages.setCurrentIndex(0)  # back to the alignments: the run's last snapshot compared
     shown = wait_compared(qtbot, view, half_width=2)
     truth = compare_windows(
         lab.run.spec.models_at(lab.run.snapshots[-1].state), "copy-twice", lab.settings.source, 2
@@ -147,6 +149,40 @@ def test_training_both_in_the_window(qtbot, tab, tmp_path):
     other = window.state.labs["local"]
     apply_session(window.state, data)
     assert other.settings == replace(lab.settings) and other.weights == "shipped"
+
+
+def test_after_cancel_the_trained_model_shows_in_use_and_its_snapshots_replay(qtbot, tab):
+    window, view = tab
+    lab, panel = view.lstate, view.training
+    lab.options = replace(
+        lab.options, batch_size=4, eval_every=2, eval_size=1, snapshot_every=1, device="cpu"
+    )
+    view.training.steps.setValue(400)
+    qtbot.mouseClick(panel.train_button, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(lab.run.snapshots) >= 4, timeout=120_000)
+    qtbot.mouseClick(panel.cancel_button, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: lab.status == "cancelled" and not panel.poll_timer.isActive(), timeout=60_000)
+    newest = lab.run.snapshots[-1].step
+    # the model just trained is in use: its button pressed, not greyed; shipped can be chosen
+    assert panel.trained_button.isEnabled() and panel.trained_button.isChecked()
+    assert panel.shipped_button.isEnabled() and not panel.shipped_button.isChecked()
+    assert lab.shown_step() == newest
+    panel.scrubber.setValue(1)  # an older snapshot
+    assert lab.shown_step() == lab.run.snapshots[1].step and panel.trained_button.isChecked()
+    qtbot.mouseClick(panel.trained_button, QtCore.Qt.MouseButton.LeftButton)
+    assert lab.shown_step() == newest and panel.trained_button.isChecked()  # back to the newest
+    qtbot.mouseClick(panel.trained_button, QtCore.Qt.MouseButton.LeftButton)  # pressed again: stays
+    assert panel.trained_button.isChecked() and lab.weights == "trained"
+    qtbot.mouseClick(panel.shipped_button, QtCore.Qt.MouseButton.LeftButton)
+    assert lab.weights == "shipped" and panel.shipped_button.isChecked()
+    assert not panel.trained_button.isChecked() and panel.trained_button.isEnabled()
+    qtbot.mouseClick(panel.trained_button, QtCore.Qt.MouseButton.LeftButton)
+    assert lab.shown_step() == newest
+    # the loss chart keeps its 0 label at the bottom of its axis
+    loss = panel.plots[0]
+    qtbot.waitUntil(lambda: loss.plot is not None, timeout=WAIT_MS)
+    (_, _), (y0, y1) = loss.plot.getPlotItem().viewRange()
+    assert y0 < 0 < y1 and loss._y[0] == 0.0
 
 
 def test_settings_are_checked():

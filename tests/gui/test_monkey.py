@@ -197,7 +197,7 @@ class Monkey:
         if tab == "overview" and self.rng.random() < 0.7:  # the overview computes every layer: now and then
             tab = TABS[0].tab
         if self.rng.random() < 0.5:
-            self.w.tabs.setCurrentIndex([s.tab for s in TABS].index(tab))  # a click on the tab bar
+            self.w.tabs.choose(tab)  # a click on the tab bar (and on a lab's button)
         else:
             self.w.state.set_tab(tab.value)
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from explorer.appstate.lesson import STEPS
+from explorer.appstate.lesson import STEPS, step_index
 from explorer.appstate.predict import NO, YES, answer, query_row
 from explorer.appstate.state import ExplorerState
 from explorer.core.board import Board, board_trace
@@ -19,7 +19,8 @@ from explorer.gui.views.predict import ANSWER_COLOUR, GUESS_COLOUR, VeiledPanel
 
 from .helpers import ANIMAL, click_cell, hover_cell, wait_trace
 
-STEP = {step.stage: index for index, step in enumerate(STEPS)}
+# the attention track's steps that ask (other tracks show the same stages without a question)
+STEP = {stage: step_index(f"attention.{stage}") for stage in ("weights", "scaled", "head_outputs")}
 KEY_QUESTION = STEPS[STEP["weights"]].question
 SCALE_QUESTION = STEPS[STEP["scaled"]].question
 HARD_QUESTION = STEPS[STEP["head_outputs"]].question

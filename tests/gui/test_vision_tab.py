@@ -45,7 +45,7 @@ SMALL = AttentionConfig(sentence="Thinking Machines", weights="random", d_model=
 def vision(qtbot, make_window):
     """A window on the Vision tab (opened by a click on its tab), its first picture drawn."""
     window = make_window(SMALL, size=(1400, 900))
-    window.tabs.setCurrentIndex([s.tab for s in TABS].index(Tab.VISION))
+    window.tabs.choose(Tab.VISION)
     view = window.view(Tab.VISION)
     wait_result(qtbot, view)
     yield window, view
@@ -173,6 +173,7 @@ def test_each_variant_shows_its_own_numbers(qtbot, vision, variant):
     )
     if variant == "residual":
         st = ref.block("block1").stages
+        page(window, view, "residual")  # a page behind the others is drawn when it comes to the front
         shown = {p.title: p.data for p in view.residual_page.figure.panels}
         np.testing.assert_array_equal(shown["M(x), mean"], st["spatial_map"])
         np.testing.assert_allclose(shown["(1+M)·T, mean"], st["output"].mean(axis=0), rtol=1e-6)
@@ -429,11 +430,13 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision, tmp_path):
     p = generate(7)
     ref = run_model(model_at(run.spec, run.snapshots[0]), p.image)
     np.testing.assert_array_equal(trace.logits, ref.logits)
+    np.testing.assert_array_equal(view.watched.panels[0].data, ref.stage("spatial_map", "block3"))
+    page(window, view, "picture")  # drawn when it comes to the front
     np.testing.assert_array_equal(
         view.picture_page.overlay.panels[0].data, ref.stage("spatial_map", "block3")
     )
-    np.testing.assert_array_equal(view.watched.panels[0].data, ref.stage("spatial_map", "block3"))
     assert "step 0" in view.summary.text()
+    page(window, view, "train")
     # a whole run: it finishes, the last snapshot is the trained model
     tp.steps.setValue(40)
     qtbot.mouseClick(tp.train_button, QtCore.Qt.MouseButton.LeftButton)
@@ -467,7 +470,7 @@ def test_the_chinese_interface(qtbot, vision):
     labels = view.picture_page.probabilities.bars.labels
     assert all(not any(c.isascii() and c.isalpha() for c in label) for label in labels), labels
     title = [s.title for s in TABS if s.tab == Tab.VISION][0]
-    assert window.tabs.tabText([s.tab for s in TABS].index(Tab.VISION)) != title
+    assert window.tabs.title(Tab.VISION) != title
     window.state.set_language("en")
     assert view.pages.tabText(0) == "Picture" and labels != view.picture_page.probabilities.bars.labels
 

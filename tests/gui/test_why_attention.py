@@ -113,7 +113,7 @@ def test_the_shipped_length_curve_and_its_measure(qtbot, page):
     for series, model in zip(drawn.series, ("attention", "no-attention")):
         assert list(series.xs) == list(final[model].lengths)
         assert list(series.ys) == list(final[model].word_accuracy)
-        assert f"{shipped_length_result().parameters[model]:,}" in series.name
+        assert f"{shipped_length_result().parameters[model]:,}" in view.curve_title.text()  # not the legend
     view.measure_box.setFocus()
     qtbot.keyClick(view.measure_box, QtCore.Qt.Key.Key_Down)
     assert view.lab.settings.measure == "exact_match"

@@ -1,5 +1,7 @@
 """The sentence grammar: translations checked by hand, true alignments, reading text back, the split."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -112,6 +114,9 @@ def test_compound_task_reaches_sixty_words_and_its_curriculum_grows():
     assert curriculum.top(0.0) == 1 and curriculum.top(curriculum.ramp) == 10 and curriculum.top(1.0) == 10
     early = [len(p.source) for _ in range(20) for p in task.sample(rng, 4, progress=0.0)]
     assert max(early) <= 10  # single clauses only at the start
+    held = replace(curriculum, hold=0.2)  # a first stage of single clauses, then the same ramp
+    assert held.top(0.0) == held.top(0.2) == 1 and held.top(0.2 + curriculum.ramp / 2) == 6
+    assert held.top(0.2 + curriculum.ramp) == 10 and curriculum.top(curriculum.ramp / 2) == 6
 
 
 def test_batches_pad_and_end_with_eos():

@@ -128,11 +128,11 @@ def title_html(curves: Curves) -> str:
     """The title and a legend: each series' name in its colour."""
     parts = [html.escape(curves.title)] if curves.title else []
     parts += [
-        f"<span style='color:{s.colour}'>{s.legend_mark()} {html.escape(s.name)}</span>"
+        f"<span style='color:{s.colour}'>{s.legend_mark()}&nbsp;{html.escape(s.name)}</span>"
         for s in curves.series
         if s.in_legend
     ]
-    return "&nbsp;&nbsp;".join(parts)
+    return "&nbsp; ".join(parts)  # a wrapped legend may break between entries
 
 
 class CurvePlot(QtWidgets.QWidget):
@@ -220,6 +220,7 @@ class CurvePlot(QtWidgets.QWidget):
             item.addItem(extra, ignoreBounds=True)
         self._text.setParentItem(item.getViewBox())
         self.plot.scene().sigMouseMoved.connect(self._on_mouse)
+        item.getViewBox().sigResized.connect(self._pad_y)  # the label room is in pixels
         self.waiting.hide()
         self.layout().addWidget(self.plot)
         self._restyle()
@@ -287,21 +288,34 @@ class CurvePlot(QtWidgets.QWidget):
         self._text.setVisible(False)
         self.readout = ""
 
-    @staticmethod
-    def _free_title(label) -> None:
-        """A title asks for no width: in a narrow plot (two beside a figure on a projector) a
-        long one would widen the plot's layout past its widget and push the axis off screen.
-        pyqtgraph's LabelItem sets its minimum from its text on every change and resize."""
+    def _free_title(self, label) -> None:
+        """A title asks for no width and wraps onto more lines where the plot is narrower than it
+        (two plots beside a figure on a projector, a legend in Chinese): unwrapped, a long one
+        would widen the plot's layout past its widget, or be cut at both ends. pyqtgraph's
+        LabelItem sets its minimum from its text on every change and resize, and PlotItem gives
+        the title row a fixed 30 px: both follow the wrapped text here."""
         if getattr(label, "_freed", False):
             return
+        rows = self.plot.getPlotItem().layout
+        text = label.item
+        centred = text.document().defaultTextOption()
+        centred.setAlignment(QtCore.Qt.AlignmentFlag.AlignHCenter)
+        text.document().setDefaultTextOption(centred)
         measure = label.updateMin
 
         def update_min() -> None:
+            width = label.rect().width()
+            text.setTextWidth(width if width > 40 else -1)  # before its first layout: one line
+            text.setPos(0, 0)
             measure()
             label.setMinimumWidth(0)
             hints = label._sizeHint  # what the LabelItem answers sizeHint from
             for which in (QtCore.Qt.SizeHint.MinimumSize, QtCore.Qt.SizeHint.PreferredSize):
                 hints[which] = (0, hints[which][1])
+            height = float(np.ceil(text.boundingRect().height())) if label.isVisible() else 0.0
+            if height and abs(label.maximumHeight() - height) > 0.5:
+                label.setMaximumHeight(height)
+                rows.setRowFixedHeight(0, height)
             label.updateGeometry()
 
         label.updateMin = update_min
@@ -328,7 +342,21 @@ class CurvePlot(QtWidgets.QWidget):
                 return
         if y != self._y:
             self._y = y
-            item.setYRange(*y, padding=0.02)
+            item.setYRange(*y, padding=self._y_padding(item))
+
+    def _pad_y(self, *_) -> None:
+        if self._y is not None:
+            item = self.plot.getPlotItem()
+            item.setYRange(*self._y, padding=self._y_padding(item))
+
+    def _y_padding(self, item) -> float:
+        """Room for half a tick label beyond each end of the y range: a gridded pyqtgraph axis
+        drops a label that would reach past its plot (a loss's 0, a share's 1)."""
+        half = 0.6 * QtGui.QFontMetricsF(self.style_.font).height()
+        height = item.getViewBox().height()
+        if height <= 4 * half:  # not laid out yet, or tiny: a guess for a plot of MIN_HEIGHT_PX
+            height = MIN_HEIGHT_PX - 3 * half
+        return max(0.02, min(0.25, half / (height - 2 * half)))
 
     # -- hovering ----------------------------------------------------------------------------------
     def _on_mouse(self, position) -> None:

@@ -110,6 +110,8 @@ class TrainingPage(QtWidgets.QWidget):
         self.scrubber.setPageStep(5)
         self.weights_label = QtWidgets.QLabel()  # the weights in use: the shipped ones, or a snapshot's
         self.shipped_button, self.trained_button = QtWidgets.QPushButton(), QtWidgets.QPushButton()
+        for button in (self.shipped_button, self.trained_button):  # pressed: the weights in use
+            button.setCheckable(True)
         scrub.add(self.play_button)
         scrub.add(self.scrubber, stretch=True)
         scrub.add(self.weights_label)
@@ -138,8 +140,8 @@ class TrainingPage(QtWidgets.QWidget):
         self.play_timer.timeout.connect(self._play_step)
         self.train_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(lab.cancel_training)
-        self.shipped_button.clicked.connect(lab.use_shipped)
-        self.trained_button.clicked.connect(lambda: lab.use_trained(None))
+        self.shipped_button.clicked.connect(lambda: self._use(lab.use_shipped))
+        self.trained_button.clicked.connect(lambda: self._use(lambda: lab.use_trained(None)))
         self.steps.valueChanged.connect(lambda v: lab.set_training_plan(steps=v))
         self.seed.valueChanged.connect(lambda v: lab.set_training_plan(seed=v))
         self.scrubber.valueChanged.connect(self._on_scrub)
@@ -266,8 +268,12 @@ class TrainingPage(QtWidgets.QWidget):
     def _show_weights(self) -> None:
         lab, run = self.lab, self.lab.run
         has_run = run is not None and bool(run.snapshots)
-        self.trained_button.setEnabled(has_run and not lab.follow)
-        self.shipped_button.setEnabled(lab.weights != "shipped")
+        # The weights in use show as the pressed button, never as a greyed one: a greyed "Use
+        # the trained model" read as unusable after a cancelled run whose snapshots replay.
+        # Pressed again while an older snapshot is shown, it goes back to the newest.
+        self.trained_button.setEnabled(has_run)
+        self.trained_button.setChecked(has_run and lab.weights == "trained")
+        self.shipped_button.setChecked(lab.weights == "shipped")
         step = lab.shown_step()
         if step is None:
             text = translate("LabTraining", "in use: the shipped checkpoint")
@@ -283,6 +289,12 @@ class TrainingPage(QtWidgets.QWidget):
         self._update_scrubber()
         if not lab.training:
             self.draw_curves()  # the marker moves to the snapshot shown
+
+    def _use(self, choose) -> None:
+        """A weights button: the lab's choice, then the buttons as the lab says (a press on the
+        button already pressed changes nothing, and must not leave it released)."""
+        choose()
+        self._show_weights()
 
     def _update_scrubber(self) -> None:
         run = self.lab.run

@@ -194,8 +194,8 @@ class DecodingControls(QtWidgets.QWidget):
             self.labels, (self.tr("&Write"), self.tr("&Temperature"), self.tr("Top-&k"), self.tr("See&d"))
         ):
             label.setText(text)
-        self.mode.setItemText(0, self.tr("the most likely (greedy)"))
-        self.mode.setItemText(1, self.tr("a sample"))
+        self.mode.setItemText(0, self.tr("greedy"))  # short: the panel is narrow beside the lesson
+        self.mode.setItemText(1, self.tr("sampled"))
         self.mode.setToolTip(
             self.tr(
                 "Greedy: always the most likely token. Sample: a token drawn at random with the "

@@ -40,6 +40,7 @@ class TabSpec:
     tooltip: str
     view: str  # "module:Class" of its View, imported when the tab is first shown
     figures: str | None = None  # "module:function" naming what it exports (views.base.FigureSource)
+    short: str = ""  # a lab's name on the Labs row when the whole titles need more than one line
 
     def build(self, context):
         return _load(self.view)(context)
@@ -127,6 +128,7 @@ TABS: list[TabSpec] = [
             "output step, p_t, the Gaussian, D changed on a trained model, both trained while you watch",
         ),
         "explorer.gui.labs.translation.window_view:LocalWindowView",
+        short=QT_TRANSLATE_NOOP("Tabs", "Local"),
     ),
     TabSpec(
         Tab.VISION,
@@ -149,6 +151,7 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.lm.view:LMView",
         "explorer.gui.labs.lm.export:figures",
+        short=QT_TRANSLATE_NOOP("Tabs", "GPT"),
     ),
     TabSpec(
         Tab.VIT,
@@ -160,6 +163,7 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.vision.vit_view:ViTView",
         "explorer.gui.labs.vision.vit_export:figures",
+        short=QT_TRANSLATE_NOOP("Tabs", "ViT"),
     ),
 ]
 

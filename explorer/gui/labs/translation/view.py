@@ -59,6 +59,7 @@ WIDE_PX = 960  # from this width the alignment and the pages sit side by side
 SIDE_BY_SIDE_RATIO = 0.9  # and from this width per height, but for the training page
 STEP_PAGE, TRAIN_PAGE = 0, 1
 SCORE_LINES = 3  # the score and the notices beside the answer scroll beyond this
+SCORE_LINES_PRESENTING = 2  # a projector's 768 px: the Labs row above the tab took a line
 __all__ = ["LESSON_PARTS", "TranslationView", "input_problem"]
 
 
@@ -294,7 +295,8 @@ class TranslationView(View):
         """As tall as the score and its notices, at most SCORE_LINES lines (then it scrolls)."""
         line = self.score_label.fontMetrics().lineSpacing()
         need = self.score_label.heightForWidth(max(50, self.score_scroll.viewport().width()))
-        self.score_scroll.setFixedHeight(max(line, min(need, SCORE_LINES * line)) + 2)
+        lines = SCORE_LINES_PRESENTING if self.state.presentation else SCORE_LINES
+        self.score_scroll.setFixedHeight(max(line, min(need, lines * line)) + 2)
         # a resizable scroll area sizes a wrapped label by its width-free hint, shorter than its
         # lines at this width: without a floor its last lines were cut instead of scrolled to
         self.score_label.setMinimumHeight(max(0, need))

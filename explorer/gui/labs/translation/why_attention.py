@@ -111,23 +111,25 @@ def shown_curves(lab, run: LabRun | None) -> tuple[dict[str, LengthCurve], str]:
     )
 
 
-def length_figure(
-    curves: dict[str, LengthCurve], title: str, measure: str, parameters: dict[str, int]
-) -> Curves:
-    """One curve per model, named with its parameter count: ``measure`` (a LengthCurve field)
-    against source length."""
+def model_names() -> dict[str, str]:
+    return {
+        "attention": translate("WhyAttention", "with attention"),
+        "no-attention": translate("WhyAttention", "one fixed C"),
+    }
+
+
+def length_figure(curves: dict[str, LengthCurve], title: str, measure: str) -> Curves:
+    """One curve per model: ``measure`` (a LengthCurve field) against source length. The
+    legend names the models only: their parameter counts are said beside the measure's
+    picker (in the legend they were cut on a projector)."""
     series = []
-    for model, colour, name in (
-        ("attention", ATTENTION_COLOUR, translate("WhyAttention", "with attention")),
-        ("no-attention", FIXED_COLOUR, translate("WhyAttention", "one fixed C")),
-    ):
+    colours = {"attention": ATTENTION_COLOUR, "no-attention": FIXED_COLOUR}
+    for model, name in model_names().items():
+        colour = colours[model]
         curve = curves.get(model)
         if curve is not None:
             ys = np.asarray(getattr(curve, measure), dtype=float)
-            named = translate("WhyAttention", "{model} ({params:,} parameters)").format(
-                model=name, params=parameters[model]
-            )
-            series.append(Series(named, np.asarray(curve.lengths), ys, colour, 3.0, True))
+            series.append(Series(name, np.asarray(curve.lengths), ys, colour, 3.0, True))
     return Curves(
         title=title,
         x_label=translate("WhyAttention", "source sentence length (words)"),
@@ -281,6 +283,7 @@ class WhyAttentionView(View):
         self.pages.addTab(maps, "")
         self.pages.addTab(curve_page, "")
         layout.addWidget(self.pages, 1)
+        self.pages.currentChanged.connect(lambda _: self._arrange())
 
         self.measure_box.activated.connect(lambda i: self.lab.set_measure(self.measure_box.itemData(i)))
         self.language_box.activated.connect(lambda i: self.lab.set_language(self.language_box.itemData(i)))
@@ -310,6 +313,25 @@ class WhyAttentionView(View):
             self._show_settings()
         if event in ("measure", "weights", "training"):
             self.draw_curve()
+        if event == "training":
+            self._fit_training()  # its status may have taken another line
+
+    def _arrange(self) -> None:
+        """On a projector the length curve takes the sentence's rows too (they are the other
+        page's: the curve is the same whatever the sentence)."""
+        curve = self.state.presentation and self.pages.currentIndex() == CURVE_PAGE
+        for widget in (self.sentence_label, self.sentence_box, self.summary):
+            widget.setVisible(not curve)
+
+    def _fit_training(self) -> None:
+        """The training controls whole under the curve: on a projector their status wraps to
+        more lines than the page's share, and its own scroll area hid the last of them."""
+        area = self.training.findChild(QtWidgets.QScrollArea)
+        if area is None or area.widget() is None:
+            return
+        need = area.widget().heightForWidth(area.width()) + 2 * area.frameWidth()
+        if need > 0 and need != self.training.minimumHeight():
+            self.training.setMinimumHeight(need)
 
     def draw_curve(self) -> None:
         """The length figure, redrawn only when what it shows changed (the run reports ten
@@ -325,10 +347,16 @@ class WhyAttentionView(View):
             return
         self._curve_key = key
         curves, title = shown_curves(self.lab, run)
-        self.curve_title.setText(title)
         # a run in the window trains the shipped run's two architectures: the same counts
         parameters = shipped_length_result().parameters
-        self.curve.set_curves(length_figure(curves, "", self.lab.settings.measure, parameters))
+        counts = [
+            translate("WhyAttention", "{model} ({params:,} parameters)").format(
+                model=name, params=parameters[m]
+            )
+            for m, name in model_names().items()
+        ]
+        self.curve_title.setText(title + "  ·  " + ", ".join(counts))
+        self.curve.set_curves(length_figure(curves, "", self.lab.settings.measure))
 
     def on_state(self, event: str) -> None:
         if event == "lesson":
@@ -443,10 +471,17 @@ class WhyAttentionView(View):
         self.curve.set_style(self.context.style())
         self._show_summary()
         self._fit_combos()
+        self._arrange()
+        self._fit_training()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self._fit_combos()  # the window's font (presentation, zoom) is known once shown
+        self._fit_training()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_training()
 
     def _fit_combos(self) -> None:
         """Room for the longest item and the arrow, in this font (a projector's, a language's)."""

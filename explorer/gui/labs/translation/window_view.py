@@ -191,6 +191,7 @@ class LocalWindowView(View):
         for canvas in (self.global_canvas, self.local_canvas):
             canvas.stepClicked.connect(self.lstate.select)
         self.training.started.connect(lambda: self.pages.setCurrentIndex(TRAIN_PAGE))
+        self.pages.currentChanged.connect(lambda _: self.is_shown() and self.request())
 
     def _on_example(self, index: int) -> None:
         text = self.examples.itemData(index)
@@ -246,6 +247,11 @@ class LocalWindowView(View):
         self._wanted = None
 
     def request(self) -> None:
+        """Compare what the state asks for; only while the alignments' page is shown (the
+        training page shows none: its new snapshots are compared when the page comes back)."""
+        if self.pages.currentIndex() != WINDOWS_PAGE:
+            QtCore.QTimer.singleShot(0, self.rendered.emit)  # what the page shows is drawn
+            return
         req = self.lstate.request()
         if req == self.compared_request or req == self._wanted:
             return

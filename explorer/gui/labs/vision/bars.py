@@ -55,6 +55,9 @@ class BarChart(QtWidgets.QWidget):
         self.bars: Bars | None = None
         self.style_ = style
         self._hover: int | None = None
+        # (size, plot rectangle, bars shown): measured once per size and data, not once per
+        # bar (measuring every label for every bar's slot cost a paint 18 ms)
+        self._geometry: tuple | None = None
         self.setMouseTracking(True)
         self.setMinimumSize(120, 90)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
@@ -64,6 +67,7 @@ class BarChart(QtWidgets.QWidget):
 
     def set_bars(self, bars: Bars | None) -> None:
         self.bars = bars
+        self._geometry = None
         self.update()
 
     def set_selected(self, key: int | None) -> None:
@@ -73,14 +77,25 @@ class BarChart(QtWidgets.QWidget):
 
     def set_style(self, style: Style) -> None:
         self.style_ = style
+        self._geometry = None
         self.update()
 
     # -- geometry ----------------------------------------------------------------------------------
     def _metrics(self) -> QtGui.QFontMetricsF:
         return QtGui.QFontMetricsF(self.style_.font)
 
+    def _measured(self) -> tuple[QtCore.QRectF, list[int]]:
+        size = (self.width(), self.height())
+        if self._geometry is None or self._geometry[0] != size:
+            plot = self._plot_rect()
+            self._geometry = (size, plot, self._shown(plot))
+        return self._geometry[1], self._geometry[2]
+
     def plot_rect(self) -> QtCore.QRectF:
         """Where the bars are (labels, values and the title around it)."""
+        return QtCore.QRectF(self._measured()[0])
+
+    def _plot_rect(self) -> QtCore.QRectF:
         m, b = self._metrics(), self.bars
         r = QtCore.QRectF(self.rect()).adjusted(PAD, PAD, -PAD, -PAD)
         top = m.height() + PAD if b is not None and b.title else 0.0
@@ -94,18 +109,21 @@ class BarChart(QtWidgets.QWidget):
     def shown(self) -> list[int]:
         """The bars drawn, in drawing order: all of them, or, where a horizontal chart has no
         room for every row at a readable size, the largest values that fit, largest first."""
+        return list(self._measured()[1])
+
+    def _shown(self, plot: QtCore.QRectF) -> list[int]:
         b = self.bars
-        n = len(b.values)
-        if not b.horizontal:
+        n = len(b.values) if b is not None else 0
+        if b is None or not b.horizontal:
             return list(range(n))
-        fit = max(1, int(self.plot_rect().height() // (1.1 * self._metrics().height())))
+        fit = max(1, int(plot.height() // (1.1 * self._metrics().height())))
         if fit >= n:
             return list(range(n))
         return [int(i) for i in np.argsort(-np.asarray(b.values), kind="stable")[:fit]]
 
     def bar_rect(self, i: int) -> QtCore.QRectF:
         """The slot of bar ``i`` (an index into the values): the whole row or column it owns."""
-        plot, shown = self.plot_rect(), self.shown()
+        plot, shown = self._measured()
         pos, n = shown.index(i), len(shown)
         if self.bars.horizontal:
             h = min(plot.height() / n, 2.2 * self._metrics().height())  # no taller than two lines

@@ -83,6 +83,9 @@ class VisionView(View):
         self.position_work: WorkedPosition | None = None
         self.marks: tuple[str, ...] = ()  # the lesson step's panels
         self.shows: Shows | None = None  # what the lesson step on this tab shows
+        # pages behind others, drawn when they come to the front (every training snapshot
+        # redrew all of them: the hidden pages' figures and arithmetic were half of it)
+        self._stale: set[str] = set()
         self._wanted: VisionRequest | None = None
         self._wanted_compare: tuple | None = None
         self._drawn: tuple[Picture, np.ndarray] | None = None  # the drawing's pixels, for the canvas
@@ -319,6 +322,7 @@ class VisionView(View):
         elif event == "position" and self.trace is not None:
             self._show_position()
         elif event == "page":
+            self._show_stale()
             self.request()
             self._show_compare()
             self._show_worked()
@@ -379,15 +383,47 @@ class VisionView(View):
     def _accent(self) -> str:
         return theme.look(self.state).theme.accent
 
+    def _on_screen(self, page: str) -> bool:
+        """The page is in front (drawn now); else it is drawn when it comes there."""
+        if self.vision.page == page:
+            self._stale.discard(page)
+            return True
+        self._stale.add(page)
+        return False
+
+    def _show_stale(self) -> None:
+        """The page that came to the front, if the trace changed while it was behind."""
+        if self.trace is None or self.vision.page not in self._stale:
+            return
+        page = self.vision.page
+        if page == "picture":
+            self._show_picture()
+        elif page in ("channel", "residual"):
+            self._show_channel()
+        elif page == "spatial":
+            self._show_spatial()
+        self._stale.discard(page)
+
+    def _show_picture(self) -> None:
+        t = self.trace
+        if self._on_screen("picture"):
+            self.picture_page.show_trace(
+                t,
+                self.shown_block(t),
+                self.vision.position,
+                self._accent(),
+                self.marks,
+                self.focus("picture"),
+            )
+
     def _show(self) -> None:
-        """Every page from the trace on screen."""
+        """The trace on the page in front (the others when they come there), the map beside
+        the training curves and the summary."""
         t = self.trace
         if t is None:
             return
         block = self.shown_block(t)
-        self.picture_page.show_trace(
-            t, block, self.vision.position, self._accent(), self.marks, self.focus("picture")
-        )
+        self._show_picture()
         self._show_channel()
         self._show_spatial()
         p = float(t.probabilities[t.prediction])
@@ -418,6 +454,7 @@ class VisionView(View):
         if has_channels:
             channel = self._channel(t, block)
             self.channel_work = work_channel(t, block, channel)
+        if has_channels and self._on_screen("channel"):
             second = b.params["w2"] if b.attention == "se" else b.params["w1"]
             html_text = channel_html(self.channel_work, second[channel])
             self.channel_page.show_trace(
@@ -425,7 +462,7 @@ class VisionView(View):
             )
         has_residual = vf.residual_block(t) is not None
         self.residual_page.show_content(has_residual)
-        if has_residual:
+        if has_residual and self._on_screen("residual"):
             self.residual_page.show_trace(
                 t, v.channel or 0, self._accent(), self.marks, self.focus("residual")
             )
@@ -440,6 +477,7 @@ class VisionView(View):
         if has_spatial:
             position = self._position(t, block)
             self.position_work = work_position(t, block, *position)
+        if has_spatial and self._on_screen("spatial"):
             hint = "" if v.position is not None else self._position_hint()
             html_text = hint + position_html(self.position_work)
             self.spatial_page.show_trace(

@@ -42,13 +42,13 @@ class PairTraining(TrainingContent):
         step = translate("ViTView", "step")
         steps = float(run.steps if run is not None else lab.settings.train_steps)
         runs = {"vit": run, "cnn": lab.cnn_run if run is not None else None}
-        names = {"vit": "ViT", "cnn": "CNN"}
+        names = {"vit": "ViT", "cnn": "CNN"}  # the legend names the models; the title, what is drawn
         losses, accuracies = [], []
         for model, r in runs.items():
             values = r.losses if r is not None else []
             losses.append(
                 Series(
-                    translate("ViTView", "{0} training loss").format(names[model]),
+                    names[model],
                     np.arange(1, len(values) + 1),
                     np.asarray(values, dtype=float),
                     MODEL_COLOURS[model].name(),
@@ -57,7 +57,7 @@ class PairTraining(TrainingContent):
             )
             accuracies.append(
                 Series(
-                    translate("ViTView", "{0} held-out accuracy").format(names[model]),
+                    names[model],
                     np.asarray(r.eval_steps if r is not None else [], dtype=float),
                     np.asarray(r.series("accuracy") if r is not None else [], dtype=float),
                     MODEL_COLOURS[model].name(),
@@ -65,8 +65,15 @@ class PairTraining(TrainingContent):
                 )
             )
         return [
-            Curves(series=losses, x_label=step, x_range=(0.0, steps), marker=shown_step),
             Curves(
+                title=translate("ViTView", "training loss"),
+                series=losses,
+                x_label=step,
+                x_range=(0.0, steps),
+                marker=shown_step,
+            ),
+            Curves(
+                title=translate("ViTView", "held-out accuracy"),
                 series=accuracies,
                 x_label=step,
                 x_range=(0.0, steps),

@@ -25,7 +25,7 @@ from explorer.appstate.lesson_vit import SHOWS
 from explorer.appstate.vit import MAPS, MAX_SEED, PAGES, ViTState
 from explorer.appstate.vit_jobs import ViTRequest, ViTResult, compute, heads, photo, request_of
 from explorer.gui.elided import ElidedCombo
-from explorer.gui.flow import FlowLayout
+from explorer.gui.flow import FlowLayout, together
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import CurvePlot
 from explorer.gui.lab.training import TrainingPage, scrolled
@@ -115,13 +115,12 @@ class ViTView(View):
         self.head = ElidedCombo(min_chars=8)
         for i in range(CONFIG.heads):
             self.head.addItem("", i)
+        # each label with its box: a wrap parts neither
         for w in (
-            self.picture_label,
-            self.seed,
+            together(self.picture_label, self.seed),
             self.new_button,
             self.load_button,
-            self.size_label,
-            self.size,
+            together(self.size_label, self.size),
         ):
             row.add(w)
         for w in (self.map, self.layer, self.head):

@@ -1,0 +1,157 @@
+"""The window's tab bar at a 1024×768 projector, presentation mode, the lesson column open:
+every lab behind one Labs tab, picked in a row of buttons, so each title on the bar and on
+the buttons reads whole, in English and in Chinese, at the projector's text size and one
+step larger (A+). A lab is still a tab by its name: the state, show_tab, clicks, the
+Ctrl+PgDown / Ctrl+PgUp keys and sessions reach it; the sentence tabs lose no line to an
+empty message row.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6 import QtCore, QtWidgets
+
+from explorer.appstate.labs import LABS
+from explorer.appstate.session import apply_session, load_session, save_session, session_of
+from explorer.core.config import AttentionConfig
+from explorer.gui.i18n import translate
+from explorer.gui.views.registry import TABS, tab_id
+
+from .helpers import ANIMAL, WAIT_MS
+
+LAB_TABS = [tab_id(s.tab) for s in TABS if tab_id(s.tab) in {e.name for e in LABS}]
+OTHER_TABS = [tab_id(s.tab) for s in TABS if tab_id(s.tab) not in LAB_TABS]
+
+
+def settle(qtbot, w) -> None:
+    qtbot.waitUntil(lambda: not w.worker.busy(), timeout=WAIT_MS)
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+
+
+@pytest.fixture
+def projector(make_window, qtbot):
+    w = make_window(AttentionConfig(sentence=ANIMAL), size=(1024, 768))
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.resize(1024, 768)
+    w.state.show_lesson(True)
+    settle(qtbot, w)
+    return w
+
+
+def cut_tabs(w) -> list[str]:
+    """Every title on the bar that the window shows shortened or hides behind its arrows."""
+    bar, problems = w.tabs.tabBar(), []
+    for i in range(bar.count()):
+        rect = bar.tabRect(i)
+        if rect.width() < bar.tabSizeHint(i).width() or rect.right() > bar.width():
+            problems.append(f"tab {bar.tabText(i)!r}: {rect.width()} px of {bar.tabSizeHint(i).width()}")
+    return problems
+
+
+def cut_buttons(w) -> list[str]:
+    """Every lab's button that shows its title shortened or lies outside its row."""
+    problems, row = [], w.tabs.labs_page.row
+    for button in w.tabs.labs_page.buttons:
+        geometry = button.geometry()
+        if geometry.width() < button.sizeHint().width() or geometry.right() >= row.width():
+            problems.append(f"button {button.text()!r}: {geometry.width()} px, ends at {geometry.right()}")
+    return problems
+
+
+def test_the_bar_has_the_sentence_tabs_and_one_labs_tab(projector):
+    w = projector
+    bar = w.tabs.tabBar()
+    assert len(LAB_TABS) >= 6 and bar.count() == len(OTHER_TABS) + 1
+    assert [bar.tabText(i) for i in range(bar.count())] == [
+        translate("Tabs", s.title) for s in TABS if tab_id(s.tab) in OTHER_TABS
+    ] + ["Labs"]
+    labs = [s for s in TABS if tab_id(s.tab) in LAB_TABS]
+    buttons = w.tabs.labs_page.buttons
+    assert [b.toolTip().split("\n")[0] for b in buttons] == [s.title for s in labs]  # the whole title
+    # the whole titles when one line holds them, else the short names: never a cut one
+    shown = [b.text() for b in buttons]
+    assert shown in ([s.title for s in labs], [s.short or s.title for s in labs]), shown
+    assert w.tabs.labs_page.short() == (shown != [s.title for s in labs])
+    w.classroom.set_presentation(False)
+    w.resize(1600, 900)
+    QtWidgets.QApplication.processEvents()
+    assert [b.text() for b in buttons] == [s.title for s in labs]  # room enough: the whole titles
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_title_reads_whole_at_a_projector_and_at_a_plus(qtbot, projector, language):
+    w = projector
+    w.state.set_language(language)
+    for tab in ("pipeline", "why_attention"):
+        w.state.set_tab(tab)
+        for zoom in (0, 1):
+            w.state.set_text_zoom(zoom)
+            settle(qtbot, w)
+            QtWidgets.QApplication.sendPostedEvents(None, QtCore.QEvent.Type.LayoutRequest)
+            QtWidgets.QApplication.processEvents()
+            assert w.size() == QtCore.QSize(1024, 768), (language, tab, zoom)
+            problems = cut_tabs(w) + (cut_buttons(w) if tab != "pipeline" else [])
+            assert not problems, (language, tab, zoom, problems)
+            if tab != "pipeline" and zoom == 0:  # one line: a second took the labs' figures' labels
+                assert len({b.y() for b in w.tabs.labs_page.buttons}) == 1, (language, zoom)
+    if language == "zh_CN":
+        assert w.tabs.tabText(w.tabs.count() - 1) == "实验室"
+        assert w.tabs.title("why_attention") == "为何要注意力"
+
+
+def test_a_lab_opens_by_its_name_by_a_click_and_by_keys(qtbot, projector):
+    w = projector
+    tabs = w.tabs
+    for lab in LAB_TABS:  # what a lesson step, --tab and a session do: the state names the lab
+        w.state.set_tab(lab)
+        assert tabs.currentWidget() is tabs.labs_page and tab_id(tabs.current_tab()) == lab
+        assert tabs.labs_page.buttons[LAB_TABS.index(lab)].isChecked()
+        assert tabs.built(lab).isVisible() and tabs.current_view() is tabs.built(lab)
+    tabs.choose("compare")  # a click on the bar, then on the Labs tab: the lab left there
+    assert w.state.tab == "compare" and tabs.current_tab() == "compare"
+    tabs.setCurrentIndex(tabs.indexOf(tabs.labs_page))
+    assert w.state.tab == LAB_TABS[-1] and tabs.built(LAB_TABS[-1]).isVisible()
+    qtbot.mouseClick(tabs.labs_page.buttons[1], QtCore.Qt.MouseButton.LeftButton)
+    assert w.state.tab == LAB_TABS[1] and tabs.built(LAB_TABS[1]).isVisible()
+    # Ctrl+PgDown / Ctrl+PgUp: the next and the previous lab, round, wherever the keyboard is
+    w.classroom.focus_stage()
+    keys = QtCore.Qt.KeyboardModifier.ControlModifier
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget(), QtCore.Qt.Key.Key_PageDown, keys)
+    assert w.state.tab == LAB_TABS[2]
+    for _ in range(3):
+        qtbot.keyClick(QtWidgets.QApplication.focusWidget(), QtCore.Qt.Key.Key_PageUp, keys)
+    assert w.state.tab == LAB_TABS[-1]
+    w.state.set_tab("pipeline")
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget(), QtCore.Qt.Key.Key_PageDown, keys)
+    assert w.state.tab == LAB_TABS[-1]  # from another tab: the Labs tab as it was left
+    rows = dict(w.classroom.shortcut_rows())
+    assert {"Next lab", "Previous lab"} <= set(rows.values())
+
+
+def test_a_session_naming_a_lab_opens_it(qtbot, projector, make_window, tmp_path):
+    w = projector
+    w.state.set_tab("vit")
+    save_session(tmp_path / "vit.json", session_of(w.state))
+    assert json.loads((tmp_path / "vit.json").read_text(encoding="utf-8"))["tab"] == "vit"
+    other = make_window()
+    apply_session(other.state, load_session(tmp_path / "vit.json"))
+    assert other.tabs.currentWidget() is other.tabs.labs_page and tab_id(other.tabs.current_tab()) == "vit"
+    assert other.tabs.built("vit").isVisible()
+
+
+def test_the_sentence_tabs_start_under_the_sentence_bar(qtbot, projector):
+    """An empty message row took a line (~50 px at 22 px text) between the bar and the tabs."""
+    w = projector
+    for tab in ("pipeline", "heads"):
+        w.state.set_tab(tab)
+        settle(qtbot, w)
+        bar = w.sentence_bar
+        gap = w.tabs.mapTo(w, QtCore.QPoint()).y() - bar.mapTo(w, QtCore.QPoint(0, bar.height())).y()
+        assert not w.strip.isVisible() and 0 <= gap <= 4, (tab, gap)
+        w.show_error("cannot read that file")  # a message takes its row, and gives it back
+        assert w.strip.isVisible() and w.banner.isVisible()
+        w.hide_banner()
+        assert not w.strip.isVisible()
