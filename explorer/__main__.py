@@ -1,4 +1,5 @@
-"""``python -m explorer trace|train|translate|length-curve ...`` runs a command; anything else starts the window."""
+"""``python -m explorer COMMAND ...`` runs a command (explorer.commands.COMMANDS); anything
+else starts the window."""
 
 import sys
 
@@ -6,15 +7,9 @@ import torch  # noqa: F401  (before Qt: torch >= 2.9 fails on Windows when impor
 
 
 def run() -> int:
-    if sys.argv[1:2] in (
-        ["trace"],
-        ["train"],
-        ["translate"],
-        ["length-curve"],
-        ["train-vision"],
-        ["vision"],
-        ["data-curve"],
-    ):
+    from explorer.commands import COMMANDS
+
+    if sys.argv[1:2] and sys.argv[1] in COMMANDS:
         from explorer.cli import main
 
         return main()

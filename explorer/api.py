@@ -23,12 +23,15 @@ its errors turned into ExplorerError by ``_refusing``), add it to ``__all__`` an
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import re
 import threading
-from collections.abc import Iterator
+import typing
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar
 
 from explorer.messages import QT_TRANSLATE_NOOP, Message, MessageError, message_of, register, section
 
@@ -63,6 +66,9 @@ API = section(
         "CoreMessages",
         "generate={value!r}: a picture's seed is a whole number from 0 to {limit}",
         "api.generate_seed",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "{function}() has no option {names}: it takes {options}", "api.unknown_option"
     ),
 )
 register(API)
@@ -120,6 +126,31 @@ def _refusing() -> Iterator[None]:
         raise ExplorerError(Message.of("api.out_of_memory")) from exc
     except MessageError as exc:  # ConfigError, ModelError, LabError, ImageError, PageError, …
         raise ExplorerError(message_of(exc)) from exc
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _known_options(function: F) -> F:
+    """A keyword the function does not take is refused like every other bad input (Python's
+    own TypeError would name neither the explorer nor what the function takes)."""
+    taken = inspect.signature(function).parameters
+
+    @functools.wraps(function)
+    def checked(*args: Any, **options: Any) -> Any:
+        unknown = [name for name in options if name not in taken]
+        if unknown:
+            raise ExplorerError(
+                Message.of(
+                    "api.unknown_option",
+                    function=function.__name__,
+                    names=", ".join(unknown),
+                    options=", ".join(taken),
+                )
+            )
+        return function(*args, **options)
+
+    return typing.cast(F, checked)
 
 
 _engine: Engine | None = None
@@ -195,6 +226,7 @@ def _trace(config: AttentionConfig, strict_device: bool, convert_weights: bool) 
         return shared.trace(config, strict_device=strict_device)
 
 
+@_known_options
 def translate(
     source: str,
     *,
@@ -218,6 +250,7 @@ def translate(
         return lab_translate(source, model, scoring, attention, seed, where)
 
 
+@_known_options
 def vision(
     image: str | os.PathLike[str] | np.ndarray | None = None,
     *,
@@ -236,6 +269,10 @@ def vision(
     with _refusing():
         if not isinstance(device, str) or not re.fullmatch(r"auto|cpu|cuda|mps|cuda:\d{1,3}", device):
             raise ExplorerError(Message.of("config.device", value=device, choices="auto, cpu, cuda, mps"))
+        from explorer.vision.models import MODELS
+
+        if model is not None and model not in MODELS:  # before the picture: the CNNs and vit alike
+            raise ExplorerError(Message.of("vision.model_unknown", value=model, choices=", ".join(MODELS)))
         pixels, mask, label, notices, source = _picture(image, generate)
         from explorer.core.device import choose_device
         from explorer.vision.checkpoints import (

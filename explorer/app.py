@@ -75,11 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
     from explorer.appstate.lesson import track_ids
     from explorer.appstate.state import LANGUAGES, THEMES  # Qt-free: read before torch and Qt
     from explorer.cli import add_config_arguments
+    from explorer.commands import commands_help
     from explorer.failing import Parser
     from explorer.gui.views.registry import TABS, tab_id
 
     parser = Parser(
-        prog="attention-explorer", description="The Attention Explorer window: live Q, K, V and every stage."
+        prog="attention-explorer",
+        description="The Attention Explorer window: live Q, K, V and every stage.",
+        epilog=commands_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_config_arguments(parser)
     parser.add_argument(

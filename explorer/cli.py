@@ -295,7 +295,13 @@ def wants_gpt(argv: list[str]) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from explorer.commands import commands_help, models_help, wants_models_help
+
     argv = sys.argv[1:] if argv is None else argv
+    if wants_models_help(argv):  # every family's models and tasks, before one family's parser
+        if sys.stdout is not None:
+            print(models_help(argv[0]))
+        return 0
     if argv and argv[0] == "trace":
         return trace_main(argv[1:])
     if argv and argv[0] == "train" and wants_gpt(argv[1:]):
@@ -311,13 +317,5 @@ def main(argv: list[str] | None = None) -> int:
 
         return vision_main(argv)
     if sys.stderr is not None:
-        print(
-            "usage: python -m explorer trace [options] --out FILE.json|FILE.npz [--html FILE.html]\n"
-            "       python -m explorer train --model M --steps N --seed S --out DIR\n"
-            "       python -m explorer train --model gpt --task induction|text --steps N --seed S --out DIR\n"
-            "       python -m explorer translate --source TEXT [options] --out FILE.json|FILE.npz\n"
-            "       python -m explorer length-curve [--models A,B] [--task T] --out FILE.json|FILE.png\n"
-            "       python -m explorer [window options]   (starts the window)",
-            file=sys.stderr,
-        )
+        print(commands_help(), file=sys.stderr)
     return EXIT_BAD_INPUT

@@ -8,6 +8,7 @@ and says:
 
     GOAL                    the lab's goal (an explorer.lab.Goal, from the lab's own package)
     OPTIONS                 how the window trains it (explorer.lab.TrainOptions)
+    TITLE                   its runs' title (a key in lab_titles.py), for a refusal beside them
     settings                what a session saves of it (the settings type of its LabEntry)
     apply(settings)         a session's settings, each change notified as usual
     prepared()              what a teacher prepares and would lose (unsaved changes), from settings
@@ -30,8 +31,10 @@ from abc import ABC, abstractmethod
 from dataclasses import replace
 from typing import Any
 
+from explorer.appstate import lab_titles as lab_titles  # registers the labs' run titles
 from explorer.appstate.events import Observable
 from explorer.lab import Goal, LabRun, TrainOptions, Update
+from explorer.messages import Message
 from explorer.training import Snapshot
 
 WEIGHTS = ("shipped", "trained")
@@ -43,6 +46,7 @@ class LabState(Observable, ABC):
 
     GOAL: Goal
     OPTIONS: TrainOptions
+    TITLE: str | None = None  # the key of the run's title (explorer/appstate/lab_titles.py)
     settings: Any  # what a session saves of the lab (its LabEntry's settings type)
 
     def __init__(self) -> None:
@@ -141,6 +145,8 @@ class LabState(Observable, ABC):
         self.cancel_training()
         steps, seed = self.plan()
         self.run = self.new_run(replace(options or self.options, steps=steps, seed=seed))
+        if self.run.title is None and self.TITLE is not None:
+            self.run.title = Message.of(self.TITLE)
         self.weights, self.snapshot = "trained", None
         self.run.start()
         self._emit("training", "weights")

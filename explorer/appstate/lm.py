@@ -125,6 +125,7 @@ class LMSettings:
 class LMState(LabState):
     """The tab's settings and training; each setter validates, changes, then notifies its event."""
 
+    TITLE = "appstate.lab_lm"
     EVENTS = EVENTS
     GOAL = GOAL
     OPTIONS = WINDOW_TRAINING

@@ -114,6 +114,7 @@ class LocalRequest:
 class LocalWindowState(LabState):
     """The tab's one source of truth (see the module docstring)."""
 
+    TITLE = "appstate.lab_local"
     EVENTS = EVENTS
     GOAL = GOAL
     OPTIONS = DEFAULTS

@@ -204,6 +204,7 @@ def training_run(
 class TranslationState(LabState):
     """The tab's one source of truth (see the module docstring)."""
 
+    TITLE = "appstate.lab_translation"
     EVENTS = EVENTS
     GOAL = GOAL
     OPTIONS = WINDOW_TRAINING

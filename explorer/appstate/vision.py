@@ -261,6 +261,7 @@ def default_block(variant: str, blocks: int = 3) -> str:
 class VisionState(LabState):
     """The tab's settings and training; each setter validates, changes, then notifies its event."""
 
+    TITLE = "appstate.lab_vision"
     EVENTS = EVENTS
     GOAL = GOAL
     OPTIONS = WINDOW_TRAINING

@@ -21,6 +21,7 @@ from typing import Any
 
 from explorer.appstate.lab import LabState
 from explorer.lab import Goal, LabRun, TrainOptions, Update
+from explorer.messages import Message
 from explorer.training import Snapshot
 from explorer.vision.data_curve import CONFIGS, LIVE_SIZE, LIVE_STEPS, SIZES, recipe_for
 from explorer.vision.train import train_config
@@ -116,6 +117,7 @@ def _train_pair_member(model: str, size: int, options: TrainOptions, **callbacks
 
 
 class ViTState(LabState):
+    TITLE = "appstate.lab_vit"
     EVENTS = EVENTS
     GOAL = GOAL
     OPTIONS = WINDOW_TRAINING
@@ -190,7 +192,11 @@ class ViTState(LabState):
     def new_run(self, options: TrainOptions) -> LabRun:
         size = self.settings.train_size
         self.cnn_run = LabRun(
-            partial(_train_pair_member, "cnn", size), options, goal=GOAL, spec=CONFIGS["cnn"]
+            partial(_train_pair_member, "cnn", size),
+            options,
+            goal=GOAL,
+            spec=CONFIGS["cnn"],
+            title=Message.of("appstate.lab_vit_cnn"),
         )
         return LabRun(partial(_train_pair_member, "vit", size), options, goal=GOAL, spec=CONFIGS["vit"])
 

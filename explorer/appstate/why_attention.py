@@ -134,6 +134,7 @@ class WhyRequest:
 
 
 class WhyAttentionState(LabState):
+    TITLE = "appstate.lab_why_attention"
     EVENTS = EVENTS
     GOAL = GOAL
     OPTIONS = DEFAULTS

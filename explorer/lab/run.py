@@ -20,7 +20,9 @@ fast the steps come. The public lists grow only in ``take()``, so the taker read
 locks.
 
 Statuses, one vocabulary for every lab: ``idle`` (made, not started), ``running``, then
-``done``, ``cancelled`` or ``failed`` (``error`` is the failure's keyed Message).
+``done``, ``cancelled`` or ``failed`` (``error`` is the failure's keyed Message; a run whose
+loss ended far above where it started, explorer.lab.divergence, failed too: its snapshots
+still replay). A run refused because ``MAX_RUNNING`` train already names them by ``title``.
 
 The goal: the first evaluation whose ``goal.metric`` reaches ``goal.at_least`` sets
 ``goal_step``, ``goal_s`` (the training clock: the steps alone, evaluations kept off it) and
@@ -44,7 +46,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from explorer.core.device import choose_device, is_out_of_memory
-from explorer.lab.messages import failure_message
+from explorer.lab.divergence import divergence
+from explorer.lab.messages import failure_message, holders
 from explorer.lab.options import TrainOptions
 from explorer.messages import Message
 from explorer.training import Snapshot, TrainingCancelled
@@ -98,9 +101,11 @@ class LabRun:
         spec: Any = None,
         watcher: Callable[[Snapshot, Any], Any] | None = None,
         watch: Any = None,
+        title: Message | None = None,
     ):
         self.id = next(self._ids)
         self.job, self.options, self.goal, self.spec = job, options, goal, spec
+        self.title = title  # what the run is called when another is refused beside it
         self.device = choose_device(options.device)[0].type  # what the run says it trains on
         self.status = "idle"
         self.error: Message | None = None
@@ -131,8 +136,11 @@ class LabRun:
             raise RuntimeError(f"a run starts once; this one is {self.status}")
         self._started = time.perf_counter()
         with _running_lock:
-            if sum(not r._stop.is_set() for r in _running) >= MAX_RUNNING:
-                self.status, self.error = "failed", Message.of("lab.too_many_runs", most=MAX_RUNNING)
+            training = sorted((r for r in _running if not r._stop.is_set()), key=lambda r: r.id)
+            if len(training) >= MAX_RUNNING:
+                held = holders([(r.title, r.step, r.steps) for r in training])
+                self.status = "failed"
+                self.error = Message.of("lab.too_many_runs", most=MAX_RUNNING, holders=held)
                 return
             _running.add(self)
         self.status = "running"
@@ -232,6 +240,9 @@ class LabRun:
                     self.watched = (u.step, u.watched_for, u.watched)
         if ended is not None and self.status == "running":
             self.status, self.error, self.result = ended
+            diverged = divergence(self.losses) if self.status == "done" else None
+            if diverged is not None:  # it ended, but learned nothing a lesson could show
+                self.status, self.error = "failed", diverged
             self.wall_s = max(self.wall_s, time.perf_counter() - self._started)
         return updates
 

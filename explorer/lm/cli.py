@@ -18,12 +18,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from explorer.failing import Parser, check_out, fail
+from explorer.lab.command import (
+    EXIT_CANCELLED,
+    EXIT_HELP,
+    check_learning_rate,
+    check_seed,
+    diverged,
+    refuse_divergence,
+)
 
 if TYPE_CHECKING:
     from explorer.lm.train import LMTrainResult
     from explorer.training import Progress
 
-EXIT_CANCELLED = 130
 MLP_CHOICES = {"task": None, "on": True, "off": False}
 
 
@@ -35,7 +42,11 @@ def say(line: str) -> None:
 def train_main(argv: list[str]) -> int:
     from explorer.lm.train import TASKS
 
-    parser = Parser(prog="python -m explorer train --model gpt", description="Train the lab's tiny GPT-2.")
+    parser = Parser(
+        prog="python -m explorer train --model gpt",
+        description="Train the lab's tiny GPT-2.",
+        epilog=EXIT_HELP,
+    )
     parser.add_argument("--model", choices=("gpt",), required=True)
     parser.add_argument("--task", choices=TASKS, required=True)
     parser.add_argument("--steps", type=int, required=True)
@@ -63,10 +74,8 @@ def train_main(argv: list[str]) -> int:
             fail(f"--{name.replace('_', '-')} must be 1 or more, not {getattr(args, name)}")
     if args.steps > 1_000_000:
         fail(f"--steps must be at most 1000000, not {args.steps}")
-    if args.seed < 0:
-        fail(f"--seed must be 0 or more, not {args.seed}")
-    if args.lr is not None and not 0 < args.lr < 1:
-        fail(f"--lr must be between 0 and 1, not {args.lr}")
+    check_seed(args.seed)
+    check_learning_rate(args.lr)
 
     import torch
 
@@ -115,11 +124,14 @@ def train_main(argv: list[str]) -> int:
             print(f"cancelled after {exc.log.steps_done} steps; nothing written", file=sys.stderr)
         return EXIT_CANCELLED
     except LMError as exc:
+        if exc.message is not None and exc.message.key == "lm.loss_not_finite":  # diverged, not bad input
+            diverged(f"{exc}; nothing written (try a lower --lr)")
         fail(str(exc))
     finally:
         signal.signal(signal.SIGINT, previous)
     for notice in result.notices:
         say(f"note: {notice}")
+    refuse_divergence(result.log.losses)
     report = model_report(
         result.model.to("cpu"), result.vocab, args.task, options.eval_size, spec.probe_period
     )
@@ -161,13 +173,20 @@ def _summary(folder: Path, report: dict[str, Any], result: LMTrainResult) -> str
         else "  no phase change",
     ]
     for name, row in report["ablation"].items():
-        lines.append(f"  off {name} ({_heads(row['heads'])}): repeated-half loss {row['change']:+.3f}")
+        lines.append(f"  off {name} ({_heads(row['heads'])}): repeated-half loss {_change(row['change'])}")
     if "text" in report:
         t = report["text"]
         lines.append(
             f"  held-out loss {t['held_out_loss']:.3f} (bigram {t['bigram_held_out_loss']:.3f}), training text {t['train_loss']:.3f}"
         )
     return "\n".join(lines)
+
+
+def _change(change: float) -> str:
+    """A change of loss in words: a bare "-1.526" reads like a negative loss."""
+    if change == 0:
+        return "unchanged"
+    return f"{'rose' if change > 0 else 'fell'} by {abs(change):.3f}"
 
 
 def _heads(heads: list[list[int]]) -> str:

@@ -17,13 +17,11 @@ import sys
 import threading
 from dataclasses import replace
 
-from explorer.core.config import MAX_SEED
 from explorer.failing import Parser, check_out, check_out_file, fail
 from explorer.finite import NotFinite
+from explorer.lab.command import EXIT_CANCELLED, EXIT_HELP, check_learning_rate, check_seed, refuse_divergence
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError
 from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail
-
-EXIT_CANCELLED = 130
 
 
 def say(line: str) -> None:
@@ -44,16 +42,16 @@ TRAIN_LIMITS = {
 
 def train_main(argv: list[str]) -> int:
     parser = Parser(
-        prog="python -m explorer train", description="Train a date-translation model from scratch."
+        prog="python -m explorer train",
+        description="Train a date-translation model from scratch (every model: python -m explorer train --help).",
+        epilog=EXIT_HELP,
     )
+    parser.add_argument("--model", choices=MODELS, required=True, help="the date models")
     parser.add_argument(
-        "--model",
-        choices=MODELS,
-        required=True,
-        help="the date models; no-attention and attention learn any --task",
-    )
-    parser.add_argument(
-        "--task", choices=("dates",), default="dates", help="sentences-fr, … with a sequence model"
+        "--task",
+        choices=("dates",),
+        default="dates",
+        help="the date models' one task (other tasks: train --help)",
     )
     parser.add_argument(
         "--scoring", choices=SCORINGS, default=None, help="default: bahdanau additive, luong general"
@@ -72,10 +70,8 @@ def train_main(argv: list[str]) -> int:
     for name, most in TRAIN_LIMITS.items():  # a 30-digit --steps trained forever
         if not 1 <= getattr(args, name) <= most:
             fail(f"--{name.replace('_', '-')} must be from 1 to {most}, not {getattr(args, name)}")
-    if not 0 <= args.seed <= MAX_SEED:  # torch takes no 30-digit seed
-        fail(f"--seed must be from 0 to {MAX_SEED}, not {args.seed}")
-    if not 0 < args.lr < 1:
-        fail(f"--lr must be between 0 and 1, not {args.lr}")
+    check_seed(args.seed)  # torch takes no 30-digit seed
+    check_learning_rate(args.lr)
 
     import torch
 
@@ -131,6 +127,7 @@ def train_main(argv: list[str]) -> int:
         signal.signal(signal.SIGINT, previous)
     for notice in result.notices:
         say(f"note: {notice}")
+    refuse_divergence(result.log.losses)
     report = held_out_report(result.model, Vocabulary(spec.source_chars), args.final_eval)
     per_format = report.by_format()
     say(f"held-out, {args.final_eval} days per format:")
@@ -176,12 +173,16 @@ def _score(value: float | None) -> str:
 def translate_main(argv: list[str]) -> int:
     parser = Parser(
         prog="python -m explorer translate",
-        description="Translate a date to YYYY-MM-DD with a trained model and write every attention number.",
+        description="Translate a date to YYYY-MM-DD with a trained model and write every attention number "
+        "(every model: python -m explorer translate --help).",
     )
     parser.add_argument("--source", required=True, help="the date to translate, e.g. '9 mai 2018'")
     parser.add_argument("--model", choices=MODELS, default="bahdanau")
     parser.add_argument(
-        "--task", choices=("dates",), default="dates", help="sentences-fr, … with a sequence model"
+        "--task",
+        choices=("dates",),
+        default="dates",
+        help="the date models' one task (other tasks: translate --help)",
     )
     parser.add_argument(
         "--scoring", choices=SCORINGS, default=None, help=f"default per model: {DEFAULT_SCORING}"
@@ -197,8 +198,7 @@ def translate_main(argv: list[str]) -> int:
     check_outputs(args.out, args.html)
     if args.out is not None:
         check_out_file(args.out)
-    if not 0 <= args.seed <= MAX_SEED:  # torch takes no 30-digit seed
-        fail(f"--seed must be from 0 to {MAX_SEED}, not {args.seed}")
+    check_seed(args.seed)
     from explorer.seq2seq.translate import translate
 
     try:

@@ -21,12 +21,12 @@ import threading
 import time
 
 from explorer.failing import Parser, check_out, fail
+from explorer.lab.command import EXIT_CANCELLED, EXIT_HELP, check_learning_rate, check_seed, refuse_divergence
 from explorer.seq2seq.length_curve import LONG as LONG_WORDS
 from explorer.seq2seq.length_curve import SHORT as SHORT_WORDS
 from explorer.seq2seq.spec import MODELS as DATE_MODELS
 from explorer.seq2seq.spec import LabError
 
-EXIT_CANCELLED = 130
 TRAINING_OPTIONS = ("batch_size", "lr", "eval_every", "eval_per_group", "threads", "hidden", "window")
 
 
@@ -93,10 +93,8 @@ def check_training_arguments(args) -> None:
     for name in ("steps", *TRAINING_OPTIONS):
         if name != "lr" and getattr(args, name) < 1:
             fail(f"--{name.replace('_', '-')} must be 1 or more, not {getattr(args, name)}")
-    if args.seed < 0:
-        fail(f"--seed must be 0 or more, not {args.seed}")
-    if not 0 < args.lr < 1:
-        fail(f"--lr must be between 0 and 1, not {args.lr}")
+    check_seed(args.seed)
+    check_learning_rate(args.lr)
 
 
 def options_of(args):
@@ -141,13 +139,18 @@ def run_training(models, task: str, args):
         say(f"step {p.step:>6}/{p.total_steps}  " + "  ".join(parts) + f"  {p.elapsed_s:6.1f} s")
 
     try:
-        return train_sequence_models(models, task, args.steps, args.seed, show, stop.is_set, options_of(args))
+        trained = train_sequence_models(
+            models, task, args.steps, args.seed, show, stop.is_set, options_of(args)
+        )
     except TrainingCancelled as exc:
         if sys.stderr is not None:
             print(f"cancelled after {exc.log.steps_done} steps; nothing written", file=sys.stderr)
         raise SystemExit(EXIT_CANCELLED) from None
     finally:
         signal.signal(signal.SIGINT, previous)
+    for name in models:  # a diverged model is not written, nor drawn beside the others
+        refuse_divergence(trained.losses[name])
+    return trained
 
 
 def _overall(curve) -> tuple[float, float]:
@@ -160,8 +163,12 @@ def _overall(curve) -> tuple[float, float]:
 
 # -- train -------------------------------------------------------------------------------------
 def train_main(argv: list[str]) -> int:
-    parser = Parser(prog="python -m explorer train", description="Train a sequence model from scratch.")
-    parser.add_argument("--model", required=True)
+    parser = Parser(
+        prog="python -m explorer train",
+        description="Train a sequence model from scratch (every model: python -m explorer train --help).",
+        epilog=EXIT_HELP,
+    )
+    parser.add_argument("--model", required=True, help=f"one of {', '.join(sequence_models())}")
     parser.add_argument("--task", choices=task_names(), required=True)
     parser.add_argument("--out", required=True, help="folder for model.safetensors and config.json")
     parser.add_argument("--final-eval", type=int, default=100, help="held-out pairs per group at the end")
@@ -222,7 +229,7 @@ def translate_main(argv: list[str]) -> int:
     )
     parser.add_argument("--source", required=True, help="e.g. 'Jane visits Africa in September'")
     parser.add_argument("--task", choices=task_names(), default="sentences-fr")
-    parser.add_argument("--model", default="attention")
+    parser.add_argument("--model", default="attention", help=f"one of {', '.join(sequence_models())}")
     parser.add_argument("--checkpoint", default=None, help="a folder written by train (sets task and model)")
     parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
     args = parser.parse_args(argv)

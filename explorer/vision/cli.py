@@ -15,6 +15,13 @@ from pathlib import Path
 
 from explorer.failing import Parser, check_out, check_out_file, fail
 from explorer.finite import NotFinite
+from explorer.lab.command import (
+    EXIT_CANCELLED,
+    EXIT_HELP,
+    check_learning_rate,
+    check_seed,
+    refuse_divergence,
+)
 
 MAX_SEED = 2**63 - 1
 
@@ -37,14 +44,18 @@ def _seed(text: str) -> int:
 def train_vision_main(argv: list[str]) -> int:
     from explorer.vision.models import MODELS
 
-    parser = Parser(prog="python -m explorer train-vision", description="Train a vision model from scratch.")
+    parser = Parser(
+        prog="python -m explorer train-vision",
+        description="Train a vision model from scratch: a CNN variant, or the vision transformer (vit).",
+        epilog=EXIT_HELP,
+    )
     parser.add_argument(
         "--model", choices=MODELS, required=True, help="a CNN variant, or vit (the transformer)"
     )
     parser.add_argument("--reduction", type=int, default=None, help="r: SE/CBAM bottleneck of C/r units (4)")
     parser.add_argument("--kernel", type=int, default=None, help="CBAM's spatial convolution size (odd; 7)")
     parser.add_argument("--steps", type=int, required=True)
-    parser.add_argument("--seed", default="0")
+    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", required=True, help="a folder: MODEL.safetensors and MODEL.json go there")
     parser.add_argument("--name", default=None, help="file name stem (default: the model variant)")
     parser.add_argument("--batch-size", type=int, default=None, help="32 (vit: 64)")
@@ -54,7 +65,9 @@ def train_vision_main(argv: list[str]) -> int:
     parser.add_argument("--threads", type=int, default=1, help="CPU threads (1 is fastest for this size)")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda", "mps"), default="auto")
     args = parser.parse_args(argv)
-    seed = _seed(args.seed)
+    seed = args.seed
+    check_seed(seed)  # a training seed: torch's range, as every lab's (a picture's may be larger)
+    check_learning_rate(args.lr)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         fail(f"--out {args.out}: it is a file; give a folder")
@@ -117,13 +130,15 @@ def train_vision_main(argv: list[str]) -> int:
     started = time.perf_counter()
     try:
         run = train_config(config, options, on_progress=report, schedule=schedule)
-    except TrainingCancelled as exc:
-        fail(f"training stopped after {exc.log.steps_done} steps; nothing written")
-    except KeyboardInterrupt:
-        fail("training interrupted; nothing written")
+    except (TrainingCancelled, KeyboardInterrupt) as exc:
+        after = f" after {exc.log.steps_done} steps" if isinstance(exc, TrainingCancelled) else ""
+        if sys.stderr is not None:
+            print(f"cancelled{after}; nothing written", file=sys.stderr)
+        return EXIT_CANCELLED
     seconds = time.perf_counter() - started
     for notice in run.notices:
         _print(f"note: {notice}")
+    refuse_divergence(run.log.losses)
     accuracy, ratios, extra = _measured(run.model, held_out(1000))
     info = {
         "trained_by": "python -m explorer train-vision " + shlex.join(argv),
@@ -149,12 +164,18 @@ def train_vision_main(argv: list[str]) -> int:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot write into {args.out}: {exc.strerror or exc}")
-    ratio_text = ", ".join(f"{r.block} {r.kind} {r.ratio:.2f}×" for r in ratios)
+    ratio_text = "; ".join(f"{_map_name(r)} {r.ratio:.2f}×" for r in ratios)
     _print(f"held-out accuracy on 1,000 pictures: {accuracy:.3f}; mass on the object: {ratio_text}")
     _print(
         f"{weights} and {described.name}: {args.model}, {options.steps} steps, {seconds:.1f} s on {run.device}"
     )
     return 0
+
+
+def _map_name(ratio) -> str:
+    """ "block3 spatial attention", "layer2 CLS attention, mean over heads"; the rollout's kind
+    names it already ("attention rollout", not "rollout attention rollout")."""
+    return ratio.kind if ratio.block in ratio.kind else f"{ratio.block} {ratio.kind}"
 
 
 def _measured(model, batch) -> tuple[float, list, dict]:

@@ -15,7 +15,8 @@ Pictures that are merely unusual are converted, each with a notice, never refuse
 with alpha, palettes with a transparent colour: composited on white), palettes and CMYK (to
 RGB), animations (the first frame), and any size (resized to the model's input with a box
 filter: each output pixel averages the input pixels it covers; a non-square picture is
-stretched). ``to_rgb`` applies the same conversions to an array (e.g. a drawn canvas).
+stretched). ``to_rgb`` applies the same conversions to an array (e.g. a drawn canvas), and
+refuses one holding NaN or infinities (no colour stands for them).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from explorer import reading
+from explorer.finite import count_non_finite
 from explorer.messages import Message, MessageError
 from explorer.vision.shapes import IMAGE_SIZE
 
@@ -173,7 +175,12 @@ def to_rgb(array: np.ndarray) -> tuple[np.ndarray, list[Message]]:
     a = np.asarray(array)
     if a.dtype == np.uint8:
         a = a / 255.0
-    a = np.nan_to_num(a.astype(np.float64), nan=0.0)
+    if a.dtype.kind not in "biuf":  # complex numbers, text, objects: no picture
+        raise ImageError.of("vision.array_shape", shape=f"{'×'.join(map(str, a.shape))} {a.dtype}")
+    a = a.astype(np.float64)
+    bad = count_non_finite(a)
+    if bad:  # no colour stands for NaN: a black (or clipped) picture would be classified confidently
+        raise ImageError.of("vision.array_not_finite", count=bad)
     if a.ndim == 2:
         a = a[:, :, None]
     if a.ndim != 3 or a.shape[2] not in (1, 2, 3, 4) or a.shape[0] < 1 or a.shape[1] < 1:

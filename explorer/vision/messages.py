@@ -63,6 +63,11 @@ VISION = section(
         "CoreMessages", "a picture must be H×W, H×W×1, ×2, ×3 or ×4, not {shape}", "vision.array_shape"
     ),
     QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "a picture's values must be finite numbers: {count:,} of them are NaN or infinite",
+        "vision.array_not_finite",
+    ),
+    QT_TRANSLATE_NOOP(
         "CoreMessages", "an animation of {frames} frames: the first frame is used", "vision.animation"
     ),
     QT_TRANSLATE_NOOP(

@@ -1734,6 +1734,11 @@
         <translation>图片的形状必须是 H×W、H×W×1、×2、×3 或 ×4，而不是 {shape}</translation>
     </message>
     <message>
+        <source>a picture&apos;s values must be finite numbers: {count:,} of them are NaN or infinite</source>
+        <comment>vision.array_not_finite</comment>
+        <translation>图片的数值必须是有限的数：其中 {count:,} 个是 NaN 或无穷大</translation>
+    </message>
+    <message>
         <source>an animation of {frames} frames: the first frame is used</source>
         <comment>vision.animation</comment>
         <translation>这是一个 {frames} 帧的动画：只使用第一帧</translation>
@@ -1979,9 +1984,34 @@
         <translation>训练时 {device} 内存不足</translation>
     </message>
     <message>
-        <source>{most} runs are training already; cancel one, or wait for it to end</source>
+        <source>{first}; {rest}</source>
+        <comment>lab.holders</comment>
+        <translation>{first}；{rest}</translation>
+    </message>
+    <message>
+        <source>{most} runs are training already ({holders}): cancel one, or wait for one to end</source>
         <comment>lab.too_many_runs</comment>
-        <translation>已有 {most} 个训练在运行；请取消其中一个，或等它结束</translation>
+        <translation>已有 {most} 个训练在运行（{holders}）：请取消其中一个，或等其中一个结束</translation>
+    </message>
+    <message>
+        <source>{title}: step {step} of {total}</source>
+        <comment>lab.holder</comment>
+        <translation>{title}：第 {step} 步，共 {total} 步</translation>
+    </message>
+    <message>
+        <source>a run</source>
+        <comment>lab.untitled</comment>
+        <translation>一个训练</translation>
+    </message>
+    <message>
+        <source>the loss rose from {start:.3f} at step 1 to {end:.3f} over the last {steps} steps: the run diverged</source>
+        <comment>lab.diverged</comment>
+        <translation>损失从第 1 步的 {start:.3f} 升到最后 {steps} 步的 {end:.3f}：训练发散了</translation>
+    </message>
+    <message>
+        <source>the loss became NaN or infinite at step {step}: the run diverged</source>
+        <comment>lab.loss_not_finite</comment>
+        <translation>损失在第 {step} 步变成了 NaN 或无穷大：训练发散了</translation>
     </message>
     <message>
         <source>{problem}; pass convert_weights=True to convert them</source>
@@ -2002,6 +2032,11 @@
         <source>generate={value!r}: a picture&apos;s seed is a whole number from 0 to {limit}</source>
         <comment>api.generate_seed</comment>
         <translation>generate={value!r}：图片的种子必须是 0 到 {limit} 之间的整数</translation>
+    </message>
+    <message>
+        <source>{function}() has no option {names}: it takes {options}</source>
+        <comment>api.unknown_option</comment>
+        <translation>{function}() 没有选项 {names}：它接受 {options}</translation>
     </message>
     <message>
         <source>{name}: {count} attention weights are not finite (NaN or infinity); a page shows finite numbers only</source>
@@ -2157,6 +2192,41 @@
         <source>dropout must be a number from 0 to below 1, not {value!r}</source>
         <comment>lm.dropout_out_of_range</comment>
         <translation>丢弃率必须是 0 到 1 之间（不含 1）的数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <comment>appstate.lab_translation</comment>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Vision</source>
+        <comment>appstate.lab_vision</comment>
+        <translation>视觉</translation>
+    </message>
+    <message>
+        <source>Why attention</source>
+        <comment>appstate.lab_why_attention</comment>
+        <translation>为何要注意力</translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <comment>appstate.lab_lm</comment>
+        <translation>语言模型</translation>
+    </message>
+    <message>
+        <source>Global vs local</source>
+        <comment>appstate.lab_local</comment>
+        <translation>全局与局部</translation>
+    </message>
+    <message>
+        <source>Vision Transformer&apos;s ViT</source>
+        <comment>appstate.lab_vit</comment>
+        <translation>视觉 Transformer 的 ViT</translation>
+    </message>
+    <message>
+        <source>Vision Transformer&apos;s CNN</source>
+        <comment>appstate.lab_vit_cnn</comment>
+        <translation>视觉 Transformer 的 CNN</translation>
     </message>
 </context>
 <context>

@@ -261,3 +261,34 @@ def test_config_errors_are_still_their_own_type_underneath():
         explorer.trace("a b", layer=-1)
     assert isinstance(caught.value.__cause__, ConfigError)
     assert Path(explorer.__file__).parent.name == "explorer"
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("model", ["vit", "cbam"])
+def test_a_picture_array_with_nan_or_infinity_is_refused_not_classified(bad, model):
+    pixels = np.full((32, 32, 3), 0.5)
+    pixels[3, 4, 1] = bad
+    with pytest.raises(explorer.ExplorerError) as caught:
+        explorer.vision(pixels, model=model)
+    assert caught.value.key == "vision.array_not_finite"
+    assert str(caught.value) == "a picture's values must be finite numbers: 1 of them are NaN or infinite"
+    with pytest.raises(explorer.ExplorerError, match="3,072 of them"):  # the tester's all-NaN picture
+        explorer.vision(np.full((32, 32, 3), np.nan), model=model)
+
+
+def test_an_unknown_vision_model_names_every_model_the_vit_too():
+    with pytest.raises(explorer.ExplorerError) as caught:
+        explorer.vision(generate=1, model="nope")
+    assert caught.value.key == "vision.model_unknown"
+    assert str(caught.value) == "model 'nope' is not one of plain, se, cbam, residual, vit"
+
+
+def test_an_option_a_function_does_not_take_is_an_explorer_error_naming_what_it_takes():
+    with pytest.raises(explorer.ExplorerError) as caught:
+        explorer.translate("9 mai 2018", task="sentences-fr")
+    assert caught.value.key == "api.unknown_option" and isinstance(caught.value, ValueError)
+    assert str(caught.value) == (
+        "translate() has no option task: it takes source, model, scoring, attention, seed, checkpoint"
+    )
+    with pytest.raises(explorer.ExplorerError, match=r"vision\(\) has no option modle: it takes image, "):
+        explorer.vision(generate=1, modle="vit")

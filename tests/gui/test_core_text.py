@@ -32,6 +32,7 @@ from safetensors.torch import load_file, save_file
 
 import explorer
 from explorer import reading
+from explorer.appstate.labs import lab_entry
 from explorer.core import device as device_module
 from explorer.core import engine as engine_module
 from explorer.core.board import Board, board_trace, parse_number
@@ -44,6 +45,7 @@ from explorer.finite import strict_json
 from explorer.gui import core_text
 from explorer.gui.core_text import error_text, translated
 from explorer.lab import MAX_RUNNING, LabRun, TrainOptions, run_all
+from explorer.lab.messages import holders as lab_holders
 from explorer.lm import folders as lm_folders
 from explorer.lm import tasks as lm_tasks
 from explorer.lm import train as lm_train
@@ -788,6 +790,35 @@ def too_many_runs() -> Message:
     return runs[-1].error
 
 
+def diverging_run(losses: list[float]) -> Message:
+    """A run that trains to the end with these losses: the run's own verdict."""
+
+    def job(options, on_progress, should_stop):
+        model = torch.nn.Linear(1, 1)
+        return train(model, lambda i: losses[i], dict, steps=len(losses), on_progress=on_progress)
+
+    return run_all([LabRun(job, TrainOptions(device="cpu"))], timeout=30)[0].error
+
+
+def lab_run_title(name: str) -> Message:
+    """The title a lab's state gives the run it starts (the run itself trains nothing)."""
+
+    class Quick(lab_entry(name).state):
+        def new_run(self, options):
+            return LabRun(lambda **_: None, options)
+
+    run = Quick().start_training(TrainOptions(device="cpu"))
+    run.join(30)
+    return run.title
+
+
+def vit_partner_title() -> Message:
+    """The CNN the ViT lab trains beside its ViT (made, not started)."""
+    state = lab_entry("vit").state()
+    state.new_run(TrainOptions(device="cpu"))
+    return state.cnn_run.title
+
+
 @dataclasses.dataclass(frozen=True)
 class Case:
     make: Callable[[Env], object]  # → a Message, or a list of them (a trace's notices)
@@ -1405,7 +1436,25 @@ CASES = {
         lambda env: lab_failure(RuntimeError("DefaultCPUAllocator: can't allocate memory")),
         "training ran out of memory on the CPU",
     ),
-    "lab.too_many_runs": Case(lambda env: too_many_runs(), "2 runs are training already"),
+    "lab.too_many_runs": Case(lambda env: too_many_runs(), "2 runs are training already (a run: step "),
+    "lab.holders": Case(lambda env: too_many_runs(), "; a run: step "),
+    "lab.holder": Case(lambda env: lab_holders([(None, 3, 10)]), "a run: step 3 of 10"),
+    "lab.untitled": Case(lambda env: lab_holders([(None, 3, 10)]), "a run"),
+    "lab.diverged": Case(
+        lambda env: diverging_run([1.0, 1.5, 2.5, 3.0]),
+        "the loss rose from 1.000 at step 1 to 2.333 over the last 3 steps: the run diverged",
+    ),
+    "lab.loss_not_finite": Case(
+        lambda env: diverging_run([1.0, float("nan"), 0.5]), "the loss became NaN or infinite at step 2"
+    ),
+    # appstate/lab_titles.py: the titles the labs' states give their runs
+    "appstate.lab_translation": Case(lambda env: lab_run_title("translation"), "Translation"),
+    "appstate.lab_vision": Case(lambda env: lab_run_title("vision"), "Vision"),
+    "appstate.lab_why_attention": Case(lambda env: lab_run_title("why_attention"), "Why attention"),
+    "appstate.lab_lm": Case(lambda env: lab_run_title("lm"), "Language model"),
+    "appstate.lab_local": Case(lambda env: lab_run_title("local"), "Global vs local"),
+    "appstate.lab_vit": Case(lambda env: lab_run_title("vit"), "Vision Transformer's ViT"),
+    "appstate.lab_vit_cnn": Case(lambda env: vit_partner_title(), "Vision Transformer's CNN"),
     # board.py
     "board.cell_empty": Case(lambda env: raised(lambda: parse_number("  ")), "a cell is empty"),
     "board.not_a_number": Case(lambda env: raised(lambda: parse_number("two")), "'two' is not a number"),
@@ -1816,6 +1865,10 @@ CASES = {
         lambda env: raised(lambda: vision_images.to_rgb(np.zeros((2, 2, 5)))),
         "a picture must be H×W, H×W×1, ×2, ×3 or ×4, not 2×2×5",
     ),
+    "vision.array_not_finite": Case(
+        lambda env: raised(lambda: vision_images.to_rgb(np.full((2, 2, 3), np.nan))),
+        "a picture's values must be finite numbers: 12 of them are NaN or infinite",
+    ),
     "vision.animation": Case(animation, "an animation of 3 frames: the first frame is used"),
     "vision.grey": Case(lambda env: unusual_picture(env, "grey"), "a grey-scale picture"),
     "vision.transparency": Case(lambda env: unusual_picture(env, "rgba"), "composited on white"),
@@ -1913,6 +1966,10 @@ CASES = {
         lambda env: raised(lambda: explorer.trace("the cat sat", weights="random", d_model=16)),
         "not enough memory for this trace: use a shorter text",
         lambda env: env.monkeypatch.setattr(Engine, "_trace_on", _out_of_memory),
+    ),
+    "api.unknown_option": Case(
+        lambda env: raised(lambda: explorer.translate("9 mai 2018", task="sentences-fr")),
+        "translate() has no option task: it takes source, model, scoring, attention, seed, checkpoint",
     ),
     "api.vision_source": Case(lambda env: raised(lambda: explorer.vision()), "generate=SEED: one of the two"),
     "api.generate_seed": Case(

@@ -182,3 +182,34 @@ def test_options_are_checked():
             TrainOptions(**bad)
     with pytest.raises(ValueError, match="steps"):
         replace(OPTIONS, steps=0)
+
+
+def test_a_third_run_is_refused_naming_the_two_that_train():
+    import explorer.appstate.lab  # noqa: F401  (registers the labs' run titles)
+
+    release = threading.Event()
+
+    def waiting(options, on_progress, should_stop):
+        release.wait(30)
+
+    titles = [Message.of("appstate.lab_translation"), Message.of("appstate.lab_vit_cnn")]
+    holding = [LabRun(waiting, replace(OPTIONS, steps=s), title=t) for s, t in zip((600, 300), titles)]
+    for run in holding:
+        run.start()
+    third = LabRun(fit_line, OPTIONS, title=Message.of("appstate.lab_vision"))
+    third.start()
+    release.set()
+    run_all(holding, timeout=30)
+    assert third.status == "failed" and third.step == 0
+    assert third.error == (
+        "2 runs are training already (Translation: step 0 of 600; Vision Transformer's CNN: step 0 of 300): "
+        "cancel one, or wait for one to end"
+    )
+
+
+def test_a_run_whose_loss_runs_away_ends_failed_saying_it_diverged():
+    run = finished(LabRun(fit_line, replace(OPTIONS, learning_rate=1.0)))  # SGD at 30: it explodes
+    assert run.status == "failed" and run.error.key in ("lab.diverged", "lab.loss_not_finite")
+    assert "the run diverged" in run.error and run.snapshots  # what it did still replays
+    healthy = finished(LabRun(fit_line, OPTIONS))
+    assert healthy.status == "done" and healthy.error is None

@@ -1,6 +1,7 @@
 """``python -m explorer train --model gpt``: a GPT-2 folder with its record; bad input exits 2."""
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -39,6 +40,10 @@ def test_train_writes_a_gpt2_folder_that_is_the_model_it_trained(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "step      6/12" in result.stdout and "repeated half" in result.stdout
     assert f"{out}: gpt on induction, 12 steps" in result.stdout
+    offs = [line for line in result.stdout.splitlines() if line.lstrip().startswith("off ")]
+    assert offs and all(
+        re.search(r"repeated-half loss (rose|fell) by \d+\.\d{3}$|unchanged$", o) for o in offs
+    )
     record = json.loads((out / "config.json").read_text())["attention_explorer"]
     assert record["command"] == "python -m explorer train " + " ".join([*args, "--out", str(out)])
     assert record["seed"] == 2 and record["steps"] == 12 and record["task"] == "induction"
@@ -65,8 +70,8 @@ def test_the_translation_labs_train_is_still_there(tmp_path):
 BAD = [
     (["--task", "poetry"], "argument --task: invalid choice: 'poetry'"),
     (["--task", "induction", "--steps", "0"], "--steps must be 1 or more, not 0"),
-    (["--task", "induction", "--seed", "-1"], "--seed must be 0 or more, not -1"),
-    (["--task", "text", "--lr", "5"], "--lr must be between 0 and 1, not 5.0"),
+    (["--task", "induction", "--seed", "-1"], "--seed must be from 0 to 2147483647, not -1"),
+    (["--task", "text", "--lr", "5"], "--lr must be above 0 and at most 1, not 5.0"),
     (["--task", "text", "--batch-size", "0"], "--batch-size must be 1 or more, not 0"),
     (["--task", "text", "--mlp", "maybe"], "argument --mlp: invalid choice: 'maybe'"),
     (["--task", "induction", "--steps", "ten"], "argument --steps: invalid int value: 'ten'"),

@@ -115,7 +115,7 @@ def test_translate_with_the_shipped_attention_model(tmp_path):
         (("train", "--model", "attention", "--task", "poems", "--steps", "2", "--out", "x"), "invalid choice: 'poems'"),
         (("train", "--model", "attention", "--task", "copy", "--steps", "0", "--out", "x"), "--steps must be 1 or more"),
         (("train", "--model", "attention", "--task", "copy", "--steps", "2", "--lr", "nan", "--out", "x"),
-         "--lr must be between 0 and 1"),
+         "--lr must be above 0 and at most 1, not nan"),
         (("translate", "--task", "sentences-fr", "--source", "  ", "--out", "t.json"), "the source text is empty"),
         (("translate", "--task", "sentences-fr", "--source", "Jane " * 41, "--out", "t.json"),
          "the source has 41 words; this model reads at most 40"),

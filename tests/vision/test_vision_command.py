@@ -149,7 +149,7 @@ def test_train_vision_writes_a_checkpoint_the_vision_command_reads(tmp_path, cap
         (["--model", "se", "--steps", "0"], "steps 0"),
         (["--model", "cbam", "--steps", "5", "--kernel", "4"], "kernel 4"),
         (["--model", "se", "--steps", "5", "--reduction", "0"], "reduction 0"),
-        (["--model", "se", "--steps", "5", "--lr", "nan"], "learning rate"),
+        (["--model", "se", "--steps", "5", "--lr", "nan"], "--lr must be above 0 and at most 1, not nan"),
         (["--model", "resnet", "--steps", "5"], "invalid choice"),
         (["--steps", "5"], "required"),
     ],

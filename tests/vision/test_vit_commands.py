@@ -72,7 +72,7 @@ def test_vision_npz_and_a_photo_with_its_caveat(trained, tmp_path, capsys):
         (["--model", "vit", "--steps", "5", "--kernel", "5"], "has none"),
         (["--model", "vit", "--steps", "5", "--reduction", "2"], "has none"),
         (["--model", "vit", "--steps", "0"], "steps 0"),
-        (["--model", "vit", "--steps", "5", "--lr", "inf"], "learning rate"),
+        (["--model", "vit", "--steps", "5", "--lr", "inf"], "--lr must be above 0 and at most 1, not inf"),
     ],
 )
 def test_bad_transformer_training_exits_2(tmp_path, args, message, capsys):
@@ -177,3 +177,17 @@ def test_a_damaged_result_file_is_one_line(tmp_path, capsys):
         "not a data-curve result",
         capsys,
     )
+
+
+def test_train_vision_names_each_map_once(tmp_path, capsys):
+    argv = ["train-vision", "--model", "vit", "--steps", "2", "--eval-every", "2", "--pool-size", "16"]
+    assert cli_main([*argv, "--out", str(tmp_path)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "mass on the object" in x)
+    maps = line.split("mass on the object: ", 1)[1].split("; ")
+    assert maps[0].startswith("attention rollout ") and maps[0].endswith(
+        "×"
+    )  # not "rollout attention rollout"
+    assert [m.rsplit(" ", 1)[0] for m in maps[1:]] == [
+        "layer1 CLS attention, mean over heads",
+        "layer2 CLS attention, mean over heads",
+    ]

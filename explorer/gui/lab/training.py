@@ -217,6 +217,8 @@ class TrainingPage(QtWidgets.QWidget):
                 translated(run.error) if run.error is not None else ""
             ),
         }.get(run.status)
+        if run.status == "failed":  # the reason on a line of its own, never run into the progress
+            return ended if not run.losses else f"{ended}\n{text}"  # no step: nothing to add
         return f"{ended} {text}" if ended else text
 
     # -- the curves ------------------------------------------------------------------------------------
