@@ -59,7 +59,7 @@ DECODER_STEPS: tuple[Step, ...] = (
         id="decoder.next",
     ),
     Step(
-        "weights",
+        "decoder_previous",  # the All-heads tab: no pipeline panel of its own
         QT_TRANSLATE_NOOP("Lesson", "A previous-token head"),
         "w(i, i − 1) ≈ 1",
         QT_TRANSLATE_NOOP(
@@ -72,7 +72,7 @@ DECODER_STEPS: tuple[Step, ...] = (
         id="decoder.previous",
     ),
     Step(
-        "weights",
+        "decoder_induction",  # the All-heads tab: no pipeline panel of its own
         QT_TRANSLATE_NOOP("Lesson", "Induction heads: the text repeats"),
         "w(i, i − k + 1)",
         QT_TRANSLATE_NOOP(
@@ -85,7 +85,7 @@ DECODER_STEPS: tuple[Step, ...] = (
         id="decoder.induction",
     ),
     Step(
-        "weights",
+        "decoder_ablate",  # the All-heads tab: no pipeline panel of its own
         QT_TRANSLATE_NOOP("Lesson", "Switch heads off: the next token changes"),
         QT_TRANSLATE_NOOP("Lesson", "head output → 0 before W_O"),
         QT_TRANSLATE_NOOP(

@@ -22,6 +22,7 @@ from explorer.gui.heatmap.canvas import PNG_SCALE
 from explorer.gui.heatmap.figure import paint_figure
 from explorer.gui.i18n import translate
 from explorer.gui.views.base import FigureSource, NothingToExport
+from explorer.gui.views.next_tokens import shown_panel
 from explorer.gui.views.registry import TABS
 from explorer.web import write_page
 
@@ -176,7 +177,6 @@ class Exporter(QtCore.QObject):
     def export_next_tokens(self, fmt: str, path: str | Path) -> str | None:
         """The next-token panel's numbers (a language model's): csv or json, one file."""
         from explorer.appstate.next_tokens import write_next_tokens
-        from explorer.gui.views.next_tokens import shown_panel
 
         panel = shown_panel(self.window.context)
         if panel is None:
@@ -286,7 +286,8 @@ class ExportDialog(QtWidgets.QDialog):
         self.what.addItem(self.tr("All stages of the current trace (data)"), "data")
         self.what.addItem(self.tr("The whole window (PNG)"), "window")
         self.what.addItem(self.tr("Interactive page: every layer and head (HTML)"), "page")
-        self.what.addItem(self.tr("The next tokens of a language model (data)"), NEXT_TOKENS_DATA)
+        if shown_panel(exporter.window.context) is not None:  # a language model's on screen
+            self.what.addItem(self.tr("The next tokens of a language model (data)"), NEXT_TOKENS_DATA)
         for name, label in exporter.labels().items():
             self.what.addItem(label, name)
         form.addRow(self.tr("What"), self.what)

@@ -37,6 +37,7 @@ ALLOWED = {
     "MiniLM", "BERT", "GPT", "Llama", "Mistral", "Qwen2", "Bahdanau", "Luong", "Olsson", "Abnar", "Zuidema", "Dosovitskiy", "Transformer", "Apple", "Metal", "PyTorch", "torch",
     "Thinking", "Machines", "Attention", "Explorer", "Qt", "English", "trace", "Hugging", "Face", "XLM",
     "local-m", "local-p", "local-p-ours", "softplus",  # Luong's local models, ours, and its step
+    "text", "induction",  # the bundled language models' folder names (resources/lm/…), shown as their names
     # devices, formats, files
     "CPU", "GPU", "CUDA", "MPS", "cpu", "cuda", "mps",
     "PNG", "SVG", "CSV", "NPY", "JSON", "json", "npz", "png", "svg", "csv", "npy", "safetensors",
@@ -59,7 +60,9 @@ _task = get_task("compound-fr")
 INPUT_SENTENCES = sorted(
     {*EXAMPLES, *(_task.join(_task.truth(_task.read(e)).target) for e in EXAMPLES)}, key=len, reverse=True
 )
-FORMULA_WORDS = {"scores", "scaled", "weights", "masked", "concat", "output", "sample", "mask", "score"}
+# fmt: off
+FORMULA_WORDS = {"scores", "scaled", "weights", "masked", "concat", "output", "sample", "mask", "score", "norm"}
+# fmt: on
 WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*[A-Za-z]")
 
 

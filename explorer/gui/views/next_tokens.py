@@ -509,6 +509,8 @@ def figures(context) -> dict:
         picture = NextTokensPicture(panel.title.text(), list(panel.bars.rows), panel.mass.text())
         return picture, picture.size(context.style())
 
+    if shown_panel(context) is None:  # offered once a language model's next tokens are on screen
+        return {}
     return {
         "next_tokens": FigureSource(translate("NextTokenPanel", "Next token (a language model's)"), build)
     }
