@@ -24,6 +24,23 @@ CHOICE_STYLE = (
 )
 
 
+class CurrentPageStack(QtWidgets.QStackedWidget):
+    """A stack as large as the page on show needs (Qt's asks for the largest of all its pages:
+    one tall lab made every lab scroll)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.currentChanged.connect(lambda _: self.updateGeometry())
+
+    def sizeHint(self) -> QtCore.QSize:
+        page = self.currentWidget()
+        return super().sizeHint() if page is None else page.sizeHint()
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        page = self.currentWidget()
+        return super().minimumSizeHint() if page is None else page.minimumSizeHint()
+
+
 class LabsPage(QtWidgets.QWidget):
     """The labs' pages, one shown, and the row of buttons that picks it."""
 
@@ -40,7 +57,7 @@ class LabsPage(QtWidgets.QWidget):
         flow.setContentsMargins(2, 2, 2, 2)
         self.group = QtWidgets.QButtonGroup(self)
         self.buttons: list[QtWidgets.QToolButton] = []
-        self.stack = QtWidgets.QStackedWidget()
+        self.stack = CurrentPageStack()
         for i, page in enumerate(pages):
             button = QtWidgets.QToolButton()
             button.setCheckable(True)

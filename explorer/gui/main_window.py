@@ -419,11 +419,12 @@ class MainWindow(QtWidgets.QMainWindow):
     def place_inputs(self) -> None:
         """The sentence bar (presentation mode) and the message strip belong to the tabs that
         read the sentence: a lab's tab has its own inputs and messages, and gives up their
-        room to its figures (the strip comes back for an error, which may be a file's). An
-        empty strip takes no room on any tab."""
+        room to its figures (the strip comes back for an error, which may be a file's). On the
+        text tabs the row keeps its room even when empty: a banner that came would push the
+        tabs down under the teacher's next click."""
         lab = self.state.tab in self.state.labs
         self.sentence_bar.setVisible(self.state.presentation and not lab)
-        self.strip.setVisible((not lab and self.strip.has_message()) or self.strip.error)
+        self.strip.setVisible(not lab or self.strip.error)
 
     def show_error(self, text) -> None:
         make = text if callable(text) else (lambda: text)

@@ -36,8 +36,7 @@ def error_message(exc: BaseException) -> str:
 
 class MessageStrip(QtWidgets.QWidget):
     """The banner (errors, progress: first) and the notices of the result, in a row of one
-    fixed height; the window shows the row only while it has something to say (an empty row
-    cost the stage a line at a projector's 768 px)."""
+    fixed height (the text tabs keep its room: a banner never moves the tabs)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)

@@ -58,6 +58,16 @@ class TabHost(QtWidgets.QTabWidget):
         self.previous_lab_action = self._lab_key("Ctrl+PgUp", -1)
         self.retranslate()
         self.currentChanged.connect(self._on_current)
+        self._size_by_current()
+        unsubscribe = context.state.subscribe(lambda *_: self._show_lab_row(), ["presentation", "lesson"])
+        self.destroyed.connect(lambda *_: unsubscribe())
+        self._show_lab_row()
+
+    def _show_lab_row(self) -> None:
+        """In a lesson on a projector the lesson picks the lab (and Ctrl+PgUp/PgDown still do):
+        the row of lab buttons gives its line to the lab's figures."""
+        s = self.context.state
+        self.labs_page.row.setVisible(not (s.presentation and s.lesson_visible))
 
     def _lab_key(self, key: str, delta: int) -> QtGui.QAction:
         action = QtGui.QAction(self)
@@ -143,7 +153,20 @@ class TabHost(QtWidgets.QTabWidget):
         self.context.state.set_tab(tab_id(self._labs[at].tab))
 
     def _on_current(self, index: int) -> None:
+        self._size_by_current()
         self.context.state.set_tab(tab_id(self.current_tab()))  # the window reacts to the state
+
+    def _size_by_current(self) -> None:
+        """The window is as tall as the tab on show needs: Qt's stack asks for the tallest of
+        all its pages, and one tall lab at A+ pushed every tab's window past a projector's
+        768 px. A page out of sight is ignored in that sum."""
+        for i in range(self.count()):
+            page = self.widget(i)
+            ignored = QtWidgets.QSizePolicy.Policy.Ignored
+            shown = QtWidgets.QSizePolicy.Policy.Preferred
+            policy = shown if i == self.currentIndex() else ignored
+            page.setSizePolicy(policy, policy)
+        self.updateGeometry()
 
     def _on_lab_chosen(self, index: int) -> None:
         self.context.state.set_tab(tab_id(self._labs[index].tab))
