@@ -203,7 +203,7 @@ class HeadGridView(View):
             panels.append(panel)
             yield
         self.shape_label.setText(f"[{stages.shape_text(panels[0].data)}]" if panels else "")
-        self.hover_label.setText(self._hint())
+        self._show_hint()
         self._titles = [p.title for p in panels]  # whole: a narrower fit shortens them
         self._fit(panels)
         self.canvas.repaint()
@@ -295,11 +295,19 @@ class HeadGridView(View):
         self.stage_combo.setToolTip(
             translate("HeadGrid", "Which stage every head shows (weights by default)")
         )
-        self.hover_label.setText(self._hint())
+        self._show_hint()
         self.switches.retranslate()
         self.next_tokens.retranslate()
         if self.prepared is not None:
             self.redraw()
+
+    def _show_hint(self) -> None:
+        """The hint in the line, whole, else in its tooltip only (beside the lesson on a
+        projector the line has no room for it: the class reads the grid, not the hint)."""
+        hint = self._hint()
+        self.hover_label.setToolTip(hint)
+        fits = self.hover_label.fontMetrics().horizontalAdvance(hint) <= self.hover_label.width()
+        self.hover_label.setText(hint if fits or not self.state.presentation else "")
 
     def _hint(self) -> str:
         if self.prepared is not None and self.prepared.trace.causal:

@@ -424,6 +424,9 @@ class NextTokenPanel(QtWidgets.QFrame):
     def restyle(self, style: Style, room: int) -> None:
         self.bars.set_style(style)
         self.fit(room)
+        # on a projector the narrow panel keeps the bars; how they are computed is in the tooltip
+        self.note.setVisible(not self.state.presentation)
+        self.setToolTip(self.note.text() if self.state.presentation else "")
 
     def fit(self, room: int) -> None:
         """As wide as its font asks, but never more than a share of the tab's ``room``: the
