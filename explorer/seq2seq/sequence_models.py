@@ -21,6 +21,7 @@ carries its sizes, checkpoints and the commands find it by name.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 
@@ -126,7 +127,7 @@ class SequenceDecode:
     annotations: torch.Tensor | None = None  # [B, n, d] h_j (keys = values)
 
 
-class SequenceModel(nn.Module):
+class SequenceModel(nn.Module, ABC):
     name = ""
     has_attention = True
 
@@ -146,8 +147,9 @@ class SequenceModel(nn.Module):
         mask = None if bool(visible.all()) else visible[:, None, :]
         return annotations, mask, final, torch.tanh(self.bridge(final))
 
+    @abstractmethod
     def greedy(self, source: torch.Tensor, lengths: torch.Tensor, max_steps: int) -> SequenceDecode:
-        raise NotImplementedError
+        """Translate greedily, at most ``max_steps`` outputs, keeping every stage of each step."""
 
 
 def _finish(tokens: list[torch.Tensor]) -> torch.Tensor:

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from pathlib import Path
 
 from explorer.web.html import fragment, write_page
 from explorer.web.page import Page
 
 
-class DrawsItself:
+class DrawsItself(ABC):
     """A trace with ``page(head) -> Page`` gets ``to_html`` (a page of its own, opening offline)
     and ``_repr_html_`` (the view Jupyter shows for a cell's last expression)."""
 
+    @abstractmethod
     def page(self, head: int = 0) -> Page:
-        raise NotImplementedError(f"{type(self).__name__} says what its page shows in page()")
+        """What the trace's page shows, opening on ``head``."""
 
     def to_html(self, path: str | Path, language: str = "en", head: int = 0) -> Path:
         """The interactive view as one self-contained HTML file, opening in ``language`` on ``head``."""
