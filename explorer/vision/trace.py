@@ -33,6 +33,7 @@ import torch
 from explorer.atomic import atomic_write, save_json_or_npz
 from explorer.finite import require_finite, strict_json
 from explorer.vision.models import TinyCNN, VisionConfig
+from explorer.vision.vit import VisionTransformer
 
 # The stage names a trace file always uses first, then the others blocks keep, in the order they happen.
 FIXED_STAGES = ("features", "squeeze", "excitation", "channel_weights", "spatial_map", "output")
@@ -189,6 +190,28 @@ def block_params(model: TinyCNN) -> list[dict[str, np.ndarray]]:
     return out
 
 
+def forward_keeping(
+    model: TinyCNN | VisionTransformer, image: np.ndarray
+) -> tuple[np.ndarray, dict[str, dict], torch.Tensor, torch.Tensor, torch.device]:
+    """One forward of ``image`` ([H, W, 3] in [0, 1], H = W = the model's input size) in eval
+    mode, every stage kept: (the picture as float32, what the model kept, logits,
+    probabilities in float64, the device). The model's training mode is left as it was."""
+    size = model.config.image_size
+    image = np.asarray(image, dtype=np.float32)
+    if image.shape != (size, size, 3):
+        raise ValueError(f"the model reads {size}×{size}×3 pictures, not {'×'.join(map(str, image.shape))}")
+    device = next(model.parameters()).device
+    was_training = model.training
+    model.eval()
+    keep: dict[str, dict] = {}
+    with torch.no_grad():
+        x = torch.from_numpy(np.ascontiguousarray(image.transpose(2, 0, 1)))[None].to(device)
+        logits = model(x, keep)[0]
+        probabilities = torch.softmax(logits.double(), dim=0)
+    model.train(was_training)
+    return image, keep, logits, probabilities, device
+
+
 def run_model(
     model: TinyCNN,
     image: np.ndarray,
@@ -199,20 +222,8 @@ def run_model(
     notices: Sequence[str] | None = None,
 ) -> VisionTrace:
     """Every stage of ``image`` ([H, W, 3] float in [0, 1], H = W = the model's input size)."""
-    size = model.config.image_size
-    image = np.asarray(image, dtype=np.float32)
-    if image.shape != (size, size, 3):
-        raise ValueError(f"the model reads {size}×{size}×3 pictures, not {'×'.join(map(str, image.shape))}")
-    device = next(model.parameters()).device
     started = time.perf_counter()
-    was_training = model.training
-    model.eval()
-    keep: dict[str, dict] = {}
-    with torch.no_grad():
-        x = torch.from_numpy(np.ascontiguousarray(image.transpose(2, 0, 1)))[None].to(device)
-        logits = model(x, keep)[0]
-        probabilities = torch.softmax(logits.double(), dim=0)
-    model.train(was_training)
+    image, keep, logits, probabilities, device = forward_keeping(model, image)
     params = block_params(model)
     blocks = [
         BlockTrace(

@@ -43,6 +43,7 @@ import torch
 from explorer.atomic import atomic_write, save_json_or_npz
 from explorer.core.head_measures import self_share
 from explorer.vision.measure import mass_share
+from explorer.vision.trace import forward_keeping
 from explorer.vision.vit import VisionTransformer, ViTConfig
 from explorer.vision.vit_measures import as_grid, cls_attention, mean_distance, position_similarity, rollout
 
@@ -183,20 +184,8 @@ def run_vit_model(
 ) -> ViTTrace:
     """Every stage of ``image`` ([H, W, 3] float in [0, 1], H = W = the model's input size)."""
     config = model.config
-    size = config.image_size
-    image = np.asarray(image, dtype=np.float32)
-    if image.shape != (size, size, 3):
-        raise ValueError(f"the model reads {size}×{size}×3 pictures, not {'×'.join(map(str, image.shape))}")
-    device = next(model.parameters()).device
     started = time.perf_counter()
-    was_training = model.training
-    model.eval()
-    keep: dict[str, dict] = {}
-    with torch.no_grad():
-        x = torch.from_numpy(np.ascontiguousarray(image.transpose(2, 0, 1)))[None].to(device)
-        logits = model(x, keep)[0]
-        probabilities = torch.softmax(logits.double(), dim=0)
-    model.train(was_training)
+    image, keep, logits, probabilities, device = forward_keeping(model, image)
 
     def arr(t: torch.Tensor) -> np.ndarray:
         return t.detach()[0].to("cpu").numpy()
