@@ -82,6 +82,7 @@ def test_the_maps_are_the_shipped_models_and_a_click_picks_a_patch(qtbot, vit):
     text = view.shares.text()
     assert f"rollout {100 * expected.object_share['rollout']:.0f} %" in text
     assert f"CBAM's spatial map {100 * share:.0f} %" in text
+    assert "this ViT map" not in text  # the rollout shown is said once, as the rollout
     # a teacher clicks patch (5, 2) in layer 1, head 3: that patch's row of that head's weights
     view.layer.setCurrentIndex(0)
     view.head.setCurrentIndex(2)
@@ -95,6 +96,8 @@ def test_the_maps_are_the_shipped_models_and_a_click_picks_a_patch(qtbot, vit):
     row = expected.stage("weights", "layer1")[2, 1 + 33]
     np.testing.assert_allclose(view.vit_map.values, row[1:].reshape(8, 8), rtol=1e-6)
     assert view.vit_map.selected == 33 and f"({100 * row[0]:.0f} % on CLS)" in view.vit_map.caption
+    here = (row[1:] * expected.arrays["patch_object"].ravel()).sum() / row[1:].sum()
+    assert f"this ViT map {100 * here:.0f} %" in view.shares.text()
     assert view.layer.isEnabled() and view.head.isEnabled()
     view.map.setCurrentIndex(1)  # the CLS token's
     np.testing.assert_allclose(view.vit_map.values, expected.arrays["cls_attention"][0, 2], rtol=1e-6)
