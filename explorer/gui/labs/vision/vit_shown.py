@@ -22,7 +22,7 @@ CONFIG = ViTConfig()
 
 
 def percent(value: float) -> str:
-    return f"{100 * value:.0f} %"
+    return f"{100 * value:.0f}\u00a0%"  # a no-break space: a wrapped line never starts with "%"
 
 
 @dataclass(frozen=True)
