@@ -37,7 +37,9 @@ def main() -> int:
     run = train_config(CONFIGS["cnn"], recipe.options, schedule=recipe.schedule)
     test = test_batch(500)
     print(f"CNN (CBAM) on {args.size:,} pictures, seed {args.seed}; load {os.getloadavg()[0]:.2f}")
-    print("| step | training loss | held-out accuracy | held-out loss | map on object ÷ area, block 1 / 2 / 3 (500 test) |")
+    print(
+        "| step | training loss | held-out accuracy | held-out loss | map on object ÷ area, block 1 / 2 / 3 (500 test) |"
+    )
     print("|---|---|---|---|---|")
     losses = np.asarray(run.log.losses)
     snapshots = {s.step: s for s in run.log.snapshots}
