@@ -180,12 +180,12 @@ class WindowCanvas(QtWidgets.QWidget):
         t = self.trace
         p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
         p.setPen(QtGui.QPen(self._accent, 2))
-        for r, bounds in enumerate(t.window_bounds):
-            if bounds is not None:
-                first, last = bounds
-                p.drawRect(
-                    QtCore.QRectF(grid.left() + first * cw, grid.top() + r * ch, (last - first + 1) * cw, ch)
-                )
+        frames = [
+            QtCore.QRectF(grid.left() + b[0] * cw, grid.top() + r * ch, (b[1] - b[0] + 1) * cw, ch)
+            for r, b in enumerate(t.window_bounds)
+            if b is not None
+        ]
+        p.drawRects(frames)
         p.setPen(QtCore.Qt.PenStyle.NoPen)
         p.setBrush(self._accent)
         size = max(3.0, min(cw, ch) * 0.28)
@@ -235,8 +235,9 @@ class WindowCanvas(QtWidgets.QWidget):
         if t.centres is not None and t.sigma:
             centre, sigma = float(t.centres[step]), float(t.sigma)
             path = QtGui.QPainterPath()
-            for i in range(0, 201):
-                s = -0.5 + (n) * i / 200  # the curve over the source, position by position
+            points = min(200, 8 * n)  # smooth at any width: 8 points a column
+            for i in range(0, points + 1):
+                s = -0.5 + n * i / points  # the curve over the source, position by position
                 x = grid.left() + (s + 0.5) * cw
                 y = base - height * math.exp(-((s - centre) ** 2) / (2 * sigma**2))
                 path.moveTo(x, y) if i == 0 else path.lineTo(x, y)
