@@ -322,6 +322,14 @@ class WhyAttentionView(View):
         curve = self.state.presentation and self.pages.currentIndex() == CURVE_PAGE
         for widget in (self.sentence_label, self.sentence_box, self.summary):
             widget.setVisible(not curve)
+        # Only the page on screen asks for room: a stack's hidden page still adds its minimum
+        # (the curve page's wrapped training status at A+ pushed a projector's window past 768).
+        shown, hidden = QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Ignored
+        for i in range(self.pages.count()):
+            policy = shown if i == self.pages.currentIndex() else hidden
+            page = self.pages.widget(i)
+            if page.sizePolicy().verticalPolicy() != policy:
+                page.setSizePolicy(policy, policy)
 
     def _fit_training(self) -> None:
         """The training controls whole under the curve: on a projector their status wraps to
