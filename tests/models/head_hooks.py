@@ -45,3 +45,13 @@ def heads_off(model, off: Iterable[tuple[int, int]], mode: str = "zero") -> Iter
     finally:
         for handle in handles:
             handle.remove()
+
+
+def output_cosine(model, ids: list[int], off: Iterable[tuple[int, int]], mode: str = "zero") -> torch.Tensor:
+    """transformers' encoder: each token's last hidden state with the heads ``off`` against with
+    every head on, their cosine [n] (float64)."""
+    with torch.no_grad():
+        plain = model(torch.tensor([ids])).last_hidden_state[0].double()
+        with heads_off(model, off, mode):
+            ablated = model(torch.tensor([ids])).last_hidden_state[0].double()
+    return torch.nn.functional.cosine_similarity(plain, ablated, dim=-1)
