@@ -5506,6 +5506,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>照片没有已知的目标：无法测量落在目标上的份额。</translation>
     </message>
     <message>
+        <source>The object covers {0} of the picture. Share of attention on it: the ViT&apos;s rollout {1}, CBAM&apos;s spatial map {2}.</source>
+        <translation>目标占图片的 {0}。落在目标上的注意力份额：ViT 的注意力展开 {1}，CBAM 空间注意力图 {2}。</translation>
+    </message>
+    <message>
+        <source>The object covers {0} of the picture. Share of attention on it: the ViT&apos;s rollout {1}.</source>
+        <translation>目标占图片的 {0}。落在目标上的注意力份额：ViT 的注意力展开 {1}。</translation>
+    </message>
+    <message>
         <source>Mean attention distance per head (pixels), this picture</source>
         <translation>每个头的平均注意力距离（像素），本图</translation>
     </message>
