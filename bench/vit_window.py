@@ -50,7 +50,7 @@ def loadavg() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def wait(condition, timeout_s: float = 600.0) -> None:
+def wait(condition, timeout_s: float = 3600.0) -> None:
     """The event loop until ``condition()`` (QEventLoop.exec lets the training threads run)."""
     if condition():
         return
