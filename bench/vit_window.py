@@ -55,7 +55,7 @@ def wait(condition, timeout_s: float = 3600.0) -> None:
     if condition():
         return
     loop = QtCore.QEventLoop()
-    poll = QtCore.QTimer(interval=5)
+    poll = QtCore.QTimer(interval=100)  # its own ticks cost the GUI thread little beside the meter's
     poll.timeout.connect(lambda: condition() and loop.quit())
     QtCore.QTimer.singleShot(int(timeout_s * 1000), loop.quit)
     poll.start()

@@ -346,8 +346,9 @@ class ViTView(View):
         elif event == "page":
             self.request()
             self._show()  # the page's widgets were left as they were while it was hidden
-        elif event == "training":
             self._show_curve()
+        elif event == "training" and self.lab.settings.page == "data":
+            self._show_curve()  # the live squares: on the Data page, drawn when it is shown
 
     def on_state(self, event: str) -> None:
         if event == "tab" and self.is_shown():
@@ -438,6 +439,8 @@ class ViTView(View):
         )
 
     def _show_curve(self) -> None:
+        if self.lab.settings.page != "data":
+            return  # drawn when the page is shown
         if self.curve is None:
             self.caption.setText(
                 translate("ViTView", "The shipped experiment cannot be read: {0}").format(self.curve_error)
