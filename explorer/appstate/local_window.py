@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -124,7 +125,9 @@ class LocalRequest:
     snapshot: Snapshot | None = field(default=None, compare=False)
 
     def compute(
-        self, previous: tuple[LocalRequest, ComparedWindows] | None = None, should_stop=None
+        self,
+        previous: tuple[LocalRequest, ComparedWindows] | None = None,
+        should_stop: Callable[[], bool] | None = None,
     ) -> ComparedWindows | None:
         """Both traces (LabError with a one-line message for text the models cannot read).
         ``previous``: the last request and its result; when only the D differs, its global
