@@ -2241,7 +2241,7 @@
     </message>
     <message>
         <source>Top-&amp;k</source>
-        <translation>Top-&amp;k</translation>
+        <translation>候选数(&amp;K)</translation>
     </message>
     <message>
         <source>See&amp;d</source>
@@ -2505,6 +2505,10 @@
     <message>
         <source>Switch heads of this layer off (any layers: pick another layer and switch more); the next-token panel shows each token&apos;s probability before and after.</source>
         <translation>关闭这一层的头（可以跨层：换一层再关更多）；下一个词元面板显示每个词元关闭前后的概率。</translation>
+    </message>
+    <message>
+        <source>Switch heads of this layer off (any layers: pick another layer and switch more); the panel beside shows each token&apos;s output vector&apos;s cosine to the one with every head on.</source>
+        <translation>关闭这一层的头（可以跨层：换一层再关更多）；旁边的面板显示每个词元的输出向量与所有头都开着时的输出向量之间的余弦。</translation>
     </message>
     <message>
         <source>output zeroed</source>
@@ -4250,6 +4254,37 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     </message>
 </context>
 <context>
+    <name>OutputCosinePanel</name>
+    <message>
+        <source>Computing the output vectors with the heads off…</source>
+        <translation>正在计算关闭这些头后的输出向量…</translation>
+    </message>
+    <message>
+        <source>zeroed before W_O</source>
+        <translation>在 W_O 之前置零</translation>
+    </message>
+    <message>
+        <source>replaced by their mean over the text, before W_O</source>
+        <translation>在 W_O 之前换成它们在文本上的平均值</translation>
+    </message>
+    <message>
+        <source>Mean cosine: {mean:.4f}</source>
+        <translation>平均余弦：{mean:.4f}</translation>
+    </message>
+    <message>
+        <source>Each token&apos;s output vector (after the last layer) with heads {heads} off ({how}), against every head on: their cosine (1: unchanged).</source>
+        <translation>关闭头 {heads}（{how}）后每个词元的输出向量（最后一层之后），与所有头都开着时相比：两者的余弦（1 表示没有变化）。</translation>
+    </message>
+    <message>
+        <source>Output vectors with heads off</source>
+        <translation>关闭头后的输出向量</translation>
+    </message>
+    <message>
+        <source>An encoder writes no next token: what its heads do shows in its output vectors. cos(output with the heads off, output with every head on), per token.</source>
+        <translation>编码器不预测下一个词元：它的头起什么作用，要看输出向量。每个词元一个值：cos(关闭头后的输出, 所有头都开着的输出)。</translation>
+    </message>
+</context>
+<context>
     <name>PipelineView</name>
     <message>
         <source>visible</source>
@@ -5469,6 +5504,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>A photo has no known object: no share on it can be measured.</source>
         <translation>照片没有已知的目标：无法测量落在目标上的份额。</translation>
+    </message>
+    <message>
+        <source>The object covers {0} of the picture. Share of attention on it: the ViT&apos;s rollout {1}, CBAM&apos;s spatial map {2}.</source>
+        <translation>目标占图片的 {0}。落在目标上的注意力份额：ViT 的注意力展开 {1}，CBAM 空间注意力图 {2}。</translation>
+    </message>
+    <message>
+        <source>The object covers {0} of the picture. Share of attention on it: the ViT&apos;s rollout {1}.</source>
+        <translation>目标占图片的 {0}。落在目标上的注意力份额：ViT 的注意力展开 {1}。</translation>
     </message>
     <message>
         <source>Mean attention distance per head (pixels), this picture</source>
