@@ -6,9 +6,10 @@ row. The number of columns is chosen for the room the grid has: the one that lab
 most tokens on both axes with whole titles (a projector at 1024×768 and a wide window get
 different grids).
 
-For a language model each head has an on/off switch (``HeadSwitches``) and the next-token
-panel stands beside the grid: switch a head off and see each next token's probability
-before and after. Its titles give each head's scores: the weight on the first token (the
+Each head of a trained model has an on/off switch (``HeadSwitches``). For a language model
+the next-token panel stands beside the grid: switch a head off and see each next token's
+probability before and after; for an encoder the output-cosine panel: each token's output
+vector against the one with every head on. Its titles give each head's scores: the weight on the first token (the
 attention sink), on the token before (a previous-token head) and, when the text repeats
 itself, on the token after the previous occurrence (an induction head).
 """
@@ -28,6 +29,7 @@ from explorer.gui.views import stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
 from explorer.gui.views.head_switches import HeadSwitches
 from explorer.gui.views.next_tokens import NextTokenPanel
+from explorer.gui.views.output_cosine import OutputCosinePanel, own_heads
 
 EXPORT_SIZE = QtCore.QSize(1400, 900)
 
@@ -39,8 +41,9 @@ OFF_COLOUR = "#7f7f7f"  # the frame of a head switched off
 
 
 def heads_off(state, trace) -> frozenset[int]:
-    """The heads of the trace's layer that are switched off (a language model's only)."""
-    if trace is None or trace.layer is None or not trace.causal or trace.weights_source != "pretrained":
+    """The heads of the trace's layer that are switched off (a trained model's, at its own
+    head count: regrouped heads are not the model's)."""
+    if trace is None or trace.layer is None or trace.weights_source != "pretrained" or not own_heads(trace):
         return frozenset()
     return frozenset(h for layer, h in state.decoding.options.heads_off if layer == trace.layer)
 
@@ -168,6 +171,9 @@ class HeadGridView(View):
         self.next_tokens = NextTokenPanel(context)  # before and after, beside the heads
         self.next_tokens.restyle(context.style(), self.width())
         beside.addWidget(self.next_tokens)
+        self.output_cosine = OutputCosinePanel(context)  # an encoder's outputs with heads off
+        self.output_cosine.restyle(context.style(), self.width())
+        beside.addWidget(self.output_cosine)
         layout.addLayout(beside, 1)
         self.lines_box = lines_views.HeadsLines(self, column)  # the heads overlaid as lines
         bar.insertWidget(bar.indexOf(self.hover_label), self.lines_box)
@@ -194,8 +200,10 @@ class HeadGridView(View):
         self.scores = stages.HeadScores.of(trace)
         off = heads_off(self.state, trace)
         decoder = trace.weights_source == "pretrained" and bool(getattr(prepared.source, "is_decoder", False))
-        self.switches.follow(trace, decoder)
+        trained = trace.weights_source == "pretrained" and own_heads(trace)
+        self.switches.follow(trace, trained, decoder)
         self.next_tokens.follow(prepared)
+        self.output_cosine.follow(prepared)
         panels = []
         for h in range(trace.heads):
             panel = stages.head_panel(trace, display, stage, h, kind, levels, hidden, self.scores, h in off)
@@ -225,6 +233,7 @@ class HeadGridView(View):
     def resizeEvent(self, event):
         super().resizeEvent(event)
         self.next_tokens.fit(self.width())
+        self.output_cosine.fit(self.width())
         if self.canvas.panels:  # the room changed: maybe another column count fits better
             self._fit(self.canvas.panels)
 
@@ -250,6 +259,7 @@ class HeadGridView(View):
     def restyle(self) -> None:
         self.canvas.set_style(self.context.style())
         self.next_tokens.restyle(self.context.style(), self.width())
+        self.output_cosine.restyle(self.context.style(), self.width())
         if self.prepared is not None:
             self.redraw()  # whole titles again, and the columns for the new font
 
@@ -298,6 +308,7 @@ class HeadGridView(View):
         self._show_hint()
         self.switches.retranslate()
         self.next_tokens.retranslate()
+        self.output_cosine.retranslate()
         if self.prepared is not None:
             self.redraw()
 
