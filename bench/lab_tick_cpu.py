@@ -32,9 +32,11 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import torch  # noqa: E402  (before Qt, as in main.py)
 from PySide6 import QtCore  # noqa: E402
+from vision_tab import pause, wait  # noqa: E402
 
 import explorer  # noqa: E402,F401  (its thread settings come before torch)
 from explorer.core.config import AttentionConfig  # noqa: E402
@@ -95,27 +97,6 @@ class TickMeter(QtCore.QObject):
 PARTS = [18]
 
 
-def wait(condition, timeout_s: float = 1800.0) -> None:
-    """Run the event loop until ``condition()`` (QEventLoop.exec lets the training thread run)."""
-    if condition():
-        return
-    loop = QtCore.QEventLoop()
-    poll = QtCore.QTimer(interval=2)
-    poll.timeout.connect(lambda: condition() and loop.quit())
-    QtCore.QTimer.singleShot(int(timeout_s * 1000), loop.quit)
-    poll.start()
-    loop.exec()
-    poll.stop()
-    if not condition():
-        raise RuntimeError("timed out")
-
-
-def pause(ms: int) -> None:
-    loop = QtCore.QEventLoop()
-    QtCore.QTimer.singleShot(ms, loop.quit)
-    loop.exec()
-
-
 def prepare(window: MainWindow, lab: str, steps: int):
     """The lab's tab open, its training page in front and drawn: (its training page, a start,
     its run once started)."""
@@ -162,7 +143,7 @@ def measure(window: MainWindow, lab: str, steps: int, profile: bool) -> dict:
     started = time.perf_counter()
     start()
     run = run_of()
-    wait(lambda: not run.running and not page.poll_timer.isActive())
+    wait(lambda: not run.running and not page.poll_timer.isActive(), timeout_s=3600)
     pause(500)  # the end of the run drawn
     wall = time.perf_counter() - started
     meter.stop()

@@ -206,10 +206,10 @@ class TrainingPage(QtWidgets.QWidget):
         if text == self.status.text():
             return
         self.status.setText(text)
-        if not running:
+        if not running or not self.status.isVisible():  # a hidden label's width is no guide
             self.status.setMinimumHeight(0)
             return
-        need = self.status.heightForWidth(max(1, self.status.width()))
+        need = self.status.heightForWidth(self.status.width())
         if need > self.status.minimumHeight():
             self.status.setMinimumHeight(need)
 
