@@ -54,21 +54,25 @@ def _changes(text: str) -> dict:
     return out
 
 
-def _step(text: str) -> int:
-    """A lesson step by number (1 = the first) or by id (``attention.scores``): its index."""
-    from explorer.appstate.lesson import STEPS, step_index
+def _step(text: str) -> str:
+    """A lesson step by number or id; which step it is depends on --track (see _lesson_step)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a step number (1 = the first) or a step id")
+    return text
 
-    if text.strip().isdigit():
-        number = int(text)
-        if not 1 <= number <= len(STEPS):
-            raise argparse.ArgumentTypeError(f"{text!r}: the lesson has steps 1 to {len(STEPS)}")
-        return number - 1
+
+def _lesson_step(args: argparse.Namespace) -> int | None:
+    """--step read in --track: number N is the track's N-th step, as the lesson column counts,
+    and an id must be one of the track's."""
+    from explorer.appstate.lesson import ALL_TRACKS, find_step
+    from explorer.failing import fail
+
+    if args.step is None:
+        return None
     try:
-        return step_index(text.strip())
-    except KeyError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: a step number or id, e.g. {STEPS[0].id} ({', '.join(s.id for s in STEPS[:3])}, …)"
-        ) from None
+        return find_step(args.step, args.track or ALL_TRACKS)
+    except ValueError as exc:
+        fail(f"--step {exc}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -113,7 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_step,
         default=None,
         metavar="N|ID",
-        help="show the lesson at step N (1 = tokens) or at the step of this id (attention.scores)",
+        help="show the lesson at step N of --track (1 = its first) or at the step of this id "
+        "(attention.scores)",
     )
     parser.add_argument(
         "--track", choices=track_ids(), default=None, help="walk one track of the lesson (default: all)"
@@ -168,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.step = _lesson_step(args)
     from explorer.logsetup import install_excepthook, set_gui_reporter, setup_logging
 
     log = setup_logging()

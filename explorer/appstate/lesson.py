@@ -233,6 +233,27 @@ def track_range(track_id: str) -> range:
     raise KeyError(f"no lesson track {track_id!r}; choose one of {', '.join(track_ids())}")
 
 
+def find_step(text: str, track_id: str = ALL_TRACKS) -> int:
+    """The index in STEPS of the step a teacher names: its number in the track (1 = the
+    track's first, as the lesson column counts) or its id, which must be one of the track's.
+    ValueError says in one line what the track has instead."""
+    steps = track_range(track_id)
+    text = text.strip()
+    where = "the lesson" if track_id == ALL_TRACKS else f"the {track_id} track"
+    if text.isdigit():
+        number = int(text)
+        if not 1 <= number <= len(steps):
+            raise ValueError(f"{text!r}: {where} has steps 1 to {len(steps)}")
+        return steps[number - 1]
+    index = _INDEX.get(text)
+    if index is None:
+        examples = ", ".join(STEPS[i].id for i in steps[:3])
+        raise ValueError(f"{text!r}: give a step number or id of {where}, e.g. {examples}, …")
+    if index not in steps:
+        raise ValueError(f"{text!r} is a step of the {track_of(index)} track, not of {where}")
+    return index
+
+
 # The tokens step without a model's tokenizer (seeded or identity weights).
 TOKENS_WITHOUT_MARKERS = QT_TRANSLATE_NOOP(
     "Lesson",

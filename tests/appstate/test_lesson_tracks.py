@@ -132,14 +132,43 @@ def test_a_step_or_track_since_removed_starts_afresh(tmp_path):
     assert session.lesson_step == step_index("vision.train")
 
 
-def test_step_option_takes_a_number_or_an_id():
-    from explorer.app import build_parser
+def test_step_option_takes_a_number_or_an_id_of_the_track(capsys):
+    """--track vision --step 9 is the vision track's ninth step, as its lesson column counts
+    (it opened the attention track's ninth); an id works too, and must be the track's."""
+    from explorer.app import _lesson_step, build_parser
 
     parser = build_parser()
-    assert parser.parse_args(["--step", "1"]).step == 0
-    assert parser.parse_args(["--step", "attention.scores"]).step == step_index("attention.scores")
+
+    def step(*argv: str) -> int | None:
+        return _lesson_step(parser.parse_args(list(argv)))
+
+    assert step("--step", "1") == 0 and step() is None
+    assert step("--step", "attention.scores") == step_index("attention.scores")
     assert parser.parse_args(["--track", "vision"]).track == "vision"
-    for bad in ("0", str(len(STEPS) + 1), "attention.nothing"):
+    vision = track_range("vision")
+    assert step("--track", "vision", "--step", "9") == vision[8] and STEPS[vision[8]].id.startswith("vision.")
+    assert step("--track", "vision", "--step", "vision.train") == step_index("vision.train")
+    assert step("--track", "all", "--step", "vision.train") == step_index("vision.train")
+    bad_ones = [
+        ("--step", "0"),
+        ("--step", str(len(STEPS) + 1)),
+        ("--step", "attention.nothing"),
+        ("--step", " "),
+        ("--track", "vision", "--step", str(len(vision) + 1)),
+        ("--track", "vision", "--step", "attention.scores"),
+        ("--track", "nowhere", "--step", "1"),
+    ]
+    for bad in bad_ones:
+        capsys.readouterr()
         with pytest.raises(SystemExit) as exit_info:
-            parser.parse_args(["--step", bad])
+            step(*bad)
         assert exit_info.value.code == 2
+        said = capsys.readouterr().err
+        assert said.startswith("error: ") and said.count("\n") == 1, (bad, said)
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        step("--track", "vision", "--step", "attention.scores")
+    assert "attention track, not of the vision track" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        step("--track", "vision", "--step", "99")
+    assert f"the vision track has steps 1 to {len(vision)}" in capsys.readouterr().err

@@ -219,9 +219,7 @@ def test_leaving_the_language_model_steps_brings_back_the_model_before(qtbot, wi
     assert window.trace.model_name == "all-MiniLM-L6-v2"
 
 
-def test_at_a_projector_byte_labels_are_whole_and_each_label_sits_by_its_box(
-    qtbot, make_window, gpt2_folder
-):
+def test_at_a_projector_byte_labels_are_whole_and_each_label_sits_by_its_box(qtbot, make_window, gpt2_folder):
     """1024x768, presentation, Chinese, the lesson open: a next token that is a byte of a
     character reads whole ("<0xE1> 1/3", drawn smaller when its column is narrow, never cut),
     and each sampling setting's label stands beside its box."""
@@ -229,7 +227,9 @@ def test_at_a_projector_byte_labels_are_whole_and_each_label_sits_by_its_box(
 
     from explorer.gui.views.next_tokens import bar_columns, label_font
 
-    window = make_window(AttentionConfig(sentence="我爱北京，我", model_dir=str(gpt2_folder)), size=(1024, 768))
+    window = make_window(
+        AttentionConfig(sentence="我爱北京，我", model_dir=str(gpt2_folder)), size=(1024, 768)
+    )
     wait_model(qtbot, window, "tiny-gpt2")
     window.state.set_language("zh_CN")
     window.classroom.set_presentation(True, fullscreen=False)
@@ -251,7 +251,9 @@ def test_at_a_projector_byte_labels_are_whole_and_each_label_sits_by_its_box(
         assert choice.token == model.tokenizer.labels([*ids, choice.token_id])[-1]
 
     controls = panel.controls
-    for label, box in zip(controls.labels, (controls.mode, controls.temperature, controls.top_k, controls.seed)):
+    for label, box in zip(
+        controls.labels, (controls.mode, controls.temperature, controls.top_k, controls.seed)
+    ):
         assert label.isVisibleTo(panel) and box.isVisibleTo(panel)
         left = label.mapTo(panel, QtCore.QPoint(label.width(), label.height() // 2))
         right = box.mapTo(panel, QtCore.QPoint(0, box.height() // 2))
