@@ -48,7 +48,7 @@ LOCAL_STEPS: tuple[Step, ...] = (
     Step(
         "local_reorder",
         QT_TRANSLATE_NOOP("Lesson", "local-m on reordering: the window misses the word that moved"),
-        "p_t = t,   window [t − D, t + D]",
+        "p_t = t,   [p_t − D, p_t + D]",
         QT_TRANSLATE_NOOP(
             "Lesson",
             "Now English into Chinese, where words move: Chinese puts the time before the verb. "

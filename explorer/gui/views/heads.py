@@ -35,6 +35,7 @@ EXPORT_SIZE = QtCore.QSize(1400, 900)
 
 
 MAX_COLUMNS = 16
+MIN_CELL_PX = 3.0  # a grid whose cells are thinner shows no head: whole titles come after
 
 
 OFF_COLOUR = "#7f7f7f"  # the frame of a head switched off
@@ -74,9 +75,9 @@ def _fit(figure: Figure, rect: QtCore.QRectF, style: Style) -> tuple:
 
 def fitted_grid(panels, size: QtCore.QSize, style: Style, **options) -> Figure:
     """The heads as a grid with shared axes, in the column count that fits ``size`` best:
-    the most tokens labelled on the worse axis, with titles whole (a title too long for
-    its column is shortened to its head, "head 3"), then whole long titles, then larger
-    cells, then the count nearest a wide grid's."""
+    cells of a few pixels at least, then the most tokens labelled on the worse axis, with
+    titles whole (a title too long for its column is shortened to its head, "head 3"), then
+    whole long titles, then larger cells, then the count nearest a wide grid's."""
     full = [p.title for p in panels]
     short = [stages.short_head_title(t) for t in full]
     key = _fit_key(panels, size, style, full, options)
@@ -125,19 +126,28 @@ def _best_grid(panels, size, style, full, short, options) -> tuple[int, bool]:
         for p, t in zip(panels, titles):
             p.title = t
 
+    # A title is whole when it fits its slot in one line, and a slot is narrower than the width
+    # over the count: the widest title, measured once, says which counts cannot keep them whole
+    # (their layout with whole titles need not be tried).
+    bold = QtGui.QFont(style.font)
+    bold.setBold(True)
+    metrics = QtGui.QFontMetricsF(bold)
+    widest = max((metrics.horizontalAdvance(t) for t in full), default=0.0)
     scored = []
     for c in counts:
         figure = Figure(panels, columns=c, shared_bar=True, shared_axes=True, **options)
-        with_titles(full)
-        whole, coverage, cell = _fit(figure, rect, style)
+        whole = widest <= rect.width() / c - 4
+        if whole:
+            with_titles(full)
+            whole, coverage, cell = _fit(figure, rect, style)
         if not whole:
             with_titles(short)
             fits_short, coverage, cell = _fit(figure, rect, style)
         else:
             fits_short = True
         nearest = -abs(c - stages.grid_columns(len(panels)))
-        scored.append(((fits_short, coverage, whole, cell, nearest), c))
-    (_, _, whole, _, _), columns = max(scored)
+        scored.append(((cell >= MIN_CELL_PX, fits_short, coverage, whole, cell, nearest), c))
+    (_, _, _, whole, _, _), columns = max(scored)
     return columns, whole
 
 
@@ -177,6 +187,7 @@ class HeadGridView(View):
         layout.addLayout(beside, 1)
         self.lines_box = lines_views.HeadsLines(self, column)  # the heads overlaid as lines
         bar.insertWidget(bar.indexOf(self.hover_label), self.lines_box)
+        self.canvas.installEventFilter(self)
         self.canvas.clicked.connect(self._on_click)
         self.canvas.hovered.connect(self._on_hover)
         self.stage_combo.currentIndexChanged.connect(
@@ -234,8 +245,13 @@ class HeadGridView(View):
         super().resizeEvent(event)
         self.next_tokens.fit(self.width())
         self.output_cosine.fit(self.width())
-        if self.canvas.panels:  # the room changed: maybe another column count fits better
+
+    def eventFilter(self, watched, event):
+        # The grid's own room changed (the window, or a panel beside it shown or hidden):
+        # maybe another column count fits better.
+        if watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize and self.canvas.panels:
             self._fit(self.canvas.panels)
+        return super().eventFilter(watched, event)
 
     def on_state(self, event: str) -> None:
         trace = self.prepared.trace if self.prepared is not None else None

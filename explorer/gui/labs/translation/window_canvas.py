@@ -132,10 +132,19 @@ class WindowCanvas(QtWidgets.QWidget):
         widest = max(metrics.horizontalAdvance(w) for w in t.source_tokens) + 4
         every_col = max(1, math.ceil(widest / cw))  # labels that would touch are thinned out
         every_row = max(1, math.ceil(line / ch))
+        span = max(3, every_col) * cw  # a shown label has the room of the columns thinned out
+        taken = 0.0  # where the last label drawn ends: labels never overlap, the last stays inside
         for s, word in enumerate(t.source_tokens):  # the source along the top
             if s % every_col == 0:
-                rect = QtCore.QRectF(grid.left() + s * cw - cw, grid.top() - line - 2, 3 * cw, line)
-                p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, word)
+                centre = grid.left() + (s + 0.5) * cw
+                left = max(taken, centre - span / 2)
+                right = min(float(self.width()), left + span)
+                shown = metrics.elidedText(word, QtCore.Qt.TextElideMode.ElideRight, right - left)
+                if right - left < cw or not shown:
+                    continue
+                rect = QtCore.QRectF(left, grid.top() - line - 2, right - left, line)
+                p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, shown)
+                taken = left + (right - left + metrics.horizontalAdvance(shown)) / 2 + 4
         selected = self.selected_step()
         for r, word in enumerate(t.output_tokens):
             y = grid.top() + r * ch
