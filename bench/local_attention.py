@@ -3,14 +3,18 @@ is each model at lengths ≤ 30, and how long does training take on one CPU thre
 
     python bench/local_attention.py                          # the default rows (below)
     python bench/local_attention.py --steps 600 --rows local-p:3 local-p-ours:3
-    python bench/local_attention.py --task sentences-fr      # the grammar (local-m's p_t = t)
+    python bench/local_attention.py --task reorder-zh --steps 1500   # the grammar into Chinese: words move
+    python bench/local_attention.py --task reorder-zh --steps 1500 --save resources/seq2seq
     python bench/local_attention.py --device cuda            # where a GPU is lent
     python bench/local_attention.py --save resources/seq2seq # also write each D = 3 model's checkpoint
-                                                             # (the shipped copy-twice-<model> folders)
+                                                             # (the shipped <task>-<model> folders,
+                                                             # written by ``python -m explorer train
+                                                             # … --float16``, float16 weights)
 
 Each row trains one model alone with the command's code (``python -m explorer train --model …``:
 explorer.seq2seq.sequence_train, seed 0, batch 32, Adam 4e-3, hidden 48) for ``--steps`` steps,
-then scores 20 held-out strings of each length 5, 10, … 30 (explorer.seq2seq.local_eval):
+then scores 20 held-out strings of each length 5, 10, … 30 (reorder-zh: 40 sentences of 1, 2
+and 3 held-out clauses) (explorer.seq2seq.local_eval):
 exact match and word accuracy of greedy decoding, and — on the true translation — the share
 of output steps whose p_t is within 1 position of the source word they copy, and the mean
 distance. "train s" is the training steps' CPU time (thread time, evaluations left out),
@@ -30,6 +34,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from explorer.seq2seq.local_eval import window_report
+from explorer.seq2seq.local_lab import window_pairs
+from explorer.seq2seq.local_tasks import WINDOW_GROUPS
 from explorer.seq2seq.sequence_train import SequenceTrainOptions, train_sequence_models
 from explorer.seq2seq.tasks import get_task
 
@@ -44,53 +50,47 @@ def held_out(task_name: str):
     rng = np.random.default_rng(EVAL_SEED)
     if task.kind == "copy":
         return [pair for n in LENGTHS for pair in task.held_out(rng, PER_LENGTH, n)]
+    if task_name in WINDOW_GROUPS:  # clause counts
+        groups = WINDOW_GROUPS[task_name]
+        return window_pairs(task_name, PER_LENGTH * len(LENGTHS) // len(groups))
     return task.held_out(rng, PER_LENGTH * len(LENGTHS), 1)
 
 
-def save(folder: Path, result, model: str, report, steps: int) -> None:
-    from explorer.seq2seq.local_cli import window_record
-    from explorer.seq2seq.sequence_checkpoints import save_sequence_checkpoint
+def train_shipped(folder: Path, task: str, model: str, window: int, steps: int, device: str):
+    """The shipped checkpoint, written by the command itself (float16 weights); (module, record)."""
+    from explorer.seq2seq.local_cli import train_main
+    from explorer.seq2seq.sequence_checkpoints import load_sequence_checkpoint
 
-    module = result.models[model]
-    training = {
-        "command": "python bench/local_attention.py --save " + str(folder.parent),
-        "seed": 0,
-        "steps": steps,
-        "options": vars(result.options),
-        "device": result.device,
-        "cpu_seconds": round(result.cpu_seconds[model], 2),
-        "parameters": result.parameters[model],
-        "final_loss": result.losses[model][-1],
-        "held_out_pairs": len(report.pairs),
-        "exact_match": report.accuracy.exact_match,
-        "word_accuracy": report.accuracy.word_accuracy,
-        "alignment_score": report.accuracy.alignment_score(),
-        "window": window_record(report),
-    }
-    save_sequence_checkpoint(folder, module.cpu(), training)
+    argv = ["--model", model, "--task", task, "--steps", str(steps), "--seed", "0", "--window", str(window)]
+    argv += ["--device", device, "--eval-every", str(10 * steps), "--float16", "--out", str(folder)]
+    train_main(argv)
+    return load_sequence_checkpoint(folder)
 
 
 def row(task: str, model: str, window: int, steps: int, device: str, save_in: Path | None) -> dict:
-    options = SequenceTrainOptions(eval_every=10 * steps, window=window, device=device)  # one evaluation
     started = time.perf_counter()
-    result = train_sequence_models((model,), task, steps, seed=0, options=options)
-    wall = time.perf_counter() - started
-    report = window_report(result.models[model], held_out(task))
-    share, error = report.centre_share(), report.centre_error()
     if save_in is not None and window == 3:
-        save(save_in / f"{task}-{model}", result, model, report, steps)
+        module, record = train_shipped(save_in / f"{task}-{model}", task, model, window, steps, device)
+        cpu_s, used = record["cpu_seconds"], record["device"]
+    else:
+        options = SequenceTrainOptions(eval_every=10 * steps, window=window, device=device)  # one evaluation
+        result = train_sequence_models((model,), task, steps, seed=0, options=options)
+        module, cpu_s, used = result.models[model], result.cpu_seconds[model], result.device
+    wall = time.perf_counter() - started
+    report = window_report(module, held_out(task))
+    share, error = report.centre_share(), report.centre_error()
     return {
         "model": model,
         "D": window if model != "global" else "-",
         "steps": steps,
-        "train s": f"{result.cpu_seconds[model]:.1f}",
+        "train s": f"{cpu_s:.1f}",
         "wall s": f"{wall:.1f}",
         "exact": f"{report.accuracy.exact_match:.3f}",
         "word acc": f"{report.accuracy.word_accuracy:.3f}",
         "p_t within 1": "-" if share is None else f"{share:.3f}",
         "mean distance of p_t": "-" if error is None else f"{error:.2f}",
         "argmax on truth": f"{report.argmax_share():.3f}",
-        "device": result.device,
+        "device": used,
     }
 
 
@@ -112,7 +112,12 @@ def main() -> None:
         print(rows[-1], file=sys.stderr, flush=True)
         print(f"done {spec}", file=sys.stderr, flush=True)
     keys = list(rows[0])
-    print(f"task {args.task}, seed 0, held-out lengths {LENGTHS[0]}–{LENGTHS[-1]} × {PER_LENGTH}")
+    groups = (
+        "clause counts 1–3"
+        if args.task in WINDOW_GROUPS and get_task(args.task).kind != "copy"
+        else (f"lengths {LENGTHS[0]}–{LENGTHS[-1]} × {PER_LENGTH}")
+    )
+    print(f"task {args.task}, seed 0, held-out {groups}")
     print("| " + " | ".join(keys) + " |")
     print("|" + "---|" * len(keys))
     for r in rows:

@@ -1,10 +1,13 @@
 """The Global vs local tab's benchmark in the window: one command, offscreen, one table.
 
-    python bench/local_window_tab.py [--moves 20] [--steps 800] [--local local-p-ours]
+    python bench/local_window_tab.py [--moves 20] [--steps 800] [--local local-p-ours] [--task reorder-zh]
 
 Measures, in the real window (MainWindow on the Global vs local tab, 1024×768, offscreen):
   * a move of the D slider → both alignments drawn (the worker runs the text through the shipped
-    global and local models, the GUI draws them), median and 95th percentile;
+    global and local models, the GUI draws them), median and 95th percentile, and the GUI
+    thread's own CPU time per move; first each D once (decoded), then back and forth over the
+    same D values (answered from the last comparisons);
+  * one repaint of a window canvas (the local model's alignment with its windows), GUI CPU;
   * training global and a local model from scratch with the Train button of the training page (the window's options:
     one torch thread, an evaluation every 50 steps): the wall-clock time from the click until the
     window shows p_t within 1 of the truth on ≥ 90 % of steps (the lab's goal), the training
@@ -29,9 +32,10 @@ import torch  # noqa: F401  (before Qt, as in main.py)
 from PySide6 import QtCore, QtTest
 from translation_tab import GapMeter, machine, percentile
 
+from explorer.appstate.local_window import EXAMPLES
 from explorer.core.engine import Engine
 from explorer.gui.app_setup import configure_app
-from explorer.gui.labs.translation.window_view import TRAIN_PAGE
+from explorer.gui.labs.translation.window_view import CHANNEL, TRAIN_PAGE
 from explorer.gui.main_window import MainWindow
 from explorer.gui.preferences import MemorySettings
 
@@ -53,15 +57,53 @@ def drawn(view) -> bool:
     )
 
 
-def slider_moves(app, view, n: int) -> list[float]:
-    times = []
-    for k in range(n + 2):  # two to warm up
-        started = time.perf_counter()
-        view.window_slider.setValue(1 + (k % 8))
+class Probe:
+    """The worker's compute time of each result the tab receives, and the GUI thread's CPU in
+    drawing it (show_compared): what a move costs apart from waiting for a core."""
+
+    def __init__(self, view):
+        self.compute_ms: list[float] = []
+        self.draw_cpu_ms: list[float] = []
+        on_result, show = view._on_result, view.show_compared
+
+        def timed_result(result):
+            self.compute_ms.append(result.elapsed_ms)
+            on_result(result)
+
+        def timed_show(*args):
+            thread = time.thread_time()
+            show(*args)
+            self.draw_cpu_ms.append((time.thread_time() - thread) * 1e3)
+
+        view.context.worker._listeners[CHANNEL] = [timed_result]
+        view.show_compared = timed_show
+
+    def take(self) -> tuple[list[float], list[float]]:
+        taken = (self.compute_ms, self.draw_cpu_ms)
+        self.compute_ms, self.draw_cpu_ms = [], []
+        return taken
+
+
+def slider_moves(app, view, values) -> tuple[list[float], list[float]]:
+    """(wall ms, GUI-thread CPU ms) per move to each of ``values``, each until both are drawn."""
+    times, cpu = [], []
+    for value in values:
+        started, thread = time.perf_counter(), time.thread_time()
+        view.window_slider.setValue(value)
         pump_until(app, lambda: drawn(view))
-        if k >= 2:
-            times.append((time.perf_counter() - started) * 1e3)
-    return times
+        times.append((time.perf_counter() - started) * 1e3)
+        cpu.append((time.thread_time() - thread) * 1e3)
+    return times, cpu
+
+
+def canvas_repaints(app, canvas, n: int = 20) -> list[float]:
+    """GUI-thread CPU ms of one repaint of ``canvas`` (its paint event, nothing else)."""
+    cpu = []
+    for _ in range(n):
+        thread = time.thread_time()
+        canvas.repaint()
+        cpu.append((time.thread_time() - thread) * 1e3)
+    return cpu
 
 
 def training(app, view, steps: int, every_s: float = 0.5) -> dict:
@@ -97,11 +139,26 @@ def training(app, view, steps: int, every_s: float = 0.5) -> dict:
     )  # fmt: skip
 
 
+def summary(times: list[float], cpu: list[float]) -> str:
+    return (
+        f"median {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms (GUI CPU median "
+        f"{statistics.median(cpu):.1f}, max {max(cpu):.1f} ms; n={len(times)})"
+    )
+
+
+def parts(compute: list[float], draw: list[float]) -> str:
+    return (
+        f"compute median {statistics.median(compute):.1f} ms (max {max(compute):.1f}), drawing GUI CPU "
+        f"median {statistics.median(draw):.1f} ms (max {max(draw):.1f})"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--steps", type=int, default=800)
     parser.add_argument("--local", default="local-p-ours")
+    parser.add_argument("--task", default="copy-twice", help="copy-twice or reorder-zh")
     parser.add_argument("--no-training", action="store_true")
     args = parser.parse_args()
     app = configure_app(["bench"])
@@ -111,15 +168,31 @@ def main() -> int:
     window.show()
     window.state.set_tab(TAB)
     view = window.view(TAB)
+    view.lstate.set_task(args.task)
     view.lstate.set_local(args.local)
+    if args.task != "copy-twice":
+        view.lstate.set_source(EXAMPLES[args.task][1])
     pump_until(app, lambda: drawn(view))
-    times = slider_moves(app, view, args.moves)
+    probe = Probe(view)
+    slider_moves(app, view, (4, 3))  # warm up: D 4, back to 3
+    fresh = [1, 2, 5, 6, 7, 8, 9, 10, 11, 12][: max(1, args.moves // 2)]
+    probe.take()
+    first, first_cpu = slider_moves(app, view, fresh)
+    first_parts = probe.take()
+    again, again_cpu = slider_moves(app, view, [fresh[k % len(fresh)] for k in range(args.moves)])
+    again_parts = probe.take()
+    paints = canvas_repaints(app, view.local_canvas)
+    local = view.compared.local
+    words = f"{len(local.source_tokens)} source × {len(local.output_tokens)} output words"
     rows = [
-        (
-            f"D slider → both alignments drawn, shipped global + {args.local}",
-            f"median {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms (n={len(times)})",
-        )
-    ]
+        (f"D slider, a D not yet shown → both alignments drawn, shipped {args.task} global + {args.local}",
+         summary(first, first_cpu)),
+        ("  of which the worker's compute / the GUI's drawing (its CPU)", parts(*first_parts)),
+        ("D slider, back and forth over D values shown before", summary(again, again_cpu)),
+        ("  of which the worker's compute / the GUI's drawing (its CPU)", parts(*again_parts)),
+        (f"one repaint of the local canvas ({words}), GUI CPU",
+         f"median {statistics.median(paints):.2f} ms, max {max(paints):.2f} ms (n={len(paints)})"),
+    ]  # fmt: skip
     if not args.no_training:
         r = training(app, view, args.steps)
         goal = "not reached" if r["goal_wall_s"] is None else (
@@ -127,7 +200,7 @@ def main() -> int:
         )  # fmt: skip
         rows += [
             (
-                f"train global + {args.local} ({r['steps']} steps, {r['device']}): p_t within 1 on ≥ 90 %",
+                f"train {args.task} global + {args.local} ({r['steps']} steps, {r['device']}): p_t within 1 on ≥ 90 %",
                 goal,
             ),
             ("  p_t within 1 at the end", f"{r['final']:.3f}"),

@@ -1,7 +1,7 @@
 """The Why-attention page's benchmark in the window: the length experiment trained from scratch
 with the Train button, both models side by side, while the page stays usable.
 
-    python bench/why_attention_window.py [--seeds 0 1 2 3 4] [--steps 500]
+    python bench/why_attention_window.py [--seeds 0 1 2 3 4] [--steps 500] [--profile]
 
 For each seed, in the real window (MainWindow on the Why-attention tab, its length-curve page,
 1600×900, offscreen): the wall-clock time from the click until the run is done and its last
@@ -10,12 +10,16 @@ was blocked meanwhile (bench/translation_tab.py's 5 ms meter), and the last eval
 per-word accuracy at ≤ 8 and ≥ 40 words for both models. The run is the ``length-curve``
 command's (the same batches, seed and steps): bench/why_attention.py gives the same numbers
 without the window. A sentence is typed every 2 s meanwhile, so the worker keeps translating
-with the newest snapshot. Timings are wall clock; the load average is printed with the table.
+with the newest snapshot. Timings are wall clock; the load average is printed with the table. ``--profile`` also
+prints where the GUI thread's CPU went in its worst tick.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import pstats
 import sys
 import time
 from pathlib import Path
@@ -36,7 +40,38 @@ SENTENCES = ("Jane visits Africa in September", "Jane sees the red car")
 GOAL_S, BLOCK_MS = 90.0, 50.0
 
 
-def one_run(app, seed: int, steps: int, type_every_s: float = 2.0) -> dict:
+class WorstTickProfile(GapMeter):
+    """GapMeter that also profiles the GUI thread between its ticks and keeps the profile of
+    the tick with the most GUI-thread CPU (cProfile inflates each call; the shares stand)."""
+
+    def start(self) -> None:
+        self.worst_cpu, self.worst_stats, self.profile = 0.0, None, cProfile.Profile()
+        super().start()
+        self.profile.enable()
+
+    def _tick(self) -> None:
+        self.profile.disable()
+        cpu = (time.thread_time() - self.last_cpu) * 1e3
+        super()._tick()
+        if cpu > self.worst_cpu:
+            self.worst_cpu, self.worst_stats = cpu, self.profile
+        self.profile = cProfile.Profile()
+        self.profile.enable()
+
+    def stop(self) -> None:
+        super().stop()
+        self.profile.disable()
+
+    def report(self, top: int = 14) -> str:
+        if self.worst_stats is None:
+            return "no tick profiled"
+        out = io.StringIO()
+        stats = pstats.Stats(self.worst_stats, stream=out)
+        stats.sort_stats("cumulative").print_stats(top)
+        return f"worst tick: {self.worst_cpu:.1f} ms of GUI-thread CPU (profiled)\n" + out.getvalue()
+
+
+def one_run(app, seed: int, steps: int, type_every_s: float = 2.0, profile: bool = False) -> dict:
     window = MainWindow(Engine(), settings=MemorySettings())
     window.resize(1600, 900)
     window.show()
@@ -44,10 +79,12 @@ def one_run(app, seed: int, steps: int, type_every_s: float = 2.0) -> dict:
     view = window.view(TAB)
     pump_until(app, lambda: view.shown is not None)
     view.pages.setCurrentIndex(CURVE_PAGE)
+    # the figure the class sees before the click: its plot is made once, when the page shows
+    pump_until(app, lambda: view.curve.plot is not None and view._wanted is None)
     view.training.steps.setValue(steps)
     view.training.seed.setValue(seed)
     lab = view.lab
-    meter = GapMeter()
+    meter = WorstTickProfile() if profile else GapMeter()
     meter.start()
     started = time.perf_counter()
     QtTest.QTest.mouseClick(view.training.train_button, QtCore.Qt.MouseButton.LeftButton)
@@ -70,6 +107,8 @@ def one_run(app, seed: int, steps: int, type_every_s: float = 2.0) -> dict:
         **{f"{m}/{part}": last.get(f"{m}/{part}/word_accuracy") for m in ("attention", "no-attention")
            for part in ("short", "long")},
     )  # fmt: skip
+    if profile:
+        print(meter.report(), flush=True)
     window.close()
     window.deleteLater()
     app.processEvents()
@@ -80,6 +119,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
     parser.add_argument("--steps", type=int, default=500)
+    parser.add_argument("--profile", action="store_true", help="print the worst tick's profile (slower)")
     args = parser.parse_args()
     app = configure_app(sys.argv[:1])
     print(machine())
@@ -89,7 +129,7 @@ def main() -> int:
     )
     print("|---|---|---|---|---|---|---|---|")
     for seed in args.seeds:
-        r = one_run(app, seed, args.steps)
+        r = one_run(app, seed, args.steps, profile=args.profile)
         parts = (
             r["attention/long"] >= 0.8 and r["no-attention/long"] <= 0.4
             and r["attention/short"] >= 0.9 and r["no-attention/short"] >= 0.9

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from explorer.vision.trace import VisionTrace
     from explorer.vision.vit_trace import ViTTrace
 
-API_VERSION = "1.1"  # major.minor: the major changes when a promise breaks (see CHANGELOG.md)
+API_VERSION = "1.2"  # major.minor: the major changes when a promise breaks (see CHANGELOG.md)
 
 API = section(
     QT_TRANSLATE_NOOP(
@@ -77,6 +77,8 @@ Scoring = Literal["dot", "cosine", "additive", "general"]
 Scale = Literal["none", "sqrt", "temperature"]
 Hardness = Literal["soft", "hard", "sample"]
 WeightSource = Literal["pretrained", "random", "identity"]
+Decoding = Literal["greedy", "sample"]
+Ablation = Literal["zero", "mean"]
 TranslationModel = Literal["bahdanau", "luong", "transformer"]
 TranslationScoring = Literal["additive", "general", "dot", "scaled-dot"]
 VisionModel = Literal["plain", "se", "cbam", "residual", "vit"]
@@ -179,6 +181,13 @@ def trace(
     device: str = "auto",
     strict_device: bool = False,
     convert_weights: bool = False,
+    next_tokens: int = 0,
+    generate: int = 0,
+    decoding: Decoding = "greedy",
+    decoding_temperature: float = 1.0,
+    top_k: int = 0,
+    ablate: str | None = None,
+    ablation: Ablation = "zero",
     **options: Unpack[TraceOptions],
 ) -> AttentionTrace:
     """Every stage of one attention, as ``python -m explorer trace`` computes it.
@@ -189,8 +198,18 @@ def trace(
     also compute every layer's weights into ``trace.layer_weights`` [layers, heads, n_q, n_k],
     which the notebook view and ``to_html`` switch between. ``options``: TraceOptions.
     ``convert_weights``: agree to convert a folder's pytorch_model.bin once to safetensors.
+
+    A language model (``model_dir`` a GPT-2, Llama, Mistral or Qwen2 folder) answers more, as
+    the command's options of the same names: ``next_tokens``: the K most likely next tokens
+    after every position (``trace.next_tokens``); ``generate``: N tokens written after the
+    sentence, ``decoding`` greedy or sample (``decoding_temperature``, ``top_k``, the options'
+    ``seed``), into ``trace.generation``; ``ablate``: heads turned off ("L.H,L.H"), zeroed or
+    replaced by their mean (``ablation``) before W_O, what that changes in ``trace.ablation``
+    (an encoder's: its output vectors' cosine to the unablated ones), and ``generate`` writes
+    with them off.
     """
     from explorer.core.config import AttentionConfig
+    from explorer.core.decoding import DecoderRequests
 
     with _refusing():
         config = AttentionConfig.from_dict(
@@ -204,18 +223,24 @@ def trace(
                 **options,
             }
         )
-        result = _trace(config, strict_device, convert_weights)
+        asked = DecoderRequests.of(
+            next_tokens, generate, decoding, decoding_temperature, top_k, config.seed, ablate, ablation
+        )
+        result = _trace(config, strict_device, convert_weights, asked.next_tokens)
+        asked.answer(engine(), config, result)
         if all_layers:
             result.layer_weights = engine().layer_weights(config)
         return result
 
 
-def _trace(config: AttentionConfig, strict_device: bool, convert_weights: bool) -> AttentionTrace:
+def _trace(
+    config: AttentionConfig, strict_device: bool, convert_weights: bool, next_tokens: int = 0
+) -> AttentionTrace:
     from explorer.models.errors import NeedsConversion
 
     shared = engine()
     try:
-        return shared.trace(config, strict_device=strict_device)
+        return shared.trace(config, strict_device=strict_device, next_tokens=next_tokens)
     except NeedsConversion as exc:
         if not convert_weights:
             raise ExplorerError(Message.of("api.needs_conversion", problem=message_of(exc))) from exc
@@ -223,7 +248,7 @@ def _trace(config: AttentionConfig, strict_device: bool, convert_weights: bool) 
 
         convert(exc.source)
         shared.forget_model(config.model_dir or exc.folder)
-        return shared.trace(config, strict_device=strict_device)
+        return shared.trace(config, strict_device=strict_device, next_tokens=next_tokens)
 
 
 @_known_options

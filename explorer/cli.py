@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from explorer.core.config import (
@@ -23,7 +22,7 @@ from explorer.finite import NotFinite
 from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail
 
 if TYPE_CHECKING:
-    from explorer.core.decoding import GenerationSpec, HeadSet
+    from explorer.core.decoding import DecoderRequests
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -163,10 +162,7 @@ def trace_main(argv: list[str]) -> int:
                 print(f"note: converted {exc.source} to {converted}")
             engine.forget_model(args.model_dir or exc.folder)
             trace = engine.trace(config, strict_device=args.strict_device, next_tokens=args.next_tokens)
-        if asked.generation is not None:
-            trace.generation = engine.generate(config, asked.generation)
-        if asked.ablation is not None:
-            trace.ablation = engine.ablate(config, asked.ablation, k=args.next_tokens or 5)
+        asked.answer(engine, config, trace)
         if args.html is not None:  # the page switches between every layer
             trace.layer_weights = engine.layer_weights(config)
     except (ConfigError, ModelError, NotFinite) as exc:
@@ -254,24 +250,20 @@ def add_decoder_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class DecoderRequests:
-    generation: GenerationSpec | None = None
-    ablation: HeadSet | None = None
-
-
 def decoder_requests(args: argparse.Namespace, config: AttentionConfig) -> DecoderRequests:
-    """--generate and --ablate checked (ConfigError) before anything is computed."""
-    from explorer.core.decoding import GenerationSpec, HeadSet, check_next_tokens
+    """--next-tokens, --generate and --ablate checked (ConfigError) before anything is computed."""
+    from explorer.core.decoding import DecoderRequests
 
-    check_next_tokens(args.next_tokens)
-    generation = None
-    if args.generate:
-        generation = GenerationSpec(
-            args.generate, args.decoding, args.decoding_temperature, args.top_k, config.seed
-        )
-    ablation = HeadSet.parse(args.ablate, args.ablation) if args.ablate is not None else None
-    return DecoderRequests(generation, ablation)
+    return DecoderRequests.of(
+        args.next_tokens,
+        args.generate,
+        args.decoding,
+        args.decoding_temperature,
+        args.top_k,
+        config.seed,
+        args.ablate,
+        args.ablation,
+    )
 
 
 def describe(selection: TraceSelection, heads: int) -> str:

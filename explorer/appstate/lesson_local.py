@@ -46,6 +46,26 @@ LOCAL_STEPS: tuple[Step, ...] = (
         id="local.monotonic",
     ),
     Step(
+        "local_reorder",
+        QT_TRANSLATE_NOOP("Lesson", "local-m on reordering: the window misses the word that moved"),
+        "p_t = t,   [p_t − D, p_t + D]",
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Now English into Chinese, where words move: Chinese puts the time before the verb. "
+            "星期一 (Monday) is output word 1 but source word 6; local-m's window at p_t = 1 with "
+            "D = 3 covers source words 0 to 4, so the word it should read is outside it. 九月 "
+            "(September), output word 7, is source word 12, outside [4, 10]. Chinese also drops "
+            "“the” and “in”: the output is shorter than the source, so p_t = t falls further "
+            "behind the words it should read with every clause: on this sentence p_t is within one "
+            "word of the right source word on 6 of 10 steps. local-p predicts p_t: it jumps to 6.2 "
+            "for 星期一 and back to 2.0 for the verb, 9 of 10. All three write this sentence right: "
+            "the decoder starts from the encoder's summary of the whole sentence, so the window is "
+            "not its only way to a word.",
+        ),
+        tab=TAB,
+        id="local.reorder",
+    ),
+    Step(
         "local_predictive",
         QT_TRANSLATE_NOOP("Lesson", "local-p: the model predicts p_t"),
         "p_t = S · sigmoid(v_pᵀ tanh(W_p h_t)),   a_t(s) = align_t(s) · exp(−(s − p_t)² / 2σ²)",

@@ -1,4 +1,5 @@
-"""The Global vs local tab's state, without Qt: the text, the local model beside global
+"""The Global vs local tab's state, without Qt: the task (copy-twice, monotonic; reorder-zh,
+the sentence grammar into Chinese, where words move), the text, the local model beside global
 attention, the window D it reads with, the selected output step, and its training run.
 
 ``LocalWindowState`` hangs off ``ExplorerState.labs["local"]`` (explorer.appstate.labs). Its
@@ -6,7 +7,7 @@ settings are one frozen ``LocalSettings`` that a session saves; the weights in u
 pair or a snapshot of a run trained here) are held as every lab holds them
 (explorer.appstate.lab.LabState). Subscribers hear the ``EVENTS``:
 
-    request     what is compared changed (the text, the local model, the D it reads with)
+    request     what is compared changed (the task, the text, the local model, the D it reads with)
     weights     the shipped pair or the run's weights, another snapshot (LabState)
     selection   the selected output step
     training    the run started, moved on or ended; its steps, seed or trained D changed
@@ -19,6 +20,9 @@ the chosen local model side by side from scratch (``train_window_pair``) on a th
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -41,6 +45,26 @@ from explorer.training import Snapshot
 
 EVENTS = ("request", "weights", "selection", "training")
 DEFAULT_SOURCE = "a b c d e f g h"  # 16 words written: rows a projector shows
+TASKS = ("copy-twice", "reorder-zh")  # monotonic; the sentence grammar with reordering
+# Each task's examples, the first its default text. The reordering ones are the grammar's
+# sentences whose time moves before the verb; the two-clause one is the lesson's case.
+EXAMPLES = {
+    "copy-twice": (
+        DEFAULT_SOURCE,
+        "a b c d e",
+        "a b c d e f g h i j k l m n o",
+        "t s r q p o n m l k j i h g f e d c b a",
+    ),
+    "reorder-zh": (
+        "Jane visits Africa in September",
+        "Paul sees the red car on Monday and Jane visits Africa in September",
+        "Emma buys a small dog in July and Tom likes Japan on Sunday and Anna sees the white bag",
+        "Lucas and Jane go to France in May",
+    ),
+}
+REORDER_CASE = EXAMPLES["reorder-zh"][1]  # the lesson's case of local-m on reordering
+# What a lesson step of the track (explorer/appstate/lesson_local.py) shows: its task and text.
+LESSON_TEXTS = {"local.reorder": ("reorder-zh", REORDER_CASE)}
 MAX_TEXT = 1000
 WINDOW_RANGE = (1, 30)  # the D a model reads with or trains with
 SHIPPED_WINDOW = 3  # the D the shipped local models were trained with
@@ -51,6 +75,7 @@ class LocalSettings:
     """What a session keeps of the tab: every choice, nothing computed."""
 
     source: str = DEFAULT_SOURCE
+    task: str = TASKS[0]
     local: str = "local-p-ours"
     window: int = SHIPPED_WINDOW  # the D the local model reads with (its trained D or another)
     step: int | None = None  # the selected output step
@@ -63,6 +88,8 @@ class LocalSettings:
             raise ValueError(f"the source must be text of at most {MAX_TEXT} characters")
         if self.local not in LOCAL_MODELS:
             raise ValueError(f"local {self.local!r} is not one of {', '.join(LOCAL_MODELS)}")
+        if self.task not in TASKS:
+            raise ValueError(f"task {self.task!r} is not one of {', '.join(TASKS)}")
         _whole(self.window, "window", *WINDOW_RANGE)
         _whole(self.train_window, "train_window", *WINDOW_RANGE)
         _whole(self.train_steps, "train_steps", *STEPS_RANGE)
@@ -97,10 +124,19 @@ class LocalRequest:
     step: int = 0
     snapshot: Snapshot | None = field(default=None, compare=False)
 
-    def compute(self, previous: tuple[LocalRequest, ComparedWindows] | None = None) -> ComparedWindows:
+    def compute(
+        self,
+        previous: tuple[LocalRequest, ComparedWindows] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> ComparedWindows | None:
         """Both traces (LabError with a one-line message for text the models cannot read).
         ``previous``: the last request and its result; when only the D differs, its global
-        trace is this one's (global attention reads no window)."""
+        trace is this one's (global attention reads no window). A request computed lately is
+        answered from ``COMPUTED`` (a D slider moved back and forth decodes each D once).
+        ``should_stop()`` True: a newer request replaced this one, None is returned unfinished."""
+        known = COMPUTED.get(self)
+        if known is not None:
+            return known
         if self.weights == "shipped" or self.snapshot is None:
             models = shipped_pair(self.pair)
         else:
@@ -108,7 +144,41 @@ class LocalRequest:
         same_global = None
         if previous is not None and replace(previous[0], window=self.window) == self:
             same_global = previous[1].global_
-        return compare_windows(models, self.pair.task, self.source, self.window, same_global)
+        if should_stop is not None and should_stop():
+            return None
+        compared = compare_windows(models, self.pair.task, self.source, self.window, same_global)
+        COMPUTED.put(self, compared)
+        return compared
+
+
+class ComputedCache:
+    """The last few requests' results (equal requests give equal traces), oldest dropped first."""
+
+    def __init__(self, size: int = 32):
+        self.size = size
+        self._items: OrderedDict[LocalRequest, ComparedWindows] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, request: LocalRequest) -> ComparedWindows | None:
+        with self._lock:
+            found = self._items.get(request)
+            if found is not None:
+                self._items.move_to_end(request)
+            return found
+
+    def put(self, request: LocalRequest, compared: ComparedWindows) -> None:
+        with self._lock:
+            self._items[request] = compared
+            self._items.move_to_end(request)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+COMPUTED = ComputedCache()
 
 
 class LocalWindowState(LabState):
@@ -136,7 +206,7 @@ class LocalWindowState(LabState):
         """The pair whose weights are in use: the run's, or the shipped one of the chosen model."""
         if self.shown_snapshot() is not None and self.run is not None:
             return self.run.spec
-        return WindowPair(self.settings.local, SHIPPED_WINDOW)
+        return WindowPair(self.settings.local, SHIPPED_WINDOW, self.settings.task)
 
     def request(self) -> LocalRequest:
         s = self.settings
@@ -146,14 +216,26 @@ class LocalWindowState(LabState):
         return LocalRequest(s.source, run.spec, s.window, "trained", run.id, snap.step, snap)
 
     def arrive_at_step(self, step_id: str) -> None:
-        """Every step of the track explains the staircase of the lesson's letters."""
-        self.set_source(DEFAULT_SOURCE)
+        """Each step's task and text: the staircase of the lesson's letters, or its sentence."""
+        task, text = LESSON_TEXTS.get(step_id, (TASKS[0], DEFAULT_SOURCE))
+        self.set_task(task)
+        self.set_source(text)
 
     # -- what is compared ------------------------------------------------------------------------------
     def set_source(self, text: str) -> bool:
         if not isinstance(text, str):
             raise ValueError("the source must be text")
         return self._change(("request",), source=text[:MAX_TEXT], step=None)
+
+    def set_task(self, task: str) -> bool:
+        """Another task: its first example as the text (the letters of one are no sentence of the other)."""
+        if task not in TASKS:
+            raise ValueError(f"task {task!r} is not one of {', '.join(TASKS)}")
+        if task == self.settings.task:
+            return False
+        self._change(("request", "training"), task=task, source=EXAMPLES[task][0], step=None)
+        self._keep_weights_fitting()
+        return True
 
     def set_local(self, local: str) -> bool:
         if local not in LOCAL_MODELS:
@@ -185,14 +267,16 @@ class LocalWindowState(LabState):
         return self._change(("training",), train_steps=steps, train_seed=seed)
 
     def new_run(self, options: TrainOptions) -> LabRun:
-        pair = WindowPair(self.settings.local, self.settings.train_window)
+        pair = WindowPair(self.settings.local, self.settings.train_window, self.settings.task)
         self._change(("request",), window=pair.window)  # the trained weights read with their own D
         return LabRun(partial(train_window_pair, pair), options, goal=GOAL, spec=pair)
 
     def run_fits(self, spec: WindowPair) -> bool:
-        return self.settings.local == spec.local
+        return (self.settings.local, self.settings.task) == (spec.local, spec.task)
 
     def show_run_model(self, spec: WindowPair) -> None:
+        if spec.task != self.settings.task:
+            self._change(("request", "training"), task=spec.task, source=EXAMPLES[spec.task][0], step=None)
         self._change(("request", "training"), local=spec.local)
 
     # -- sessions --------------------------------------------------------------------------------------

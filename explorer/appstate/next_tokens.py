@@ -129,7 +129,7 @@ def next_tokens_job(
 
     def choice(token_id: int) -> NextTokenChoice:
         return NextTokenChoice(
-            model.tokenizer.label(token_id),
+            model.tokenizer.label_after(ids[: position + 1], token_id),
             token_id,
             float(before[token_id]),
             written_text(model.tokenizer, ids, token_id, limit) if last else None,

@@ -38,6 +38,10 @@ GOAL = Goal("accuracy", 0.9)
 # The window's runs: the data experiment's recipe (explorer.vision.data_curve.RECIPES), the
 # evaluations often enough for a curve, a snapshot every 25 steps, one torch thread each.
 WINDOW_TRAINING = TrainOptions(eval_every=50, snapshot_every=25, device="auto", threads=1)
+# Each model evaluates every eval_every × this many steps: the ViT's evaluation (500 pictures
+# through every stage of its attention) costs as much as 8 of its steps, the CNN's 3, and the
+# ViT's is the longer run, the one the pair waits for.
+EVAL_SPACING = {"cnn": 1, "vit": 2}
 _CONFIG = ViTConfig()
 PATCHES = _CONFIG.grid**2
 
@@ -107,7 +111,7 @@ def _train_pair_member(model: str, size: int, options: TrainOptions, **callbacks
         size,
         options.seed,
         options.steps,
-        eval_every=options.eval_every,
+        eval_every=options.eval_every * EVAL_SPACING[model],
         eval_size=options.eval_size,
         snapshot_every=options.snapshot_every,
         device=options.device,

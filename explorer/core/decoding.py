@@ -34,6 +34,7 @@ from explorer.models.tokenizer import TextTokenizer
 __all__ = [
     "ABLATIONS",
     "DECODINGS",
+    "DecoderRequests",
     "Generation",
     "GenerationSpec",
     "HeadSet",
@@ -67,6 +68,47 @@ def check_next_tokens(k: object) -> int:
     if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= MAX_NEXT_TOKENS:
         raise ConfigError.of("decoding.next_tokens", value=k, limit=MAX_NEXT_TOKENS)
     return k
+
+
+# -- what a trace is asked beyond the attention -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DecoderRequests:
+    """The trace command's (and ``explorer.trace``'s) questions beyond the attention: the top
+    ``next_tokens`` after every position, ``generation`` (written with the ``ablation``'s heads
+    off, when any) and ``ablation`` (what turning heads off changes)."""
+
+    next_tokens: int = 0
+    generation: GenerationSpec | None = None
+    ablation: HeadSet | None = None
+
+    @classmethod
+    def of(
+        cls,
+        next_tokens: int = 0,
+        generate: int = 0,
+        decoding: str = "greedy",
+        temperature: float = 1.0,
+        top_k: int = 0,
+        seed: int = 0,
+        ablate: str | None = None,
+        ablation: str = "zero",
+    ) -> DecoderRequests:
+        """Checked (ConfigError) before anything is computed; ``generate`` 0: nothing written."""
+        check_next_tokens(next_tokens)
+        generation = None
+        if isinstance(generate, bool) or generate != 0:
+            generation = GenerationSpec(generate, decoding, temperature, top_k, seed)
+        heads = HeadSet.parse(ablate, ablation) if ablate is not None else None
+        return cls(next_tokens, generation, heads)
+
+    def answer(self, engine: Any, config: Any, trace: Any) -> None:
+        """Fill the trace's ``generation`` and ``ablation`` (its next tokens come with it)."""
+        if self.generation is not None:
+            trace.generation = engine.generate(config, self.generation, heads=self.ablation)
+        if self.ablation is not None:
+            trace.ablation = engine.ablate(config, self.ablation, k=self.next_tokens or 5)
 
 
 # -- writing --------------------------------------------------------------------------------------
@@ -113,10 +155,12 @@ class Generation:
     ids: list[int] = field(default_factory=list)  # the tokens written
     steps: list[dict[str, Any]] = field(default_factory=list)
     stopped: str = "length"  # "length", "end of text" or "context"
+    heads: HeadSet | None = None  # the heads off while writing (None: every head on)
 
     def to_dict(self, tokenizer: TextTokenizer) -> dict[str, Any]:
         return {
             **self.spec.describe(),
+            "heads_off": None if self.heads is None else self.heads.describe(),
             "layer": self.layer,
             "stopped": self.stopped,
             "ids": self.ids,
@@ -134,11 +178,15 @@ def generate(
     device: torch.device,
     weights: DecoderWeights | None = None,
     between: Callable[[], None] | None = None,
+    heads: HeadSet | None = None,
 ) -> Generation:
     """Write ``spec.tokens`` tokens after ``ids``; each step records the chosen token, its
-    probability, the top 5, and the attention of the writing position (every head of ``layer``)."""
+    probability, the top 5, and the attention of the writing position (every head of ``layer``).
+    With ``heads``, every step is the forward with those heads off (a mean over the text so far)."""
     gen = torch.Generator().manual_seed(spec.seed)
-    out = Generation(spec, layer, list(ids))
+    heads = heads if heads is not None and heads.heads else None
+    out = Generation(spec, layer, list(ids), heads=heads)
+    ablation = None if heads is None else heads.ablation
     current = list(ids)
     limit, ends = model.max_tokens, set(model.config.eos_token_ids)
     for _ in range(spec.tokens):
@@ -146,7 +194,12 @@ def generate(
             out.stopped = "context"
             break
         run = run_decoder(
-            model, torch.tensor(current, device=device), weights, keep_weights=[layer], between_layers=between
+            model,
+            torch.tensor(current, device=device),
+            weights,
+            keep_weights=[layer],
+            ablation=ablation,
+            between_layers=between,
         )
         last = run.final[-1:]
         top = next_tokens(model, last, k=max(5, spec.top_k or 5), weights=weights)

@@ -340,17 +340,32 @@ class Engine:
                 return logits(model, final, self._weights_on(model, device)).cpu()
 
     def generate(
-        self, config: AttentionConfig, spec: GenerationSpec, should_stop: Callable[[], bool] | None = None
+        self,
+        config: AttentionConfig,
+        spec: GenerationSpec,
+        should_stop: Callable[[], bool] | None = None,
+        heads: HeadSet | None = None,
     ) -> dict[str, Any]:
-        """Write ``spec.tokens`` tokens after the config's text (see ``decoding.generate``)."""
+        """Write ``spec.tokens`` tokens after the config's text (see ``decoding.generate``), with
+        ``heads`` turned off in every step's forward when given."""
         model = self.decoder(config)
         self._local.should_stop = should_stop
+        if heads is not None:
+            c = model.config
+            heads.check(c.num_hidden_layers, c.num_attention_heads, model.name)
         device, _ = choose_device(config.device)
         tok = self._decoder_tokens(config, model)
         self._check_layer(model, config.layer)
         with threads_for(len(tok.ids) * model.config.hidden_size**2 * 12 * model.config.num_hidden_layers):
             out = generate(
-                model, tok.ids, spec, config.layer, device, self._weights_on(model, device), self._check_stop
+                model,
+                tok.ids,
+                spec,
+                config.layer,
+                device,
+                self._weights_on(model, device),
+                self._check_stop,
+                heads,
             )
         return out.to_dict(model.tokenizer)
 

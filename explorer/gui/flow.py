@@ -18,6 +18,7 @@ class FlowLayout(QtWidgets.QLayout):
         super().__init__(parent)
         self._items: list[QtWidgets.QLayoutItem] = []
         self._stretch: set[int] = set()  # ids of items that take the rest of their line
+        self._heights: dict[tuple, int] = {}  # a height for a width and the items' sizes
         self.setSpacing(spacing)
         self.setContentsMargins(0, 0, 0, 0)
 
@@ -50,7 +51,18 @@ class FlowLayout(QtWidgets.QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:
-        return self._place(QtCore.QRect(0, 0, width, 0), move=False)
+        # asked several times for each layout of the window (every new status line while a lab
+        # trains): the same width and the same items' sizes give the same height
+        sizes = tuple(
+            (i.sizeHint().width(), i.sizeHint().height(), id(i) in self._stretch) for i in self._shown()
+        )
+        m = self.contentsMargins()
+        key = (width, self.spacing(), m.left(), m.top(), m.right(), m.bottom(), sizes)
+        if key not in self._heights:
+            if len(self._heights) > 64:
+                self._heights.clear()
+            self._heights[key] = self._place(QtCore.QRect(0, 0, width, 0), move=False)
+        return self._heights[key]
 
     def setGeometry(self, rect: QtCore.QRect) -> None:
         super().setGeometry(rect)

@@ -118,6 +118,27 @@ class Attention(nn.Module):
         return attend(x, x, self.projections(keep), self.settings)  # the core builds the causal mask
 
 
+class RunDropout(nn.Module):
+    """nn.Dropout drawing from a generator the training run owns.
+
+    torch's global generator is shared by every thread: two runs training at once with
+    nn.Dropout would take each other's draws and neither would repeat for its seed. With no
+    generator given (``generator`` None) this is nn.Dropout exactly."""
+
+    def __init__(self, p: float):
+        super().__init__()
+        self.p = p
+        self.generator: torch.Generator | None = None
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if not self.training or self.p == 0:
+            return x
+        if self.generator is None:
+            return F.dropout(x, self.p, training=True)
+        keep = torch.empty_like(x).bernoulli_(1 - self.p, generator=self.generator)
+        return x * keep / (1 - self.p)
+
+
 class MLP(nn.Module):
     def __init__(self, config: GPTConfig):
         super().__init__()
@@ -136,7 +157,7 @@ class Block(nn.Module):
         self.ln_2 = nn.LayerNorm(config.n_embd, eps=LAYER_NORM_EPS)
         self.mlp = MLP(config)
         self.has_mlp = config.mlp
-        self.drop = nn.Dropout(config.dropout)  # on each branch before it joins the residual
+        self.drop = RunDropout(config.dropout)  # on each branch before it joins the residual
 
     def forward(
         self, x: torch.Tensor, keep: torch.Tensor | None, record: list[Recorded] | None
@@ -168,7 +189,7 @@ class _Transformer(nn.Module):
         self.wpe = nn.Embedding(config.n_positions, config.n_embd)
         self.h = nn.ModuleList(Block(config) for _ in range(config.n_layer))
         self.ln_f = nn.LayerNorm(config.n_embd, eps=LAYER_NORM_EPS)
-        self.drop = nn.Dropout(config.dropout)
+        self.drop = RunDropout(config.dropout)
 
 
 @dataclass
@@ -217,6 +238,12 @@ class GPT(nn.Module):
         with torch.device("meta"):
             model = cls(config)
         return model.to_empty(device="cpu")
+
+    def draw_dropout_from(self, generator: torch.Generator) -> None:
+        """Every dropout of this model draws from ``generator`` (a training run's own)."""
+        for module in self.modules():
+            if isinstance(module, RunDropout):
+                module.generator = generator
 
     def gpt2_init(self) -> None:
         """GPT-2's initialisation, N(0, 0.02) with the residual projections scaled by

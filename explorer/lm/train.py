@@ -14,7 +14,8 @@ head's scores (``induction/1.2`` is layer 1, head 2), the best of them and, for 
 task, the held-out loss. Cancel raises ``explorer.training.TrainingCancelled`` between steps.
 
 Determinism: the same seed, the same losses on the CPU (one seeded start, one generator for
-the batches, a fixed thread count). The probe is the same for every seed and run.
+the batches, dropout drawn from the run's own generator, a fixed thread count), also while
+another run trains beside it. The probe is the same for every seed and run.
 """
 
 from __future__ import annotations
@@ -156,6 +157,7 @@ def train_lm(
             if spec.init == "gpt2":
                 model.gpt2_init()
         model = model.to(device)
+        model.draw_dropout_from(torch.Generator(device).manual_seed(options.seed))
         trained = [p for p in model.parameters() if p.requires_grad]
         optimiser = torch.optim.Adam(trained, lr=options.learning_rate)
         batches = np.random.default_rng(options.seed)

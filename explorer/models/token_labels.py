@@ -11,7 +11,9 @@ neighbours, and the token is labelled with what it holds:
   as ``↵``, a tab as ``⇥``, other control characters as their code, ``\x1c`` (their control
   pictures, ␜, are boxes in most fonts and unreadable where they are not);
 - part of a character as the character and which of its bytes it holds, "我 1/3" (the first
-  of three bytes), "我 2–3/3"; a byte that belongs to no character as "<0xE6>";
+  of three bytes), "我 2–3/3"; the start of a character the text has not finished yet (a next
+  token that begins one) as its bytes and which of the character's they are, "<0xE6> 1/3";
+  a byte that belongs to no character as "<0xFF>";
 - special tokens (<s>, <|endoftext|>) as they are spelled; WordPiece pieces ("##ing") too.
 """
 
@@ -134,7 +136,7 @@ class Labeller:
 def label_bytes(chunks: list[bytes]) -> list[str]:
     """Labels for consecutive tokens holding these bytes, decoded across token boundaries."""
     stream = b"".join(chunks)
-    chars = _characters(stream)  # (start, end, text or None)
+    chars = _characters(stream)  # (start, end, text or None, the character's length in bytes)
     labels, start, c = [], 0, 0
     for chunk in chunks:
         end = start + len(chunk)
@@ -142,19 +144,22 @@ def label_bytes(chunks: list[bytes]) -> list[str]:
             c += 1
         segments, text_run, k = [], "", c
         while k < len(chars) and chars[k][0] < end:
-            cs, ce, text = chars[k]
+            cs, ce, text, size = chars[k]
             if text is not None and cs >= start and ce <= end:
                 text_run += show(text)
             else:
                 if text_run:
                     segments.append(text_run)
                     text_run = ""
-                if text is None:
-                    segments.append(f"<0x{stream[cs]:02X}>")
+                first, last = max(start, cs) - cs + 1, min(end, ce) - cs
+                held = f"{first}" if first == last else f"{first}–{last}"
+                if text is not None:
+                    segments.append(f"{text} {held}/{size}")
+                elif size > 1:  # a character begun at the end of the text: its bytes so far
+                    codes = "".join(f"<0x{b:02X}>" for b in stream[max(start, cs) : min(end, ce)])
+                    segments.append(f"{codes} {held}/{size}")
                 else:
-                    first, last = max(start, cs) - cs + 1, min(end, ce) - cs
-                    held = f"{first}" if first == last else f"{first}–{last}"
-                    segments.append(f"{text} {held}/{ce - cs}")
+                    segments.append(f"<0x{stream[cs]:02X}>")
             k += 1
         if text_run:
             segments.append(text_run)
@@ -179,9 +184,11 @@ def show(char: str) -> str:
     return char
 
 
-def _characters(stream: bytes) -> list[tuple[int, int, str | None]]:
-    """UTF-8 characters with their byte spans; an invalid byte is a span of one with no text."""
-    out, i = [], 0
+def _characters(stream: bytes) -> list[tuple[int, int, str | None, int]]:
+    """UTF-8 characters with their byte spans and lengths; an invalid byte is a span of one with
+    no text, the bytes so far of a character the stream ends inside are one span with no text."""
+    out: list[tuple[int, int, str | None, int]] = []
+    i = 0
     while i < len(stream):
         size = _utf8_length(stream[i])
         text = None
@@ -190,9 +197,12 @@ def _characters(stream: bytes) -> list[tuple[int, int, str | None]]:
                 text = stream[i : i + size].decode("utf-8")
             except UnicodeDecodeError:
                 text = None
+        elif size and all(0x80 <= b <= 0xBF for b in stream[i + 1 :]):
+            out.append((i, len(stream), None, size))  # unfinished: what follows may finish it
+            break
         if text is None:
             size = 1
-        out.append((i, i + size, text))
+        out.append((i, i + size, text, size))
         i += size
     return out
 

@@ -87,6 +87,12 @@ class TextTokenizer:
         special = token_id in self.labeller.special_ids
         return self.labeller.labels([piece], [token_id], [special])[0]
 
+    def label_after(self, ids: list[int], token_id: int) -> str:
+        """A next token's label after the text ``ids``, as the text will label it once written:
+        the byte that finishes a character reads "我 3/3", one that begins a character "<0xE6> 1/3"."""
+        context = list(ids[-3:])  # a character's other bytes: at most three tokens back
+        return self.labels([*context, token_id])[-1]
+
     def labels(self, ids: list[int]) -> list[str]:
         """Labels of consecutive ids, decoded together (a character split over tokens reads whole)."""
         pieces = [self._tok.id_to_token(i) or f"<id {i}>" for i in ids]

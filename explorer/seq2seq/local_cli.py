@@ -1,8 +1,11 @@
 """The windowed models' commands (global, local-m, local-p, local-p-ours):
 
-    train      --model local-p-ours --task copy-twice [--window D] --steps N [--seed S] --out DIR
+    train      --model local-p-ours --task copy-twice|reorder-zh [--window D] --steps N [--seed S]
+               [--float16] --out DIR
                explorer.seq2seq.sequence_cli's train, then where the window sits against the truth
-               on held-out pairs (explorer.seq2seq.local_eval), added to the checkpoint's record
+               on held-out pairs (explorer.seq2seq.local_eval), added to the checkpoint's record;
+               --float16 stores the weights rounded to float16 (the shipped checkpoints: half the
+               size) and measures the rounded model
     translate  --source TEXT [--task copy-twice] [--model local-p-ours] [--checkpoint DIR] [--window D]
                --out FILE.json|.npz: every step's p_t, window, Gaussian and weights
                (explorer.seq2seq.local_trace); --window reads the trained weights through another D
@@ -49,6 +52,8 @@ def checkpoint_model(folder: str) -> str | None:
 
 # -- train -------------------------------------------------------------------------------------
 def train_main(argv: list[str]) -> int:
+    half = "--float16" in argv
+    argv = [a for a in argv if a != "--float16"]
     code = sequence_cli.train_main(argv)  # trains, saves, prints; fails with status 2 on bad input
     probe = Parser(add_help=False)
     probe.add_argument("--out")
@@ -56,16 +61,26 @@ def train_main(argv: list[str]) -> int:
 
     from explorer.seq2seq.length_curve import evaluation_pairs
     from explorer.seq2seq.local_eval import window_report
+    from explorer.seq2seq.local_lab import window_pairs
     from explorer.seq2seq.sequence_checkpoints import load_sequence_checkpoint, save_sequence_checkpoint
     from explorer.seq2seq.tasks import get_task
 
     model, training = load_sequence_checkpoint(out)
     assert isinstance(model, WindowedTranslator)  # WINDOW_MODELS, global included, are windowed
-    pairs = evaluation_pairs(get_task(model.spec.task), WINDOW_EVAL_PER_LENGTH, seed=2)
+    if half:
+        round_to_float16(model)
+        training["command"] += " --float16"
+        training["weights"] = "float16"
+    task = get_task(model.spec.task)
+    pairs = (  # every string length the task writes; the clause counts of reorder-zh
+        evaluation_pairs(task, WINDOW_EVAL_PER_LENGTH, seed=2)
+        if task.kind == "copy"
+        else window_pairs(task.name, WINDOW_EVAL_PER_LENGTH)
+    )
     report = window_report(model, pairs)
     training["window"] = window_record(report)
     try:
-        save_sequence_checkpoint(out, model, training)
+        save_sequence_checkpoint(out, model.half() if half else model, training)
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror or exc}")
     share, error = report.centre_share(), report.centre_error()
@@ -76,6 +91,16 @@ def train_main(argv: list[str]) -> int:
     )
     say(f"{out}: D = {model.spec.window}, {where}, largest weight on a true word {report.argmax_share():.1%}")
     return code
+
+
+def round_to_float16(model) -> None:
+    """The weights as float16 would store them (kept float32: the numbers measured are the shipped ones)."""
+    import torch
+
+    with torch.no_grad():
+        for tensor in model.state_dict().values():
+            if tensor.is_floating_point():
+                tensor.copy_(tensor.half().float())
 
 
 def window_record(report) -> dict:

@@ -27,6 +27,7 @@ import torch
 from explorer.lab import Goal, TrainOptions
 from explorer.seq2seq.local_attention import LOCAL_MODELS, WindowedTranslator, check_window
 from explorer.seq2seq.local_eval import forced_distances
+from explorer.seq2seq.local_tasks import WINDOW_GROUPS
 from explorer.seq2seq.local_trace import WindowTrace, trace_window
 from explorer.seq2seq.sequence_checkpoints import load_sequence_model, shipped_sequence_folder
 from explorer.seq2seq.sequence_models import build_sequence_model, sequence_spec
@@ -80,10 +81,12 @@ class WindowPair:
         return models  # type: ignore[return-value]
 
 
-def window_pairs(task: str = PAIR_TASK):
+def window_pairs(task: str = PAIR_TASK, per_group: int = WINDOW_EVAL):
+    """Held-out pairs of every length the window is measured at (string lengths, clause counts)."""
     rng = np.random.default_rng(2)
     chosen = get_task(task)
-    return [pair for n in WINDOW_LENGTHS for pair in chosen.held_out(rng, WINDOW_EVAL, n)]
+    groups = WINDOW_GROUPS.get(task, WINDOW_LENGTHS)
+    return [pair for n in groups for pair in chosen.held_out(rng, per_group, n)]
 
 
 def window_measure(pair: WindowPair):

@@ -1,4 +1,5 @@
-"""A task where a window has something to show: every source token written twice.
+"""Tasks where a window has something to show: every source token written twice (monotonic),
+and the lesson's sentences into Chinese, where words move (reordering).
 
     task = get_task("copy-twice")
     task.sample(rng, 32)             → one batch of strings of one length, 5–30 tokens
@@ -13,6 +14,15 @@ strings of length L are ``held_out(rng, n, L)``, the copy task's convention, so 
 curves (explorer.seq2seq.length_curve) evaluate it at lengths 5, 10, … 60 (longer than any
 string trained on from 35 up).
 
+The reordering task, ``reorder-zh``: 1–3 clauses of the sentence grammar (explorer.seq2seq
+.sentences) joined by "and", into Chinese. Chinese puts the time before the verb ("Jane visits
+Africa in September" → 简 九月 访问 非洲: 九月 translates source word 4 at output step 1) and
+drops "in", "the", "to", so the output is shorter than the source and the alignment drifts
+ahead of t as the clauses go on: a window at p_t = t (local-m) misses the moved word and, a
+clause or two later, the words it should be reading. Held-out sentences are the grammar's
+held-out clauses (``held_out(rng, n, clauses)``); ``WINDOW_GROUPS`` says which lengths the
+window is measured at for each task.
+
 Registered into explorer.seq2seq.tasks.TASKS on import.
 """
 
@@ -22,9 +32,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from explorer.seq2seq import sentences
 from explorer.seq2seq.tasks import COPY_LETTERS, TASKS, Pair, Task
 
 TWICE_SHORTEST, TWICE_LONGEST = 5, 30
+REORDER_CLAUSES = 3  # the most clauses a reorder-zh sentence joins
 
 
 def twice_pair(tokens: tuple[str, ...]) -> Pair:
@@ -65,3 +77,46 @@ TWICE = TwiceTask(
     scoring="general",  # Luong's score, the one the local models were built and shipped with
 )
 TASKS.setdefault(TWICE.name, TWICE)
+
+
+def sentence_pair(example: sentences.SentenceExample) -> Pair:
+    return Pair(example.source, example.target, example.links)
+
+
+@dataclass(frozen=True)
+class ReorderTask(Task):
+    clauses: int = REORDER_CLAUSES
+
+    def sample(self, rng: np.random.Generator, n: int, progress: float = 1.0) -> list[Pair]:
+        count = int(rng.integers(1, self.clauses + 1))  # one clause count per batch
+        return [sentence_pair(sentences.sample_sentence(rng, self.language, count)) for _ in range(n)]
+
+    def held_out(self, rng: np.random.Generator, n: int, clauses: int = 1) -> list[Pair]:
+        """``n`` sentences of ``clauses`` held-out clauses (never trained on, alone or joined)."""
+        return [
+            sentence_pair(sentences.render(sentences.sample_clauses(rng, clauses, "held_out"), self.language))
+            for _ in range(n)
+        ]
+
+    def read(self, text: str) -> list[str]:
+        return text.split()
+
+    def truth(self, tokens: list[str]) -> Pair | None:
+        example = sentences.parse(tokens, self.language)
+        return sentence_pair(example) if example else None
+
+
+REORDER = ReorderTask(
+    "reorder-zh",
+    f"1–{REORDER_CLAUSES} English clauses joined by 'and' → Chinese: the time moves before the verb",
+    sentences.source_words(),
+    sentences.target_words("zh"),
+    max_source=40,
+    language="zh",
+    example="Jane visits Africa in September",
+    scoring="general",
+)
+TASKS.setdefault(REORDER.name, REORDER)
+
+# The lengths the window's numbers are measured at: string lengths, or clause counts.
+WINDOW_GROUPS = {TWICE.name: (5, 10, 20, 30), REORDER.name: (1, 2, 3)}

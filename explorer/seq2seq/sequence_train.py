@@ -63,6 +63,12 @@ class SequenceTrainOptions:
     hidden: int = 48  # encoder GRU width per direction (the decoders have twice this)
     embed: int = 32
     window: int = 3  # local attention's D (explorer.seq2seq.local_attention)
+    # a model's own learning rate, as a multiple of ``lr``: (("no-attention", 2.0),); the
+    # schedule (cool-down) is the same for every model
+    lr_factors: tuple[tuple[str, float], ...] = ()
+
+    def lr_of(self, model: str) -> float:
+        return self.lr * dict(self.lr_factors).get(model, 1.0)
 
 
 @dataclass(frozen=True)
@@ -128,7 +134,9 @@ def train_sequence_models(
             with isolated_generator(seed):  # the same start whether trained alone or beside another
                 built[name] = build_sequence_model(spec).to(device)
         container = torch.nn.ModuleDict(built)
-        optimisers = {name: torch.optim.Adam(m.parameters(), lr=options.lr) for name, m in built.items()}
+        optimisers = {
+            name: torch.optim.Adam(m.parameters(), lr=options.lr_of(name)) for name, m in built.items()
+        }
         vocab = next(iter(specs.values())).vocab
         batches = np.random.default_rng(seed)
         held_out = evaluation_pairs(task, options.eval_per_group)
@@ -139,13 +147,13 @@ def train_sequence_models(
         evaluation = {"seconds": 0.0}
 
         def take_step(i: int) -> float:
-            rate = options.lr * max(0.05, min(1.0, (steps - i) / cooldown_steps))
+            rate = max(0.05, min(1.0, (steps - i) / cooldown_steps))
             batch = make_sequence_batch(task.sample(batches, options.batch_size, i / steps), vocab).to(device)
             total = 0.0
             for name, model in built.items():
                 started = time.thread_time()
                 for group in optimisers[name].param_groups:
-                    group["lr"] = rate
+                    group["lr"] = options.lr_of(name) * rate
                 logits = model(batch.source, batch.lengths, batch.target_in)
                 loss = F.cross_entropy(logits.flatten(0, 1), batch.target.flatten(), ignore_index=PAD)
                 optimisers[name].zero_grad(set_to_none=True)

@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import torch
@@ -71,6 +72,7 @@ def mean_distance(weights: np.ndarray, config: ViTConfig) -> np.ndarray:
     return mean_attention_distance(patch_weights(weights), patch_centres(config).numpy())
 
 
+@lru_cache(maxsize=8)
 def uniform_distance(config: ViTConfig) -> float:
     """The mean distance of a head that spreads its weight evenly over the patches: the mark
     between a local head (below it) and one that looks anywhere (16.5 pixels on 8×8 patches of 4)."""

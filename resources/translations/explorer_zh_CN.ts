@@ -2241,7 +2241,7 @@
     </message>
     <message>
         <source>Top-&amp;k</source>
-        <translation>Top-&amp;k</translation>
+        <translation>候选数(&amp;K)</translation>
     </message>
     <message>
         <source>See&amp;d</source>
@@ -2505,6 +2505,10 @@
     <message>
         <source>Switch heads of this layer off (any layers: pick another layer and switch more); the next-token panel shows each token&apos;s probability before and after.</source>
         <translation>关闭这一层的头（可以跨层：换一层再关更多）；下一个词元面板显示每个词元关闭前后的概率。</translation>
+    </message>
+    <message>
+        <source>Switch heads of this layer off (any layers: pick another layer and switch more); the panel beside shows each token&apos;s output vector&apos;s cosine to the one with every head on.</source>
+        <translation>关闭这一层的头（可以跨层：换一层再关更多）；旁边的面板显示每个词元的输出向量与所有头都开着时的输出向量之间的余弦。</translation>
     </message>
     <message>
         <source>output zeroed</source>
@@ -3315,6 +3319,14 @@
         <translation>局部注意力只读取 2D + 1 个源词组成的窗口：看哪里是硬性的选择，窗口内部是软权重。local-m 直接把窗口中心 p_t（菱形）放在输出位置 t。源和目标步调一致时这样正合适；这里输出长一倍，窗口就跑到阶梯前面去了，越过源句末尾之后干脆什么也读不到。</translation>
     </message>
     <message>
+        <source>local-m on reordering: the window misses the word that moved</source>
+        <translation>local-m 遇到语序调换：窗口错过了挪了位置的词</translation>
+    </message>
+    <message>
+        <source>Now English into Chinese, where words move: Chinese puts the time before the verb. 星期一 (Monday) is output word 1 but source word 6; local-m&apos;s window at p_t = 1 with D = 3 covers source words 0 to 4, so the word it should read is outside it. 九月 (September), output word 7, is source word 12, outside [4, 10]. Chinese also drops “the” and “in”: the output is shorter than the source, so p_t = t falls further behind the words it should read with every clause: on this sentence p_t is within one word of the right source word on 6 of 10 steps. local-p predicts p_t: it jumps to 6.2 for 星期一 and back to 2.0 for the verb, 9 of 10. All three write this sentence right: the decoder starts from the encoder&apos;s summary of the whole sentence, so the window is not its only way to a word.</source>
+        <translation>现在把英语译成中文，词序会变：中文把时间放在动词前面。星期一（Monday）是第 1 个输出词，却是第 6 个源词；local-m 的窗口以 p_t = 1 为中心、D = 3，只覆盖源词 0 到 4，该读的词在窗口外。九月（September）是第 7 个输出词、第 12 个源词，也在 [4, 10] 之外。中文还省掉了 “the” 和 “in”：输出比源句短，每多一个分句，p_t = t 就离该读的词更远：在这个句子上，p_t 只有 10 步中的 6 步落在正确源词的一个词以内。local-p 会预测 p_t：写星期一时它跳到 6.2，写动词时又回到 2.0，10 步中有 9 步。三个模型都把这个句子译对了：解码器从编码器对整句的概括出发，窗口并不是它得到一个词的唯一途径。</translation>
+    </message>
+    <message>
         <source>local-p: the model predicts p_t</source>
         <translation>local-p：由模型预测 p_t</translation>
     </message>
@@ -3696,6 +3708,30 @@
         <translation>请输入几个字母（a 到 t），用空格分开。</translation>
     </message>
     <message>
+        <source>each letter twice (monotonic)</source>
+        <translation>每个字母写两遍（单调）</translation>
+    </message>
+    <message>
+        <source>English → Chinese (words move)</source>
+        <translation>英语 → 中文（词序会变）</translation>
+    </message>
+    <message>
+        <source>English:</source>
+        <translation>英语：</translation>
+    </message>
+    <message>
+        <source>1–3 clauses of the lesson&apos;s sentences joined by “and”, e.g. Jane visits Africa in September: in Chinese the time comes before the verb</source>
+        <translation>课上那种句子，1–3 个分句用 “and” 连接，例如 Jane visits Africa in September：中文里时间放在动词前面</translation>
+    </message>
+    <message>
+        <source>Type an English sentence, or choose an example.</source>
+        <translation>请输入一个英语句子，或选择一个示例。</translation>
+    </message>
+    <message>
+        <source>Train global attention and {model} from random weights on the same batches of sentences: watch whether the window reaches the words that move.</source>
+        <translation>从随机权重开始，用同样的句子批次训练全局注意力和 {model}：看窗口能否够到挪了位置的词。</translation>
+    </message>
+    <message>
         <source>Cannot compare this: {0}</source>
         <translation>无法比较：{0}</translation>
     </message>
@@ -3746,6 +3782,10 @@
     <message>
         <source>Letters a to t, separated by spaces: each is written twice</source>
         <translation>字母 a 到 t，用空格分开：每个都写两遍</translation>
+    </message>
+    <message>
+        <source>Task:</source>
+        <translation>任务：</translation>
     </message>
     <message>
         <source>Examples…</source>
@@ -4215,6 +4255,37 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>identity</source>
         <translation>恒等</translation>
+    </message>
+</context>
+<context>
+    <name>OutputCosinePanel</name>
+    <message>
+        <source>Computing the output vectors with the heads off…</source>
+        <translation>正在计算关闭这些头后的输出向量…</translation>
+    </message>
+    <message>
+        <source>zeroed before W_O</source>
+        <translation>在 W_O 之前置零</translation>
+    </message>
+    <message>
+        <source>replaced by their mean over the text, before W_O</source>
+        <translation>在 W_O 之前换成它们在文本上的平均值</translation>
+    </message>
+    <message>
+        <source>Mean cosine: {mean:.4f}</source>
+        <translation>平均余弦：{mean:.4f}</translation>
+    </message>
+    <message>
+        <source>Each token&apos;s output vector (after the last layer) with heads {heads} off ({how}), against every head on: their cosine (1: unchanged).</source>
+        <translation>关闭头 {heads}（{how}）后每个词元的输出向量（最后一层之后），与所有头都开着时相比：两者的余弦（1 表示没有变化）。</translation>
+    </message>
+    <message>
+        <source>Output vectors with heads off</source>
+        <translation>关闭头后的输出向量</translation>
+    </message>
+    <message>
+        <source>An encoder writes no next token: what its heads do shows in its output vectors. cos(output with the heads off, output with every head on), per token.</source>
+        <translation>编码器不预测下一个词元：它的头起什么作用，要看输出向量。每个词元一个值：cos(关闭头后的输出, 所有头都开着的输出)。</translation>
     </message>
 </context>
 <context>
@@ -5433,6 +5504,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>A photo has no known object: no share on it can be measured.</source>
         <translation>照片没有已知的目标：无法测量落在目标上的份额。</translation>
+    </message>
+    <message>
+        <source>The object covers {0} of the picture. Share of attention on it: the ViT&apos;s rollout {1}, CBAM&apos;s spatial map {2}.</source>
+        <translation>目标占图片的 {0}。落在目标上的注意力份额：ViT 的注意力展开 {1}，CBAM 空间注意力图 {2}。</translation>
+    </message>
+    <message>
+        <source>The object covers {0} of the picture. Share of attention on it: the ViT&apos;s rollout {1}.</source>
+        <translation>目标占图片的 {0}。落在目标上的注意力份额：ViT 的注意力展开 {1}。</translation>
     </message>
     <message>
         <source>Mean attention distance per head (pixels), this picture</source>

@@ -292,3 +292,78 @@ def test_an_option_a_function_does_not_take_is_an_explorer_error_naming_what_it_
     )
     with pytest.raises(explorer.ExplorerError, match=r"vision\(\) has no option modle: it takes image, "):
         explorer.vision(generate=1, modle="vit")
+
+
+@pytest.fixture(scope="module")
+def gpt2_folder(tmp_path_factory):
+    pytest.importorskip("transformers", reason="transformers is in the test extra")
+    from tests.models import tiny_decoders
+
+    return tiny_decoders.build(tmp_path_factory.mktemp("gpt2"), "gpt2")
+
+
+def test_a_language_models_questions_are_the_commands(tmp_path, gpt2_folder):
+    """next_tokens, generate (sampled, with a head off) and ablate: the command's JSON, key for key."""
+    from explorer.cli import main
+    from tests.models.tiny_decoders import ENGLISH
+
+    t = explorer.trace(
+        ENGLISH,
+        model_dir=gpt2_folder,
+        layer=1,
+        all_layers=False,
+        next_tokens=3,
+        generate=3,
+        decoding="sample",
+        decoding_temperature=1.5,
+        top_k=20,
+        ablate="0.1,1.3",
+        ablation="mean",
+        seed=5,
+    )
+    assert len(t.next_tokens) == t.n_query and len(t.next_tokens[0]) == 3
+    assert (
+        t.generation["heads_off"]["heads"] == ["0.1", "1.3"] and t.generation["heads_off"]["mode"] == "mean"
+    )
+    assert t.ablation["mode"] == "mean" and len(t.ablation["before"][0]) == 3
+    t.save(tmp_path / "api.json")
+    args = ["trace", "--model-dir", str(gpt2_folder), "--sentence", ENGLISH, "--layer", "1"]
+    args += ["--next-tokens", "3", "--generate", "3", "--decoding", "sample", "--decoding-temperature", "1.5"]
+    args += ["--top-k", "20", "--ablate", "0.1,1.3", "--ablation", "mean", "--seed", "5"]
+    assert main([*args, "--out", str(tmp_path / "cli.json")]) == 0
+    api, cli = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("api", "cli"))
+    for key in ("timings_ms", "compute_ms"):
+        api.pop(key), cli.pop(key)
+    assert api["generation"] == cli["generation"] and api["ablation"] == cli["ablation"]
+    assert api["next_tokens"] == cli["next_tokens"] and api == cli
+
+
+@pytest.mark.parametrize(
+    "options, argv",
+    [
+        ({"generate": -1}, ["--generate", "-1"]),
+        ({"next_tokens": 101}, ["--next-tokens", "101"]),
+        ({"ablate": "1-2"}, ["--ablate", "1-2"]),
+        ({"ablate": "9.0"}, ["--ablate", "9.0"]),
+        (
+            {"generate": 2, "decoding_temperature": 0.0, "decoding": "sample"},
+            ["--generate", "2", "--decoding", "sample", "--decoding-temperature", "0"],
+        ),
+    ],
+)
+def test_a_language_models_refusals_are_the_commands(tmp_path, gpt2_folder, options, argv):
+    from tests.models.tiny_decoders import ENGLISH
+
+    with pytest.raises(explorer.ExplorerError) as caught:
+        explorer.trace(ENGLISH, model_dir=gpt2_folder, **options)
+    base = ["trace", "--model-dir", str(gpt2_folder), "--sentence", ENGLISH]
+    assert str(caught.value) == cli_error([*base, *argv, "--out", str(tmp_path / "t.json")])
+
+
+def test_an_encoders_heads_off_are_the_commands(tmp_path):
+    from explorer.cli import main
+
+    t = explorer.trace(ANIMAL, all_layers=False, ablate="2.3")
+    assert len(t.ablation["output_cosine"]) == t.n_key and min(t.ablation["output_cosine"]) < 1.0
+    assert main(["trace", "--sentence", ANIMAL, "--ablate", "2.3", "--out", str(tmp_path / "cli.json")]) == 0
+    assert json.loads((tmp_path / "cli.json").read_text())["ablation"] == t.ablation

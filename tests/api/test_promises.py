@@ -13,6 +13,7 @@ from pathlib import Path
 import explorer
 from explorer import api
 from explorer.core import config as core_config
+from explorer.core.decoding import ABLATIONS, DECODINGS
 from explorer.core.trace import AttentionTrace
 from explorer.messages import MessageError
 from explorer.seq2seq import spec as lab_spec
@@ -35,6 +36,13 @@ PROMISED = {
             ("device", K, "auto"),
             ("strict_device", K, False),
             ("convert_weights", K, False),
+            ("next_tokens", K, 0),
+            ("generate", K, 0),
+            ("decoding", K, "greedy"),
+            ("decoding_temperature", K, 1.0),
+            ("top_k", K, 0),
+            ("ablate", K, None),
+            ("ablation", K, "zero"),
             ("options", inspect.Parameter.VAR_KEYWORD, inspect.Parameter.empty),
         ],
         "AttentionTrace",
@@ -97,6 +105,7 @@ def test_trace_options_are_every_other_setting_of_the_command():
     assert typing.get_args(api.TranslationModel) == lab_spec.MODELS
     assert typing.get_args(api.TranslationScoring) == lab_spec.SCORINGS
     assert typing.get_args(api.VisionModel) == (*VARIANTS, "vit")
+    assert typing.get_args(api.Decoding) == DECODINGS and typing.get_args(api.Ablation) == ABLATIONS
 
 
 def test_refusals_are_one_documented_type():

@@ -46,27 +46,11 @@ def config_for(folder) -> AttentionConfig:
 
 def reference_logits(td, folder, ids, off: set[tuple[int, int]] = frozenset()) -> torch.Tensor:
     """transformers' logits [n, vocabulary] with the heads ``off`` zeroed before W_O."""
+    from tests.models.head_hooks import heads_off
+
     model = td.reference(folder)
-    c = model.config
-    width = c.hidden_size // c.num_attention_heads
-    blocks = model.model.layers if hasattr(model, "model") else model.transformer.h
-    handles = []
-    for layer, head in off:
-        attn = blocks[layer].self_attn if hasattr(blocks[layer], "self_attn") else blocks[layer].attn
-        projection = attn.o_proj if hasattr(attn, "o_proj") else attn.c_proj
-
-        def zero(module, args, head=head):
-            x = args[0].clone()  # [batch, n, heads · d_head]: the heads' outputs side by side
-            x[..., head * width : (head + 1) * width] = 0.0
-            return (x, *args[1:])
-
-        handles.append(projection.register_forward_pre_hook(zero))
-    try:
-        with torch.no_grad():
-            return model(torch.tensor([ids])).logits[0].double()
-    finally:
-        for handle in handles:
-            handle.remove()
+    with heads_off(model, off), torch.no_grad():
+        return model(torch.tensor([ids])).logits[0].double()
 
 
 @pytest.mark.parametrize("family", ["llama", "gpt2"])

@@ -217,3 +217,45 @@ def test_leaving_the_language_model_steps_brings_back_the_model_before(qtbot, wi
     assert state.config == before and state.decoding.options.heads_off == frozenset()
     wait_trace(qtbot, window, sentence=before.sentence)
     assert window.trace.model_name == "all-MiniLM-L6-v2"
+
+
+def test_at_a_projector_byte_labels_are_whole_and_each_label_sits_by_its_box(qtbot, make_window, gpt2_folder):
+    """1024x768, presentation, Chinese, the lesson open: a next token that is a byte of a
+    character reads whole ("<0xE1> 1/3", drawn smaller when its column is narrow, never cut),
+    and each sampling setting's label stands beside its box."""
+    from PySide6 import QtGui
+
+    from explorer.gui.views.next_tokens import bar_columns, label_font
+
+    window = make_window(
+        AttentionConfig(sentence="我爱北京，我", model_dir=str(gpt2_folder)), size=(1024, 768)
+    )
+    wait_model(qtbot, window, "tiny-gpt2")
+    window.state.set_language("zh_CN")
+    window.classroom.set_presentation(True, fullscreen=False)
+    window.state.show_lesson(True)
+    window.state.decoding.update(decoding="sample", top_k=20, temperature=1.5)
+    panel = window.pipeline.next_tokens
+    answer = wait_answer(qtbot, window, panel, window.state.decoding.options)
+    qtbot.waitUntil(lambda: panel.bars.rows and panel.bars.width() > 50, timeout=WAIT_MS)
+    rows, bars = panel.bars.rows, panel.bars
+    assert any(token.startswith("<0x") and "/" in token for token, _, _ in rows), rows  # a character begun
+    font = bars.style_.font
+    token_w, _ = bar_columns(rows, bars.width(), QtGui.QFontMetricsF(font))
+    for token, _, _ in rows:
+        fitted = label_font(font, token, token_w - 2)
+        assert QtGui.QFontMetricsF(fitted).horizontalAdvance(token) <= token_w - 2, token
+    ids = window.trace.token_ids_query
+    model = window.engine.model(str(gpt2_folder))
+    for choice in answer.choices:  # labelled as the text labels it once written
+        assert choice.token == model.tokenizer.labels([*ids, choice.token_id])[-1]
+
+    controls = panel.controls
+    for label, box in zip(
+        controls.labels, (controls.mode, controls.temperature, controls.top_k, controls.seed)
+    ):
+        assert label.isVisibleTo(panel) and box.isVisibleTo(panel)
+        left = label.mapTo(panel, QtCore.QPoint(label.width(), label.height() // 2))
+        right = box.mapTo(panel, QtCore.QPoint(0, box.height() // 2))
+        assert 0 <= right.x() - left.x() <= 16 and abs(right.y() - left.y()) <= 4, label.text()
+        assert box.mapTo(panel, QtCore.QPoint(box.width(), 0)).x() <= panel.width()  # inside the panel

@@ -1,6 +1,8 @@
 """The All-heads grid keeps the column count it chose while typing: the kept choice must be the
 one a fresh search over every count would make, whatever changed between two draws."""
 
+import itertools
+
 import numpy as np
 from PySide6 import QtCore
 
@@ -60,3 +62,41 @@ def test_a_wider_title_is_fitted_again(qapp):
     assert (
         figure.columns == fresh(grid(tokens, "1.23 · first token 0.87 · a much longer note"), size, style)[0]
     )
+
+
+def every_count_laid_out(panels, size, style):
+    """The choice by laying the grid out at every column count, whole titles and short (the
+    search the bound spares), by fitted_grid's order."""
+    full = [p.title for p in panels]
+    short = [heads.stages.short_head_title(t) for t in full]
+    rect = QtCore.QRectF(0, 0, size.width(), size.height())
+    scored = []
+    for c in range(1, min(len(panels), heads.MAX_COLUMNS) + 1):
+        figure = heads.Figure(panels, columns=c, shared_bar=True, shared_axes=True)
+        for p, t in zip(panels, full):
+            p.title = t
+        whole, coverage, cell = heads._fit(figure, rect, style)
+        fits_short = True
+        if not whole:
+            for p, t in zip(panels, short):
+                p.title = t
+            fits_short, coverage, cell = heads._fit(figure, rect, style)
+        nearest = -abs(c - heads.stages.grid_columns(len(panels)))
+        scored.append(((cell >= heads.MIN_CELL_PX, fits_short, coverage, whole, cell, nearest), c))
+    (_, _, _, whole, _, _), columns = max(scored)
+    return columns, whole
+
+
+def test_the_bound_on_whole_titles_chooses_as_laying_out_every_count_does(qapp):
+    sentence = ["[CLS]", "the", "animal", "didn", "'", "t", "cross", "the", "street", "because", "it"]
+    texts = (sentence[:3], sentence, sentence * 3)
+    digits = ("1.23", "1.23 · first token 0.87 · prev 0.10 · ind 0.65")
+    sizes = (QtCore.QSize(1400, 800), QtCore.QSize(620, 560), QtCore.QSize(300, 900))
+    cases = list(itertools.product((4, 12, 14, 16), (12, 20), texts, digits, sizes))[::3]
+    chosen = set()
+    for count, font_px, tokens, title, size in cases:
+        style = Style.make(font_px)
+        expected = every_count_laid_out(grid(tokens, title, count), size, style)
+        assert fresh(grid(tokens, title, count), size, style) == expected
+        chosen.add(expected)
+    assert len(chosen) > 6  # the cases choose differently

@@ -16,6 +16,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.lesson import STEPS
+from explorer.appstate.local_window import EXAMPLES as LOCAL_EXAMPLES
 from explorer.appstate.state import CompareOptions
 from explorer.appstate.why_attention import EXAMPLES
 from explorer.core.config import AttentionConfig
@@ -57,9 +58,12 @@ ALLOWED = {
 ALLOWED |= set(MONTHS_EN) | set(MONTHS_FR) | set(WEEKDAYS_EN)
 # so is a sentence of the Why-attention tab's examples, and its translation (whole, not its words)
 _task = get_task("compound-fr")
+_reorder = get_task("reorder-zh")  # and the Global vs local tab's English sentences, with their Chinese
 INPUT_SENTENCES = sorted(
-    {*EXAMPLES, *(_task.join(_task.truth(_task.read(e)).target) for e in EXAMPLES)}, key=len, reverse=True
-)
+    {*EXAMPLES, *(_task.join(_task.truth(_task.read(e)).target) for e in EXAMPLES),
+     *LOCAL_EXAMPLES["reorder-zh"], *(_reorder.join(_reorder.truth(e.split()).target) for e in LOCAL_EXAMPLES["reorder-zh"])},
+    key=len, reverse=True,
+)  # fmt: skip
 # fmt: off
 FORMULA_WORDS = {"scores", "scaled", "weights", "masked", "concat", "output", "sample", "mask", "score", "norm"}
 # fmt: on

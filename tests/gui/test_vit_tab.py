@@ -80,8 +80,9 @@ def test_the_maps_are_the_shipped_models_and_a_click_picks_a_patch(qtbot, vit):
     np.testing.assert_allclose(view.cnn_map.values, cnn.stage("spatial_map", "block3"), rtol=1e-6)
     share = mass_share(cnn.stage("spatial_map", "block3")[None], picture.mask[None])[0]
     text = view.shares.text()
-    assert f"rollout {100 * expected.object_share['rollout']:.0f} %" in text
-    assert f"CBAM's spatial map {100 * share:.0f} %" in text
+    assert f"rollout {100 * expected.object_share['rollout']:.0f}\u00a0%" in text
+    assert f"CBAM's spatial map {100 * share:.0f}\u00a0%" in text
+    assert "this ViT map" not in text  # the rollout shown is said once, as the rollout
     # a teacher clicks patch (5, 2) in layer 1, head 3: that patch's row of that head's weights
     view.layer.setCurrentIndex(0)
     view.head.setCurrentIndex(2)
@@ -94,7 +95,9 @@ def test_the_maps_are_the_shipped_models_and_a_click_picks_a_patch(qtbot, vit):
     )
     row = expected.stage("weights", "layer1")[2, 1 + 33]
     np.testing.assert_allclose(view.vit_map.values, row[1:].reshape(8, 8), rtol=1e-6)
-    assert view.vit_map.selected == 33 and f"({100 * row[0]:.0f} % on CLS)" in view.vit_map.caption
+    assert view.vit_map.selected == 33 and f"({100 * row[0]:.0f}\u00a0% on CLS)" in view.vit_map.caption
+    here = (row[1:] * expected.arrays["patch_object"].ravel()).sum() / row[1:].sum()
+    assert f"this ViT map {100 * here:.0f}\u00a0%" in view.shares.text()
     assert view.layer.isEnabled() and view.head.isEnabled()
     view.map.setCurrentIndex(1)  # the CLS token's
     np.testing.assert_allclose(view.vit_map.values, expected.arrays["cls_attention"][0, 2], rtol=1e-6)
@@ -158,6 +161,8 @@ def test_the_live_pair_trains_both_models_and_the_maps_follow(qtbot, vit):
     run_until(lambda: lab.status == "done" and lab.cnn_run.status == "done", 120_000)
     vit_run, cnn_run = lab.run, lab.cnn_run
     assert vit_run.step == cnn_run.step == 10 and len(cnn_run.losses) == 10
+    # the ViT, whose evaluation costs 8 of its steps, is measured half as often (and after the last)
+    assert (vit_run.eval_steps, cnn_run.eval_steps) == ([10], [5, 10])
     from explorer.appstate.vit_jobs import request_of
 
     assert lab.follow and request_of(lab).step == 10  # the maps follow the run: its last snapshot

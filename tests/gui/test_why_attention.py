@@ -126,7 +126,10 @@ def test_training_here_side_by_side_draws_its_curves_and_its_maps(qtbot, page):
     lab.options = LIGHT
     view.pages.setCurrentIndex(CURVE_PAGE)
     view.training.steps.setValue(10)  # the fewest the page offers
+    shipped = view.curve.curves
     qtbot.mouseClick(view.training.train_button, QtCore.Qt.MouseButton.LeftButton)
+    # until its first evaluation the run has no curve: the shipped one stays, not redrawn
+    assert view.curve.curves is shipped and "shipped" in view.curve_title.text()
     qtbot.waitUntil(lambda: lab.run is not None and not lab.run.running, timeout=120_000)
     qtbot.waitUntil(lambda: not view.training.poll_timer.isActive(), timeout=WAIT_MS)
     run = lab.run

@@ -87,3 +87,40 @@ def test_replaying_a_snapshot_draws_no_random_number():
     assert torch.equal(torch.rand(4), expected)
     for name, tensor in result.model.state_dict().items():
         assert torch.equal(model.state_dict()[name], tensor.cpu()), name
+
+
+def test_dropout_repeats_for_its_seed_while_another_run_with_dropout_trains():
+    """Two runs at once share torch's global generator; dropout draws from the run's own, so a
+    run with dropout repeats its losses while another run with dropout trains beside it."""
+    import sys
+    import threading
+
+    spec, options = LMSpec("induction", dropout=0.3), cpu(6, seed=3)
+    alone = [p.loss for p in _progress_of(spec, options)]
+    stop = threading.Event()
+
+    def draws() -> None:
+        while not stop.is_set():
+            try:
+                train_lm(spec, cpu(2, seed=9), should_stop=stop.is_set)
+            except TrainingCancelled:
+                return
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    other = threading.Thread(target=draws)
+    other.start()
+    try:
+        beside = [p.loss for p in _progress_of(spec, options)]
+    finally:
+        stop.set()
+        other.join()
+        sys.setswitchinterval(switch)
+    assert beside == alone
+    assert alone != [p.loss for p in _progress_of(INDUCTION, options)]  # dropout acts
+
+
+def _progress_of(spec, options):
+    seen = []
+    train_lm(spec, options, on_progress=seen.append)
+    return seen

@@ -342,3 +342,45 @@ def test_the_board_rotates_by_position(tmp_path):
     np.testing.assert_allclose(t.scores[0], t.Q_rotated[0] @ t.K_rotated[0].T, atol=1e-6)
     assert work_cell(t, 0, 2, 1).score.score == pytest.approx(float(t.scores[0, 2, 1]), abs=1e-6)
     assert Board.from_dict(board.to_dict()) == board
+
+
+@pytest.mark.parametrize("mode", ["zero", "mean"])
+def test_writing_with_heads_off_is_transformers_generate_with_them_off(engine, decoder_folders, mode):
+    from tests.models.head_hooks import heads_off
+
+    folder = decoder_folders("gpt2")
+    off = HeadSet.parse("0.1,1.3", mode)
+    out = engine.generate(config_for(folder), GenerationSpec(5), heads=off)
+    plain = engine.generate(config_for(folder), GenerationSpec(5))
+    ids = engine.trace(config_for(folder)).token_ids_key
+    ref, current = td.reference(folder), list(ids)
+    with heads_off(ref, off.heads, mode), torch.no_grad():  # greedy, one forward a token (the mean: so far)
+        for _ in out["ids"]:
+            current.append(int(ref(torch.tensor([current])).logits[0, -1].argmax()))
+    assert out["ids"] == current[len(ids) :]
+    assert out["heads_off"]["heads"] == ["0.1", "1.3"] and out["heads_off"]["mode"] == mode
+    assert plain["heads_off"] is None and plain["ids"] != out["ids"]
+    with pytest.raises(ConfigError, match="head 3.0 does not exist"):
+        engine.generate(config_for(folder), GenerationSpec(2), heads=HeadSet.parse("3.0"))
+
+
+def test_the_trace_command_writes_with_the_heads_it_was_told_to_turn_off(decoder_folders, tmp_path):
+    folder = decoder_folders("gpt2")
+    args = ["trace", "--model-dir", str(folder), "--sentence", td.ENGLISH, "--generate", "4"]
+    outs = {}
+    for name, extra in (
+        ("on", []),
+        ("off", ["--ablate", "0.1,1.3"]),
+        ("mean", ["--ablate", "0.1,1.3", "--ablation", "mean"]),
+    ):
+        outs[name] = tmp_path / f"{name}.json"
+        assert main([*args, *extra, "--out", str(outs[name])]) == 0
+    on, off, mean = (_strict(outs[n])["generation"] for n in ("on", "off", "mean"))
+    engine = Engine()
+    assert (
+        off["ids"]
+        == engine.generate(config_for(folder), GenerationSpec(4), heads=HeadSet.parse("0.1,1.3"))["ids"]
+    )
+    assert on["heads_off"] is None and on["ids"] != off["ids"]
+    assert off["heads_off"] == {"heads": ["0.1", "1.3"], "mode": "zero", "how": "zeroed before W_O"}
+    assert mean["heads_off"]["mode"] == "mean" and "mean" in mean["heads_off"]["how"]

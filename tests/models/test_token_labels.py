@@ -107,3 +107,21 @@ def test_bos_as_the_config_says(tmp_path, template, add_bos, first):
     encoded = tok.encode("the animal", 100)
     assert encoded.pieces[0] == first
     assert encoded.pieces.count("<s>") == (first == "<s>")
+
+
+def test_a_character_begun_at_the_end_says_which_of_its_bytes_it_holds():
+    assert label_bytes([b"a", b"\xe6"]) == ["a", "<0xE6> 1/3"]
+    assert label_bytes([b"\xe6", b"\x88"]) == ["<0xE6> 1/3", "<0x88> 2/3"]
+    assert label_bytes([b"\xe6\x88"]) == ["<0xE6><0x88> 1–2/3"]
+    assert label_bytes([b"\xe6A"]) == ["<0xE6> A"]  # not a character's start after all
+    assert label_bytes([b"\x88"]) == ["<0x88>"]  # a byte in no character
+
+
+def test_a_next_token_is_labelled_as_the_text_will_label_it(tmp_path):
+    tok = folder_with(tmp_path, td.byte_fallback_tokenizer())
+    e6, x88, x91 = (tok._tok.token_to_id(f"<0x{b}>") for b in ("E6", "88", "91"))
+    ids = list(tok.encode("the animal", 64).ids)
+    assert tok.label_after(ids, e6) == "<0xE6> 1/3"
+    assert tok.label_after([*ids, e6], x88) == "<0x88> 2/3"
+    assert tok.label_after([*ids, e6, x88], x91) == "我 3/3"
+    assert tok.labels([*ids, e6, x88, x91])[-1] == "我 3/3"

@@ -1,6 +1,8 @@
 """Training side by side: deterministic per seed, the same batches for every model, curves at
 evaluations, cancel; a short run learns single sentences."""
 
+from dataclasses import replace
+
 import pytest
 import torch
 
@@ -33,6 +35,17 @@ def test_a_model_alone_trains_exactly_as_beside_another():
     alone = run(("attention",), 5)
     assert together.losses["attention"] == alone.losses["attention"]
     assert together.final_curves["attention"] == alone.final_curves["attention"]
+
+
+def test_a_models_own_learning_rate_changes_that_model_only():
+    """lr_factors: the fixed C at twice the rate trains as with lr doubled; the attention
+    model beside it as without any factor (the same batches, its own rate)."""
+    factored = replace(TINY, lr_factors=(("no-attention", 2.0),))
+    both = run(("no-attention", "attention"), 2, options=factored)
+    plain = run(("no-attention", "attention"), 2)
+    doubled = run(("no-attention",), 2, options=replace(TINY, lr=2 * TINY.lr))
+    assert both.losses["attention"] == plain.losses["attention"]
+    assert both.losses["no-attention"] == doubled.losses["no-attention"] != plain.losses["no-attention"]
 
 
 def test_progress_carries_curves_at_evaluations_and_cpu_seconds():

@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 
 from explorer.vision.shapes import generate
-from explorer.vision.vit import ViTConfig, attention_weights, build_vit, to_patches
+from explorer.vision.vit import CPU_CHUNK, ViTConfig, attention_weights, build_vit, to_patches
 from explorer.vision.vit_measures import rollout
 from explorer.vision.vit_trace import run_vit_model
 
@@ -85,6 +85,21 @@ def test_the_forward_pass_equals_one_written_with_torch_layers():
             F.layer_norm(x[:, 0], (16,), model.norm.weight, model.norm.bias), *_lin(model.classifier)
         )
         torch.testing.assert_close(model(images), expected, atol=1e-5, rtol=0)
+
+
+def test_many_pictures_without_gradients_go_through_in_chunks_each_its_own_numbers():
+    model = _trained_looking(ViTConfig(), seed=5).eval()
+    images = torch.rand(CPU_CHUNK * 2 + 7, 3, 32, 32, generator=torch.Generator().manual_seed(6))
+    calls = []
+    model.layers[0].register_forward_hook(lambda _m, inputs, _out: calls.append(len(inputs[0])))
+    with torch.no_grad():
+        chunked = model(images)
+        kept: dict = {}
+        whole = model(images, kept)  # stages kept: the batch goes through at once
+    assert calls == [CPU_CHUNK, CPU_CHUNK, 7, len(images)]
+    torch.testing.assert_close(chunked, whole, atol=1e-5, rtol=0)
+    one = model(images[-1:])  # gradients on, one picture: the same as in its chunk
+    torch.testing.assert_close(one.detach(), chunked[-1:], atol=1e-5, rtol=0)
 
 
 def _lin(layer):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -291,7 +292,8 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     else:
         label_room = figure.axes and room_w > 120 and room_h > 80
     if label_room:
-        widest_row = max(axis.widest(font, p.rows, p.shape[0]) for p in panels)
+        # panels of a grid share their tokens: each distinct axis measured once
+        widest_row = max(axis.widest(font, rows, n) for rows, n in _distinct_axes(panels, 0))
         row_band = math.ceil(widest_row + TICK_PX + 2 * PAD_PX)
     else:
         row_band = PAD_PX
@@ -303,17 +305,21 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     titles = {i: _title_of(figure, p, regions[i]) for i, p in zip(shown, panels)}
     # titles take a second line rather than lose their end (the shape, the head)
     bold = QtGui.QFontMetricsF(_title_font(style, Mark(QtGui.QColor())))
-    lines = max((len(title_lines(titles[i], slot_w - 4, bold)) for i in shown if titles[i]), default=0)
+    wrapped = {i: title_lines(titles[i], slot_w - 4, bold) for i in shown if titles[i]}
+    lines = max((len(w) for w in wrapped.values()), default=0)
     title_h = lines * line + PAD_PX if lines else 0.0
 
     def column_labels(plot_w: float) -> dict:
-        out = {}
+        out, seen = {}, {}
         for i, p in zip(shown, panels):
-            cell = plot_w / p.shape[1]
-            if p.cols is None:
-                out[i] = axis.numbered(font, p.shape[1], cell, vertical=False)
-            else:
-                out[i] = axis.token_columns(font, p.cols, cell)
+            key = (_axis_key(p.cols, p.shape[1]), plot_w)
+            if key not in seen:
+                cell = plot_w / p.shape[1]
+                if p.cols is None:
+                    seen[key] = axis.numbered(font, p.shape[1], cell, vertical=False)
+                else:
+                    seen[key] = axis.token_columns(font, p.cols, cell)
+            out[i] = seen[key]
         return out
 
     col_labels = column_labels(plot_w) if label_room else {}
@@ -340,15 +346,7 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     if label_room or figure.shared_bar or bar_w:
         # the first row's label and the colour bar's top label reach half a line above the
         # plot: beside a title no wider than the plot, into its band; else into their own room
-        widest = max(
-            (
-                bold.horizontalAdvance(t)
-                for i in shown
-                if titles[i]
-                for t in title_lines(titles[i], slot_w - 4, bold)
-            ),
-            default=math.inf,
-        )
+        widest = max((bold.horizontalAdvance(t) for w in wrapped.values() for t in w), default=math.inf)
         if not (title_h and widest <= plot_w):
             top_pad = math.ceil(line / 2)
     grid_bottom = col_band if shared_axes else 0.0
@@ -358,6 +356,7 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
 
     boxes = []
     count = len(shown)
+    row_labels: dict[tuple, axis.AxisLabels] = {}  # a grid's panels share their rows' labels
     for k, (i, p) in enumerate(zip(shown, panels)):
         r, c = divmod(k, columns)
         sx, sy = left + header_w + grid_left + c * slot_w, top + header_h + r * slot_h
@@ -373,11 +372,14 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
         if label_room and region is None:
             n_r = p.shape[0]
             cell_h = plot_h / n_r
-            rows_l = (
-                axis.numbered(font, n_r, cell_h, True)
-                if p.rows is None
-                else axis.token_rows(font, p.rows, cell_h)
-            )
+            row_key = _axis_key(p.rows, n_r)
+            if row_key not in row_labels:
+                row_labels[row_key] = (
+                    axis.numbered(font, n_r, cell_h, True)
+                    if p.rows is None
+                    else axis.token_rows(font, p.rows, cell_h)
+                )
+            rows_l = row_labels[row_key]
             rows_l = _clear_last_row(plot, rows_l, 0, n_r, font)
             cols_l = col_labels[i]
         draw_rows = not shared_axes or c == 0
@@ -414,6 +416,20 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
                     (QtCore.QRectF(left, plot.top(), header_w - PAD_PX, plot.height()), figure.row_headers[r])
                 )
     return Layout(boxes, shared, col_headers, row_headers)
+
+
+def _axis_key(tokens: Sequence[str] | None, n: int) -> tuple:
+    """One axis's identity for measuring its labels: the same list (a grid's panels share one),
+    else its tokens."""
+    return (n, None) if tokens is None else (n, tuple(tokens))
+
+
+def _distinct_axes(panels: list[MatrixPanel], dim: int) -> list[tuple[Sequence[str] | None, int]]:
+    seen: dict[tuple, tuple[Sequence[str] | None, int]] = {}
+    for p in panels:
+        tokens = p.rows if dim == 0 else p.cols
+        seen.setdefault(_axis_key(tokens, p.shape[dim]), (tokens, p.shape[dim]))
+    return list(seen.values())
 
 
 def _title_of(figure: Figure, p: MatrixPanel, region: Region | None) -> str:

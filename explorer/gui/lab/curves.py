@@ -11,6 +11,12 @@ pyqtgraph is imported (on a thread of its own, explorer.gui.lab.warm), one plot 
 until then the widget holds its place; a new ``Curves`` only replaces the data of the plot's
 items and repaints (a few milliseconds, docs/benchmarks.md). Panning and zooming are off (the class watches a whole run); hovering
 shows each series' value at the nearest step.
+
+While a run trains a plot is redrawn a few times a second, on the GUI thread: only the series
+whose data changed are given to pyqtgraph again, a long line (a loss every step) is drawn
+without antialiasing and thinned to each pixel column's lowest and highest point (the same
+picture at the screen's resolution; its first and last points always kept), and the data,
+already finite, is not checked again. The hover read-out reads the data itself, every point.
 """
 
 from __future__ import annotations
@@ -30,6 +36,9 @@ GOAL_COLOUR = "#D55E00"
 MIN_HEIGHT_PX = 170  # readable at 1024×768: a title, ticks, an axis label and a curve between
 CHECK_MS = 100
 BUILD_GAP_S = 0.1  # plots are made one at a time, this far apart: each costs the GUI thread 10–40 ms
+TITLE_GAP = "&nbsp; "  # between the title and the legend's entries
+LEGEND_PAD_PX = 16  # the plot's margins beside its widest legend entry
+SMOOTH_POINTS = 150  # a line of more points is drawn without antialiasing (a dense line blurs anyway)
 _last_built = [0.0]
 
 
@@ -124,15 +133,53 @@ def x_limits(curves: Curves) -> tuple[float, float]:
     return curves.x_range[0], top
 
 
+def title_parts(curves: Curves) -> list[tuple[str, str]]:
+    """The title and each legend entry (its mark and name in its colour): (HTML, plain text)."""
+    parts = [(html.escape(curves.title), curves.title)] if curves.title else []
+    for s in curves.series:
+        if s.in_legend:
+            shown = f"{s.legend_mark()}&nbsp;{html.escape(s.name)}"
+            parts.append(
+                (f"<span style='color:{s.colour}'>{shown}</span>", f"{s.legend_mark()}\u00a0{s.name}")
+            )
+    return parts
+
+
 def title_html(curves: Curves) -> str:
-    """The title and a legend: each series' name in its colour."""
-    parts = [html.escape(curves.title)] if curves.title else []
-    parts += [
-        f"<span style='color:{s.colour}'>{s.legend_mark()}&nbsp;{html.escape(s.name)}</span>"
-        for s in curves.series
-        if s.in_legend
-    ]
-    return "&nbsp; ".join(parts)  # a wrapped legend may break between entries
+    """The title and a legend on one line."""
+    return TITLE_GAP.join(h for h, _ in title_parts(curves))
+
+
+def packed(widths: list[float], room: float, gap: float) -> list[list[int]]:
+    """Parts of these widths in lines of at most ``room`` (a part wider than it alone on its
+    line), in order: where a legend breaks, only ever between two entries (Qt's text layout
+    would break a Chinese name between any two of its characters, "留出集准 / 确率")."""
+    lines: list[list[int]] = []
+    used = 0.0
+    for k, w in enumerate(widths):
+        if lines and used + gap + w <= room:
+            lines[-1].append(k)
+            used += gap + w
+        else:
+            lines.append([k])
+            used = w
+    return lines
+
+
+def thinned(xs: np.ndarray, ys: np.ndarray, columns: int) -> np.ndarray:
+    """Indices of the points that draw the same line at ``columns`` pixel columns: where there
+    are more than two points a column, each column's lowest and highest (in x order), the
+    first and last point always. ``xs`` ascending."""
+    n = len(xs)
+    if columns < 1 or n <= 2 * columns:
+        return np.arange(n)
+    lo, hi = float(xs[0]), float(xs[-1])
+    column = np.minimum(((xs - lo) / max(hi - lo, 1e-12) * columns).astype(np.int64), columns - 1)
+    order = np.lexsort((ys, column))  # by column, then by value: a column's lowest first
+    sorted_columns = column[order]
+    starts = np.flatnonzero(np.r_[True, sorted_columns[1:] != sorted_columns[:-1]])
+    ends = np.r_[starts[1:], n] - 1
+    return np.unique(np.concatenate([order[starts], order[ends], [0, n - 1]]))
 
 
 class CurvePlot(QtWidgets.QWidget):
@@ -145,6 +192,12 @@ class CurvePlot(QtWidgets.QWidget):
         self.readout = ""  # the hovered step's values, as shown
         self.plot = None  # the pyqtgraph PlotWidget, once pyqtgraph is imported
         self._items: list = []
+        self._given: list[tuple | None] = []  # what each item was last given (its data and looks)
+        self._thinned_for: int | None = None  # the pixel columns a thinned line was drawn for
+        self._parts: list[tuple[str, float]] = []  # the title's parts: HTML, width in pixels
+        self._gap = 0.0  # between two parts, in pixels
+        self._title_px = 0
+        self._title_body: str | None = None  # the title's HTML as broken into lines
         self._goal = self._marker = self._text = None
         self._words: tuple | None = None  # the title and axis words drawn
         self._x: tuple[float, float] | None = None  # the ranges set
@@ -255,26 +308,52 @@ class CurvePlot(QtWidgets.QWidget):
         words = (title_html(c), c.x_label, style.fg.name(), px)
         if words != self._words:  # a title is laid out as HTML: only when it changes
             self._words = words
+            self._fit_legend(item, c, px)
+            self._title_body = None
             item.setTitle(words[0], color=words[2], size=f"{px}px")
             self._free_title(item.titleLabel)
             item.setLabel("bottom", c.x_label, color=words[2], **{"font-size": f"{px}px"})
         while len(self._items) < len(c.series):
             self._items.append(item.plot())
-        for line, s in zip(self._items, c.series):
+            self._given.append(None)
+        columns = int(item.getViewBox().width())
+        self._thinned_for = None
+        for k, (line, s) in enumerate(zip(self._items, c.series)):
             ys = np.asarray(s.ys, float)
             xs = c.view_x(s.xs)
             keep = np.isfinite(ys) & np.isfinite(xs)
-            dash = QtCore.Qt.PenStyle.DashLine if s.dashed else QtCore.Qt.PenStyle.SolidLine
+            xs, ys = xs[keep], ys[keep]
             marked = s.dots or not s.line
-            line.setData(
-                xs[keep],
-                ys[keep],
-                pen=pg.mkPen(s.colour, width=s.width, style=dash) if s.line else None,
-                symbol=s.symbol if marked else None,
-                symbolSize=11 if s.hollow else 7,
-                symbolBrush=None if s.hollow else s.colour,
-                symbolPen=pg.mkPen(s.colour, width=2) if s.hollow else None,
+            if s.line and not marked and len(xs) > 2 * max(columns, 1):
+                shown = thinned(xs, ys, columns)
+                xs, ys = xs[shown], ys[shown]
+                self._thinned_for = columns
+            given = (
+                xs.tobytes(),
+                ys.tobytes(),
+                s.colour,
+                s.width,
+                s.dashed,
+                s.line,
+                marked,
+                s.symbol,
+                s.hollow,
             )
+            if given != self._given[k]:  # an unchanged series is not handed to pyqtgraph again
+                self._given[k] = given
+                dash = QtCore.Qt.PenStyle.DashLine if s.dashed else QtCore.Qt.PenStyle.SolidLine
+                line.setData(
+                    xs,
+                    ys,
+                    pen=pg.mkPen(s.colour, width=s.width, style=dash) if s.line else None,
+                    symbol=s.symbol if marked else None,
+                    symbolSize=11 if s.hollow else 7,
+                    symbolBrush=None if s.hollow else s.colour,
+                    symbolPen=pg.mkPen(s.colour, width=2) if s.hollow else None,
+                    antialias=len(xs) <= SMOOTH_POINTS,
+                    connect="all",
+                    skipFiniteCheck=True,  # the points are the finite ones
+                )
             line.setVisible(True)
         for line in self._items[len(c.series) :]:
             line.setVisible(False)
@@ -287,6 +366,22 @@ class CurvePlot(QtWidgets.QWidget):
                 line.setValue(value)
         self._text.setVisible(False)
         self.readout = ""
+
+    def _title_metrics(self, px: int) -> QtGui.QFontMetricsF:
+        font = QtGui.QFont(self.plot.getPlotItem().titleLabel.item.font())
+        font.setPixelSize(px)
+        return QtGui.QFontMetricsF(font)
+
+    def _fit_legend(self, item, curves: Curves, px: int) -> None:
+        """At least as wide as the widest legend entry beside the y axis: an entry is never
+        broken, so a narrower plot would cut it."""
+        metrics = self._title_metrics(px)
+        self._parts = [(h, metrics.horizontalAdvance(plain) + 2) for h, plain in title_parts(curves)]
+        self._gap = metrics.horizontalAdvance("\u00a0 ")
+        self._title_px = px
+        widest = max((w for _, w in self._parts[1 if curves.title else 0 :]), default=0.0)
+        axis = item.getAxis("left").minimumWidth()  # its fixed width (laid out or not)
+        self.setMinimumWidth(int(axis + widest + LEGEND_PAD_PX) if widest else 0)
 
     def _free_title(self, label) -> None:
         """A title asks for no width and wraps onto more lines where the plot is narrower than it
@@ -306,6 +401,8 @@ class CurvePlot(QtWidgets.QWidget):
         def update_min() -> None:
             width = label.rect().width()
             text.setTextWidth(width if width > 40 else -1)  # before its first layout: one line
+            if width > 40 and self._parts:
+                self._break_title(label, width)
             text.setPos(0, 0)
             measure()
             label.setMinimumWidth(0)
@@ -321,6 +418,16 @@ class CurvePlot(QtWidgets.QWidget):
         label.updateMin = update_min
         label._freed = True
         update_min()
+
+    def _break_title(self, label, width: float) -> None:
+        """The title's lines broken between its parts where they do not fit ``width``."""
+        lines = packed([w for _, w in self._parts], width, self._gap)
+        body = "<br>".join(TITLE_GAP.join(self._parts[k][0] for k in line) for line in lines)
+        if body == self._title_body:
+            return
+        self._title_body = body
+        colour = QtGui.QColor(label.opts.get("color") or "#000000").name(QtGui.QColor.NameFormat.HexArgb)
+        label.item.setHtml(f"<span style='color: {colour}; font-size: {self._title_px}px'>{body}</span>")
 
     def _set_ticks(self, item, c: Curves) -> None:
         ticks = tuple(c.x_ticks)
@@ -345,9 +452,11 @@ class CurvePlot(QtWidgets.QWidget):
             item.setYRange(*y, padding=self._y_padding(item))
 
     def _pad_y(self, *_) -> None:
+        item = self.plot.getPlotItem()
         if self._y is not None:
-            item = self.plot.getPlotItem()
             item.setYRange(*self._y, padding=self._y_padding(item))
+        if self._thinned_for is not None and int(item.getViewBox().width()) != self._thinned_for:
+            self._draw()  # a thinned line again for its new width
 
     def _y_padding(self, item) -> float:
         """Room for half a tick label beyond each end of the y range: a gridded pyqtgraph axis

@@ -5,8 +5,10 @@ The run and the weights are the lab's state (explorer.appstate.lab.LabState); th
 them and redraws from them. A timer on the GUI thread takes the run's progress every
 ``POLL_MS`` (``LabState.poll``): however fast the steps come, the window does one bounded
 update per tick, and the curves are redrawn at most every ``CURVES_MS``: one plot per tick,
-and only a plot whose data changed (a draw and its paint cost the GUI thread 5–20 ms each;
-the end of a run asks for every plot several times over). What differs between
+only a plot whose data changed, only on the page in front, and while training in a turn of
+the event loop of its own (explorer.gui.lab.pacing: never painted together with a map). The
+controls keep their size while a run trains (the status line its most lines, the weights
+label its widest step): a plot resized redraws its axes and grid, every plot at once. What differs between
 labs (the words of the intro and of the held-out number, the curves a run draws, a widget
 beside them) is the lab's ``TrainingContent``.
 """
@@ -24,6 +26,7 @@ from explorer.gui import theme
 from explorer.gui.core_text import translated
 from explorer.gui.flow import FlowLayout
 from explorer.gui.i18n import translate
+from explorer.gui.lab import pacing
 from explorer.gui.lab.curves import CurvePlot, Curves
 from explorer.lab import LabRun
 
@@ -189,12 +192,26 @@ class TrainingPage(QtWidgets.QWidget):
         for w in (self.steps, self.seed, self.train_button):
             w.setEnabled(not running)
         self.cancel_button.setEnabled(running)
-        self.progress.setRange(0, run.steps if run is not None else steps)
-        self.progress.setValue(run.step if run is not None else 0)
-        self.status.setText(self.status_text())
+        set_progress(
+            self.progress, run.steps if run is not None else steps, run.step if run is not None else 0
+        )
+        self._set_status(self.status_text(), running)
         self._show_weights()  # the curves' data too, when the run is not training
         if running and not self.curves_timer.isActive():
             self.curves_timer.start(CURVES_MS)  # the data is drawn at the page's pace, not the run's
+
+    def _set_status(self, text: str, running: bool) -> None:
+        """The status line; while a run trains it keeps the most lines it has had, so a line
+        more or less never moves the curves (a plot resized redraws its axes and grid)."""
+        if text == self.status.text():
+            return
+        self.status.setText(text)
+        if not running or not self.status.isVisible():  # a hidden label's width is no guide
+            self.status.setMinimumHeight(0)
+            return
+        need = self.status.heightForWidth(self.status.width())
+        if need > self.status.minimumHeight():
+            self.status.setMinimumHeight(need)
 
     def status_text(self) -> str:
         run = self.lab.run
@@ -240,15 +257,26 @@ class TrainingPage(QtWidgets.QWidget):
             self._draw_next()
 
     def _draw_next(self) -> None:
-        if self._due:
+        if self._due and self.isVisible():  # a page behind another draws when it is shown
             order = [(self._turn + 1 + i) % len(self.plots) for i in range(len(self.plots))]
             self._turn = next(k for k in order if k in self._due)
             self._drawn[self._turn] = self._due.pop(self._turn)
-            self.plots[self._turn].draw()
+            plot = self.plots[self._turn]
+            if self.lab.training or pacing.pending(
+                plot, "curves"
+            ):  # in a turn of its own, never with a map's paint
+                pacing.later(plot, plot.draw, "curves")
+            else:
+                plot.draw()
         if self.lab.training:
             self.curves_timer.start(CURVES_MS)
-        elif self._due:
+        elif self._due and self.isVisible():
             self.curves_timer.start(0)  # the next plot at the event loop's next turn
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._due and not self.curves_timer.isActive():
+            self.curves_timer.start(0)  # what changed while another page was in front
 
     def curve_data(self, plot: int, series: int = 0):
         """What a plot draws: (x, y) of one of its series (the tests read it)."""
@@ -295,6 +323,13 @@ class TrainingPage(QtWidgets.QWidget):
         else:
             text = translate("LabTraining", "in use: step {step}").format(step=step)
         self.weights_label.setText(text)
+        if lab.training and run is not None:  # as wide as the run's last step needs: the row never re-wraps
+            longest = translate("LabTraining", "in use: step {step}").format(step=run.steps)
+            self.weights_label.setMinimumWidth(
+                self.weights_label.fontMetrics().horizontalAdvance(longest) + 4
+            )
+        else:
+            self.weights_label.setMinimumWidth(0)
         self.weights_label.setToolTip(
             translate(
                 "LabTraining",
@@ -395,6 +430,17 @@ class TrainingPage(QtWidgets.QWidget):
         )
         self.progress.setFormat(translate("LabTraining", "%v of %m steps"))
         self.show_run()
+
+
+def set_progress(bar: QtWidgets.QProgressBar, steps: int, step: int) -> None:
+    """A progress bar's range and value, painted with the rest of the window: QProgressBar
+    repaints itself at once on a new value (a paint of its own every tick of a run)."""
+    if bar.maximum() == steps and bar.value() == step:
+        return
+    bar.setUpdatesEnabled(False)
+    bar.setRange(0, steps)
+    bar.setValue(step)
+    bar.setUpdatesEnabled(True)  # schedules the one paint
 
 
 def drawn_key(curves: Curves) -> tuple:

@@ -1,10 +1,11 @@
-"""The All-heads tab's on/off switch for each head of a language model's layer.
+"""The All-heads tab's on/off switch for each head of a trained model's layer.
 
 A head switched off has its output zeroed (or replaced by its mean over the text) before W_O
-in the model's forward; the next-token panel beside the grid then shows each token's
-probability before and after (computed on the worker: explorer.appstate.next_tokens). The
-switches only edit ``state.decoding``; heads of other layers stay off while another layer is
-shown, and the row says which.
+in the model's forward; beside the grid a language model's next-token panel then shows each
+token's probability before and after (explorer.appstate.next_tokens), an encoder's panel each
+token's output vector's cosine to the one with every head on (explorer.appstate.output_cosine),
+both computed on the worker. The switches only edit ``state.decoding``; heads of other layers
+stay off while another layer is shown, and the row says which.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ class HeadSwitches(QtWidgets.QWidget):
         super().__init__(parent)
         self.state = state
         self.layer: int | None = None
+        self.decoder = False  # what the panel beside shows: next tokens, or output vectors
         self.flow = FlowLayout(self)
         self.label = QtWidgets.QLabel()
         self.flow.add(self.label)
@@ -41,12 +43,15 @@ class HeadSwitches(QtWidgets.QWidget):
         self.setVisible(False)
         self.retranslate()
 
-    def follow(self, trace, decoder: bool) -> None:
-        """A new trace: one switch per head of its layer (a language model's only)."""
-        shown = decoder and trace.layer is not None
+    def follow(self, trace, shown: bool, decoder: bool) -> None:
+        """A new trace: one switch per head of its layer (a trained model's, ``shown``)."""
+        shown = shown and trace.layer is not None
         self.setVisible(shown)
         if not shown:
             return
+        if decoder != self.decoder:
+            self.decoder = decoder
+            self.retranslate()
         self.layer = trace.layer
         if len(self.buttons) != trace.heads:
             for button in self.buttons:
@@ -108,6 +113,12 @@ class HeadSwitches(QtWidgets.QWidget):
                 "HeadSwitches",
                 "Switch heads of this layer off (any layers: pick another layer and switch more); "
                 "the next-token panel shows each token's probability before and after.",
+            )
+            if self.decoder
+            else translate(
+                "HeadSwitches",
+                "Switch heads of this layer off (any layers: pick another layer and switch more); "
+                "the panel beside shows each token's output vector's cosine to the one with every head on.",
             )
         )
         self.mode.setItemText(0, translate("HeadSwitches", "output zeroed"))

@@ -6,9 +6,10 @@ row. The number of columns is chosen for the room the grid has: the one that lab
 most tokens on both axes with whole titles (a projector at 1024×768 and a wide window get
 different grids).
 
-For a language model each head has an on/off switch (``HeadSwitches``) and the next-token
-panel stands beside the grid: switch a head off and see each next token's probability
-before and after. Its titles give each head's scores: the weight on the first token (the
+Each head of a trained model has an on/off switch (``HeadSwitches``). For a language model
+the next-token panel stands beside the grid: switch a head off and see each next token's
+probability before and after; for an encoder the output-cosine panel: each token's output
+vector against the one with every head on. Its titles give each head's scores: the weight on the first token (the
 attention sink), on the token before (a previous-token head) and, when the text repeats
 itself, on the token after the previous occurrence (an induction head).
 """
@@ -28,19 +29,22 @@ from explorer.gui.views import stages
 from explorer.gui.views.base import FigureSource, NothingToExport, View, ViewContext
 from explorer.gui.views.head_switches import HeadSwitches
 from explorer.gui.views.next_tokens import NextTokenPanel
+from explorer.gui.views.output_cosine import OutputCosinePanel, own_heads
 
 EXPORT_SIZE = QtCore.QSize(1400, 900)
 
 
 MAX_COLUMNS = 16
+MIN_CELL_PX = 3.0  # a grid whose cells are thinner shows no head: whole titles come after
 
 
 OFF_COLOUR = "#7f7f7f"  # the frame of a head switched off
 
 
 def heads_off(state, trace) -> frozenset[int]:
-    """The heads of the trace's layer that are switched off (a language model's only)."""
-    if trace is None or trace.layer is None or not trace.causal or trace.weights_source != "pretrained":
+    """The heads of the trace's layer that are switched off (a trained model's, at its own
+    head count: regrouped heads are not the model's)."""
+    if trace is None or trace.layer is None or trace.weights_source != "pretrained" or not own_heads(trace):
         return frozenset()
     return frozenset(h for layer, h in state.decoding.options.heads_off if layer == trace.layer)
 
@@ -71,9 +75,9 @@ def _fit(figure: Figure, rect: QtCore.QRectF, style: Style) -> tuple:
 
 def fitted_grid(panels, size: QtCore.QSize, style: Style, **options) -> Figure:
     """The heads as a grid with shared axes, in the column count that fits ``size`` best:
-    the most tokens labelled on the worse axis, with titles whole (a title too long for
-    its column is shortened to its head, "head 3"), then whole long titles, then larger
-    cells, then the count nearest a wide grid's."""
+    cells of a few pixels at least, then the most tokens labelled on the worse axis, with
+    titles whole (a title too long for its column is shortened to its head, "head 3"), then
+    whole long titles, then larger cells, then the count nearest a wide grid's."""
     full = [p.title for p in panels]
     short = [stages.short_head_title(t) for t in full]
     key = _fit_key(panels, size, style, full, options)
@@ -122,19 +126,28 @@ def _best_grid(panels, size, style, full, short, options) -> tuple[int, bool]:
         for p, t in zip(panels, titles):
             p.title = t
 
+    # A title is whole when it fits its slot in one line, and a slot is narrower than the width
+    # over the count: the widest title, measured once, says which counts cannot keep them whole
+    # (their layout with whole titles need not be tried).
+    bold = QtGui.QFont(style.font)
+    bold.setBold(True)
+    metrics = QtGui.QFontMetricsF(bold)
+    widest = max((metrics.horizontalAdvance(t) for t in full), default=0.0)
     scored = []
     for c in counts:
         figure = Figure(panels, columns=c, shared_bar=True, shared_axes=True, **options)
-        with_titles(full)
-        whole, coverage, cell = _fit(figure, rect, style)
+        whole = widest <= rect.width() / c - 4
+        if whole:
+            with_titles(full)
+            whole, coverage, cell = _fit(figure, rect, style)
         if not whole:
             with_titles(short)
             fits_short, coverage, cell = _fit(figure, rect, style)
         else:
             fits_short = True
         nearest = -abs(c - stages.grid_columns(len(panels)))
-        scored.append(((fits_short, coverage, whole, cell, nearest), c))
-    (_, _, whole, _, _), columns = max(scored)
+        scored.append(((cell >= MIN_CELL_PX, fits_short, coverage, whole, cell, nearest), c))
+    (_, _, _, whole, _, _), columns = max(scored)
     return columns, whole
 
 
@@ -168,9 +181,13 @@ class HeadGridView(View):
         self.next_tokens = NextTokenPanel(context)  # before and after, beside the heads
         self.next_tokens.restyle(context.style(), self.width())
         beside.addWidget(self.next_tokens)
+        self.output_cosine = OutputCosinePanel(context)  # an encoder's outputs with heads off
+        self.output_cosine.restyle(context.style(), self.width())
+        beside.addWidget(self.output_cosine)
         layout.addLayout(beside, 1)
         self.lines_box = lines_views.HeadsLines(self, column)  # the heads overlaid as lines
         bar.insertWidget(bar.indexOf(self.hover_label), self.lines_box)
+        self.canvas.installEventFilter(self)
         self.canvas.clicked.connect(self._on_click)
         self.canvas.hovered.connect(self._on_hover)
         self.stage_combo.currentIndexChanged.connect(
@@ -194,8 +211,10 @@ class HeadGridView(View):
         self.scores = stages.HeadScores.of(trace)
         off = heads_off(self.state, trace)
         decoder = trace.weights_source == "pretrained" and bool(getattr(prepared.source, "is_decoder", False))
-        self.switches.follow(trace, decoder)
+        trained = trace.weights_source == "pretrained" and own_heads(trace)
+        self.switches.follow(trace, trained, decoder)
         self.next_tokens.follow(prepared)
+        self.output_cosine.follow(prepared)
         panels = []
         for h in range(trace.heads):
             panel = stages.head_panel(trace, display, stage, h, kind, levels, hidden, self.scores, h in off)
@@ -225,8 +244,14 @@ class HeadGridView(View):
     def resizeEvent(self, event):
         super().resizeEvent(event)
         self.next_tokens.fit(self.width())
-        if self.canvas.panels:  # the room changed: maybe another column count fits better
+        self.output_cosine.fit(self.width())
+
+    def eventFilter(self, watched, event):
+        # The grid's own room changed (the window, or a panel beside it shown or hidden):
+        # maybe another column count fits better.
+        if watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize and self.canvas.panels:
             self._fit(self.canvas.panels)
+        return super().eventFilter(watched, event)
 
     def on_state(self, event: str) -> None:
         trace = self.prepared.trace if self.prepared is not None else None
@@ -250,6 +275,7 @@ class HeadGridView(View):
     def restyle(self) -> None:
         self.canvas.set_style(self.context.style())
         self.next_tokens.restyle(self.context.style(), self.width())
+        self.output_cosine.restyle(self.context.style(), self.width())
         if self.prepared is not None:
             self.redraw()  # whole titles again, and the columns for the new font
 
@@ -298,6 +324,7 @@ class HeadGridView(View):
         self._show_hint()
         self.switches.retranslate()
         self.next_tokens.retranslate()
+        self.output_cosine.retranslate()
         if self.prepared is not None:
             self.redraw()
 

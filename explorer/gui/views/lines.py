@@ -184,6 +184,7 @@ class HeadsLines(QtWidgets.QWidget):
         self.pick.setPopupMode(QtWidgets.QToolButton.ToolButtonPopupMode.InstantPopup)
         self.menu = QtWidgets.QMenu(self.pick)
         self.pick.setMenu(self.menu)
+        self.pick.setVisible(False)
         row.addWidget(self.box)
         row.addWidget(self.pick)
         self.view = LinesView()
@@ -211,7 +212,7 @@ class HeadsLines(QtWidgets.QWidget):
             self.view.set_picture(heads_picture(self.state, prepared))
         self.view.setVisible(on)
         self.heads_view.canvas.setVisible(not on)
-        self.pick.setEnabled(self.active)
+        self.pick.setVisible(self.active)  # only beside its lines: greyed, it read as a head switch
         self.box.setChecked(self.active)  # toggled says the state's own value back: no event
 
     def _fill_menu(self) -> None:

@@ -11,6 +11,9 @@ two bars, all heads on and with those heads off.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.decoding import MAX_SEED, MAX_TOP_K, TEMPERATURE_RANGE
@@ -48,10 +51,59 @@ def row_number(p: float, after: float | None) -> str:
     return percent(p) if after is None else f"{short_percent(p)}→{short_percent(after)} %"
 
 
+MIN_LABEL_PX = 7  # a token label too long for its column is drawn smaller, down to this, never cut
+
+
+def label_font(font: QtGui.QFont, text: str, room: float) -> QtGui.QFont:
+    """``font``, or a smaller copy in which ``text`` fits ``room`` pixels (a byte's "<0xE6> 1/3"
+    beside the lesson on a projector): a token is read whole or not at all."""
+    wide = QtGui.QFontMetricsF(font).horizontalAdvance(text)
+    if wide <= room or wide <= 0:
+        return font
+    smaller = QtGui.QFont(font)
+    px = font.pixelSize() if font.pixelSize() > 0 else QtGui.QFontInfo(font).pixelSize()
+    size = max(MIN_LABEL_PX, int(px * room / wide))
+    smaller.setPixelSize(size)
+    while size > MIN_LABEL_PX and QtGui.QFontMetricsF(smaller).horizontalAdvance(text) > room:
+        size -= 1  # hinting can round a glyph up: one pixel less until it fits
+        smaller.setPixelSize(size)
+    return smaller
+
+
+@dataclass(frozen=True)
+class BarNumbers:
+    """How a bar's number is written: ``text(value, after)``, ``widest`` the longest it gets
+    (the number column's width), ``scale`` the value of a full bar (None: the largest shown)."""
+
+    text: Callable[[float, float | None], str] = row_number
+    widest: tuple[str, str] = ("< 0.01 %", "0.00→0.00 %")  # one bar, two bars
+    scale: float | None = None
+
+
+PROBABILITIES = BarNumbers()
+
+
+def bar_columns(
+    rows: list[Row], width: float, metrics: QtGui.QFontMetricsF, numbers: BarNumbers = PROBABILITIES
+) -> tuple[float, float]:
+    """(token column, number column) widths: the token column as wide as the widest label asks,
+    up to about half the width (the bars keep the rest)."""
+    ablated = any(after is not None for _, _, after in rows)
+    widest = max((metrics.horizontalAdvance(token) for token, _, _ in rows), default=0.0) + 8
+    token_w = max(width * 0.15, min(width * (0.4 if ablated else 0.48), widest))
+    number_w = metrics.horizontalAdvance(numbers.widest[1 if ablated else 0]) + 4
+    return token_w, number_w
+
+
 def paint_bars(
-    painter: QtGui.QPainter, rect: QtCore.QRectF, rows: list[Row], style: Style, line: float
+    painter: QtGui.QPainter,
+    rect: QtCore.QRectF,
+    rows: list[Row],
+    style: Style,
+    line: float,
+    numbers: BarNumbers = PROBABILITIES,
 ) -> None:
-    """Token, bar, percentage, one row each (the panel and its export draw the same): with the
+    """Token, bar, number, one row each (the panel and its export draw the same): with the
     heads off two bars, all heads on (grey, above) and with them off (coloured, below)."""
     painter.setFont(style.font)
     metrics = QtGui.QFontMetricsF(style.font)
@@ -59,22 +111,21 @@ def paint_bars(
     bar_colour = QtGui.QColor(accent)
     bar_colour.setAlpha(110)
     before_colour = QtGui.QColor(style.frame)
-    ablated = any(after is not None for _, _, after in rows)
     width = rect.width()
-    widest = max((metrics.horizontalAdvance(token) for token, _, _ in rows), default=0.0) + 8
-    token_w = max(width * 0.15, min(width * (0.34 if ablated else 0.42), widest))  # the rest: bars
-    number_w = metrics.horizontalAdvance("0.00→0.00 %" if ablated else "< 0.01 %") + 4
+    token_w, number_w = bar_columns(rows, width, metrics, numbers)
     bar_x, bar_w = rect.left() + token_w + 4, max(8.0, width - token_w - number_w - 8)
-    top = max((max(p, a or 0.0) for _, p, a in rows), default=1.0) or 1.0
+    top = numbers.scale or max((max(p, a or 0.0) for _, p, a in rows), default=1.0) or 1.0
     inner = line - 2 * ROW_PAD_PX
     for row, (token, p, after) in enumerate(rows):
         y = rect.top() + row * line
         painter.setPen(fg)
-        text = metrics.elidedText(token, QtCore.Qt.TextElideMode.ElideRight, token_w - 2)
+        painter.setFont(label_font(style.font, token, token_w - 2))
         align = QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignRight
-        painter.drawText(QtCore.QRectF(rect.left(), y, token_w - 2, line), align, text)
+        painter.drawText(QtCore.QRectF(rect.left(), y, token_w - 2, line), align, token)
+        painter.setFont(style.font)
         if after is None:
-            painter.fillRect(QtCore.QRectF(bar_x, y + ROW_PAD_PX, bar_w * p / top, inner), bar_colour)
+            length = bar_w * min(max(p / top, 0.0), 1.0)  # a negative cosine: no bar, its number says it
+            painter.fillRect(QtCore.QRectF(bar_x, y + ROW_PAD_PX, length, inner), bar_colour)
         else:
             half = inner / 2
             painter.fillRect(QtCore.QRectF(bar_x, y + ROW_PAD_PX, bar_w * p / top, half - 1), before_colour)
@@ -84,8 +135,16 @@ def paint_bars(
         painter.drawText(
             QtCore.QRectF(bar_x + bar_w + 4, y, number_w, line),
             QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignLeft,
-            row_number(p, after),
+            numbers.text(p, after),
         )
+
+
+def side_width(font: QtGui.QFont, room: int) -> int:
+    """A panel beside the attention: as wide as its font asks, but never more than a share of
+    the tab's ``room``: the attention stays the larger part (presentation's large text, the
+    lesson column)."""
+    wanted = QtGui.QFontMetricsF(font).averageCharWidth() * PANEL_CHARS + 24
+    return int(min(wanted, max(MIN_WIDTH_PX, room * MAX_SHARE)))
 
 
 class ProbabilityBars(QtWidgets.QWidget):
@@ -94,9 +153,10 @@ class ProbabilityBars(QtWidgets.QWidget):
 
     picked = QtCore.Signal(int)
 
-    def __init__(self, style: Style, parent=None):
+    def __init__(self, style: Style, parent=None, numbers: BarNumbers = PROBABILITIES):
         super().__init__(parent)
         self.style_ = style
+        self.numbers = numbers
         self.rows: list[Row] = []
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
 
@@ -127,7 +187,9 @@ class ProbabilityBars(QtWidgets.QWidget):
 
     def paintEvent(self, event):
         painter = QtGui.QPainter(self)
-        paint_bars(painter, QtCore.QRectF(self.rect()), self.rows, self.style_, self.row_height())
+        paint_bars(
+            painter, QtCore.QRectF(self.rect()), self.rows, self.style_, self.row_height(), self.numbers
+        )
         painter.end()
 
 
@@ -138,9 +200,8 @@ class DecodingControls(QtWidgets.QWidget):
     def __init__(self, state, parent=None):
         super().__init__(parent)
         self.state = state
-        form = QtWidgets.QFormLayout(self)
-        form.setContentsMargins(0, 0, 0, 0)
-        form.setRowWrapPolicy(QtWidgets.QFormLayout.RowWrapPolicy.WrapLongRows)
+        rows = QtWidgets.QVBoxLayout(self)
+        rows.setContentsMargins(0, 0, 0, 0)
         self.mode = QtWidgets.QComboBox()
         self.mode.addItem("", "greedy")
         self.mode.addItem("", "sample")
@@ -153,10 +214,19 @@ class DecodingControls(QtWidgets.QWidget):
         self.seed = QtWidgets.QSpinBox()
         self.seed.setRange(0, MAX_SEED)
         self.labels = [QtWidgets.QLabel() for _ in range(4)]
+        # Each label in one row with its box, the box taking the rest: a label never stands apart
+        # from its box (a form's label column, or its wrapping on a narrow panel, did that).
+        self.rows: list[QtWidgets.QWidget] = []
         for label, widget in zip(self.labels, (self.mode, self.temperature, self.top_k, self.seed)):
             label.setBuddy(widget)
-            form.addRow(label, widget)
-        self.form = form
+            row = QtWidgets.QWidget()
+            line = QtWidgets.QHBoxLayout(row)
+            line.setContentsMargins(0, 0, 0, 0)
+            line.addWidget(label)
+            line.addWidget(widget, 1)
+            widget.setMinimumWidth(QtGui.QFontMetrics(widget.font()).averageCharWidth() * 6)  # fits the panel
+            rows.addWidget(row)
+            self.rows.append(row)
         self.mode.currentIndexChanged.connect(lambda _: self._edit(decoding=self.mode.currentData()))
         self.temperature.valueChanged.connect(lambda v: self._edit(temperature=round(float(v), 2)))
         self.top_k.valueChanged.connect(lambda v: self._edit(top_k=int(v)))
@@ -186,8 +256,8 @@ class DecodingControls(QtWidgets.QWidget):
         self.mode.blockSignals(True)
         self.mode.setCurrentIndex(self.mode.findData(options.decoding))
         self.mode.blockSignals(False)
-        for row in (1, 2, 3):  # the sampling settings only when sampling
-            self.form.setRowVisible(row, options.sampled)
+        for row in self.rows[1:]:  # the sampling settings only when sampling
+            row.setVisible(options.sampled)
 
     def retranslate(self) -> None:
         for label, text in zip(
@@ -429,10 +499,7 @@ class NextTokenPanel(QtWidgets.QFrame):
         self.setToolTip(self.note.text() if self.state.presentation else "")
 
     def fit(self, room: int) -> None:
-        """As wide as its font asks, but never more than a share of the tab's ``room``: the
-        attention stays the larger part (presentation's large text, the lesson column)."""
-        wanted = QtGui.QFontMetricsF(self.bars.style_.font).averageCharWidth() * PANEL_CHARS + 24
-        self.setFixedWidth(int(min(wanted, max(MIN_WIDTH_PX, room * MAX_SHARE))))
+        self.setFixedWidth(side_width(self.bars.style_.font, room))
 
     def retranslate(self) -> None:
         self.controls.retranslate()

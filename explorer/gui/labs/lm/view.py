@@ -28,6 +28,7 @@ from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import Figure, MatrixCanvas
 from explorer.gui.heatmap.figure import Mark
 from explorer.gui.i18n import translate
+from explorer.gui.lab import pacing
 from explorer.gui.lab.stages import StagePanels, wrapping
 from explorer.gui.lab.training import TrainingPage
 from explorer.gui.labs.lm import heads as lh
@@ -277,7 +278,13 @@ class LMView(View):
         self.formed.setVisible(not presenting)  # the curves get the page's width
         # a projector's room is what it is: the grid shrinks to fit it there, never widens it
         self.heads.setMinimumHeight(0 if self.state.presentation else LAYERS * 160)
-        self.formed.set_figure(Figure(lh.formed_heads(result), columns=2))
+        formed = Figure(lh.formed_heads(result), columns=2)
+        if self.lab.training or pacing.pending(
+            self.formed, "heads"
+        ):  # each snapshot's heads in a turn of their own, never with the curves
+            pacing.later(self.formed, lambda: self.formed.set_figure(formed), "heads")
+        else:
+            self.formed.set_figure(formed)
         marks = {}
         if self.state.lesson_visible:
             step = STEPS[self.state.lesson_step]

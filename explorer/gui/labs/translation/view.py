@@ -32,6 +32,7 @@ from explorer.gui.core_text import error_text
 from explorer.gui.heatmap import MatrixCanvas
 from explorer.gui.heatmap.figure import Mark
 from explorer.gui.i18n import translate
+from explorer.gui.lab import pacing
 from explorer.gui.lab.stages import StagePanels, wrapping
 from explorer.gui.lab.training import TrainingPage
 from explorer.gui.labs.translation.controls import TranslationControls
@@ -219,7 +220,12 @@ class TranslationView(View):
         if watched is not None:  # the training thread translated this very text at this snapshot
             self.context.worker.cancel(CHANNEL)
             self._wanted = None
-            self.show_trace(watched, req)
+            if self.tstate.training or pacing.pending(
+                self, "trace"
+            ):  # in a turn of its own, never painted with the curves
+                pacing.later(self, lambda: self.show_trace(watched, req), "trace")
+            else:
+                self.show_trace(watched, req)
             return
         self._wanted = req
         self.context.worker.submit(CHANNEL, req.compute)
@@ -267,7 +273,8 @@ class TranslationView(View):
         self._draw_stages()
         self._show_selection()
         self._show_lesson()
-        self.alignment.repaint()
+        if not self.tstate.training:  # a keystroke's answer at once; a snapshot's with the rest
+            self.alignment.repaint()
         self.stages.setUpdatesEnabled(True)
         self.rendered.emit()
 
@@ -296,7 +303,12 @@ class TranslationView(View):
         line = self.score_label.fontMetrics().lineSpacing()
         need = self.score_label.heightForWidth(max(50, self.score_scroll.viewport().width()))
         lines = SCORE_LINES_PRESENTING if self.state.presentation else SCORE_LINES
-        self.score_scroll.setFixedHeight(max(line, min(need, lines * line)) + 2)
+        height = max(line, min(need, lines * line)) + 2
+        fixed = self.score_scroll.minimumHeight()  # 0 before the first answer
+        if self.tstate.training:  # never shorter while a run trains: the pages below keep their size
+            height = max(height, fixed)
+        if height != fixed:
+            self.score_scroll.setFixedHeight(height)
         # a resizable scroll area sizes a wrapped label by its width-free hint, shorter than its
         # lines at this width: without a floor its last lines were cut instead of scrolled to
         self.score_label.setMinimumHeight(max(0, need))

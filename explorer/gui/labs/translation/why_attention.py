@@ -91,14 +91,22 @@ class WhyTraining(TrainingContent):
         return []  # the length curve is the page's own figure, above the training controls
 
 
+def shown_evaluation(lab, run: LabRun | None) -> int | None:
+    """Which of the run's evaluations the figure shows: the one at the snapshot shown (its
+    newest while it follows the run); None for the shipped run's (no evaluation yet, or the
+    shipped weights in use)."""
+    if run is None or not run.metrics or lab.weights != "trained":
+        return None
+    step = lab.shown_step()
+    if step is not None and step in run.eval_steps:
+        return run.eval_steps.index(step)
+    return len(run.eval_steps) - 1
+
+
 def shown_curves(lab, run: LabRun | None) -> tuple[dict[str, LengthCurve], str]:
-    """The curves on screen: the run's evaluation at the snapshot shown (its newest while it
-    follows the run), else the shipped run's."""
-    if run is not None and run.metrics and lab.weights == "trained":
-        step = lab.shown_step()
-        index = len(run.eval_steps) - 1
-        if step is not None and step in run.eval_steps:
-            index = run.eval_steps.index(step)
+    """The curves on screen: the run's evaluation (shown_evaluation), else the shipped run's."""
+    index = shown_evaluation(lab, run)
+    if run is not None and index is not None:
         metrics = run.metrics[index]
         found = {m: curve_from_metrics(metrics, m) for m in ("no-attention", "attention")}
         curves = {m: c for m, c in found.items() if c is not None}
@@ -322,6 +330,14 @@ class WhyAttentionView(View):
         curve = self.state.presentation and self.pages.currentIndex() == CURVE_PAGE
         for widget in (self.sentence_label, self.sentence_box, self.summary):
             widget.setVisible(not curve)
+        # Only the page on screen asks for room: a stack's hidden page still adds its minimum
+        # (the curve page's wrapped training status at A+ pushed a projector's window past 768).
+        shown, hidden = QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Ignored
+        for i in range(self.pages.count()):
+            policy = shown if i == self.pages.currentIndex() else hidden
+            page = self.pages.widget(i)
+            if page.sizePolicy().verticalPolicy() != policy:
+                page.setSizePolicy(policy, policy)
 
     def _fit_training(self) -> None:
         """The training controls whole under the curve: on a projector their status wraps to
@@ -334,15 +350,12 @@ class WhyAttentionView(View):
             self.training.setMinimumHeight(need)
 
     def draw_curve(self) -> None:
-        """The length figure, redrawn only when what it shows changed (the run reports ten
-        times a second; its curves change at evaluations)."""
+        """The length figure, redrawn only when what it shows changed: the run reports ten
+        times a second, its curves change at evaluations, and until its first one (a run just
+        started) the figure stays the shipped run's."""
         run = self.lab.run
-        key = (
-            self.lab.settings.measure,
-            self.lab.weights,
-            self.lab.shown_step(),
-            None if run is None else (run.id, len(run.eval_steps)),
-        )
+        index = shown_evaluation(self.lab, run)
+        key = (self.lab.settings.measure, None if run is None or index is None else (run.id, index))
         if key == self._curve_key:
             return
         self._curve_key = key

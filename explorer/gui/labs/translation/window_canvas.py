@@ -34,6 +34,7 @@ class WindowCanvas(QtWidgets.QWidget):
         self.title = ""
         self.legend = ""  # what the marks mean: the tooltip away from a cell
         self.selected: int | None = None
+        self._cells_image: QtGui.QImage | None = None  # the trace's cells (see _cells)
         self._font_px = 13
         self._fg, self._bg = QtGui.QColor("#000000"), QtGui.QColor("#ffffff")
         self._accent, self._muted = QtGui.QColor("#d55e00"), QtGui.QColor("#888888")
@@ -44,6 +45,7 @@ class WindowCanvas(QtWidgets.QWidget):
     # -- what it shows ---------------------------------------------------------------------------
     def set_trace(self, trace: WindowTrace | None, title: str) -> None:
         self.trace, self.title = trace, title
+        self._cells_image = None
         self.update()
 
     def set_selected(self, step: int | None) -> None:
@@ -55,6 +57,7 @@ class WindowCanvas(QtWidgets.QWidget):
         self._font_px = font_px
         self._fg, self._bg = QtGui.QColor(fg), QtGui.QColor(bg)
         self._accent, self._muted = QtGui.QColor(accent), QtGui.QColor(muted)
+        self._cells_image = None
         self.update()
 
     def selected_step(self) -> int | None:
@@ -122,18 +125,26 @@ class WindowCanvas(QtWidgets.QWidget):
 
     def _paint_grid(self, p: QtGui.QPainter, grid: QtCore.QRectF, cw: float, ch: float) -> None:
         t = self.trace
-        weights = np.asarray(t.alignment, float)
-        blue = QtGui.QColor(WEIGHT_COLOUR)
+        p.drawImage(grid, self._cells())  # one pixel a cell, scaled without smoothing
         p.setFont(self._font())
         metrics = QtGui.QFontMetricsF(self._font())
         line = metrics.height()
         widest = max(metrics.horizontalAdvance(w) for w in t.source_tokens) + 4
         every_col = max(1, math.ceil(widest / cw))  # labels that would touch are thinned out
         every_row = max(1, math.ceil(line / ch))
+        span = max(3, every_col) * cw  # a shown label has the room of the columns thinned out
+        taken = 0.0  # where the last label drawn ends: labels never overlap, the last stays inside
         for s, word in enumerate(t.source_tokens):  # the source along the top
             if s % every_col == 0:
-                rect = QtCore.QRectF(grid.left() + s * cw - cw, grid.top() - line - 2, 3 * cw, line)
-                p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, word)
+                centre = grid.left() + (s + 0.5) * cw
+                left = max(taken, centre - span / 2)
+                right = min(float(self.width()), left + span)
+                shown = metrics.elidedText(word, QtCore.Qt.TextElideMode.ElideRight, right - left)
+                if right - left < cw or not shown:
+                    continue
+                rect = QtCore.QRectF(left, grid.top() - line - 2, right - left, line)
+                p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, shown)
+                taken = left + (right - left + metrics.horizontalAdvance(shown)) / 2 + 4
         selected = self.selected_step()
         for r, word in enumerate(t.output_tokens):
             y = grid.top() + r * ch
@@ -143,9 +154,6 @@ class WindowCanvas(QtWidgets.QWidget):
                 p.drawText(
                     label, QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter, word
                 )
-            for s in range(len(t.source_tokens)):
-                value = float(np.clip(weights[r, s], 0.0, 1.0))
-                p.fillRect(QtCore.QRectF(grid.left() + s * cw, y, cw, ch), _mix(self._bg, blue, value))
         p.setPen(QtGui.QPen(self._muted, 1))
         p.drawRect(grid)
         if t.true_links is not None:  # the true source word of each step: a small dot
@@ -163,16 +171,30 @@ class WindowCanvas(QtWidgets.QWidget):
             p.setPen(QtGui.QPen(self._fg, 2, QtCore.Qt.PenStyle.DashLine))
             p.drawRect(QtCore.QRectF(grid.left(), grid.top() + selected * ch, grid.width(), ch))
 
+    def _cells(self) -> QtGui.QImage:
+        """The weights as an image of one pixel a cell, each as dark as its weight; made once a
+        trace and colour (a repaint draws it scaled instead of a rectangle a cell)."""
+        t = self.trace
+        if self._cells_image is None:
+            amount = np.clip(np.nan_to_num(np.asarray(t.alignment, float)), 0.0, 1.0)[..., None]
+            bg = np.array(self._bg.getRgb()[:3], float)
+            fg = np.array(QtGui.QColor(WEIGHT_COLOUR).getRgb()[:3], float)
+            rgb = np.ascontiguousarray(np.round(bg + (fg - bg) * amount).astype(np.uint8))
+            rows, cols = rgb.shape[:2]
+            image = QtGui.QImage(rgb.data, cols, rows, 3 * cols, QtGui.QImage.Format.Format_RGB888)
+            self._cells_image = image.copy()  # the copy owns its pixels
+        return self._cells_image
+
     def _paint_windows(self, p: QtGui.QPainter, grid: QtCore.QRectF, cw: float, ch: float) -> None:
         t = self.trace
         p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
         p.setPen(QtGui.QPen(self._accent, 2))
-        for r, bounds in enumerate(t.window_bounds):
-            if bounds is not None:
-                first, last = bounds
-                p.drawRect(
-                    QtCore.QRectF(grid.left() + first * cw, grid.top() + r * ch, (last - first + 1) * cw, ch)
-                )
+        frames = [
+            QtCore.QRectF(grid.left() + b[0] * cw, grid.top() + r * ch, (b[1] - b[0] + 1) * cw, ch)
+            for r, b in enumerate(t.window_bounds)
+            if b is not None
+        ]
+        p.drawRects(frames)
         p.setPen(QtCore.Qt.PenStyle.NoPen)
         p.setBrush(self._accent)
         size = max(3.0, min(cw, ch) * 0.28)
@@ -222,8 +244,9 @@ class WindowCanvas(QtWidgets.QWidget):
         if t.centres is not None and t.sigma:
             centre, sigma = float(t.centres[step]), float(t.sigma)
             path = QtGui.QPainterPath()
-            for i in range(0, 201):
-                s = -0.5 + (n) * i / 200  # the curve over the source, position by position
+            points = min(200, 8 * n)  # smooth at any width: 8 points a column
+            for i in range(0, points + 1):
+                s = -0.5 + n * i / points  # the curve over the source, position by position
                 x = grid.left() + (s + 0.5) * cw
                 y = base - height * math.exp(-((s - centre) ** 2) / (2 * sigma**2))
                 path.moveTo(x, y) if i == 0 else path.lineTo(x, y)
@@ -265,12 +288,3 @@ class WindowCanvas(QtWidgets.QWidget):
                 out=t.output_tokens[row], src=t.source_tokens[s], w=float(t.alignment[row, s])
             )
         )
-
-
-def _mix(bg: QtGui.QColor, fg: QtGui.QColor, amount: float) -> QtGui.QColor:
-    a = max(0.0, min(1.0, amount))
-    return QtGui.QColor(
-        round(bg.red() + (fg.red() - bg.red()) * a),
-        round(bg.green() + (fg.green() - bg.green()) * a),
-        round(bg.blue() + (fg.blue() - bg.blue()) * a),
-    )

@@ -1,8 +1,10 @@
 """The Global vs local tab: the same text through global attention (every source word) and
-through a local model's window (Luong et al. 2015), side by side, on copy-twice (each letter
-written twice, so the true alignment is a staircase of slope ½).
+through a local model's window (Luong et al. 2015), side by side, on one of two tasks:
+copy-twice (each letter written twice, so the true alignment is a staircase of slope ½) or
+reorder-zh (the lesson's sentences into Chinese: the time moves before the verb and the
+output is shorter, where a window at p_t = t goes wrong).
 
-Top: the text (typed, or an example), the local model (local-m: p_t = t; local-p: p_t
+Top: the task, the text (typed, or one of the task's examples), the local model (local-m: p_t = t; local-p: p_t
 predicted; ours: p_t stepping forward) and the window's D, which reads the trained weights
 through another window. Then two pages: the alignments (explorer.gui.labs.translation
 .window_canvas: the window framed on every row, p_t marked, the selected step's Gaussian under
@@ -22,7 +24,15 @@ import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.lesson import STEPS
-from explorer.appstate.local_window import EVENTS, MAX_TEXT, WINDOW_RANGE, LocalRequest, LocalWindowState
+from explorer.appstate.local_window import (
+    EVENTS,
+    EXAMPLES,
+    MAX_TEXT,
+    TASKS,
+    WINDOW_RANGE,
+    LocalRequest,
+    LocalWindowState,
+)
 from explorer.gui import theme
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.elided import ElidedCombo
@@ -42,20 +52,50 @@ from explorer.words import QT_TRANSLATE_NOOP
 TAB = "local"
 CHANNEL = "local"
 WINDOWS_PAGE, TRAIN_PAGE = 0, 1
-EXAMPLES = (
-    "a b c d e f g h",
-    "a b c d e",
-    "a b c d e f g h i j k l m n o",
-    "t s r q p o n m l k j i h g f e d c b a",
-)
+TASK_NAMES = {
+    "copy-twice": QT_TRANSLATE_NOOP("LocalWindow", "each letter twice (monotonic)"),
+    "reorder-zh": QT_TRANSLATE_NOOP("LocalWindow", "English → Chinese (words move)"),
+}
+SOURCE_LABELS = {
+    "copy-twice": QT_TRANSLATE_NOOP("LocalWindow", "Letters:"),
+    "reorder-zh": QT_TRANSLATE_NOOP("LocalWindow", "English:"),
+}
+SOURCE_TIPS = {
+    "copy-twice": QT_TRANSLATE_NOOP(
+        "LocalWindow", "Letters a to t, separated by spaces: each is written twice"
+    ),
+    "reorder-zh": QT_TRANSLATE_NOOP(
+        "LocalWindow",
+        "1–3 clauses of the lesson's sentences joined by “and”, e.g. Jane visits Africa in September: "
+        "in Chinese the time comes before the verb",
+    ),
+}
+EMPTY_TEXTS = {
+    "copy-twice": QT_TRANSLATE_NOOP("LocalWindow", "Type a few letters, a to t, separated by spaces."),
+    "reorder-zh": QT_TRANSLATE_NOOP("LocalWindow", "Type an English sentence, or choose an example."),
+}
 LOCAL_NAMES = {
     "local-m": QT_TRANSLATE_NOOP("LocalWindow", "local-m: p_t = t"),
     "local-p": QT_TRANSLATE_NOOP("LocalWindow", "local-p: p_t = S·sigmoid(v_pᵀ tanh(W_p h_t))"),
     "local-p-ours": QT_TRANSLATE_NOOP("LocalWindow", "ours (not Luong's): p_t = p_{t−1} + softplus(…)"),
 }
+TRAINING_INTROS = {
+    "copy-twice": QT_TRANSLATE_NOOP(
+        "LocalWindow",
+        "Train global attention and {model} from random weights on the same batches: watch the "
+        "window find the staircase.",
+    ),
+    "reorder-zh": QT_TRANSLATE_NOOP(
+        "LocalWindow",
+        "Train global attention and {model} from random weights on the same batches of sentences: "
+        "watch whether the window reaches the words that move.",
+    ),
+}
 # What each lesson step of the track (explorer/appstate/lesson_local.py) sets up: the local
-# model, the D it reads with, the page.
+# model, the D it reads with, the page (its task and text: explorer.appstate.local_window
+# LESSON_TEXTS).
 LESSON_SETUPS = {
+    "local.reorder": ("local-m", 3, WINDOWS_PAGE),
     "local.global": ("local-p-ours", 3, WINDOWS_PAGE),
     "local.monotonic": ("local-m", 3, WINDOWS_PAGE),
     "local.predictive": ("local-p", 3, WINDOWS_PAGE),
@@ -71,11 +111,9 @@ class LocalTraining(TrainingContent):
     steps_range = (10, 5000)
 
     def intro(self, lab: LocalWindowState) -> str:
-        return translate(
-            "LocalWindow",
-            "Train global attention and {model} from random weights on the same batches: watch the "
-            "window find the staircase.",
-        ).format(model=translate("LocalWindow", LOCAL_NAMES[lab.settings.local]))
+        return translate("LocalWindow", TRAINING_INTROS[lab.settings.task]).format(
+            model=translate("LocalWindow", LOCAL_NAMES[lab.settings.local])
+        )
 
     def measure(self, run: LabRun) -> str | None:
         value = run.last("window_share")
@@ -132,13 +170,16 @@ class LocalWindowView(View):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         row = FlowLayout()
+        self.task_label, self.task_box = QtWidgets.QLabel(), ElidedCombo()
+        for name in TASKS:
+            self.task_box.addItem("", name)
+        self.task_label.setBuddy(self.task_box)
         self.source_label, self.source_edit = QtWidgets.QLabel(), QtWidgets.QLineEdit()
         self.source_edit.setMaxLength(MAX_TEXT)
         self.source_label.setBuddy(self.source_edit)
         self.examples = QtWidgets.QComboBox()
         self.examples.addItem("", None)
-        for text in EXAMPLES:
-            self.examples.addItem(text, text)
+        self.examples_task = ""  # whose examples the box lists
         self.model_label, self.model_box = QtWidgets.QLabel(), ElidedCombo()
         for name in LOCAL_MODELS:
             self.model_box.addItem("", name)
@@ -149,7 +190,7 @@ class LocalWindowView(View):
         self.window_slider.setPageStep(1)
         self.window_slider.setMinimumWidth(120)
         self.window_label.setBuddy(self.window_slider)
-        for w in (self.source_label, self.source_edit, self.examples, self.model_label, self.model_box,
+        for w in (self.task_label, self.task_box, self.source_label, self.source_edit, self.examples, self.model_label, self.model_box,
                   self.window_label, self.window_slider):  # fmt: skip
             row.add(w, stretch=w is self.source_edit)
         layout.addLayout(row)
@@ -183,6 +224,7 @@ class LocalWindowView(View):
         self.pages.addTab(self.training, "")
         layout.addWidget(self.pages, 1)
 
+        self.task_box.activated.connect(lambda i: self.lstate.set_task(self.task_box.itemData(i)))
         self.source_edit.textEdited.connect(self.lstate.set_source)
         self.examples.activated.connect(self._on_example)
         self.model_box.activated.connect(lambda i: self.lstate.set_local(self.model_box.itemData(i)))
@@ -203,7 +245,9 @@ class LocalWindowView(View):
         s = self.lstate.settings
         if self.source_edit.text() != s.source:
             self.source_edit.setText(s.source)
-        for box, value in ((self.model_box, s.local),):
+        if self.examples_task != s.task:
+            self._list_examples(s.task)
+        for box, value in ((self.task_box, s.task), (self.model_box, s.local)):
             index = box.findData(value)
             if index != box.currentIndex():
                 box.setCurrentIndex(index)
@@ -213,6 +257,15 @@ class LocalWindowView(View):
                 widget.setValue(value)
                 widget.blockSignals(False)
         self._show_window_label()
+
+    def _list_examples(self, task: str) -> None:
+        self.examples_task = task
+        while self.examples.count() > 1:
+            self.examples.removeItem(1)
+        for text in EXAMPLES[task]:
+            self.examples.addItem(text, text)
+        self.source_label.setText(translate("LocalWindow", SOURCE_LABELS[task]))
+        self.source_edit.setToolTip(translate("LocalWindow", SOURCE_TIPS[task]))
 
     def _show_window_label(self) -> None:
         trained = self.compared.local.trained_half_width if self.compared is not None else None
@@ -258,17 +311,17 @@ class LocalWindowView(View):
         if not req.source.strip():
             self.context.worker.cancel(CHANNEL)
             self._wanted = None
-            self._say(
-                translate("LocalWindow", "Type a few letters, a to t, separated by spaces."), error=True
-            )
+            self._say(translate("LocalWindow", EMPTY_TEXTS[req.pair.task]), error=True)
             return
         self._wanted = req
         previous = None
         if self.compared is not None and self.compared_request is not None:
             previous = (self.compared_request, self.compared)
-        self.context.worker.submit(CHANNEL, partial(req.compute, previous))
+        self.context.worker.submit(CHANNEL, partial(req.compute, previous), cancellable=True)
 
     def _on_result(self, result) -> None:
+        if result.ok and result.value is None:  # replaced before it finished: the newer one comes
+            return
         req, self._wanted = self._wanted, None
         if not result.ok:
             exc = result.error
@@ -380,10 +433,10 @@ class LocalWindowView(View):
         self._show_summary()  # presentation mode leaves the legend to the tooltip
 
     def retranslate(self) -> None:
-        self.source_label.setText(translate("LocalWindow", "Letters:"))
-        self.source_edit.setToolTip(
-            translate("LocalWindow", "Letters a to t, separated by spaces: each is written twice")
-        )
+        self.task_label.setText(translate("LocalWindow", "Task:"))
+        for i, name in enumerate(TASKS):
+            self.task_box.setItemText(i, translate("LocalWindow", TASK_NAMES[name]))
+        self._list_examples(self.lstate.settings.task)
         self.examples.setItemText(0, translate("LocalWindow", "Examples…"))
         self.model_label.setText(translate("LocalWindow", "Local model:"))
         for i, name in enumerate(LOCAL_MODELS):

@@ -52,6 +52,7 @@ from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import format_value
 from explorer.gui.i18n import translate
+from explorer.gui.lab import pacing
 from explorer.gui.lab.training import TrainingPage
 from explorer.gui.labs.vision import figures as vf
 from explorer.gui.labs.vision import pages
@@ -429,14 +430,16 @@ class VisionView(View):
         p = float(t.probabilities[t.prediction])
         watched = f"{vf.class_label(t.prediction_name)} {100 * p:.1f} %"  # short: the panel is narrow
         training_focus = self.focus("train") is not None
-        self.watched.set_figure(  # beside the curves on a projector: the lit picture alone
-            vf.Figure(
-                [vf.overlay_panel(t, block, watched)],
-                selection=self.vision.position,
-                bars=not training_focus,
-                axes=not training_focus,
-            )
+        figure = vf.Figure(  # beside the curves on a projector: the lit picture alone
+            [vf.overlay_panel(t, block, watched)],
+            selection=self.vision.position,
+            bars=not training_focus,
+            axes=not training_focus,
         )
+        if self.vision.training or pacing.pending(self.watched, "map"):  # never painted with the curves
+            pacing.later(self.watched, lambda: self.watched.set_figure(figure), "map")
+        else:
+            self.watched.set_figure(figure)
         self.train_page.set_focus(training_focus)
         self._show_summary()
         self._show_worked()

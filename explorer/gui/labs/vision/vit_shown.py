@@ -22,7 +22,7 @@ CONFIG = ViTConfig()
 
 
 def percent(value: float) -> str:
-    return f"{100 * value:.0f} %"
+    return f"{100 * value:.0f}\u00a0%"  # a no-break space: a wrapped line never starts with "%"
 
 
 @dataclass(frozen=True)
@@ -120,26 +120,36 @@ def notices(s: ViTSettings, result: ViTResult) -> list[str]:
 
 
 def shares(s: ViTSettings, result: ViTResult, shown: MapShown) -> str:
-    """The object's share of the picture and each map's share of attention on it."""
+    """The object's share of the picture and each map's share of attention on it (the rollout
+    once: when it is the map shown, it is "this map" too)."""
     t = result.vit
     if result.area is None:
         return translate("ViTView", "A photo has no known object: no share on it can be measured.")
+    area, rolled = percent(result.area), percent(t.object_share["rollout"])
+    cnn = None if result.cnn_share is None else percent(result.cnn_share)
     if s.map == "rollout":
-        here = t.object_share["rollout"]
-    else:
-        grid = shown.values
-        here = float((grid * t.arrays["patch_object"]).sum() / grid.sum())
-    here_pc, rolled = percent(here), percent(t.object_share["rollout"])
-    if result.cnn_share is not None:
+        if cnn is not None:
+            return translate(
+                "ViTView",
+                "The object covers {0} of the picture. Share of attention on it: the ViT's rollout {1}, "
+                "CBAM's spatial map {2}.",
+            ).format(area, rolled, cnn)
+        return translate(
+            "ViTView",
+            "The object covers {0} of the picture. Share of attention on it: the ViT's rollout {1}.",
+        ).format(area, rolled)
+    grid = shown.values
+    here = percent(float((grid * t.arrays["patch_object"]).sum() / grid.sum()))
+    if cnn is not None:
         return translate(
             "ViTView",
             "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, "
             "rollout {2}, CBAM's spatial map {3}.",
-        ).format(percent(result.area), here_pc, rolled, percent(result.cnn_share))
+        ).format(area, here, rolled, cnn)
     return translate(
         "ViTView",
         "The object covers {0} of the picture. Share of attention on it: this ViT map {1}, rollout {2}.",
-    ).format(percent(result.area), here_pc, rolled)
+    ).format(area, here, rolled)
 
 
 def distance_bars(result: ViTResult) -> BarsShown:

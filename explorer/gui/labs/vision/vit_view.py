@@ -260,6 +260,7 @@ class ViTView(View):
         )
         for i, title in enumerate(titles):
             self.pages.setTabText(i, title)
+        self.heads_text.clear()  # its table is written once per language
         self._show()
         self._show_curve()
         self._show_photo()
@@ -344,6 +345,7 @@ class ViTView(View):
             self._show()
         elif event == "page":
             self.request()
+            self._show()  # the page's widgets were left as they were while it was hidden
         elif event == "training":
             self._show_curve()
 
@@ -381,20 +383,26 @@ class ViTView(View):
 
     # -- drawing the result -------------------------------------------------------------------------------
     def _show(self) -> None:
+        """The result on the page shown (and the words above the pages); another page is drawn
+        when it is shown: while the pair trains, each snapshot redraws only the rollout beside
+        the curves."""
         result = self.result
         if result is None:
             return
         s = self.lab.settings
-        shown = chosen_map(s, result)
-        shown.on(self.vit_map)
-        rollout_map(result).on(self.watched)
-        cnn_map(result).on(self.cnn_map)
         self.summary.setText(summary(result, s.size))
         said = notices(s, result)
         self.notice.setText("\n".join(said))
         self.notice.setVisible(bool(said))
-        self.shares.setText(shares(s, result, shown))
-        self._show_heads()
+        if s.page == "looks":
+            shown = chosen_map(s, result)
+            shown.on(self.vit_map)
+            cnn_map(result).on(self.cnn_map)
+            self.shares.setText(shares(s, result, shown))
+        elif s.page == "heads":
+            self._show_heads()
+        elif s.page == "train":
+            rollout_map(result).on(self.watched)
         if self.context.current() is not None:
             self.rendered.emit()
 
@@ -404,6 +412,8 @@ class ViTView(View):
         distance_bars(self.result).on(self.distance_bars)
         self_bars(self.result).on(self.self_bars)
         position_map(self.lab.settings, self.result).on(self.position_map)
+        if self.heads_text.text():
+            return  # the shipped experiment's table: the same for every picture
         rows = []
         if self.curve is not None:
             for h in heads(self.curve):
