@@ -29,6 +29,7 @@ import numpy as np
 import torch  # before Qt
 from PySide6 import QtCore, QtTest
 
+from bench.decoder_window import wait_for
 from explorer.core.config import AttentionConfig
 from explorer.core.engine import Engine
 from explorer.gui.app_setup import configure_app
@@ -37,6 +38,7 @@ from explorer.gui.heatmap.figure import Style
 from explorer.gui.main_window import MainWindow
 from explorer.gui.views import heads
 from explorer.gui.views.registry import Tab
+from tests.gui.test_head_grid_fit import every_count_laid_out as every_count
 
 TOKENS = ["the", "animal", "did", "not", "cross", "the", "street", "because", "it", "was", "too"]
 TOKENS += ["tired", ",", "so", "it", "slept"]
@@ -49,28 +51,6 @@ def panels(count: int) -> list[MatrixPanel]:
         MatrixPanel(rng.random((16, 16)), rows=TOKENS, cols=TOKENS, title=title.format(h=h), kind="weights")
         for h in range(count)
     ]
-
-
-def every_count(ps, size, style) -> tuple[int, bool]:
-    """The search before: the grid laid out at every count, whole titles then short ones."""
-    full = [p.title for p in ps]
-    short = [heads.stages.short_head_title(t) for t in full]
-    rect = QtCore.QRectF(0, 0, size.width(), size.height())
-    scored = []
-    for c in range(1, min(len(ps), heads.MAX_COLUMNS) + 1):
-        figure = heads.Figure(ps, columns=c, shared_bar=True, shared_axes=True)
-        for p, t in zip(ps, full):
-            p.title = t
-        whole, coverage, cell = heads._fit(figure, rect, style)
-        fits_short = True
-        if not whole:
-            for p, t in zip(ps, short):
-                p.title = t
-            fits_short, coverage, cell = heads._fit(figure, rect, style)
-        nearest = -abs(c - heads.stages.grid_columns(len(ps)))
-        scored.append(((cell >= heads.MIN_CELL_PX, fits_short, coverage, whole, cell, nearest), c))
-    (_, _, _, whole, _, _), columns = max(scored)
-    return columns, whole
 
 
 def cpu_ms(fn, repeat: int) -> float:
@@ -104,12 +84,14 @@ def choice_table(repeat: int) -> None:
                 print(f"{count:>5} {font_px:>7} {room:>9} {before:>12.1f} {now:>7.1f} {str(same):>5}")
 
 
-def wait_for(app, done, timeout_s: float = 60.0) -> None:
-    until = time.perf_counter() + timeout_s
-    while not done():
-        if time.perf_counter() > until:
-            raise RuntimeError("not updated within the timeout")
-        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 5)
+def redrawn(app, window, grid, before) -> None:
+    """Until the window holds a new result and the grid has drawn it."""
+    wait_for(
+        app,
+        lambda: (
+            window.prepared is not before and grid.prepared is window.prepared and not window.worker.busy()
+        ),
+    )
 
 
 def keystrokes(app, n: int) -> None:
@@ -141,27 +123,13 @@ def keystrokes(app, n: int) -> None:
         spent.clear()
         started = time.thread_time()
         QtTest.QTest.keyClicks(field, string.ascii_lowercase[k % 26])
-        wait_for(
-            app,
-            lambda before=before: (
-                window.prepared is not before
-                and grid.prepared is window.prepared
-                and not window.worker.busy()
-            ),
-        )
+        redrawn(app, window, grid, before)
         app.processEvents()
         gui.append((time.thread_time() - started) * 1e3)
         choosing.append(sum(spent))
         before = window.prepared
         QtTest.QTest.keyClick(field, QtCore.Qt.Key.Key_Backspace)
-        wait_for(
-            app,
-            lambda before=before: (
-                window.prepared is not before
-                and grid.prepared is window.prepared
-                and not window.worker.busy()
-            ),
-        )
+        redrawn(app, window, grid, before)
     heads._best_grid = original
     gui.sort()
     p95 = gui[min(len(gui) - 1, int(0.95 * len(gui)))]

@@ -15,13 +15,15 @@ branches; the wall gap equals it only on a quiet machine.
 ``--profile`` runs cProfile (thread CPU clock) over each tick and prints, per lab, the functions
 of its three worst ticks by cumulative time: which draw or paint the tick was. cProfile slows
 Python calls about twofold: read the profile for its parts, the unprofiled run for its numbers.
-Never used for assertions.
+Also counted: the plots' paints and resizes (a resized plot redraws its axes and grid), and
+which plots painted in the worst tick. Never used for assertions.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import os
 import pstats
@@ -51,6 +53,55 @@ LABS = ("vision", "lm", "translation", "local")
 STEPS = {"vision": 400, "lm": 600, "translation": 300, "local": 800}  # the tabs' benches' runs
 
 
+class PlotEvents(QtCore.QObject):
+    """The paints and resizes of the training page's plots (an event filter on each view)."""
+
+    KINDS = {QtCore.QEvent.Type.Paint: "paint", QtCore.QEvent.Type.Resize: "resize"}
+
+    def __init__(self, plots):
+        super().__init__()
+        self.seen: list[tuple[float, int, str]] = []  # (perf_counter, plot, kind)
+        self.watched = {}
+        for k, plot in enumerate(plots):
+            widget = plot.plot.viewport()
+            self.watched[widget] = k
+            widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        kind = self.KINDS.get(event.type())
+        if kind is not None and obj in self.watched:
+            self.seen.append((time.perf_counter(), self.watched[obj], kind))
+        return False
+
+    def count(self, kind: str) -> int:
+        return sum(1 for _, _, k in self.seen if k == kind)
+
+    def between(self, start: float, end: float) -> str:
+        return ", ".join(f"plot {k} {kind}" for t, k, kind in self.seen if start <= t <= end) or "no plot"
+
+
+class Collections:
+    """When Python's cyclic garbage collector ran (on whatever thread allocated), and how long."""
+
+    def __init__(self):
+        self.seen: list[tuple[float, float, int]] = []  # (start, end, generation)
+        self._start = 0.0
+        gc.callbacks.append(self._on)
+
+    def _on(self, phase, info) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.seen.append((self._start, time.perf_counter(), info["generation"]))
+
+    def between(self, start: float, end: float) -> float:
+        """ms of collections within [start, end]."""
+        return sum((min(b, end) - max(a, start)) * 1e3 for a, b, _ in self.seen if b >= start and a <= end)
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._on)
+
+
 class TickMeter(QtCore.QObject):
     """A 5 ms timer on the GUI thread: every gap between its ticks, as (wall ms, GUI CPU ms);
     with ``profile`` the cProfile stats of the ``keep`` ticks that took the most CPU."""
@@ -65,6 +116,7 @@ class TickMeter(QtCore.QObject):
         self.profile = cProfile.Profile(time.thread_time) if profile else None
         self.keep = keep
         self.worst: list[tuple[float, str]] = []  # (GUI CPU ms, profile text)
+        self.worst_window: tuple = ()  # (GUI CPU ms, from, to) of the worst tick
 
     def start(self) -> None:
         self.gaps.clear()
@@ -79,6 +131,8 @@ class TickMeter(QtCore.QObject):
         now, cpu = time.perf_counter(), time.thread_time()
         spent = (cpu - self.last_cpu) * 1e3
         self.gaps.append(((now - self.last) * 1e3, spent))
+        if not self.worst_window or spent > self.worst_window[0]:
+            self.worst_window = (spent, self.last, now)
         if self.profile is not None:
             if len(self.worst) < self.keep or spent > self.worst[-1][0]:
                 text = io.StringIO()
@@ -138,6 +192,8 @@ def measure(window: MainWindow, lab: str, steps: int, profile: bool) -> dict:
     page, start, run_of = prepare(window, lab, steps)
     wait(lambda: plotting_ready() and warmed() and all(p.plot is not None for p in page.plots))
     pause(300)
+    events = PlotEvents(page.plots)
+    collections = Collections()
     meter = TickMeter(profile)
     meter.start()
     started = time.perf_counter()
@@ -147,6 +203,7 @@ def measure(window: MainWindow, lab: str, steps: int, profile: bool) -> dict:
     pause(500)  # the end of the run drawn
     wall = time.perf_counter() - started
     meter.stop()
+    collections.stop()
     cpus = sorted(c for _, c in meter.gaps)
     longest = max(meter.gaps)
     return dict(
@@ -162,6 +219,10 @@ def measure(window: MainWindow, lab: str, steps: int, profile: bool) -> dict:
         train_s=run.train_s,
         wall_s=wall,
         profiles=meter.worst,
+        paints=events.count("paint"),
+        resizes=events.count("resize"),
+        worst_tick=events.between(*meter.worst_window[1:]),
+        worst_gc=collections.between(*meter.worst_window[1:]),
     )
 
 
@@ -190,7 +251,9 @@ def main() -> int:
         rows.append(measure(window, lab, steps[lab], args.profile))
         r = rows[-1]
         print(
-            f"{lab}: worst tick {r['worst_cpu']:.1f} ms GUI CPU, longest gap {r['longest_wall']:.0f} ms",
+            f"{lab}: worst tick {r['worst_cpu']:.1f} ms GUI CPU ({r['worst_tick']}, {r['worst_gc']:.1f} ms of "
+            "garbage collection in it), longest gap "
+            f"{r['longest_wall']:.0f} ms; {r['paints']} plot paints, {r['resizes']} plot resizes",
             flush=True,
         )
         for cpu, text in r["profiles"]:
@@ -203,14 +266,14 @@ def main() -> int:
     )
     print(
         "| lab | steps | ticks | worst tick GUI CPU ms | p99 GUI CPU ms | ticks > 25 ms CPU "
-        "| longest gap wall ms | GUI CPU in it ms | training thread s | run wall s |"
+        "| longest gap wall ms | GUI CPU in it ms | training thread s | run wall s | plot paints | plot resizes |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['lab']} | {r['steps']} ({r['status']}) | {r['ticks']} | {r['worst_cpu']:.1f} | "
             f"{r['p99_cpu']:.1f} | {r['over_25']} | {r['longest_wall']:.0f} | {r['its_cpu']:.1f} | "
-            f"{r['train_s']:.1f} | {r['wall_s']:.1f} |"
+            f"{r['train_s']:.1f} | {r['wall_s']:.1f} | {r['paints']} | {r['resizes']} |"
         )
     for state in window.state.labs.values():
         state.stop_training()

@@ -8,7 +8,8 @@
 Length: the no-attention and the attention model trained side by side on compound-fr (the
 ``length-curve`` command's defaults: same batches, same steps, same seed, one torch thread),
 then per-word accuracy and exact match on held-out sentences of ≤ 8 and ≥ 40 words. "CPU s"
-is each model's training steps only (thread CPU time; evaluations left out). The lesson's
+is each model's training steps only (thread CPU time; evaluations left out); the fixed C
+learns at its own rate (``--fixed-lr``, default the experiment's: twice). The lesson's
 claim holds for a seed when attention ≥ 0.8 and no-attention ≤ 0.4 at ≥ 40 words, and both
 ≥ 0.9 at ≤ 8 words. ``--hold`` / ``--short-share`` / ``--ramp`` try another curriculum
 (explorer.seq2seq.tasks.Curriculum) than the task's own, the shipped one.
@@ -33,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from explorer.seq2seq.length_curve import evaluation_pairs
 from explorer.seq2seq.sequence_eval import predict
+from explorer.seq2seq.sequence_lab import EXPERIMENT
 from explorer.seq2seq.sequence_train import (
     LENGTH_EXPERIMENT_STEPS,
     SENTENCE_STEPS,
@@ -58,15 +60,18 @@ def passes(curves) -> bool:
     )
 
 
-def length_rows(seeds, steps: int, device: str, curriculum: dict | None = None) -> list[dict]:
+def length_rows(
+    seeds, steps: int, device: str, curriculum: dict | None = None, lr_factors=EXPERIMENT.lr_factors
+) -> list[dict]:
     rows = []
     task = get_task("compound-fr")
     if curriculum:
         task = dataclasses.replace(task, curriculum=dataclasses.replace(task.curriculum, **curriculum))
-    print(f"curriculum: {task.curriculum}")
+    print(f"curriculum: {task.curriculum}; learning-rate factors: {lr_factors or 'none'}")
     for seed in seeds:
         before, started = load(), time.perf_counter()
-        result = train_sequence_models(MODELS, task, steps, seed, options=SequenceTrainOptions(device=device))
+        options = dataclasses.replace(EXPERIMENT, device=device, lr_factors=lr_factors)
+        result = train_sequence_models(MODELS, task, steps, seed, options=options)
         curves = result.final_curves
         row = {
             "seed": seed,
@@ -151,6 +156,9 @@ def main() -> None:
     parser.add_argument("--hold", type=float, help="share of training kept at one clause first")
     parser.add_argument("--short-share", type=float, help="share of batches kept at one clause")
     parser.add_argument("--ramp", type=float, help="share of training over which the clauses grow")
+    parser.add_argument(
+        "--fixed-lr", type=float, help="the fixed C's learning rate as a multiple of the attention model's"
+    )
     args = parser.parse_args()
     print(f"load average at start: {load():.2f}, {os.cpu_count()} CPUs")
     out = {}
@@ -160,7 +168,8 @@ def main() -> None:
     if args.part in ("length", "all"):
         chosen = {"hold": args.hold, "short_share": args.short_share, "ramp": args.ramp}
         curriculum = {k: v for k, v in chosen.items() if v is not None}
-        out["length"] = length_rows(args.seeds, args.steps, args.device, curriculum)
+        factors = EXPERIMENT.lr_factors if args.fixed_lr is None else (("no-attention", args.fixed_lr),)
+        out["length"] = length_rows(args.seeds, args.steps, args.device, curriculum, factors)
         passed = sum(r["passes"] for r in out["length"])
         print(f"\nthe curves part where the lesson says for {passed} of {len(out['length'])} seeds")
     if args.json:

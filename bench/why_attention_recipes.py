@@ -1,6 +1,6 @@
 """Why attention: recipes for the length experiment, chosen on a validation set.
 
-    python bench/why_attention_recipes.py --seeds 3 4 --fixed-lr 1 1.5 2       # the fixed C alone
+    python bench/why_attention_recipes.py --seeds 0 1 2 3 4 --fixed-lr 1 2     # the fixed C alone
     python bench/why_attention_recipes.py --models attention --hold 0.1 --short-share 0.2
 
 Each model is trained alone, which gives exactly its numbers beside the other (the same
@@ -30,6 +30,7 @@ from explorer.seq2seq.length_curve import CLAUSE_COUNTS, EVAL_SEED, evaluation_p
 from explorer.seq2seq.sequence_eval import predict
 from explorer.seq2seq.sequence_train import (
     EVAL_BATCH,
+    LENGTH_EXPERIMENT_LR_FACTORS,
     LENGTH_EXPERIMENT_STEPS,
     SequenceTrainOptions,
     train_sequence_models,
@@ -57,7 +58,10 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=LENGTH_EXPERIMENT_STEPS)
     parser.add_argument("--hold", type=float, nargs="+", default=[None])
     parser.add_argument("--short-share", type=float, nargs="+", default=[None])
-    parser.add_argument("--fixed-lr", type=float, nargs="+", default=[1.0], help="the fixed C's lr factor")
+    shipped_factor = dict(LENGTH_EXPERIMENT_LR_FACTORS).get("no-attention", 1.0)
+    parser.add_argument(
+        "--fixed-lr", type=float, nargs="+", default=[shipped_factor], help="the fixed C's lr factor"
+    )
     args = parser.parse_args()
     base = get_task("compound-fr")
     validation = validation_pairs(base)

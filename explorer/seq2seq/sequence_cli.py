@@ -5,7 +5,8 @@ model, and ``length-curve``.
                  --steps N [--seed S] --out DIR
     translate    --task sentences-fr --source TEXT [--model attention|no-attention] [--checkpoint DIR] --out FILE.json|.npz
     length-curve [--models no-attention,attention] [--task compound-fr] [--steps N] [--seed S]
-                 [--checkpoints DIR] [--from FILE.json | --shipped] --out FILE.json|.png
+                 [--lr-factors no-attention=2] [--checkpoints DIR] [--from FILE.json | --shipped]
+                 --out FILE.json|.png
 
 Bad input exits with status 2 and one ``error: ...`` line (explorer.failing.fail); a cancelled
 training (Ctrl-C) writes nothing and exits 130.
@@ -109,7 +110,27 @@ def options_of(args):
         device=args.device,
         hidden=args.hidden,
         window=args.window,
+        lr_factors=getattr(args, "lr_factors", ()),
     )
+
+
+def lr_factors_of(text: str, models: list[str]) -> tuple[tuple[str, float], ...]:
+    """``no-attention=2,attention=1`` → ((model, factor), …); "" for none. Exits on bad input."""
+    import math
+
+    factors = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        model, _, number = part.partition("=")
+        try:
+            factor = float(number)
+        except ValueError:
+            factor = float("nan")
+        if model not in models or not (math.isfinite(factor) and 0 < factor <= 1000):
+            fail(f"--lr-factors {text!r}: write MODEL=FACTOR for models of --models, each factor above 0")
+        factors.append((model, factor))
+    if len({m for m, _ in factors}) != len(factors):
+        fail(f"--lr-factors {text!r}: name each model once")
+    return tuple(factors)
 
 
 def check_model_for_task(model: str, task: str) -> None:
@@ -267,7 +288,7 @@ def translate_main(argv: list[str]) -> int:
 
 # -- length-curve ------------------------------------------------------------------------------
 def length_curve_main(argv: list[str]) -> int:
-    from explorer.seq2seq.sequence_train import LENGTH_EXPERIMENT_STEPS
+    from explorer.seq2seq.sequence_train import LENGTH_EXPERIMENT_LR_FACTORS, LENGTH_EXPERIMENT_STEPS
 
     parser = Parser(
         prog="python -m explorer length-curve",
@@ -287,6 +308,13 @@ def length_curve_main(argv: list[str]) -> int:
     )
     source.add_argument("--shipped", action="store_true", help="draw the shipped result, no training")
     add_training_arguments(parser, LENGTH_EXPERIMENT_STEPS)
+    parser.add_argument(
+        "--lr-factors",
+        default=None,
+        help="a model's own learning rate as a multiple of --lr ('' for none; default: "
+        + ",".join(f"{m}={f:g}" for m, f in LENGTH_EXPERIMENT_LR_FACTORS)
+        + " for the models trained)",
+    )
     args = parser.parse_args(argv)
     if not args.out.lower().endswith((".json", ".png")):
         fail(f"--out {args.out!r}: the file name must end in .json or .png")
@@ -297,6 +325,10 @@ def length_curve_main(argv: list[str]) -> int:
     for model in models:
         check_model_for_task(model, args.task)
     check_training_arguments(args)
+    if args.lr_factors is None:  # the length experiment's own, for the models it trains
+        args.lr_factors = tuple((m, f) for m, f in LENGTH_EXPERIMENT_LR_FACTORS if m in models)
+    else:
+        args.lr_factors = lr_factors_of(args.lr_factors, models)
     if args.checkpoints is not None:
         check_out(args.checkpoints)
 

@@ -8,7 +8,7 @@
 
 ``train_side_by_side`` is ``train_sequence_models`` with explorer.lab's ``TrainOptions`` (the
 recipe every lab's training function follows); the length experiment's own numbers
-(clip, cool-down, widths, sentences per clause count) stay ``SequenceTrainOptions``' defaults,
+(clip, cool-down, widths, the fixed C's own learning rate) are ``EXPERIMENT``'s, the command's,
 so a run in the window is the ``length-curve`` command's run, step for step.
 """
 
@@ -20,6 +20,7 @@ from explorer.lab import Goal, TrainOptions
 from explorer.seq2seq.length_curve import LengthCurve, Summary
 from explorer.seq2seq.sequence_models import SequenceModel, SequenceSpec, build_sequence_model, sequence_spec
 from explorer.seq2seq.sequence_train import (
+    LENGTH_EXPERIMENT_LR_FACTORS,
     LENGTH_EXPERIMENT_STEPS,
     SequenceProgress,
     SequenceTrainOptions,
@@ -30,7 +31,7 @@ from explorer.seq2seq.tasks import get_task
 from explorer.training import Measure, Snapshot, isolated_generator
 
 SIDE_BY_SIDE = ("no-attention", "attention")
-EXPERIMENT = SequenceTrainOptions()
+EXPERIMENT = SequenceTrainOptions(lr_factors=LENGTH_EXPERIMENT_LR_FACTORS)
 # the lesson's claim, in one number: the attention model still translates sentences of ≥ 40 words
 GOAL = Goal("attention/long/word_accuracy", 0.8)
 DEFAULTS = TrainOptions(
@@ -63,6 +64,7 @@ def train_side_by_side(
         snapshot_every=options.snapshot_every,
         threads=options.threads or 1,
         device=options.device,
+        lr_factors=EXPERIMENT.lr_factors,
     )
     return train_sequence_models(
         SIDE_BY_SIDE, task, options.steps, options.seed, on_progress, should_stop, sequence_options, measures

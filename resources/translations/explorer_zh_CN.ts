@@ -6341,8 +6341,8 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>≥ {long} 个词：有注意力 {att:.0%}，没有注意力 {fixed:.0%}</translation>
     </message>
     <message>
-        <source>How many optimiser steps (batches of 32 sentences, both models) to train for</source>
-        <translation>训练多少个优化步（每步 32 个句子，两个模型一起）</translation>
+        <source>How many optimiser steps (batches of 32 sentences, the same for both models) to train for; the model with one fixed C learns at twice the other&apos;s rate, or its short sentences lag within 500 steps</source>
+        <translation>训练多少个优化步（每步 32 个句子，两个模型用同样的句子）；只有一个固定 C 的模型学习率是另一个的两倍，否则 500 步内它连短句都学不好</translation>
     </message>
     <message>
         <source>trained here: step {step} of {total}</source>

@@ -11,7 +11,13 @@ from explorer.seq2seq.length_curve import LONG, SHORT, LengthCurve, evaluation_p
 from explorer.seq2seq.length_result import load_length_result, shipped_length_result, shipped_result_path
 from explorer.seq2seq.sequence_checkpoints import load_sequence_checkpoint, shipped_sequence_folder
 from explorer.seq2seq.sequence_eval import SequencePredictions, predict
-from explorer.seq2seq.sequence_train import EVAL_BATCH, SequenceTrainOptions, train_sequence_models
+from explorer.seq2seq.sequence_lab import EXPERIMENT
+from explorer.seq2seq.sequence_train import (
+    EVAL_BATCH,
+    LENGTH_EXPERIMENT_LR_FACTORS,
+    SequenceTrainOptions,
+    train_sequence_models,
+)
 from explorer.seq2seq.tasks import Pair, get_task
 
 
@@ -84,9 +90,8 @@ def test_the_shipped_command_is_the_record(shipped):
     assert args["--out"].endswith(shipped_result_path().name) and "--checkpoints" in args
     assert int(args.get("--seed", 0)) == shipped.seed
     assert shipped.steps == int(args.get("--steps", shipped.steps))
-    defaults = vars(SequenceTrainOptions())
-    defaults.pop("window")  # local attention's D, added after the run: no model here reads it
-    assert shipped.options == defaults  # the defaults: nothing else to pass
+    defaults = json.loads(json.dumps(vars(EXPERIMENT)))  # as the record writes it
+    assert shipped.options == defaults  # the length experiment's own options: nothing else to pass
 
 
 def test_the_reproduction_path_in_process_equals_the_command(tmp_path):
@@ -97,7 +102,9 @@ def test_the_reproduction_path_in_process_equals_the_command(tmp_path):
     tiny = ["--steps", "3", "--hidden", "8", "--batch-size", "8", "--eval-every", "3", "--eval-per-group", "2",
             "--seed", "2"]  # fmt: skip
     assert main(["length-curve", "--task", "compound-zh", *tiny, "--out", str(out)]) == 0
-    options = SequenceTrainOptions(hidden=8, batch_size=8, eval_every=3, eval_per_group=2)
+    options = SequenceTrainOptions(
+        hidden=8, batch_size=8, eval_every=3, eval_per_group=2, lr_factors=LENGTH_EXPERIMENT_LR_FACTORS
+    )  # the command's default: the fixed C at its own rate
     trained = train_sequence_models(("no-attention", "attention"), "compound-zh", 3, 2, options=options)
     assert load_length_result(out).final == trained.final_curves
     assert np.isfinite([c.long.word_accuracy for c in trained.final_curves.values()]).all()

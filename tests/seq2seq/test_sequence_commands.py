@@ -48,6 +48,7 @@ def test_length_curve_writes_numbers_and_checkpoints(trained):
     assert result.checkpoints == {m: f"compound-zh-{m}" for m in result.models}
     assert result.command.startswith("python -m explorer length-curve --task compound-zh --steps 3")
     assert result.parameters["no-attention"] >= result.parameters["attention"]
+    assert result.options["lr_factors"] == [["no-attention", 2.0]]  # the length experiment's default
     assert "no-attention: " in stdout and "parameters" in stdout and "CPU s" in stdout
     for name in result.models:
         model, record = load_sequence_checkpoint(folder / f"compound-zh-{name}")
@@ -126,6 +127,10 @@ def test_translate_with_the_shipped_attention_model(tmp_path):
         (("length-curve", "--models", "attention,", "--out", "c.json"), "name each model once"),
         (("length-curve", "--models", "luong", "--out", "c.json"), "--model luong translates dates only"),
         (("length-curve", "--out", "c.svg"), "must end in .json or .png"),
+        (("length-curve", "--lr-factors", "no-attention=0", "--out", "c.json"), "each factor above 0"),
+        (("length-curve", "--lr-factors", "luong=2", "--out", "c.json"), "MODEL=FACTOR for models of --models"),
+        (("length-curve", "--lr-factors", "attention=nan", "--out", "c.json"), "each factor above 0"),
+        (("length-curve", "--lr-factors", "attention=1,attention=2", "--out", "c.json"), "name each model once"),
         (("length-curve", "--out", "/nonexistent/c.json"), "the folder /nonexistent does not exist"),
         (("length-curve", "--steps", "-3", "--out", "c.json"), "--steps must be 1 or more, not -3"),
         (("length-curve", "--from", "absent.json", "--out", "c.json"), "absent.json is not a length-curve result"),

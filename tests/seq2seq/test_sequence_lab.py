@@ -21,7 +21,11 @@ from explorer.seq2seq.sequence_lab import (
     train_side_by_side,
 )
 from explorer.seq2seq.sequence_models import build_sequence_model, parameter_count
-from explorer.seq2seq.sequence_train import SequenceTrainOptions, train_sequence_models
+from explorer.seq2seq.sequence_train import (
+    LENGTH_EXPERIMENT_LR_FACTORS,
+    SequenceTrainOptions,
+    train_sequence_models,
+)
 from explorer.seq2seq.tasks import get_task
 
 TASK = "compound-fr"
@@ -34,7 +38,8 @@ def runs():
     run = run_all([LabRun(partial(train_side_by_side, TASK), LIGHT, goal=GOAL)], timeout=300)[0]
     direct = train_sequence_models(
         ("no-attention", "attention"), TASK, 3, 0,
-        options=SequenceTrainOptions(eval_every=3, eval_per_group=1, snapshot_every=3, device="cpu"),
+        options=SequenceTrainOptions(eval_every=3, eval_per_group=1, snapshot_every=3, device="cpu",
+                                     lr_factors=LENGTH_EXPERIMENT_LR_FACTORS),  # the command's default
     )  # fmt: skip
     return run, direct
 

@@ -359,6 +359,7 @@ class NextTokenPanel(QtWidgets.QFrame):
         self._wanted = key
         self.error = None
         self.mass.setText(self.tr("Computing the next tokens…"))
+        self.scroll.widget().layout().activate()  # a second line gets its room now, not a turn later
         engine, (config, position, options) = self.context.engine, key
         self.context.worker.submit(CHANNEL, lambda: next_tokens_job(engine, config, position, options))
 

@@ -86,15 +86,21 @@ class OutputCosinePanel(QtWidgets.QFrame):
         key = self.wanted_key()
         shown = key is not None and self._any_off(prepared)
         self.setVisible(shown)
-        if not shown or (self.answer is not None and self.answer.key == key) or key == self._wanted:
-            if shown:
-                self.show_answer()
+        if not shown or not self.isVisible():  # off screen (another tab): asked when shown
+            return
+        if (self.answer is not None and self.answer.key == key) or key == self._wanted:
+            self.show_answer()
             return
         self._wanted = key
         self.error = None
         self.mean.setText(self.tr("Computing the output vectors with the heads off…"))
+        self.scroll.widget().layout().activate()
         engine, config, options = self.context.engine, prepared.trace.config, self.state.decoding.options
         self.context.worker.submit(CHANNEL, lambda: output_cosine_job(engine, config, options))
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        self.request()  # heads switched or text typed while another tab was in front
 
     def _any_off(self, prepared) -> bool:
         """Some of this encoder's heads are off (the switches keep heads of other models too)."""

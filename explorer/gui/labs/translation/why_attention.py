@@ -84,7 +84,10 @@ class WhyTraining(TrainingContent):
 
     def steps_tip(self) -> str:
         return translate(
-            "WhyAttention", "How many optimiser steps (batches of 32 sentences, both models) to train for"
+            "WhyAttention",
+            "How many optimiser steps (batches of 32 sentences, the same for both models) to train "
+            "for; the model with one fixed C learns at twice the other's rate, or its short "
+            "sentences lag within 500 steps",
         )
 
     def curves(self, lab, run: LabRun | None, shown_step: int | None) -> list[Curves]:
