@@ -25,7 +25,12 @@ from explorer.gui.views import stages
 # Keys that are not menu actions, for the shortcut sheet (the actions list themselves).
 OTHER_KEYS = (
     ("1 … 9", QtCore.QT_TRANSLATE_NOOP("Classroom", "Select head 0 … 8")),
-    ("Ctrl+L", QtCore.QT_TRANSLATE_NOOP("Classroom", "Edit the sentence")),
+    (
+        "Ctrl+L",
+        QtCore.QT_TRANSLATE_NOOP(
+            "Classroom", "Edit the sentence (the window opens with the keys on the stage; a click types too)"
+        ),
+    ),
     ("Ctrl+K", QtCore.QT_TRANSLATE_NOOP("Classroom", "Edit the query")),
     ("Esc", QtCore.QT_TRANSLATE_NOOP("Classroom", "Clear the selected cell")),
     ("Ctrl+Q", QtCore.QT_TRANSLATE_NOOP("Classroom", "Quit")),
@@ -394,7 +399,7 @@ class Classroom(QtCore.QObject):
         px = look.widget_px or theme.platform_font_px()
         font = QtGui.QFont(self.window.font())
         font.setPixelSize(px)
-        self.window.strip.fit_height(font)  # one line of the window's text, whatever it shows
+        self.window.strip.fit_height(font)  # its wrapped text needs another height
         self._style_lesson()
         if "pyqtgraph" in sys.modules:  # a tab plots with it: its new plots follow the theme
             from explorer.gui.app_setup import configure_pyqtgraph

@@ -72,8 +72,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.controls = Controls(self.state)
         self.controls.invalid.connect(lambda exc: self.show_error(lambda: error_message(exc)))
         self.tabs = TabHost(self.context)
-        # one fixed row for the banner and the notices: they never push the tabs down
+        # the banner and the notices float over the stage: they take no row, never push the tabs
         self.strip = MessageStrip()
+        self.strip.float_over(self.tabs, top=lambda: self.tabs.tabBar().geometry().bottom() + 1)
         self.banner, self.notice = self.strip.banner, self.strip.notice
         self._banner_text = None  # makes the banner's text, again on a language switch
         self._notes: list = []  # the result's notices and teaching notes (Messages or texts)
@@ -91,7 +92,6 @@ class MainWindow(QtWidgets.QMainWindow):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(2)
         rl.addWidget(self.sentence_bar)
-        rl.addWidget(self.strip)
         rl.addWidget(self.tabs, 1)
         splitter = QtWidgets.QSplitter()
         splitter.addWidget(self.side)
@@ -108,7 +108,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.models = ModelSwitch(self)  # the model picker's loads and conversions
         self._file_menu()
         self._shortcuts()
-        self.state.subscribe(self._on_state, ("config", "tab"))
+        self.state.subscribe(self._on_state, ("config", "tab", "lesson"))
         # the user's theme and language (the classroom applies them)
         self.state.set_theme(self.prefs.theme())
         self.state.set_language(self.prefs.language())
@@ -252,6 +252,10 @@ class MainWindow(QtWidgets.QMainWindow):
             self._started = True
             self.files.mark_clean()  # the lesson as it opens: nothing to save yet
             self.tabs.show_tab(self.state.tab)
+            # the keys start on the stage, not in the first text field Qt would pick: → steps
+            # the lesson from the first key on (a click or Ctrl+L types the sentence)
+            self.classroom.focus_stage()
+            QtCore.QTimer.singleShot(0, self, self.classroom.focus_stage)  # after Qt's own pick
             if self.state.config.weights == "pretrained":
                 self.show_banner(
                     lambda: self.tr("Loading the model… the first result appears in a moment."), INFO_STYLE
@@ -262,6 +266,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def _on_state(self, event: str, state: ExplorerState) -> None:
         if event == "config":
             self._compute_timer.start()
+        elif event == "lesson":
+            self.place_inputs()  # the lesson column shows the notes, or no longer
         elif event == "tab":
             self.place_inputs()
             view = self.tabs.show_tab(state.tab)
@@ -392,7 +398,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.file_menu.setTitle(translate("MainWindow", "&File"))
         self.quit_action.setText(translate("MainWindow", "&Quit"))
         self.show_notes()
-        if self._banner_text is not None and self.banner.isVisible():
+        self.strip.retranslate()
+        if self._banner_text is not None and not self.banner.isHidden():
             self.banner.setText(self._banner_text())
         self.cancel_button.setText(self.tr("Cancel"))
         self.cancel_button.setToolTip(self.tr("Drop the computation in progress and keep the last result"))
@@ -404,7 +411,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setWindowTitle(f"{name} — {title}" if name else title)
 
     def show_banner(self, text, style: str) -> None:
-        """A message in the strip above the tabs: a text, or a function that makes it (then
+        """A message in the strip over the stage: a text, or a function that makes it (then
         a language switch translates it again)."""
         self._banner_text = text if callable(text) else (lambda: text)
         self.strip.show_banner(self._banner_text(), style)
@@ -417,14 +424,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self.place_inputs()
 
     def place_inputs(self) -> None:
-        """The sentence bar (presentation mode) and the message strip belong to the tabs that
-        read the sentence: a lab's tab has its own inputs and messages, and gives up their
-        room to its figures (the strip comes back for an error, which may be a file's). On the
-        text tabs the row keeps its room even when empty: a banner that came would push the
-        tabs down under the teacher's next click."""
+        """The sentence bar (presentation mode) and the notices belong to the tabs that read
+        the sentence: a lab's tab has its own inputs and messages, and gives up the bar's room
+        to its figures; over it the strip shows errors only (one may be a file's)."""
         lab = self.state.tab in self.state.labs
         self.sentence_bar.setVisible(self.state.presentation and not lab)
-        self.strip.setVisible(not lab or self.strip.error)
+        self.strip.allowed = not lab or self.strip.error
+        self.strip.notes_elsewhere = self.state.lesson_visible
+        self.strip.update_shown()
 
     def show_error(self, text) -> None:
         make = text if callable(text) else (lambda: text)

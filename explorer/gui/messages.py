@@ -1,25 +1,27 @@
 """What the window says when something goes wrong or needs a word: messages, their looks, and
-the one-line strip above the tabs that shows them.
+the strip that shows them, floating over the stage.
 
-The strip keeps its height whether it has something to say or not: a message that comes
-and goes while the teacher types never moves the tabs under the mouse. A long message is
-cut to the line ("…"); the whole text is in its tooltip, and a click shows it.
+The strip takes no row of the window: a message that comes and goes while the teacher types
+never moves the tabs under the mouse, and no empty row is kept for one that might come. An
+error floats over the top of the stage, where it is seen; a note of the result over its
+bottom edge, where the panels' titles are not (and not at all while the lesson column shows
+the notes, unless it offers an action). A long message wraps (a path breaks at its
+separators, a sentence between words or Chinese characters), whole; its × hides it until
+the next message.
 """
 
 from __future__ import annotations
 
-from PySide6 import QtGui, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.core.config import ConfigError
 from explorer.finite import NotFinite
 from explorer.gui.core_text import error_text, translated
-from explorer.gui.elided import ElidedLabel
 from explorer.gui.i18n import translate
 
 ERROR_STYLE = "background:#fde2e1; color:#7a1010; border:1px solid #e0a0a0; padding:2px 4px;"
 INFO_STYLE = "background:#e3effc; color:#0b3d6e; border:1px solid #a8c8ea; padding:2px 4px;"
 NOTICE_STYLE = "background:#fff6d6; color:#5a4500; border:1px solid #e8d48a; padding:2px 4px;"
-STRIP_PAD_PX = 8  # the strip's height beyond one line of text: padding and border
 
 
 def error_message(exc: BaseException) -> str:
@@ -34,34 +36,113 @@ def error_message(exc: BaseException) -> str:
     return translate("Messages", "Unexpected error ({0}): {1}").format(type(exc).__name__, error_text(exc))
 
 
-class MessageStrip(QtWidgets.QWidget):
-    """The banner (errors, progress: first) and the notices of the result, in a row of one
-    fixed height (the text tabs keep its room: a banner never moves the tabs)."""
+# Where a long word may break: after a path's separators and a name's joints, so a file's path
+# wraps instead of running off the strip (a zero-width space shows nothing).
+_BREAK_AFTER = str.maketrans({c: c + "\u200b" for c in "/\\_.,;:=-"})
+STRIP_MARGIN_PX = 6  # between the strip and the stage's edges
+
+
+class WrappedLabel(QtWidgets.QLabel):
+    """A label that wraps to its width and shows the whole text: ``text()`` is the text as
+    given, without the break marks it is shown with."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self._full = ""
+        self.setWordWrap(True)
+        self.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
+
+    def text(self) -> str:
+        return self._full
+
+    def setText(self, text: str) -> None:
+        self._full = text or ""
+        super().setText(self._full.translate(_BREAK_AFTER))
+
+
+class MessageStrip(QtWidgets.QFrame):
+    """The banner (errors, progress: first) and the notices of the result, over the stage
+    (float_over): the height its wrapped text needs, shown only while it has something to say."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("messageStrip")
+        self.setAutoFillBackground(True)
         layout = QtWidgets.QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
-        self.banner = ElidedLabel()
-        self.notice = ElidedLabel()
+        self.banner = WrappedLabel()
+        self.notice = WrappedLabel()
         self.notice.setStyleSheet(NOTICE_STYLE)
         for label in (self.banner, self.notice):
             label.setVisible(False)
             layout.addWidget(label, 1)
         self.action = QtWidgets.QPushButton()  # what a notice offers to do (set_action)
         self.action.setVisible(False)
-        layout.addWidget(self.action)
+        layout.addWidget(self.action, 0, QtCore.Qt.AlignmentFlag.AlignTop)
+        self.close_button = QtWidgets.QToolButton()
+        self.close_button.setText("×")
+        self.close_button.setAutoRaise(True)
+        self.close_button.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # the keys stay with the stage
+        self.close_button.clicked.connect(self.dismiss)
+        layout.addWidget(self.close_button, 0, QtCore.Qt.AlignmentFlag.AlignTop)
         self._on_action = None
+        self._host: QtWidgets.QWidget | None = None
+        self._top = lambda: 0
+        self._dismissed: str | None = None  # the message the × hid (a new one shows again)
+        self.allowed = True  # the window's say: False on a tab that shows errors only
+        self.notes_elsewhere = False  # the lesson column shows the notes: no second copy here
         self.error = False  # the banner shows an error (a lab's tab shows the strip only then)
         self.action.clicked.connect(lambda: self._on_action and self._on_action())
-        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
-        self.fit_height()
+        self.setVisible(False)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.close_button.setToolTip(translate("Messages", "Hide this message"))
+
+    def float_over(self, host: QtWidgets.QWidget, top=lambda: 0) -> None:
+        """Float over ``host`` from ``top()`` px down (e.g. under a tab bar), across its width."""
+        self._host, self._top = host, top
+        self.setParent(host)
+        host.installEventFilter(self)
+        self.update_shown()
+
+    def eventFilter(self, obj, event):
+        if obj is self._host and event.type() in (
+            QtCore.QEvent.Type.Resize,
+            QtCore.QEvent.Type.LayoutRequest,
+        ):
+            self.place()
+        return False
+
+    def place(self) -> None:
+        """Across the host, as tall as the wrapped text needs (at most half the host)."""
+        if self._host is None or not self.isVisible():
+            return
+        width = max(50, self._host.width() - 2 * STRIP_MARGIN_PX)
+        layout = self.layout()
+        layout.activate()
+        height = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else -1
+        if height <= 0:
+            height = self.sizeHint().height()
+        height = min(height, max(40, self._host.height() // 2))
+        if self.banner.isHidden():  # a note: over the bottom edge, off the panels' titles
+            y = self._host.height() - height - STRIP_MARGIN_PX // 2
+        else:
+            y = self._top() + STRIP_MARGIN_PX // 2
+        self.setGeometry(STRIP_MARGIN_PX, y, width, height)
+        self.raise_()
 
     def fit_height(self, font: QtGui.QFont | None = None) -> None:
-        """One line of the window's text, whatever is shown (call when the text size changes)."""
-        metrics = QtGui.QFontMetrics(font or self.font())
-        self.setFixedHeight(metrics.height() + STRIP_PAD_PX)
+        """The text size changed: the wrapped text needs another height."""
+        QtCore.QTimer.singleShot(0, self.place)
+
+    def message(self) -> str:
+        """What the strip says now (the banner first), '' for nothing."""
+        if not self.banner.isHidden():
+            return self.banner.text()
+        return self.notice.text()
 
     def show_banner(self, text: str, style: str) -> None:
         self.error = style == ERROR_STYLE
@@ -70,6 +151,7 @@ class MessageStrip(QtWidgets.QWidget):
         self.banner.setVisible(True)
         self.notice.setVisible(False)  # the banner is what needs reading now
         self.action.setVisible(False)
+        self.update_shown()
 
     def hide_banner(self) -> None:
         self.error = False
@@ -88,12 +170,28 @@ class MessageStrip(QtWidgets.QWidget):
 
     def has_message(self) -> bool:
         """A banner or a notice to read."""
-        return not self.banner.isHidden() or bool(self.notice.text())
+        return bool(self.message())
+
+    def dismiss(self) -> None:
+        """The ×: hide this message; the next one shows."""
+        self._dismissed = self.message()
+        self.update_shown()
+
+    def update_shown(self) -> None:
+        message = self.message()
+        if message != self._dismissed:
+            self._dismissed = None
+        repeated = self.banner.isHidden() and self.notes_elsewhere and self._on_action is None
+        shown = bool(message) and self.allowed and self._dismissed is None and not repeated
+        if shown != self.isVisible():
+            self.setVisible(shown)
+        self.place()
 
     def _show_notice(self) -> None:
-        shown = bool(self.notice.text()) and not self.banner.isVisible()
+        shown = bool(self.notice.text()) and self.banner.isHidden()
         self.notice.setVisible(shown)
         self.action.setVisible(shown and self._on_action is not None)
+        self.update_shown()
 
 
 # -- notices and teaching notes --------------------------------------------------------------------

@@ -154,8 +154,8 @@
         <translation>选择第 0 … 8 个头</translation>
     </message>
     <message>
-        <source>Edit the sentence</source>
-        <translation>编辑句子</translation>
+        <source>Edit the sentence (the window opens with the keys on the stage; a click types too)</source>
+        <translation>编辑句子（窗口打开时键盘在图示上，方向键切换步骤；点击句子也可输入）</translation>
     </message>
     <message>
         <source>Edit the query</source>
@@ -3642,7 +3642,7 @@
     </message>
     <message>
         <source>Pipeline stage: weights as lines</source>
-        <translation>流水线阶段：权重连线图</translation>
+        <translation>流程阶段：权重连线图</translation>
     </message>
     <message>
         <source>All heads as lines, overlaid</source>
@@ -3908,6 +3908,10 @@
     <message>
         <source>Unexpected error ({0}): {1}</source>
         <translation>意外错误（{0}）：{1}</translation>
+    </message>
+    <message>
+        <source>Hide this message</source>
+        <translation>隐藏这条消息</translation>
     </message>
 </context>
 <context>
@@ -4747,10 +4751,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>没有旋转：这个模型不用旋转位置编码</translation>
     </message>
     <message>
-        <source>angle p·ω_i (radians, mod 2π),  ω_i = {0}^(−2i/d_k)</source>
-        <translation>角度 p·ω_i（弧度，对 2π 取模），  ω_i = {0}^(−2i/d_k)</translation>
-    </message>
-    <message>
         <source>X (queries = keys)</source>
         <translation>X（查询 = 键）</translation>
     </message>
@@ -4759,8 +4759,8 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>X（查询一侧）</translation>
     </message>
     <message>
-        <source>K/V head</source>
-        <translation>K/V 头</translation>
+        <source>p·ω_i mod 2π</source>
+        <translation>p·ω_i 模 2π</translation>
     </message>
     <message>
         <source>scaled = scores (no scaling)</source>

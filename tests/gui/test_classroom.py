@@ -266,6 +266,24 @@ def test_every_translation_is_finished_and_compiled():
     assert "查询" in text and "注意力权重" in text and "拼接" in text
 
 
+# One Chinese word for each name the window uses for a part of itself: two words for one
+# thing (流程 and 流水线 for the Pipeline) read to a student as two things.
+ONE_WORD = {"Pipeline": ("流程", ("流水线", "管线", "管道"))}
+
+
+def test_each_name_of_the_window_has_one_chinese_word():
+    root = ET.fromstring((i18n.translations_dir() / "explorer_zh_CN.ts").read_text(encoding="utf-8"))
+    for english, (word, others) in ONE_WORD.items():
+        found = 0
+        for message in root.iter("message"):
+            source, translation = message.findtext("source") or "", message.findtext("translation") or ""
+            assert not any(other in translation for other in others), (source, translation)
+            if english in source:
+                found += 1
+                assert word in translation, (source, translation)
+        assert found >= 3, english
+
+
 def test_a_cjk_font_renders_chinese(qtbot, small_window):
     font = small_window.controls.font()
     assert QtGui.QFontMetrics(font).inFontUcs4(ord("注")), "no CJK font: Chinese would be boxes"
@@ -298,3 +316,42 @@ def test_theme_and_zoom_into_a_stage(qtbot, small_window):
     assert p.canvas.box(p.index("X")) is None and w.classroom.zoom_combo.currentData() == "weights"
     double_click_panel(qtbot, p.canvas, p.index("weights"))
     assert p.zoom is None and p.canvas.box(p.index("X")) is not None
+
+
+def test_in_a_lesson_a_double_click_zooms_the_panel_clicked(qtbot, small_window):
+    """A step shows Q, K and V: the first double-click on K shows K alone (it left the step's
+    zoom for every stage); on K again, every stage; on a panel then, that panel."""
+    from explorer.appstate.lesson import step_index
+
+    w = small_window
+    p = w.pipeline
+    w.classroom.set_presentation(True, fullscreen=False)  # the zoom follows the lesson's steps
+    w.state.set_lesson_step(step_index("attention.Q"))
+    qtbot.waitUntil(lambda: p.canvas.plot_rect(p.index("K")) is not None)
+    assert p.zoom == ("Q", "K", "V"), p.zoom
+    double_click_panel(qtbot, p.canvas, p.index("K"))
+    assert p.zoom == ("K",)
+    qtbot.waitUntil(lambda: p.canvas.box(p.index("Q")) is None and p.canvas.box(p.index("K")) is not None)
+    double_click_panel(qtbot, p.canvas, p.index("K"))
+    assert p.zoom is None
+    qtbot.waitUntil(lambda: p.canvas.plot_rect(p.index("scores")) is not None)
+    double_click_panel(qtbot, p.canvas, p.index("scores"))
+    assert p.zoom == ("scores",)
+
+
+def test_the_window_opens_with_the_keys_on_the_stage(qtbot, make_window):
+    """Not in the sentence field (Qt's first pick): a teacher who only presses keys steps the
+    lesson with → from the first key; Ctrl+L then types the sentence."""
+    w = make_window(SMALL, size=(1024, 768))
+    w.activateWindow()
+    QtWidgets.QApplication.processEvents()
+    focus = w.focusWidget()
+    assert focus in (w.tabs, w.tabs.tabBar()), type(focus).__name__
+    w.state.show_lesson(True)
+    before = (w.state.lesson_step, w.state.config.sentence)
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget() or w.tabs, QtCore.Qt.Key.Key_Right)
+    assert w.state.lesson_step == before[0] + 1 and w.state.config.sentence == before[1]
+    qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_L, QtCore.Qt.KeyboardModifier.ControlModifier)
+    assert w.focusWidget() is w.text_field("sentence")
+    rows = dict((text, keys) for keys, text in w.classroom.shortcut_rows())
+    assert any(keys == "Ctrl+L" and "opens with the keys on the stage" in text for text, keys in rows.items())

@@ -96,7 +96,7 @@ def test_open_a_language_model_and_see_its_causal_attention_and_next_tokens(
     assert p.panel("mask").title.startswith("mask: causal, as the model was trained (1 = visible)")
     # the scores compare the rotated vectors: the Q and K panels show those
     assert p.panel("Q").title.startswith("Q = RoPE(X·W_Q)  (head 0)")
-    assert p.panel("K").title.startswith("K = RoPE(X_key·W_K)  (head 0 → K/V head 0)")
+    assert p.panel("K").title.startswith("K = RoPE(X·W_K)  (head 0 → K/V 0)")
     np.testing.assert_array_equal(p.panel("Q").data, t.Q_rotated[0])
     np.testing.assert_allclose(
         p.panel("scores").data, t.Q_rotated[0] @ t.K_rotated[0].T, rtol=1e-5, atol=1e-5

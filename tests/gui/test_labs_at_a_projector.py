@@ -86,19 +86,23 @@ def too_small(view) -> list:
 
 
 # -- the sentence bar --------------------------------------------------------------------------------
-def test_the_lab_tabs_give_the_sentence_bar_and_the_message_row_to_their_figures(qtbot, window):
+def test_the_lab_tabs_give_the_sentence_bar_to_their_figures(qtbot, window):
     present(window)
-    assert window.sentence_bar.isVisible() and window.strip.isVisible()  # its room kept: no jump
+    window.state.show_lesson(False)  # the note floats over the stage, not in the lesson column
+    assert window.sentence_bar.isVisible()
+    window.strip.set_notice("Note: a note of the sentence's result")
+    assert window.strip.isVisible()
     for tab in ("translation", "vision"):
         window.state.set_tab(tab)
         QtWidgets.QApplication.processEvents()
+        # the sentence's notes are not the lab's: over a lab only an error shows
         assert not window.sentence_bar.isVisible() and not window.strip.isVisible(), tab
         window.show_error("cannot read that file")  # an error still shows, on any tab
         assert window.strip.isVisible() and window.banner.isVisible()
         window.hide_banner()
         assert not window.strip.isVisible()
     window.state.set_tab("pipeline")
-    assert window.sentence_bar.isVisible() and window.strip.isVisible()
+    assert window.sentence_bar.isVisible() and window.strip.isVisible()  # the note again
     window.show_error("cannot read that file")
     assert window.strip.isVisible() and window.banner.isVisible()
 

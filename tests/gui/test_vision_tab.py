@@ -666,3 +666,18 @@ def test_the_loaders_notices_and_errors_in_chinese(qtbot, vision, tmp_path, monk
     assert english_left(banner) == [] and re.search(r"[\u4e00-\u9fff]", banner), banner
     assert view.vision.picture.path == grey  # the good picture stays
     window.state.set_language("en")
+
+
+def test_the_channel_weight_has_the_lesson_formulas_name_in_both_blocks():
+    """The rescale step's formula writes s_c; the channel figure's rows name the weight the
+    same for SE and for CBAM (CBAM's said M_c beside it)."""
+    import re
+
+    from explorer.appstate.lesson import STEPS, step_index
+    from explorer.gui.labs.vision.figures import channel_rows
+
+    formula = STEPS[step_index("vision.rescale")].formula
+    weight = re.search(r"(\w+_c) ·", formula).group(1)
+    for attention in ("se", "cbam"):
+        rows = dict(channel_rows(attention))
+        assert rows["s"] == weight and rows["rescaled"].startswith(weight), (attention, rows)

@@ -14,6 +14,7 @@ import math
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.lesson import STEPS
+from explorer.appstate.state import ZOOM_NAMES
 from explorer.gui import theme
 from explorer.gui.elided import ElidedLabel
 from explorer.gui.flow import FlowLayout
@@ -301,10 +302,14 @@ class PipelineView(View):
         self.hover_label.setText(f"{title} — {panel.cell_text(r, c, visible, hidden)}")
 
     def _on_double_click(self, index: int) -> None:
-        if self.state.stage_zoom:
+        """The panel clicked, alone and large (a lesson step's zoom of several panels too);
+        that panel again, or outside every panel: back to every stage."""
+        name = self.canvas.panels[index].name if index >= 0 else None
+        alone = (name,) if name in ZOOM_NAMES else None
+        if alone is None or self.state.stage_zoom == alone:
             self.state.set_stage_zoom(None)
-        elif index >= 0:
-            self.state.set_stage_zoom((self.canvas.panels[index].name,))
+        else:
+            self.state.set_stage_zoom(alone)
 
     def zoom_key(self, key: int, modifiers) -> bool:
         return self.canvas.zoom_key(key, modifiers)
@@ -392,7 +397,11 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             translate("PipelineView", "Pipeline: every stage of the head"), make(stages.PIPELINE_STAGES)
         )
     }
+    prepared = context.current()
+    trace = prepared.trace if prepared is not None else None
     for name in (*stages.PIPELINE_STAGES, *stages.ZOOM_PANELS):
+        if not stages.has_stage(trace, name):  # offered only what the model has
+            continue
         out[f"pipeline:{name}"] = FigureSource(
             translate("PipelineView", "Pipeline stage: {0}").format(stages.stage_name(name)), make((name,))
         )

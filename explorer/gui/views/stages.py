@@ -98,6 +98,12 @@ def shape_text(a: np.ndarray) -> str:
     return "×".join(str(s) for s in np.shape(a))
 
 
+def has_stage(trace: AttentionTrace | None, name: str) -> bool:
+    """Whether this trace has the stage to show or export: the rotation's angles are a
+    rotary model's only (None: no trace yet, the angles not either)."""
+    return name != "rope_angles" or (trace is not None and trace.rope_angles is not None)
+
+
 def rope_angles_panel(trace: AttentionTrace) -> MatrixPanel:
     """The angle each pair of dimensions (i, i + d_k/2) turns by at each position, p·ω_i, shown
     modulo 2π: the first pairs turn fast and wrap again and again, the last barely move."""
@@ -108,9 +114,24 @@ def rope_angles_panel(trace: AttentionTrace) -> MatrixPanel:
     wrapped = np.remainder(angles + np.pi, 2 * np.pi) - np.pi  # into [−π, π)
     panel = MatrixPanel(wrapped, trace.tokens_query, None, role="q", levels=(-np.pi, np.pi))
     theta = (trace.rope or {}).get("theta")
-    base = f"{theta:g}" if isinstance(theta, (int, float)) else "θ"
-    title = translate("Stages", "angle p·ω_i (radians, mod 2π),  ω_i = {0}^(−2i/d_k)").format(base)
-    return _titled(panel, title)
+    base = compact_number(theta) if isinstance(theta, (int, float)) else "θ"
+    # the shape before the frequency: two short lines, each whole in a panel at a projector
+    angle = translate("Stages", "p·ω_i mod 2π")  # the angle; the Show list names it
+    panel.title = f"{angle}  [{shape_text(panel.data)}]  ω_i = {base}^(−2i/d_k)"
+    return panel
+
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def compact_number(value: float) -> str:
+    """A rotary base as a formula writes it: 10000, 5·10⁵, 10⁶ (not 1e+06)."""
+    if value == int(value) and abs(value) < 100_000:
+        return str(int(value))
+    mantissa, exponent = f"{value:.3e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    power = "10" + str(int(exponent)).translate(_SUPERSCRIPT)
+    return power if mantissa == "1" else f"{mantissa}·{power}"
 
 
 def _titled(panel: MatrixPanel, formula: str) -> MatrixPanel:
@@ -133,7 +154,7 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
         return _titled(panel, x_title)
     if name in ("Q", "K", "V"):
         rows = q_tok if name == "Q" else k_tok
-        source = "X" if name == "Q" else "X_key"
+        source = "X" if name == "Q" or cfg.is_self_attention else "X_key"  # one X: its name alone
         data, formula = getattr(t, name)[h], f"{name} = {source}·W_{name}"
         rotated = {"Q": t.Q_rotated, "K": t.K_rotated}.get(name)
         if rotated is not None:  # the scores compare the turned vectors: show those
@@ -141,8 +162,8 @@ def pipeline_panel(trace: AttentionTrace, display: DisplayArrays, head: int, nam
         picture = display.picture(name if rotated is None else f"{name}_rotated", h)
         panel = MatrixPanel(data, rows, None, role="q" if name == "Q" else "k", picture=picture)
         if name != "Q" and t.kv_heads is not None and t.kv_heads < t.heads and t.kv_head_of:
-            kv_word = translate("Stages", "K/V head")
-            return _titled(panel, f"{formula}  ({head_word} {h} → {kv_word} {t.kv_head_of[h]})")
+            # the note says which query heads share a K/V head; the title stays two lines
+            return _titled(panel, f"{formula}  ({head_word} {h} → K/V {t.kv_head_of[h]})")
         return _titled(panel, f"{formula}  ({head_word} {h})")
     if name == "rope_angles":
         return rope_angles_panel(t)

@@ -160,14 +160,16 @@ def shown_channels(weights: np.ndarray, selected: int | None, edge: int = EDGE) 
 
 
 def channel_rows(attention: str) -> list[tuple[str, str]]:
-    """(panel name, row header) of the channel figure, in the order of the computation."""
+    """(panel name, row header) of the channel figure, in the order of the computation. The
+    channel's weight is s_c in both blocks, as the lesson's formulas write it (CBAM's paper
+    calls it M_c: one name on one screen)."""
     if attention == "cbam":
         return [
             ("X", translate("VisionView", "X_c")),
             ("z", translate("VisionView", "avg z_c")),
             ("z_max", translate("VisionView", "max_c")),
-            ("s", "M_c"),
-            ("rescaled", "M_c·X_c"),
+            ("s", "s_c"),
+            ("rescaled", "s_c·X_c"),
         ]
     return [
         ("X", translate("VisionView", "X_c")),
