@@ -91,14 +91,7 @@ def test_every_step_and_every_tab_in_both_languages_fits_1024x768(qtbot, project
 @pytest.mark.parametrize(
     "size",
     [
-        pytest.param(
-            (1280, 720),
-            marks=pytest.mark.xfail(
-                strict=False,
-                reason="after the other tests of this file, Why attention's figures need 729 px at "
-                "1280×720 once laid out (alone it fits)",
-            ),
-        ),
+        (1280, 720),
         (1920, 1080),
     ],
 )
