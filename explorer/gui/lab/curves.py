@@ -38,6 +38,9 @@ CHECK_MS = 100
 BUILD_GAP_S = 0.1  # plots are made one at a time, this far apart: each costs the GUI thread 10–40 ms
 TITLE_GAP = "&nbsp; "  # between the title and the legend's entries
 LEGEND_PAD_PX = 16  # the plot's margins beside its widest legend entry
+# the most a legend may ask for: a longer entry wraps rather than squeeze the plot's neighbours
+# (a translation step's plot in a 414 px column beside the lesson asked for 460)
+LEGEND_MIN_WIDTH_CAP_PX = 320
 SMOOTH_POINTS = 150  # a line of more points is drawn without antialiasing (a dense line blurs anyway)
 _last_built = [0.0]
 
@@ -381,7 +384,8 @@ class CurvePlot(QtWidgets.QWidget):
         self._title_px = px
         widest = max((w for _, w in self._parts[1 if curves.title else 0 :]), default=0.0)
         axis = item.getAxis("left").minimumWidth()  # its fixed width (laid out or not)
-        self.setMinimumWidth(int(axis + widest + LEGEND_PAD_PX) if widest else 0)
+        need = int(axis + widest + LEGEND_PAD_PX) if widest else 0
+        self.setMinimumWidth(min(need, LEGEND_MIN_WIDTH_CAP_PX))
 
     def _free_title(self, label) -> None:
         """A title asks for no width and wraps onto more lines where the plot is narrower than it
