@@ -38,6 +38,7 @@ from explorer.gui.app_setup import configure_app
 from explorer.gui.labs.translation.window_view import CHANNEL, TRAIN_PAGE
 from explorer.gui.main_window import MainWindow
 from explorer.gui.preferences import MemorySettings
+from explorer.lab import warmed  # a person reads the page first: the labs' warm-up has ended
 
 TAB = "local"
 
@@ -110,7 +111,7 @@ def training(app, view, steps: int, every_s: float = 0.5) -> dict:
     panel, lab = view.training, view.lstate
     # A person presses Train on the training page, so its plots are made before the run starts.
     view.pages.setCurrentIndex(TRAIN_PAGE)
-    pump_until(app, lambda: all(plot.plot is not None for plot in panel.plots))
+    pump_until(app, lambda: all(plot.plot is not None for plot in panel.plots) and warmed())
     panel.steps.setValue(steps)
     meter = GapMeter()
     meter.start()

@@ -44,6 +44,7 @@ from explorer.core.engine import Engine  # noqa: E402
 from explorer.gui.app_setup import configure_app  # noqa: E402
 from explorer.gui.main_window import MainWindow  # noqa: E402
 from explorer.gui.preferences import MemorySettings  # noqa: E402
+from explorer.lab import warmed  # noqa: E402  (a person reads the page first: the labs' warm-up has ended)
 
 
 def loadavg() -> str:
@@ -135,7 +136,7 @@ def main() -> int:
     lab = view.lab
     lab.set_train_size(args.size)
     lab.set_page("train")
-    wait(lambda: view.result is not None and not window.worker.busy())
+    wait(lambda: view.result is not None and not window.worker.busy() and warmed())
     page = view.train_page
     if args.steps is not None:
         page.steps.setValue(args.steps)

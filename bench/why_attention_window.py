@@ -34,6 +34,7 @@ from explorer.gui.app_setup import configure_app  # noqa: E402
 from explorer.gui.labs.translation.why_attention import CURVE_PAGE  # noqa: E402
 from explorer.gui.main_window import MainWindow  # noqa: E402
 from explorer.gui.preferences import MemorySettings  # noqa: E402
+from explorer.lab import warmed  # noqa: E402  (a person reads the page first: the labs' warm-up has ended)
 
 TAB = "why_attention"
 SENTENCES = ("Jane visits Africa in September", "Jane sees the red car")
@@ -80,7 +81,7 @@ def one_run(app, seed: int, steps: int, type_every_s: float = 2.0, profile: bool
     pump_until(app, lambda: view.shown is not None)
     view.pages.setCurrentIndex(CURVE_PAGE)
     # the figure the class sees before the click: its plot is made once, when the page shows
-    pump_until(app, lambda: view.curve.plot is not None and view._wanted is None)
+    pump_until(app, lambda: view.curve.plot is not None and view._wanted is None and warmed())
     view.training.steps.setValue(steps)
     view.training.seed.setValue(seed)
     lab = view.lab

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import platform
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -158,6 +159,26 @@ def is_out_of_memory(exc: BaseException) -> bool:
     """CUDA's OutOfMemoryError, or the CPU allocator's RuntimeError ("can't allocate memory")."""
     text = str(exc).lower()
     return isinstance(exc, torch.OutOfMemoryError) or "out of memory" in text or "allocate memory" in text
+
+
+TRAINING_NICENESS = 10  # a training thread's weight against the window's: ~1/10 (Linux CFS)
+
+
+def yield_to_the_window() -> None:
+    """Lower the calling thread's scheduling priority, so that the window's thread gets a core
+    at once whenever it has work, however many training threads want both cores.
+
+    Linux keeps a nice value per thread (``setpriority`` on the thread's id changes that thread
+    alone); elsewhere the call would change the whole process, so it is skipped there. A
+    training thread that runs alone loses nothing: priority decides only who waits.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, max(os.getpriority(os.PRIO_PROCESS, tid), TRAINING_NICENESS))
+    except OSError:  # a sandbox that forbids it: the run trains at the window's priority
+        pass
 
 
 @contextmanager

@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from explorer.core.device import choose_device, is_out_of_memory
+from explorer.core.device import choose_device, is_out_of_memory, yield_to_the_window
 from explorer.lab.divergence import divergence
 from explorer.lab.messages import failure_message, holders
 from explorer.lab.options import TrainOptions
@@ -186,6 +186,7 @@ class LabRun:
     # -- the training thread --------------------------------------------------------------------------
     def _run(self) -> None:
         ended, error, result = "done", None, None
+        yield_to_the_window()  # the window's thread first: the run only waits while it paints
         try:
             result = self.job(options=self.options, on_progress=self._report, should_stop=self._stop.is_set)
         except TrainingCancelled:

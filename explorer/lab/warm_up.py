@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import torch
 
-from explorer.core.device import torch_threads
+from explorer.core.device import torch_threads, yield_to_the_window
 
 _started = threading.Event()
 _done = threading.Event()
@@ -38,6 +38,7 @@ def warm_up(first: Callable[[], None] | None = None) -> bool:
     _started.set()
 
     def work() -> None:
+        yield_to_the_window()  # the imports wait whenever the window has work
         for step in (first, _make_optimiser):
             try:
                 if step is not None:
