@@ -7,7 +7,10 @@
 
 One explorer.training ``train`` loop runs every model: each step draws one batch (the task's
 curriculum decides its clause count from the share of training done) and every model takes
-one optimiser step on it, so the models see exactly the same data. Each model's weights start
+one optimiser step on it, so the models see exactly the same data. Each model steps and
+evaluates on a thread of its own (explorer.seq2seq.sequence_threads: two models, two cores) while
+the loop's thread waits for both; ``parallel=False`` runs them one after the other on the loop's
+thread, with the same numbers. Each model's weights start
 from ``torch.manual_seed(seed)``, so a model trained alone gets the same start as beside
 another. Every ``eval_every`` steps each model decodes the fixed evaluation set
 (explorer.seq2seq.length_curve) and ``on_progress`` receives a ``SequenceProgress`` with the
@@ -22,6 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 import torch
@@ -37,6 +41,7 @@ from explorer.seq2seq.sequence_models import (
     parameter_count,
     sequence_spec,
 )
+from explorer.seq2seq.sequence_threads import ModelThreads
 from explorer.seq2seq.tasks import PAD, Task, get_task, make_sequence_batch
 from explorer.training import Measure, Snapshot, TrainingLog, isolated_generator, seed_everything, train
 
@@ -53,6 +58,7 @@ LENGTH_EXPERIMENT_LR_FACTORS = (("no-attention", 2.0),)
 # Evaluation decodes sentences of about one length per batch (they are sorted by length), so
 # a batch of short ones stops as soon as they are written instead of running to the longest.
 EVAL_BATCH = 40
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -64,7 +70,8 @@ class SequenceTrainOptions:
     eval_every: int = 100
     eval_per_group: int = 20  # held-out sentences per clause count (one group for single sentences)
     snapshot_every: int = 0
-    threads: int = 1
+    threads: int = 1  # torch threads per model
+    parallel: bool = True  # each model on a thread of its own (the numbers are the same either way)
     device: str = "auto"  # CUDA when present; determinism is promised on the CPU
     hidden: int = 48  # encoder GRU width per direction (the decoders have twice this)
     embed: int = 32
@@ -151,32 +158,45 @@ def train_sequence_models(
         cpu = dict.fromkeys(built, 0.0)
         curves: list[tuple[int, dict[str, LengthCurve]]] = []
         evaluation = {"seconds": 0.0}
+        lanes = ModelThreads(built, options.threads) if options.parallel and len(built) > 1 else None
+
+        def each(work_of: Callable[[str], Callable[[], _T]]) -> dict[str, _T]:
+            """Every model's work: on its own thread (``lanes``), or one after the other here."""
+            work = {name: work_of(name) for name in built}
+            if lanes is None:
+                return {name: job() for name, job in work.items()}
+            return lanes.run(work)
+
+        def step_of(name: str, batch, rate: float) -> Callable[[], None]:
+            model, optimiser = built[name], optimisers[name]
+
+            def step() -> None:
+                started = time.thread_time()
+                for group in optimiser.param_groups:
+                    group["lr"] = options.lr_of(name) * rate
+                logits = model(batch.source, batch.lengths, batch.target_in)
+                loss = F.cross_entropy(logits.flatten(0, 1), batch.target.flatten(), ignore_index=PAD)
+                optimiser.zero_grad(set_to_none=True)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), options.clip)
+                optimiser.step()
+                losses[name].append(loss.item())
+                cpu[name] += time.thread_time() - started
+
+            return step
 
         def take_step(i: int) -> float:
             rate = max(0.05, min(1.0, (steps - i) / cooldown_steps))
             batch = make_sequence_batch(task.sample(batches, options.batch_size, i / steps), vocab).to(device)
-            total = 0.0
-            for name, model in built.items():
-                started = time.thread_time()
-                for group in optimisers[name].param_groups:
-                    group["lr"] = options.lr_of(name) * rate
-                logits = model(batch.source, batch.lengths, batch.target_in)
-                loss = F.cross_entropy(logits.flatten(0, 1), batch.target.flatten(), ignore_index=PAD)
-                optimisers[name].zero_grad(set_to_none=True)
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), options.clip)
-                optimisers[name].step()
-                losses[name].append(loss.item())
-                cpu[name] += time.thread_time() - started
-                total += losses[name][-1]
-            return total / len(built)
+            each(lambda name: step_of(name, batch, rate))
+            return sum(losses[name][-1] for name in built) / len(built)
+
+        def curve_of(name: str) -> Callable[[], LengthCurve]:
+            return lambda: length_curve(predict(built[name], held_out, vocab, EVAL_BATCH, device), name)
 
         def evaluate() -> dict[str, float]:
             started = time.perf_counter()
-            step_curves = {
-                name: length_curve(predict(model, held_out, vocab, EVAL_BATCH, device), name)
-                for name, model in built.items()
-            }
+            step_curves = each(curve_of)
             curves.append((len(losses[next(iter(built))]), step_curves))
             metrics = {k: v for curve in step_curves.values() for k, v in curve_metrics(curve).items()}
             evaluation["seconds"] += time.perf_counter() - started
@@ -203,17 +223,21 @@ def train_sequence_models(
                 )
             )
 
-        log = train(
-            container,
-            take_step,
-            evaluate,
-            steps=steps,
-            eval_every=options.eval_every,
-            snapshot_every=options.snapshot_every,
-            on_progress=report,
-            should_stop=should_stop,
-            measures=measures,
-        )
+        try:
+            log = train(
+                container,
+                take_step,
+                evaluate,
+                steps=steps,
+                eval_every=options.eval_every,
+                snapshot_every=options.snapshot_every,
+                on_progress=report,
+                should_stop=should_stop,
+                measures=measures,
+            )
+        finally:
+            if lanes is not None:
+                lanes.close()
     return SequenceTrainResult(
         task, specs, built, log, losses, cpu, evaluation["seconds"], curves, str(device), seed, options,
         [notice] if notice else [],

@@ -96,3 +96,29 @@ def test_the_other_tasks_train_and_measure_too(task, points):
     curve = result.final_curves["attention"]
     assert len(curve.lengths) == points and curve.alignment_score is not None
     assert result.final_curves["no-attention"].alignment_score is None
+
+
+def test_a_thread_per_model_gives_the_numbers_of_one_thread():
+    """Each model on its own thread computes what it computes in lockstep on one: the same
+    losses, curves and weights, bit for bit (and the same CPU seconds are counted per model)."""
+    options = replace(TINY, lr_factors=(("no-attention", 2.0),))
+    threaded = run(("no-attention", "attention"), 1, steps=5, options=options)
+    one = run(("no-attention", "attention"), 1, steps=5, options=replace(options, parallel=False))
+    assert threaded.losses == one.losses and len(threaded.losses["attention"]) == 5
+    assert threaded.curves == one.curves
+    for name in one.models:
+        for key, tensor in one.models[name].state_dict().items():
+            assert torch.equal(tensor, threaded.models[name].state_dict()[key])
+    assert all(threaded.cpu_seconds[m] > 0 for m in threaded.cpu_seconds)
+
+
+def test_a_failure_on_a_models_thread_reaches_the_caller():
+    from explorer.seq2seq.sequence_threads import ModelThreads
+
+    def fail():
+        raise ValueError("no")
+
+    with ModelThreads(("a", "b")) as lanes, pytest.raises(ValueError, match="no"):
+        lanes.run({"a": fail, "b": lambda: 1})
+    with ModelThreads(("a", "b")) as lanes:
+        assert lanes.run({"a": lambda: 2, "b": lambda: 1}) == {"a": 2, "b": 1}
