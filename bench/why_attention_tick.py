@@ -21,7 +21,8 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 import torch  # noqa: E402, F401  (before Qt, as in main.py)
 from PySide6 import QtCore, QtTest  # noqa: E402
-from translation_tab import GapMeter, pump_until  # noqa: E402
+from translation_tab import pump_until  # noqa: E402
+from why_attention_window import CpuMeter, WorstTickProfile  # noqa: E402
 
 from explorer.core.engine import Engine  # noqa: E402
 from explorer.gui.app_setup import configure_app  # noqa: E402
@@ -43,14 +44,20 @@ def timed(f, label: str):
     return g
 
 
-class TickCPU(GapMeter):
-    def start(self) -> None:
-        self.cpus: list[float] = []
-        super().start()
+def tick_meter(profiled: bool) -> CpuMeter:
+    """Every tick's GUI CPU in ``cpus``; ``profiled``: the worst tick's profile too (cProfile
+    inflates every call, the shares stand)."""
 
-    def _tick(self) -> None:
-        self.cpus.append((time.thread_time() - self.last_cpu) * 1e3)
-        super()._tick()
+    class TickCPU(WorstTickProfile if profiled else CpuMeter):  # type: ignore[misc]
+        def start(self) -> None:
+            self.cpus: list[float] = []
+            super().start()
+
+        def _tick(self) -> None:
+            self.cpus.append((time.thread_time() - self.last_cpu) * 1e3)
+            super()._tick()
+
+    return TickCPU()
 
 
 def main() -> int:
@@ -58,6 +65,7 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=120)
     parser.add_argument("--present", action="store_true")
     parser.add_argument("--sentence", action="store_true")
+    parser.add_argument("--profile", action="store_true", help="print the worst tick's profile")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
     app = configure_app(sys.argv[:1])
@@ -77,7 +85,9 @@ def main() -> int:
     pump_until(app, lambda: view.shown is not None)
     view.pages.setCurrentIndex(CURVE_PAGE)
     pump_until(app, lambda: view.curve.plot is not None and view._wanted is None)
-    for name in ("_fit_training", "draw_curve", "show_translations", "request"):
+    shown = time.perf_counter()  # a person reads the page before the click: its layout settled
+    pump_until(app, lambda: time.perf_counter() - shown > 1.0)
+    for name in ("_fit_training", "_fit_summary", "draw_curve", "show_translations", "request"):
         setattr(view, name, timed(getattr(view, name), "view." + name))
     for name in ("show_run", "_show_weights", "draw_curves"):
         setattr(view.training, name, timed(getattr(view.training, name), "training." + name))
@@ -87,15 +97,17 @@ def main() -> int:
         (pg.GraphicsView, "pg.GraphicsView.paintEvent"),
     ):
         cls.paintEvent = timed(cls.paintEvent, label)  # Qt calls the class's override
+    # a resized plot lays out and paints its axes anew: the page's layout should hold still
+    pg.GraphicsView.resizeEvent = timed(pg.GraphicsView.resizeEvent, "pg.GraphicsView.resizeEvent")
     if args.sentence:
         view.pages.setCurrentIndex(SENTENCE_PAGE)
-    meter = TickCPU()
+    meter = tick_meter(args.profile)
     meter.start()
     view.training.steps.setValue(args.steps)
     QtTest.QTest.mouseClick(view.training.train_button, QtCore.Qt.MouseButton.LeftButton)
     run = view.lab.run
     while run.running or view.training.poll_timer.isActive():
-        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 5)
+        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.WaitForMoreEvents)  # sleeps as the window does
     settle = time.perf_counter()
     while time.perf_counter() - settle < 2:
         app.processEvents()
@@ -110,6 +122,8 @@ def main() -> int:
             f"{label:28s} n={len(values):4d} max={max(values):6.1f} ms mean={sum(values) / len(values):5.2f} "
             f"total={sum(values):7.1f}"
         )
+    if args.profile:
+        print(meter.report())
     return 0
 
 

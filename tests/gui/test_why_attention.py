@@ -140,10 +140,13 @@ def test_training_here_side_by_side_draws_its_curves_and_its_maps(qtbot, page):
     wait_shown(qtbot, view, step=10)
     models = models_at(run.spec, run.snapshots[-1])
     again = trace_sequence(models["attention"], get_task("compound-fr"), EXAMPLES[0])
+    # the maps follow the run while their page is hidden too: drawn when it is on screen
+    view.pages.setCurrentIndex(SENTENCE_PAGE)
     np.testing.assert_array_equal(view.attention_map.panels[0].data, again.alignment)
     # Chinese is not what the run trained: the shipped Chinese models, and back to them
     lab.set_language("zh")
     wait_shown(qtbot, view, task="sentences-zh", step=None)
+    view.pages.setCurrentIndex(CURVE_PAGE)  # the figure is drawn while its page is on screen
     assert lab.weights == "shipped" and "shipped" in view.curve_title.text()
 
 

@@ -53,6 +53,7 @@ MEASURE_NAMES = {
     "exact_match": QT_TRANSLATE_NOOP("WhyAttention", "exact match"),
 }
 SENTENCE_PAGE, CURVE_PAGE = 0, 1
+SUMMARY_LINES = 3  # the sentence's answers take at most this many lines; the rest scrolls
 LANGUAGE_NAMES = {
     "fr": QT_TRANSLATE_NOOP("WhyAttention", "English → French"),
     "zh": QT_TRANSLATE_NOOP("WhyAttention", "English → Chinese"),
@@ -198,6 +199,7 @@ class WhyAttentionView(View):
         super().__init__(context, parent)
         self.lab = context.state.labs[TAB]
         self.shown: Translations | None = None
+        self._maps_of: Translations | None = None  # the translations the maps show
         self.shown_request: WhyRequest | None = None
         self._wanted: WhyRequest | None = None
         self.message_text = ""
@@ -250,7 +252,18 @@ class WhyAttentionView(View):
         self.summary = QtWidgets.QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.summary)
+        self.summary.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
+        # At most SUMMARY_LINES lines high, the rest scrolled: wrapped whole at A+ beside the
+        # lesson it asked more than a projector's 768 px had, and a window never shrinks back.
+        self.summary_area = QtWidgets.QScrollArea()
+        self.summary_area.setWidget(self.summary)
+        self.summary_area.setWidgetResizable(True)
+        self.summary_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.summary_area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.summary_area.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Fixed
+        )
+        layout.addWidget(self.summary_area)
 
         maps = QtWidgets.QWidget()
         maps_layout = QtWidgets.QVBoxLayout(maps)
@@ -330,8 +343,12 @@ class WhyAttentionView(View):
     def _arrange(self) -> None:
         """On a projector the length curve takes the sentence's rows too (they are the other
         page's: the curve is the same whatever the sentence)."""
+        if self.pages.currentIndex() == CURVE_PAGE:
+            self.draw_curve()
+        else:
+            self._draw_maps()
         curve = self.state.presentation and self.pages.currentIndex() == CURVE_PAGE
-        for widget in (self.sentence_label, self.sentence_box, self.summary):
+        for widget in (self.sentence_label, self.sentence_box, self.summary_area):
             widget.setVisible(not curve)
         # Only the page on screen asks for room: a stack's hidden page still adds its minimum
         # (the curve page's wrapped training status at A+ pushed a projector's window past 768).
@@ -342,13 +359,39 @@ class WhyAttentionView(View):
             if page.sizePolicy().verticalPolicy() != policy:
                 page.setSizePolicy(policy, policy)
 
-    def _fit_training(self) -> None:
+    def _fit_summary(self) -> None:
+        """The summary's height: its wrapped text at the width it has, at most SUMMARY_LINES
+        lines (the whole text in its tooltip when it scrolls)."""
+        area, label = self.summary_area, self.summary
+        text_lines = label.fontMetrics().lineSpacing()
+        width = area.width() - 2 * area.frameWidth()
+        need = label.heightForWidth(width) if label.text() and width > 0 else 0
+        cap = SUMMARY_LINES * text_lines + label.contentsMargins().top() + label.contentsMargins().bottom()
+        height = min(max(need, 0), cap)
+        if area.height() != height or area.minimumHeight() != height:
+            area.setFixedHeight(height)
+        cut = need > cap
+        area.setVerticalScrollBarPolicy(
+            QtCore.Qt.ScrollBarPolicy.ScrollBarAsNeeded
+            if cut
+            else QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+        )
+        tip = QtGui.QTextDocumentFragment.fromHtml(label.text()).toPlainText() if cut else ""
+        if label.toolTip() != tip:
+            label.setToolTip(tip)
+
+    def _fit_training(self, shrink: bool = False) -> None:
         """The training controls whole under the curve: on a projector their status wraps to
-        more lines than the page's share, and its own scroll area hid the last of them."""
+        more lines than the page's share, and its own scroll area hid the last of them. The
+        status changes ten times a second while a run trains: a line it takes stays taken
+        until the font or the width changes (``shrink``), so the curve above is not resized
+        (its axes laid out anew) back and forth, nor when the run ends."""
         area = self.training.findChild(QtWidgets.QScrollArea)
         if area is None or area.widget() is None:
             return
         need = area.widget().heightForWidth(area.width()) + 2 * area.frameWidth()
+        if not shrink:
+            need = max(need, self.training.minimumHeight())
         if need > 0 and need != self.training.minimumHeight():
             self.training.setMinimumHeight(need)
 
@@ -361,6 +404,8 @@ class WhyAttentionView(View):
         key = (self.lab.settings.measure, None if run is None or index is None else (run.id, index))
         if key == self._curve_key:
             return
+        if self.pages.currentIndex() != CURVE_PAGE or not self.is_shown():
+            return  # drawn when its page comes on screen (_arrange, activated)
         self._curve_key = key
         curves, title = shown_curves(self.lab, run)
         # a run in the window trains the shipped run's two architectures: the same counts
@@ -373,6 +418,18 @@ class WhyAttentionView(View):
         ]
         self.curve_title.setText(title + "  ·  " + ", ".join(counts))
         self.curve.set_curves(length_figure(curves, "", self.lab.settings.measure))
+        self._cache_axes()
+
+    def _cache_axes(self) -> None:
+        """The axes (and their grid) painted from a pixmap kept between paints: a new
+        evaluation moves the curves only, the ranges are fixed, and replaying the axes' drawing
+        was most of a repaint's GUI time."""
+        plot = self.curve.plot
+        if plot is None or getattr(plot, "_axes_cached", False):
+            return
+        for axis in plot.getPlotItem().axes.values():
+            axis["item"].setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        plot._axes_cached = True
 
     def on_state(self, event: str) -> None:
         if event == "lesson":
@@ -385,6 +442,7 @@ class WhyAttentionView(View):
         return iter(())
 
     def activated(self) -> None:
+        self.draw_curve()
         self.request()
         self._show_lesson()
 
@@ -422,17 +480,27 @@ class WhyAttentionView(View):
     # -- drawing -------------------------------------------------------------------------------------
     def show_translations(self, t: Translations, req: WhyRequest | None) -> None:
         self.shown, self.shown_request = t, req
+        self._maps_of = None
         self._say("")
-        self.fixed_map.show_panel(map_panel(t.fixed, translate("WhyAttention", "one fixed C")))
-        self.attention_map.show_panel(
-            map_panel(t.attention, translate("WhyAttention", "with attention: αᵢⱼ"))
-        )
+        self._draw_maps()
         self._show_summary()
         self._show_lesson()
         self.rendered.emit()
 
+    def _draw_maps(self) -> None:
+        """Both maps of the translations shown, drawn while their page is on screen only (a run
+        sends new weights every evaluation; the curve page would pay for maps it hides)."""
+        t = self.shown
+        if t is None or self._maps_of is t or self.pages.currentIndex() != SENTENCE_PAGE:
+            return
+        self._maps_of = t
+        self.fixed_map.show_panel(map_panel(t.fixed, translate("WhyAttention", "one fixed C")))
+        self.attention_map.show_panel(
+            map_panel(t.attention, translate("WhyAttention", "with attention: αᵢⱼ"))
+        )
+
     def _clear(self) -> None:
-        self.shown, self.shown_request = None, None
+        self.shown, self.shown_request, self._maps_of = None, None, None
         self.fixed_map.set_figure(Figure())
         self.attention_map.set_figure(Figure())
         self._show_summary()
@@ -440,6 +508,7 @@ class WhyAttentionView(View):
     def _show_summary(self) -> None:
         if self.shown is None:
             self.summary.setText("")
+            self._fit_summary()
             return
         lines = [html.escape(line) for line in summary_lines(self.shown)]
         notices = [translated(n) for n in self.shown.attention.notices]
@@ -447,6 +516,7 @@ class WhyAttentionView(View):
             colour = theme.look(self.state).theme.accent
             lines.append(f"<span style='color:{colour}'>{html.escape('  •  '.join(notices))}</span>")
         self.summary.setText("<br>".join(lines))
+        self._fit_summary()
 
     def _say(self, text: str) -> None:
         self.message_text = text
@@ -488,16 +558,19 @@ class WhyAttentionView(View):
         self._show_summary()
         self._fit_combos()
         self._arrange()
-        self._fit_training()
+        self._fit_training(shrink=True)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self._fit_combos()  # the window's font (presentation, zoom) is known once shown
-        self._fit_training()
+        self._fit_training(shrink=True)
+        self._fit_summary()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self._fit_training()
+        if event.size().width() != event.oldSize().width():
+            self._fit_training(shrink=True)
+        self._fit_summary()
 
     def _fit_combos(self) -> None:
         """Room for the longest item and the arrow, in this font (a projector's, a language's)."""
