@@ -51,11 +51,12 @@ class ModelThreads:
                     answer.put((False, exc))
 
     def run(self, work: Mapping[str, Callable[[], Any]]) -> dict[str, Any]:
-        answers = {}
+        answers: dict[str, queue.Queue[tuple[bool, Any]]] = {}
         for name, job in work.items():
             answers[name] = queue.Queue(maxsize=1)
             self._inboxes[name].put((job, answers[name]))
-        results, failure = {}, None
+        results: dict[str, Any] = {}
+        failure: BaseException | None = None
         for name, answer in answers.items():
             ok, value = answer.get()
             if ok:
