@@ -66,7 +66,7 @@ class LengthResult:
             parameters=result.parameters,
             steps=result.log.steps_done,
             seed=result.seed,
-            options=vars(result.options),
+            options=result.options.record(),
             cpu_seconds={k: round(v, 2) for k, v in result.cpu_seconds.items()},
             eval_seconds=round(result.eval_seconds, 2),
             wall_seconds=round(wall_seconds, 2),

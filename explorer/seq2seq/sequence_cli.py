@@ -218,7 +218,7 @@ def train_main(argv: list[str]) -> int:
         "command": "python -m explorer train " + shlex.join(argv),
         "seed": args.seed,
         "steps": args.steps,
-        "options": vars(result.options),
+        "options": result.options.record(),
         "device": result.device,
         "cpu_seconds": round(result.cpu_seconds[args.model], 2),
         "parameters": result.parameters[args.model],

@@ -80,6 +80,11 @@ class SequenceTrainOptions:
     # schedule (cool-down) is the same for every model
     lr_factors: tuple[tuple[str, float], ...] = ()
 
+    def record(self) -> dict:
+        """The options that decide the numbers, as a record keeps them (how the models share
+        the cores does not: ``parallel`` is left out)."""
+        return {k: v for k, v in vars(self).items() if k != "parallel"}
+
     def lr_of(self, model: str) -> float:
         return self.lr * dict(self.lr_factors).get(model, 1.0)
 

@@ -90,7 +90,7 @@ def test_the_shipped_command_is_the_record(shipped):
     assert args["--out"].endswith(shipped_result_path().name) and "--checkpoints" in args
     assert int(args.get("--seed", 0)) == shipped.seed
     assert shipped.steps == int(args.get("--steps", shipped.steps))
-    defaults = json.loads(json.dumps(vars(EXPERIMENT)))  # as the record writes it
+    defaults = json.loads(json.dumps(EXPERIMENT.record()))  # as the record writes it
     assert shipped.options == defaults  # the length experiment's own options: nothing else to pass
 
 
