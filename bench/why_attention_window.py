@@ -5,12 +5,13 @@ with the Train button, both models side by side, while the page stays usable.
 
 For each seed, in the real window (MainWindow on the Why-attention tab, its length-curve page,
 1600×900, offscreen): the wall-clock time from the click until the run is done and its last
-curves are drawn, the training thread's own time (the steps alone), the longest the GUI thread
+curves are drawn, the steps' wall time and each model thread's CPU, the longest the GUI thread
 was blocked meanwhile (bench/translation_tab.py's 5 ms meter), and the last evaluation's
 per-word accuracy at ≤ 8 and ≥ 40 words for both models. The run is the ``length-curve``
 command's (the same batches, seed and steps): bench/why_attention.py gives the same numbers
 without the window. A sentence is typed every 2 s meanwhile, so the worker keeps translating
-with the newest snapshot. Timings are wall clock; the load average is printed with the table. ``--profile`` also
+with the newest snapshot. Timings are wall clock except the CPU columns (each model's thread,
+the worst tick's and the whole run's GUI-thread CPU); the load average is printed with the table. ``--profile`` also
 prints where the GUI thread's CPU went in its worst tick.
 """
 
