@@ -141,3 +141,21 @@ def test_the_live_recipe_is_the_curve_recipe_cut_short():
             full.options.batch_size,
             full.schedule.weight_decay,
         )
+
+
+def test_a_training_step_is_the_step_with_every_stage_kept_bit_for_bit():
+    """Training leaves the attention's entropy out and clamps only where a score lies outside;
+    the loss and every gradient are still those of the forward pass that keeps every stage."""
+    images = torch.rand(9, 3, 32, 32, generator=torch.Generator().manual_seed(8))
+    labels = torch.arange(9) % 4
+    grads = []
+    for keep in (None, {}):
+        model = build_vit(ViTConfig(), seed=6).train()
+        loss = torch.nn.functional.cross_entropy(model(images, keep), labels)
+        loss.backward()
+        grads.append((loss.detach(), [p.grad for p in model.parameters()]))
+        if keep is not None:
+            assert all(keep[name]["stages"].entropy is not None for name in model.config.layer_names())
+    (lean_loss, lean), (full_loss, full) = grads
+    assert torch.equal(lean_loss, full_loss)
+    assert all(a is not None and b is not None and torch.equal(a, b) for a, b in zip(lean, full))
