@@ -159,3 +159,18 @@ def test_a_training_step_is_the_step_with_every_stage_kept_bit_for_bit():
     (lean_loss, lean), (full_loss, full) = grads
     assert torch.equal(lean_loss, full_loss)
     assert all(a is not None and b is not None and torch.equal(a, b) for a, b in zip(lean, full))
+
+
+@pytest.mark.parametrize("model", ["vit", "cnn"])
+def test_the_optimisers_update_all_at_once_is_the_loops(monkeypatch, model):
+    """Training updates every parameter in a few foreach calls: the same run as torch's loop."""
+    test = held_out(40, start=2000)
+    recipe = recipe_for(model, 64, 2, 6, eval_size=40, eval_every=3)
+    at_once, _ = train_one(model, 64, 2, recipe=recipe, test=test)
+    for name in ("Adam", "AdamW"):
+        original = getattr(torch.optim, name)
+        monkeypatch.setattr(torch.optim, name, lambda *a, _o=original, **k: _o(*a, **{**k, "foreach": False}))
+    looped, _ = train_one(model, 64, 2, recipe=recipe, test=test)
+    assert at_once.log.losses == looped.log.losses and at_once.log.metrics == looped.log.metrics
+    for name, value in at_once.model.state_dict().items():
+        assert torch.equal(value, looped.model.state_dict()[name]), name
