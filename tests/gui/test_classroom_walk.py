@@ -28,7 +28,7 @@ from explorer.gui.main_window import typing_in
 from explorer.gui.views.stages import STAGE_PANELS
 
 from .helpers import ANIMAL, WAIT_MS, click_cell
-from .projector_check import all_problems, cut_problems
+from .projector_check import all_problems, cut_problems, title_problems
 
 SIXTEEN = ANIMAL + " today"
 TEXT_FIELDS = (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)
@@ -301,3 +301,54 @@ def test_the_multilingual_model_on_screen_speaks_its_own_tokens(qtbot, projector
         settle(qtbot, w)
         for text in (w.notice.text(), w.classroom.lesson.notes_label.text()):
             assert "<unk>" in text and "<unk:😀>" in text and "[UNK]" not in text, text
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_every_stage_title_whole_beside_the_lesson(qtbot, projector, language):
+    """Show: every stage, the lesson open, at 1024×768 in presentation mode: each panel's
+    formula whole on screen for every attention, scoring, scaling and mask the controls
+    offer (the sampled weights' title read "weights = one-hot(sample(softmax(mas…")."""
+    w = projector
+    s = w.state
+    s.set_language(language)
+    s.set_lesson_step(step_index("attention.scores"))
+    settle(qtbot, w)
+    for attention, (scoring, scale), mask in (
+        ("soft", ("dot", "sqrt"), "none"),
+        ("sample", ("additive", "temperature"), "causal"),
+        ("hard", ("general", "none"), "window:3"),
+        ("sample", ("cosine", "sqrt"), "none"),
+    ):
+        s.update_config(attention=attention, scoring=scoring, scale=scale, mask=mask)
+        w.classroom._on_zoom_combo(0)  # Show: every stage
+        settle(qtbot, w)
+        assert s.stage_zoom is None and len(shown_panels(w)) > 8, shown_panels(w)
+        for zoom in (0, 1):
+            s.set_text_zoom(zoom)
+            settle(qtbot, w)
+            assert not title_problems(w), (language, attention, scoring, mask, zoom, title_problems(w))
+
+
+def test_right_on_the_clicked_tab_bar_with_the_lesson_closed_is_the_lesson_s_key(qtbot, projector):
+    """The shortcut sheet says → is "Next stage": with the lesson column closed and the tab bar
+    holding the keyboard (a tab just clicked), → opens the lesson where the class left it
+    rather than moving to the tab on the right (the tab bar's own arrow keys); the next →
+    steps it. Ctrl+PgDown is the key for the next tab."""
+    w = projector
+    s = w.state
+    s.set_lesson_step(step_index("attention.scores"))
+    s.show_lesson(False)
+    settle(qtbot, w)
+    bar = w.tabs.tabBar()
+    heads = next(i for i in range(bar.count()) if w.tabs.tabText(i) == w.tabs.title("heads"))
+    qtbot.mouseClick(bar, QtCore.Qt.MouseButton.LeftButton, pos=bar.tabRect(heads).center())
+    assert s.tab == "heads" and QtWidgets.QApplication.focusWidget() is bar
+    press(qtbot, w, QtCore.Qt.Key.Key_Right)
+    assert s.lesson_visible and s.lesson_step == step_index("attention.scores")
+    assert s.tab == STEPS[s.lesson_step].tab  # the step's own tab, not the one right of All heads
+    press(qtbot, w, QtCore.Qt.Key.Key_Right)
+    assert s.lesson_step == step_index("attention.scores") + 1 and not focus_problem(w)
+    s.show_lesson(False)
+    settle(qtbot, w)
+    press(qtbot, w, QtCore.Qt.Key.Key_Left)  # ← likewise opens it, without stepping back
+    assert s.lesson_visible and s.lesson_step == step_index("attention.scores") + 1
