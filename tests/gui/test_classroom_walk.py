@@ -29,8 +29,13 @@ from explorer.gui.views.stages import STAGE_PANELS
 
 from .helpers import ANIMAL, WAIT_MS, click_cell
 from .projector_check import all_problems, cut_problems, title_problems
+from .test_labs_at_a_projector import too_small
 
 SIXTEEN = ANIMAL + " today"
+# Lab steps whose training curves (or the picture beside them) still take under 40 % of the
+# stage beside the lesson at 1024×768: the lab pages' layout, not the lesson's (the length
+# curve misses by 3 px in English)
+SMALL_FIGURES = {"vision.train", "lm.phase_change", "local.train", "translation.length_curve"}
 TEXT_FIELDS = (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)
 
 
@@ -38,6 +43,8 @@ def settle(qtbot, w) -> None:
     qtbot.waitUntil(lambda: not w.worker.busy(), timeout=WAIT_MS)
     for _ in range(3):
         QtWidgets.QApplication.processEvents()
+        # the layouts a model or tab switch asked for, before a check measures them
+        QtWidgets.QApplication.sendPostedEvents(None, QtCore.QEvent.Type.LayoutRequest)
 
 
 def press(qtbot, w, key) -> None:
@@ -111,7 +118,9 @@ def walk(qtbot, w, language: str, questions: bool) -> dict[int, str]:
             pictures[i] = picture(w)
         else:  # "Show:" names the pipeline's stages: not on a lab's tab (it said "W_O projection")
             assert not w.classroom.zoom_combo.isVisible(), where
-        problems = focus_problem(w) + cut_problems(w) + all_problems(w)
+            if step.tab in s.labs and step.id not in SMALL_FIGURES:  # readable from the back: 40 %
+                assert not too_small(w.tabs.current_view()), (where, too_small(w.tabs.current_view()))
+        problems = focus_problem(w) + cut_problems(w) + all_problems(w) + title_problems(w)
         assert not problems, (where, problems)
         if questions:
             answer(qtbot, w)
@@ -125,7 +134,8 @@ def test_the_lesson_walked_with_keys_at_1024x768(qtbot, projector):
     w = projector
     for language, questions in (("zh_CN", True), ("en", False), ("en", True), ("zh_CN", False)):
         pictures = walk(qtbot, w, language, questions)
-        assert len(set(pictures.values())) == len(pictures), (language, questions, "two steps, one picture")
+        same = [STEPS[i].id for i in pictures if list(pictures.values()).count(pictures[i]) > 1]
+        assert not same, (language, questions, "two steps, one picture", same)
         assert w.state.lesson_step == len(STEPS) - 1  # → at the last step stays there
     assert pictures  # the pipeline's steps were seen
 
@@ -352,3 +362,18 @@ def test_right_on_the_clicked_tab_bar_with_the_lesson_closed_is_the_lesson_s_key
     settle(qtbot, w)
     press(qtbot, w, QtCore.Qt.Key.Key_Left)  # ← likewise opens it, without stepping back
     assert s.lesson_visible and s.lesson_step == step_index("attention.scores") + 1
+
+
+@pytest.mark.xfail(
+    reason="the training pages' curves beside the lesson: under 40 % of the stage", strict=False
+)
+def test_the_training_steps_figures_take_two_fifths_of_the_stage(qtbot, projector):
+    w = projector
+    w.state.set_language("zh_CN")
+    small = {}
+    for step_id in sorted(SMALL_FIGURES):
+        w.state.set_lesson_step(step_index(step_id))
+        settle(qtbot, w)
+        qtbot.wait(30)
+        small[step_id] = too_small(w.tabs.current_view())
+    assert not any(small.values()), small
