@@ -23,9 +23,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=4)
     args = parser.parse_args(argv)
+    import decoder_vs_transformers as bench
     import torch
 
-    import decoder_vs_transformers as bench
     from explorer.core.decoder_pass import next_tokens, run_decoder
 
     torch.set_num_threads(1)
