@@ -4,8 +4,8 @@ curves, the scrubber with Replay, and the shipped checkpoint or the run's weight
 The run and the weights are the lab's state (explorer.appstate.lab.LabState); the page edits
 them and redraws from them. A timer on the GUI thread takes the run's progress every
 ``POLL_MS`` (``LabState.poll``): however fast the steps come, the window does one bounded
-update per tick, and the curves are redrawn at most every ``CURVES_MS``: one plot per tick,
-only a plot whose data changed, only on the page in front, and while training in a turn of
+update per tick, and the curves are redrawn at most every ``CURVES_MS``: one plot per tick
+(and after a run, one per paint), only a plot whose data changed, only on the page in front, and while training in a turn of
 the event loop of its own (explorer.gui.lab.pacing: never painted together with a map). The
 controls keep their size while a run trains (the status line its most lines, the weights
 label its widest text): a plot resized redraws its axes and grid, every plot at once. What differs between
@@ -275,7 +275,8 @@ class TrainingPage(QtWidgets.QWidget):
         if self.lab.training:
             self.curves_timer.start(CURVES_MS)
         elif self._due and self.isVisible():
-            self.curves_timer.start(0)  # the next plot at the event loop's next turn
+            # the next plot once this one is painted: two drawn in one turn paint together
+            self.curves_timer.start(pacing.GAP_MS)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
