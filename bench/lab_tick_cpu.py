@@ -79,6 +79,21 @@ class PlotEvents(QtCore.QObject):
     def between(self, start: float, end: float) -> str:
         return ", ".join(f"plot {k} {kind}" for t, k, kind in self.seen if start <= t <= end) or "no plot"
 
+    def twice(self, gaps: list[tuple[float, float]]) -> int:
+        """Ticks (``(start, end)`` perf_counter windows) in which one plot painted more than once."""
+        paints = sorted((t, k) for t, k, kind in self.seen if kind == "paint")
+        count, i = 0, 0
+        for start, end in gaps:
+            while i < len(paints) and paints[i][0] < start:
+                i += 1
+            j, seen, doubled = i, set(), False
+            while j < len(paints) and paints[j][0] <= end:
+                doubled |= paints[j][1] in seen
+                seen.add(paints[j][1])
+                j += 1
+            count += doubled
+        return count
+
 
 class Collections:
     """When Python's cyclic garbage collector ran (on whatever thread allocated), and how long."""
@@ -113,6 +128,7 @@ class TickMeter(QtCore.QObject):
         self.timer.setInterval(5)
         self.timer.timeout.connect(self._tick)
         self.gaps: list[tuple[float, float]] = []
+        self.windows: list[tuple[float, float]] = []  # each gap's (from, to), perf_counter
         self.profile = cProfile.Profile(time.thread_time) if profile else None
         self.keep = keep
         self.worst: list[tuple[float, str]] = []  # (GUI CPU ms, profile text)
@@ -120,6 +136,7 @@ class TickMeter(QtCore.QObject):
 
     def start(self) -> None:
         self.gaps.clear()
+        self.windows.clear()
         self.last, self.last_cpu = time.perf_counter(), time.thread_time()
         if self.profile is not None:
             self.profile.enable()
@@ -131,6 +148,7 @@ class TickMeter(QtCore.QObject):
         now, cpu = time.perf_counter(), time.thread_time()
         spent = (cpu - self.last_cpu) * 1e3
         self.gaps.append(((now - self.last) * 1e3, spent))
+        self.windows.append((self.last, now))
         if not self.worst_window or spent > self.worst_window[0]:
             self.worst_window = (spent, self.last, now)
         if self.profile is not None:
@@ -195,6 +213,7 @@ def measure(window: MainWindow, lab: str, steps: int, profile: bool) -> dict:
     events = PlotEvents(page.plots)
     collections = Collections()
     meter = TickMeter(profile)
+    modules = set(sys.modules)
     meter.start()
     started = time.perf_counter()
     start()
@@ -204,6 +223,7 @@ def measure(window: MainWindow, lab: str, steps: int, profile: bool) -> dict:
     wall = time.perf_counter() - started
     meter.stop()
     collections.stop()
+    imported = sorted(m for m in set(sys.modules) - modules if "." not in m or m.count(".") < 2)
     cpus = sorted(c for _, c in meter.gaps)
     longest = max(meter.gaps)
     return dict(
@@ -221,6 +241,8 @@ def measure(window: MainWindow, lab: str, steps: int, profile: bool) -> dict:
         profiles=meter.worst,
         paints=events.count("paint"),
         resizes=events.count("resize"),
+        painted_twice=events.twice(meter.windows),
+        imported=imported,
         worst_tick=events.between(*meter.worst_window[1:]),
         worst_gc=collections.between(*meter.worst_window[1:]),
     )
@@ -253,7 +275,9 @@ def main() -> int:
         print(
             f"{lab}: worst tick {r['worst_cpu']:.1f} ms GUI CPU ({r['worst_tick']}, {r['worst_gc']:.1f} ms of "
             "garbage collection in it), longest gap "
-            f"{r['longest_wall']:.0f} ms; {r['paints']} plot paints, {r['resizes']} plot resizes",
+            f"{r['longest_wall']:.0f} ms; {r['paints']} plot paints ({r['painted_twice']} ticks with a plot "
+            f"painted twice), {r['resizes']} plot resizes; imported while training: "
+            f"{', '.join(r['imported']) or 'nothing'}",
             flush=True,
         )
         for cpu, text in r["profiles"]:
@@ -266,14 +290,14 @@ def main() -> int:
     )
     print(
         "| lab | steps | ticks | worst tick GUI CPU ms | p99 GUI CPU ms | ticks > 25 ms CPU "
-        "| longest gap wall ms | GUI CPU in it ms | training thread s | run wall s | plot paints | plot resizes |"
+        "| longest gap wall ms | GUI CPU in it ms | training thread s | run wall s | plot paints | ticks a plot painted twice | plot resizes |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['lab']} | {r['steps']} ({r['status']}) | {r['ticks']} | {r['worst_cpu']:.1f} | "
             f"{r['p99_cpu']:.1f} | {r['over_25']} | {r['longest_wall']:.0f} | {r['its_cpu']:.1f} | "
-            f"{r['train_s']:.1f} | {r['wall_s']:.1f} | {r['paints']} | {r['resizes']} |"
+            f"{r['train_s']:.1f} | {r['wall_s']:.1f} | {r['paints']} | {r['painted_twice']} | {r['resizes']} |"
         )
     for state in window.state.labs.values():
         state.stop_training()

@@ -146,8 +146,9 @@ class LocalRequest:
             same_global = previous[1].global_
         if should_stop is not None and should_stop():
             return None
-        compared = compare_windows(models, self.pair.task, self.source, self.window, same_global)
-        COMPUTED.put(self, compared)
+        compared = compare_windows(models, self.pair.task, self.source, self.window, same_global, should_stop)
+        if compared is not None:
+            COMPUTED.put(self, compared)
         return compared
 
 

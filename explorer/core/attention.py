@@ -90,7 +90,7 @@ class Stages:
     head_outputs: torch.Tensor  # [h, n_q, d_v]
     concat: torch.Tensor  # [n_q, h * d_v]
     output: torch.Tensor  # [n_q, d_model] after W_O
-    entropy: torch.Tensor  # [h, n_q] nats
+    entropy: torch.Tensor | None  # [h, n_q] nats; None where the caller asked for none (training)
     scale_divisor: float
 
 
@@ -101,13 +101,17 @@ def attend(
     settings: Settings,
     scoring_params: ScoringParams = NO_SCORING_PARAMS,
     mask: torch.Tensor | None = None,
+    *,
+    entropy: bool = True,
 ) -> Stages:
-    """Run every stage and keep them all. ``mask`` (bool, True = visible) replaces settings.mask."""
+    """Run every stage and keep them all. ``mask`` (bool, True = visible) replaces settings.mask.
+    ``entropy=False`` leaves the weights' entropy out (None): a training step, where nothing
+    shows it, then skips its passes over the scores; every other stage is the same number."""
     h = settings.heads
     q = split_heads(F.linear(x_query, proj.w_q, proj.b_q), h)  # project the queries
     k = split_heads(F.linear(x_key, proj.w_k, proj.b_k), h)  # project the keys
     v = split_heads(F.linear(x_key, proj.w_v, proj.b_v), h)  # project the values
-    heads = attend_heads(q, k, v, settings, scoring_params, mask)
+    heads = attend_heads(q, k, v, settings, scoring_params, mask, entropy=entropy)
     concat = merge_heads(heads.head_outputs)  # concatenate the heads
     output = F.linear(concat, proj.w_o, proj.b_o)  # project back with W_O
     return Stages(q=q, k=k, v=v, concat=concat, output=output, **vars(heads))  # the heads' stages by name
@@ -120,7 +124,7 @@ class HeadStages:
     mask: torch.Tensor
     weights: torch.Tensor
     head_outputs: torch.Tensor
-    entropy: torch.Tensor
+    entropy: torch.Tensor | None
     scale_divisor: float
 
 
@@ -131,16 +135,34 @@ def attend_heads(
     settings: Settings,
     scoring_params: ScoringParams = NO_SCORING_PARAMS,
     mask: torch.Tensor | None = None,
+    *,
+    entropy: bool = True,
 ) -> HeadStages:
-    """Every head at once, from its queries, keys and values to its output."""
+    """Every head at once, from its queries, keys and values to its output (``entropy``: see attend)."""
     scores = score(settings.scoring, q, k, scoring_params)  # how well each query matches each key
     divisor = scale_divisor(settings, q.shape[-1])
-    scaled = (scores / divisor).clamp_(-_FINITE, _FINITE)  # keep softmax out of saturation
+    scaled = keep_finite(scores / divisor)  # keep softmax out of saturation
     if mask is None:
         mask = build_mask(settings.mask, q.shape[-2], k.shape[-2], q.device)  # which keys may be seen
-    weights, entropy = normalise_with_entropy(scaled, mask, settings)  # soft, hard or sampled
+    if entropy:
+        weights, row_entropies = normalise_with_entropy(scaled, mask, settings)  # soft, hard or sampled
+    else:
+        weights, row_entropies = normalise(scaled, mask, settings), None
     head_outputs = weights @ v  # weigh the values
-    return HeadStages(scores, scaled, mask, weights, head_outputs, entropy, divisor)
+    return HeadStages(scores, scaled, mask, weights, head_outputs, row_entropies, divisor)
+
+
+def keep_finite(scaled: torch.Tensor) -> torch.Tensor:
+    """The scaled scores clamped to ±_FINITE. With gradients the clamp happens only where some
+    score lies outside (one pass to find out): autograd would otherwise keep a copy of the scores
+    for an in-place clamp and make three more passes over them in the backward, for the same
+    numbers and the same gradient when every score is inside."""
+    if not (scaled.requires_grad and torch.is_grad_enabled()):
+        return scaled.clamp_(-_FINITE, _FINITE)
+    low, high = torch.aminmax(scaled.detach())
+    if bool(low >= -_FINITE) and bool(high <= _FINITE):
+        return scaled
+    return scaled.clamp(-_FINITE, _FINITE)  # NaN lands here too: as the clamp always did
 
 
 def split_heads(x: torch.Tensor, heads: int) -> torch.Tensor:
@@ -181,7 +203,10 @@ def build_mask(spec: MaskSpec, n_q: int, n_k: int, device: torch.device | str | 
 
 def normalise(scaled: torch.Tensor, mask: torch.Tensor, settings: Settings) -> torch.Tensor:
     """Turn scores into weights. A row whose every key is masked gets all-zero weights,
-    so its head output is the zero vector (softmax over nothing has no answer)."""
+    so its head output is the zero vector (softmax over nothing has no answer). The weights
+    of ``normalise_with_entropy``, bit for bit, without the entropy's passes."""
+    if settings.attention == "soft":
+        return softmax_weights(scaled, mask)
     return normalise_with_entropy(scaled, mask, settings)[0]
 
 
@@ -197,7 +222,7 @@ def normalise_with_entropy(
         choice = masked.argmax(dim=-1, keepdim=True)  # ties go to the lowest index
         weights = torch.zeros_like(scaled).scatter_(-1, choice, 1.0)
     else:
-        probs, _ = softmax_with_entropy(scaled, mask)
+        probs = softmax_weights(scaled, mask)
         weights = sample_one_hot(probs.where(visible_rows, 1.0), settings.seed)
     weights.mul_(visible_rows)  # fully masked rows: zero
     # One-hot and all-zero rows carry no uncertainty: −Σ p ln p is exactly 0.
@@ -219,10 +244,25 @@ def softmax_with_entropy(scaled: torch.Tensor, mask: torch.Tensor) -> tuple[torc
     """
     if scaled.requires_grad and torch.is_grad_enabled():
         return differentiable_softmax_with_entropy(scaled, mask)
-    weights = torch.empty_like(scaled)
     entropy = scaled.new_zeros(scaled.shape[:-1])
+    return fused_softmax(scaled, mask, entropy), entropy
+
+
+def softmax_weights(scaled: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """The weights of ``softmax_with_entropy`` alone, the same numbers bit for bit."""
+    if scaled.requires_grad and torch.is_grad_enabled():
+        return differentiable_softmax(scaled, mask)
+    return fused_softmax(scaled, mask)
+
+
+def fused_softmax(
+    scaled: torch.Tensor, mask: torch.Tensor, entropy: torch.Tensor | None = None
+) -> torch.Tensor:
+    """softmax_with_entropy's weights without autograd, in row blocks; the rows' entropies
+    written into ``entropy`` ([..., n_q]) when one is given."""
+    weights = torch.empty_like(scaled)
     if scaled.shape[-1] == 0:
-        return weights, entropy
+        return weights
     visible = None if bool(mask.all()) else mask.expand(scaled.shape)
 
     def block(index: RowBlock) -> None:
@@ -234,14 +274,15 @@ def softmax_with_entropy(scaled: torch.Tensor, mask: torch.Tensor) -> tuple[torc
             top = s.amax(dim=-1, keepdim=True)
             s.sub_(top.masked_fill_(top == float("-inf"), 0.0))  # no visible key: nothing to shift
         p = torch.exp(s, out=weights[index])
-        if hidden is not None:
-            s.masked_fill_(hidden, 0.0)
         z = p.sum(dim=-1, keepdim=True).clamp_min_(1.0)  # ≥ 1 (the max gives e⁰) unless no key
-        entropy[index] = (z.log() - s.mul_(p).sum(dim=-1, keepdim=True) / z).squeeze(-1)
+        if entropy is not None:
+            if hidden is not None:
+                s.masked_fill_(hidden, 0.0)
+            entropy[index] = (z.log() - s.mul_(p).sum(dim=-1, keepdim=True) / z).squeeze(-1)
         p.div_(z)
 
     run_blocks(block, row_blocks(scaled.shape, BLOCK_CELLS if scaled.device.type == "cpu" else None))
-    return weights, entropy
+    return weights
 
 
 def differentiable_softmax_with_entropy(
@@ -260,6 +301,17 @@ def differentiable_softmax_with_entropy(
     weights = torch.softmax(s, dim=-1)
     entropy = torch.logsumexp(s, dim=-1) - (weights * s.masked_fill(~mask, 0.0)).sum(dim=-1)
     return weights * visible_rows, entropy * visible_rows.squeeze(-1)
+
+
+def differentiable_softmax(scaled: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """differentiable_softmax_with_entropy's weights alone, bit for bit, and their gradient: softmax
+    subtracts each row's maximum itself (the shift there is for the entropy), so the exponents,
+    the sums and softmax's backward are the same numbers."""
+    if bool(mask.all()):
+        return torch.softmax(scaled, dim=-1)
+    visible_rows = mask.any(dim=-1, keepdim=True)
+    s = scaled.masked_fill(~mask, float("-inf")).masked_fill(~visible_rows, 0.0)
+    return torch.softmax(s, dim=-1) * visible_rows
 
 
 def row_blocks(shape: torch.Size, cells: int | None) -> list[RowBlock]:

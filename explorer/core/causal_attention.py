@@ -61,13 +61,15 @@ class DecoderStages(Stages):
     k_rotated: torch.Tensor | None = None  # [h, n, d_k] after RoPE, per query head
     angles: torch.Tensor | None = None  # [n, d_k / 2] the angle of each position and pair
     kv_head_of: tuple[int, ...] = ()  # the K/V head each query head reads
+    keys_values: tuple[torch.Tensor, torch.Tensor] | None = None  # K after RoPE, V [kv_heads, n_k, d_k]
 
 
 def causal_mask(
-    n_q: int, n_k: int, window: int | None = None, device: torch.device | str | None = None
+    n_q: int, n_k: int, window: int | None = None, device: torch.device | str | None = None, first: int = 0
 ) -> torch.Tensor:
-    """[n_q, n_k] bool: key j visible from query i when j ≤ i (and i − j < window)."""
-    i = torch.arange(n_q, device=device)[:, None]
+    """[n_q, n_k] bool: key j visible from query i when j ≤ i (and i − j < window); the queries
+    are positions ``first`` … ``first + n_q − 1`` (the rows after a reused prefix)."""
+    i = torch.arange(first, first + n_q, device=device)[:, None]
     j = torch.arange(n_k, device=device)[None, :]
     visible = j <= i
     if window is not None:
@@ -104,11 +106,14 @@ def attend_decoder(
     mask: torch.Tensor,
     scoring_params: ScoringParams = NO_SCORING_PARAMS,
     edit_heads: Callable[[torch.Tensor], torch.Tensor] | None = None,
+    past: tuple[torch.Tensor, torch.Tensor] | None = None,
 ) -> DecoderStages:
     """Every stage of one decoder layer's attention, from X (after the layer's norm) to its output.
 
     ``edit_heads`` may replace the head outputs before they are concatenated (turning heads
-    off); the stage ``head_outputs`` keeps what the heads computed."""
+    off); the stage ``head_outputs`` keeps what the heads computed. ``past``: the keys (after
+    the rotation) and values of earlier positions, whose rows a causal layer computes the same
+    whatever follows; x, ``rotary`` and ``mask`` are then the later rows' alone."""
     h = settings.heads
     q = split_heads(F.linear(x, proj.w_q, proj.b_q), h)  # project the queries
     k = split_heads(F.linear(x, proj.w_k, proj.b_k), kv_heads)  # project the shared keys
@@ -117,6 +122,9 @@ def attend_decoder(
     if rotary is not None:
         q_rot = rotate(q, rotary.cos, rotary.sin)  # turn each pair by its position's angle
         k_rot = rotate(k, rotary.cos, rotary.sin)
+    if past is not None:  # the earlier keys and values, then these rows'
+        k_rot, v = torch.cat((past[0], k_rot), dim=1), torch.cat((past[1], v), dim=1)
+        k = k_rot if rotary is None else k
     k_read, v_read = share_kv(k_rot, h), share_kv(v, h)  # the K/V head each query head reads
     heads = attend_heads(q_rot, k_read, v_read, settings, scoring_params, mask)
     outputs = heads.head_outputs if edit_heads is None else edit_heads(heads.head_outputs)
@@ -134,4 +142,5 @@ def attend_decoder(
         k_rotated=k_read if rotary is not None else None,
         angles=rotary.angles if rotary is not None else None,
         kv_head_of=tuple(head // group for head in range(h)),
+        keys_values=(k_rot, v),
     )

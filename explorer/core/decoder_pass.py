@@ -47,6 +47,19 @@ class DecoderPass:
     sink: np.ndarray  # [layers, heads] each head's mean weight on the first token (rows 1 …)
     weights: dict[int, torch.Tensor] = field(default_factory=dict)  # layer → [heads, n, n], where kept
     stages: dict[int, DecoderStages] = field(default_factory=dict)  # layer → every stage, where kept
+    first_key: np.ndarray | None = None  # [layers, heads, n] each row's weight on key 0
+    keys_values: list[tuple[torch.Tensor, torch.Tensor]] = field(default_factory=list)  # per layer, K/V heads
+
+    def common_prefix(self, ids: list[int], own: list[int]) -> int:
+        """How many first positions of ``ids`` this pass (over ``own``) computed already."""
+        if not self.keys_values or self.first_key is None:
+            return 0
+        p = 0
+        for a, b in zip(ids, own, strict=False):
+            if a != b:
+                break
+            p += 1
+        return p
 
 
 def model_settings(model: PretrainedDecoder, layer: int) -> Settings:
@@ -68,11 +81,14 @@ def rotary_for(model: PretrainedDecoder, n: int, device: torch.device) -> Rotary
     return None if tables is None else Rotary(*tables).to(device)
 
 
-def embed(model: PretrainedDecoder, ids: torch.Tensor, weights: DecoderWeights | None = None) -> torch.Tensor:
+def embed(
+    model: PretrainedDecoder, ids: torch.Tensor, weights: DecoderWeights | None = None, first: int = 0
+) -> torch.Tensor:
+    """The rows of positions ``first`` … of ``ids`` (learned positions added for GPT-2)."""
     weights = weights or model.weights
-    x = weights.embed_rows(ids)
+    x = weights.embed_rows(ids[first:])
     if model.config.gpt2:
-        x = x + weights.top("positions")[: ids.shape[0]].to(x.device)
+        x = x + weights.top("positions")[first : ids.shape[0]].to(x.device)
     return x.to(ids.device)
 
 
@@ -90,22 +106,36 @@ def run_decoder(
     keep_stages: Iterable[int] = (),
     ablation: Ablation | None = None,
     between_layers: Callable[[], None] | None = None,
+    prefix: tuple[DecoderPass, int] | None = None,
 ) -> DecoderPass:
     """The forward over ``ids`` [n] on ``ids.device``; ``weights``: the store to read (a copy
-    on another device), the model's own by default."""
+    on another device), the model's own by default. ``prefix`` (an earlier pass, p): its first
+    p positions were these ids, so only rows p … are computed; a causal layer's earlier rows do
+    not depend on what follows (taken only when no layer's weights or stages are kept and no
+    heads are off: a head's mean output is over the whole text)."""
     c, store = model.config, weights or model.weights
     keep_weights, keep_stages = set(keep_weights), set(keep_stages)
     n, device = ids.shape[0], ids.device
+    earlier, p = prefix if prefix is not None else (None, 0)
+    if earlier is None or keep_weights or keep_stages or ablation is not None or not 0 < p < n:
+        earlier, p = None, 0
     rotary = rotary_for(model, n, device)
-    masks = {window: causal_mask(n, n, window, device) for window in set(c.sliding_windows)}
-    x = embed(model, ids, store)
-    hidden, sink = [x], np.zeros((c.num_hidden_layers, c.num_attention_heads))
-    kept_weights, kept_stages = {}, {}
+    if rotary is not None and p:
+        rotary = Rotary(rotary.angles[p:], rotary.cos[p:], rotary.sin[p:])
+    masks = {window: causal_mask(n - p, n, window, device, first=p) for window in set(c.sliding_windows)}
+    x = embed(model, ids, store, first=p)
+    hidden = [x if earlier is None else torch.cat((earlier.hidden[0][:p], x))]
+    first_key = np.zeros((c.num_hidden_layers, c.num_attention_heads, n))
+    kept_weights, kept_stages, keys_values = {}, {}, []
     with torch.inference_mode():
         for layer in range(c.num_hidden_layers):
             if between_layers is not None:
                 between_layers()
             lw = store.layer(layer)
+            past = None
+            if earlier is not None:
+                k_past, v_past = earlier.keys_values[layer]
+                past = (k_past[:, :p], v_past[:, :p])
             stages = attend_decoder(
                 attention_input(model, lw, x),
                 layer_projections(lw),
@@ -114,21 +144,29 @@ def run_decoder(
                 rotary,
                 masks[c.sliding_windows[layer]],
                 edit_heads=None if ablation is None else ablation.edit_for(layer),
+                past=past,
             )
-            # Only the first key is read: the measure needs column 0 alone.
-            sink[layer] = first_token_share(stages.weights[:, :, :1].cpu().numpy()) if n > 1 else 1.0
+            # Only the first key is read: the sink measure needs column 0 alone.
+            first_key[layer, :, p:] = stages.weights[:, :, 0].cpu().numpy()
+            if earlier is not None and earlier.first_key is not None:
+                first_key[layer, :, :p] = earlier.first_key[layer, :, :p]
+            if stages.keys_values is not None:
+                keys_values.append(stages.keys_values)
             if layer in keep_weights:
                 kept_weights[layer] = stages.weights
             if layer in keep_stages:
                 kept_stages[layer] = stages
             x = x + stages.output
             x = x + mlp(norm(x, lw.norm2_w, lw.norm2_b, c.norm_eps, rms=not c.gpt2), lw, c.hidden_act)
-            hidden.append(x)
+            hidden.append(x if earlier is None else torch.cat((earlier.hidden[layer + 1][:p], x)))
             del stages, lw
         final = norm(
             x, store.top("final_norm.weight"), store.optional("final_norm.bias"), c.norm_eps, rms=not c.gpt2
         )
-    return DecoderPass(hidden, final, sink, kept_weights, kept_stages)
+        if earlier is not None:
+            final = torch.cat((earlier.final[:p], final))
+    sink = first_token_share(first_key[..., None]) if n > 1 else np.ones(first_key.shape[:2])
+    return DecoderPass(hidden, final, sink, kept_weights, kept_stages, first_key, keys_values)
 
 
 # -- the next token ---------------------------------------------------------------------------------

@@ -794,16 +794,33 @@ class Engine:
         weights = self._weights_on(model, device)
         ids_t = torch.tensor(ids, dtype=torch.long, device=device)
         c = model.config
+        ablation = heads.ablation if heads is not None and heads.heads else None
+        prefix = None if ablation is not None else self._longest_prefix(key, ids)
+        new_rows = len(ids) - (prefix[1] if prefix is not None else 0)
         with threads_for(
-            len(ids) * (c.hidden_size * (c.hidden_size + c.intermediate_size) * 4) * c.num_hidden_layers
+            new_rows * (c.hidden_size * (c.hidden_size + c.intermediate_size) * 4) * c.num_hidden_layers
         ):
-            ablation = heads.ablation if heads is not None and heads.heads else None
-            run = run_decoder(model, ids_t, weights, ablation=ablation, between_layers=self._check_stop)
+            run = run_decoder(
+                model, ids_t, weights, ablation=ablation, between_layers=self._check_stop, prefix=prefix
+            )
         with self._lock:
             self._passes[key] = run
             while len(self._passes) > _HIDDEN_CACHE_SIZE:
                 self._passes.popitem(last=False)
         return run
+
+    def _longest_prefix(self, key: tuple[Any, ...], ids: list[int]) -> tuple[DecoderPass, int] | None:
+        """The cached plain pass (same model and device) sharing the most first tokens with
+        ``ids``: a character typed at the end changes only the last token or two."""
+        best: tuple[DecoderPass, int] | None = None
+        with self._lock:
+            for (path, own, device, heads), run in self._passes.items():
+                if (path, device, heads) != (key[0], key[2], None):
+                    continue
+                p = run.common_prefix(ids, list(own))
+                if p and (best is None or p > best[1]):
+                    best = (run, p)
+        return best
 
     def _seeded_projections(self, kind: str, d: int, seed: int, device: torch.device) -> Projections:
         """Random or identity projections, made once per (kind, width, seed) and moved

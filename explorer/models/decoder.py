@@ -270,14 +270,12 @@ class DecoderWeights:
 
     def lm_head_chunks(self, rows: int = 16384) -> Iterator[tuple[int, torch.Tensor]]:
         """(first id, float32 rows [m, hidden]) over the vocabulary, a block at a time: logits
-        of a 151,936-token vocabulary without a float32 copy of its 16-bit table."""
+        of a 151,936-token vocabulary without a float32 copy of its 16-bit table, and without
+        an [n, vocabulary] array at once (views of a kept float32 table)."""
         key = "embed" if self.config.tie_word_embeddings else "lm_head"
-        table = self._top.get(key)
-        if table is not None:
-            yield 0, table
-            return
-        table = self._stored[key]
-        for start in range(0, table.shape[0], rows):
+        kept = self._top.get(key)
+        table = kept if kept is not None else self._stored[key]
+        for start in range(0, table.shape[0], rows):  # kept or not: [n, 16384] logits at a time
             yield start, table[start : start + rows].float()
 
     def _convert(self, i: int) -> DecoderLayer:

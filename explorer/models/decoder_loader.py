@@ -19,6 +19,7 @@ from explorer.models.decoder import DecoderWeights, PretrainedDecoder, find_tens
 from explorer.models.decoder_checks import check_decoder_tensors, check_finite, check_token_ids
 from explorer.models.decoder_config import read_decoder_config
 from explorer.models.errors import ModelError
+from explorer.models.float32_read import float32_copies
 from explorer.models.tokenizer import load_tokenizer, set_ends
 
 # Room for everything but the weights: a 512-token trace of every stage, the logits, Python.
@@ -49,23 +50,24 @@ def load_decoder(
     raw: dict[str, Any],
     model_type: str,
     name: str,
-    read_weights: Callable[[Path], tuple[Path, dict[str, Any], list[str]]],
+    read_weights: Callable[[Path], tuple[Path, dict[str, Any], list[str], list[Path]]],
 ) -> PretrainedDecoder:
     """The loader's steps for a decoder (``read_weights``: the loader's, which finds model.safetensors,
     its shards or an agreed conversion of pytorch_model.bin)."""
     config = read_decoder_config(config_file, raw, model_type)
     tokenizer = load_tokenizer(folder, wordpiece_family=False)
     set_ends(tokenizer, folder, config.bos_token_id, config.eos_token_ids)
-    weights_file, stored, notes = read_weights(folder)
+    weights_file, stored, notes, files = read_weights(folder)
     found = find_tensors(config, stored)
     stored.clear()  # the found tensors alone keep the file mapped
+    if config.tie_word_embeddings:
+        found.tensors.pop("lm_head", None)  # a tied head is the embedding table: never read twice
     keep_float32 = _memory_plan(folder, found.tensors)
     check_decoder_tensors(config, found, weights_file, config_file)
     check_token_ids(config, tokenizer.largest_id, tokenizer.source, weights_file)
     dtypes = {t.dtype for t in found.tensors.values()}
-    if keep_float32:  # converted once, here; the finite check then reads the copies
-        for canonical, tensor in found.tensors.items():
-            found.tensors[canonical] = tensor.float()
+    if keep_float32:  # converted once, here, through the file; the finite check then reads the copies
+        found.tensors = float32_copies(files, found.tensors, found.own_names)
     check_finite(config, found, weights_file)
     for dtype, label in ((torch.float16, "float16"), (torch.bfloat16, "bfloat16")):
         if dtype in dtypes:

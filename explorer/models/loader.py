@@ -136,7 +136,7 @@ def load_model(path: str | Path) -> PretrainedModel | PretrainedDecoder:
         return load_decoder(folder, config_file, raw, model_type, model_name(folder), read_weights)
     config = config_from_raw(config_file, raw, model_type)
     tokenizer = load_tokenizer(folder, wordpiece_family=config.model_type in ("bert", "distilbert"))
-    weights_file, stored, notes = read_weights(folder)
+    weights_file, stored, notes, _ = read_weights(folder)
     found = canonical_tensors(config, stored)
     check_tensors(config, found, weights_file, config_file)
     check_vocabulary(config, tokenizer.vocab_size, tokenizer.source, weights_file)
@@ -148,8 +148,9 @@ def load_model(path: str | Path) -> PretrainedModel | PretrainedDecoder:
     return PretrainedModel(model_name(folder), folder, config, encoder, tokenizer, notes)
 
 
-def read_weights(folder: Path) -> tuple[Path, dict[str, Any], list[str]]:
-    """model.safetensors, its shards, or the safetensors copy of an agreed .bin conversion."""
+def read_weights(folder: Path) -> tuple[Path, dict[str, Any], list[str], list[Path]]:
+    """model.safetensors, its shards, or the safetensors copy of an agreed .bin conversion: the
+    file messages name, the tensors (memory-mapped), notes, and the files read."""
     notes: list[str] = []
     named = None  # the file messages name: the one weights file, or the shards' index
     if _present(folder / SAFETENSORS):
@@ -168,7 +169,7 @@ def read_weights(folder: Path) -> tuple[Path, dict[str, Any], list[str]]:
     for file in files:
         _require(file, Message.of("loader.file_missing", file=file))
         stored.update(_read_safetensors(file))
-    return named or files[0], stored, notes
+    return named or files[0], stored, notes, files
 
 
 def _read_safetensors(file: Path) -> dict[str, Any]:

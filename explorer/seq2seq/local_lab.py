@@ -19,6 +19,7 @@ p_t is within 1 position of the source word they copy, the lab's goal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -175,13 +176,15 @@ def compare_windows(
     text: str,
     half_width: int | None = None,
     global_trace: WindowTrace | None = None,
-) -> ComparedWindows:
+    should_stop: Callable[[], bool] | None = None,
+) -> ComparedWindows | None:
     """The same text through global attention and through the local model's window (read with
     ``half_width``, or the D it was trained with). ``global_trace``: global attention's trace of
-    this text with these weights, already computed (another D leaves it as it is)."""
+    this text with these weights, already computed (another D leaves it as it is).
+    ``should_stop()`` True after the global trace: None, the local one is not decoded."""
     chosen = get_task(task)
     local = next(name for name in models if name != "global")
-    return ComparedWindows(
-        global_trace or trace_window(models["global"], chosen, text, "global"),
-        trace_window(models[local], chosen, text, local, half_width),
-    )
+    global_ = global_trace or trace_window(models["global"], chosen, text, "global")
+    if should_stop is not None and should_stop():
+        return None
+    return ComparedWindows(global_, trace_window(models[local], chosen, text, local, half_width))

@@ -125,8 +125,8 @@ class SelfAttention(nn.Module):
             self.w_q.bias, self.w_k.bias, self.w_v.bias, self.w_o.bias,
         )  # fmt: skip
 
-    def forward(self, x: torch.Tensor) -> Stages:
-        return attend(x, x, self.projections(), Settings(heads=self.heads))
+    def forward(self, x: torch.Tensor, entropy: bool = True) -> Stages:
+        return attend(x, x, self.projections(), Settings(heads=self.heads), entropy=entropy)
 
 
 class EncoderLayer(nn.Module):
@@ -141,7 +141,8 @@ class EncoderLayer(nn.Module):
 
     def forward(self, x: torch.Tensor, keep: dict | None = None) -> torch.Tensor:
         normed = self.norm1(x)
-        stages = self.attention(normed)  # every token looks at every token
+        # every token looks at every token; the weights' entropy only where the stages are kept
+        stages = self.attention(normed, entropy=keep is not None)
         mixed = x + stages.output
         out = mixed + self.mlp(self.norm2(mixed))
         if keep is not None:

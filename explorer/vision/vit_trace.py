@@ -193,6 +193,7 @@ def run_vit_model(
     layers = {}
     for name in config.layer_names():
         kept, s = keep[name], keep[name]["stages"]
+        assert s.entropy is not None  # a forward pass that keeps its stages computes it
         layers[name] = {
             "input": arr(kept["input"]),
             "normed": arr(kept["normed"]),

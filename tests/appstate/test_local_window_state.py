@@ -42,7 +42,7 @@ def test_another_d_reuses_the_global_trace_of_the_same_text_and_weights(monkeypa
 
     seen = []
     monkeypatch.setattr(local_window, "shipped_pair", lambda pair: {})
-    monkeypatch.setattr(local_window, "compare_windows", lambda *a: seen.append(a[-1]) or a[-1])
+    monkeypatch.setattr(local_window, "compare_windows", lambda *a: seen.append(a[4]) or a[4])
     monkeypatch.setattr(local_window, "COMPUTED", local_window.ComputedCache())  # none computed before
     lab = LocalWindowState()
     first = lab.request()

@@ -13,7 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.elided import ElidedCombo, ElidedLabel
 from explorer.gui.heatmap import MatrixCanvas
-from explorer.gui.heatmap.figure import text_places
+from explorer.gui.heatmap.figure import _title_font, text_places, title_place
 from explorer.gui.views.tokens import TokenChips
 
 MIN_PX = 20
@@ -201,6 +201,24 @@ def figure_problems(window) -> list[str]:
             for b in laid[i + 1 :]:
                 if a.rect.intersects(b.rect):
                     problems.append(f"chips {a.token!r} and {b.token!r} overlap")
+    return problems
+
+
+def title_problems(window) -> list[str]:
+    """Every panel title of every figure on screen whole in the lines its panel gives it
+    (laid out in the scroll area too): an elided formula ("weights = one-hot(sample(softmax(mas…")
+    says nothing, and a class cannot read a tooltip."""
+    problems = []
+    for canvas in shown_widgets(window):
+        if not isinstance(canvas, MatrixCanvas):
+            continue
+        for box in canvas.current_layout().boxes:
+            if not box.title_text or box.title.height() <= 0:
+                continue
+            font = _title_font(canvas.style_, canvas.figure.marks.get(box.index))
+            lines = [text for _, text, _ in title_place(box, box.title_text, font)]
+            if "".join(lines).replace(" ", "") != box.title_text.replace(" ", "").replace("\n", ""):
+                problems.append(f"title {box.title_text!r} shown as {lines} in {box.title.width():.0f} px")
     return problems
 
 

@@ -28,9 +28,14 @@ from explorer.gui.main_window import typing_in
 from explorer.gui.views.stages import STAGE_PANELS
 
 from .helpers import ANIMAL, WAIT_MS, click_cell
-from .projector_check import all_problems, cut_problems
+from .projector_check import all_problems, cut_problems, title_problems
+from .test_labs_at_a_projector import too_small
 
 SIXTEEN = ANIMAL + " today"
+# Lab steps whose training curves (or the picture beside them) still take under 40 % of the
+# stage beside the lesson at 1024×768: the lab pages' layout, not the lesson's (the length
+# curve misses by 3 px in English)
+SMALL_FIGURES = {"vision.train", "lm.phase_change", "local.train", "translation.length_curve"}
 TEXT_FIELDS = (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)
 
 
@@ -38,6 +43,8 @@ def settle(qtbot, w) -> None:
     qtbot.waitUntil(lambda: not w.worker.busy(), timeout=WAIT_MS)
     for _ in range(3):
         QtWidgets.QApplication.processEvents()
+        # the layouts a model or tab switch asked for, before a check measures them
+        QtWidgets.QApplication.sendPostedEvents(None, QtCore.QEvent.Type.LayoutRequest)
 
 
 def press(qtbot, w, key) -> None:
@@ -111,7 +118,9 @@ def walk(qtbot, w, language: str, questions: bool) -> dict[int, str]:
             pictures[i] = picture(w)
         else:  # "Show:" names the pipeline's stages: not on a lab's tab (it said "W_O projection")
             assert not w.classroom.zoom_combo.isVisible(), where
-        problems = focus_problem(w) + cut_problems(w) + all_problems(w)
+            if step.tab in s.labs and step.id not in SMALL_FIGURES:  # readable from the back: 40 %
+                assert not too_small(w.tabs.current_view()), (where, too_small(w.tabs.current_view()))
+        problems = focus_problem(w) + cut_problems(w) + all_problems(w) + title_problems(w)
         assert not problems, (where, problems)
         if questions:
             answer(qtbot, w)
@@ -125,7 +134,8 @@ def test_the_lesson_walked_with_keys_at_1024x768(qtbot, projector):
     w = projector
     for language, questions in (("zh_CN", True), ("en", False), ("en", True), ("zh_CN", False)):
         pictures = walk(qtbot, w, language, questions)
-        assert len(set(pictures.values())) == len(pictures), (language, questions, "two steps, one picture")
+        same = [STEPS[i].id for i in pictures if list(pictures.values()).count(pictures[i]) > 1]
+        assert not same, (language, questions, "two steps, one picture", same)
         assert w.state.lesson_step == len(STEPS) - 1  # → at the last step stays there
     assert pictures  # the pipeline's steps were seen
 
@@ -301,3 +311,69 @@ def test_the_multilingual_model_on_screen_speaks_its_own_tokens(qtbot, projector
         settle(qtbot, w)
         for text in (w.notice.text(), w.classroom.lesson.notes_label.text()):
             assert "<unk>" in text and "<unk:😀>" in text and "[UNK]" not in text, text
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_every_stage_title_whole_beside_the_lesson(qtbot, projector, language):
+    """Show: every stage, the lesson open, at 1024×768 in presentation mode: each panel's
+    formula whole on screen for every attention, scoring, scaling and mask the controls
+    offer (the sampled weights' title read "weights = one-hot(sample(softmax(mas…")."""
+    w = projector
+    s = w.state
+    s.set_language(language)
+    s.set_lesson_step(step_index("attention.scores"))
+    settle(qtbot, w)
+    for attention, (scoring, scale), mask in (
+        ("soft", ("dot", "sqrt"), "none"),
+        ("sample", ("additive", "temperature"), "causal"),
+        ("hard", ("general", "none"), "window:3"),
+        ("sample", ("cosine", "sqrt"), "none"),
+    ):
+        s.update_config(attention=attention, scoring=scoring, scale=scale, mask=mask)
+        w.classroom._on_zoom_combo(0)  # Show: every stage
+        settle(qtbot, w)
+        assert s.stage_zoom is None and len(shown_panels(w)) > 8, shown_panels(w)
+        for zoom in (0, 1):
+            s.set_text_zoom(zoom)
+            settle(qtbot, w)
+            assert not title_problems(w), (language, attention, scoring, mask, zoom, title_problems(w))
+
+
+def test_right_on_the_clicked_tab_bar_with_the_lesson_closed_is_the_lesson_s_key(qtbot, projector):
+    """The shortcut sheet says → is "Next stage": with the lesson column closed and the tab bar
+    holding the keyboard (a tab just clicked), → opens the lesson where the class left it
+    rather than moving to the tab on the right (the tab bar's own arrow keys); the next →
+    steps it. Ctrl+PgDown is the key for the next tab."""
+    w = projector
+    s = w.state
+    s.set_lesson_step(step_index("attention.scores"))
+    s.show_lesson(False)
+    settle(qtbot, w)
+    bar = w.tabs.tabBar()
+    heads = next(i for i in range(bar.count()) if w.tabs.tabText(i) == w.tabs.title("heads"))
+    qtbot.mouseClick(bar, QtCore.Qt.MouseButton.LeftButton, pos=bar.tabRect(heads).center())
+    assert s.tab == "heads" and QtWidgets.QApplication.focusWidget() is bar
+    press(qtbot, w, QtCore.Qt.Key.Key_Right)
+    assert s.lesson_visible and s.lesson_step == step_index("attention.scores")
+    assert s.tab == STEPS[s.lesson_step].tab  # the step's own tab, not the one right of All heads
+    press(qtbot, w, QtCore.Qt.Key.Key_Right)
+    assert s.lesson_step == step_index("attention.scores") + 1 and not focus_problem(w)
+    s.show_lesson(False)
+    settle(qtbot, w)
+    press(qtbot, w, QtCore.Qt.Key.Key_Left)  # ← likewise opens it, without stepping back
+    assert s.lesson_visible and s.lesson_step == step_index("attention.scores") + 1
+
+
+@pytest.mark.xfail(
+    reason="the training pages' curves beside the lesson: under 40 % of the stage", strict=False
+)
+def test_the_training_steps_figures_take_two_fifths_of_the_stage(qtbot, projector):
+    w = projector
+    w.state.set_language("zh_CN")
+    small = {}
+    for step_id in sorted(SMALL_FIGURES):
+        w.state.set_lesson_step(step_index(step_id))
+        settle(qtbot, w)
+        qtbot.wait(30)
+        small[step_id] = too_small(w.tabs.current_view())
+    assert not any(small.values()), small

@@ -273,6 +273,41 @@ def test_training_runs_beside_the_window_and_can_be_cancelled(qtbot, tab):
     assert "Cancelled" in panel_.status.text()
 
 
+class Resizes(QtCore.QObject):
+    """The resize events of some widgets (an event filter on each)."""
+
+    def __init__(self, widgets):
+        super().__init__()
+        self.seen: list[tuple[int, int]] = []
+        for widget in widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QtCore.QEvent.Type.Resize:
+            self.seen.append((event.oldSize().height(), event.size().height()))
+        return False
+
+
+def test_the_curves_keep_their_size_while_a_run_trains(qtbot, tab):
+    """Pressing Train turns the two-line intro into a one-line status and the first snapshot
+    shortens the weights label: neither may move the plots (a resized plot redraws everything)."""
+    window, view = tab
+    window.resize(1400, 900)
+    tstate, panel_ = window.state.translation, view.training
+    view.pages.setCurrentIndex(1)
+    panel_.steps.setValue(30)
+    qtbot.waitUntil(lambda: all(p.plot is not None for p in panel_.plots), timeout=WAIT_MS)
+    qtbot.wait(50)  # the page laid out at this size
+    resizes = Resizes([p.plot.viewport() for p in panel_.plots])
+    heights = [p.height() for p in panel_.plots]
+    panel_.train_button.click()
+    qtbot.waitUntil(lambda: len(tstate.run.snapshots) >= 2 or not tstate.run.running, timeout=60_000)
+    qtbot.wait(50)
+    assert tstate.run.step > 0 and "Step" in panel_.status.text()
+    assert resizes.seen == [] and [p.height() for p in panel_.plots] == heights
+    wait_run(qtbot, tstate)
+
+
 def test_a_short_run_its_curves_the_scrubber_and_the_shipped_checkpoint(qtbot, tab, tmp_path):
     window, view = tab
     tstate = window.state.translation

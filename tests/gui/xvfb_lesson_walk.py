@@ -1,13 +1,17 @@
 """The lesson walk on a real X server, driven by xdotool as a teacher's keyboard and mouse are.
 
     Xvfb :51 -screen 0 1024x768x24 &
-    DISPLAY=:51 python tests/gui/xvfb_lesson_walk.py [--language zh_CN] [--shots DIR]
+    DISPLAY=:51 python tests/gui/xvfb_lesson_walk.py [--language zh_CN] [--no-questions] [--shots DIR]
 
-The window opens full screen in presentation mode with Questions on; at every step xdotool
-presses → (at a question step it first clicks the last answer, then →), and the script
-records where the keyboard is and what the screen shows. It prints one line per step and
-exits 1 if the keyboard ever landed in a text field or a step was skipped. Not collected by
-pytest (it needs the X server); tests/gui/test_classroom_walk.py is the offscreen walk CI runs.
+The window opens full screen in presentation mode with the lesson column open and Questions
+on (or off); at every step xdotool presses → as the teacher does. At a question step it first
+clicks the last answer and then Reveal; on a lab's first step it clicks into the lab's first
+text field and presses Esc. At each step the script checks where the keyboard is (never in a
+text field after Esc or →), that every button, label and panel title shows its whole text,
+and on a lab's tab that every figure takes at least 40 % of the stage's height with its rows
+labelled (tests/gui/test_labs_at_a_projector.py's measure). It prints one line per step and
+exits 1 on any problem or a skipped step. Not collected by pytest (it needs the X server);
+tests/gui/test_classroom_walk.py is the offscreen walk CI runs.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ from explorer.core.config import AttentionConfig  # noqa: E402
 from explorer.core.engine import Engine  # noqa: E402
 from explorer.gui.app_setup import configure_app  # noqa: E402
 from explorer.gui.main_window import MainWindow  # noqa: E402
+from tests.gui.projector_check import cut_problems, title_problems  # noqa: E402
+from tests.gui.test_labs_at_a_projector import too_small  # noqa: E402
 
 TEXT = (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)
 
@@ -50,9 +56,32 @@ def settle(app, window, ms: int = 400) -> None:
         app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
 
 
+def click(widget: QtWidgets.QWidget, x: int | None = None) -> None:
+    centre = widget.mapToGlobal(widget.rect().center())
+    left = widget.mapToGlobal(QtCore.QPoint(x, 0)).x() if x is not None else centre.x()
+    xdotool("mousemove", str(left), str(centre.y()), "click", "1")
+
+
+def typing(focus: QtWidgets.QWidget | None) -> bool:
+    return isinstance(focus, TEXT) or isinstance(focus.parentWidget() if focus else None, TEXT)
+
+
+def step_problems(window) -> list[str]:
+    """What a class at the back would find wrong with the step on screen."""
+    problems = cut_problems(window) + title_problems(window)
+    view = window.tabs.current_view()
+    if window.state.tab in window.state.labs:
+        problems += [
+            f"figure {what!r} {h} px < {least} px or rows unlabelled"
+            for what, h, least, *_ in too_small(view)
+        ]
+    return problems
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--language", default="zh_CN")
+    parser.add_argument("--no-questions", action="store_true", help="Questions off")
     parser.add_argument("--shots", type=Path, default=None, help="a screenshot of each step here")
     args = parser.parse_args()
     if shutil.which("xdotool") is None or not os.environ.get("DISPLAY"):
@@ -65,7 +94,8 @@ def main() -> int:
     window.show()
     settle(app, window, 1500)
     window.state.set_language(args.language)
-    window.state.predict.set_enabled(True)
+    window.state.predict.set_enabled(not args.no_questions)
+    window.state.show_lesson(True)
     window.classroom.set_presentation(True)  # full screen: the 1024×768 screen
     for _ in range(2):  # what a window manager does for full screen (Xvfb has none)
         settle(app, window, 1500)
@@ -75,38 +105,58 @@ def main() -> int:
     xdotool("mousemove", "512", "300", "click", "1")  # the teacher clicks the stage once
     settle(app, window)
     bad = 0
-    sentence = window.controls.sentence.text()
     for i, step in enumerate(STEPS):
         panel = window.classroom.lesson.question
-        answered = ""
-        if window.state.predict.question() is not None and panel.choice_buttons:
-            button = panel.choice_buttons[-1]
-            centre = button.mapToGlobal(button.rect().center())
-            xdotool("mousemove", str(centre.x()), str(centre.y()), "click", "1")
-            settle(app, window)
-            answered = f" clicked {button.text()!r}"
+        done = []
+        if window.state.predict.question() is not None:
+            if panel.choice_buttons:
+                click(panel.choice_buttons[-1])
+                settle(app, window)
+                done.append(f"clicked {panel.choice_buttons[-1].text()!r}")
+            if panel.reveal_button.isVisible() and panel.reveal_button.isEnabled():
+                click(panel.reveal_button)
+                settle(app, window)
+                done.append("revealed")
+        if step.tab in window.state.labs and (i == 0 or STEPS[i - 1].tab != step.tab):
+            fields = [
+                f for f in window.tabs.current_view().findChildren(QtWidgets.QLineEdit) if f.isVisible()
+            ]
+            if fields:  # the teacher clicks into the lab's field, then gives the keys back
+                click(fields[0], 4)
+                settle(app, window)
+                xdotool("key", "Escape")
+                settle(app, window)
+                done.append(f"Esc from {type(fields[0].parentWidget()).__name__}")
         if args.shots is not None:  # a tab switch paints late: wait for it, or the shot shows the last step
             settle(app, window, 1500)
             args.shots.mkdir(parents=True, exist_ok=True)
             window.screen().grabWindow(0).save(str(args.shots / f"step{i + 1:02d}.png"))
+        problems = step_problems(window)
+        if typing(QtWidgets.QApplication.focusWidget()):
+            problems.append("the keyboard is in a text field")
         xdotool("key", "Right")
         settle(app, window)
         focus = QtWidgets.QApplication.focusWidget()
-        in_text = isinstance(focus, TEXT) or isinstance(focus.parentWidget() if focus else None, TEXT)
+        if typing(focus):
+            problems.append(f"after → the keyboard is in {type(focus).__name__}")
         expected = min(i + 1, len(STEPS) - 1)
-        ok = not in_text and window.state.lesson_step == expected
-        bad += not ok
+        if window.state.lesson_step != expected:
+            problems.append(f"→ went to step {window.state.lesson_step + 1}")
+        bad += bool(problems)
         print(
-            f"{'ok ' if ok else 'BAD'} step {i + 1} {step.stage}{answered} → step {window.state.lesson_step + 1}, "
-            f"keyboard in {type(focus).__name__ if focus else None}"
+            f"{'BAD' if problems else 'ok '} step {i + 1} {step.stage}{' ' if done else ''}{', '.join(done)} "
+            f"→ step {window.state.lesson_step + 1}, keyboard in {type(focus).__name__ if focus else None}"
         )
+        for problem in problems:
+            print(f"      {problem}")
+    sentence = window.controls.sentence.text()
     xdotool("key", "x")  # a key after the walk types nowhere
     settle(app, window)
     if window.controls.sentence.text() != sentence:
         print("BAD the sentence changed under the keys")
         bad += 1
     window.close()
-    print(f"{len(STEPS)} steps, {bad} problems")
+    print(f"{len(STEPS)} steps, {bad} with problems")
     return 1 if bad else 0
 
 

@@ -114,6 +114,22 @@ def test_a_trace_decodes_once_and_another_d_keeps_the_global_trace(trained, monk
     assert calls == ["local-p-ours"] and wider.global_ is again.global_ and wider.local.half_width == 3
 
 
+def test_a_comparison_replaced_after_its_global_trace_decodes_no_local_one(trained, monkeypatch):
+    models = {k: m.eval() for k, m in trained.models.items()}
+    calls = []
+    for name, module in models.items():
+        decode = module.greedy
+        monkeypatch.setattr(
+            module, "greedy", lambda *a, _d=decode, _n=name, **k: calls.append(_n) or _d(*a, **k)
+        )
+    asked = []
+    stopped = compare_windows(models, "copy-twice", "a b c", 2, should_stop=lambda: asked.append(1) or True)
+    assert stopped is None and calls == ["global"] and asked == [1]
+    calls.clear()
+    kept = compare_windows(models, "copy-twice", "a b c", 2, should_stop=lambda: False)
+    assert kept is not None and calls == ["global", "local-p-ours"]
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the fallback is for machines without CUDA")
 def test_cuda_asked_for_without_one_trains_on_the_cpu_and_says_so():
     result = train_window_pair(PAIR, replace(TINY, device="cuda", steps=1, eval_every=1))

@@ -141,3 +141,36 @@ def test_the_live_recipe_is_the_curve_recipe_cut_short():
             full.options.batch_size,
             full.schedule.weight_decay,
         )
+
+
+def test_a_training_step_is_the_step_with_every_stage_kept_bit_for_bit():
+    """Training leaves the attention's entropy out and clamps only where a score lies outside;
+    the loss and every gradient are still those of the forward pass that keeps every stage."""
+    images = torch.rand(9, 3, 32, 32, generator=torch.Generator().manual_seed(8))
+    labels = torch.arange(9) % 4
+    grads = []
+    for keep in (None, {}):
+        model = build_vit(ViTConfig(), seed=6).train()
+        loss = torch.nn.functional.cross_entropy(model(images, keep), labels)
+        loss.backward()
+        grads.append((loss.detach(), [p.grad for p in model.parameters()]))
+        if keep is not None:
+            assert all(keep[name]["stages"].entropy is not None for name in model.config.layer_names())
+    (lean_loss, lean), (full_loss, full) = grads
+    assert torch.equal(lean_loss, full_loss)
+    assert all(a is not None and b is not None and torch.equal(a, b) for a, b in zip(lean, full))
+
+
+@pytest.mark.parametrize("model", ["vit", "cnn"])
+def test_the_optimisers_update_all_at_once_is_the_loops(monkeypatch, model):
+    """Training updates every parameter in a few foreach calls: the same run as torch's loop."""
+    test = held_out(40, start=2000)
+    recipe = recipe_for(model, 64, 2, 6, eval_size=40, eval_every=3)
+    at_once, _ = train_one(model, 64, 2, recipe=recipe, test=test)
+    for name in ("Adam", "AdamW"):
+        original = getattr(torch.optim, name)
+        monkeypatch.setattr(torch.optim, name, lambda *a, _o=original, **k: _o(*a, **{**k, "foreach": False}))
+    looped, _ = train_one(model, 64, 2, recipe=recipe, test=test)
+    assert at_once.log.losses == looped.log.losses and at_once.log.metrics == looped.log.metrics
+    for name, value in at_once.model.state_dict().items():
+        assert torch.equal(value, looped.model.state_dict()[name]), name

@@ -182,7 +182,9 @@ def thinned(xs: np.ndarray, ys: np.ndarray, columns: int) -> np.ndarray:
     sorted_columns = column[order]
     starts = np.flatnonzero(np.r_[True, sorted_columns[1:] != sorted_columns[:-1]])
     ends = np.r_[starts[1:], n] - 1
-    return np.unique(np.concatenate([order[starts], order[ends], [0, n - 1]]))
+    keep = np.zeros(n, dtype=bool)  # a mask, not np.unique: its first call imports numpy.ma (~30 ms)
+    keep[order[starts]] = keep[order[ends]] = keep[[0, n - 1]] = True
+    return np.flatnonzero(keep)
 
 
 class CurvePlot(QtWidgets.QWidget):
@@ -317,7 +319,11 @@ class CurvePlot(QtWidgets.QWidget):
             self._free_title(item.titleLabel)
             item.setLabel("bottom", c.x_label, color=words[2], **{"font-size": f"{px}px"})
         while len(self._items) < len(c.series):
-            self._items.append(item.plot())
+            # no dynamic range limit: the points are finite and few, and with one every item
+            # recomputes its data on each change of the y range
+            line = item.plot()
+            line.setDynamicRangeLimit(None)
+            self._items.append(line)
             self._given.append(None)
         columns = int(item.getViewBox().width())
         self._thinned_for = None

@@ -4,11 +4,11 @@ curves, the scrubber with Replay, and the shipped checkpoint or the run's weight
 The run and the weights are the lab's state (explorer.appstate.lab.LabState); the page edits
 them and redraws from them. A timer on the GUI thread takes the run's progress every
 ``POLL_MS`` (``LabState.poll``): however fast the steps come, the window does one bounded
-update per tick, and the curves are redrawn at most every ``CURVES_MS``: one plot per tick,
-only a plot whose data changed, only on the page in front, and while training in a turn of
+update per tick, and the curves are redrawn at most every ``CURVES_MS``: one plot per tick
+(and after a run, one per paint), only a plot whose data changed, only on the page in front, and while training in a turn of
 the event loop of its own (explorer.gui.lab.pacing: never painted together with a map). The
 controls keep their size while a run trains (the status line its most lines, the weights
-label its widest step): a plot resized redraws its axes and grid, every plot at once. What differs between
+label its widest text): a plot resized redraws its axes and grid, every plot at once. What differs between
 labs (the words of the intro and of the held-out number, the curves a run draws, a widget
 beside them) is the lab's ``TrainingContent``.
 """
@@ -205,11 +205,15 @@ class TrainingPage(QtWidgets.QWidget):
         more or less never moves the curves (a plot resized redraws its axes and grid)."""
         if text == self.status.text():
             return
+        starting = running and self.status.minimumHeight() == 0
+        before = self.status.height()
         self.status.setText(text)
         if not running or not self.status.isVisible():  # a hidden label's width is no guide
             self.status.setMinimumHeight(0)
             return
         need = self.status.heightForWidth(self.status.width())
+        if starting:  # room for the goal's words as well, never less than the intro had
+            need = max(need + self.status.fontMetrics().lineSpacing(), before)
         if need > self.status.minimumHeight():
             self.status.setMinimumHeight(need)
 
@@ -271,7 +275,8 @@ class TrainingPage(QtWidgets.QWidget):
         if self.lab.training:
             self.curves_timer.start(CURVES_MS)
         elif self._due and self.isVisible():
-            self.curves_timer.start(0)  # the next plot at the event loop's next turn
+            # the next plot once this one is painted: two drawn in one turn paint together
+            self.curves_timer.start(pacing.GAP_MS)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -323,13 +328,16 @@ class TrainingPage(QtWidgets.QWidget):
         else:
             text = translate("LabTraining", "in use: step {step}").format(step=step)
         self.weights_label.setText(text)
-        if lab.training and run is not None:  # as wide as the run's last step needs: the row never re-wraps
-            longest = translate("LabTraining", "in use: step {step}").format(step=run.steps)
-            self.weights_label.setMinimumWidth(
-                self.weights_label.fontMetrics().horizontalAdvance(longest) + 4
+        # as wide as the widest of its texts: a run's first snapshot never re-wraps the row
+        last = run.steps if run is not None else self.steps.maximum()
+        widest = max(
+            self.weights_label.fontMetrics().horizontalAdvance(t)
+            for t in (
+                translate("LabTraining", "in use: the shipped checkpoint"),
+                translate("LabTraining", "in use: step {step}").format(step=last),
             )
-        else:
-            self.weights_label.setMinimumWidth(0)
+        )
+        self.weights_label.setMinimumWidth(widest + 4)
         self.weights_label.setToolTip(
             translate(
                 "LabTraining",

@@ -7,11 +7,13 @@ that way. Torch's first optimiser costs 2–5 s (explorer.lab.warm_up): ``warm_u
 it once, on a thread of its own, when a lab's tab is built, so Train starts at once. The GUI
 thread's garbage collections are held meanwhile (walking the imports' ~100,000 new objects
 took it 60 ms of CPU at a time), then those objects are frozen: they live as long as the
-window.
+window. The warm-up thread also imports what numpy loads lazily on a first call the curves
+make while a run trains (numpy.ma, ~30 ms on the GUI thread).
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 from PySide6 import QtCore, QtWidgets
@@ -20,6 +22,7 @@ from explorer.gui.app_setup import hold_collections, import_plotting, settle
 from explorer.lab import warm_up, warmed
 
 CHECK_MS = 50
+LAZY_IMPORTS = ("numpy.ma",)  # numpy imports it on the first np.unique, np.ma.is_masked, …
 
 
 def plotting_ready() -> bool:
@@ -45,12 +48,17 @@ class _Warming(QtCore.QObject):
 _warming: _Warming | None = None
 
 
+def _window_imports() -> None:
+    for name in LAZY_IMPORTS:
+        importlib.import_module(name)
+
+
 def warm_up_labs() -> None:
     """Once per process: pyqtgraph on this thread if start-up did not, then the first
     optimiser on a thread of its own."""
     global _warming
     import_plotting()  # nothing to do once configure_app has run
-    if not warm_up():
+    if not warm_up(_window_imports):
         return
     hold_collections(True)  # the timer below runs on this thread: nothing collects in between
     _warming = _Warming(QtWidgets.QApplication.instance())

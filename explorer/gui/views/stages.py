@@ -29,7 +29,8 @@ SCORE_FORMULAS = {
 WEIGHT_FORMULAS = {
     "soft": "weights = softmax(masked)",
     "hard": "weights = one-hot argmax(masked)",
-    "sample": "weights = one-hot(sample(softmax(masked)))",
+    # k drawn from the row's softmax: spaces where a narrow panel's title may break its two lines
+    "sample": "weights = one-hot(k),  k ∼ softmax(masked)",
 }
 # The pipeline's panels, in the lesson's order (four a row on a wide window).
 PIPELINE_STAGES = PANEL_NAMES
