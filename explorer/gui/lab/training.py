@@ -212,8 +212,8 @@ class TrainingPage(QtWidgets.QWidget):
             self.status.setMinimumHeight(0)
             return
         need = self.status.heightForWidth(self.status.width())
-        if starting:  # room for the goal's words as well, never less than the intro had
-            need = max(need + self.status.fontMetrics().lineSpacing(), before)
+        if starting:  # never less than the intro had (more would resize the plots at the click)
+            need = max(need, before)
         if need > self.status.minimumHeight():
             self.status.setMinimumHeight(need)
 
