@@ -271,6 +271,10 @@ class CurvePlot(QtWidgets.QWidget):
         item.hideButtons()
         item.setMouseEnabled(x=False, y=False)
         item.showGrid(x=True, y=True, alpha=0.25)
+        # the axes and their grid painted from a pixmap kept between paints (Qt redraws it when
+        # a range changes): a new point moves the curves only, and the axes were most of a repaint
+        for axis in item.axes.values():
+            axis["item"].setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._goal = pg.InfiniteLine(angle=0, movable=False)
         self._marker = pg.InfiniteLine(angle=90, movable=False)
         self._text = pg.TextItem(anchor=(0, 0))

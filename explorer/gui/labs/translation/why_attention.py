@@ -418,18 +418,6 @@ class WhyAttentionView(View):
         ]
         self.curve_title.setText(title + "  ·  " + ", ".join(counts))
         self.curve.set_curves(length_figure(curves, "", self.lab.settings.measure))
-        self._cache_axes()
-
-    def _cache_axes(self) -> None:
-        """The axes (and their grid) painted from a pixmap kept between paints: a new
-        evaluation moves the curves only, the ranges are fixed, and replaying the axes' drawing
-        was most of a repaint's GUI time."""
-        plot = self.curve.plot
-        if plot is None or getattr(plot, "_axes_cached", False):
-            return
-        for axis in plot.getPlotItem().axes.values():
-            axis["item"].setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        plot._axes_cached = True
 
     def on_state(self, event: str) -> None:
         if event == "lesson":
