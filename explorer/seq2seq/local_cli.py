@@ -18,7 +18,7 @@ from __future__ import annotations
 from explorer.failing import Parser, check_out_file, fail
 from explorer.seq2seq import sequence_cli
 from explorer.seq2seq.local_attention import LOCAL_MODELS, WINDOW_MODELS, WindowedTranslator
-from explorer.seq2seq.sequence_cli import say, task_names
+from explorer.seq2seq.sequence_cli import MOST, say, task_names
 from explorer.seq2seq.spec import LabError
 
 WINDOW_EVAL_PER_LENGTH = 20  # held-out pairs per length group for the record's window numbers
@@ -131,8 +131,8 @@ def translate_main(argv: list[str]) -> int:
     )
     parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
     args = parser.parse_args(argv)
-    if args.window is not None and args.window < 1:
-        fail(f"--window must be 1 or more, not {args.window}")
+    if args.window is not None and not 1 <= args.window <= MOST["window"]:
+        fail(f"--window must be from 1 to {MOST['window']:,}, not {args.window}")
     check_out_file(args.out)
 
     from explorer.seq2seq.local_trace import translate_window

@@ -28,7 +28,17 @@ from explorer.seq2seq.length_curve import SHORT as SHORT_WORDS
 from explorer.seq2seq.spec import MODELS as DATE_MODELS
 from explorer.seq2seq.spec import LabError
 
-TRAINING_OPTIONS = ("batch_size", "lr", "eval_every", "eval_per_group", "threads", "hidden", "window")
+# The largest each whole-number option takes: a 30-digit --hidden crashed inside torch, a
+# 30-digit --batch-size or --eval-per-group drew sentences forever.
+MOST = {
+    "steps": 1_000_000,
+    "batch_size": 4096,
+    "eval_every": 1_000_000,
+    "eval_per_group": 10_000,
+    "threads": 1024,
+    "hidden": 4096,
+    "window": 1000,
+}
 
 
 def say(line: str) -> None:
@@ -91,9 +101,9 @@ def add_training_arguments(parser, steps_default: int | None) -> None:
 
 
 def check_training_arguments(args) -> None:
-    for name in ("steps", *TRAINING_OPTIONS):
-        if name != "lr" and getattr(args, name) < 1:
-            fail(f"--{name.replace('_', '-')} must be 1 or more, not {getattr(args, name)}")
+    for name, most in MOST.items():
+        if not 1 <= getattr(args, name) <= most:
+            fail(f"--{name.replace('_', '-')} must be from 1 to {most:,}, not {getattr(args, name)}")
     check_seed(args.seed)
     check_learning_rate(args.lr)
 

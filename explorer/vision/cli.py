@@ -328,11 +328,11 @@ def data_curve_main(argv: list[str]) -> int:
         "--from", dest="sources", nargs="+", metavar="FILE.json", help="results to draw or merge"
     )
     parser.add_argument("--train", action="store_true", help="train every run again instead (minutes)")
-    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="with --train: training-set sizes")
-    parser.add_argument("--seeds", default=",".join(map(str, SEEDS)), help="with --train: seeds")
+    parser.add_argument("--sizes", default=None, help="with --train: training-set sizes")
+    parser.add_argument("--seeds", default=None, help="with --train: seeds")
     parser.add_argument("--steps-cnn", type=int, default=None, help="with --train: a shorter budget")
     parser.add_argument("--steps-vit", type=int, default=None, help="with --train: a shorter budget")
-    parser.add_argument("--test-size", type=int, default=TEST_SIZE, help="with --train: held-out pictures")
+    parser.add_argument("--test-size", type=int, default=None, help="with --train: held-out pictures")
     parser.add_argument(
         "--checkpoints",
         default=None,
@@ -347,6 +347,11 @@ def data_curve_main(argv: list[str]) -> int:
         fail("--train and --from: give one of them")
     if not args.train and (args.steps_cnn or args.steps_vit):
         fail("--steps-cnn and --steps-vit go with --train")
+    if not args.train and (args.sizes, args.seeds, args.test_size) != (None, None, None):
+        fail("--sizes, --seeds and --test-size go with --train (without it the runs are read, not trained)")
+    args.sizes = args.sizes or ",".join(map(str, SIZES))
+    args.seeds = args.seeds or ",".join(map(str, SEEDS))
+    args.test_size = TEST_SIZE if args.test_size is None else args.test_size
     if args.checkpoints and args.sources:
         fail("--checkpoints and --from: give one of them")
 

@@ -55,7 +55,10 @@ def test_translate_gives_p_t_and_the_window_per_step(checkpoint, tmp_path, capsy
 @pytest.mark.parametrize(
     "argv, said",
     [
-        (["--model", "local-m", "--source", "a b", "--window", "0"], "--window must be 1 or more"),
+        (
+            ["--model", "local-m", "--source", "a b", "--window", "0"],
+            "--window must be from 1 to 1,000, not 0",
+        ),
         (["--model", "global", "--source", "a b", "--window", "2"], "has no window"),
         (["--model", "local-m", "--source", "", "--window", "2"], ""),
     ],
