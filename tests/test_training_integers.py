@@ -10,6 +10,7 @@ from explorer.cli import main
 GIANT = "9" * 23
 
 TRAIN = ["train", "--model", "attention", "--task", "sentences-fr", "--steps", "2"]
+GPT_TRAIN = ["train", "--model", "gpt", "--task", "induction", "--steps", "2"]
 WINDOWED_TRAIN = ["train", "--model", "local-p-ours", "--task", "copy-twice", "--steps", "2"]
 CASES = [
     ("hidden", [*TRAIN, "--hidden", GIANT], "--hidden must be from 1 to 4,096"),
@@ -18,6 +19,9 @@ CASES = [
     ("eval per group", [*TRAIN, "--eval-per-group", GIANT], "--eval-per-group must be from 1 to 10,000"),
     ("eval every", [*TRAIN, "--eval-every", GIANT], "--eval-every must be from 1 to 1,000,000"),
     ("steps", [*TRAIN[:-1], GIANT], "--steps must be from 1 to 1,000,000"),
+    ("gpt batch size", [*GPT_TRAIN, "--batch-size", GIANT], "--batch-size must be at most 4096"),
+    ("gpt threads", [*GPT_TRAIN, "--threads", GIANT], "--threads must be at most 256"),
+    ("gpt eval every", [*GPT_TRAIN, "--eval-every", GIANT], "--eval-every must be at most 1000000"),
     ("window", [*WINDOWED_TRAIN, "--window", GIANT], "--window must be from 1 to 1,000"),
     ("zero window", [*WINDOWED_TRAIN, "--window", "0"], "--window must be from 1 to 1,000, not 0"),
     (

@@ -69,11 +69,18 @@ def train_main(argv: list[str]) -> int:
     if out.exists() and not out.is_dir():
         fail(f"--out {args.out}: it is a file; give a folder")
     check_out(args.out)  # the folder itself may be new, not its parents
-    for name in ("steps", "batch_size", "eval_every", "threads"):
-        if getattr(args, name) is not None and getattr(args, name) < 1:
-            fail(f"--{name.replace('_', '-')} must be 1 or more, not {getattr(args, name)}")
-    if args.steps > 1_000_000:
-        fail(f"--steps must be at most 1000000, not {args.steps}")
+    # explorer.lab.TrainOptions' limits, as one line here instead of its ValueError's traceback
+    for name, most in (
+        ("steps", 1_000_000),
+        ("batch_size", 4096),
+        ("eval_every", 1_000_000),
+        ("threads", 256),
+    ):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            fail(f"--{name.replace('_', '-')} must be 1 or more, not {value}")
+        if value is not None and value > most:
+            fail(f"--{name.replace('_', '-')} must be at most {most}, not {value}")
     check_seed(args.seed)
     check_learning_rate(args.lr)
 
