@@ -4933,6 +4933,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>边看边训练的小模型：在按钮行里选一个实验（Ctrl+PgDown / Ctrl+PgUp：下一个或上一个实验）</translation>
     </message>
     <message>
+        <source>Open a lab (Ctrl+PgDown / Ctrl+PgUp: the next or previous lab)</source>
+        <translation>打开一个实验（Ctrl+PgDown / Ctrl+PgUp：下一个或上一个实验）</translation>
+    </message>
+    <message>
         <source>Next lab</source>
         <translation>下一个实验</translation>
     </message>
