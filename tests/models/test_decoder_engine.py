@@ -220,6 +220,25 @@ def test_sampling_is_seeded_and_top_1_is_greedy(engine, decoder_folders):
     assert top1["ids"] == greedy["ids"]
 
 
+def test_the_command_and_the_window_write_the_same_sampled_token(engine, decoder_folders):
+    """One definition of sampling: the token `trace --generate` writes first equals the one the
+    window's Write would write (appstate.next_tokens) for the same text, seed and settings."""
+    from explorer.appstate.decoding import DecodingOptions
+    from explorer.appstate.next_tokens import next_tokens_job
+
+    folder = decoder_folders("gpt2")
+    config = config_for(folder)
+    last = len(engine.trace(config).token_ids_key) - 1
+    written = []
+    for seed in range(6):
+        spec = GenerationSpec(1, "sample", temperature=1.5, top_k=20, seed=seed)
+        first = engine.generate(config, spec)["ids"][0]
+        options = DecodingOptions(decoding="sample", temperature=1.5, top_k=20, seed=seed)
+        assert next_tokens_job(engine, config, last, options).chosen.token_id == first
+        written.append(first)
+    assert len(set(written)) > 1  # the seeds drew different tokens: the comparison means something
+
+
 def test_turning_heads_off_changes_the_next_tokens(engine, decoder_folders):
     folder = decoder_folders("llama")
     result = engine.ablate(config_for(folder), HeadSet.parse("0.1, 2.3", "mean"), k=3)
