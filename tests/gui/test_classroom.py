@@ -142,6 +142,15 @@ def test_f11_toggles_presentation_and_full_screen(qtbot, small_window):
     assert w.classroom.act_present.isChecked() and w.classroom.lesson.isVisible()
     qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_F11)
     qtbot.waitUntil(lambda: not w.classroom.active and not w.isFullScreen(), timeout=WAIT_MS)
+    # the lesson left at a lab's step: F11 opens its words beside its own picture, not the Pipeline
+    w.state.set_lesson_step("translation.length_curve")
+    w.state.show_lesson(False)
+    w.state.set_tab("pipeline")
+    qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_F11)
+    qtbot.waitUntil(lambda: w.classroom.active, timeout=WAIT_MS)
+    assert w.state.tab == "why_attention" and w.tabs.current_tab() == "why_attention"
+    qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_F11)
+    qtbot.waitUntil(lambda: not w.classroom.active and not w.isFullScreen(), timeout=WAIT_MS)
 
 
 def highlighted(window) -> set[str]:
