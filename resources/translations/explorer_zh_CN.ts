@@ -2923,6 +2923,10 @@
         <translation>（第 {step} 步达到 {pct:g}%，训练用时 {s:.1f} 秒）</translation>
     </message>
     <message>
+        <source>Getting ready for the first step…</source>
+        <translation>正在为第一步做准备…</translation>
+    </message>
+    <message>
         <source>Finished.</source>
         <translation>已完成。</translation>
     </message>
