@@ -122,6 +122,9 @@ def main() -> int:
     parser.add_argument("--variant", default="cbam")
     parser.add_argument("--pictures", type=int, default=30, help="seeds typed one after another")
     parser.add_argument("--markdown", nargs="?", const="-", default=None)
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile the training run's three worst ticks (slower)"
+    )
     args = parser.parse_args()
     load = os.getloadavg()
     app = configure_app(["bench"])
@@ -221,11 +224,16 @@ def main() -> int:
     v.set_page("train")
     v.set_training_plan(args.steps, 0)
     wait(lambda: settled(view))
+    pause(500)  # the page on screen a moment, as a person sees it before pressing Train
     COLLECTIONS.take()
     redraws = {"n": 0}
     view.rendered.connect(lambda: redraws.__setitem__("n", redraws["n"] + 1))
+    from lab_tick_cpu import TickMeter
+
+    ticks = TickMeter(profile=args.profile)
     meter = GapMeter()
     meter.start()
+    ticks.start()
     started = time.perf_counter()
     view.start_training()
     run = view.vision.run
@@ -233,6 +241,15 @@ def main() -> int:
     total = time.perf_counter() - started
     wait(lambda: settled(view))
     gap = meter.stop()
+    ticks.stop()
+    worst = sorted(zip(ticks.gaps, ticks.windows), key=lambda g: -g[0][1])[:5]
+    print(
+        "worst training ticks (GUI CPU ms / wall ms at s after Train): "
+        + ", ".join(f"{cpu:.1f} / {ms:.0f} at {w[0] - started:.2f} s" for (ms, cpu), w in worst)
+    )
+    for cpu, text in ticks.worst:
+        print(f"\n--- a training tick of {cpu:.1f} ms GUI CPU (profiled) ---")
+        print("\n".join(line for line in text.splitlines()[6:] if line.strip()))
     rows.append(
         (
             f"train {args.variant} {args.steps} steps (maps follow the snapshots)",
@@ -249,6 +266,7 @@ def main() -> int:
         ms_step=run.train_s / max(1, run.step) * 1e3,
         redraws=redraws["n"],
         snapshots=len(run.snapshots),
+        worst_cpu=max(c for _, c in ticks.gaps),
     )
 
     # scrubbing
@@ -285,7 +303,8 @@ def main() -> int:
         + (f"≥ 95 % held-out after {training['goal']:.1f} s" if training["goal"] else "95 % not reached")
         + f"; run {training['total']:.1f} s; {training['ms_step']:.0f} ms/step; final held-out accuracy "
         f"{training['accuracy']:.3f} (500 pictures); {training['snapshots']} snapshots; the tab redrew "
-        f"{training['redraws']} times during the run",
+        f"{training['redraws']} times during the run; its worst tick {training['worst_cpu']:.1f} ms GUI CPU"
+        + (" (PROFILED: inflated)" if args.profile else ""),
         f"scrubber: slider → maps on screen median {statistics.median(latencies):.1f} ms, "
         f"p95 {percentile(latencies, 0.95):.1f} ms",
     ]

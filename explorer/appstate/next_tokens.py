@@ -137,6 +137,7 @@ def next_tokens_job(
         )
 
     now = after if after is not None else before  # the model as it is now: what Write writes from
+    # decoding.draw's two steps (sampling_distribution, then seeded_draw), the distribution shown
     chosen = seeded_draw(now, options.seed, position) if options.sampled else int(now.argmax())
     return NextTokens(config, position, tuple(choice(i) for i in shown), options, heads, choice(chosen))
 

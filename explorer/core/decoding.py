@@ -183,7 +183,6 @@ def generate(
     """Write ``spec.tokens`` tokens after ``ids``; each step records the chosen token, its
     probability, the top 5, and the attention of the writing position (every head of ``layer``).
     With ``heads``, every step is the forward with those heads off (a mean over the text so far)."""
-    gen = torch.Generator().manual_seed(spec.seed)
     heads = heads if heads is not None and heads.heads else None
     out = Generation(spec, layer, list(ids), heads=heads)
     ablation = None if heads is None else heads.ablation
@@ -206,7 +205,7 @@ def generate(
         if spec.decoding == "greedy":
             chosen = int(top.ids[0, 0])
         else:
-            chosen = _sample(model, last, spec, gen, weights)
+            chosen = draw(logits(model, last, weights)[0].cpu(), spec, len(current) - 1)
         probability = _probability(model, last, chosen, top, weights)
         out.ids.append(chosen)
         out.steps.append(
@@ -247,28 +246,14 @@ def _first(top: NextTokens, k: int) -> NextTokens:
     return NextTokens(top.ids[:, :k], top.probabilities[:, :k], top.log_normaliser)
 
 
-def _sample(
-    model: PretrainedDecoder,
-    last: torch.Tensor,
-    spec: GenerationSpec,
-    gen: torch.Generator,
-    weights: DecoderWeights | None,
-) -> int:
-    return draw(logits(model, last, weights)[0].cpu(), spec, gen)
-
-
-def draw(scores: torch.Tensor, spec: GenerationSpec, gen: torch.Generator) -> int:
-    """One token from a position's logits [vocab] (on the CPU): the most likely (greedy), or
-    drawn with ``gen`` from the softmax of logits ÷ temperature over the top_k most likely."""
-    scores = scores.double()
+def draw(scores: torch.Tensor, spec: GenerationSpec, position: int) -> int:
+    """The token written after ``position`` from its logits [vocab] (on the CPU): the most
+    likely (greedy), or drawn from ``sampling_distribution`` with ``seeded_draw`` — the one
+    definition behind ``trace --generate``, the window's Write and the LM lab's writing, so the
+    same text, seed and settings write the same tokens in each."""
     if spec.decoding == "greedy":
-        return int(scores.argmax())
-    scores = scores / spec.temperature
-    if spec.top_k:
-        kept = scores.topk(min(spec.top_k, scores.shape[-1]))
-        probs = torch.softmax(kept.values, dim=-1)
-        return int(kept.indices[torch.multinomial(probs, 1, generator=gen)])
-    return int(torch.multinomial(torch.softmax(scores, dim=-1), 1, generator=gen))
+        return int(scores.double().argmax())
+    return seeded_draw(sampling_distribution(scores, spec.temperature, spec.top_k), spec.seed, position)
 
 
 def _probability(
@@ -321,6 +306,10 @@ class HeadSet:
     @property
     def ablation(self) -> Ablation:
         return Ablation(self.heads, self.mode)
+
+    def names(self) -> str:
+        """ "0.1, 2.3": the heads as the command line names them."""
+        return ", ".join(f"{layer}.{head}" for layer, head in sorted(self.heads))
 
     def describe(self) -> dict[str, Any]:
         return {

@@ -14,6 +14,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 from explorer.gui.flow import FlowLayout
+from explorer.gui.lab.warm import warm_up_when_idle
 
 # the chosen lab in the highlight colour: it reads from the back of a room, in either theme
 CHOICE_STYLE = (
@@ -73,6 +74,7 @@ class LabsPage(QtWidgets.QWidget):
         self.flow = flow
         layout.addWidget(self.row)
         layout.addWidget(self.stack, 1)
+        warm_up_when_idle(self)  # before anyone opens a lab: Train then starts at once
 
     def current(self) -> int:
         return self.stack.currentIndex()

@@ -26,7 +26,8 @@ still replay). A run refused because ``MAX_RUNNING`` train already names them by
 
 The goal: the first evaluation whose ``goal.metric`` reaches ``goal.at_least`` sets
 ``goal_step``, ``goal_s`` (the training clock: the steps alone, evaluations kept off it) and
-``goal_wall_s`` (seconds since ``start()``, as a person watching would count them).
+``goal_wall_s`` (seconds since ``start()``, as a person watching would count them). A run started
+while the labs' warm-up imports torch's optimiser waits for it on its thread (``waiting``).
 
 Threads: the window's options give a run one torch thread. ``torch.set_num_threads`` acts on
 the calling thread (the OpenMP build every CPU wheel uses) and a thread that starts later
@@ -49,6 +50,7 @@ from explorer.core.device import choose_device, is_out_of_memory, yield_to_the_w
 from explorer.lab.divergence import divergence
 from explorer.lab.messages import failure_message, holders
 from explorer.lab.options import TrainOptions
+from explorer.lab.warm_up import wait_for_warm_up, warmed
 from explorer.messages import Message
 from explorer.training import Snapshot, TrainingCancelled
 
@@ -161,6 +163,11 @@ class LabRun:
         return self._thread is None or not self._thread.is_alive()
 
     @property
+    def waiting(self) -> bool:
+        """Started, and still waiting for the labs' warm-up (no step yet)."""
+        return self.status == "running" and not self.losses and not warmed()
+
+    @property
     def running(self) -> bool:
         return self.status == "running"
 
@@ -187,8 +194,14 @@ class LabRun:
     def _run(self) -> None:
         ended, error, result = "done", None, None
         yield_to_the_window()  # the window's thread first: the run only waits while it paints
+        wait_for_warm_up(self._stop.is_set)
         try:
-            result = self.job(options=self.options, on_progress=self._report, should_stop=self._stop.is_set)
+            if self._stop.is_set():  # cancelled while it waited for the labs' warm-up
+                ended = "cancelled"
+            else:
+                result = self.job(
+                    options=self.options, on_progress=self._report, should_stop=self._stop.is_set
+                )
         except TrainingCancelled:
             ended = "cancelled"
         except Exception as exc:  # said to the user as a keyed message; the thread ends cleanly

@@ -51,6 +51,19 @@ def warm_up(first: Callable[[], None] | None = None) -> bool:
     return True
 
 
+def started() -> bool:
+    """The warm-up was started in this process (it may have finished)."""
+    return _started.is_set()
+
+
 def warmed() -> bool:
     """The warm-up has finished (or never started: then there is nothing to wait for)."""
     return _done.is_set() or not _started.is_set()
+
+
+def wait_for_warm_up(stop: Callable[[], bool], poll_s: float = 0.05) -> None:
+    """Until the warm-up has finished, or ``stop()``. A run's thread waits here: training
+    beside the imports made three Python threads share the interpreter lock, and the window's
+    thread waited 100 ms at a time for it (the run needs the imports' modules first anyway)."""
+    while not warmed() and not stop():
+        _done.wait(poll_s)

@@ -44,12 +44,11 @@ def next_token(
     model: GPT,
     ids: list[int],
     spec: GenerationSpec,
-    gen: torch.Generator,
     token_of: Callable[[int], str] = str,
     never: int | None = None,
 ) -> NewToken:
-    """The token after ``ids`` (the last n_positions of them), chosen as ``spec`` says with
-    ``gen``; ``never``: a token id that is never chosen."""
+    """The token after ``ids`` (the last n_positions of them), chosen as ``spec`` says
+    (``decoding.draw``: seeded by position); ``never``: a token id that is never chosen."""
     start = max(0, len(ids) - model.config.n_positions)
     with torch.no_grad():
         out = model(torch.tensor(ids[start:]), record=True)
@@ -58,7 +57,7 @@ def next_token(
     allowed = logits.clone()
     if never is not None:
         allowed[never] = float("-inf")
-    chosen = draw(allowed, spec, gen)
+    chosen = draw(allowed, spec, len(ids) - 1)
     top_p, top_ids = probabilities.topk(min(TOP, len(probabilities)))
     return NewToken(
         id=chosen,
@@ -82,10 +81,9 @@ def generate_steps(
     """``spec.tokens`` new tokens after ``ids``, one per ``next`` (the caller may stop early)."""
     if model.training:
         model.eval()  # no dropout while writing
-    gen = torch.Generator().manual_seed(spec.seed)
     ids = list(ids)
     for _ in range(spec.tokens):
-        new = next_token(model, ids, spec, gen, token_of, never)
+        new = next_token(model, ids, spec, token_of, never)
         ids.append(new.id)
         yield new
 

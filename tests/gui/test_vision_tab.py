@@ -6,8 +6,11 @@ channel's weight and one position's score, re-done in numpy and torch from the t
 and weights.
 """
 
+import importlib
 import json
 import re
+import sys
+import threading
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
@@ -38,6 +41,7 @@ from explorer.vision.worked import work_channel, work_position
 from .helpers import WAIT_MS, click_cell, pixels
 from .projector_check import all_problems
 
+warm_up_module = importlib.import_module("explorer.lab.warm_up")  # explorer.lab.warm_up is its function
 SMALL = AttentionConfig(sentence="Thinking Machines", weights="random", d_model=32, heads=4)
 
 
@@ -461,6 +465,81 @@ def test_training_live_cancel_and_the_scrubber(qtbot, vision, tmp_path):
     qtbot.mouseClick(tp.shipped_button, QtCore.Qt.MouseButton.LeftButton)
     trace = wait_result(qtbot, view)
     np.testing.assert_array_equal(trace.logits, reference("cbam", 7).logits)
+
+
+class Imports:
+    """Which thread imported which module (a finder first on sys.meta_path that finds nothing)."""
+
+    def __init__(self):
+        self.seen: list[tuple[str, str]] = []
+
+    def find_spec(self, name, path=None, target=None):
+        self.seen.append((threading.current_thread().name, name))
+        return None
+
+    def __enter__(self):
+        sys.meta_path.insert(0, self)
+        return self
+
+    def __exit__(self, *_):
+        sys.meta_path.remove(self)
+
+
+def waits_for_warm_up(run) -> bool:
+    """The run's thread is inside explorer.lab.warm_up.wait_for_warm_up (its job not begun)."""
+    thread = next(t for t in threading.enumerate() if t.name == f"explorer-lab-run-{run.id}")
+    frame = sys._current_frames().get(thread.ident)
+    names = []
+    while frame is not None:
+        names.append(frame.f_code.co_name)
+        frame = frame.f_back
+    return "wait_for_warm_up" in names and getattr(run.job, "func", run.job).__name__ not in names
+
+
+@pytest.fixture
+def slow_warm_up(monkeypatch):
+    """A labs' warm-up of this process that lasts until ``release.set()``."""
+    monkeypatch.setattr(warm_up_module, "_started", threading.Event())
+    monkeypatch.setattr(warm_up_module, "_done", threading.Event())
+    release = threading.Event()
+    assert warm_up_module.warm_up(lambda: release.wait(60))
+    yield release
+    release.set()
+    warm_up_module._done.wait(60)
+
+
+def test_train_pressed_during_the_warm_up_starts_the_run_after_it(qtbot, vision, slow_warm_up):
+    window, view = vision
+    tp = page(window, view, "train")
+    view.vision.options = replace(view.vision.options, pool_size=256, eval_size=50)
+    tp.steps.setValue(20)
+    with Imports() as imports:
+        qtbot.mouseClick(tp.train_button, QtCore.Qt.MouseButton.LeftButton)
+        run = view.vision.run
+        # the click is taken: the run has started and says it is getting ready …
+        assert run.status == "running" and run.waiting
+        assert not tp.train_button.isEnabled() and tp.cancel_button.isEnabled()
+        assert tp.status.text() == "Getting ready for the first step…"
+        loop = QtCore.QEventLoop()  # the window's turns for a while: the run's thread could go
+        QtCore.QTimer.singleShot(600, loop.quit)
+        loop.exec()
+        assert run.step == 0 and run.waiting and waits_for_warm_up(run)  # … its thread waits
+    assert not [name for thread, name in imports.seen if thread == "MainThread" and "torch" in name]
+    slow_warm_up.set()  # the warm-up ends: the run starts by itself
+    run_until(lambda: view.vision.status == "done", 60_000)
+    assert run.step == 20 and not run.waiting and "Finished." in tp.status.text()
+
+
+def test_cancel_while_the_run_waits_for_the_warm_up(qtbot, vision, slow_warm_up):
+    window, view = vision
+    tp = page(window, view, "train")
+    qtbot.mouseClick(tp.train_button, QtCore.Qt.MouseButton.LeftButton)
+    run = view.vision.run
+    assert run.waiting
+    run_until(lambda: waits_for_warm_up(run))
+    qtbot.mouseClick(tp.cancel_button, QtCore.Qt.MouseButton.LeftButton)
+    run_until(lambda: view.vision.status == "cancelled")
+    assert run.step == 0 and not run.snapshots and tp.train_button.isEnabled()
 
 
 def test_the_chinese_interface(qtbot, vision):

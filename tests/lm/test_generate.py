@@ -79,22 +79,18 @@ def test_seeded_draws_follow_transformers_warpers(shipped, temperature, top_k):
     spec = GenerationSpec(8, "sample", temperature, top_k, seed=11)
     out = generate(lab.model, lab.vocab, PROMPT, spec)
     check_against(reference, lab, lab.vocab.encode(PROMPT), out.steps)
-    # the same draws, written here from transformers' logits and its own warpers
-    gen = torch.Generator().manual_seed(11)
+    # the same draws, written here from transformers' logits and its own warpers, each drawn
+    # with a generator seeded by the seed and the writing position (``decoding.seeded_draw``)
     ids = lab.vocab.encode(PROMPT)
     for step in out.steps:
         logits, _ = hf_step(reference, ids, 0)
         logits[lab.vocab.end_id] = float("-inf")
-        scores = TemperatureLogitsWarper(temperature)(None, logits[None])
+        scores = TemperatureLogitsWarper(temperature)(None, logits[None].double())
         if top_k:
             scores = TopKLogitsWarper(top_k)(None, scores)
         probs = torch.softmax(scores[0], -1)
-        kept = probs.nonzero().flatten() if top_k else None
-        if kept is not None:  # draw over the kept tokens, most likely first, as ``draw`` does
-            order = kept[probs[kept].argsort(descending=True, stable=True)]
-            choice = int(order[torch.multinomial(probs[order] / probs[order].sum(), 1, generator=gen)])
-        else:
-            choice = int(torch.multinomial(probs, 1, generator=gen))
+        gen = torch.Generator().manual_seed(11 * 1_000_003 + len(ids) - 1)
+        choice = int(torch.multinomial(probs, 1, generator=gen))
         assert step.id == choice
         ids.append(choice)
 

@@ -220,6 +220,25 @@ def test_sampling_is_seeded_and_top_1_is_greedy(engine, decoder_folders):
     assert top1["ids"] == greedy["ids"]
 
 
+def test_the_command_and_the_window_write_the_same_sampled_token(engine, decoder_folders):
+    """One definition of sampling: the token `trace --generate` writes first equals the one the
+    window's Write would write (appstate.next_tokens) for the same text, seed and settings."""
+    from explorer.appstate.decoding import DecodingOptions
+    from explorer.appstate.next_tokens import next_tokens_job
+
+    folder = decoder_folders("gpt2")
+    config = config_for(folder)
+    last = len(engine.trace(config).token_ids_key) - 1
+    written = []
+    for seed in range(6):
+        spec = GenerationSpec(1, "sample", temperature=1.5, top_k=20, seed=seed)
+        first = engine.generate(config, spec)["ids"][0]
+        options = DecodingOptions(decoding="sample", temperature=1.5, top_k=20, seed=seed)
+        assert next_tokens_job(engine, config, last, options).chosen.token_id == first
+        written.append(first)
+    assert len(set(written)) > 1  # the seeds drew different tokens: the comparison means something
+
+
 def test_turning_heads_off_changes_the_next_tokens(engine, decoder_folders):
     folder = decoder_folders("llama")
     result = engine.ablate(config_for(folder), HeadSet.parse("0.1, 2.3", "mean"), k=3)
@@ -242,6 +261,48 @@ def test_turning_heads_off_changes_the_next_tokens(engine, decoder_folders):
     )
     with pytest.raises(ConfigError, match="head 3.0 does not exist"):
         engine.ablate(config_for(folder), HeadSet.parse("3.0"))
+
+
+@pytest.mark.parametrize(("family", "mode"), [("gpt2", "zero"), ("llama", "mean")])
+def test_a_trace_with_heads_off_is_the_forward_with_them_off(engine, decoder_folders, family, mode):
+    """Heads off in layers 0 and 1: layer 1's weights (what enters it changed) and its output
+    (its own off head left out) equal transformers' forward with those heads' slices of the
+    output projection's input replaced (tests/models/head_hooks.py); layer 0's weights, before
+    any edit, equal the plain forward's."""
+    from tests.models.head_hooks import heads_off, output_projection
+
+    folder = decoder_folders(family)
+    ref = td.reference(folder)
+    off = HeadSet.parse("0.0, 0.1, 1.2", mode)
+    config = config_for(folder, layer=1)
+    trace = engine.trace(config, heads=off)
+    captured = {}
+    hook = output_projection(ref, 1).register_forward_hook(lambda m, a, out: captured.update(out=out[0]))
+    try:
+        with heads_off(ref, off.heads, mode), torch.no_grad():
+            attentions = ref(torch.tensor([trace.token_ids_key]), output_attentions=True).attentions
+    finally:
+        hook.remove()
+    np.testing.assert_allclose(trace.weights, attentions[1][0].numpy(), atol=TOLERANCE)
+    np.testing.assert_allclose(trace.output, captured["out"].numpy(), atol=1e-4)
+    plain = engine.trace(config)
+    assert float(np.abs(trace.weights - plain.weights).max()) > 1e-3  # the edit reached layer 1
+    first = engine.trace(config.with_(layer=0), heads=off)
+    np.testing.assert_allclose(first.weights, engine.trace(config.with_(layer=0)).weights, atol=1e-6)
+    assert any("0.0, 0.1, 1.2 off" in str(n) for n in trace.notices)
+    every = engine.layer_weights(config, heads=off)  # the page's every-layer view follows too
+    np.testing.assert_allclose(every[1], attentions[1][0].numpy(), atol=TOLERANCE)
+
+
+def test_the_trace_command_writes_the_stages_with_heads_off(decoder_folders, tmp_path):
+    folder, out = decoder_folders("gpt2"), tmp_path / "t.json"
+    args = ["trace", "--model-dir", str(folder), "--sentence", td.ENGLISH, "--layer", "1", "--device", "cpu"]
+    assert main([*args, "--ablate", "0.0,0.1", "--out", str(out)]) == 0
+    ablated = json.loads(out.read_text())
+    assert main([*args, "--out", str(out)]) == 0
+    plain = json.loads(out.read_text())
+    assert np.abs(np.array(ablated["weights"]) - np.array(plain["weights"])).max() > 1e-3
+    assert any("off" in n for n in ablated["notices"]) and ablated["ablation"]["heads"] == ["0.0", "0.1"]
 
 
 def test_turning_encoder_heads_off_measures_the_outputs(engine, folders):
@@ -290,7 +351,8 @@ def test_the_trace_command_on_a_decoder(decoder_folders, tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "grouped-query attention" in printed and "wrote 3 tokens" in printed
     npz = tmp_path / "t.npz"
-    assert main([*args, "--stages", "Q_rotated,weights", "--only-heads", "3", "--out", str(npz)]) == 0
+    only = ["--stages", "Q_rotated,weights", "--only-heads", "3", "--ablate", "0.1,1.3"]  # the same forward
+    assert main([*args, *only, "--out", str(npz)]) == 0
     with np.load(npz, allow_pickle=False) as f:
         assert sorted(f.files) == ["Q_rotated", "meta_json", "weights"]
         np.testing.assert_allclose(f["Q_rotated"][0], np.array(data["Q_rotated"])[3])

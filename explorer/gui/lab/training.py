@@ -221,6 +221,8 @@ class TrainingPage(QtWidgets.QWidget):
         run = self.lab.run
         if run is None:
             return self.content.intro(self.lab)
+        if run.waiting:  # the labs' warm-up still imports torch's optimiser: the run starts after it
+            return translate("LabTraining", "Getting ready for the first step…")
         parts = [translate("LabTraining", "Step {step} of {total}").format(step=run.step, total=run.steps)]
         if run.device != "cpu":
             parts.append(translate("LabTraining", "on {device}").format(device=run.device.upper()))

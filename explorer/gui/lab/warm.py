@@ -4,7 +4,10 @@ pyqtgraph's import makes every enum of QtCore, QtGui and QtWidgets (about 600): 
 GUI thread at start-up (explorer.gui.app_setup.import_plotting), since two threads making
 PySide6's enum types at once failed; here it only happens for a process that did not start
 that way. Torch's first optimiser costs 2–5 s (explorer.lab.warm_up): ``warm_up_labs()`` makes
-it once, on a thread of its own, when a lab's tab is built, so Train starts at once. The GUI
+it once, on a thread of its own, so Train starts at once: ``warm_up_when_idle(widget)`` starts it
+when the window has been calm a moment after start-up (no input, no long turn of the event
+loop: the import shares the interpreter lock with the window's thread), and a lab's tab built
+before that starts it then. A run started meanwhile waits for it on its own thread. The GUI
 thread's garbage collections are held meanwhile (walking the imports' ~100,000 new objects
 took it 60 ms of CPU at a time), then those objects are frozen: they live as long as the
 window. The warm-up thread also imports what numpy loads lazily on a first call the curves
@@ -15,11 +18,13 @@ from __future__ import annotations
 
 import importlib
 import sys
+import time
 
 from PySide6 import QtCore, QtWidgets
 
 from explorer.gui.app_setup import hold_collections, import_plotting, settle
 from explorer.lab import warm_up, warmed
+from explorer.lab.warm_up import started
 
 CHECK_MS = 50
 LAZY_IMPORTS = ("numpy.ma",)  # numpy imports it on the first np.unique, np.ma.is_masked, …
@@ -46,6 +51,61 @@ class _Warming(QtCore.QObject):
 
 
 _warming: _Warming | None = None
+
+IDLE_CHECK_MS = 100
+CALM_MS = 1500  # this long without input and without a long turn of the event loop: idle
+LONG_TURN_MS = 60  # a check this late: the window was busy
+INPUT = {
+    QtCore.QEvent.Type.KeyPress,
+    QtCore.QEvent.Type.MouseButtonPress,
+    QtCore.QEvent.Type.MouseMove,
+    QtCore.QEvent.Type.Wheel,
+}
+
+
+class _Idle(QtCore.QObject):
+    """Starts the labs' warm-up once the window it watches has been calm for ``CALM_MS``."""
+
+    def __init__(self, widget: QtWidgets.QWidget):
+        super().__init__(widget)
+        self.widget = widget
+        self.calm_ms = 0.0
+        self.last = time.perf_counter()
+        self.timer = QtCore.QTimer(self, interval=IDLE_CHECK_MS)
+        self.timer.timeout.connect(self._check)
+        self.app = QtWidgets.QApplication.instance()
+        self.app.installEventFilter(self)
+        self.timer.start()
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() in INPUT:
+            self.calm_ms = 0.0
+        return False
+
+    def _check(self) -> None:
+        now = time.perf_counter()
+        late_ms = (now - self.last) * 1e3 - IDLE_CHECK_MS
+        self.last = now
+        if started():  # a lab's tab started it meanwhile
+            self.stop()
+            return
+        if not self.widget.window().isVisible() or late_ms > LONG_TURN_MS:
+            self.calm_ms = 0.0
+            return
+        self.calm_ms += IDLE_CHECK_MS
+        if self.calm_ms >= CALM_MS:
+            self.stop()
+            warm_up_labs()
+
+    def stop(self) -> None:
+        self.timer.stop()
+        self.app.removeEventFilter(self)
+
+
+def warm_up_when_idle(widget: QtWidgets.QWidget) -> None:
+    """The labs' warm-up, once ``widget``'s window is shown and has been calm a moment."""
+    if not started():
+        _Idle(widget)
 
 
 def _window_imports() -> None:

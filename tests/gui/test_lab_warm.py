@@ -1,0 +1,64 @@
+"""The labs' warm-up starts once the window has been calm a moment after start-up, before anyone
+opens a lab; input or a busy window puts it off."""
+
+import importlib
+import threading
+
+import pytest
+from PySide6 import QtCore, QtWidgets
+
+from explorer.gui.lab import warm
+from explorer.gui.labs_tab import LabsPage
+
+warm_up_module = importlib.import_module("explorer.lab.warm_up")  # explorer.lab.warm_up is its function
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """A process whose labs' warm-up has not started; ``starts`` records warm_up_labs' calls."""
+    monkeypatch.setattr(warm_up_module, "_started", threading.Event())
+    monkeypatch.setattr(warm_up_module, "_done", threading.Event())
+    monkeypatch.setattr(warm, "CALM_MS", 300)
+    starts: list[float] = []
+    monkeypatch.setattr(warm, "warm_up_labs", lambda: (starts.append(1), warm_up_module._started.set()))
+    return starts
+
+
+def turns(ms: int) -> None:
+    loop = QtCore.QEventLoop()
+    QtCore.QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def test_the_warm_up_starts_when_the_window_is_calm(qtbot, fresh):
+    window = QtWidgets.QWidget()
+    qtbot.addWidget(window)
+    LabsPage([], parent=window)
+    turns(600)
+    assert fresh == []  # a window never shown is not idle
+    window.show()
+    qtbot.waitUntil(lambda: fresh == [1], timeout=5000)
+    turns(400)
+    assert fresh == [1]  # once
+
+
+def test_input_puts_the_warm_up_off(qtbot, fresh):
+    window = QtWidgets.QWidget()
+    qtbot.addWidget(window)
+    LabsPage([], parent=window)
+    window.show()
+    for _ in range(8):  # a key every 100 ms for 0.8 s: never 300 ms calm
+        qtbot.keyClick(window, "a")
+        turns(100)
+        assert fresh == []
+    qtbot.waitUntil(lambda: fresh == [1], timeout=5000)
+
+
+def test_a_warm_up_started_elsewhere_is_not_started_again(qtbot, fresh):
+    window = QtWidgets.QWidget()
+    qtbot.addWidget(window)
+    LabsPage([], parent=window)
+    warm_up_module._started.set()  # a lab's tab was built first
+    window.show()
+    turns(700)
+    assert fresh == []
