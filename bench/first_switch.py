@@ -11,7 +11,10 @@ Measures, on the machine it runs on:
     thread, in the application: it waits for the interpreter lock);
   * the window: switching from MiniLM to the multilingual model the first time (a fresh engine),
     until its first trace is drawn, and the longest the GUI thread was blocked (a 5 ms timer),
-    with the piece table and with tokenizers' own load;
+    with the piece table and with tokenizers' own load, at the window's switch interval (1 ms)
+    and at Python's default (5 ms);
+  * the lock's convoy behind it: 20 hand-backs of the interpreter lock (a paint's calls into Qt
+    and file checks) while another thread runs Python, at each switch interval;
   * keystroke → picture on the text tabs (Pipeline, All heads) with each bundled model,
     median and 95th percentile (bench/interaction.py's measure).
 Timings are wall clock: run it on an idle machine (the load average is printed). Never used
@@ -59,6 +62,28 @@ def worker_load(load) -> tuple[float, float]:
     return (time.perf_counter() - started) * 1e3, longest * 1e3
 
 
+def hand_backs(interval: float, n: int = 20) -> tuple[float, float]:
+    """(wall ms, CPU ms) of ``n`` hand-backs of the lock while another thread runs Python."""
+    stop, was = threading.Event(), sys.getswitchinterval()
+    sys.setswitchinterval(interval)
+
+    def spin() -> None:
+        while not stop.is_set():
+            pass
+
+    thread = threading.Thread(target=spin)
+    thread.start()
+    time.sleep(0.02)
+    started, cpu = time.perf_counter(), time.thread_time()
+    for _ in range(n):
+        time.sleep(0)  # releases the lock and takes it back, as each call into Qt does
+    took = (time.perf_counter() - started) * 1e3, (time.thread_time() - cpu) * 1e3
+    stop.set()
+    thread.join()
+    sys.setswitchinterval(was)
+    return took
+
+
 def first_switch(app, table: bool) -> tuple[float, float, float]:
     """(ms from the switch to the multilingual model's first picture, longest GUI block in ms,
     the GUI thread's own CPU ms within that block: far below the block, it was waiting)."""
@@ -92,6 +117,7 @@ def main() -> int:
     if folder is None:
         print("the multilingual model is not installed (./dev installs and converts it)")
         return 1
+    started_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     app = configure_app(["bench"])
     path = folder / "tokenizer.json"
     from tokenizers import Tokenizer
@@ -106,21 +132,32 @@ def main() -> int:
             (f"load the tokenizer: {name}", f"{statistics.median(r[0] for r in runs):.0f} ms",
              f"{max(r[1] for r in runs):.0f} ms")
         )  # fmt: skip
-    for table in (False, True):
+    window_interval = sys.getswitchinterval()  # configure_app's
+    for interval in (0.005, window_interval):
+        runs = [hand_backs(interval) for _ in range(args.runs)]
+        rows.append(
+            (f"20 hand-backs of the lock beside a Python thread, switch interval {interval * 1e3:g} ms",
+             f"{statistics.median(r[0] for r in runs):.1f} ms", f"(CPU {max(r[1] for r in runs):.1f} ms)")
+        )  # fmt: skip
+    for table, interval in ((False, window_interval), (True, 0.005), (True, window_interval)):
+        sys.setswitchinterval(interval)
         runs = [first_switch(app, table) for _ in range(args.runs)]
         how = "piece table" if table else "tokenizers' load"
         worst = max(runs, key=lambda r: r[1])
         rows.append(
-            (f"window: first switch to multilingual ({how})", f"{statistics.median(r[0] for r in runs):.0f} ms",
-             f"{worst[1]:.0f} ms (GUI CPU {worst[2]:.0f} ms)")
+            (f"window: first switch to multilingual ({how}, switch interval {interval * 1e3:g} ms)",
+             f"{statistics.median(r[0] for r in runs):.0f} ms", f"{worst[1]:.0f} ms (GUI CPU {worst[2]:.0f} ms)")
         )  # fmt: skip
+    sys.setswitchinterval(window_interval)
     engine = Engine()
     for model in (catalogue.DEFAULT_MODEL, catalogue.MULTILINGUAL):
         for tab in (Tab.PIPELINE, Tab.HEADS):
             k = keystrokes(app, engine, AttentionConfig(sentence=SENTENCE, model=model), tab, args.keystrokes)
             rows.append((f"keystroke → picture, {model}, {tab.value} ({k['tokens']} tokens)",
                          f"median {k['median']:.0f} ms", f"p95 {k['p95']:.0f} ms"))  # fmt: skip
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs\n")
+    print(
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at the end; {started_load} at the start), {os.cpu_count()} CPUs\n"
+    )
     print("| what | time | longest wait of the GUI thread / p95 |\n|---|---:|---:|")
     for what, took, worst in rows:
         print(f"| {what} | {took} | {worst} |")

@@ -23,6 +23,7 @@ from explorer.gui.docks.controls import Controls
 from explorer.gui.docks.registry import Dock, DockHost
 from explorer.gui.exporting import Exporter
 from explorer.gui.files import SessionFiles
+from explorer.gui.first_paint import after_first_paint
 from explorer.gui.i18n import translate
 from explorer.gui.messages import ERROR_STYLE, INFO_STYLE, MessageStrip, error_message, note_text, notes_of
 from explorer.gui.model_picker import Choice, ModelSwitch
@@ -65,6 +66,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.prepared: PreparedTrace | None = None
         self.render_ms = 0.0
         self._started = False
+        self._synchronous = synchronous
         self._settled = False
         self.slices = SlicedRun(self)  # the drawing in progress (a large trace, in slices)
         self.context = ViewContext(self.state, self.worker, engine, lambda: self.prepared, self.built_view)
@@ -261,7 +263,10 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.show_banner(
                     lambda: self.tr("Loading the model… the first result appears in a moment."), INFO_STYLE
                 )
-            QtCore.QTimer.singleShot(0, self.request_trace)  # after the window is on screen
+            if self._synchronous:
+                QtCore.QTimer.singleShot(0, self.request_trace)  # after the window is on screen
+            else:  # the model loads after the first paint (its tokenizer holds the lock)
+                after_first_paint(self, self.request_trace)
 
     # -- the state ------------------------------------------------------------------------------------
     def _on_state(self, event: str, state: ExplorerState) -> None:

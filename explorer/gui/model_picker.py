@@ -13,6 +13,7 @@ few file checks); a model is loaded only when it is chosen.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -199,14 +200,16 @@ class ModelPicker(QtWidgets.QComboBox):
         shown = self._shown = self.pending or self.current
         # only activated (the user's pick) says a choice: rebuilding says nothing
         model.clear()
+        # each folder resolved once (a check of every part of its path, each of which lets the
+        # worker take the interpreter lock: dozens of them held the window at a model switch)
+        where = functools.cache(resolved_folder)
         for key in catalogue.MODEL_KEYS:
             self._add_catalogue(model, key)
-        bundled = [Choice.folder_of(d.folder) for d in BUNDLED_DECODERS]
+        bundled = {where(d.folder) for d in BUNDLED_DECODERS if d.folder}
         for decoder in BUNDLED_DECODERS:  # the language-model lab's GPT-2 folders
             self._add_bundled_decoder(model, decoder)
-        folders = [f for f in self.recent if not any(Choice.folder_of(f).same(b) for b in bundled)]
-        listed = [*folders, *(b.folder for b in bundled if b.folder)]
-        if shown.folder and not any(Choice.folder_of(f).same(shown) for f in listed):
+        folders = [f for f in self.recent if where(f) not in bundled]
+        if shown.folder and where(shown.folder) not in bundled | {where(f) for f in folders}:
             folders.insert(0, shown.folder)  # a folder from a session or the command line
         if folders:
             self.insertSeparator(model.rowCount())
@@ -225,7 +228,7 @@ class ModelPicker(QtWidgets.QComboBox):
             )
         )
         model.appendRow(item)
-        self.setCurrentIndex(self.index_of(shown))
+        self.setCurrentIndex(self.index_of(shown, where))
         tip = self.itemData(self.currentIndex(), QtCore.Qt.ItemDataRole.ToolTipRole)
         self.setToolTip(
             translate("ModelPicker", "The model whose attention you see: {0}").format(
@@ -272,14 +275,17 @@ class ModelPicker(QtWidgets.QComboBox):
         )
         model.appendRow(item)
 
-    def index_of(self, choice: Choice) -> int:
+    def index_of(self, choice: Choice, where=resolved_folder) -> int:
+        """The row showing ``choice`` (-1: none); ``where`` resolves a folder (Choice.same's
+        comparison, with the caller's resolved folders)."""
         for row in range(self.count()):
             data = self.itemData(row, QtCore.Qt.ItemDataRole.UserRole)
             if not data or data[0] == OPEN:
                 continue
             kind, value = data
-            listed = Choice(value, None) if kind == "catalogue" else Choice(None, value)
-            if listed.same(choice):
+            if kind == "catalogue" and choice.folder is None and choice.key == value:
+                return row
+            if kind != "catalogue" and choice.folder is not None and where(value) == where(choice.folder):
                 return row
         return -1
 

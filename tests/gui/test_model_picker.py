@@ -124,6 +124,38 @@ def test_start_up_loads_only_the_english_model(qtbot, monkeypatch):
     window.close()
 
 
+def test_start_up_loads_the_model_after_the_first_paint(qtbot, monkeypatch):
+    """The first model's tokenizer holds the interpreter lock while it loads: the window paints
+    itself before the worker starts it, never while."""
+    from PySide6 import QtCore, QtWidgets
+
+    import explorer.core.engine as engine_module
+    from explorer.gui.main_window import MainWindow
+
+    events: list[str] = []
+    real_load = engine_module.load_model
+    monkeypatch.setattr(engine_module, "load_model", lambda path: events.append("load") or real_load(path))
+    window = MainWindow(Engine(), AttentionConfig(sentence=ANIMAL), settings=MemorySettings())
+    qtbot.addWidget(window)
+
+    class Paints(QtCore.QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QtCore.QEvent.Type.Paint and isinstance(obj, QtWidgets.QWidget):
+                if obj.window() is window and "paint" not in events:
+                    events.append("paint")
+            return False
+
+    paints = Paints()
+    QtWidgets.QApplication.instance().installEventFilter(paints)
+    try:
+        with qtbot.waitSignal(window.rendered, timeout=WAIT_MS):
+            window.show()
+    finally:
+        QtWidgets.QApplication.instance().removeEventFilter(paints)
+    assert events[:2] == ["paint", "load"]
+    window.close()
+
+
 # -- the bundled models ------------------------------------------------------------------------------
 
 

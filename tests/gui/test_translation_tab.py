@@ -484,3 +484,27 @@ def test_the_lesson_walks_onto_the_tab_and_points_at_its_parts(qtbot, tab):
     assert view.pages.currentIndex() == 1
     window.state.set_lesson_step(track_range("attention")[-1])  # back on the pipeline
     assert window.state.tab == "pipeline" and not view.alignment.figure.marks
+
+
+def test_a_revealed_character_repaints_its_own_box_as_the_whole_strip_draws_it(qtbot):
+    """The answer is written out a character at a time: each step repaints only its box (not
+    the whole strip at every frame), and that box looks as in a paint of the whole strip."""
+    from explorer.gui.labs.translation.parts import OutputStrip
+
+    strip = OutputStrip()
+    qtbot.addWidget(strip)
+    strip.resize(500, strip.sizeHint().height())
+    strip.set_output(translate("9.5.18"), animate=True)
+    asked: list = []
+    strip.update = lambda *area: asked.append(area)  # type: ignore[method-assign]
+    for _ in strip.tokens:
+        strip._reveal_one()
+    assert [a[0] for a in asked] == [strip._slot_area(k) for k in range(len(strip.tokens))]
+    whole = QtGui.QImage(strip.size(), QtGui.QImage.Format.Format_ARGB32)
+    strip.render(whole)
+    for k in (0, 4, len(strip.tokens) - 1):
+        part = QtGui.QImage(strip.size(), QtGui.QImage.Format.Format_ARGB32)
+        part.fill(0)
+        area = strip._slot_area(k)
+        strip.render(part, area.topLeft(), QtGui.QRegion(area))  # drawn where it lies
+        assert part.copy(area) == whole.copy(area), k

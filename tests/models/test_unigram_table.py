@@ -6,6 +6,7 @@ held it for the whole load (0.3–1 s for multilingual-e5: the window froze)."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -13,7 +14,7 @@ import time
 import pytest
 from tokenizers import Tokenizer
 
-from explorer.models import catalogue, ready
+from explorer.models import catalogue, ready, unigram_table
 from explorer.models.tokenizer import load_tokenizer
 from explorer.models.unigram_table import PieceTable, read_large_unigram
 from tests.models import tiny
@@ -88,6 +89,31 @@ def test_the_rest_of_the_tokenizer_answers_alike(small):
     assert table.token_to_id("<mask>") == full.token_to_id("<mask>") and table.unk_token == "<unk>"
     loaded = load_tokenizer(folder, wordpiece_family=False)  # small: tokenizers' own, as before
     assert isinstance(loaded._tok, Tokenizer)
+
+
+AWKWARD = ["], [", '"], ["', "\\", "],", "]", "[", '"', "é", "\u2028", "a\\], [b", " , ", "𝔘"]
+
+
+@pytest.mark.parametrize("batch", [1, 7, 40, 1 << 16])
+def test_the_table_read_in_batches_is_the_files_table(small, tmp_path, monkeypatch, batch):
+    """Pieces whose text looks like the table's own punctuation, escaped or not: every cut a
+    batch makes (one inside a piece's text among them) gives the file's pieces and scores, and
+    the index, lowest score and longest piece read a block at a time are the whole table's."""
+    _, _, folder = small
+    data = json.loads((folder / "tokenizer.json").read_text(encoding="utf-8"))
+    vocab = data["model"]["vocab"] + [[p, -20.0 - i / 3] for i, p in enumerate(AWKWARD)] + [["last", -99]]
+    data["model"]["vocab"] = vocab
+    path = tmp_path / "tokenizer.json"
+    for ascii_only in (True, False):  # escapes (\u00e9) and raw characters
+        path.write_text(json.dumps(data, ensure_ascii=ascii_only, indent=None if ascii_only else 1))
+        monkeypatch.setattr(unigram_table, "BATCH", batch)
+        monkeypatch.setattr(unigram_table, "BLOCK", 3)
+        table = read_large_unigram(path, large=0)
+        assert table.pieces == [p for p, _ in vocab] and table.scores == [float(s) for _, s in vocab]
+        assert table.index == {p: i for i, p in enumerate(table.pieces)}
+        assert table.lowest == table.scores.index(min(table.scores)) and table.longest == max(
+            map(len, AWKWARD)
+        )
 
 
 def test_other_models_are_left_to_tokenizers(tmp_path):

@@ -430,7 +430,12 @@ class OutputStrip(QtWidgets.QWidget):
         self.revealed += 1
         if self.revealed >= len(self.tokens):
             self._timer.stop()
-        self.update()
+        self.update(self._slot_area(self.revealed - 1))  # that character's box alone
+
+    def _slot_area(self, step: int) -> QtCore.QRect:
+        """The strip's area of one step's box and mark (a revealed character repaints only it)."""
+        left, box = self._slots()
+        return QtCore.QRectF(left + step * box, 0, box, self.height()).toAlignedRect()
 
     def _slots(self) -> tuple[float, float]:
         """(left, width) of the character boxes: as wide as the large font needs, centred."""
@@ -466,8 +471,11 @@ class OutputStrip(QtWidgets.QWidget):
         if not self.isEnabled():  # an answer for an earlier text: greyed out
             fg.setAlpha(90)
             wrong = fg
+        area = QtCore.QRectF(event.rect())
         for k, token in enumerate(self.tokens):
             rect = QtCore.QRectF(left + k * box + 2, 4, box - 4, big_h + 4)
+            if rect.right() < area.left() or rect.left() > area.right():
+                continue  # outside what is repainted (one revealed character's box)
             if k == self.selected:
                 painter.setPen(QtGui.QPen(self._accent, 3))
                 painter.drawRoundedRect(rect, 4, 4)

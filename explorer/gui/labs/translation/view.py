@@ -323,7 +323,9 @@ class TranslationView(View):
             )
         self.message_text = text
         self.message.setText(text)
-        self.message.setStyleSheet(ERROR_STYLE if error else NOTICE_STYLE)
+        style = ERROR_STYLE if error else NOTICE_STYLE
+        if self.message.styleSheet() != style:  # a new style sheet re-polishes the label: not per keystroke
+            self.message.setStyleSheet(style)
         self.message.setVisible(bool(text))
         for widget in (self.strip, self.score_label, self.alignment, self.lines, self.step_page):
             widget.setEnabled(not self.stale_answer)
