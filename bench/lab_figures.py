@@ -110,7 +110,9 @@ def main() -> None:
         view = window.view(step.tab)
         if sideways(view):  # the page wider than its column: cut at the right, a scroll bar
             bad += 1
-            print(f"{step.id:28} {view.height():6d}  {'sideways scroll':18} {'':>7} {'':>6} {'':>5} {'':>8} ✗")
+            print(
+                f"{step.id:28} {view.height():6d}  {'sideways scroll':18} {'':>7} {'':>6} {'':>5} {'':>8} ✗"
+            )
         for name, h, rows, labelled in figures(view):
             share = h / view.height()
             ok = share >= MIN_SHARE and not (rows and rows <= ALL_LABELLED and labelled < rows)
