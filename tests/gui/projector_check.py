@@ -150,6 +150,10 @@ def cut_problems(window) -> list[str]:
             problems.append(f"{name(w)} elides its item to {w.shown_text()!r}")
         if isinstance(w, ElidedLabel) and w.text() and w.shown_text() != w.text():
             problems.append(f"{name(w)} elides its text to {w.shown_text()!r}")
+        if isinstance(w, QtWidgets.QProgressBar) and w.isTextVisible() and w.text():
+            need = w.fontMetrics().horizontalAdvance(w.text())
+            if need > w.width() - 8:  # its text wraps and is cut ("0 of 300 / steps")
+                problems.append(f"{name(w)} cuts its text {w.text()!r} ({need} px in {w.width()})")
         if isinstance(w, QtWidgets.QLineEdit) and not w.text() and w.placeholderText():
             room = placeholder_room(w)
             need = w.fontMetrics().horizontalAdvance(w.placeholderText())

@@ -97,7 +97,9 @@ class TrainingPage(QtWidgets.QWidget):
         self.seed_label.setBuddy(self.seed)
         self.train_button, self.cancel_button = QtWidgets.QPushButton(), QtWidgets.QPushButton()
         self.progress = QtWidgets.QProgressBar()
-        self.progress.setTextVisible(True)
+        # no words on the bar: the status line says "Step 120 of 300", and in a narrow column a
+        # squeezed bar wrapped its words out of sight ("0 of 300 / steps")
+        self.progress.setTextVisible(False)
         for w in (
             self.steps_label,
             self.steps,
