@@ -11,7 +11,7 @@ from explorer.core.config import AttentionConfig
 from explorer.gui import i18n
 from explorer.gui.docks.registry import Dock
 from explorer.gui.heatmap import MatrixCanvas
-from explorer.gui.heatmap.figure import values_fit
+from explorer.gui.heatmap.figure import MIN_VALUE_FONT_PX, value_font, values_fit
 from explorer.gui.views.registry import Tab
 from explorer.gui.views.stages import STAGE_PANELS, framed_panels
 
@@ -70,6 +70,28 @@ def test_presentation_text_is_at_least_20px_at_1024x768(qtbot, small_window):
     assert w.state.text_zoom == 1 and smallest_text_px(w)[0] >= 22
     w.classroom.set_presentation(False)
     assert not w.classroom.active and w.statusBar().isVisible()
+
+
+def test_beside_the_lesson_at_1024x768_the_values_are_printed_in_every_cell(qtbot, make_window):
+    """With "values in cells" on and the lesson column open, a 15×15 stage's cells (~33 px) are
+    too narrow for the projector's label font: the values are printed smaller (never under
+    MIN_VALUE_FONT_PX), not left out with nothing said."""
+    w = make_window(AttentionConfig(sentence=ANIMAL), size=(1024, 768))
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.resize(1024, 768)
+    w.state.show_lesson(True)
+    p = w.pipeline
+    for stage in ("scores", "scaled", "weights"):
+        w.classroom.lesson.go(STAGE_ORDER.index(stage))
+        qtbot.waitUntil(lambda stage=stage: p.zoom == (stage,), timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: p.values_box.isChecked() and p.canvas.figure.show_values, timeout=WAIT_MS)
+        canvas, panel = p.canvas, p.panel(stage)
+        qtbot.waitUntil(lambda stage=stage: p.canvas.box(p.index(stage)) is not None, timeout=WAIT_MS)
+        box = canvas.box(p.index(stage))
+        assert panel.shape == (15, 15)
+        font = value_font(box.plot, panel, canvas.style_.labels)
+        assert font is not None, (stage, box.plot.width())
+        assert font.font.pixelSize() >= MIN_VALUE_FONT_PX
 
 
 def test_presentation_at_1024x768_prints_every_weight_and_hides_the_worked_dock(qtbot, make_window):
