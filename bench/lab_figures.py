@@ -6,7 +6,8 @@ The real window offscreen, in presentation mode with the lesson column open, wal
 of the lab tracks and prints, per step, the tab's height and each figure shown there: its
 plot's height (a heatmap panel's cells, a training curve's widget), its share of the tab, its
 rows and how many carry a label (a shared axis labels every panel of its grid row). A figure
-under 40 % of the tab, or a matrix of at most 16 rows with a row unlabelled, is marked ✗: what
+under 40 % of the tab, a matrix of at most 16 rows with a row unlabelled, or a tab with a
+horizontal scroll bar (a page wider than its column, cut at the right) is marked ✗: what
 a class at the back cannot read; a Vision map's rows are positions, not tokens: only a map
 that draws its axes counts them, and up to 8 rows. Sizes, not times: the load does not change
 them.
@@ -53,12 +54,23 @@ def figures(view):
     return out
 
 
+def sideways(view) -> bool:
+    """A horizontal scroll bar shown on the tab: something in it wider than its column."""
+    from PySide6 import QtCore, QtWidgets
+
+    return any(
+        bar.isVisible() and bar.orientation() == QtCore.Qt.Orientation.Horizontal
+        for bar in view.findChildren(QtWidgets.QScrollBar)
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="1024x768")
     parser.add_argument("--language", default="zh_CN")
     parser.add_argument("--tracks", nargs="+", default=["translation", "vision"])
     parser.add_argument("--settle", type=float, default=4.0, help="seconds each step is given")
+    parser.add_argument("--zoom", type=int, default=0, help="text size steps (1: A+)")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
 
@@ -75,6 +87,7 @@ def main() -> None:
     window.resize(width, height)
     window.show()
     window.state.set_language(args.language)
+    window.state.set_text_zoom(args.zoom)
     window.classroom.set_presentation(True, fullscreen=False)
     window.resize(width, height)
     window.state.show_lesson(True)
@@ -85,7 +98,7 @@ def main() -> None:
             app.processEvents()
             time.sleep(0.02)
 
-    print(f"{args.size}, {args.language}, presentation mode, lesson column open")
+    print(f"{args.size}, {args.language}, text zoom {args.zoom}, presentation mode, lesson column open")
     print(f"{'step':28} {'tab px':>6}  {'figure':18} {'plot px':>7} {'share':>6} {'rows':>5} {'labelled':>8}")
     bad = 0
     for k, step in enumerate(STEPS):
@@ -95,6 +108,11 @@ def main() -> None:
         spin(args.settle)
         QtWidgets.QApplication.processEvents()
         view = window.view(step.tab)
+        if sideways(view):  # the page wider than its column: cut at the right, a scroll bar
+            bad += 1
+            print(
+                f"{step.id:28} {view.height():6d}  {'sideways scroll':18} {'':>7} {'':>6} {'':>5} {'':>8} ✗"
+            )
         for name, h, rows, labelled in figures(view):
             share = h / view.height()
             ok = share >= MIN_SHARE and not (rows and rows <= ALL_LABELLED and labelled < rows)

@@ -148,7 +148,8 @@ class SentenceBar(QtWidgets.QWidget):
         self.query.setToolTip(
             self.tr("The query, empty for self-attention (Ctrl+K); Enter: back to the stage")
         )
-        self.query.setPlaceholderText(self.tr("empty: self-attention"))
+        # whole in the bar's quarter beside the lesson at 1024×768 ("empty: self-attention" elided)
+        self.query.setPlaceholderText(self.tr("= sentence"))
 
     def changeEvent(self, event):
         if event.type() == QtCore.QEvent.Type.LanguageChange:

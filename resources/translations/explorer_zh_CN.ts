@@ -2728,8 +2728,8 @@
         <translation>探针</translation>
     </message>
     <message>
-        <source>24 random symbols, then the same again</source>
-        <translation>24 个随机符号，再重复一遍</translation>
+        <source>24 random symbols ×2</source>
+        <translation>24 个随机符号，重复两遍</translation>
     </message>
     <message>
         <source>Type a text the heads read (characters the model knows), or leave it empty</source>
@@ -4598,8 +4598,8 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>答案：{0}。</translation>
     </message>
     <message>
-        <source>The highest score stays the highest: &apos;{key}&apos; scores {raw:.2f}, and {scaled:.2f} after dividing by {divisor:.2f}. A positive divisor never changes the order.</source>
-        <translation>最高分仍然最高：“{key}”的得分是 {raw:.2f}，除以 {divisor:.2f} 之后是 {scaled:.2f}。除以一个正数永远不会改变大小顺序。</translation>
+        <source>&apos;{key}&apos; stays the highest: {raw:.2f} ÷ {divisor:.2f} = {scaled:.2f}. A positive divisor keeps the order.</source>
+        <translation>“{key}”仍然最高：{raw:.2f} ÷ {divisor:.2f} = {scaled:.2f}。除以正数不改变大小顺序。</translation>
     </message>
     <message>
         <source>Soft attention blends the values: {soft}. Hard attention keeps only &apos;{key}&apos;: {hard}. The largest change is {change:.2f}.</source>
@@ -4645,8 +4645,8 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>查询，留空即为自注意力（Ctrl+K）；回车：回到图示</translation>
     </message>
     <message>
-        <source>empty: self-attention</source>
-        <translation>留空：自注意力</translation>
+        <source>= sentence</source>
+        <translation>＝句子</translation>
     </message>
 </context>
 <context>
@@ -6103,12 +6103,16 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>步</translation>
     </message>
     <message>
-        <source>training loss</source>
-        <translation>训练损失</translation>
+        <source>Loss</source>
+        <translation>损失</translation>
     </message>
     <message>
-        <source>held-out loss</source>
-        <translation>留出集损失</translation>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>held out</source>
+        <translation>留出集</translation>
     </message>
     <message>
         <source>held-out accuracy</source>

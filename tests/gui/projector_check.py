@@ -150,9 +150,52 @@ def cut_problems(window) -> list[str]:
             problems.append(f"{name(w)} elides its item to {w.shown_text()!r}")
         if isinstance(w, ElidedLabel) and w.text() and w.shown_text() != w.text():
             problems.append(f"{name(w)} elides its text to {w.shown_text()!r}")
+        if isinstance(w, QtWidgets.QProgressBar) and w.isTextVisible() and w.text():
+            need = w.fontMetrics().horizontalAdvance(w.text())
+            if need > w.width() - 8:  # its text wraps and is cut ("0 of 300 / steps")
+                problems.append(f"{name(w)} cuts its text {w.text()!r} ({need} px in {w.width()})")
+        if isinstance(w, QtWidgets.QLineEdit) and not w.text() and w.placeholderText():
+            room = placeholder_room(w)
+            need = w.fontMetrics().horizontalAdvance(w.placeholderText())
+            if need > room:  # Qt elides it: "留空：自注…"
+                problems.append(
+                    f"{name(w)} elides its placeholder {w.placeholderText()!r} ({need} px in {room})"
+                )
         if isinstance(w, QtWidgets.QLabel) and _read_as_html(w) and TOKEN_TAG.search(w.text()):
             problems.append(f"{name(w)} reads a token as HTML (<s> strikes the text through)")
     return problems
+
+
+def placeholder_room(edit: QtWidgets.QLineEdit) -> int:
+    """The width a line edit draws its placeholder in (its contents, its text margins, and the
+    2 px Qt keeps at each side)."""
+    option = QtWidgets.QStyleOptionFrame()
+    edit.initStyleOption(option)
+    contents = edit.style().subElementRect(QtWidgets.QStyle.SubElement.SE_LineEditContents, option, edit)
+    margins = edit.textMargins()
+    return contents.width() - margins.left() - margins.right() - 4
+
+
+def sideways_problems(view: QtWidgets.QWidget) -> list[str]:
+    """A lab page beside the lesson scrolls sideways: something in it is wider than its column,
+    and the status line, a legend and the weights label are cut at the right edge."""
+    return [
+        f"{name(area)} scrolls sideways: its content {QtWidgets.QWidget.width(area.widget())} px in "
+        f"{QtWidgets.QWidget.width(area.viewport())}"
+        for area in view.findChildren(QtWidgets.QScrollArea)
+        if area.isVisible() and area.widget() is not None and area.horizontalScrollBar().isVisible()
+    ]
+
+
+def question_below_the_fold(window) -> bool:
+    """The step's question (its words, the answer after Reveal, its buttons) reaches below the
+    lesson column's view as the step opens: the class would need the column's scroll bar."""
+    lesson = window.classroom.lesson
+    panel, view = lesson.question, lesson.body_scroll.viewport()
+    if not panel.isVisible() or not view.isAncestorOf(panel):
+        return False
+    bottom = panel.mapTo(view, QtCore.QPoint(0, panel.height())).y()
+    return bottom > view.height() + 1
 
 
 TOKEN_TAG = re.compile(r"</?s>|<unk|<pad>|<mask>")  # XLM-R's markers, which Qt reads as tags

@@ -28,14 +28,22 @@ from explorer.gui.main_window import typing_in
 from explorer.gui.views.stages import STAGE_PANELS
 
 from .helpers import ANIMAL, WAIT_MS, click_cell
-from .projector_check import all_problems, cut_problems, title_problems
+from .projector_check import (
+    all_problems,
+    cut_problems,
+    question_below_the_fold,
+    sideways_problems,
+    title_problems,
+)
 from .test_labs_at_a_projector import too_small
 
 SIXTEEN = ANIMAL + " today"
 # Lab steps whose training curves (or the picture beside them) still take under 40 % of the
 # stage beside the lesson at 1024×768: the lab pages' layout, not the lesson's (the length
 # curve misses by 3 px in English)
-SMALL_FIGURES = {"vision.train", "lm.phase_change", "local.train", "translation.length_curve"}
+SMALL_FIGURES = {"translation.length_curve"}
+# the steps that show a lab's training page (the shared explorer.gui.lab.training page)
+TRAINING_STEPS = ("translation.learn", "vision.train", "lm.phase_change", "local.train")
 TEXT_FIELDS = (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)
 
 
@@ -120,11 +128,18 @@ def walk(qtbot, w, language: str, questions: bool) -> dict[int, str]:
             assert not w.classroom.zoom_combo.isVisible(), where
             if step.tab in s.labs and step.id not in SMALL_FIGURES:  # readable from the back: 40 %
                 assert not too_small(w.tabs.current_view()), (where, too_small(w.tabs.current_view()))
+            if step.tab in s.labs:  # a page wider than its column is cut at the right edge
+                assert not sideways_problems(w.tabs.current_view()), (
+                    where,
+                    sideways_problems(w.tabs.current_view()),
+                )
         problems = focus_problem(w) + cut_problems(w) + all_problems(w) + title_problems(w)
         assert not problems, (where, problems)
         if questions:
+            assert not question_below_the_fold(w), (where, "the question needs the lesson's scroll bar")
             answer(qtbot, w)
             assert not focus_problem(w) + cut_problems(w), where  # the answer whole, Reveal on screen
+            assert not question_below_the_fold(w), (where, "the answer needs the lesson's scroll bar")
         press(qtbot, w, QtCore.Qt.Key.Key_Right)
         settle(qtbot, w)
     return pictures
@@ -362,6 +377,28 @@ def test_right_on_the_clicked_tab_bar_with_the_lesson_closed_is_the_lesson_s_key
     settle(qtbot, w)
     press(qtbot, w, QtCore.Qt.Key.Key_Left)  # ← likewise opens it, without stepping back
     assert s.lesson_visible and s.lesson_step == step_index("attention.scores") + 1
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_the_training_pages_fit_their_column_at_both_text_sizes(qtbot, projector, language):
+    """The shared training page beside the lesson at A and A+: nothing wider than its column
+    (it scrolled sideways, the status line, the second legend and the weights label cut at
+    the right edge); at A nothing cut anywhere and its figures take two fifths of the stage."""
+    w = projector
+    w.state.set_language(language)
+    for zoom in (0, 1):
+        w.state.set_text_zoom(zoom)
+        for step_id in TRAINING_STEPS:
+            w.state.set_lesson_step(step_index(step_id))
+            settle(qtbot, w)
+            qtbot.wait(30)
+            view = w.tabs.current_view()
+            where = (language, zoom, step_id)
+            assert not sideways_problems(view), (where, sideways_problems(view))
+            if zoom == 0:
+                assert not cut_problems(w), (where, cut_problems(w))
+                assert not too_small(view), (where, too_small(view))
+    w.state.set_text_zoom(0)
 
 
 @pytest.mark.xfail(

@@ -433,11 +433,12 @@ class EndedRun:
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])
 def test_the_curves_legends_fit_their_plots_on_the_projector(qtbot, make_window, language):
-    """Each plot's title and legend share one line: every series named (a finished text run,
-    the phase change marked) fits the plot's width at 1024×768 with the lesson open."""
+    """Each plot's title and legend in at most two lines, broken only between entries: every
+    series named (a finished text run, the phase change marked) at 1024×768 with the lesson
+    open, where the two plots sit side by side."""
     from PySide6 import QtGui
 
-    from explorer.gui.lab.curves import title_html
+    from explorer.gui.lab.curves import packed, title_parts
 
     window = make_window(SMALL, size=(1024, 768))
     window.state.set_language(language)
@@ -453,8 +454,16 @@ def test_the_curves_legends_fit_their_plots_on_the_projector(qtbot, make_window,
     curves = page.content.curves(view.lab, EndedRun(), 200)
     assert [len(c.series) for c in curves] == [5, 5]  # training, both halves, held out, the phase
     px = page._style().font.pixelSize()
-    for plot, c in zip(page.plots, curves):
+
+    def width(html: str) -> float:
         document = QtGui.QTextDocument()
         document.setDefaultFont(QtWidgets.QApplication.font())
-        document.setHtml(f"<span style='font-size:{px}px'>{title_html(c)}</span>")
-        assert document.idealWidth() <= plot.width(), (c.title, document.idealWidth(), plot.width())
+        document.setDocumentMargin(0)
+        document.setHtml(f"<span style='font-size:{px}px'>{html}</span>")
+        return document.idealWidth()
+
+    for plot, c in zip(page.plots, curves):
+        widths = [width(h) for h, _ in title_parts(c)]
+        assert max(widths) <= plot.width(), (c.title, widths, plot.width())
+        lines = packed(widths, plot.width(), width("&nbsp; "))
+        assert len(lines) <= 2, (c.title, widths, plot.width())

@@ -7,9 +7,11 @@ The window opens full screen in presentation mode with the lesson column open an
 on (or off); at every step xdotool presses → as the teacher does. At a question step it first
 clicks the last answer and then Reveal; on a lab's first step it clicks into the lab's first
 text field and presses Esc. At each step the script checks where the keyboard is (never in a
-text field after Esc or →), that every button, label and panel title shows its whole text,
-and on a lab's tab that every figure takes at least 40 % of the stage's height with its rows
-labelled (tests/gui/test_labs_at_a_projector.py's measure). It prints one line per step and
+text field after Esc or →), that every button, label, placeholder and panel title shows its
+whole text, that a question (and its answer after Reveal) fits the lesson column without its
+scroll bar, and on a lab's tab that nothing scrolls sideways and every figure takes at least
+40 % of the stage's height with its rows labelled (tests/gui/test_labs_at_a_projector.py's
+measure). It prints one line per step and
 exits 1 on any problem or a skipped step. Not collected by pytest (it needs the X server);
 tests/gui/test_classroom_walk.py is the offscreen walk CI runs.
 """
@@ -37,7 +39,12 @@ from explorer.core.config import AttentionConfig  # noqa: E402
 from explorer.core.engine import Engine  # noqa: E402
 from explorer.gui.app_setup import configure_app  # noqa: E402
 from explorer.gui.main_window import MainWindow  # noqa: E402
-from tests.gui.projector_check import cut_problems, title_problems  # noqa: E402
+from tests.gui.projector_check import (  # noqa: E402
+    cut_problems,
+    question_below_the_fold,
+    sideways_problems,
+    title_problems,
+)
 from tests.gui.test_labs_at_a_projector import too_small  # noqa: E402
 
 TEXT = (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)
@@ -75,6 +82,7 @@ def step_problems(window) -> list[str]:
             f"figure {what!r} {h} px < {least} px or rows unlabelled"
             for what, h, least, *_ in too_small(view)
         ]
+        problems += sideways_problems(view)
     return problems
 
 
@@ -132,6 +140,8 @@ def main() -> int:
             args.shots.mkdir(parents=True, exist_ok=True)
             window.screen().grabWindow(0).save(str(args.shots / f"step{i + 1:02d}.png"))
         problems = step_problems(window)
+        if question_below_the_fold(window):
+            problems.append("the question (the answer after Reveal) needs the lesson column's scroll bar")
         if typing(QtWidgets.QApplication.focusWidget()):
             problems.append("the keyboard is in a text field")
         xdotool("key", "Right")

@@ -146,6 +146,10 @@ class QuestionPanel(QtWidgets.QWidget):
         self.prompt.setText(f"<b>{_escape(label)}</b> {_escape(prompt)} {status}".strip())
         self._show_choices([lesson_text(c) for c in question.choices])
         self.reveal_button.setEnabled(not prediction.revealed)
+        # revealed, the buttons have done their work (the words say the class's answer): their
+        # row goes, and the answer fits the lesson column without its scroll bar
+        for button in (*self.choice_buttons, self.reveal_button):
+            button.setVisible(not prediction.revealed)
 
     def _show_choices(self, labels: list[str]) -> None:
         if [b.text() for b in self.choice_buttons] != labels:
@@ -216,8 +220,8 @@ class QuestionPanel(QtWidgets.QWidget):
         keys = trace.tokens_key
         if question.answer == "scale_keeps_winner":
             why = self.tr(
-                "The highest score stays the highest: '{key}' scores {raw:.2f}, and {scaled:.2f} after "
-                "dividing by {divisor:.2f}. A positive divisor never changes the order."
+                "'{key}' stays the highest: {raw:.2f} ÷ {divisor:.2f} = {scaled:.2f}. A positive divisor "
+                "keeps the order."
             ).format(key=keys[n["scaled_key"]], raw=n["raw"], scaled=n["scaled"], divisor=n["divisor"])
         else:
             why = self.tr(

@@ -435,7 +435,8 @@ class CurvePlot(QtWidgets.QWidget):
 
     def _break_title(self, label, width: float) -> None:
         """The title's lines broken between its parts where they do not fit ``width``."""
-        lines = packed([w for _, w in self._parts], width, self._gap)
+        room = width - 2 * label.item.document().documentMargin()  # the text's own width
+        lines = packed([w for _, w in self._parts], room, self._gap)
         body = "<br>".join(TITLE_GAP.join(self._parts[k][0] for k in line) for line in lines)
         if body == self._title_body:
             return

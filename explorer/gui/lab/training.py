@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 
 import numpy as np
 from PySide6 import QtCore, QtWidgets
@@ -73,8 +74,11 @@ class TrainingPage(QtWidgets.QWidget):
         lab: LabState,
         content: TrainingContent,
         side: QtWidgets.QWidget | None = None,
+        controls: Sequence[QtWidgets.QWidget] = (),
         parent=None,
     ):
+        """``side``: a figure beside the curves (hidden, it leaves them the width);
+        ``controls``: a lab's own settings of a run, in the plan's row after the seed."""
         super().__init__(parent)
         self.state, self.lab, self.content, self.side = state, lab, content, side
         outer = QtWidgets.QVBoxLayout(self)
@@ -93,12 +97,15 @@ class TrainingPage(QtWidgets.QWidget):
         self.seed_label.setBuddy(self.seed)
         self.train_button, self.cancel_button = QtWidgets.QPushButton(), QtWidgets.QPushButton()
         self.progress = QtWidgets.QProgressBar()
-        self.progress.setTextVisible(True)
+        # no words on the bar: the status line says "Step 120 of 300", and in a narrow column a
+        # squeezed bar wrapped its words out of sight ("0 of 300 / steps")
+        self.progress.setTextVisible(False)
         for w in (
             self.steps_label,
             self.steps,
             self.seed_label,
             self.seed,
+            *controls,
             self.train_button,
             self.cancel_button,
         ):
@@ -131,6 +138,7 @@ class TrainingPage(QtWidgets.QWidget):
         body.addLayout(self.curves_grid, 3)
         if side is not None:
             body.addWidget(side, 2)
+            side.installEventFilter(self)  # shown or hidden, it takes the curves' width or leaves it
         layout.addLayout(body, 1)
         self.body = body
         self.focused = False  # a projector: the curves and the side in one row, each the body's height
@@ -298,8 +306,14 @@ class TrainingPage(QtWidgets.QWidget):
             self.body.setStretch(1, 3 if on else 2)
             self._arrange()
 
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.side and event.type() in (QtCore.QEvent.Type.Show, QtCore.QEvent.Type.Hide):
+            self._arrange()
+        return super().eventFilter(watched, event)
+
     def _arrange(self) -> None:
-        room = self.width() * (3 / 5 if self.side is not None else 1)  # the curves' share of the body
+        beside_side = self.side is not None and not self.side.isHidden()
+        room = self.width() * (3 / 5 if beside_side else 1)  # the curves' share of the body
         # side by side where there is the width, and in a column taller than wide (beside a
         # figure on a projector), where stacked they would be flat strips
         beside = room >= SIDE_BY_SIDE_PX or self.height() > self.width() or self.focused

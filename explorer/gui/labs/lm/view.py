@@ -410,7 +410,8 @@ class LMView(View):
             )
         )
         self.probe_label.setText(translate("LMView", "Probe"))
-        self.probe.setPlaceholderText(translate("LMView", "24 random symbols, then the same again"))
+        # whole beside the lesson at 1024×768 ("24 random symbols, then the same again" elided)
+        self.probe.setPlaceholderText(translate("LMView", "24 random symbols ×2"))
         self.probe.setToolTip(
             translate("LMView", "Type a text the heads read (characters the model knows), or leave it empty")
         )

@@ -43,22 +43,20 @@ class TranslationTraining(TrainingContent):
         losses = run.losses if run is not None else []
         evals = run.eval_steps if run is not None else []
         exact = run.series("exact_match") if run is not None else []
+        # one series a plot: its name is the title, which wraps in a narrow plot (a legend
+        # entry never breaks: beside the lesson two plots would be wider than their column)
+        loss_name = translate("Translation", "training loss")
+        accuracy_name = translate("Translation", "held-out exact match")
         loss = Series(
-            translate("Translation", "training loss"),
-            np.arange(1, len(losses) + 1),
-            np.asarray(losses),
-            LOSS_COLOUR,
+            loss_name, np.arange(1, len(losses) + 1), np.asarray(losses), LOSS_COLOUR, in_legend=False
         )
         accuracy = Series(
-            translate("Translation", "held-out exact match"),
-            np.asarray(evals),
-            np.asarray(exact),
-            ACCURACY_COLOUR,
-            dots=True,
+            accuracy_name, np.asarray(evals), np.asarray(exact), ACCURACY_COLOUR, dots=True, in_legend=False
         )
         return [
-            Curves(series=[loss], x_label=step, x_range=(0.0, steps), marker=shown_step),
+            Curves(title=loss_name, series=[loss], x_label=step, x_range=(0.0, steps), marker=shown_step),
             Curves(
+                title=accuracy_name,
                 series=[accuracy],
                 x_label=step,
                 x_range=(0.0, steps),

@@ -36,7 +36,7 @@ from explorer.appstate.local_window import (
 from explorer.gui import theme
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.elided import ElidedCombo
-from explorer.gui.flow import FlowLayout
+from explorer.gui.flow import FlowLayout, together
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import Curves, Series
 from explorer.gui.lab.training import TrainingContent, TrainingPage
@@ -129,15 +129,21 @@ class LocalTraining(TrainingContent):
         losses = run.losses if run is not None else []
         evals = run.eval_steps if run is not None else []
         share = run.series("window_share") if run is not None else []
+        # one series a plot: its name is the title, which wraps in a narrow plot (a legend
+        # entry never breaks, and would keep two plots side by side wider than the page)
+        loss = translate("LocalWindow", "training loss (mean of the two)")
+        within = translate("LocalWindow", "p_t within 1 of the truth")
         return [
             Curves(
-                series=[Series(translate("LocalWindow", "training loss (mean of the two)"),
-                               np.arange(1, len(losses) + 1), np.asarray(losses), LOSS_COLOUR)],
+                title=loss,
+                series=[Series(loss, np.arange(1, len(losses) + 1), np.asarray(losses), LOSS_COLOUR,
+                               in_legend=False)],
                 x_label=step, x_range=(0.0, steps), marker=shown_step,
             ),
             Curves(
-                series=[Series(translate("LocalWindow", "p_t within 1 of the truth"),
-                               np.asarray(evals), np.asarray(share), SHARE_COLOUR, dots=True)],
+                title=within,
+                series=[Series(within, np.asarray(evals), np.asarray(share), SHARE_COLOUR, dots=True,
+                               in_legend=False)],
                 x_label=step, x_range=(0.0, steps), y_range=(0.0, 1.0), goal=lab.GOAL.at_least,
                 marker=shown_step,
             ),
@@ -193,7 +199,9 @@ class LocalWindowView(View):
         for w in (self.task_label, self.task_box, self.source_label, self.source_edit, self.examples, self.model_label, self.model_box,
                   self.window_label, self.window_slider):  # fmt: skip
             row.add(w, stretch=w is self.source_edit)
-        layout.addLayout(row)
+        self.pickers = QtWidgets.QWidget()  # the task, the text, the model and D shown
+        self.pickers.setLayout(row)
+        layout.addWidget(self.pickers)
         self.message = QtWidgets.QLabel()
         self.message.setWordWrap(True)
         self.message.setVisible(False)
@@ -212,13 +220,17 @@ class LocalWindowView(View):
         inside.setContentsMargins(0, 0, 0, 0)
         inside.addWidget(canvases, 1)
         inside.addWidget(self.summary)
-        side = QtWidgets.QWidget()
-        side_layout = QtWidgets.QFormLayout(side)
         self.train_window = QtWidgets.QSpinBox()
         self.train_window.setRange(*WINDOW_RANGE)
         self.train_window_label = QtWidgets.QLabel()
-        side_layout.addRow(self.train_window_label, self.train_window)
-        self.training = TrainingPage(self.state, self.lstate, LocalTraining(), side=side)
+        self.train_window_label.setBuddy(self.train_window)
+        # the run's D in the plan's row: the curves get the page's width, side by side
+        self.training = TrainingPage(
+            self.state,
+            self.lstate,
+            LocalTraining(),
+            controls=(together(self.train_window_label, self.train_window),),
+        )
         self.pages = QtWidgets.QTabWidget()
         self.pages.addTab(windows, "")
         self.pages.addTab(self.training, "")
@@ -234,6 +246,7 @@ class LocalWindowView(View):
             canvas.stepClicked.connect(self.lstate.select)
         self.training.started.connect(lambda: self.pages.setCurrentIndex(TRAIN_PAGE))
         self.pages.currentChanged.connect(lambda _: self.is_shown() and self.request())
+        self.pages.currentChanged.connect(lambda _: self._focus_training())
 
     def _on_example(self, index: int) -> None:
         text = self.examples.itemData(index)
@@ -431,6 +444,13 @@ class LocalWindowView(View):
             canvas.set_style(max(px, look.figure_px), t.plot_fg, t.plot_bg, t.accent, t.muted)
         self.training.restyle()
         self._show_summary()  # presentation mode leaves the legend to the tooltip
+        self._focus_training()  # presentation mode may have changed
+
+    def _focus_training(self) -> None:
+        """On a projector the training page has the tab to itself: the pickers of the windows
+        shown (the task, the text, the model, D) make room for its curves, and come back with
+        the windows' page (the run's D is in the training page's own row)."""
+        self.pickers.setVisible(not (self.state.presentation and self.pages.currentIndex() == TRAIN_PAGE))
 
     def retranslate(self) -> None:
         self.task_label.setText(translate("LocalWindow", "Task:"))

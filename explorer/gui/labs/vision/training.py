@@ -48,18 +48,22 @@ class VisionTraining(TrainingContent):
             if run is not None
             else (lambda _: np.zeros(0))
         )
+        accuracy = translate("VisionView", "held-out accuracy")
+        # short legend entries, the accuracy's name as its title: beside the map on a projector
+        # each plot is a third of the tab wide (an entry never breaks, a title wraps)
         return [
             Curves(
+                title=translate("VisionView", "Loss"),
                 series=[
                     Series(
-                        translate("VisionView", "training loss"),
+                        translate("VisionView", "training"),
                         np.arange(1, len(losses) + 1),
                         np.asarray(losses),
                         LOSS,
                         1.5,
                     ),
                     Series(
-                        translate("VisionView", "held-out loss"),
+                        translate("VisionView", "held out"),
                         evals,
                         series("held_out_loss"),
                         HELD_OUT,
@@ -71,15 +75,8 @@ class VisionTraining(TrainingContent):
                 marker=shown_step,
             ),
             Curves(
-                series=[
-                    Series(
-                        translate("VisionView", "held-out accuracy"),
-                        evals,
-                        series("accuracy"),
-                        ACCURACY,
-                        dots=True,
-                    )
-                ],
+                title=accuracy,
+                series=[Series(accuracy, evals, series("accuracy"), ACCURACY, dots=True, in_legend=False)],
                 x_label=step,
                 x_range=(0.0, steps),
                 y_range=(0.0, 1.0),
