@@ -194,6 +194,8 @@ def test_a_text_no_format_writes_says_so_beside_the_answer(qtbot, translation):
     window, view = translation
     said = type_date(qtbot, window, view, "hello world")
     assert "Not a date in any format the models were trained on" in said
+    # first, where the few lines of the box on a projector show it, before why there is no score
+    assert said.index("Not a date") < said.index("No alignment score")
     said = type_date(qtbot, window, view, "9 May 2018 😀🎉")
     assert "without the unknown characters it reads 2018-05-09" in said
     assert "U+1F600" in said and "U+1F389" in said  # named, where a font has no glyph for them

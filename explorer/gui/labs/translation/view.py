@@ -291,7 +291,10 @@ class TranslationView(View):
             parts.append(html.escape(misses_text(misses)))
         if said:
             colour = theme.look(self.state).theme.accent
-            parts.append(f"<span style='color:{colour}'>{html.escape(self.notice_text)}</span>")
+            notice = f"<span style='color:{colour}'>{html.escape(self.notice_text)}</span>"
+            # no score: what the text is (not a date, two readings) matters more than why no
+            # score, and the box shows its first lines only on a projector
+            parts.insert(0 if self.trace.alignment_score is None else len(parts), notice)
         self.score_label.setText("<br>".join(parts))
         self.score_label.setToolTip(
             " ".join([head, misses_text(misses) if misses else "", self.notice_text]).strip()
