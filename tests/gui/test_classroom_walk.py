@@ -35,7 +35,7 @@ SIXTEEN = ANIMAL + " today"
 # Lab steps whose training curves (or the picture beside them) still take under 40 % of the
 # stage beside the lesson at 1024×768: the lab pages' layout, not the lesson's (the length
 # curve misses by 3 px in English)
-SMALL_FIGURES = {"vision.train", "lm.phase_change", "local.train", "translation.length_curve"}
+SMALL_FIGURES = {"vision.train", "lm.phase_change", "local.train"}
 TEXT_FIELDS = (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)
 
 
