@@ -78,12 +78,22 @@ def ensure_cjk_fallback() -> None:
         QtWidgets.QApplication.setFont(app_font)
 
 
+# How long a Python thread keeps the interpreter lock while another waits for it (Python's
+# default is 5 ms). The window's thread shares the lock with training threads whose Python runs
+# between torch calls (and a lab run's batches are drawn in pure Python): at 5 ms each of its
+# many waits in one paint could last that long. At 1 ms the Why-attention window bench
+# (bench/why_attention_window.py --switch-interval) had fewer ticks over 50 ms while two models
+# trained (12 and 12 against 16 and 16, two runs each) and no slower training.
+SWITCH_INTERVAL_S = 0.001
+
+
 def configure_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
     """The QApplication, configured once (later calls return it unchanged)."""
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(argv or [sys.argv[0]])
     if app.property("explorer-configured"):
         return app
     app.setProperty("explorer-configured", True)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     app.setApplicationName(APP_NAME)
     from explorer.resources import app_icon_paths
 
