@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from explorer.core.config import AttentionConfig
+    from explorer.core.decoding import HeadSet
     from explorer.core.engine import Engine
     from explorer.core.trace import AttentionTrace
     from explorer.seq2seq.trace import TranslationTrace
@@ -226,21 +227,25 @@ def trace(
         asked = DecoderRequests.of(
             next_tokens, generate, decoding, decoding_temperature, top_k, config.seed, ablate, ablation
         )
-        result = _trace(config, strict_device, convert_weights, asked.next_tokens)
+        result = _trace(config, strict_device, convert_weights, asked.next_tokens, asked.ablation)
         asked.answer(engine(), config, result)
         if all_layers:
-            result.layer_weights = engine().layer_weights(config)
+            result.layer_weights = engine().layer_weights(config, heads=asked.ablation)
         return result
 
 
 def _trace(
-    config: AttentionConfig, strict_device: bool, convert_weights: bool, next_tokens: int = 0
+    config: AttentionConfig,
+    strict_device: bool,
+    convert_weights: bool,
+    next_tokens: int = 0,
+    heads: HeadSet | None = None,
 ) -> AttentionTrace:
     from explorer.models.errors import NeedsConversion
 
     shared = engine()
     try:
-        return shared.trace(config, strict_device=strict_device, next_tokens=next_tokens)
+        return shared.trace(config, strict_device=strict_device, next_tokens=next_tokens, heads=heads)
     except NeedsConversion as exc:
         if not convert_weights:
             raise ExplorerError(Message.of("api.needs_conversion", problem=message_of(exc))) from exc
@@ -248,7 +253,7 @@ def _trace(
 
         convert(exc.source)
         shared.forget_model(config.model_dir or exc.folder)
-        return shared.trace(config, strict_device=strict_device, next_tokens=next_tokens)
+        return shared.trace(config, strict_device=strict_device, next_tokens=next_tokens, heads=heads)
 
 
 @_known_options

@@ -151,7 +151,9 @@ def trace_main(argv: list[str]) -> int:
         if selection.heads is not None:  # refuse an impossible head before computing anything
             selection.heads_of(config.heads or engine.source_info(config).default_heads)
         try:
-            trace = engine.trace(config, strict_device=args.strict_device, next_tokens=args.next_tokens)
+            trace = engine.trace(
+                config, strict_device=args.strict_device, next_tokens=args.next_tokens, heads=asked.ablation
+            )
         except NeedsConversion as exc:
             if not args.convert_weights:
                 fail(f"{exc}; re-run with --convert-weights to convert them")
@@ -161,10 +163,12 @@ def trace_main(argv: list[str]) -> int:
             if sys.stdout is not None:
                 print(f"note: converted {exc.source} to {converted}")
             engine.forget_model(args.model_dir or exc.folder)
-            trace = engine.trace(config, strict_device=args.strict_device, next_tokens=args.next_tokens)
+            trace = engine.trace(
+                config, strict_device=args.strict_device, next_tokens=args.next_tokens, heads=asked.ablation
+            )
         asked.answer(engine, config, trace)
         if args.html is not None:  # the page switches between every layer
-            trace.layer_weights = engine.layer_weights(config)
+            trace.layer_weights = engine.layer_weights(config, heads=asked.ablation)
     except (ConfigError, ModelError, NotFinite) as exc:
         fail(str(exc))
     except MemoryError:

@@ -234,6 +234,21 @@ ENGINE = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
+        "heads {heads} off (zeroed before W_O): every stage is from the forward with them off; an off head's weights still show what it computed",
+        "engine.heads_off_zero",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "heads {heads} off (each replaced by its mean output over the text, before W_O): every stage is from the forward with them off; an off head's weights still show what it computed",
+        "engine.heads_off_mean",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "heads {heads} off: the stages shown are an encoder's with every head on; the output vectors' cosine says what turning them off changes",
+        "engine.heads_off_encoder",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
         "{model} has {heads} query heads over {kv_heads} K/V heads with positions turned inside each head: its head count cannot be changed (leave heads unset)",
         "engine.decoder_heads_fixed",
     ),

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from explorer.appstate.decoding import DecodingOptions
 from explorer.appstate.matrix_zoom import Blocks
 from explorer.core.config import AttentionConfig
 from explorer.core.engine import Engine
@@ -303,14 +304,21 @@ def accepts_should_stop(fn: Callable[..., object]) -> bool:
 
 
 def prepare_trace(
-    engine: Engine, config: AttentionConfig, should_stop: Callable[[], bool] | None = None
+    engine: Engine,
+    config: AttentionConfig,
+    should_stop: Callable[[], bool] | None = None,
+    decoding: DecodingOptions | None = None,
 ) -> PreparedTrace:
     """The worker's job for the window: the trace, its source and the display arrays. A newer
     request stops it between encoder layers, before the attention and between heads of the
-    display reduction."""
-    if should_stop is not None and accepts_should_stop(engine.trace):
-        trace = engine.trace(config, should_stop=should_stop)
-    else:
-        trace = engine.trace(config)
+    display reduction. ``decoding``: its heads off, when the model has them, shape the trace."""
     source = engine.source_info(config)
+    heads = None
+    if decoding is not None and source.source == "pretrained":
+        heads = decoding.head_set(source.layers, source.default_heads)
+    extra: dict[str, Any] = {} if heads is None else {"heads": heads}
+    if should_stop is not None and accepts_should_stop(engine.trace):
+        trace = engine.trace(config, should_stop=should_stop, **extra)
+    else:
+        trace = engine.trace(config, **extra)
     return PreparedTrace(trace, source, display_arrays(trace, should_stop=should_stop))

@@ -322,6 +322,10 @@ class HeadSet:
     def ablation(self) -> Ablation:
         return Ablation(self.heads, self.mode)
 
+    def names(self) -> str:
+        """ "0.1, 2.3": the heads as the command line names them."""
+        return ", ".join(f"{layer}.{head}" for layer, head in sorted(self.heads))
+
     def describe(self) -> dict[str, Any]:
         return {
             "heads": [f"{layer}.{head}" for layer, head in sorted(self.heads)],

@@ -26,7 +26,14 @@ from explorer import reading
 from explorer.core.attention import Projections, Settings, Stages, attend
 from explorer.core.causal_attention import DecoderStages, Rotary, attend_decoder, decoder_mask
 from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
-from explorer.core.decoder_pass import DecoderPass, attention_input, logits, rotary_for, run_decoder
+from explorer.core.decoder_pass import (
+    Ablation,
+    DecoderPass,
+    attention_input,
+    logits,
+    rotary_for,
+    run_decoder,
+)
 from explorer.core.decoder_pass import layer_projections as decoder_layer_projections
 from explorer.core.decoder_pass import next_tokens as top_next_tokens
 from explorer.core.decoding import (
@@ -52,6 +59,7 @@ from explorer.core.scoring import make_scoring_params
 from explorer.core.trace import STAGE_ARRAYS, AttentionTrace
 from explorer.messages import Message, message_of
 from explorer.models import catalogue, ready
+from explorer.models.ablation import HeadEdit
 from explorer.models.bert import BertEncoder, LayerWeights
 from explorer.models.decoder import DecoderWeights
 from explorer.models.decoder_config import DecoderConfig
@@ -107,6 +115,10 @@ class DecoderContext:
     window: int | None  # this layer's sliding window
     extra_divisor: float  # GPT-2's scale_attn_by_inverse_layer_idx: layer + 1
     fixed_heads: bool  # rotary or grouped heads: the head count is the model's
+    heads_off: HeadSet | None = None  # turned off in this forward (every layer, this one too)
+
+    def edit_for(self, layer: int) -> HeadEdit | None:
+        return None if self.heads_off is None else self.heads_off.ablation.edit_for(layer)
 
     @property
     def kv_heads(self) -> int:
@@ -240,7 +252,10 @@ class Engine:
 
     # -- the computation -----------------------------------------------------
     def layer_weights(
-        self, config: AttentionConfig, should_stop: Callable[[], bool] | None = None
+        self,
+        config: AttentionConfig,
+        should_stop: Callable[[], bool] | None = None,
+        heads: HeadSet | None = None,
     ) -> np.ndarray:
         """Attention weights of every layer, [layers, heads, n_q, n_k], for the overview.
 
@@ -249,9 +264,11 @@ class Engine:
         """
         info = self.source_info(config)
         if info.is_decoder and _own_attention(config):
-            return self._decoder_weights_every_layer(config, should_stop)
+            return self._decoder_weights_every_layer(config, should_stop, heads)
         layers = range(info.layers) if info.source == "pretrained" else [config.layer]
-        return np.stack([self.trace(config.with_(layer=layer), should_stop).weights for layer in layers])
+        return np.stack(
+            [self.trace(config.with_(layer=layer), should_stop, heads=heads).weights for layer in layers]
+        )
 
     def trace(
         self,
@@ -259,19 +276,23 @@ class Engine:
         should_stop: Callable[[], bool] | None = None,
         strict_device: bool = False,
         next_tokens: int = 0,
+        heads: HeadSet | None = None,
     ) -> AttentionTrace:
         """Compute every stage. ``should_stop()`` is consulted between the encoder's layers
         and before attention; when it answers True the call raises ``Cancelled``.
 
         An absent device or an out-of-memory error falls back to the CPU with a notice;
         ``strict_device`` raises ``DeviceUnavailable`` instead. ``next_tokens`` (a decoder):
-        the trace also holds the k most likely next tokens after every position."""
+        the trace also holds the k most likely next tokens after every position. ``heads``:
+        turned off — a decoder's stages come from the forward with them off (what enters the
+        layer, and the layer's own off heads left out of its concatenation); an encoder's are
+        computed with every head on, and a notice says so."""
         check_next_tokens(next_tokens)
         trace = self._on_some_device(
             config,
             should_stop,
             strict_device,
-            lambda device, notices, started: self._trace_on(config, device, notices, started),
+            lambda device, notices, started: self._trace_on(config, device, notices, started, heads),
         )
         if next_tokens:
             trace.next_tokens = self._next_tokens_of(config, trace, next_tokens)
@@ -405,9 +426,9 @@ class Engine:
         return self.next_tokens(config, k)
 
     def _decoder_weights_every_layer(
-        self, config: AttentionConfig, should_stop: Callable[[], bool] | None
+        self, config: AttentionConfig, should_stop: Callable[[], bool] | None, heads: HeadSet | None = None
     ) -> np.ndarray:
-        """[layers, heads, n, n] from one forward with the model's own attention."""
+        """[layers, heads, n, n] from one forward with the model's own attention (``heads`` off)."""
         model = self.decoder(config)
         self._local.should_stop = should_stop
         device, _ = choose_device(config.device)
@@ -415,7 +436,12 @@ class Engine:
         layers = range(model.config.num_hidden_layers)
         ids = torch.tensor(tok.ids, device=device)
         run = run_decoder(
-            model, ids, self._weights_on(model, device), keep_weights=layers, between_layers=self._check_stop
+            model,
+            ids,
+            self._weights_on(model, device),
+            keep_weights=layers,
+            ablation=_ablation_of(heads),
+            between_layers=self._check_stop,
         )
         return np.stack([run.weights[layer].cpu().numpy() for layer in layers])
 
@@ -451,9 +477,14 @@ class Engine:
             return work(torch.device("cpu"), notices, started)
 
     def _trace_on(
-        self, config: AttentionConfig, device: torch.device, notices: list[Message], started: float
+        self,
+        config: AttentionConfig,
+        device: torch.device,
+        notices: list[Message],
+        started: float,
+        heads_off: HeadSet | None = None,
     ) -> AttentionTrace:
-        prepared = self._prepare(config, device, notices)
+        prepared = self._prepare(config, device, notices, heads_off)
         width = prepared.projections.width
         heads = config.heads or prepared.default_heads
         decoder = prepared.decoder
@@ -520,6 +551,7 @@ class Engine:
                     decoder.rotary,
                     decoder_mask(mask, n_k, decoder.window, device),
                     params.to(device),
+                    edit_heads=None if regrouped else decoder.edit_for(config.layer),
                 )
             else:
                 stages = attend(
@@ -610,7 +642,13 @@ class Engine:
             raise Cancelled()
 
     # -- inputs ----------------------------------------------------------------
-    def _prepare(self, config: AttentionConfig, device: torch.device, notices: list[Message]) -> Prepared:
+    def _prepare(
+        self,
+        config: AttentionConfig,
+        device: torch.device,
+        notices: list[Message],
+        heads_off: HeadSet | None = None,
+    ) -> Prepared:
         sentence, dropped = clean_text(config.sentence)
         query, dropped_q = clean_text(config.query)
         if dropped + dropped_q:
@@ -622,7 +660,7 @@ class Engine:
             if model is None:
                 notices.append(Message.of("engine.pretrained_unavailable", problem=problem))
                 return self._prepare_random(config.with_(weights="random"), sentence, query, device, notices)
-            return self._prepare_pretrained(config, model, sentence, query, device, notices)
+            return self._prepare_pretrained(config, model, sentence, query, device, notices, heads_off)
         return self._prepare_random(config, sentence, query, device, notices)
 
     def _prepare_pretrained(
@@ -633,8 +671,17 @@ class Engine:
         query: str,
         device: torch.device,
         notices: list[Message],
+        heads_off: HeadSet | None = None,
     ) -> Prepared:
         layers = model.config.num_hidden_layers
+        heads_off = heads_off if heads_off is not None and heads_off.heads else None
+        if heads_off is not None:
+            heads_off.check(layers, model.config.num_attention_heads, model.name)
+            if isinstance(model, PretrainedDecoder):
+                key = f"engine.heads_off_{heads_off.mode}"
+            else:
+                key = "engine.heads_off_encoder"
+            notices.append(Message.of(key, heads=heads_off.names()))
         if config.layer >= layers:
             raise ConfigError.of(
                 "engine.layer_missing", layer=config.layer, model=model.name, last=layers - 1
@@ -669,7 +716,7 @@ class Engine:
         if isinstance(model, PretrainedDecoder):
             if query.strip():
                 raise ConfigError.of("engine.decoder_query", model=model.name)
-            return self._prepare_decoder(config, model, key_tok, unk, device)
+            return self._prepare_decoder(config, model, key_tok, unk, device, heads_off)
         x_key = self._hidden_state(model, key_tok.ids, config.layer, device)
         x_query = (
             x_key if query_tok is key_tok else self._hidden_state(model, query_tok.ids, config.layer, device)
@@ -703,10 +750,12 @@ class Engine:
         tok: Tokenized,
         unk: int,
         device: torch.device,
+        heads_off: HeadSet | None = None,
     ) -> Prepared:
-        """X = the hidden state entering the layer after its norm, from the cached forward."""
+        """X = the hidden state entering the layer after its norm, from the cached forward (with
+        ``heads_off`` turned off, when any)."""
         c, layer = model.config, config.layer
-        run = self._decoder_pass(model, tok.ids, device)
+        run = self._decoder_pass(model, tok.ids, device, heads_off)
         weights = self._weights_on(model, device)
         on_device = weights.layer(layer)
         x = attention_input(model, on_device, run.hidden[layer])
@@ -735,6 +784,7 @@ class Engine:
                 c.sliding_windows[layer],
                 float(layer + 1) if c.layer_scaled else 1.0,
                 _fixed_heads(c),
+                heads_off,
             ),
         )
 
@@ -874,6 +924,10 @@ class Engine:
             default_heads,
             config.weights,
         )
+
+
+def _ablation_of(heads: HeadSet | None) -> Ablation | None:
+    return heads.ablation if heads is not None and heads.heads else None
 
 
 def _fixed_heads(config: DecoderConfig) -> bool:

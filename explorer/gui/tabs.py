@@ -54,6 +54,7 @@ class TabHost(QtWidgets.QTabWidget):
         # arrows come only when even short ones do not fit: no tab is ever out of reach
         self.tabBar().setElideMode(QtCore.Qt.TextElideMode.ElideRight)
         self.tabBar().setUsesScrollButtons(True)
+        self.lab_menu_button = self._lab_menu()
         self.next_lab_action = self._lab_key("Ctrl+PgDown", +1)
         self.previous_lab_action = self._lab_key("Ctrl+PgUp", -1)
         self.retranslate()
@@ -67,7 +68,30 @@ class TabHost(QtWidgets.QTabWidget):
         """In a lesson on a projector the lesson picks the lab (and Ctrl+PgUp/PgDown still do):
         the row of lab buttons gives its line to the lab's figures."""
         s = self.context.state
-        self.labs_page.row.setVisible(not (s.presentation and s.lesson_visible))
+        hidden = s.presentation and s.lesson_visible
+        self.labs_page.row.setVisible(not hidden)
+        self.lab_menu_button.setVisible(hidden and bool(self._labs))  # the mouse's way to a lab
+
+    def _lab_menu(self) -> QtWidgets.QToolButton:
+        """A button at the bar's end that lists the labs: it costs the figures no line."""
+        button = QtWidgets.QToolButton(self)
+        button.setPopupMode(QtWidgets.QToolButton.ToolButtonPopupMode.InstantPopup)
+        button.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # the keys stay with the stage
+        button.setAutoRaise(True)
+        menu = QtWidgets.QMenu(button)
+        for spec in self._labs:
+            action = menu.addAction("")
+            action.setCheckable(True)
+            action.triggered.connect(lambda _=False, tab=spec.tab: self.context.state.set_tab(tab_id(tab)))
+        menu.aboutToShow.connect(self._check_lab_menu)
+        button.setMenu(menu)
+        self.setCornerWidget(button, QtCore.Qt.Corner.TopRightCorner)
+        return button
+
+    def _check_lab_menu(self) -> None:
+        current = self.labs_page.current() if self.is_lab(self.current_tab()) else -1
+        for i, action in enumerate(self.lab_menu_button.menu().actions()):
+            action.setChecked(i == current)
 
     def _lab_key(self, key: str, delta: int) -> QtGui.QAction:
         action = QtGui.QAction(self)
@@ -194,6 +218,12 @@ class TabHost(QtWidgets.QTabWidget):
                 )
                 for s in self._labs
             ]
+        )
+        for action, spec in zip(self.lab_menu_button.menu().actions(), self._labs, strict=True):
+            action.setText(translate("Tabs", spec.title))
+        self.lab_menu_button.setText(translate("Tabs", "Labs") + " ▾")
+        self.lab_menu_button.setToolTip(
+            translate("Tabs", "Open a lab (Ctrl+PgDown / Ctrl+PgUp: the next or previous lab)")
         )
         self.next_lab_action.setText(translate("Tabs", "Next lab"))
         self.previous_lab_action.setText(translate("Tabs", "Previous lab"))

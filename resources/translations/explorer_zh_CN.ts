@@ -1064,6 +1064,21 @@
         <translation>第 {layer} 层用掩码 {mask} 代替了 {model} 的因果掩码计算：这不是模型训练时的方式（其他层和下一个词元仍用它的掩码）</translation>
     </message>
     <message>
+        <source>heads {heads} off (zeroed before W_O): every stage is from the forward with them off; an off head&apos;s weights still show what it computed</source>
+        <comment>engine.heads_off_zero</comment>
+        <translation>已关闭头 {heads}（在 W_O 之前置零）：每个阶段都来自关闭这些头后的前向计算；被关闭的头的权重仍显示它算出的结果</translation>
+    </message>
+    <message>
+        <source>heads {heads} off (each replaced by its mean output over the text, before W_O): every stage is from the forward with them off; an off head&apos;s weights still show what it computed</source>
+        <comment>engine.heads_off_mean</comment>
+        <translation>已关闭头 {heads}（在 W_O 之前，把每个头的输出换成它在整段文本上的平均）：每个阶段都来自关闭这些头后的前向计算；被关闭的头的权重仍显示它算出的结果</translation>
+    </message>
+    <message>
+        <source>heads {heads} off: the stages shown are an encoder&apos;s with every head on; the output vectors&apos; cosine says what turning them off changes</source>
+        <comment>engine.heads_off_encoder</comment>
+        <translation>已关闭头 {heads}：这里显示的是编码器在所有头都开着时的阶段；关闭它们带来的变化请看输出向量的余弦</translation>
+    </message>
+    <message>
         <source>{model} has {heads} query heads over {kv_heads} K/V heads with positions turned inside each head: its head count cannot be changed (leave heads unset)</source>
         <comment>engine.decoder_heads_fixed</comment>
         <translation>{model} 有 {heads} 个查询头、{kv_heads} 个 K/V 头，位置旋转在每个头内部进行：头的数目不能改变（请不要设置头数）</translation>
@@ -4916,6 +4931,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Small models trained while you watch: pick a lab in the row of buttons (Ctrl+PgDown / Ctrl+PgUp: the next or previous lab)</source>
         <translation>边看边训练的小模型：在按钮行里选一个实验（Ctrl+PgDown / Ctrl+PgUp：下一个或上一个实验）</translation>
+    </message>
+    <message>
+        <source>Open a lab (Ctrl+PgDown / Ctrl+PgUp: the next or previous lab)</source>
+        <translation>打开一个实验（Ctrl+PgDown / Ctrl+PgUp：下一个或上一个实验）</translation>
     </message>
     <message>
         <source>Next lab</source>

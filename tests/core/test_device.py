@@ -110,10 +110,10 @@ def gpu_that_runs_out(monkeypatch):
     monkeypatch.setattr(torch.cuda, "empty_cache", lambda: calls.append("empty_cache"))
     real = Engine._trace_on
 
-    def trace_on(self, config, device, notices, started):
+    def trace_on(self, config, device, notices, started, heads=None):
         if device.type == "cuda":
             raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
-        return real(self, config, device, notices, started)
+        return real(self, config, device, notices, started, heads)
 
     monkeypatch.setattr(Engine, "_trace_on", trace_on)
     return calls

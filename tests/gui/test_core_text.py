@@ -105,6 +105,7 @@ ALLOWED_LATIN = [
     "valid:",
     "cuda:N",
     "model_type",
+    "W_O",
     '"bert"',
     "layer_norm_eps",
     "type_vocab_size",
@@ -392,10 +393,10 @@ class Env:
         self.monkeypatch.setattr(torch.cuda, "empty_cache", lambda: None)
         real = Engine._trace_on
 
-        def trace_on(engine, config, device, notices, started):
+        def trace_on(engine, config, device, notices, started, heads=None):
             if device.type == "cuda":
                 raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
-            return real(engine, config, device, notices, started)
+            return real(engine, config, device, notices, started, heads)
 
         self.monkeypatch.setattr(Engine, "_trace_on", trace_on)
 
@@ -1585,6 +1586,22 @@ CASES = {
     ),
     "engine.mask_not_causal": Case(
         lambda env: decoder_notices(env, mask="none"), "computed with the mask none instead of"
+    ),
+    "engine.heads_off_zero": Case(
+        lambda env: Engine().trace(env.decoder_config(), heads=HeadSet.parse("0.1")).notices,
+        "heads 0.1 off (zeroed before W_O): every stage is from the forward with them off",
+    ),
+    "engine.heads_off_mean": Case(
+        lambda env: Engine().trace(env.decoder_config(), heads=HeadSet.parse("0.1,1.0", "mean")).notices,
+        "heads 0.1, 1.0 off (each replaced by its mean output",
+    ),
+    "engine.heads_off_encoder": Case(
+        lambda env: (
+            Engine()
+            .trace(AttentionConfig(sentence="the cat sat", device="cpu"), heads=HeadSet.parse("0.1"))
+            .notices
+        ),
+        "the stages shown are an encoder's with every head on",
     ),
     "engine.decoder_heads_fixed": Case(
         lambda env: raised(lambda: Engine().trace(env.decoder_config().with_(heads=2))),

@@ -10,6 +10,7 @@ import csv
 import json
 import threading
 
+import numpy as np
 import pytest
 import torch
 from PySide6 import QtCore
@@ -17,6 +18,7 @@ from PySide6 import QtCore
 from explorer.core.config import AttentionConfig
 from explorer.core.engine import Engine
 from explorer.gui.views.registry import Tab
+from tests.models.head_hooks import heads_off
 
 from .helpers import WAIT_MS, wait_trace
 from .test_model_picker import wait_model
@@ -120,10 +122,23 @@ def test_switch_a_head_off_and_see_the_next_tokens_before_and_after(
     wait_trace(qtbot, window, layer=2)
     qtbot.waitUntil(lambda: grid.prepared is window.prepared, timeout=WAIT_MS)
     assert not any(b.isChecked() for b in switches.buttons) and "1.2" in switches.elsewhere.text()
+    # layer 2's grid is the forward with head 1.2 off: what enters layer 2 changed
+    ids_t = torch.tensor([window.trace.token_ids_key])
+    ref = td.reference(gpt2_folder)
+    with heads_off(ref, {(1, 2)}), torch.no_grad():
+        expected = ref(ids_t, output_attentions=True).attentions[2][0].numpy()
+    np.testing.assert_allclose(grid.prepared.trace.weights, expected, atol=1e-5)
+    assert any("1.2 off" in str(n) for n in window.trace.notices)
     qtbot.mouseClick(switches.all_on, QtCore.Qt.MouseButton.LeftButton)
     assert window.state.decoding.options.heads_off == frozenset()
     answer = wait_answer(qtbot, window, panel, window.state.decoding.options)
     assert all(c.after is None for c in answer.choices)
+    # and every head on again: the plain forward's weights
+    with torch.no_grad():
+        plain = ref(ids_t, output_attentions=True).attentions[2][0].numpy()
+    qtbot.waitUntil(lambda: not any("off" in str(n) for n in window.trace.notices), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: grid.prepared is window.prepared, timeout=WAIT_MS)
+    np.testing.assert_allclose(grid.prepared.trace.weights, plain, atol=1e-5)
 
 
 def test_sample_with_a_temperature_and_a_top_k_then_write_it_again(qtbot, make_window, gpt2_folder, td):

@@ -139,6 +139,25 @@ def test_a_lab_opens_by_its_name_by_a_click_and_by_keys(qtbot, projector):
     assert {"Next lab", "Previous lab"} <= set(rows.values())
 
 
+def test_beside_the_lesson_a_menu_at_the_bar_s_end_opens_any_lab(qtbot, projector):
+    """The row of lab buttons gives its line to the figures in a lesson on a projector; the
+    mouse still reaches every lab, from a menu at the end of the tab bar."""
+    w, tabs = projector, projector.tabs
+    button = tabs.lab_menu_button
+    w.state.set_tab(LAB_TABS[0])
+    settle(qtbot, w)
+    assert not tabs.labs_page.row.isVisible() and button.isVisible()
+    assert tabs.cornerWidget(QtCore.Qt.Corner.TopRightCorner) is button and not cut_tabs(w)
+    actions = button.menu().actions()
+    assert [a.text() for a in actions] == [tabs.labs_page._titles[i][0] for i in range(len(LAB_TABS))]
+    actions[2].trigger()
+    assert w.state.tab == LAB_TABS[2] and tabs.built(LAB_TABS[2]).isVisible()
+    button.menu().aboutToShow.emit()
+    assert [a.isChecked() for a in actions] == [i == 2 for i in range(len(actions))]
+    w.state.show_lesson(False)  # the row is back: no menu
+    assert tabs.labs_page.row.isVisible() and not button.isVisible()
+
+
 def test_a_session_naming_a_lab_opens_it(qtbot, projector, make_window, tmp_path):
     w = projector
     w.state.set_tab("vit")

@@ -244,6 +244,48 @@ def test_turning_heads_off_changes_the_next_tokens(engine, decoder_folders):
         engine.ablate(config_for(folder), HeadSet.parse("3.0"))
 
 
+@pytest.mark.parametrize(("family", "mode"), [("gpt2", "zero"), ("llama", "mean")])
+def test_a_trace_with_heads_off_is_the_forward_with_them_off(engine, decoder_folders, family, mode):
+    """Heads off in layers 0 and 1: layer 1's weights (what enters it changed) and its output
+    (its own off head left out) equal transformers' forward with those heads' slices of the
+    output projection's input replaced (tests/models/head_hooks.py); layer 0's weights, before
+    any edit, equal the plain forward's."""
+    from tests.models.head_hooks import heads_off, output_projection
+
+    folder = decoder_folders(family)
+    ref = td.reference(folder)
+    off = HeadSet.parse("0.0, 0.1, 1.2", mode)
+    config = config_for(folder, layer=1)
+    trace = engine.trace(config, heads=off)
+    captured = {}
+    hook = output_projection(ref, 1).register_forward_hook(lambda m, a, out: captured.update(out=out[0]))
+    try:
+        with heads_off(ref, off.heads, mode), torch.no_grad():
+            attentions = ref(torch.tensor([trace.token_ids_key]), output_attentions=True).attentions
+    finally:
+        hook.remove()
+    np.testing.assert_allclose(trace.weights, attentions[1][0].numpy(), atol=TOLERANCE)
+    np.testing.assert_allclose(trace.output, captured["out"].numpy(), atol=1e-4)
+    plain = engine.trace(config)
+    assert float(np.abs(trace.weights - plain.weights).max()) > 1e-3  # the edit reached layer 1
+    first = engine.trace(config.with_(layer=0), heads=off)
+    np.testing.assert_allclose(first.weights, engine.trace(config.with_(layer=0)).weights, atol=1e-6)
+    assert any("0.0, 0.1, 1.2 off" in str(n) for n in trace.notices)
+    every = engine.layer_weights(config, heads=off)  # the page's every-layer view follows too
+    np.testing.assert_allclose(every[1], attentions[1][0].numpy(), atol=TOLERANCE)
+
+
+def test_the_trace_command_writes_the_stages_with_heads_off(decoder_folders, tmp_path):
+    folder, out = decoder_folders("gpt2"), tmp_path / "t.json"
+    args = ["trace", "--model-dir", str(folder), "--sentence", td.ENGLISH, "--layer", "1", "--device", "cpu"]
+    assert main([*args, "--ablate", "0.0,0.1", "--out", str(out)]) == 0
+    ablated = json.loads(out.read_text())
+    assert main([*args, "--out", str(out)]) == 0
+    plain = json.loads(out.read_text())
+    assert np.abs(np.array(ablated["weights"]) - np.array(plain["weights"])).max() > 1e-3
+    assert any("off" in n for n in ablated["notices"]) and ablated["ablation"]["heads"] == ["0.0", "0.1"]
+
+
 def test_turning_encoder_heads_off_measures_the_outputs(engine, folders):
     from tests.models import tiny
 
@@ -290,7 +332,8 @@ def test_the_trace_command_on_a_decoder(decoder_folders, tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "grouped-query attention" in printed and "wrote 3 tokens" in printed
     npz = tmp_path / "t.npz"
-    assert main([*args, "--stages", "Q_rotated,weights", "--only-heads", "3", "--out", str(npz)]) == 0
+    only = ["--stages", "Q_rotated,weights", "--only-heads", "3", "--ablate", "0.1,1.3"]  # the same forward
+    assert main([*args, *only, "--out", str(npz)]) == 0
     with np.load(npz, allow_pickle=False) as f:
         assert sorted(f.files) == ["Q_rotated", "meta_json", "weights"]
         np.testing.assert_allclose(f["Q_rotated"][0], np.array(data["Q_rotated"])[3])

@@ -230,6 +230,8 @@ class WhyAttentionView(View):
         self.sentence_box.setEditable(True)
         self.sentence_box.setInsertPolicy(QtWidgets.QComboBox.InsertPolicy.NoInsert)
         self.sentence_box.addItems(EXAMPLES)
+        # no inline completion: "J" would show an example's whole sentence while "J" is translated
+        self.sentence_box.setCompleter(None)
         self.sentence_box.setSizeAdjustPolicy(
             QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
@@ -529,14 +531,13 @@ class WhyAttentionView(View):
         step = STEPS[self.state.lesson_step].id if focus is not None else None
         if step != self._lesson_step:
             self._lesson_step = step
-            if step is not None:
+            if step is not None:  # arriving at a step: its page; the person may leave it after
                 self.lab.show_lesson_step(STEPS[self.state.lesson_step].stage)
+                self.pages.setCurrentIndex(CURVE_PAGE if focus == "curve" else SENTENCE_PAGE)
         accent = QtGui.QColor(theme.look(self.state).theme.accent)
         mark = {0: Mark(accent, 4)}
         self.fixed_map.set_marks(mark if focus == "maps" else {})
         self.attention_map.set_marks(mark if focus == "maps" else {})
-        if focus is not None:
-            self.pages.setCurrentIndex(CURVE_PAGE if focus == "curve" else SENTENCE_PAGE)
 
     # -- looks and words ---------------------------------------------------------------------------------
     def restyle(self) -> None:
