@@ -50,6 +50,7 @@ SHAPES = {
         bos_token_id=50256, eos_token_id=50256, torch_dtype="float32",
     ),
 }  # fmt: skip
+REAL_VOCABULARY = {"qwen": 151643, "gpt2": 50256}  # the BPE tokens of the real tokenizers, special ones apart
 TEXT = (
     "The animal did not cross the street because it was too tired. Attention lets every token look "
     "at every token before it, and a language model writes one token after another. "
@@ -57,22 +58,25 @@ TEXT = (
 
 
 def tokenizer_json(vocab_size: int, special: str) -> str:
-    """A byte-level BPE of ``vocab_size`` tokens: the 256 bytes, merges up to the size, one special."""
+    """A byte-level BPE of ``vocab_size`` tokens with the shape of a real one: the 256 bytes,
+    then merges of two short tokens (≤ 4 characters) drawn at random, so that tokens are 2–8
+    characters long as in GPT-2's or Qwen2's (Qwen2's: 151,643 tokens, ~151 k merges, ~7 MB)."""
+    import random
+
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
 
-    byte_chars = pre_tokenizers.ByteLevel.alphabet()
-    vocab = {c: i for i, c in enumerate(sorted(byte_chars))}
-    merges, frontier = [], sorted(byte_chars)
-    common = [c for c in "etaoinshrdlucmfwypvbgkqjxzĠ"]
-    i = 0
+    byte_chars = sorted(pre_tokenizers.ByteLevel.alphabet())
+    vocab = {c: i for i, c in enumerate(byte_chars)}
+    merges, short = [], list(byte_chars)
+    draw = random.Random(0)
     while len(vocab) < vocab_size - 1:
-        a, b = frontier[i % len(frontier)], common[(i // len(frontier)) % len(common)]
-        i += 1
+        a, b = draw.choice(short), draw.choice(short)
         if a + b in vocab:
             continue
         vocab[a + b] = len(vocab)
         merges.append((a, b))
-        frontier.append(a + b)
+        if len(a + b) <= 4:
+            short.append(a + b)
     tok = Tokenizer(models.BPE(vocab=vocab, merges=merges))
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
@@ -132,7 +136,7 @@ def build(kind: str, folder: Path) -> Path:
             add(p + "mlp.c_proj.bias", h)
     save_file(tensors, str(folder / "model.safetensors"), metadata={"format": "pt"})
     special = "<|endoftext|>"
-    (folder / "tokenizer.json").write_text(tokenizer_json(c["vocab_size"] - 300, special), encoding="utf-8")
+    (folder / "tokenizer.json").write_text(tokenizer_json(REAL_VOCABULARY[kind], special), encoding="utf-8")
     return folder
 
 

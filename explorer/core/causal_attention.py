@@ -23,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
-import torch.nn.functional as F
 
 from explorer.core.attention import (
     NO_SCORING_PARAMS,
@@ -37,6 +36,7 @@ from explorer.core.attention import (
 )
 from explorer.core.config import MaskSpec
 from explorer.core.scoring import ScoringParams
+from explorer.models.decoder import linear
 from explorer.models.rope import rotate
 
 
@@ -115,9 +115,9 @@ def attend_decoder(
     the rotation) and values of earlier positions, whose rows a causal layer computes the same
     whatever follows; x, ``rotary`` and ``mask`` are then the later rows' alone."""
     h = settings.heads
-    q = split_heads(F.linear(x, proj.w_q, proj.b_q), h)  # project the queries
-    k = split_heads(F.linear(x, proj.w_k, proj.b_k), kv_heads)  # project the shared keys
-    v = split_heads(F.linear(x, proj.w_v, proj.b_v), kv_heads)  # and values
+    q = split_heads(linear(x, proj.w_q, proj.b_q), h)  # project the queries
+    k = split_heads(linear(x, proj.w_k, proj.b_k), kv_heads)  # project the shared keys
+    v = split_heads(linear(x, proj.w_v, proj.b_v), kv_heads)  # and values
     q_rot, k_rot = q, k
     if rotary is not None:
         q_rot = rotate(q, rotary.cos, rotary.sin)  # turn each pair by its position's angle
@@ -129,7 +129,7 @@ def attend_decoder(
     heads = attend_heads(q_rot, k_read, v_read, settings, scoring_params, mask)
     outputs = heads.head_outputs if edit_heads is None else edit_heads(heads.head_outputs)
     concat = merge_heads(outputs)  # concatenate the heads
-    output = F.linear(concat, proj.w_o, proj.b_o)  # project back with W_O
+    output = linear(concat, proj.w_o, proj.b_o)  # project back with W_O
     group = h // kv_heads
     return DecoderStages(
         q=q,

@@ -321,7 +321,7 @@ class Classroom(QtCore.QObject):
             s.set_presentation(True)
             s.set_values_on_cells(True)
             s.show_lesson(True)
-            s.set_tab("pipeline")
+            s.set_lesson_step(s.lesson_step)  # the step's own tab and picture, beside its words
             # one stage at a time, large: the zoom then follows the lesson (Show: every stage undoes it)
             s.set_stage_zoom(step_panels(s))
             if fullscreen and not w.isFullScreen():

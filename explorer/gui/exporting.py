@@ -26,6 +26,10 @@ from explorer.gui.views.next_tokens import shown_panel
 from explorer.gui.views.registry import TABS
 from explorer.web import write_page
 
+# The sentence tabs' figures, captioned with what they were computed from (Compare's two
+# configurations caption themselves; the labs' figures are not of the window's trace).
+CAPTIONED = ("pipeline", "heads", "board", "overview")
+CAPTION_TEXT = 80  # characters of the text in a caption
 WORKED_WIDTH = 470  # the worked arithmetic's page width, as the dock shows it by default
 NEXT_TOKENS_DATA = "next_tokens_data"  # the next-token panel's numbers, beside its figure
 
@@ -36,6 +40,30 @@ class Picture:
     scale: float  # raster pictures are this much larger, for slides
     background: QtGui.QColor
     paint: Callable[[QtGui.QPainter], None]
+
+
+def captioned(picture: Picture, text: str, colour: QtGui.QColor) -> Picture:
+    """The picture with one line of text under it, as wide as the picture (elided to fit)."""
+    font = QtGui.QFont()
+    font.setPixelSize(13)
+    metrics = QtGui.QFontMetrics(font)
+    width, line = picture.size.width(), metrics.height() + 8
+    shown = metrics.elidedText(text, QtCore.Qt.TextElideMode.ElideRight, max(40, width - 12))
+
+    def paint(painter: QtGui.QPainter) -> None:
+        picture.paint(painter)
+        painter.save()
+        painter.setFont(font)
+        painter.setPen(colour)
+        box = QtCore.QRectF(6, picture.size.height(), width - 12, line)
+        painter.drawText(
+            box, int(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter), shown
+        )
+        painter.restore()
+
+    return Picture(
+        QtCore.QSize(width, picture.size.height() + line), picture.scale, picture.background, paint
+    )
 
 
 class Exporter(QtCore.QObject):
@@ -86,12 +114,33 @@ class Exporter(QtCore.QObject):
         style = self.window.context.style()
         rect = QtCore.QRectF(0, 0, size.width(), size.height())
         if hasattr(figure, "paint"):  # a picture that draws itself (the lines view)
-            return Picture(size, PNG_SCALE, style.bg, lambda p: figure.paint(p, rect, style))
-        if hasattr(figure, "paint_into"):  # not a heatmap: a lines view paints itself
-            return Picture(
+            picture = Picture(size, PNG_SCALE, style.bg, lambda p: figure.paint(p, rect, style))
+        elif hasattr(figure, "paint_into"):  # not a heatmap: a lines view paints itself
+            picture = Picture(
                 size, PNG_SCALE, style.bg, lambda p: figure.paint_into(p, size.width(), size.height())
             )
-        return Picture(size, PNG_SCALE, style.bg, lambda p: paint_figure(p, rect, figure, style))
+        else:
+            picture = Picture(size, PNG_SCALE, style.bg, lambda p: paint_figure(p, rect, figure, style))
+        caption = self.caption(name)
+        return picture if not caption else captioned(picture, caption, style.fg)
+
+    def caption(self, name: str) -> str:
+        """What a figure of the sentence tabs was computed from (a file has no window around it
+        to say so): the model, the layer, the head where the figure is one head's, the text."""
+        kind = name.split(":")[0]
+        trace = self.window.trace
+        if kind not in CAPTIONED or trace is None:
+            return ""
+        text = " ".join(trace.config.sentence.split())
+        if len(text) > CAPTION_TEXT:
+            text = text[: CAPTION_TEXT - 1] + "…"
+        model = trace.model_name or translate("Exporter", "{0} weights").format(trace.weights_source)
+        parts = [model]
+        if kind != "overview" and trace.layer is not None:
+            parts.append(translate("Exporter", "layer {0}").format(trace.layer))
+        if kind in ("pipeline", "board"):
+            parts.append(translate("Exporter", "head {0}").format(self.window.state.selected_head))
+        return " · ".join(parts) + " · “" + text + "”"
 
     def image(self, name: str) -> QtGui.QImage:
         picture = self.picture(name)
@@ -126,11 +175,10 @@ class Exporter(QtCore.QObject):
 
     # -- the actions ----------------------------------------------------------------------------------
     def _done(self, failure: str | None, what) -> str | None:
+        """The outcome in the status bar; a failure is also returned for the dialog to show. Not
+        the banner: that says the computation failed and stays, and an export is not one."""
         self.message = failure or translate("Exporter", "Exported {0}").format(what)
-        if failure:
-            self.window.show_error(failure)
-        else:
-            self.window.statusBar().showMessage(self.message, 5000)
+        self.window.statusBar().showMessage(self.message, 15000 if failure else 5000)
         return failure
 
     def export_panel(self, name: str, path: str | Path, fmt: str | None = None) -> str | None:

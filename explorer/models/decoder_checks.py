@@ -7,6 +7,7 @@ say which number in config.json is wrong.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from explorer.models.checks import check_layer_count, check_tensor, non_finite
@@ -95,12 +96,16 @@ def check_decoder_tensors(
         )
 
 
-def check_finite(config: DecoderConfig, found: FoundTensors, weights_file: Path) -> None:
+def check_finite(
+    config: DecoderConfig, found: FoundTensors, weights_file: Path, counted: Mapping[str, int] | None = None
+) -> None:
     """No NaN or infinity in any tensor the forward reads (``found.tensors`` may already hold
-    the float32 copies the model keeps: then no value is converted twice)."""
+    the float32 copies the model keeps: then no value is converted twice); ``counted``: the
+    counts already taken as the copies were made."""
     names = DecoderNames.of(config)
+    counted = counted or {}
     for name in expected_shapes(config):
-        bad = non_finite(found.tensors[name])
+        bad = counted[name] if name in counted else non_finite(found.tensors[name])
         if bad:
             own = found.own_names.get(name, names.own(name, found.base))
             raise ModelError.of("checks.non_finite", weights=weights_file, tensor=own, count=bad)

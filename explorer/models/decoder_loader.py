@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import torch
 
-from explorer.models.decoder import DecoderWeights, PretrainedDecoder, find_tensors
+from explorer.models.decoder import DecoderWeights, FoundTensors, PretrainedDecoder, find_tensors
 from explorer.models.decoder_checks import check_decoder_tensors, check_finite, check_token_ids
-from explorer.models.decoder_config import read_decoder_config
+from explorer.models.decoder_config import DecoderConfig, read_decoder_config
 from explorer.models.errors import ModelError
 from explorer.models.float32_read import float32_copies
-from explorer.models.tokenizer import load_tokenizer, set_ends
+from explorer.models.tokenizer import TextTokenizer, load_tokenizer, set_ends
 
 # Room for everything but the weights: a 512-token trace of every stage, the logits, Python.
 WORKSPACE_BYTES = 512 * 1024 * 1024
@@ -55,8 +56,40 @@ def load_decoder(
     """The loader's steps for a decoder (``read_weights``: the loader's, which finds model.safetensors,
     its shards or an agreed conversion of pytorch_model.bin)."""
     config = read_decoder_config(config_file, raw, model_type)
+    # The tokenizer is read on a thread while the weights are converted (a 151,643-token BPE
+    # takes ~1 s; the conversion's reads and copies release the interpreter lock).
+    with ThreadPoolExecutor(1, thread_name_prefix="tokenizer") as pool:
+        reading = pool.submit(_tokenizer, folder, config)
+        try:
+            found, weights_file, notes, dtypes, keep_float32 = _checked_weights(
+                folder, config, config_file, read_weights
+            )
+        except ModelError:
+            reading.result()  # a broken tokenizer is named first, as the steps go
+            raise
+        tokenizer = reading.result()
+    check_token_ids(config, tokenizer.largest_id, tokenizer.source, weights_file)
+    for dtype, label in ((torch.float16, "float16"), (torch.bfloat16, "bfloat16")):
+        if dtype in dtypes:
+            notes.append(f"{label} weights, computed in float32")
+    notes.extend(config.notes)
+    weights = DecoderWeights(config, found.tensors, keep_float32)
+    return PretrainedDecoder(name, folder, config, weights, tokenizer, notes)
+
+
+def _tokenizer(folder: Path, config: DecoderConfig) -> TextTokenizer:
     tokenizer = load_tokenizer(folder, wordpiece_family=False)
     set_ends(tokenizer, folder, config.bos_token_id, config.eos_token_ids)
+    return tokenizer
+
+
+def _checked_weights(
+    folder: Path,
+    config: DecoderConfig,
+    config_file: Path,
+    read_weights: Callable[[Path], tuple[Path, dict[str, Any], list[str], list[Path]]],
+) -> tuple[FoundTensors, Path, list[str], set[torch.dtype], bool]:
+    """The weights found, checked against the config, finite, and in float32 where kept."""
     weights_file, stored, notes, files = read_weights(folder)
     found = find_tensors(config, stored)
     stored.clear()  # the found tensors alone keep the file mapped
@@ -64,17 +97,12 @@ def load_decoder(
         found.tensors.pop("lm_head", None)  # a tied head is the embedding table: never read twice
     keep_float32 = _memory_plan(folder, found.tensors)
     check_decoder_tensors(config, found, weights_file, config_file)
-    check_token_ids(config, tokenizer.largest_id, tokenizer.source, weights_file)
     dtypes = {t.dtype for t in found.tensors.values()}
-    if keep_float32:  # converted once, here, through the file; the finite check then reads the copies
-        found.tensors = float32_copies(files, found.tensors, found.own_names)
-    check_finite(config, found, weights_file)
-    for dtype, label in ((torch.float16, "float16"), (torch.bfloat16, "bfloat16")):
-        if dtype in dtypes:
-            notes.append(f"{label} weights, computed in float32")
-    notes.extend(config.notes)
-    weights = DecoderWeights(config, found.tensors, keep_float32)
-    return PretrainedDecoder(name, folder, config, weights, tokenizer, notes)
+    counted: dict[str, int] = {}
+    if keep_float32:  # converted once, here, through the file, each copy counted as it is made
+        found.tensors = float32_copies(files, found.tensors, found.own_names, counted)
+    check_finite(config, found, weights_file, counted)
+    return found, weights_file, notes, dtypes, keep_float32
 
 
 def _memory_plan(folder: Path, tensors: dict[str, torch.Tensor]) -> bool:

@@ -2392,6 +2392,18 @@
         <translation>逐步计算</translation>
     </message>
     <message>
+        <source>{0} weights</source>
+        <translation>{0} 权重</translation>
+    </message>
+    <message>
+        <source>layer {0}</source>
+        <translation>第 {0} 层</translation>
+    </message>
+    <message>
+        <source>head {0}</source>
+        <translation>头 {0}</translation>
+    </message>
+    <message>
         <source>cannot write {0}</source>
         <translation>无法写入 {0}</translation>
     </message>

@@ -11,7 +11,7 @@ from explorer.core.config import AttentionConfig
 from explorer.gui import i18n
 from explorer.gui.docks.registry import Dock
 from explorer.gui.heatmap import MatrixCanvas
-from explorer.gui.heatmap.figure import values_fit
+from explorer.gui.heatmap.figure import MIN_VALUE_FONT_PX, value_font, values_fit
 from explorer.gui.views.registry import Tab
 from explorer.gui.views.stages import STAGE_PANELS, framed_panels
 
@@ -72,6 +72,28 @@ def test_presentation_text_is_at_least_20px_at_1024x768(qtbot, small_window):
     assert not w.classroom.active and w.statusBar().isVisible()
 
 
+def test_beside_the_lesson_at_1024x768_the_values_are_printed_in_every_cell(qtbot, make_window):
+    """With "values in cells" on and the lesson column open, a 15×15 stage's cells (~33 px) are
+    too narrow for the projector's label font: the values are printed smaller (never under
+    MIN_VALUE_FONT_PX), not left out with nothing said."""
+    w = make_window(AttentionConfig(sentence=ANIMAL), size=(1024, 768))
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.resize(1024, 768)
+    w.state.show_lesson(True)
+    p = w.pipeline
+    for stage in ("scores", "scaled", "weights"):
+        w.classroom.lesson.go(STAGE_ORDER.index(stage))
+        qtbot.waitUntil(lambda stage=stage: p.zoom == (stage,), timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: p.values_box.isChecked() and p.canvas.figure.show_values, timeout=WAIT_MS)
+        canvas, panel = p.canvas, p.panel(stage)
+        qtbot.waitUntil(lambda stage=stage: p.canvas.box(p.index(stage)) is not None, timeout=WAIT_MS)
+        box = canvas.box(p.index(stage))
+        assert panel.shape == (15, 15)
+        font = value_font(box.plot, panel, canvas.style_.labels)
+        assert font is not None, (stage, box.plot.width())
+        assert font.font.pixelSize() >= MIN_VALUE_FONT_PX
+
+
 def test_presentation_at_1024x768_prints_every_weight_and_hides_the_worked_dock(qtbot, make_window):
     w = make_window(AttentionConfig(sentence=ANIMAL), size=(1024, 768))
     worked_dock = w.docks.widget(Dock.WORKED)
@@ -118,6 +140,15 @@ def test_f11_toggles_presentation_and_full_screen(qtbot, small_window):
     qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_F11)
     qtbot.waitUntil(lambda: w.classroom.active and w.isFullScreen(), timeout=WAIT_MS)
     assert w.classroom.act_present.isChecked() and w.classroom.lesson.isVisible()
+    qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_F11)
+    qtbot.waitUntil(lambda: not w.classroom.active and not w.isFullScreen(), timeout=WAIT_MS)
+    # the lesson left at a lab's step: F11 opens its words beside its own picture, not the Pipeline
+    w.state.set_lesson_step("translation.length_curve")
+    w.state.show_lesson(False)
+    w.state.set_tab("pipeline")
+    qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_F11)
+    qtbot.waitUntil(lambda: w.classroom.active, timeout=WAIT_MS)
+    assert w.state.tab == "why_attention" and w.tabs.current_tab() == "why_attention"
     qtbot.keyClick(w.tabs, QtCore.Qt.Key.Key_F11)
     qtbot.waitUntil(lambda: not w.classroom.active and not w.isFullScreen(), timeout=WAIT_MS)
 

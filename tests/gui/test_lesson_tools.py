@@ -164,6 +164,25 @@ def test_every_export_writes_the_trace(qtbot, small, tmp_path):
     assert x.export_panel("nothing:here", tmp_path / "y.png") is not None  # refused, no traceback
 
 
+def test_an_exported_figure_says_what_it_was_computed_from(qtbot, small, tmp_path):
+    """A file has no window around it: the sentence tabs' figures carry a caption line (model,
+    layer, head, text); a failed export says so in the status bar and returns it for the
+    dialog, without the banner that says a computation failed (it stayed after a later success)."""
+    w, x = small, small.exporter
+    w.state.select_head(3)
+    t = w.trace
+    caption = x.caption("pipeline:weights")
+    assert caption == f"{t.model_name} · layer {t.layer} · head 3 · “{t.config.sentence}”"
+    assert x.caption("heads") == f"{t.model_name} · layer {t.layer} · “{t.config.sentence}”"
+    assert x.caption("compare:diff") == ""  # two configurations: it names its own
+    plain = x.sources()["pipeline:weights"].make()[1]
+    assert x.picture("pipeline:weights").size.height() > plain.height()  # the caption's line
+    assert x.export_panel("pipeline:weights", tmp_path / "no" / "such" / "w.png") is not None
+    assert "cannot write" in w.statusBar().currentMessage() and w._banner_text is None
+    assert x.export_panel("pipeline:weights", tmp_path / "w.png") is None
+    assert "Exported" in w.statusBar().currentMessage()
+
+
 def test_session_round_trips_exactly(qtbot, small, tmp_path):
     w = small
     w.state.update_config(

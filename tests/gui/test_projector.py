@@ -136,6 +136,12 @@ def test_notes_and_banners_fit_the_projector_too(qtbot, projector, language):
     settle(qtbot, w)
     assert w.classroom.lesson.notes_label.isVisible() and not w.strip.isVisible()
     assert not all_problems(w)
+    w.state.set_lesson_step(next(i for i, s in enumerate(STEPS) if s.id == "lm.phase_change"))
+    settle(qtbot, w)  # a lab's step: the sentence's notes would speak of another text
+    assert w.state.tab == "lm" and not w.classroom.lesson.notes_label.isVisible()
+    w.state.set_lesson_step(next(i for i, s in enumerate(STEPS) if s.stage == "mask"))
+    settle(qtbot, w)
+    assert w.classroom.lesson.notes_label.isVisible()
     w.state.show_lesson(False)
     settle(qtbot, w)
     assert w.notice.isVisible() and w.notice.heightForWidth(w.notice.width()) <= w.notice.height()

@@ -215,3 +215,13 @@ def test_trace_of_a_bert_that_says_decoder_is_causal(folders, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: ") and "is_decoder is True" in err
     assert not refused.exists()
+
+
+def test_a_broken_tokenizer_is_named_first_though_the_weights_are_read_beside_it(decoder_folders, tmp_path):
+    folder = tiny.copy_folder(decoder_folders("llama"), tmp_path / "llama")
+    set_value(Q1, math.nan)(folder)  # the weights are broken too, and read while the tokenizer loads
+    (folder / "tokenizer.json").write_text("{ not json", encoding="utf-8")
+    with pytest.raises(ModelError) as info:
+        load_model(folder)
+    assert str(folder / "tokenizer.json") in str(info.value)
+    assert "NaN" not in str(info.value)

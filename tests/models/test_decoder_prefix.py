@@ -27,9 +27,9 @@ def assert_same(a, b):
     for x, y in zip(a.hidden, b.hidden, strict=True):
         torch.testing.assert_close(x, y, atol=1e-4, rtol=1e-5)
     torch.testing.assert_close(a.final, b.final, atol=1e-4, rtol=1e-5)
-    np.testing.assert_allclose(a.sink, b.sink, atol=1e-6, rtol=0)
+    np.testing.assert_allclose(a.sink, b.sink, atol=1e-5, rtol=0)  # the bar for attention weights
     assert a.first_key is not None and b.first_key is not None
-    np.testing.assert_allclose(a.first_key, b.first_key, atol=1e-6, rtol=0)
+    np.testing.assert_allclose(a.first_key, b.first_key, atol=1e-5, rtol=0)
     for (k1, v1), (k2, v2) in zip(a.keys_values, b.keys_values, strict=True):
         torch.testing.assert_close(k1, k2, atol=1e-5, rtol=0)
         torch.testing.assert_close(v1, v2, atol=1e-5, rtol=0)

@@ -49,3 +49,16 @@ def test_only_the_asked_tensors_are_read_and_unknown_kinds_fall_back(tmp_path):
     assert set(copies) == {"X", "Y"}
     assert torch.equal(copies["X"], torch.arange(6.0).reshape(2, 3))  # int32: not in the reader's table
     assert torch.equal(copies["Y"], torch.ones(4))
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
+def test_each_copy_s_non_finite_values_are_counted_as_it_is_made(tmp_path, dtype):
+    bad = torch.tensor([1.0, float("nan"), float("inf"), -float("inf"), 2.0]).to(dtype)
+    file = tmp_path / "m.safetensors"
+    save_file({"bad": bad, "good": torch.ones(3, dtype=dtype), "int": torch.arange(3)}, str(file))
+    stored = mapped([file])
+    counts: dict[str, int] = {}
+    copies = float32_copies([file], {"B": stored["bad"], "G": stored["good"], "I": stored["int"]},
+                            {"B": "bad", "G": "good", "I": "int"}, counts)  # fmt: skip
+    assert counts == {"B": 3, "G": 0, "I": 0}  # the int64 tensor through the mapping: counted too
+    assert torch.equal(copies["G"], torch.ones(3))

@@ -96,7 +96,7 @@ class LessonPanel(QtWidgets.QFrame):
         self.play_button.toggled.connect(self.set_playing)
         self.speed.currentIndexChanged.connect(self._on_speed)
         self.track.activated.connect(lambda i: self.state.set_lesson_track(self.track.itemData(i)))
-        unsubscribe = self.state.subscribe(self._on_state, ("lesson", "theme", "presentation"))
+        unsubscribe = self.state.subscribe(self._on_state, ("lesson", "theme", "presentation", "tab"))
         self.destroyed.connect(lambda *_: unsubscribe())
         context.worker.listen("trace", lambda result: self._show_step())  # the model's own tokens
         self.retranslate()
@@ -170,13 +170,16 @@ class LessonPanel(QtWidgets.QFrame):
         self._show_notes()
 
     def _show_notes(self) -> None:
-        shown = bool(self._notes) and bool(self.side)
+        # the notes are the sentence's trace's: beside a lab's step they would speak of another text
+        shown = bool(self._notes) and bool(self.side) and self.state.tab not in self.state.labs
         self.notes_label.setText("\n".join(f"⚠ {t}" for t in self._notes) if shown else "")
         self.notes_label.setVisible(shown)
 
     def _on_state(self, event: str, state) -> None:
         if event == "presentation":
             self.set_side(state.presentation)
+        elif event == "tab":
+            self._show_notes()
         else:
             if event == "lesson":
                 self._set_up_step()

@@ -34,6 +34,7 @@ PAD_PX = 4
 SELECTION_PEN = QtGui.QColor(230, 120, 0)
 SELECTION_FILL = QtGui.QColor(255, 170, 0, 55)
 MIN_VALUE_CELL_PX = 20
+MIN_VALUE_FONT_PX = 11  # values printed smaller than this are not read from a room's back
 
 
 @dataclass(frozen=True)
@@ -836,22 +837,66 @@ def _paint_col_labels(
 def values_fit(plot: QtCore.QRectF, p: MatrixPanel, font: axis.LabelFont, cells=None) -> bool:
     """Whether a panel's values, printed in its cells, would be readable (else not drawn);
     ``cells``: (rows, columns) shown when zoomed."""
-    rows, cols = p.shape if cells is None else cells
+    return value_font(plot, p, font, cells) is not None
+
+
+def _fits(plot: QtCore.QRectF, p: MatrixPanel, font: axis.LabelFont, rows: int, cols: int) -> bool:
     text_w = font.width(".00" if p.unit else "-0.00") + 4
     text_h = font.metrics.capHeight() + 4
-    return (
-        p.values_printable_in(cells)
-        and plot.width() / cols >= max(MIN_VALUE_CELL_PX, text_w)
-        and (plot.height() / rows >= max(11, text_h))
-    )
+    return plot.width() / cols >= max(MIN_VALUE_CELL_PX, text_w) and plot.height() / rows >= max(11, text_h)
+
+
+def value_font(
+    plot: QtCore.QRectF, p: MatrixPanel, font: axis.LabelFont, cells=None
+) -> axis.LabelFont | None:
+    """The font the values are printed in: the labels', or a smaller one down to
+    MIN_VALUE_FONT_PX where the labels' is too wide for the cells (a projector's large font on
+    a 15×15 matrix printed nothing while "values in cells" was on); None: none fits."""
+    if not p.values_printable_in(cells):
+        return None
+    rows, cols = p.shape if cells is None else cells
+    if _fits(plot, p, font, rows, cols):
+        return font
+    px = font.font.pixelSize() if font.font.pixelSize() > 0 else round(font.metrics.height() * 0.8)
+    for size in range(px - 1, MIN_VALUE_FONT_PX - 1, -1):
+        smaller = _smaller_font(font, size)
+        if _fits(plot, p, smaller, rows, cols):
+            return smaller
+    return None
+
+
+def _smaller_font(font: axis.LabelFont, px: int) -> axis.LabelFont:
+    key = (font.font.key(), px)
+    cached = _VALUE_FONTS.get(key)
+    if cached is None:
+        f = QtGui.QFont(font.font)
+        f.setPixelSize(px)
+        cached = _VALUE_FONTS[key] = axis.LabelFont(f)
+    return cached
+
+
+_VALUE_FONTS: dict[tuple[str, int], axis.LabelFont] = {}
 
 
 def _paint_values(painter, box: PanelBox, p: MatrixPanel, font: axis.LabelFont) -> None:
     plot = box.plot
     r0, rows, c0, cols = box.span(p.shape)
     cells = None if box.region is None else (rows, cols)
-    if not values_fit(plot, p, font, cells):
+    chosen = value_font(plot, p, font, cells)
+    if chosen is None:
         return  # the values would not fit their cells: unreadable, so not drawn
+    painter.save()
+    painter.setFont(chosen.font)
+    try:
+        _paint_values_in(painter, box, p, chosen, rows, cols, r0, c0)
+    finally:
+        painter.restore()
+
+
+def _paint_values_in(
+    painter, box: PanelBox, p: MatrixPanel, font: axis.LabelFont, rows, cols, r0, c0
+) -> None:
+    plot = box.plot
     unit = p.unit
     cw, ch = plot.width() / cols, plot.height() / rows
     if box.region is None:
