@@ -12,16 +12,20 @@ command's (the same batches, seed and steps): bench/why_attention.py gives the s
 without the window. A sentence is typed every 2 s meanwhile, so the worker keeps translating
 with the newest snapshot. Timings are wall clock except the CPU columns (each model's thread,
 the worst tick's and the whole run's GUI-thread CPU); the load average is printed with the table. ``--profile`` also
-prints where the GUI thread's CPU went in its worst tick.
+prints where the GUI thread's CPU went in its worst tick; ``--stalls FILE`` writes every thread's
+stack whenever the GUI thread misses 70 ms (faulthandler, re-armed every 5 ms on the GUI thread),
+with each thread's name at the end, to see who held the interpreter lock meanwhile.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import faulthandler
 import io
 import pstats
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -60,6 +64,29 @@ class CpuMeter(GapMeter):
         self.total_cpu_s = time.thread_time() - self.started_cpu
 
 
+class StallFinder(CpuMeter):
+    """CpuMeter that dumps every thread's stack to ``out`` when the GUI thread misses 70 ms."""
+
+    def __init__(self, out):
+        super().__init__()
+        self.out = out
+
+    def start(self) -> None:
+        super().start()
+        faulthandler.dump_traceback_later(0.07, repeat=False, file=self.out)
+
+    def _tick(self) -> None:
+        super()._tick()
+        faulthandler.dump_traceback_later(0.07, repeat=False, file=self.out)
+
+    def stop(self) -> None:
+        faulthandler.cancel_dump_traceback_later()
+        super().stop()
+        names = {f"0x{t.ident:016x}": t.name for t in threading.enumerate() if t.ident}
+        self.out.write("\nthreads: " + ", ".join(f"{k} {v}" for k, v in names.items()) + "\n")
+        self.out.flush()
+
+
 class WorstTickProfile(CpuMeter):
     """GapMeter that also profiles the GUI thread between its ticks and keeps the profile of
     the tick with the most GUI-thread CPU (cProfile inflates each call; the shares stand)."""
@@ -91,7 +118,9 @@ class WorstTickProfile(CpuMeter):
         return f"worst tick: {self.worst_cpu:.1f} ms of GUI-thread CPU (profiled)\n" + out.getvalue()
 
 
-def one_run(app, seed: int, steps: int, type_every_s: float = 2.0, profile: bool = False) -> dict:
+def one_run(
+    app, seed: int, steps: int, type_every_s: float = 2.0, profile: bool = False, stalls=None
+) -> dict:
     window = MainWindow(Engine(), settings=MemorySettings())
     window.resize(1600, 900)
     window.show()
@@ -104,7 +133,7 @@ def one_run(app, seed: int, steps: int, type_every_s: float = 2.0, profile: bool
     view.training.steps.setValue(steps)
     view.training.seed.setValue(seed)
     lab = view.lab
-    meter = WorstTickProfile() if profile else CpuMeter()
+    meter = WorstTickProfile() if profile else StallFinder(stalls) if stalls else CpuMeter()
     meter.start()
     started = time.perf_counter()
     QtTest.QTest.mouseClick(view.training.train_button, QtCore.Qt.MouseButton.LeftButton)
@@ -143,9 +172,20 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
     parser.add_argument("--steps", type=int, default=500)
     parser.add_argument("--profile", action="store_true", help="print the worst tick's profile (slower)")
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        help="sys.setswitchinterval for this run, in ms (the app sets 1; 5 is Python's default)",
+    )
+    parser.add_argument(
+        "--stalls", type=Path, help="write every thread's stack at each GUI miss of 70 ms here"
+    )
     args = parser.parse_args()
+    stalls = args.stalls.open("w") if args.stalls else None
     app = configure_app(sys.argv[:1])
-    print(machine())
+    if args.switch_interval:  # after the app's own setting (explorer.gui.app_setup), to compare
+        sys.setswitchinterval(args.switch_interval / 1e3)
+    print(machine(), f"switch interval {sys.getswitchinterval() * 1e3:g} ms")
     print(
         "| seed | wall s (click → done) | training s (steps, wall) | thread CPU s: fixed C / attention "
         "| longest GUI block ms (its CPU) | worst tick's GUI CPU ms | GUI CPU s | ticks > 50 ms "
@@ -153,7 +193,7 @@ def main() -> int:
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for seed in args.seeds:
-        r = one_run(app, seed, args.steps, profile=args.profile)
+        r = one_run(app, seed, args.steps, profile=args.profile, stalls=stalls)
         parts = (
             r["attention/long"] >= 0.8 and r["no-attention/long"] <= 0.4
             and r["attention/short"] >= 0.9 and r["no-attention/short"] >= 0.9

@@ -29,7 +29,7 @@ from explorer.seq2seq.sequence_lab import (
     DEFAULTS,
     GOAL,
     SIDE_BY_SIDE,
-    models_at,
+    RunModels,
     side_by_side_specs,
     train_side_by_side,
 )
@@ -58,6 +58,7 @@ LESSON_SETTINGS = {
 STEPS_RANGE = (10, 5000)
 SEED_RANGE = (0, 999_999)
 MAX_TEXT = 1000
+RUN_MODELS = RunModels()  # the run's two models, built once, each snapshot's weights loaded in turn
 
 
 @dataclass(frozen=True)
@@ -126,10 +127,12 @@ class WhyRequest:
             task = SHIPPED_TASK[self.language]
             fixed, attention = (translate_sequence(self.sentence, task, m) for m in SIDE_BY_SIDE)
             return Translations(fixed, attention, task, None)
-        models = models_at(self.specs, self.snapshot)
         experiment = get_task(EXPERIMENT_TASK)
         label = f"step {self.snapshot.step}"
-        fixed, attention = (trace_sequence(models[m], experiment, self.sentence, label) for m in SIDE_BY_SIDE)
+        with RUN_MODELS.at(self.specs, self.snapshot) as models:
+            fixed, attention = (
+                trace_sequence(models[m], experiment, self.sentence, label) for m in SIDE_BY_SIDE
+            )
         return Translations(fixed, attention, experiment.name, self.snapshot.step)
 
 

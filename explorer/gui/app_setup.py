@@ -33,7 +33,9 @@ GC_INTERVAL_MS = 500
 # to one switch interval each time it takes the interpreter lock back, and a paint or a layout
 # takes it back dozens of times (each Qt call into Python, each file check): with the default
 # 5 ms, 20 hand-backs froze the window 100 ms with 1 ms of its own work. A worker loses at
-# most a few per cent to the extra switches, and only while the window is busy.
+# most a few per cent to the extra switches, and only while the window is busy. The same holds
+# beside training threads (a lab run draws its batches in pure Python): with two models training,
+# bench/why_attention_window.py --switch-interval counted fewer ticks over 50 ms at 1 ms.
 SWITCH_INTERVAL_S = 0.001
 _collector: GuiThreadCollector | None = None  # one per process, made by configure_app
 

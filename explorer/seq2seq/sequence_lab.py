@@ -5,6 +5,7 @@
     run.metrics[-1]["attention/long/word_accuracy"], run.snapshots[-1].state["no-attention.…"]
     curve_from_metrics(run.metrics[-1], "attention")      the LengthCurve of that evaluation
     models_at(specs, snapshot)                           {model: module} with the snapshot's weights
+    with RunModels().at(specs, snapshot) as models: ...  the same, the modules built once per run
 
 ``train_side_by_side`` is ``train_sequence_models`` with explorer.lab's ``TrainOptions`` (the
 recipe every lab's training function follows); the length experiment's own numbers
@@ -14,7 +15,9 @@ so a run in the window is the ``length-curve`` command's run, step for step.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 from explorer.lab import Goal, TrainOptions
 from explorer.seq2seq.length_curve import LengthCurve, Summary
@@ -104,9 +107,36 @@ def models_at(specs: Mapping[str, SequenceSpec], snapshot: Snapshot) -> dict[str
     with isolated_generator():  # the random start is overwritten at once
         for name, spec in specs.items():
             model = build_sequence_model(spec)
-            prefix = f"{name}."
-            model.load_state_dict(
-                {k[len(prefix) :]: v for k, v in snapshot.state.items() if k.startswith(prefix)}
-            )
+            model.load_state_dict(_own_weights(snapshot, name))
             built[name] = model.eval()
     return built
+
+
+def _own_weights(snapshot: Snapshot, model: str) -> dict:
+    prefix = f"{model}."
+    return {k[len(prefix) :]: v for k, v in snapshot.state.items() if k.startswith(prefix)}
+
+
+class RunModels:
+    """``models_at`` for one run after another, each run's modules built once: a snapshot asked
+    for loads its weights into them. A sentence is translated again at every keystroke and every
+    snapshot while the run trains, and building two models (their layers, a random start) is far
+    more Python than loading their weights, on a thread that shares the interpreter with the
+    window and the run. The models are for the caller alone while its ``with`` block lasts."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._specs: Mapping[str, SequenceSpec] | None = None
+        self._snapshot: Snapshot | None = None
+        self._models: dict[str, SequenceModel] = {}
+
+    @contextmanager
+    def at(self, specs: Mapping[str, SequenceSpec], snapshot: Snapshot) -> Iterator[dict[str, SequenceModel]]:
+        with self._lock:
+            if self._specs is not specs and self._specs != specs:
+                self._specs, self._models = specs, models_at(specs, snapshot)
+            elif self._snapshot is not snapshot:
+                for name, model in self._models.items():
+                    model.load_state_dict(_own_weights(snapshot, name))
+            self._snapshot = snapshot
+            yield self._models

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, replace
 import torch
 from torch import nn
 
-from explorer.core.attention import attend_heads
+from explorer.core.attention import Settings, attend_heads
 from explorer.seq2seq.rnn import BiGRUEncoder, TrainedAttention
 from explorer.seq2seq.spec import SCORINGS, LabError, core_settings
 from explorer.seq2seq.tasks import BOS, EOS, PAD, TokenVocabulary
@@ -210,11 +210,19 @@ class AttentionTranslator(SequenceModel):
         self.attention = TrainedAttention(spec.scoring, d, d, spec.attention_dim)
         self.combine = nn.Linear(d + d, d)  # W_c [c_i ; s_i]
         self.out = nn.Linear(d, spec.vocab.target_size)
+        self._settings: dict[str, Settings] = {}  # explorer.core's settings per attention kind
 
     def _attend(self, states, annotations, mask, attention: str = "soft"):
-        """Every step at once: the batch on the core's heads axis, the steps as its queries."""
-        settings = core_settings(self.spec.scoring, attention)
-        return attend_heads(states, annotations, annotations, settings, self.attention.params(), mask)
+        """Every step at once: the batch on the core's heads axis, the steps as its queries.
+        The weights' entropy is left out (nothing here shows it; every other stage is the same
+        number): fewer passes, and less Python on a thread that shares the interpreter with
+        the window."""
+        settings = self._settings.get(attention)
+        if settings is None:
+            settings = self._settings[attention] = core_settings(self.spec.scoring, attention)
+        return attend_heads(
+            states, annotations, annotations, settings, self.attention.params(), mask, entropy=False
+        )
 
     def forward(self, source, lengths, target_in) -> torch.Tensor:
         annotations, mask, _, state = self.encode(source, lengths)

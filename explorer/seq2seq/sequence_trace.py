@@ -257,6 +257,9 @@ def _core_stages(module: SequenceModel, trace: SequenceTrace) -> AttentionTrace:
     attention = module.attention
     assert isinstance(attention, TrainedAttention)
     keys = trace.annotations
+    # copies: on the CPU the arrays would share the parameters' memory, and a module may take
+    # other weights later (a run's next snapshot) while this trace is still shown
+    params = {name: array.copy() for name, array in attention.params().as_arrays().items()}
     assert keys is not None and trace.scores is not None and trace.scaled is not None
     core = core_trace(
         module.spec, settings, (trace.source, trace.output), trace.output_tokens, trace.source_tokens,
@@ -264,6 +267,6 @@ def _core_stages(module: SequenceModel, trace: SequenceTrace) -> AttentionTrace:
         scores=trace.scores[None], scaled=trace.scaled[None], mask=np.ones(trace.alignment.shape, dtype=bool),
         weights=trace.alignment[None], head_outputs=trace.context[None], concat=trace.context,
         output=trace.context, divisor=scale_divisor(settings, keys.shape[-1]),
-        params=attention.params().as_arrays(), layer=None,
+        params=params, layer=None,
     )  # fmt: skip
     return core

@@ -6372,8 +6372,8 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>英语 → 中文</translation>
     </message>
     <message>
-        <source>Shown: the shipped run (English → French, 1–10 clauses). Train from scratch: both models learn side by side, measured at every evaluation.</source>
-        <translation>显示的是自带的训练结果（英译法，1–10 个分句）。点“从零训练”：两个模型并排学习，每次评估都重新测量。</translation>
+        <source>Shown: the shipped run (English → French, 1–10 clauses). Train from scratch: both models learn side by side.</source>
+        <translation>显示的是自带的训练结果（英译法，1–10 个分句）。点“从零训练”：两个模型并排学习。</translation>
     </message>
     <message>
         <source>at ≥ {long} words: {att:.0%} with attention, {fixed:.0%} without</source>

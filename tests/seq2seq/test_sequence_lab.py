@@ -15,12 +15,14 @@ from explorer.seq2seq.sequence_eval import predict
 from explorer.seq2seq.sequence_lab import (
     DEFAULTS,
     GOAL,
+    RunModels,
     curve_from_metrics,
     models_at,
     side_by_side_specs,
     train_side_by_side,
 )
 from explorer.seq2seq.sequence_models import build_sequence_model, parameter_count
+from explorer.seq2seq.sequence_trace import trace_sequence
 from explorer.seq2seq.sequence_train import (
     LENGTH_EXPERIMENT_LR_FACTORS,
     SequenceTrainOptions,
@@ -71,6 +73,33 @@ def test_a_snapshots_models_measure_what_the_run_reported(runs):
     for name, model in models.items():
         curve = length_curve(predict(model, evaluation_pairs(task, 1), model.spec.vocab), name)
         assert curve.word_accuracy == curve_from_metrics(run.metrics[-1], name).word_accuracy
+
+
+def test_the_run_models_built_once_translate_as_fresh_ones_at_every_snapshot(runs):
+    """RunModels loads each snapshot into the modules it built for the run: the translations are
+    those of fresh models with that snapshot, and a trace made before keeps its own numbers."""
+    run = runs[0]
+    specs, task, text = side_by_side_specs(TASK), get_task(TASK), "Jane sees the red car"
+    kept = RunModels()
+    traces = []
+    for snapshot in (run.snapshots[0], run.snapshots[-1], run.snapshots[0]):
+        with kept.at(specs, snapshot) as models:
+            traces.append({m: trace_sequence(models[m], task, text) for m in models})
+        fresh = models_at(specs, snapshot)
+        for name, model in fresh.items():
+            again = trace_sequence(model, task, text)
+            np.testing.assert_array_equal(traces[-1][name].alignment, again.alignment)
+            np.testing.assert_array_equal(traces[-1][name].context, again.context)
+            assert traces[-1][name].output == again.output
+    first, later = traces[0]["attention"], traces[1]["attention"]
+    assert not np.array_equal(first.context, later.context)  # two snapshots, two sets of weights
+    # the second trace's scoring weights are its snapshot's, not the ones loaded after it
+    own = models_at(specs, run.snapshots[-1])["attention"].attention.params().as_arrays()
+    assert own and set(later.attention_trace().scoring_params) == set(own)
+    for name, array in later.attention_trace().scoring_params.items():
+        np.testing.assert_array_equal(array, own[name])
+    with kept.at(dict(specs), run.snapshots[-1]) as models:  # equal specs: the same modules
+        assert models["attention"] is kept._models["attention"]
 
 
 def test_the_windows_runs_train_the_shipped_architectures():
