@@ -15,7 +15,7 @@ import torch
 from explorer.core.device import TRAINING_NICENESS, torch_threads
 from explorer.lab import MAX_RUNNING, Goal, LabRun, TrainOptions, run_all
 from explorer.messages import Message, MessageError
-from explorer.training import seed_everything, train
+from explorer.training import isolated_generator, seed_everything, train
 
 OPTIONS = TrainOptions(steps=40, eval_every=10, snapshot_every=10, device="cpu")
 
@@ -24,7 +24,8 @@ def fit_line(options, on_progress=None, should_stop=None, measures=(), pause_s=0
     """y = 3x - 1 learnt by one linear unit: a lab's training function in miniature."""
     with torch_threads(options.threads):
         seed_everything(options.seed)
-        model = torch.nn.Linear(1, 1)
+        with isolated_generator(options.seed):  # a run beside it draws from the global one too
+            model = torch.nn.Linear(1, 1)
         opt = torch.optim.SGD(model.parameters(), lr=options.learning_rate * 30)
         x = torch.linspace(-1, 1, 32)[:, None]
         y = 3 * x - 1
