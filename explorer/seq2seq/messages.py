@@ -77,6 +77,11 @@ SEQ2SEQ = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
+        "one word off: {words} — the weight sits on the word beside the one translated; the encoder reads the sentence both ways, so that word's state holds its neighbour too",
+        "seq2seq.word_shift",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
         "the attention weights each output word used: one row per word written, one column per source word",
         "seq2seq.note_attention",
     ),

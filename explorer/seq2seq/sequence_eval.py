@@ -59,6 +59,21 @@ def alignment_hits(alignment: np.ndarray, pair: Pair) -> list[bool]:
     return [int(np.argmax(alignment[i])) in pair.links[i] for i in range(steps) if pair.links[i]]
 
 
+def shifted_words(alignment: np.ndarray, pair: Pair) -> list[tuple[int, int, int]]:
+    """(output step, source word looked at, the word it translates) for each step whose largest
+    weight sits on the source word just before or after one of its own: a bidirectional encoder's
+    state there holds its neighbour too, so the model can read the word from it."""
+    out = []
+    for i in range(min(len(alignment), len(pair.links))):
+        links = pair.links[i]
+        top = int(np.argmax(alignment[i]))
+        if links and top not in links:
+            near = [j for j in links if abs(j - top) == 1]
+            if near:
+                out.append((i, top, near[0]))
+    return out
+
+
 def max_steps_for(pairs: list[Pair]) -> int:
     """Room for every true answer and a few words more (an answer that runs on is cut here)."""
     return max(len(p.target) for p in pairs) + 5

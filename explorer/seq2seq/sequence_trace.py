@@ -34,7 +34,7 @@ from explorer.core.trace import AttentionTrace
 from explorer.messages import Message
 from explorer.seq2seq.rnn import TrainedAttention
 from explorer.seq2seq.sequence_checkpoints import load_sequence_model
-from explorer.seq2seq.sequence_eval import alignment_hits, word_hits
+from explorer.seq2seq.sequence_eval import alignment_hits, shifted_words, word_hits
 from explorer.seq2seq.sequence_models import MODEL_NOTES, SequenceDecode, SequenceModel, parameter_count
 from explorer.seq2seq.spec import LabError, core_settings
 from explorer.seq2seq.tasks import Pair, Task, get_task
@@ -250,6 +250,14 @@ def _add_truth(trace: SequenceTrace, truth: Pair | None, task: Task) -> None:
     if trace.has_attention:
         trace.alignment_hits = alignment_hits(trace.alignment, truth)
         trace.alignment_score = float(np.mean(trace.alignment_hits)) if trace.alignment_hits else None
+        shifted = shifted_words(trace.alignment, truth)
+        if shifted:
+            words = ", ".join(
+                f"“{trace.output_tokens[i]}” → “{truth.source[top]}” (“{truth.source[own]}”)"
+                for i, top, own in shifted
+                if i < len(trace.output_tokens)
+            )
+            trace.notices.append(Message.of("seq2seq.word_shift", words=words))
 
 
 def _core_stages(module: SequenceModel, trace: SequenceTrace) -> AttentionTrace:

@@ -1899,6 +1899,11 @@
         <translation>{count} 个训练时没见过的词被读作 {unk}：{words}</translation>
     </message>
     <message>
+        <source>one word off: {words} — the weight sits on the word beside the one translated; the encoder reads the sentence both ways, so that word&apos;s state holds its neighbour too</source>
+        <comment>seq2seq.word_shift</comment>
+        <translation>差了一个词：{words}——权重落在所译词旁边的那个词上；编码器双向读整句，那个词的状态里也含有它的邻词</translation>
+    </message>
+    <message>
         <source>the attention weights each output word used: one row per word written, one column per source word</source>
         <comment>seq2seq.note_attention</comment>
         <translation>每个输出词所用的注意力权重：每行是一个写出的词，每列是一个原文词</translation>

@@ -60,6 +60,7 @@ from explorer.models.loader import load_model
 from explorer.models.tokenizer import load_tokenizer
 from explorer.resources import resource_path
 from explorer.seq2seq import checkpoints as lab_checkpoints
+from explorer.seq2seq import translate_sequence
 from explorer.seq2seq.length_result import load_length_result
 from explorer.seq2seq.local_lab import WindowPair, shipped_pair
 from explorer.seq2seq.local_trace import translate_window
@@ -1789,6 +1790,12 @@ CASES = {
     "seq2seq.no_truth": Case(
         lambda env: sentence_trace("Jane visits Atlantis").notices,
         "the grammar of sentences-fr does not write this text",
+    ),
+    "seq2seq.word_shift": Case(
+        lambda env: (
+            translate_sequence("Jane visits Africa in September", "sentences-fr", "attention").notices
+        ),
+        "one word off: “septembre” → “in” (“September”)",
     ),
     "seq2seq.note_attention": Case(
         lambda env: sentence_trace("Jane likes Paris").alignment_note, "one row per word written"
