@@ -4,7 +4,7 @@ Two things a person sets beside a decoder's attention: the heads turned off (a t
 head of the All-heads grid; any layers, zeroed or replaced by their mean before W_O), and how
 the next token is chosen (greedy, or sampled with a temperature, a top-k and a seed). The
 next-token panel shows the distribution those settings give, and with heads off, before and
-after. Notifies "decoding". Qt-free.
+after. Notifies "decoding", and "heads_off" too when the heads off change. Qt-free.
 """
 
 from __future__ import annotations
@@ -95,7 +95,8 @@ class DecodingOptions:
 
 
 class DecodingState:
-    """``state.decoding``: the options; every change notifies "decoding"."""
+    """``state.decoding``: the options; every change notifies "decoding" ("heads_off" too
+    when the heads off or how they are off change)."""
 
     def __init__(self, emit: Callable[[str], None]):
         self._emit = emit
@@ -103,8 +104,10 @@ class DecodingState:
 
     def set_options(self, options: DecodingOptions) -> None:
         if options != self.options:
-            self.options = options
+            before, self.options = self.options, options
             self._emit("decoding")
+            if (before.heads_off, before.ablation) != (options.heads_off, options.ablation):
+                self._emit("heads_off")
 
     def update(self, **changes: Any) -> None:
         """Change some options (ValueError for an impossible value: nothing changes)."""

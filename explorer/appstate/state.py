@@ -70,6 +70,7 @@ EVENTS = (
     "board",  # state.board (explorer.appstate.board)
     "lines",  # state.lines (explorer.appstate.lines)
     "decoding",  # state.decoding (explorer.appstate.decoding): heads off, how text is written
+    "heads_off",  # state.decoding's heads off or how they are off changed (the trace follows them)
     "predict",  # state.predict (explorer.appstate.predict)
     "model",  # the loaded model the labels describe (loaded_model)
     "shape",  # the shape of the trace on screen (shape)

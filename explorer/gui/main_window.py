@@ -110,8 +110,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.models = ModelSwitch(self)  # the model picker's loads and conversions
         self._file_menu()
         self._shortcuts()
-        self._traced_heads: tuple[frozenset[tuple[int, int]], str] = (frozenset(), "zero")
-        self.state.subscribe(self._on_state, ("config", "tab", "lesson", "decoding"))
+        self.state.subscribe(self._on_state, ("config", "tab", "lesson", "heads_off"))
         # the user's theme and language (the classroom applies them)
         self.state.set_theme(self.prefs.theme())
         self.state.set_language(self.prefs.language())
@@ -272,7 +271,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _on_state(self, event: str, state: ExplorerState) -> None:
         if event == "config":
             self._compute_timer.start()
-        elif event == "decoding" and self._traced_heads_changed(state):
+        elif event == "heads_off":
             self._compute_timer.start()  # the stages come from the forward with those heads off
         elif event == "lesson":
             self.place_inputs()  # the lesson column shows the notes, or no longer
@@ -284,14 +283,8 @@ class MainWindow(QtWidgets.QMainWindow):
             view.activated()
 
     # -- computation ------------------------------------------------------------------------------------
-    def _traced_heads_changed(self, state: ExplorerState) -> bool:
-        """Heads turned off or on (not how text is written): the trace follows them."""
-        options = state.decoding.options
-        return (options.heads_off, options.ablation) != self._traced_heads
-
     def request_trace(self) -> None:
         config, engine, decoding = self.state.config, self.engine, self.state.decoding.options
-        self._traced_heads = (decoding.heads_off, decoding.ablation)
         # On the worker: the trace plus reduced copies of huge matrices; a newer request or
         # Cancel stops an older computation between its steps.
         self.worker.submit(
