@@ -19,6 +19,7 @@ from typing import Any, TypeGuard
 from explorer.models.bert import ACTIVATIONS
 from explorer.models.errors import ModelError
 from explorer.models.rope import DEFAULT_THETA, ROPE_KINDS, RopeSpec
+from explorer.models.size_limits import check_size
 
 DECODER_LABELS = {"gpt2": "GPT-2", "llama": "Llama", "mistral": "Mistral", "qwen2": "Qwen2"}
 DECODER_TYPES = tuple(DECODER_LABELS)
@@ -336,6 +337,10 @@ def _positive(path: Path, values: dict[str, Any]) -> None:
     for key, value in values.items():
         if not _whole(value) or value <= 0:
             raise ModelError.of("families.not_positive", path=path, key=key, value=value)
+        check_size(path, _CANONICAL.get(key, key), value, key)
+
+
+_CANONICAL = {"n_layer": "num_hidden_layers", "n_head": "num_attention_heads"}  # GPT-2's spelling
 
 
 def _eps(path: Path, key: str, value: object) -> float:

@@ -23,6 +23,7 @@ from explorer.models.decoder_config import (
     read_decoder_config,
 )
 from explorer.models.errors import ModelError
+from explorer.models.size_limits import check_size
 
 # The canonical names, after ``encoder.layer.N.``: BERT's own spelling.
 LAYER_SUFFIXES = (
@@ -140,9 +141,6 @@ FAMILIES: dict[str, Family] = {
 SUPPORTED = ", ".join([*FAMILIES, *DECODER_LABELS])
 LABELS = ", ".join([*(f.label for f in FAMILIES.values()), *DECODER_LABELS.values()])
 _SIZES = ("hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size")
-# Far beyond any model's, below what would fill the memory (or overflow torch) when checked.
-MAX_SIZE = 2**31 - 1
-_LIMITS = {"num_hidden_layers": 1024, "num_attention_heads": 4096}
 
 
 def family_of(config: BertConfig) -> Family:
@@ -228,11 +226,7 @@ def _checked(path: Path, family: Family, values: dict[str, Any], raw: dict[str, 
     for name in (*_SIZES, "max_position_embeddings", "vocab_size"):
         if not _whole(values[name]) or values[name] <= 0:
             raise ModelError.of("families.not_positive", path=path, key=key(name), value=values[name])
-        limit = _LIMITS.get(name, MAX_SIZE)  # a 30-digit layer count filled the memory checking it
-        if values[name] > limit:
-            raise ModelError.of(
-                "families.too_large", path=path, key=key(name), value=values[name], limit=limit
-            )
+        check_size(path, name, values[name], key(name))
     if not _whole(values["type_vocab_size"]) or values["type_vocab_size"] < 0:
         raise ModelError.of("families.type_vocab", path=path, value=values["type_vocab_size"])
     if values["hidden_size"] % values["num_attention_heads"]:

@@ -100,11 +100,17 @@ LLAMA_CASES = [
      ["lacks the tensor lm_head.weight", "Llama"]),
     ("a layer too many", config(num_hidden_layers=2), WEIGHTS, ["holds 3 layers", "num_hidden_layers=2"]),
     ("width missing", config(hidden_size=tiny.DELETE), "config.json", ["lacks 'hidden_size'"]),
+    # ten million layers took 19 minutes and 13 GB to be refused; 10**30 was a traceback
+    ("layers beyond any model", config(num_hidden_layers=10_000_000), "config.json",
+     ["num_hidden_layers is 10000000", "at most 1024"]),
+    ("a 31-digit layer count", config(num_hidden_layers=10**30), "config.json", ["at most 1024"]),
+    ("K/V heads beyond any model", config(num_key_value_heads=10**20), "config.json", ["at most 4096"]),
     ("activation unknown", config(hidden_act="mish"), "config.json", ["'mish' is not supported"]),
 ]  # fmt: skip
 GPT2_CASES = [
     ("unscaled scores", config(scale_attn_weights=False), "config.json", ["scale_attn_weights is false"]),
     ("heads do not divide", config(n_head=5), "config.json", ["not divisible by 5 heads"]),
+    ("layers beyond any model", config(n_layer=10**30), "config.json", ["n_layer is", "at most 1024"]),
     ("fused projection reshaped", edit_tensors(lambda t: t.__setitem__("transformer.h.0.attn.c_attn.weight", torch.zeros(32, 64))),
      WEIGHTS, ["transformer.h.0.attn.c_attn.weight is [32, 64]", "[32, 96]"]),
 ]  # fmt: skip
