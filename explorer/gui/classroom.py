@@ -10,6 +10,7 @@ way in presentation mode (22 px: at 1024×768 nothing is under 20 px), and the l
 
 from __future__ import annotations
 
+import re
 import sys
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -17,6 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.state import LANGUAGES, THEMES
 from explorer.gui import i18n, theme
+from explorer.gui.docks.controls import show_text
 from explorer.gui.docks.registry import Dock
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.i18n import translate
@@ -56,6 +58,17 @@ OTHER_KEYS = (
 
 
 ZOOMED_TABS = ("pipeline", "board")  # the tabs that show the "Show:" picker's stage
+
+
+# "退出(&Q)": the mnemonic a translation adds in brackets (the English "&Quit" has it inline)
+MNEMONIC = re.compile(r"\s*\(&\w\)")
+ARROWS = {"Left": "←", "Right": "→", "Up": "↑", "Down": "↓"}
+
+
+def key_text(key: QtGui.QKeySequence) -> str:
+    """A key as its cap says: "Ctrl+Shift+→", never the translated "右方向" of Qt's native text."""
+    text = key.toString(QtGui.QKeySequence.SequenceFormat.PortableText)
+    return "+".join(ARROWS.get(part, part) for part in text.split("+")) if text else ""
 
 
 def _ctx(text: str) -> str:
@@ -106,6 +119,18 @@ class ShortcutSheet(QtWidgets.QDialog):
         room = parent.size() if parent is not None else QtCore.QSize(1024, 768)
         self.resize(min(900, room.width() - 40), min(700, room.height() - 40))
 
+    def event(self, event) -> bool:
+        # Esc closes the sheet: the window's own Esc (clear the selection) would take it first
+        if event.type() == QtCore.QEvent.Type.ShortcutOverride and event.key() == QtCore.Qt.Key.Key_Escape:
+            event.accept()
+            return True
+        return super().event(event)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.table.resizeColumnToContents(0)  # measured in the font it is shown in
+        self.table.resizeRowsToContents()
+
     def keys(self) -> list[str]:
         return [self.table.item(r, 0).text() for r in range(self.table.rowCount())]
 
@@ -129,13 +154,13 @@ class SentenceBar(QtWidgets.QWidget):
             (self.query_label, self.query, controls.query, 1),
         ):
             field.setMaxLength(twin.maxLength())
-            field.setText(twin.text())
+            show_text(field, twin.text())
             field.setMinimumWidth(60)
             label.setBuddy(field)
             layout.addWidget(label)
             layout.addWidget(field, stretch)
-            field.textEdited.connect(lambda text, twin=twin: twin.setText(text))
-            twin.textChanged.connect(lambda text, field=field: field.text() != text and field.setText(text))
+            field.textEdited.connect(lambda text, twin=twin: show_text(twin, text))
+            twin.textChanged.connect(lambda text, field=field: show_text(field, text))
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
         self.retranslate()
 
@@ -590,16 +615,17 @@ class Classroom(QtCore.QObject):
 
     # -- the shortcut sheet --------------------------------------------------------------------------
     def shortcut_rows(self) -> list[tuple[str, str]]:
+        """(keys, action): one row per key, the keys as written on a keyboard."""
         rows, seen = [], set()
         for action in self.window.findChildren(QtGui.QAction):
-            keys = [k.toString(QtGui.QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts()]
+            keys = [key_text(k) for k in action.shortcuts()]
             keys = [k for k in keys if k]
-            text = action.text().replace("&", "")
-            if not keys or not text or (tuple(keys), text) in seen:
+            text = MNEMONIC.sub("", action.text()).replace("&", "")
+            if not keys or not text or tuple(keys) in seen:  # a menu's and a toolbar's Quit: one row
                 continue
-            seen.add((tuple(keys), text))
+            seen.add(tuple(keys))
             rows.append((" / ".join(keys), text))
-        rows += [(_ctx(k), _ctx(t)) for k, t in OTHER_KEYS]
+        rows += [(_ctx(k), _ctx(t)) for k, t in OTHER_KEYS if (_ctx(k),) not in seen]
         return rows
 
     def show_shortcuts(self) -> ShortcutSheet:

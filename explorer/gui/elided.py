@@ -118,3 +118,43 @@ class ElidedCombo(QtWidgets.QComboBox):
         painter.drawComplexControl(QtWidgets.QStyle.ComplexControl.CC_ComboBox, option)
         painter.drawControl(QtWidgets.QStyle.ControlElement.CE_ComboBoxLabel, option)
         painter.end()
+
+
+class WrappedLabel(QtWidgets.QLabel):
+    """A word-wrapped label whose minimum height is every line at its width and font. The
+    lesson column, laid out above the stage and then beside it in the presentation's larger
+    font, kept the rows it had measured in the smaller one: a two-line formula showed one line
+    ("softmax(W_LM ·", the rest cut). A set minimum is what the layout reads afresh (its cached
+    hints were stale)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWordWrap(True)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._fit()
+
+    def setWordWrap(self, on: bool) -> None:
+        super().setWordWrap(on)
+        self._fit()
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self._fit()  # another width, another count of lines
+
+    def changeEvent(self, event):
+        super().changeEvent(event)
+        if event.type() in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.StyleChange):
+            self._fit()
+
+    def _fit(self) -> None:
+        laid_out = self.width() >= 8 * self.fontMetrics().averageCharWidth()  # not a passing width
+        if not (self.wordWrap() and self.text() and laid_out):
+            self.setMinimumHeight(0)
+            return
+        kept = self.minimumHeight()
+        self.setMinimumHeight(0)  # QLabel's height for a width includes a set minimum: never less
+        need = self.heightForWidth(self.width())
+        self.setMinimumHeight(need if need > 0 else kept)

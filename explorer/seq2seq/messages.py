@@ -72,7 +72,7 @@ SEQ2SEQ = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "no true translation or alignment: the grammar of {task} does not write this text",
+        "no true translation or alignment: the lab's sentence grammar does not write this text",
         "seq2seq.no_truth",
     ),
     QT_TRANSLATE_NOOP(

@@ -237,7 +237,7 @@ def decode_sentence(
 
 def _add_truth(trace: SequenceTrace, truth: Pair | None, task: Task) -> None:
     if truth is None:
-        trace.notices.append(Message.of("seq2seq.no_truth", task=task.name))
+        trace.notices.append(Message.of("seq2seq.no_truth"))
         return
     trace.expected_tokens = list(truth.target)
     trace.expected = task.join(truth.target)

@@ -1899,6 +1899,11 @@
         <translation>{count} 个训练时没见过的词被读作 {unk}：{words}</translation>
     </message>
     <message>
+        <source>no true translation or alignment: the lab&apos;s sentence grammar does not write this text</source>
+        <comment>seq2seq.no_truth</comment>
+        <translation>没有标准译文和对齐：实验室的句子语法写不出这段文字</translation>
+    </message>
+    <message>
         <source>one word off: {words} — the weight sits on the word beside the one translated; the encoder reads the sentence both ways, so that word&apos;s state holds its neighbour too</source>
         <comment>seq2seq.word_shift</comment>
         <translation>差了一个词：{words}——权重落在所译词旁边的那个词上；编码器双向读整句，那个词的状态里也含有它的邻词</translation>
@@ -1912,11 +1917,6 @@
         <source>no attention: every output word reads the same fixed context {context}, one column</source>
         <comment>seq2seq.note_fixed</comment>
         <translation>没有注意力：每个输出词读的都是同一个固定上下文 {context}，只有一列</translation>
-    </message>
-    <message>
-        <source>no true translation or alignment: the grammar of {task} does not write this text</source>
-        <comment>seq2seq.no_truth</comment>
-        <translation>没有标准译文和对齐：{task} 的语法写不出这段文字</translation>
     </message>
     <message>
         <source>{path} is not a length-curve result: {detail}</source>

@@ -326,7 +326,7 @@ def test_shortcut_sheet_lists_the_keys(qtbot, small_window):
     sheet = w.classroom.sheet
     qtbot.waitUntil(sheet.isVisible)
     keys = " | ".join(sheet.keys())
-    for key in ("F11", "Ctrl+=", "Ctrl+-", "Left", "Right", "1 … 9", "F1"):
+    for key in ("F11", "Ctrl+=", "Ctrl+-", "←", "→", "1 … 9", "F1"):  # arrows as on their keys
         assert key in keys, key
     sheet.close()
 
@@ -386,3 +386,40 @@ def test_the_window_opens_with_the_keys_on_the_stage(qtbot, make_window):
     assert w.focusWidget() is w.text_field("sentence")
     rows = dict((text, keys) for keys, text in w.classroom.shortcut_rows())
     assert any(keys == "Ctrl+L" and "opens with the keys on the stage" in text for text, keys in rows.items())
+
+
+def test_the_shortcut_sheet_in_chinese_one_row_per_key_arrows_as_on_the_keys_esc_closes(qtbot, make_window):
+    """Trial 6: Ctrl+Q twice (退出(Q) and 退出), ← and → written as Qt's words 左方向 / 右方向, and
+    Esc did not close the sheet (the window's Esc took it)."""
+    w = make_window(SMALL, size=(1024, 768))
+    w.state.set_language("zh_CN")
+    sheet = w.classroom.show_shortcuts()
+    qtbot.waitExposed(sheet)
+    keys = sheet.keys()
+    assert len(keys) == len(set(keys)), sorted(k for k in keys if keys.count(k) > 1)
+    assert not [k for k in keys if "左方向" in k or "右方向" in k], keys
+    assert any("→" in k for k in keys) and any("←" in k for k in keys), keys
+    texts = [sheet.table.item(r, 1).text() for r in range(sheet.table.rowCount())]
+    assert not [t for t in texts if "(Q)" in t or "&" in t], texts
+    column = sheet.table.columnWidth(0)  # every key whole in its column
+    metrics = sheet.table.fontMetrics()
+    assert all(metrics.horizontalAdvance(k) <= column for k in keys), (column, keys)
+    qtbot.keyClick(sheet.table, QtCore.Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not sheet.isVisible(), timeout=2000)
+
+
+def test_a_sentence_set_by_the_lesson_or_a_session_shows_from_its_start(qtbot, make_window):
+    """Trial 6: the sentence field opened scrolled to its end ("idn't cross the street because
+    it was too tired"); the field being typed in keeps its cursor."""
+    w = make_window(SMALL, size=(1024, 768))
+    w.classroom.set_presentation(True, fullscreen=False)
+    long = "The animal didn't cross the street because it was too tired, and then it slept"
+    w.state.set_config(w.state.config.with_(sentence=long))
+    QtWidgets.QApplication.processEvents()
+    for field in (w.sentence_bar.sentence, w.controls.sentence):
+        assert field.text() == long and field.cursorPosition() == 0
+    typed = w.sentence_bar.sentence
+    typed.setFocus()
+    typed.end(False)
+    qtbot.keyClicks(typed, "!")
+    assert typed.cursorPosition() == len(long) + 1 and w.controls.sentence.cursorPosition() == 0

@@ -1789,7 +1789,7 @@ CASES = {
     ),
     "seq2seq.no_truth": Case(
         lambda env: sentence_trace("Jane visits Atlantis").notices,
-        "the grammar of sentences-fr does not write this text",
+        "the lab's sentence grammar does not write this text",
     ),
     "seq2seq.word_shift": Case(
         lambda env: (

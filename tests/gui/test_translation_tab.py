@@ -300,10 +300,12 @@ def test_the_curves_keep_their_size_while_a_run_trains(qtbot, tab):
     qtbot.wait(50)  # the page laid out at this size
     resizes = Resizes([p.plot.viewport() for p in panel_.plots])
     heights = [p.height() for p in panel_.plots]
+    # no run yet: no empty bar that reads as an empty text field (its room is kept)
+    assert tstate.run is None and panel_.progress.isHidden()
     panel_.train_button.click()
     qtbot.waitUntil(lambda: len(tstate.run.snapshots) >= 2 or not tstate.run.running, timeout=60_000)
     qtbot.wait(50)
-    assert tstate.run.step > 0 and "Step" in panel_.status.text()
+    assert tstate.run.step > 0 and "Step" in panel_.status.text() and panel_.progress.isVisible()
     assert resizes.seen == [] and [p.height() for p in panel_.plots] == heights
     wait_run(qtbot, tstate)
 

@@ -603,8 +603,7 @@ class Controls(QtWidgets.QWidget):
         self._updating = True
         try:
             for field, text in ((self.query, config.query), (self.sentence, config.sentence)):
-                if field.text() != text:
-                    field.setText(text)
+                show_text(field, text)
             self.scoring.setCurrentIndex(self.scoring.findData(config.scoring))
             self.scale.setCurrentIndex(self.scale.findData(config.scale))
             self.tau.setValue(tau_to_slider(config.temperature))
@@ -676,3 +675,13 @@ class Controls(QtWidgets.QWidget):
                 self.layer.setMaximum(layers - 1)
         finally:
             self._updating = False
+
+
+def show_text(field: QtWidgets.QLineEdit, text: str) -> None:
+    """A text set from outside: shown from its start ("The animal d…", not "…it was too tired"),
+    where Qt leaves the cursor at the end; the field someone is typing in keeps its cursor."""
+    if field.text() == text:
+        return
+    field.setText(text)
+    if not field.hasFocus():
+        field.setCursorPosition(0)

@@ -17,7 +17,7 @@ from explorer.appstate.lesson_decoder import DECODER_SETUPS, apply_setup
 from explorer.appstate.lesson_step import LESSON_CONTEXT
 from explorer.gui import theme
 from explorer.gui.docks.question import QuestionPanel
-from explorer.gui.elided import ElidedCombo
+from explorer.gui.elided import ElidedCombo, WrappedLabel
 
 SPEEDS_S = (8, 5, 3)  # slow, normal, fast: seconds a step
 
@@ -49,9 +49,8 @@ class LessonPanel(QtWidgets.QFrame):
         for track_id in (ALL_TRACKS, *(t.id for t in TRACKS)):
             self.track.addItem("", track_id)
         self.step_label = QtWidgets.QLabel()
-        self.title_label = QtWidgets.QLabel()
-        self.title_label.setWordWrap(True)
-        self.formula_label = QtWidgets.QLabel()
+        self.title_label = WrappedLabel()
+        self.formula_label = WrappedLabel()
         self.formula_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.explanation_label = QtWidgets.QLabel()
         self.explanation_label.setWordWrap(True)

@@ -85,6 +85,7 @@ class MatrixPanel:
     background: np.ndarray | None = None
     overlay_alpha: float = 0.55
     name: str = ""  # what the panel shows ("weights", "head 3"): for the views, never drawn
+    short_title: str = ""  # what a grid too narrow for the whole title shows ("" : the view decides)
 
     def __post_init__(self) -> None:
         if not hasattr(self.data, "shape"):  # an array, or a lazy matrix read cell by cell

@@ -100,6 +100,11 @@ class TrainingPage(QtWidgets.QWidget):
         # no words on the bar: the status line says "Step 120 of 300", and in a narrow column a
         # squeezed bar wrapped its words out of sight ("0 of 300 / steps")
         self.progress.setTextVisible(False)
+        # hidden until a run starts (an empty bar reads as an empty text field); its room is
+        # kept, so the click that shows it moves nothing
+        keep_room = self.progress.sizePolicy()
+        keep_room.setRetainSizeWhenHidden(True)
+        self.progress.setSizePolicy(keep_room)
         for w in (
             self.steps_label,
             self.steps,
@@ -203,6 +208,7 @@ class TrainingPage(QtWidgets.QWidget):
         set_progress(
             self.progress, run.steps if run is not None else steps, run.step if run is not None else 0
         )
+        self.progress.setVisible(run is not None)
         self._set_status(self.status_text(), running)
         self._show_weights()  # the curves' data too, when the run is not training
         if running and not self.curves_timer.isActive():

@@ -79,7 +79,7 @@ def fitted_grid(panels, size: QtCore.QSize, style: Style, **options) -> Figure:
     titles whole (a title too long for its column is shortened to its head, "head 3"), then
     whole long titles, then larger cells, then the count nearest a wide grid's."""
     full = [p.title for p in panels]
-    short = [stages.short_head_title(t) for t in full]
+    short = [p.short_title or stages.short_head_title(p.title) for p in panels]
     key = _fit_key(panels, size, style, full, options)
     chosen = _FITS.get(key)
     if chosen is None:

@@ -72,6 +72,7 @@ GRID_STAGE_LABELS = {
     "V": "V",
 }
 SQUARE = ("scores", "scaled", "weights")
+ROLE_SHOWN = 0.5  # a previous-token or induction share a narrow grid still names in a head's title
 # The pipeline's stages by name, for the Export dialog and the like.
 STAGE_NAMES = {
     "X": "X",
@@ -382,10 +383,15 @@ def head_panel(
     if trace.causal and math.isfinite(sink):  # a causal model's attention sink (one token: none)
         share = f"{100 * sink:.0f} %"
         title += " · " + translate("Stages", "first token {0}").format(share)
+    short = name  # a narrow grid keeps what the head is known for (the lesson points at it)
     if scores is not None and scores.previous is not None:
-        title += " · " + translate("Stages", "prev {0}").format(f"{100 * scores.previous[head]:.0f} %")
+        part = translate("Stages", "prev {0}").format(f"{100 * scores.previous[head]:.0f} %")
+        title += " · " + part
+        short += f" · {part}" if scores.previous[head] >= ROLE_SHOWN else ""
     if scores is not None and scores.induction is not None:
-        title += " · " + translate("Stages", "ind {0}").format(f"{100 * scores.induction[head]:.0f} %")
+        part = translate("Stages", "ind {0}").format(f"{100 * scores.induction[head]:.0f} %")
+        title += " · " + part
+        short += f" · {part}" if scores.induction[head] >= ROLE_SHOWN else ""
     return MatrixPanel(
         data,
         rows,
@@ -397,6 +403,7 @@ def head_panel(
         picture=display.picture(stage, head),
         hidden=hidden if stage in SQUARE else None,
         name=f"head {head}",
+        short_title=short,
     )
 
 
@@ -421,7 +428,8 @@ def grid_columns(heads: int) -> int:
 
 
 def short_head_title(title: str) -> str:
-    """ "head 3 · H̄ 1.23" -> "head 3": what a panel too narrow for the whole title shows."""
+    """ "head 3 · H̄ 1.23" -> "head 3": what a panel too narrow for the whole title shows
+    (a panel's own ``short_title`` first, where it has one)."""
     return title.split(" · ")[0]
 
 

@@ -1,0 +1,55 @@
+"""The lesson column beside the stage shows its step's title and formula whole: every line of
+them, at 1024×768 in both languages. Opened as a teacher does (the lesson first, then the
+presentation), a two-line formula kept one line's height and a class saw "softmax(W_LM ·"."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.appstate.lesson import STEPS
+from explorer.core.config import AttentionConfig
+
+from .helpers import ANIMAL
+from .test_classroom_walk import settle
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_every_step_s_title_and_formula_keep_all_their_lines(qtbot, make_window, language):
+    w = make_window(AttentionConfig(sentence=ANIMAL, layer=5), size=(1024, 768))
+    w.state.set_language(language)
+    w.state.predict.set_enabled(True)
+    w.state.show_lesson(True)  # the lesson above the stage first, then F11
+    settle(qtbot, w)
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.resize(1024, 768)
+    lesson = w.classroom.lesson
+    cut = []
+    for i, step in enumerate(STEPS):
+        w.state.set_lesson_step(i)
+        settle(qtbot, w)
+        for label in (lesson.title_label, lesson.formula_label):
+            need = label.heightForWidth(label.width())
+            if need > label.height() + 1:
+                cut.append((i + 1, step.id, label.text(), need, label.height()))
+    assert not cut, cut
+
+
+def test_the_previous_token_step_s_heads_show_the_share_its_words_point_at(qtbot, make_window):
+    """Step "decoder.previous" says heads 0 and 1 put ~99 % on the previous token "(prev 99 %
+    in the title)": beside the lesson at 1024×768 the grid shortened every title to "head 0"."""
+    from tests.gui.projector_check import title_problems
+
+    w = make_window(AttentionConfig(sentence=ANIMAL, layer=5), size=(1024, 768))
+    w.state.set_language("zh_CN")
+    w.state.show_lesson(True)
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.resize(1024, 768)
+    w.state.set_lesson_step("decoder.previous")
+    settle(qtbot, w)
+    qtbot.waitUntil(
+        lambda: w.heads.canvas.figure is not None and len(w.heads.canvas.panels) == 4, timeout=30_000
+    )
+    settle(qtbot, w)
+    titles = [p.title for p in w.heads.canvas.panels]
+    assert [t.startswith(f"头 {h} · 前一 9") for h, t in enumerate(titles)][:2] == [True, True], titles
+    assert not title_problems(w), title_problems(w)  # shown whole, not elided
