@@ -170,7 +170,9 @@ def test_a_layer_runs_only_the_layers_before_it_and_later_layers_carry_on(model_
     ran: list[int] = []
     layer_of = {id(lw): k for k, lw in enumerate(encoder.layers)}
     real = encoder._layer
-    monkeypatch.setattr(encoder, "_layer", lambda x, lw, edit=None: ran.append(layer_of[id(lw)]) or real(x, lw, edit))
+    monkeypatch.setattr(
+        encoder, "_layer", lambda x, lw, edit=None: ran.append(layer_of[id(lw)]) or real(x, lw, edit)
+    )
     sentence = "the animal did not cross the street"
     first = engine.trace(AttentionConfig(sentence=sentence))
     assert ran == []

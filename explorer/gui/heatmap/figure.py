@@ -358,6 +358,8 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     boxes = []
     count = len(shown)
     row_labels: dict[tuple, axis.AxisLabels] = {}  # a grid's panels share their rows' labels
+    # ... and a row of the grid the same plot top and height: the same last label cleared
+    cleared: dict[tuple, axis.AxisLabels] = {}
     for k, (i, p) in enumerate(zip(shown, panels)):
         r, c = divmod(k, columns)
         sx, sy = left + header_w + grid_left + c * slot_w, top + header_h + r * slot_h
@@ -380,8 +382,10 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
                     if p.rows is None
                     else axis.token_rows(font, p.rows, cell_h)
                 )
-            rows_l = row_labels[row_key]
-            rows_l = _clear_last_row(plot, rows_l, 0, n_r, font)
+            place = (row_key, plot.top(), plot.height())  # all _clear_last_row reads of the plot
+            if place not in cleared:
+                cleared[place] = _clear_last_row(plot, row_labels[row_key], 0, n_r, font)
+            rows_l = cleared[place]
             cols_l = col_labels[i]
         draw_rows = not shared_axes or c == 0
         draw_cols = not shared_axes or k + columns >= count  # nothing below it in its column
