@@ -132,3 +132,26 @@ def test_counts_whose_cells_cannot_win_are_not_laid_out_and_the_choice_is_the_sa
             size,
         )
     assert laid_out["bound"] < 0.55 * laid_out["every"], laid_out  # the search before laid out 70 %
+
+
+def test_kept_text_measures_answer_as_qt_does(qapp):
+    """Titles are measured through kept answers (heatmap.figure.measures): the same widths,
+    elisions and title lines as asking QFontMetricsF each time, one keeper per font."""
+    from PySide6 import QtGui
+
+    from explorer.gui.heatmap import figure
+
+    font = QtGui.QFont(Style.make(14).font)
+    font.setBold(True)
+    kept, qt = figure.measures(font), QtGui.QFontMetricsF(font)
+    same = QtGui.QFont(font)
+    assert figure.measures(same) is kept
+    titles = ["head 3 · H̄ 1.23", "Q = X W_Q  (head 3)  [15×32]", "头 3 · 平均熵 1.23", ""]
+    for text in titles:
+        assert kept.horizontalAdvance(text) == qt.horizontalAdvance(text)
+        for width in (20.0, 57.5, 130.0, 400.0):
+            mode = QtCore.Qt.TextElideMode.ElideRight
+            assert kept.elidedText(text, mode, width) == qt.elidedText(text, mode, width)
+            assert figure.title_lines(text, width, kept) == figure.title_lines(text, width, qt)
+            assert kept.horizontalAdvance(text) == qt.horizontalAdvance(text)  # asked again: kept
+    assert (kept.height(), kept.ascent()) == (qt.height(), qt.ascent())

@@ -24,7 +24,7 @@ from explorer.appstate.state import GRID_STAGES
 from explorer.gui import theme
 from explorer.gui.elided import ElidedCombo, ElidedLabel
 from explorer.gui.heatmap import Figure, MatrixCanvas
-from explorer.gui.heatmap.figure import Mark, Style, layout_figure
+from explorer.gui.heatmap.figure import Mark, Style, layout_figure, measures
 from explorer.gui.i18n import translate
 from explorer.gui.views import lines as lines_views
 from explorer.gui.views import stages
@@ -64,7 +64,7 @@ def _fit(figure: Figure, rect: QtCore.QRectF, style: Style) -> tuple:
         return (False, 0.0, 0.0)
     bold = QtGui.QFont(style.font)
     bold.setBold(True)  # the selected head's title is bold: the widest form
-    metrics = QtGui.QFontMetricsF(bold)
+    metrics = measures(bold)
     titles = all(
         metrics.horizontalAdvance(figure.panels[b.index].title) <= b.title.width() for b in layout.boxes
     )
@@ -105,7 +105,7 @@ _LAYOUT_FREE = ("selection", "marks")  # options that are drawn but never move a
 def _fit_key(panels, size: QtCore.QSize, style: Style, titles: list[str], options: dict) -> tuple:
     bold = QtGui.QFont(style.font)
     bold.setBold(True)
-    metrics = QtGui.QFontMetricsF(bold)
+    metrics = measures(bold)
     first = panels[0] if panels else None
     return (
         size.width(),
@@ -133,7 +133,7 @@ def _best_grid(panels, size, style, full, short, options) -> tuple[int, bool]:
     # (their layout with whole titles need not be tried).
     bold = QtGui.QFont(style.font)
     bold.setBold(True)
-    metrics = QtGui.QFontMetricsF(bold)
+    metrics = measures(bold)
     widest = max((metrics.horizontalAdvance(t) for t in full), default=0.0)
     target = stages.grid_columns(len(panels))
 
