@@ -791,19 +791,28 @@ class Engine:
     def _hidden_state(
         self, model: PretrainedModel, ids: list[int], layer: int, device: torch.device
     ) -> torch.Tensor:
-        """The hidden state entering ``layer``, cached per (model, text, device)."""
+        """The hidden state entering ``layer``, cached per (model, text, device).
+
+        Only the layers before ``layer`` run (a keystroke on layer 0 needs the embeddings
+        alone, not six layers); a later layer asked for carries the kept states on."""
         key = (str(model.path), tuple(ids), str(device))
         with self._lock:
             states = self._hidden.get(key)
             if states is not None:
                 self._hidden.move_to_end(key)
-                return states[layer]
+                if len(states) > layer:
+                    return states[layer]
         encoder = self._encoder_on(model, device)
-        ids_t = torch.tensor(ids, dtype=torch.long, device=device)
+        # The thread count of a whole pass, whatever part of it runs: the same numbers.
         with threads_for(len(ids) * model.config.hidden_size**2 * 12 * model.config.num_hidden_layers):
-            states = encoder.hidden_states(ids_t, between_layers=self._check_stop)
+            if states is None:
+                ids_t = torch.tensor(ids, dtype=torch.long, device=device)
+                states = encoder.hidden_states(ids_t, up_to_layer=layer, between_layers=self._check_stop)
+            else:
+                states = encoder.more_states(states, up_to_layer=layer, between_layers=self._check_stop)
         with self._lock:
-            self._hidden[key] = states
+            if len(self._hidden.get(key, ())) < len(states):  # another thread may have gone further
+                self._hidden[key] = states
             while len(self._hidden) > _HIDDEN_CACHE_SIZE:
                 self._hidden.popitem(last=False)
         return states[layer]

@@ -160,12 +160,26 @@ class BertEncoder:
         if self.token_type is not None:
             x = x + self.token_type[0]  # one segment: every token is of type 0
         x = F.layer_norm(x, x.shape[-1:], *self.emb_ln, eps)
-        states = [x]
+        return self.more_states([x], up_to_layer, between_layers, edit_heads)
+
+    @torch.inference_mode()
+    def more_states(
+        self,
+        states: list[torch.Tensor],
+        up_to_layer: int | None = None,
+        between_layers: Callable[[], object] | None = None,
+        edit_heads: Callable[[int], Callable[[torch.Tensor], torch.Tensor] | None] | None = None,
+    ) -> list[torch.Tensor]:
+        """``states`` ([embeddings, after layer 0, …], as ``hidden_states`` gives them) carried
+        on to the state entering ``up_to_layer`` (None: after the last layer): the same
+        layers on the same inputs as one whole pass, so the same numbers."""
+        states = list(states)
         last = self.config.num_hidden_layers if up_to_layer is None else up_to_layer
-        for index, lw in enumerate(self.layers[:last]):
+        x = states[-1]
+        for index in range(len(states) - 1, last):
             if between_layers is not None:
                 between_layers()
-            x = self._layer(x, lw, None if edit_heads is None else edit_heads(index))
+            x = self._layer(x, self.layers[index], None if edit_heads is None else edit_heads(index))
             states.append(x)
         return states
 

@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from explorer.core.config import AttentionConfig, ConfigError
+from explorer.core.device import threads_for
 from explorer.core.engine import Engine
 from explorer.models.loader import ModelError, load_model
 
@@ -151,11 +152,39 @@ def test_should_stop_cancels_between_layers(engine):
         return len(calls) >= 3
 
     with pytest.raises(Cancelled):
-        engine.trace(
-            AttentionConfig(sentence="a sentence nobody computed before, to skip the cache"),
+        engine.trace(  # the last layer: five layers run before it (layer 0 runs none)
+            AttentionConfig(sentence="a sentence nobody computed before, to skip the cache", layer=5),
             should_stop=stop_at_third_check,
         )
     assert len(calls) == 3
     # The engine still works afterwards, and a never-true check changes nothing.
     trace = engine.trace(AttentionConfig(sentence="Thinking Machines"), should_stop=lambda: False)
     assert trace.weights.shape == (12, 4, 4)
+
+
+def test_a_layer_runs_only_the_layers_before_it_and_later_layers_carry_on(model_dir, monkeypatch):
+    """A keystroke on layer 0 needs the embeddings alone: no encoder layer runs. A later layer
+    carries the kept states on, and every layer's numbers equal one whole pass's, bit for bit."""
+    engine = Engine()
+    encoder = engine.model().encoder
+    ran: list[int] = []
+    layer_of = {id(lw): k for k, lw in enumerate(encoder.layers)}
+    real = encoder._layer
+    monkeypatch.setattr(
+        encoder, "_layer", lambda x, lw, edit=None: ran.append(layer_of[id(lw)]) or real(x, lw, edit)
+    )
+    sentence = "the animal did not cross the street"
+    first = engine.trace(AttentionConfig(sentence=sentence))
+    assert ran == []
+    third = engine.trace(AttentionConfig(sentence=sentence, layer=2))
+    assert ran == [0, 1]
+    last = engine.trace(AttentionConfig(sentence=sentence, layer=5))
+    assert ran == [0, 1, 2, 3, 4]
+    engine.trace(AttentionConfig(sentence=sentence, layer=1))  # kept: nothing runs again
+    assert ran == [0, 1, 2, 3, 4]
+    ids = torch.tensor(engine.model().tokenizer.encode(sentence, 512).ids)
+    c = engine.model().config
+    with threads_for(len(ids) * c.hidden_size**2 * 12 * c.num_hidden_layers):  # as the engine runs it
+        whole = encoder.hidden_states(ids)
+    for trace in (first, third, last):
+        assert np.array_equal(trace.X_key, whole[trace.layer].numpy())

@@ -100,3 +100,58 @@ def test_the_bound_on_whole_titles_chooses_as_laying_out_every_count_does(qapp):
         assert fresh(grid(tokens, title, count), size, style) == expected
         chosen.add(expected)
     assert len(chosen) > 6  # the cases choose differently
+
+
+def test_counts_whose_cells_cannot_win_are_not_laid_out_and_the_choice_is_the_same(qapp, monkeypatch):
+    """Laying out every count cost most of a keystroke on this tab: a count whose bound (cells
+    at most its share of the room, rows labelled at most a line apart) is below the best score
+    found is skipped; what is chosen stays what laying out every count chooses."""
+    sentence = ["[CLS]", "the", "animal", "did", "not", "cross", "the", "street", "because", "it", "[SEP]"]
+    sizes = (QtCore.QSize(1400, 800), QtCore.QSize(1100, 620), QtCore.QSize(620, 560), QtCore.QSize(300, 900))
+    laid_out = {"every": 0, "bound": 0}
+    real_fit = heads._fit
+
+    def counted(name):
+        def fit(*args):
+            laid_out[name] += 1
+            return real_fit(*args)
+
+        return fit
+
+    for count, font_px, tokens, size in itertools.product(
+        (6, 12, 16), (13, 20), (sentence, sentence * 4), sizes
+    ):
+        style = Style.make(font_px)
+        monkeypatch.setattr(heads, "_fit", counted("every"))
+        expected = every_count_laid_out(grid(tokens, "1.23", count), size, style)
+        monkeypatch.setattr(heads, "_fit", counted("bound"))
+        assert fresh(grid(tokens, "1.23", count), size, style) == expected, (
+            count,
+            font_px,
+            len(tokens),
+            size,
+        )
+    assert laid_out["bound"] < 0.55 * laid_out["every"], laid_out  # the search before laid out 70 %
+
+
+def test_kept_text_measures_answer_as_qt_does(qapp):
+    """Titles are measured through kept answers (heatmap.figure.measures): the same widths,
+    elisions and title lines as asking QFontMetricsF each time, one keeper per font."""
+    from PySide6 import QtGui
+
+    from explorer.gui.heatmap import figure
+
+    font = QtGui.QFont(Style.make(14).font)
+    font.setBold(True)
+    kept, qt = figure.measures(font), QtGui.QFontMetricsF(font)
+    same = QtGui.QFont(font)
+    assert figure.measures(same) is kept
+    titles = ["head 3 · H̄ 1.23", "Q = X W_Q  (head 3)  [15×32]", "头 3 · 平均熵 1.23", ""]
+    for text in titles:
+        assert kept.horizontalAdvance(text) == qt.horizontalAdvance(text)
+        for width in (20.0, 57.5, 130.0, 400.0):
+            mode = QtCore.Qt.TextElideMode.ElideRight
+            assert kept.elidedText(text, mode, width) == qt.elidedText(text, mode, width)
+            assert figure.title_lines(text, width, kept) == figure.title_lines(text, width, qt)
+            assert kept.horizontalAdvance(text) == qt.horizontalAdvance(text)  # asked again: kept
+    assert (kept.height(), kept.ascent()) == (qt.height(), qt.ascent())

@@ -305,7 +305,7 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     regions = {i: figure.region_of(p) for i, p in zip(shown, panels)}
     titles = {i: _title_of(figure, p, regions[i]) for i, p in zip(shown, panels)}
     # titles take a second line rather than lose their end (the shape, the head)
-    bold = QtGui.QFontMetricsF(_title_font(style, Mark(QtGui.QColor())))
+    bold = measures(_title_font(style, Mark(QtGui.QColor())))
     wrapped = {i: title_lines(titles[i], slot_w - 4, bold) for i in shown if titles[i]}
     lines = max((len(w) for w in wrapped.values()), default=0)
     title_h = lines * line + PAD_PX if lines else 0.0
@@ -358,6 +358,8 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     boxes = []
     count = len(shown)
     row_labels: dict[tuple, axis.AxisLabels] = {}  # a grid's panels share their rows' labels
+    # ... and a row of the grid the same plot top and height: the same last label cleared
+    cleared: dict[tuple, axis.AxisLabels] = {}
     for k, (i, p) in enumerate(zip(shown, panels)):
         r, c = divmod(k, columns)
         sx, sy = left + header_w + grid_left + c * slot_w, top + header_h + r * slot_h
@@ -380,8 +382,10 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
                     if p.rows is None
                     else axis.token_rows(font, p.rows, cell_h)
                 )
-            rows_l = row_labels[row_key]
-            rows_l = _clear_last_row(plot, rows_l, 0, n_r, font)
+            place = (row_key, plot.top(), plot.height())  # all _clear_last_row reads of the plot
+            if place not in cleared:
+                cleared[place] = _clear_last_row(plot, row_labels[row_key], 0, n_r, font)
+            rows_l = cleared[place]
             cols_l = col_labels[i]
         draw_rows = not shared_axes or c == 0
         draw_cols = not shared_axes or k + columns >= count  # nothing below it in its column
@@ -618,10 +622,61 @@ def _title_font(style: Style, mark: Mark | None) -> QtGui.QFont:
     return bold
 
 
+class TextMeasures:
+    """A font's QFontMetricsF answers, kept: a grid's titles are measured again and again while
+    it is fitted (every column count tried) and painted — the same text in the same font, the
+    same answer, asked of Qt once."""
+
+    KEPT = 4096
+
+    def __init__(self, font: QtGui.QFont):
+        self.metrics = QtGui.QFontMetricsF(font)
+        self._height, self._ascent = self.metrics.height(), self.metrics.ascent()
+        self._advances: dict[str, float] = {}
+        self._elided: dict[tuple, str] = {}
+
+    def height(self) -> float:
+        return self._height
+
+    def ascent(self) -> float:
+        return self._ascent
+
+    def horizontalAdvance(self, text: str) -> float:  # QFontMetricsF's names: used in its place
+        found = self._advances.get(text)
+        if found is None:
+            if len(self._advances) >= self.KEPT:
+                self._advances.clear()
+            found = self._advances[text] = self.metrics.horizontalAdvance(text)
+        return found
+
+    def elidedText(self, text: str, mode, width: float) -> str:
+        key = (text, mode, width)
+        found = self._elided.get(key)
+        if found is None:
+            if len(self._elided) >= self.KEPT:
+                self._elided.clear()
+            found = self._elided[key] = self.metrics.elidedText(text, mode, width)
+        return found
+
+
+_MEASURES: dict[str, TextMeasures] = {}
+
+
+def measures(font: QtGui.QFont) -> TextMeasures:
+    """The kept measures of ``font`` (by its key: every property that changes a width)."""
+    key = font.key()
+    found = _MEASURES.get(key)
+    if found is None:
+        found = _MEASURES[key] = TextMeasures(font)
+    return found
+
+
 TITLE_LINES = 2
 
 
-def title_lines(title: str, width: float, metrics: QtGui.QFontMetricsF, most: int = TITLE_LINES) -> list[str]:
+def title_lines(
+    title: str, width: float, metrics: QtGui.QFontMetricsF | TextMeasures, most: int = TITLE_LINES
+) -> list[str]:
     """The title in at most ``most`` lines of ``width``: whole if it fits, else broken where
     its parts meet (two spaces: "formula  (head 3)  [15×32]"), a part wider than a line
     between its words (or its Chinese characters), the last line elided."""
@@ -671,7 +726,7 @@ def title_place(
 ) -> list[tuple[QtCore.QPointF, str, QtCore.QRectF]]:
     """Each line of the title: its baseline point, its text and its rectangle (centred over
     the plot, inside the panel)."""
-    metrics = QtGui.QFontMetricsF(font)
+    metrics = measures(font)
     most = max(1, round((box.title.height() - PAD_PX) / metrics.height()))
     out = []
     top = box.title.top() + PAD_PX / 2

@@ -16,13 +16,15 @@ itself, on the token after the previous occurrence (an induction head).
 
 from __future__ import annotations
 
+import math
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.state import GRID_STAGES
 from explorer.gui import theme
 from explorer.gui.elided import ElidedCombo, ElidedLabel
 from explorer.gui.heatmap import Figure, MatrixCanvas
-from explorer.gui.heatmap.figure import Mark, Style, layout_figure
+from explorer.gui.heatmap.figure import Mark, Style, layout_figure, measures
 from explorer.gui.i18n import translate
 from explorer.gui.views import lines as lines_views
 from explorer.gui.views import stages
@@ -62,7 +64,7 @@ def _fit(figure: Figure, rect: QtCore.QRectF, style: Style) -> tuple:
         return (False, 0.0, 0.0)
     bold = QtGui.QFont(style.font)
     bold.setBold(True)  # the selected head's title is bold: the widest form
-    metrics = QtGui.QFontMetricsF(bold)
+    metrics = measures(bold)
     titles = all(
         metrics.horizontalAdvance(figure.panels[b.index].title) <= b.title.width() for b in layout.boxes
     )
@@ -103,7 +105,7 @@ _LAYOUT_FREE = ("selection", "marks")  # options that are drawn but never move a
 def _fit_key(panels, size: QtCore.QSize, style: Style, titles: list[str], options: dict) -> tuple:
     bold = QtGui.QFont(style.font)
     bold.setBold(True)
-    metrics = QtGui.QFontMetricsF(bold)
+    metrics = measures(bold)
     first = panels[0] if panels else None
     return (
         size.width(),
@@ -131,10 +133,34 @@ def _best_grid(panels, size, style, full, short, options) -> tuple[int, bool]:
     # (their layout with whole titles need not be tried).
     bold = QtGui.QFont(style.font)
     bold.setBold(True)
-    metrics = QtGui.QFontMetricsF(bold)
+    metrics = measures(bold)
     widest = max((metrics.horizontalAdvance(t) for t in full), default=0.0)
-    scored = []
-    for c in counts:
+    target = stages.grid_columns(len(panels))
+
+    def bound(c: int) -> tuple:
+        """The best score ``c`` columns could get: titles that fit, every token labelled,
+        and cells as large as a plot that takes its whole share of the room (a plot is
+        never wider than its column's share of the width, nor taller than its row's share
+        of the height, nor smaller than 4 px)."""
+        shape = panels[0].shape if panels else (1, 1)
+        n_rows = math.ceil(len(panels) / c) if panels else 1
+        cell_w = max(4.0, rect.width() / c) / shape[1]
+        cell_h = max(4.0, rect.height() / n_rows) / shape[0]
+        whole = widest <= rect.width() / c - 4
+        coverage = 1.0
+        if panels and panels[0].rows is not None:  # a line-high label every stride-th row at most
+            stride = max(1, math.ceil(style.labels.line / cell_h - 1e-9))
+            coverage = min(1.0, round(math.ceil(len(panels[0].rows) / stride) / shape[0], 3))
+        cell = min(cell_w, cell_h)
+        return ((cell >= MIN_CELL_PX, True, coverage, whole, cell, -abs(c - target)), c)
+
+    # Laying the grid out is most of a keystroke's GUI time here: counts are tried from the
+    # best bound down, and one whose bound is below the best score found is not laid out (it
+    # cannot win: the choice is the one laying out every count makes).
+    best = None
+    for c in sorted(counts, key=bound, reverse=True):
+        if best is not None and bound(c) < best:
+            continue
         figure = Figure(panels, columns=c, shared_bar=True, shared_axes=True, **options)
         whole = widest <= rect.width() / c - 4
         if whole:
@@ -145,9 +171,10 @@ def _best_grid(panels, size, style, full, short, options) -> tuple[int, bool]:
             fits_short, coverage, cell = _fit(figure, rect, style)
         else:
             fits_short = True
-        nearest = -abs(c - stages.grid_columns(len(panels)))
-        scored.append(((cell >= MIN_CELL_PX, fits_short, coverage, whole, cell, nearest), c))
-    (_, _, _, whole, _, _), columns = max(scored)
+        scored = ((cell >= MIN_CELL_PX, fits_short, coverage, whole, cell, -abs(c - target)), c)
+        best = scored if best is None else max(best, scored)
+    assert best is not None
+    (_, _, _, whole, _, _), columns = best
     return columns, whole
 
 
