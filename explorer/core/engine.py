@@ -202,9 +202,12 @@ class Engine:
         return loaded
 
     def forget_model(self, model_dir: str | Path) -> None:
-        """Drop a cached load (or failure), e.g. after the user fixed the folder."""
+        """Drop a cached load (or failure), e.g. after the user fixed the folder; a decoder's
+        float32 copies still being made stop being made (a forward still makes what it reads)."""
         with self._lock:
-            self._models.pop(str(reading.canonical(model_dir)), None)
+            dropped = self._models.pop(str(reading.canonical(model_dir)), None)
+        if isinstance(dropped, PretrainedDecoder):
+            dropped.weights.close()
 
     def _pretrained_or_problem(self, config: AttentionConfig) -> tuple[Loaded | None, str | None]:
         """The model, or why the bundled one is unavailable (a folder the user chose raises)."""
