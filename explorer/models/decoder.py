@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 import torch.nn.functional as F
 
+from explorer.finite import NotFinite
 from explorer.models.bert import ACTIVATIONS
 from explorer.models.decoder_config import DecoderConfig
 from explorer.models.rope import angles, cos_sin, inverse_frequencies
@@ -425,12 +426,24 @@ class PretrainedDecoder:
 
 
 def norm(
-    x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, eps: float, rms: bool
+    x: torch.Tensor,
+    weight: torch.Tensor,
+    bias: torch.Tensor | None,
+    eps: float,
+    rms: bool,
+    stage: str = "a norm's mean of squares",
 ) -> torch.Tensor:
-    """LayerNorm (GPT-2) or RMSNorm (the Llama kind: x / √(mean x² + ε) · weight, no centring)."""
+    """LayerNorm (GPT-2) or RMSNorm (the Llama kind: x / √(mean x² + ε) · weight, no centring).
+
+    A mean of squares beyond float32 (finite weights near 1e37 give one) made 1/√ of it 0 and
+    every row after it zeros, finite and wrong: NotFinite names ``stage`` instead. For LayerNorm
+    the same mean bounds its variance, so one check serves both."""
+    squares = x.pow(2).mean(-1, keepdim=True)
+    if not bool(torch.isfinite(squares).all()):
+        raise NotFinite.of("numbers.overflow", stage=stage, count=int((~torch.isfinite(squares)).sum()))
     if not rms:
         return F.layer_norm(x, x.shape[-1:], weight, bias, eps)
-    return weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps))
+    return weight * (x * torch.rsqrt(squares + eps))
 
 
 FEW_ROWS = 64  # up to this many rows, the weight is streamed as the left operand (below)
