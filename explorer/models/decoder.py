@@ -453,13 +453,15 @@ BLOCK_ROWS = 256  # 256 rows of a 896-wide weight: ~0.9 MB, still in the cache f
 def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
     """F.linear (x Wᵀ + b) of x [n, in], for a few rows on the CPU computed another way with
     the same products (a keystroke computes 1–2 new rows through every weight, where the BLAS's
-    general small-row product costs ~2× one row): 2–3 rows as one matrix-vector product per row
-    over each block of the weight's rows, read from memory once and from the cache for the
-    other rows; up to 64 rows as (W Xᵀ)ᵀ, which streams the weight as the left operand."""
+    general small-row product costs ~2× one row): up to 64 rows as (W Xᵀ)ᵀ, which streams the
+    weight as the left operand; but 2–3 rows through a weight wider than it is tall (the MLP's
+    down projection: 896 × 4864) as one matrix-vector product per row over each block of the
+    weight's rows, read from memory once and from the cache for the other rows (there 20 %
+    faster than (W Xᵀ)ᵀ, which is 15–20 % faster for the other shapes of the Qwen one)."""
     rows = x.shape[0] if x.dim() == 2 else 0
     if not 1 < rows <= FEW_ROWS or x.device.type != "cpu":
         return F.linear(x, weight, bias)
-    if rows > 3:
+    if rows > 3 or weight.shape[0] >= weight.shape[1]:
         out = torch.mm(weight, x.T).T
     else:
         out = x.new_empty(rows, weight.shape[0])
