@@ -1,6 +1,7 @@
 """Opening the Qwen2.5-0.5B-shaped folder after the imports, in fresh processes: wall clock,
 CPU (user and system, every thread: the tokenizer loads on a thread of its own) and page
-faults. The folder's tokenizer.json has a real Qwen2 one's shape (151,643 byte-level BPE
+faults; then the first 256-token trace (while the float32 copies are made on their thread),
+when every copy is made, and the process's peak RSS. The folder's tokenizer.json has a real Qwen2 one's shape (151,643 byte-level BPE
 tokens, ~151 k merges, tokens 2–8 characters: ~5 MB), and its weights are bfloat16, kept as
 float32 copies: most of the system time is the first touch of those 2 GB.
 
@@ -27,9 +28,25 @@ import explorer.core.engine  # the explorer's imports, before the clock starts
 from pathlib import Path
 from explorer.models.loader import load_model
 before, started = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
-load_model(Path({folder!r}))
+model = load_model(Path({folder!r}))
 wall, after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_SELF)
-print(wall, after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime, after.ru_minflt - before.ru_minflt)
+# The first trace after open (256 tokens, every layer's attention kept, the top 10 after the
+# last), while the float32 copies are still being made on their thread, then that thread's end.
+from explorer.core.decoder_pass import next_tokens, run_decoder
+sys.path[:0] = [{bench!r}]
+from decoder_vs_transformers import TEXT
+ids = torch.tensor(model.tokenizer.encode(TEXT * 8, 256).ids)
+traced, thread0 = time.perf_counter(), time.thread_time()
+run = run_decoder(model, ids, keep_weights=range(model.config.num_hidden_layers))
+next_tokens(model, run.final[-1:], 10)
+trace_wall, trace_cpu = time.perf_counter() - traced, time.thread_time() - thread0
+wait = getattr(model.weights, "wait_converted", None)
+if wait is not None:
+    wait()
+converted = time.perf_counter() - started
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+print(wall, after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime, after.ru_minflt - before.ru_minflt,
+      trace_wall, trace_cpu, converted, peak)
 """
 
 
@@ -51,13 +68,20 @@ def main(argv=None) -> int:
         print(
             f"load average {os.getloadavg()[0]:.2f}; tokenizer.json {size:.1f} MB; fresh process each run; code {args.code}"
         )
-        print("| run | wall s | user s | system s | page faults |\n|---|---|---|---|---|")
+        print(
+            "| run | open: wall s | user s | system s | page faults | first 256-token trace: wall s "
+            "| its thread CPU s | every copy made, s after the open began | peak RSS GB |"
+            "\n|---|---|---|---|---|---|---|---|---|"
+        )
         for run in range(args.runs):
-            code = ONE_OPEN.format(root=str(args.code), folder=str(folder))
+            code = ONE_OPEN.format(root=str(args.code), folder=str(folder), bench=str(HERE))
             done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-            wall, user, system, faults = done.stdout.split()
+            wall, user, system, faults, trace_wall, trace_cpu, converted, peak = map(
+                float, done.stdout.split()
+            )
             print(
-                f"| {run + 1} | {float(wall):.2f} | {float(user):.2f} | {float(system):.2f} | {int(faults):,} |"
+                f"| {run + 1} | {wall:.2f} | {user:.2f} | {system:.2f} | {int(faults):,} | {trace_wall:.2f} "
+                f"| {trace_cpu:.2f} | {converted:.2f} | {peak:.2f} |"
             )
         print(f"load average after {os.getloadavg()[0]:.2f}")
     finally:

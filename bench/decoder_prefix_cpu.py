@@ -39,6 +39,7 @@ def main(argv=None) -> int:
     try:
         folder = args.folder or bench.build("qwen", root / "qwen")
         model = bench.open_ours(folder)
+        model.weights.wait_converted()  # the float32 copies, made on a thread after the open
         ids = bench.token_ids(folder)[:16]
         earlier = run_decoder(model, ids[:15])
         few_rows = decoder.FEW_ROWS

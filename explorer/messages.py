@@ -293,6 +293,11 @@ DECODING = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
+        "{option} {value} is more than the {vocabulary} tokens of {model}'s vocabulary: give at most {vocabulary}",
+        "decoding.beyond_vocabulary",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
         "heads to turn off {text!r}: give layer.head pairs separated by commas, e.g. 0.3,2.1",
         "decoding.ablate_heads",
     ),

@@ -92,10 +92,15 @@ def embed(
     return x.to(ids.device)
 
 
-def attention_input(model: PretrainedDecoder, lw: DecoderLayer, hidden: torch.Tensor) -> torch.Tensor:
+def attention_input(
+    model: PretrainedDecoder, lw: DecoderLayer, hidden: torch.Tensor, layer: int | None = None
+) -> torch.Tensor:
     """X as the layer's attention reads it: the hidden state after the layer's first norm."""
     c = model.config
-    return norm(hidden, lw.norm1_w, lw.norm1_b, c.norm_eps, rms=not c.gpt2)
+    where = "a layer" if layer is None else f"layer {layer}"
+    return norm(
+        hidden, lw.norm1_w, lw.norm1_b, c.norm_eps, not c.gpt2, f"{where}'s first norm (mean of squares)"
+    )
 
 
 def run_decoder(
@@ -137,7 +142,7 @@ def run_decoder(
                 k_past, v_past = earlier.keys_values[layer]
                 past = (k_past[:, :p], v_past[:, :p])
             stages = attend_decoder(
-                attention_input(model, lw, x),
+                attention_input(model, lw, x, layer),
                 layer_projections(lw),
                 model_settings(model, layer),
                 c.num_key_value_heads,
@@ -157,11 +162,17 @@ def run_decoder(
             if layer in keep_stages:
                 kept_stages[layer] = stages
             x = x + stages.output
-            x = x + mlp(norm(x, lw.norm2_w, lw.norm2_b, c.norm_eps, rms=not c.gpt2), lw, c.hidden_act)
+            second = f"layer {layer}'s second norm (mean of squares)"
+            x = x + mlp(norm(x, lw.norm2_w, lw.norm2_b, c.norm_eps, not c.gpt2, second), lw, c.hidden_act)
             hidden.append(x if earlier is None else torch.cat((earlier.hidden[layer + 1][:p], x)))
             del stages, lw
         final = norm(
-            x, store.top("final_norm.weight"), store.optional("final_norm.bias"), c.norm_eps, rms=not c.gpt2
+            x,
+            store.top("final_norm.weight"),
+            store.optional("final_norm.bias"),
+            c.norm_eps,
+            not c.gpt2,
+            "the final norm (mean of squares)",
         )
         if earlier is not None:
             final = torch.cat((earlier.final[:p], final))

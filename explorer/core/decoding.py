@@ -39,6 +39,7 @@ __all__ = [
     "GenerationSpec",
     "HeadSet",
     "check_next_tokens",
+    "check_within_vocabulary",
     "decoder_ablation",
     "draw",
     "encoder_ablation",
@@ -68,6 +69,20 @@ def check_next_tokens(k: object) -> int:
     if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= MAX_NEXT_TOKENS:
         raise ConfigError.of("decoding.next_tokens", value=k, limit=MAX_NEXT_TOKENS)
     return k
+
+
+def check_within_vocabulary(option: str, k: int, model: PretrainedDecoder) -> None:
+    """``k`` tokens asked for (the top k next, or sampling's top-k) that the vocabulary has:
+    refused beyond it rather than clamped, since a top-k of every token and more silently
+    meant top-k 0, and more next tokens than there are cannot be written."""
+    if k > model.config.vocab_size:
+        raise ConfigError.of(
+            "decoding.beyond_vocabulary",
+            option=option,
+            value=k,
+            vocabulary=model.config.vocab_size,
+            model=model.name,
+        )
 
 
 # -- what a trace is asked beyond the attention -------------------------------------------------

@@ -41,6 +41,7 @@ from explorer.core.decoding import (
     GenerationSpec,
     HeadSet,
     check_next_tokens,
+    check_within_vocabulary,
     decoder_ablation,
     encoder_ablation,
     generate,
@@ -202,9 +203,12 @@ class Engine:
         return loaded
 
     def forget_model(self, model_dir: str | Path) -> None:
-        """Drop a cached load (or failure), e.g. after the user fixed the folder."""
+        """Drop a cached load (or failure), e.g. after the user fixed the folder; a decoder's
+        float32 copies still being made stop being made (a forward still makes what it reads)."""
         with self._lock:
-            self._models.pop(str(reading.canonical(model_dir)), None)
+            dropped = self._models.pop(str(reading.canonical(model_dir)), None)
+        if isinstance(dropped, PretrainedDecoder):
+            dropped.weights.close()
 
     def _pretrained_or_problem(self, config: AttentionConfig) -> tuple[Loaded | None, str | None]:
         """The model, or why the bundled one is unavailable (a folder the user chose raises)."""
@@ -319,6 +323,7 @@ class Engine:
         [{"id", "token", "probability"}, …] per position, from the cached forward."""
         check_next_tokens(k)
         model = self.decoder(config)
+        check_within_vocabulary("next tokens", k, model)
         self._local.should_stop = should_stop
         device, _ = choose_device(config.device)
         tok = self._decoder_tokens(config, model)
@@ -370,6 +375,7 @@ class Engine:
         """Write ``spec.tokens`` tokens after the config's text (see ``decoding.generate``), with
         ``heads`` turned off in every step's forward when given."""
         model = self.decoder(config)
+        check_within_vocabulary("top-k", spec.top_k, model)
         self._local.should_stop = should_stop
         if heads is not None:
             c = model.config
@@ -758,7 +764,7 @@ class Engine:
         run = self._decoder_pass(model, tok.ids, device, heads_off)
         weights = self._weights_on(model, device)
         on_device = weights.layer(layer)
-        x = attention_input(model, on_device, run.hidden[layer])
+        x = attention_input(model, on_device, run.hidden[layer], layer)
         return Prepared(
             tok.tokens,
             tok.tokens,

@@ -9,18 +9,18 @@ machine is refused by name and size, instead of swapping it to a halt.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import torch
 
-from explorer.models.decoder import DecoderWeights, FoundTensors, PretrainedDecoder, find_tensors
+from explorer.models.decoder import DecoderWeights, FoundTensors, PretrainedDecoder, ReadFloat32, find_tensors
 from explorer.models.decoder_checks import check_decoder_tensors, check_finite, check_token_ids
 from explorer.models.decoder_config import DecoderConfig, read_decoder_config
 from explorer.models.errors import ModelError
-from explorer.models.float32_read import float32_copies
+from explorer.models.float32_read import StoredReader
 from explorer.models.tokenizer import TextTokenizer, load_tokenizer, set_ends
 
 # Room for everything but the weights: a 512-token trace of every stage, the logits, Python.
@@ -61,7 +61,7 @@ def load_decoder(
     with ThreadPoolExecutor(1, thread_name_prefix="tokenizer") as pool:
         reading = pool.submit(_tokenizer, folder, config)
         try:
-            found, weights_file, notes, dtypes, keep_float32 = _checked_weights(
+            found, weights_file, notes, dtypes, keep_float32, reader = _checked_weights(
                 folder, config, config_file, read_weights
             )
         except ModelError:
@@ -73,7 +73,8 @@ def load_decoder(
         if dtype in dtypes:
             notes.append(f"{label} weights, computed in float32")
     notes.extend(config.notes)
-    weights = DecoderWeights(config, found.tensors, keep_float32)
+    weights = DecoderWeights(config, found.tensors, keep_float32, reader, later=True)
+    weights.convert_in_background()  # open returns now; a forward converts what it reaches first
     return PretrainedDecoder(name, folder, config, weights, tokenizer, notes)
 
 
@@ -88,8 +89,10 @@ def _checked_weights(
     config: DecoderConfig,
     config_file: Path,
     read_weights: Callable[[Path], tuple[Path, dict[str, Any], list[str], list[Path]]],
-) -> tuple[FoundTensors, Path, list[str], set[torch.dtype], bool]:
-    """The weights found, checked against the config, finite, and in float32 where kept."""
+) -> tuple[FoundTensors, Path, list[str], set[torch.dtype], bool, ReadFloat32 | None]:
+    """The weights found, checked against the config and finite (every stored value read once,
+    a block at a time through the file: no float32 copy is made here, nor the mapping faulted
+    in), whether float32 copies are kept, and how they are made (the same file reads)."""
     weights_file, stored, notes, files = read_weights(folder)
     found = find_tensors(config, stored)
     stored.clear()  # the found tensors alone keep the file mapped
@@ -98,11 +101,15 @@ def _checked_weights(
     keep_float32 = _memory_plan(folder, found.tensors)
     check_decoder_tensors(config, found, weights_file, config_file)
     dtypes = {t.dtype for t in found.tensors.values()}
-    counted: dict[str, int] = {}
-    if keep_float32:  # converted once, here, through the file, each copy counted as it is made
-        found.tensors = float32_copies(files, found.tensors, found.own_names, counted)
-    check_finite(config, found, weights_file, counted)
-    return found, weights_file, notes, dtypes, keep_float32
+    reader = StoredReader(files, found.own_names)
+    counted = {name: n for name in found.tensors if (n := reader.non_finite(name)) is not None}
+    check_finite(config, found, weights_file, counted)  # a kind the reader does not know: the mapping's
+
+    def read_float32(tensors: Mapping[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        return {name: reader.float32(name, t) for name, t in tensors.items()}
+
+    # Copies not kept are made again at each forward from the mapping, resident in that plan anyway.
+    return found, weights_file, notes, dtypes, keep_float32, read_float32 if keep_float32 else None
 
 
 def _memory_plan(folder: Path, tensors: dict[str, torch.Tensor]) -> bool:

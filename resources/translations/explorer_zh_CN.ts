@@ -1124,6 +1124,11 @@
         <translation>前 k 个候选的 k 必须是 0（全部词元）或更大的整数，而不是 {value!r}</translation>
     </message>
     <message>
+        <source>{option} {value} is more than the {vocabulary} tokens of {model}&apos;s vocabulary: give at most {vocabulary}</source>
+        <comment>decoding.beyond_vocabulary</comment>
+        <translation>{option} {value} 超过了 {model} 词表中的 {vocabulary} 个词元：最多给 {vocabulary}</translation>
+    </message>
+    <message>
         <source>heads to turn off {text!r}: give layer.head pairs separated by commas, e.g. 0.3,2.1</source>
         <comment>decoding.ablate_heads</comment>
         <translation>要关闭的头 {text!r}：请给出用逗号分隔的“层.头”，例如 0.3,2.1</translation>

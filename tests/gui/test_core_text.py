@@ -1633,6 +1633,12 @@ CASES = {
         "sampling temperature must be a finite number above 0, not 0",
     ),
     "decoding.top_k": Case(lambda env: raised(lambda: GenerationSpec(2, top_k=-1)), "not -1"),
+    "decoding.beyond_vocabulary": Case(
+        lambda env: raised(
+            lambda: Engine().generate(env.decoder_config(), GenerationSpec(2, "sample", top_k=10**6))
+        ),
+        "top-k 1000000 is more than the",
+    ),
     "decoding.ablate_heads": Case(
         lambda env: raised(lambda: HeadSet.parse("1-2")), "heads to turn off '1-2': give layer.head pairs"
     ),

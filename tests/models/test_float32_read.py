@@ -1,5 +1,6 @@
-"""The float32 copies read through the file equal the memory-mapped tensors converted, for every
-stored kind, across shards; a kind the reader does not know is converted from its mapping."""
+"""The float32 copies read a block of the file at a time equal the memory-mapped tensors
+converted, for every stored kind, across shards and across blocks; a kind the reader does not
+know is converted from its mapping; the finite check counts from the stored bits."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import torch
 from safetensors import safe_open
 from safetensors.torch import save_file
 
-from explorer.models.float32_read import float32_copies
+from explorer.models import float32_read
+from explorer.models.float32_read import StoredReader
 
 
 def mapped(files):
@@ -20,7 +22,8 @@ def mapped(files):
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32, torch.float64])
-def test_copies_equal_the_mapped_tensors_converted(tmp_path, dtype):
+def test_copies_equal_the_mapped_tensors_converted(tmp_path, dtype, monkeypatch):
+    monkeypatch.setattr(float32_read, "BLOCK_BYTES", 64)  # several blocks per tensor, one cut short
     gen = torch.Generator().manual_seed(0)
     first = {"a.weight": torch.randn(7, 5, generator=gen).to(dtype), "empty": torch.zeros(0, 3, dtype=dtype)}
     second = {
@@ -32,33 +35,38 @@ def test_copies_equal_the_mapped_tensors_converted(tmp_path, dtype):
     save_file(second, str(files[1]))
     stored = mapped(files)
     own = {"A": "a.weight", "B": "b.bias", "C": "c", "E": "empty"}
-    copies = float32_copies(files, {c: stored[n] for c, n in own.items()}, own)
-    assert set(copies) == set(own)
+    reader = StoredReader(files, own)
     for canonical, name in own.items():
-        assert copies[canonical].dtype == torch.float32
-        assert copies[canonical].shape == stored[name].shape
-        assert torch.equal(copies[canonical], stored[name].float())
+        copy = reader.float32(canonical, stored[name])
+        assert copy.dtype == torch.float32
+        assert copy.shape == stored[name].shape
+        assert torch.equal(copy, stored[name].float())
+        assert reader.non_finite(canonical) == 0
 
 
-def test_only_the_asked_tensors_are_read_and_unknown_kinds_fall_back(tmp_path):
+def test_only_the_asked_tensors_are_known_and_unknown_kinds_fall_back(tmp_path):
     file = tmp_path / "m.safetensors"
     save_file({"x": torch.arange(6, dtype=torch.int32).reshape(2, 3), "y": torch.ones(4, dtype=torch.bfloat16),
                "z": torch.ones(3)}, str(file))  # fmt: skip
     stored = mapped([file])
-    copies = float32_copies([file], {"X": stored["x"], "Y": stored["y"]}, {"X": "x", "Y": "y"})
-    assert set(copies) == {"X", "Y"}
-    assert torch.equal(copies["X"], torch.arange(6.0).reshape(2, 3))  # int32: not in the reader's table
-    assert torch.equal(copies["Y"], torch.ones(4))
+    reader = StoredReader([file], {"X": "x", "Y": "y"})
+    assert reader.knows("Y") and not reader.knows("X") and not reader.knows("z")
+    assert torch.equal(
+        reader.float32("X", stored["x"]), torch.arange(6.0).reshape(2, 3)
+    )  # int32: the mapping
+    assert reader.non_finite("X") is None  # left to the mapping's check
+    assert torch.equal(reader.float32("Y", stored["y"]), torch.ones(4))
 
 
-@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
-def test_each_copy_s_non_finite_values_are_counted_as_it_is_made(tmp_path, dtype):
-    bad = torch.tensor([1.0, float("nan"), float("inf"), -float("inf"), 2.0]).to(dtype)
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32, torch.float64])
+def test_non_finite_values_are_counted_from_the_stored_bits(tmp_path, dtype, monkeypatch):
+    monkeypatch.setattr(float32_read, "BLOCK_BYTES", 16)
+    big = torch.finfo(dtype).max
+    bad = torch.tensor(
+        [1.0, float("nan"), float("inf"), -float("inf"), 2.0, big, -big, -float("nan")], dtype=dtype
+    )
     file = tmp_path / "m.safetensors"
-    save_file({"bad": bad, "good": torch.ones(3, dtype=dtype), "int": torch.arange(3)}, str(file))
-    stored = mapped([file])
-    counts: dict[str, int] = {}
-    copies = float32_copies([file], {"B": stored["bad"], "G": stored["good"], "I": stored["int"]},
-                            {"B": "bad", "G": "good", "I": "int"}, counts)  # fmt: skip
-    assert counts == {"B": 3, "G": 0, "I": 0}  # the int64 tensor through the mapping: counted too
-    assert torch.equal(copies["G"], torch.ones(3))
+    save_file({"bad": bad, "good": torch.ones(3, dtype=dtype)}, str(file))
+    reader = StoredReader([file], {"B": "bad", "G": "good"})
+    assert reader.non_finite("B") == 4  # the largest finite values are finite
+    assert reader.non_finite("G") == 0
