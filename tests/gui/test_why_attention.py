@@ -243,3 +243,25 @@ def test_words_in_both_languages_and_sessions(qtbot, page, make_window, tmp_path
         WhyAttentionSettings.from_dict({"language": "de"})
     with pytest.raises(ValueError, match="train_steps"):
         WhyAttentionSettings.from_dict({"train_steps": 10**9})
+
+
+def test_the_shipped_run_is_read_once_until_its_file_changes(monkeypatch, tmp_path):
+    """The figure's title asks for the shipped run's parameter counts at every redraw: the
+    JSON is parsed again only when the file changed."""
+    from explorer.gui.labs.translation import why_attention as page
+
+    copy = tmp_path / "length.json"
+    copy.write_bytes(page.shipped_result_path().read_bytes())
+    reads = []
+
+    def read():
+        reads.append(1)
+        return shipped_length_result()
+
+    monkeypatch.setattr(page, "shipped_result_path", lambda: copy)
+    monkeypatch.setattr(page, "shipped_length_result", read)
+    monkeypatch.setattr(page, "_shipped", [])
+    first = page.shipped_run()
+    assert page.shipped_run() is first and len(reads) == 1
+    copy.write_bytes(copy.read_bytes() + b"\n")  # changed on disk: read again
+    assert page.shipped_run() is not first and len(reads) == 2
