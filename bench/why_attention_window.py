@@ -89,10 +89,12 @@ class StallFinder(CpuMeter):
 
 class WorstTickProfile(CpuMeter):
     """GapMeter that also profiles the GUI thread between its ticks and keeps the profile of
-    the tick with the most GUI-thread CPU (cProfile inflates each call; the shares stand)."""
+    the tick with the most GUI-thread CPU (cProfile inflates each call; the shares stand). The
+    profile counts the GUI thread's CPU time, not wall time: a wait for the interpreter lock or
+    a core would otherwise show as the work of whichever call was waiting."""
 
     def start(self) -> None:
-        self.worst_stats, self.profile = None, cProfile.Profile()
+        self.worst_stats, self.profile = None, cProfile.Profile(time.thread_time)
         super().start()
         self.profile.enable()
 
@@ -102,7 +104,7 @@ class WorstTickProfile(CpuMeter):
         super()._tick()
         if self.worst_cpu > worst:
             self.worst_stats = self.profile
-        self.profile = cProfile.Profile()
+        self.profile = cProfile.Profile(time.thread_time)
         self.profile.enable()
 
     def stop(self) -> None:

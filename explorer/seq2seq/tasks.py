@@ -251,16 +251,25 @@ class SequenceBatch:
         )
 
 
+def _padded(rows: list[list[int]]) -> np.ndarray:
+    """The rows one under the other, each padded with PAD to the longest (int64). Filled in
+    one numpy step, not a torch copy per row: a training run draws a batch every step on the
+    run's thread, and each small torch call there held the interpreter lock the window needs."""
+    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    out = np.full((len(rows), int(lengths.max())), PAD, dtype=np.int64)
+    out[np.arange(out.shape[1]) < lengths[:, None]] = np.fromiter(
+        (i for row in rows for i in row), dtype=np.int64, count=int(lengths.sum())
+    )
+    return out
+
+
 def make_sequence_batch(pairs: list[Pair], vocab: TokenVocabulary) -> SequenceBatch:
     sources = [vocab.encode_source(p.source) for p in pairs]
     index = vocab.target_index()
     targets = [[index[t] for t in p.target] + [EOS] for p in pairs]
-    n, t = max(map(len, sources)), max(map(len, targets))
-    source = torch.full((len(pairs), n), PAD, dtype=torch.long)
-    target = torch.full((len(pairs), t), PAD, dtype=torch.long)
-    for row, (s, y) in enumerate(zip(sources, targets)):
-        source[row, : len(s)] = torch.tensor(s)
-        target[row, : len(y)] = torch.tensor(y)
+    source = torch.from_numpy(_padded(sources))
+    target = torch.from_numpy(_padded(targets))
     target_in = torch.cat([torch.full((len(pairs), 1), BOS, dtype=torch.long), target[:, :-1]], dim=1)
     target_in[target_in == EOS] = PAD  # nothing is read after the answer's end
-    return SequenceBatch(source, torch.tensor([len(s) for s in sources]), target_in, target)
+    lengths = torch.tensor([len(s) for s in sources])
+    return SequenceBatch(source, lengths, target_in, target)

@@ -150,6 +150,61 @@ def test_training_here_side_by_side_draws_its_curves_and_its_maps(qtbot, page):
     assert lab.weights == "shipped" and "shipped" in view.curve_title.text()
 
 
+def test_an_evaluation_while_training_is_drawn_in_turns_of_its_own(qtbot, page, monkeypatch):
+    """The run's report (the training page's status), the figure's redraw and the new
+    snapshot's translation each take a turn of the event loop: in one turn with the figure's
+    paint after them they blocked the window for their sum."""
+    window, view = page
+    lab = view.lab
+    lab.options = LIGHT  # an evaluation and a snapshot every 10 steps, three of them while it trains
+    view.pages.setCurrentIndex(CURVE_PAGE)
+    view.training.steps.setValue(40)
+    order: list[tuple[str, int | None]] = []
+    inside = [False]
+    poll, set_curves, submit = lab.poll, view.curve.set_curves, view.context.worker.submit
+
+    def polled():
+        inside[0] = True
+        try:
+            return poll()
+        finally:
+            inside[0] = False
+
+    def drawn(curves, draw=True):
+        training = lab.training  # after the run the last figure is drawn at once, as before
+        order.append(("inside poll" if inside[0] and training else "figure", view._curve_key[1]))
+        return set_curves(curves, draw)
+
+    def submitted(channel, fn, **kw):
+        if channel == "why_attention":
+            snapshot = getattr(fn, "__self__", None) and fn.__self__.snapshot
+            training = lab.training
+            order.append(
+                ("inside poll" if inside[0] and training else "translation", snapshot and snapshot.step)
+            )
+        return submit(channel, fn, **kw)
+
+    view.training.poll_timer.timeout.disconnect()
+    view.training.poll_timer.timeout.connect(polled)
+    monkeypatch.setattr(view.curve, "set_curves", drawn)
+    monkeypatch.setattr(view.context.worker, "submit", submitted)
+    qtbot.mouseClick(view.training.train_button, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: lab.run is not None and not lab.run.running, timeout=120_000)
+    qtbot.waitUntil(lambda: not view.training.poll_timer.isActive(), timeout=WAIT_MS)
+    run = lab.run
+    assert run.status == "done" and run.eval_steps == [10, 20, 30, 40]
+    assert "inside poll" not in [what for what, _ in order]
+    # an evaluation that came while the run trained: its figure, then its snapshot translated
+    first = next(k for k, (what, key) in enumerate(order) if what == "figure" and key is not None)
+    index = order[first][1][1]
+    step = run.eval_steps[index]
+    assert order[first][1] == (run.id, index) and step < 40
+    assert ("translation", step) in order[first + 1 :] and ("translation", step) not in order[:first]
+    assert list(view.curve.curves.series[0].ys) == list(
+        curve_from_metrics(run.metrics[-1], "attention").word_accuracy
+    )
+
+
 def test_the_lesson_steps_show_the_page(qtbot, page):
     window, view = page
     state = window.state
@@ -188,3 +243,25 @@ def test_words_in_both_languages_and_sessions(qtbot, page, make_window, tmp_path
         WhyAttentionSettings.from_dict({"language": "de"})
     with pytest.raises(ValueError, match="train_steps"):
         WhyAttentionSettings.from_dict({"train_steps": 10**9})
+
+
+def test_the_shipped_run_is_read_once_until_its_file_changes(monkeypatch, tmp_path):
+    """The figure's title asks for the shipped run's parameter counts at every redraw: the
+    JSON is parsed again only when the file changed."""
+    from explorer.gui.labs.translation import why_attention as page
+
+    copy = tmp_path / "length.json"
+    copy.write_bytes(page.shipped_result_path().read_bytes())
+    reads = []
+
+    def read():
+        reads.append(1)
+        return shipped_length_result()
+
+    monkeypatch.setattr(page, "shipped_result_path", lambda: copy)
+    monkeypatch.setattr(page, "shipped_length_result", read)
+    monkeypatch.setattr(page, "_shipped", [])
+    first = page.shipped_run()
+    assert page.shipped_run() is first and len(reads) == 1
+    copy.write_bytes(copy.read_bytes() + b"\n")  # changed on disk: read again
+    assert page.shipped_run() is not first and len(reads) == 2

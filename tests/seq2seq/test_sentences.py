@@ -132,3 +132,26 @@ def test_batches_pad_and_end_with_eos():
     assert vocab.decode_target(batch.target[1]) == ["简", "喜欢", "巴黎"]
     assert batch.target_in[:, 0].tolist() == [BOS, BOS]
     assert batch.target_in[1, 1:].tolist() == batch.target[1, :3].tolist() + [PAD]  # nothing read after <eos>
+
+
+def test_batches_equal_their_rows_padded_one_by_one():
+    """A batch filled in one numpy step holds what each row padded on its own holds: the same
+    ids, int64 (the shipped length experiment and every seed's numbers read these batches)."""
+    import torch
+
+    from explorer.seq2seq.tasks import EOS, PAD, TokenVocabulary
+
+    task = TASKS["compound-fr"]
+    vocab = TokenVocabulary(task.source_tokens, task.target_tokens)
+    rng = np.random.default_rng(5)
+    for i in range(20):
+        pairs = task.sample(rng, 7, i / 20)
+        rows = pairs + [replace(pairs[0], source=("zebra", *pairs[0].source))]  # an unknown word too
+        batch = make_sequence_batch(rows, vocab)
+        sources = [vocab.encode_source(p.source) for p in rows]
+        targets = [[vocab.target_index()[t] for t in p.target] + [EOS] for p in rows]
+        for got, want in ((batch.source, sources), (batch.target, targets)):
+            assert got.dtype == torch.int64 and got.shape == (len(rows), max(map(len, want)))
+            for row, ids in zip(got.tolist(), want):
+                assert row == ids + [PAD] * (len(row) - len(ids))
+        assert batch.lengths.tolist() == [len(s) for s in sources] and batch.lengths.dtype == torch.int64

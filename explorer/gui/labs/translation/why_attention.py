@@ -29,6 +29,7 @@ from explorer.gui.heatmap import MatrixCanvas
 from explorer.gui.heatmap.figure import Figure, Mark
 from explorer.gui.heatmap.panel import MatrixPanel
 from explorer.gui.i18n import translate
+from explorer.gui.lab import pacing
 from explorer.gui.lab.curves import CurvePlot, Curves, Series
 from explorer.gui.lab.stages import wrapping
 from explorer.gui.lab.training import TrainingContent, TrainingPage
@@ -36,7 +37,7 @@ from explorer.gui.messages import ERROR_STYLE, error_message
 from explorer.gui.views.base import View, ViewContext
 from explorer.lab import LabRun
 from explorer.seq2seq.length_curve import LONG, LengthCurve
-from explorer.seq2seq.length_result import shipped_length_result
+from explorer.seq2seq.length_result import LengthResult, shipped_length_result, shipped_result_path
 from explorer.seq2seq.sequence_lab import curve_from_metrics
 from explorer.seq2seq.sequence_trace import SequenceTrace
 from explorer.seq2seq.spec import LabError
@@ -118,10 +119,27 @@ def shown_curves(lab, run: LabRun | None) -> tuple[dict[str, LengthCurve], str]:
         return curves, translate("WhyAttention", "trained here: step {step} of {total}").format(
             step=run.eval_steps[index], total=run.steps
         )
-    shipped = shipped_length_result()
+    shipped = shipped_run()
     return shipped.final, translate("WhyAttention", "shipped: {steps} steps, seed {seed}").format(
         steps=shipped.steps, seed=shipped.seed
     )
+
+
+_shipped: list[tuple[tuple[int, int], LengthResult]] = []  # the file's (mtime, size) and its result
+
+
+def shipped_run() -> LengthResult:
+    """The shipped length experiment, read again only when its file changed: the figure's
+    title asks for its parameter counts at every redraw, and parsing the JSON each time took
+    the GUI thread 4–5 ms of the evaluation's tick. Read only (the page never changes it)."""
+    try:
+        info = shipped_result_path().stat()
+    except OSError:
+        return shipped_length_result()  # it says what is wrong with the file
+    stamp = (info.st_mtime_ns, info.st_size)
+    if not _shipped or _shipped[0][0] != stamp:
+        _shipped[:] = [(stamp, shipped_length_result())]
+    return _shipped[0][1]
 
 
 def model_names() -> dict[str, str]:
@@ -334,7 +352,12 @@ class WhyAttentionView(View):
     def _on_lab_event(self, event: str, _lab) -> None:
         if event == "request":
             self._show_settings()
-        if event in ("request", "weights") and self.is_shown():
+        if event == "weights" and self.lab.training and self.is_shown():
+            # A run's new snapshot comes with its evaluation, whose figure is drawn first, in
+            # turns of its own (draw_curve): translating at once, the worker's Python would
+            # hold the interpreter lock that the figure's draw and paint keep taking back.
+            pacing.later(self, self._request_if_shown, "request")
+        elif event in ("request", "weights") and self.is_shown():
             self.request()
         if event == "measure":
             self._show_settings()
@@ -398,21 +421,42 @@ class WhyAttentionView(View):
         if need > 0 and need != self.training.minimumHeight():
             self.training.setMinimumHeight(need)
 
-    def draw_curve(self) -> None:
-        """The length figure, redrawn only when what it shows changed: the run reports ten
-        times a second, its curves change at evaluations, and until its first one (a run just
-        started) the figure stays the shipped run's."""
+    def _curve_wanted(self) -> tuple | None:
+        """What the figure should be drawn from, when that is not what it shows; None when the
+        figure is up to date or its page is not on screen (drawn when it comes: _arrange,
+        activated)."""
         run = self.lab.run
         index = shown_evaluation(self.lab, run)
         key = (self.lab.settings.measure, None if run is None or index is None else (run.id, index))
         if key == self._curve_key:
-            return
+            return None
         if self.pages.currentIndex() != CURVE_PAGE or not self.is_shown():
-            return  # drawn when its page comes on screen (_arrange, activated)
+            return None
+        return key
+
+    def draw_curve(self) -> None:
+        """The length figure, redrawn only when what it shows changed: the run reports ten
+        times a second, its curves change at evaluations, and until its first one (a run just
+        started) the figure stays the shipped run's. While a run trains the redraw takes a
+        turn of the event loop of its own (explorer.gui.lab.pacing), apart from the run's
+        report that brought it (the training page's status, its progress): in the same turn
+        the two, and the figure's paint after them, blocked the window for their sum."""
+        if self._curve_wanted() is None:
+            return
+        if self.lab.training:
+            pacing.later(self, self._draw_curve, "curve")
+        else:
+            self._draw_curve()
+
+    def _draw_curve(self) -> None:
+        key = self._curve_wanted()
+        if key is None:
+            return
         self._curve_key = key
+        run = self.lab.run
         curves, title = shown_curves(self.lab, run)
         # a run in the window trains the shipped run's two architectures: the same counts
-        parameters = shipped_length_result().parameters
+        parameters = shipped_run().parameters
         counts = [
             translate("WhyAttention", "{model} ({params:,} parameters)").format(
                 model=name, params=parameters[m]
@@ -441,7 +485,14 @@ class WhyAttentionView(View):
         self.context.worker.cancel(CHANNEL)
         self._wanted = None
 
+    def _request_if_shown(self) -> None:
+        if self.is_shown():
+            self.request()
+
     def request(self) -> None:
+        if pacing.pending(self, "curve"):  # the figure first (see _on_lab_event), then this
+            pacing.later(self, self._request_if_shown, "request")
+            return
         req = self.lab.request()
         if req == self.shown_request:
             self._wanted = None
