@@ -21,6 +21,7 @@ from explorer.gui.app_setup import settle
 from explorer.gui.classroom import Classroom, SentenceBar
 from explorer.gui.docks.controls import Controls
 from explorer.gui.docks.registry import Dock, DockHost
+from explorer.gui.early_imports import import_early
 from explorer.gui.exporting import Exporter
 from explorer.gui.files import SessionFiles
 from explorer.gui.first_paint import after_first_paint
@@ -266,6 +267,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 QtCore.QTimer.singleShot(0, self.request_trace)  # after the window is on screen
             else:  # the model loads after the first paint (its tokenizer holds the lock)
                 after_first_paint(self, self.request_trace)
+            import_early(self)  # the Vision tab's modules, a turn each: its click imported them all
 
     # -- the state ------------------------------------------------------------------------------------
     def _on_state(self, event: str, state: ExplorerState) -> None:

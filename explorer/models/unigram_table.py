@@ -12,13 +12,24 @@ segments, and the unknown-character score comes from the table's lowest score (k
 small table): so the tokens, ids and offsets are the full tokenizer's own
 (tests/models/test_unigram_table.py compares them). ``PieceTable`` answers the part of
 ``tokenizers.Tokenizer`` the explorer uses.
+
+Parsing the table is still ~0.4 s of Python on the loading thread, and while any thread runs
+Python each of the window's turns waits for the lock (a paint hands it back dozens of times):
+the first switch to the multilingual model blocked the window 150 ms. So the first parse of a
+file also writes its table into the data folder (``piece-tables/``: the pieces as one text,
+their scores as raw doubles, the rest of the file as JSON), and every later load of that same
+file (path, size and time) reads that copy instead: a decode, a few splits and an array read,
+native calls of a few ms each. Any copy that does not match is ignored and rewritten.
 """
 
 from __future__ import annotations
 
+import array
 import codecs
+import hashlib
 import json
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,8 +40,11 @@ _VOCAB = re.compile(r'"vocab"\s*:\s*\[')
 _EMPTY = re.compile(r"\s*\]")
 CHUNK = 1 << 18  # bytes decoded at a time: a 4 MB file decoded at once held the lock 60 ms
 BATCH = 1 << 16  # characters of the table parsed by one json.loads (~2,000 pieces, ~1 ms)
-BLOCK = 4096  # pieces indexed by one call (all 122,612 at once held the lock ~40 ms)
+BLOCK = 1024  # pieces indexed by one call (all 122,612 at once held the lock ~40 ms; 4,096 ~5 ms loaded)
 _BETWEEN = re.compile(r"\]\s*,(?=\s*\[)")  # the end of an entry followed by another (or a piece's text)
+CACHE_DIR = "piece-tables"  # under the data folder
+CACHE_VERSION = 1
+SEPARATORS = ("\n", "\x00", "\x1f")  # the first that no piece contains joins them in the copy
 
 
 @dataclass(frozen=True)
@@ -45,8 +59,25 @@ class Encoded:
 
 def read_large_unigram(path: str | Path, large: int = LARGE) -> PieceTable | None:
     """The tokenizer.json at ``path`` as a PieceTable when it is a Unigram of ``large`` pieces
-    or more; None for anything else (``tokenizers`` reads it quickly, or it is not a Unigram)."""
-    text = _read(Path(path))
+    or more; None for anything else (``tokenizers`` reads it quickly, or it is not a Unigram).
+    The data folder's copy of the table when it was made from this very file."""
+    path = Path(path)
+    kept = _kept(path)
+    if kept is not None:
+        pieces, scores, shell = kept
+        return PieceTable(pieces, scores, shell) if len(pieces) >= large else None
+    parsed = _parse(path, large)
+    if parsed is None:
+        return None
+    pieces, scores, shell = parsed
+    _keep(path, pieces, scores, shell)
+    return PieceTable(pieces, scores, shell)
+
+
+def _parse(path: Path, large: int) -> tuple[list[str], list[float], dict[str, Any]] | None:
+    """The pieces, scores and the rest of the file (the shell) of a Unigram of ``large``
+    pieces or more; None for anything else."""
+    text = _read(path)
     found = _VOCAB.search(text)
     if found is None:
         return None
@@ -61,7 +92,94 @@ def read_large_unigram(path: str | Path, large: int = LARGE) -> PieceTable | Non
         return None
     if any(not 0 <= a.get("id", -1) < len(pieces) for a in shell.get("added_tokens") or []):
         return None  # added tokens beyond the table: only tokenizers knows how it numbers them
-    return PieceTable(pieces, scores, shell)
+    return pieces, scores, shell
+
+
+# -- the data folder's copy ---------------------------------------------------------------------------
+def _stamp(path: Path) -> dict[str, Any] | None:
+    """What the copy must have been made from: this file's path, size and time."""
+    try:
+        resolved, stat = path.resolve(), path.stat()
+    except OSError:
+        return None
+    return {
+        "version": CACHE_VERSION,
+        "path": str(resolved),
+        "size": stat.st_size,
+        "mtime_ns": stat.st_mtime_ns,
+    }
+
+
+def _cache_folder(stamp: dict[str, Any]) -> Path:
+    from explorer.logsetup import data_dir
+
+    resolved = str(stamp["path"])
+    digest = hashlib.sha1(resolved.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    label = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(resolved).parent.name)[:40].strip("-.") or "tokenizer"
+    return data_dir() / CACHE_DIR / f"{label}-{digest}"
+
+
+def _kept(path: Path) -> tuple[list[str], list[float], dict[str, Any]] | None:
+    """The copy's pieces, scores and shell when it was made from this very file; None when
+    there is none, or it is stale, partial or unreadable."""
+    stamp = _stamp(path)
+    if stamp is None:
+        return None
+    folder = _cache_folder(stamp)
+    try:
+        about = json.loads((folder / "table.json").read_text(encoding="utf-8"))
+        if not isinstance(about, dict) or about.get("stamp") != stamp:
+            return None
+        text = (folder / "pieces.txt").read_bytes().decode("utf-8")
+        raw = (folder / "scores.f64").read_bytes()
+    except (OSError, ValueError):
+        return None
+    count, separator, shell = about.get("count"), about.get("separator"), about.get("shell")
+    if not isinstance(count, int) or separator not in SEPARATORS or not isinstance(shell, dict):
+        return None
+    if len(raw) != 8 * count:
+        return None
+    scores = array.array("d")
+    scores.frombytes(raw)
+    if sys.byteorder != "little":
+        scores.byteswap()
+    pieces = _split(text, separator) if count else []
+    if len(pieces) != count:
+        return None
+    return pieces, scores.tolist(), shell
+
+
+def _split(text: str, separator: str) -> list[str]:
+    """``text.split(separator)``, a block of pieces per call (the lock changes hands between)."""
+    pieces: list[str] = []
+    rest: str | None = text
+    while rest is not None:
+        part = rest.split(separator, BLOCK)
+        rest = part.pop() if len(part) > BLOCK else None
+        pieces += part
+    return pieces
+
+
+def _keep(path: Path, pieces: list[str], scores: list[float], shell: dict[str, Any]) -> None:
+    """Write the copy (table.json last: it names what the other two hold); a data folder that
+    cannot be written leaves the next load to parse again."""
+    from explorer.atomic import atomic_write
+
+    stamp = _stamp(path)
+    separator = next((s for s in SEPARATORS if not any(s in p for p in pieces)), None)
+    if stamp is None or separator is None:
+        return
+    folder = _cache_folder(stamp)
+    doubles = array.array("d", scores)
+    if sys.byteorder != "little":
+        doubles.byteswap()
+    about = {"stamp": stamp, "count": len(pieces), "separator": separator, "shell": shell}
+    try:
+        atomic_write(folder / "pieces.txt", lambda f: f.write(separator.join(pieces).encode("utf-8")), "wb")
+        atomic_write(folder / "scores.f64", lambda f: f.write(doubles.tobytes()), "wb")
+        atomic_write(folder / "table.json", lambda f: f.write(json.dumps(about, ensure_ascii=False)))
+    except (OSError, ValueError):
+        pass
 
 
 def _read(path: Path) -> str:

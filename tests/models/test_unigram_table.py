@@ -14,9 +14,10 @@ import time
 import pytest
 from tokenizers import Tokenizer
 
+from explorer.logsetup import DATA_DIR_ENV
 from explorer.models import catalogue, ready, unigram_table
 from explorer.models.tokenizer import load_tokenizer
-from explorer.models.unigram_table import PieceTable, read_large_unigram
+from explorer.models.unigram_table import LARGE, PieceTable, read_large_unigram
 from tests.models import tiny
 
 TEXTS = [
@@ -116,6 +117,72 @@ def test_the_table_read_in_batches_is_the_files_table(small, tmp_path, monkeypat
         )
 
 
+def awkward_file(small, folder, extra=()):
+    """The small tokenizer.json with AWKWARD pieces (and ``extra``) after its own, in ``folder``."""
+    data = json.loads((small[2] / "tokenizer.json").read_text(encoding="utf-8"))
+    vocab = data["model"]["vocab"] + [[p, -20.0 - i / 3] for i, p in enumerate([*AWKWARD, *extra])]
+    data["model"]["vocab"] = vocab
+    path = folder / "tokenizer.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path, [p for p, _ in vocab], [float(s) for _, s in vocab]
+
+
+def read_without_parsing(path, monkeypatch, large=0):
+    """The table read with the parser out of reach: only the data folder's copy can answer."""
+    with monkeypatch.context() as m:
+        m.setattr(unigram_table, "_parse", lambda *a: pytest.fail("parsed the file again"))
+        return read_large_unigram(path, large=large)
+
+
+@pytest.mark.parametrize("extra", [(), ("line\nbreak",), ("line\nbreak", "nul\x00")])
+def test_a_second_read_is_the_data_folders_copy_of_the_same_table(small, tmp_path, monkeypatch, extra):
+    """The first read keeps the table in the data folder; the next one reads that copy (no
+    parse) and is the same table, tokenizing as tokenizers does, whatever characters the pieces
+    hold (a piece with a line break: another separator joins them)."""
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "data"))
+    path, pieces, scores = awkward_file(small, tmp_path, extra)
+    first = read_large_unigram(path, large=0)
+    assert list((tmp_path / "data" / unigram_table.CACHE_DIR).iterdir())  # kept
+    second = read_without_parsing(path, monkeypatch)
+    full = Tokenizer.from_file(str(path))
+    for table in (first, second):
+        assert table.pieces == pieces and table.scores == scores
+        assert table.index == {p: i for i, p in enumerate(pieces)}
+        assert (table.lowest, table.longest, table.lead) == (first.lowest, first.longest, first.lead)
+        for text in [*TEXTS, *AWKWARD, *extra]:
+            same(table, full, text)
+    assert second.shell.to_str() == first.shell.to_str()
+    assert read_without_parsing(path, monkeypatch, large=len(pieces) + 1) is None  # too small: tokenizers'
+
+
+def test_a_changed_or_damaged_copy_is_never_read(small, tmp_path, monkeypatch):
+    """A file changed since its copy was made is parsed again (its new pieces are there), and so
+    is one whose copy was cut short or garbled; a data folder that cannot be written only
+    means the next load parses again."""
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "data"))
+    path, pieces, _ = awkward_file(small, tmp_path)
+    read_large_unigram(path, large=0)
+    path, pieces, _ = awkward_file(small, tmp_path, ("new",))  # rewritten: another size
+    assert read_large_unigram(path, large=0).pieces == pieces
+    assert read_without_parsing(path, monkeypatch).pieces == pieces  # the new copy
+    (folder,) = (tmp_path / "data" / unigram_table.CACHE_DIR).iterdir()
+    for name, damage in (("scores.f64", b"\0" * 8), ("pieces.txt", b"a\nb"), ("table.json", b"{")):
+        kept = (folder / name).read_bytes()
+        (folder / name).write_bytes(damage)
+        parsed = []
+        with monkeypatch.context() as m:
+            real = unigram_table._parse
+            m.setattr(
+                unigram_table, "_parse", lambda *a, parsed=parsed, real=real: parsed.append(1) or real(*a)
+            )
+            assert read_large_unigram(path, large=0).pieces == pieces
+        assert parsed == [1], name
+        assert (folder / name).read_bytes() == kept  # written again
+    (tmp_path / "blocked").write_text("a file where the data folder should be")
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "blocked"))
+    assert read_large_unigram(path, large=0).pieces == pieces
+
+
 def test_other_models_are_left_to_tokenizers(tmp_path):
     tiny._bert_tokenizer(tmp_path)  # WordPiece
     assert read_large_unigram(tmp_path / "tokenizer.json", large=0) is None
@@ -148,14 +215,20 @@ def turns_of_another_thread(work) -> int:
 @pytest.mark.skipif(
     ready.ready_dir(catalogue.MULTILINGUAL) is None, reason="the multilingual model is not converted"
 )
-def test_the_multilingual_tokenizer_as_tokenizers_reads_it_and_without_holding_the_lock():
+def test_the_multilingual_tokenizer_as_tokenizers_reads_it_and_without_holding_the_lock(
+    tmp_path, monkeypatch
+):
     """No time is measured: tokenizers' load lets no other thread run (the window could not
-    paint), the table's lets it run along the way."""
+    paint), the table's lets it run along the way; the data folder's copy read next time
+    tokenizes alike."""
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path))  # no copy yet: the file is parsed
     path = ready.ready_dir(catalogue.MULTILINGUAL) / "tokenizer.json"
     loaded: list = []
     assert turns_of_another_thread(lambda: loaded.append(Tokenizer.from_file(str(path)))) <= 2
     assert turns_of_another_thread(lambda: loaded.append(read_large_unigram(path))) >= 10
-    full, table = loaded
-    assert isinstance(table, PieceTable)
+    assert turns_of_another_thread(lambda: loaded.append(read_without_parsing(path, monkeypatch, LARGE))) >= 1
+    full, table, kept = loaded
+    assert isinstance(table, PieceTable) and kept.pieces == table.pieces and kept.scores == table.scores
     for text in TEXTS:
         same(table, full, text)
+        same(kept, full, text)
