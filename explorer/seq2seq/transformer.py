@@ -19,9 +19,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
-from explorer.core.attention import Projections, Settings, Stages, attend
+from explorer.core.attention import (
+    Projections,
+    Settings,
+    Stages,
+    attend,
+    attend_heads,
+    merge_heads,
+    split_heads,
+)
 from explorer.core.config import MaskSpec
 from explorer.seq2seq.dates import TARGET_LENGTH
 from explorer.seq2seq.spec import ModelSpec
@@ -45,6 +54,19 @@ class CoreAttention(nn.Module):
 
     def forward(self, x_query, x_key, settings: Settings, mask: torch.Tensor | None = None) -> Stages:
         return attend(x_query, x_key, self.projections(), settings, mask=mask)
+
+    def keys_values(self, x_key: torch.Tensor, heads: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """K and V of ``x_key`` split into heads [..., h, n, d_k]: attend's own first steps."""
+        k = split_heads(F.linear(x_key, self.k.weight, self.k.bias), heads)
+        v = split_heads(F.linear(x_key, self.v.weight, self.v.bias), heads)
+        return k, v
+
+    def read(self, x_query, k, v, settings: Settings, mask: torch.Tensor | None) -> torch.Tensor:
+        """attend's output for queries ``x_query`` over keys and values already projected (a
+        K/V cache); the core's own head stages, without the entropy nothing shows."""
+        q = split_heads(F.linear(x_query, self.q.weight, self.q.bias), settings.heads)
+        heads = attend_heads(q, k, v, settings, mask=mask, entropy=False)
+        return F.linear(merge_heads(heads.head_outputs), self.o.weight, self.o.bias)
 
 
 @dataclass
@@ -96,6 +118,35 @@ class DecoderLayer(nn.Module):
             record["decoder_self"].append(Recorded(h, h, self_stages))
             record["cross"].append(Recorded(h_cross, memory, cross_stages))
         return y + self.ffn(self.norm_ffn(y))
+
+    def start_cache(self, memory: torch.Tensor, heads: int) -> LayerCache:
+        cross_k, cross_v = self.cross_attention.keys_values(memory, heads)
+        empty = cross_k[..., :0, :]  # [..., h, 0, d_k]: no step written yet
+        return LayerCache(empty, empty, cross_k, cross_v)
+
+    def step(self, y, cache: LayerCache, causal: Settings, cross: Settings, pad_mask) -> torch.Tensor:
+        """``forward`` for the newest position alone (y [..., 1, d]): its K and V join the
+        cache, and its query reads every position so far (what the causal mask lets the
+        last row of ``forward`` see), so no mask is needed beyond the padding's."""
+        h = self.norm_self(y)
+        k, v = self.self_attention.keys_values(h, causal.heads)
+        cache.self_k = torch.cat([cache.self_k, k], dim=-2)
+        cache.self_v = torch.cat([cache.self_v, v], dim=-2)
+        seen = torch.ones(1, cache.self_k.shape[-2], dtype=torch.bool, device=y.device)
+        y = y + self.self_attention.read(h, cache.self_k, cache.self_v, causal, seen)
+        y = y + self.cross_attention.read(self.norm_cross(y), cache.cross_k, cache.cross_v, cross, pad_mask)
+        return y + self.ffn(self.norm_ffn(y))
+
+
+@dataclass
+class LayerCache:
+    """One decoder layer's keys and values so far: its self-attention's, one row per step
+    written, and its cross-attention's over the memory (the same at every step)."""
+
+    self_k: torch.Tensor  # [..., h, t, d_k]
+    self_v: torch.Tensor
+    cross_k: torch.Tensor  # [..., h, n, d_k]
+    cross_v: torch.Tensor
 
 
 @dataclass
@@ -151,27 +202,47 @@ class TransformerTranslator(nn.Module):
             y = layer(y, memory, settings["decoder_self"], settings["cross"], mask, record)
         return self.out(self.decoder_norm(y))
 
+    def start_caches(self, memory: torch.Tensor) -> list[LayerCache]:
+        """Each decoder layer's empty K/V cache, its cross-attention's keys over ``memory`` made once."""
+        return [layer.start_cache(memory, self.spec.heads) for layer in self.decoder]
+
+    def decode_step(self, memory, source, token, t: int, caches: list[LayerCache], attention: str = "soft"):
+        """Logits [..., vocab] at position ``t`` given its input ``token`` [..., 1], the earlier
+        positions read from ``caches`` (one per layer, extended here): the last row of
+        ``decode`` on the whole prefix, in one position's work instead of t + 1."""
+        y = self.target_embed(token) + self.target_position.weight[t : t + 1]
+        settings, mask = self.settings(attention), self.padding_mask(source)
+        for layer, cache in zip(self.decoder, caches, strict=True):
+            y = layer.step(y, cache, settings["decoder_self"], settings["cross"], mask)
+        return self.out(self.decoder_norm(y))[..., -1, :]
+
     def forward(self, source: torch.Tensor, lengths: torch.Tensor, target_in: torch.Tensor) -> torch.Tensor:
         return self.decode(self.encode(source), source, target_in)
 
     def greedy(
         self, source: torch.Tensor, lengths=None, attention: str = "soft", seed: int = 0, keep: bool = False
     ) -> TransformerDecode:
-        """One character at a time. Each step reruns the decoder on the prefix; with a causal
-        mask the earlier rows come out exactly as before, so the last pass holds every step.
-        ``seed`` is unused (sampled attention is offered for the GRU models only)."""
+        """One character at a time, each step on a K/V cache (``decode_step``); then one pass of
+        the decoder on the whole prefix, which records every attention (with a causal mask its
+        rows are the steps as they were decoded) and picks the last character. That pass is the
+        one the trace shows, the same numbers as rerunning the decoder on the prefix at every
+        step. ``seed`` is unused (sampled attention is offered for the GRU models only)."""
         if attention == "sample":
             raise ValueError("the transformer decodes with soft or hard cross-attention")
         record: dict[str, list[Recorded]] = {kind: [] for kind in ATTENTION_KINDS}
         memory = self.encode(source, record if keep else None)
         prefix = torch.full((*source.shape[:-1], 1), BOS, dtype=torch.long, device=source.device)
-        for t in range(TARGET_LENGTH):
-            last = t == TARGET_LENGTH - 1
-            logits = self.decode(memory, source, prefix, attention, record if last else None)[..., -1, :]
-            logits[..., BOS] = float("-inf")  # <bos> is never an answer
-            choice = logits.argmax(dim=-1, keepdim=True)
-            if not last:
-                prefix = torch.cat([prefix, choice], dim=-1)
-        tokens = torch.cat([prefix[..., 1:], choice], dim=-1)
+        caches = self.start_caches(memory)
+        for t in range(TARGET_LENGTH - 1):
+            logits = self.decode_step(memory, source, prefix[..., -1:], t, caches, attention)
+            prefix = torch.cat([prefix, pick(logits)], dim=-1)
+        logits = self.decode(memory, source, prefix, attention, record)[..., -1, :]
+        tokens = torch.cat([prefix[..., 1:], pick(logits)], dim=-1)
         alignment = record["cross"][-1].stages.weights.mean(dim=-3)  # last layer, mean over heads
         return TransformerDecode(tokens, alignment, record if keep else None)
+
+
+def pick(logits: torch.Tensor) -> torch.Tensor:
+    """The greedy choice [..., 1]: the largest logit, <bos> never (it is no answer)."""
+    logits[..., BOS] = float("-inf")
+    return logits.argmax(dim=-1, keepdim=True)
