@@ -27,8 +27,9 @@ from explorer.core.attention import (
     Settings,
     Stages,
     attend,
-    attend_heads,
     merge_heads,
+    normalise,
+    scale_divisor,
     split_heads,
 )
 from explorer.core.config import MaskSpec
@@ -54,19 +55,6 @@ class CoreAttention(nn.Module):
 
     def forward(self, x_query, x_key, settings: Settings, mask: torch.Tensor | None = None) -> Stages:
         return attend(x_query, x_key, self.projections(), settings, mask=mask)
-
-    def keys_values(self, x_key: torch.Tensor, heads: int) -> tuple[torch.Tensor, torch.Tensor]:
-        """K and V of ``x_key`` split into heads [..., h, n, d_k]: attend's own first steps."""
-        k = split_heads(F.linear(x_key, self.k.weight, self.k.bias), heads)
-        v = split_heads(F.linear(x_key, self.v.weight, self.v.bias), heads)
-        return k, v
-
-    def read(self, x_query, k, v, settings: Settings, mask: torch.Tensor | None) -> torch.Tensor:
-        """attend's output for queries ``x_query`` over keys and values already projected (a
-        K/V cache); the core's own head stages, without the entropy nothing shows."""
-        q = split_heads(F.linear(x_query, self.q.weight, self.q.bias), settings.heads)
-        heads = attend_heads(q, k, v, settings, mask=mask, entropy=False)
-        return F.linear(merge_heads(heads.head_outputs), self.o.weight, self.o.bias)
 
 
 @dataclass
@@ -120,22 +108,76 @@ class DecoderLayer(nn.Module):
         return y + self.ffn(self.norm_ffn(y))
 
     def start_cache(self, memory: torch.Tensor, heads: int) -> LayerCache:
-        cross_k, cross_v = self.cross_attention.keys_values(memory, heads)
+        w = StepWeights.of(self)
+        cross_k = split_heads(F.linear(memory, *w.cross_k), heads)  # the memory's keys, once
+        cross_v = split_heads(F.linear(memory, *w.cross_v), heads)
         empty = cross_k[..., :0, :]  # [..., h, 0, d_k]: no step written yet
-        return LayerCache(empty, empty, cross_k, cross_v)
+        return LayerCache(w, empty, empty, cross_k, cross_v)
 
-    def step(self, y, cache: LayerCache, causal: Settings, cross: Settings, pad_mask) -> torch.Tensor:
+    @staticmethod
+    def step(y, cache: LayerCache, causal: Settings, cross: Settings, pad_mask) -> torch.Tensor:
         """``forward`` for the newest position alone (y [..., 1, d]): its K and V join the
-        cache, and its query reads every position so far (what the causal mask lets the
-        last row of ``forward`` see), so no mask is needed beyond the padding's."""
-        h = self.norm_self(y)
-        k, v = self.self_attention.keys_values(h, causal.heads)
-        cache.self_k = torch.cat([cache.self_k, k], dim=-2)
-        cache.self_v = torch.cat([cache.self_v, v], dim=-2)
-        seen = torch.ones(1, cache.self_k.shape[-2], dtype=torch.bool, device=y.device)
-        y = y + self.self_attention.read(h, cache.self_k, cache.self_v, causal, seen)
-        y = y + self.cross_attention.read(self.norm_cross(y), cache.cross_k, cache.cross_v, cross, pad_mask)
-        return y + self.ffn(self.norm_ffn(y))
+        cache, and its query reads every position so far (what the causal mask lets the last
+        row of ``forward`` see). The same stages as ``attend``'s, as plain tensor operations:
+        a step is a few hundred numbers, and attend's bookkeeping (every stage kept, the
+        entropy, the masks built) cost more than its arithmetic."""
+        w = cache.weights
+        h = F.layer_norm(y, w.norm_self[0].shape, *w.norm_self, w.eps)
+        cache.self_k = torch.cat([cache.self_k, split_heads(F.linear(h, *w.self_k), causal.heads)], dim=-2)
+        cache.self_v = torch.cat([cache.self_v, split_heads(F.linear(h, *w.self_v), causal.heads)], dim=-2)
+        y = y + _read(F.linear(h, *w.self_q), cache.self_k, cache.self_v, w.self_o, causal, None)
+        h = F.layer_norm(y, w.norm_cross[0].shape, *w.norm_cross, w.eps)
+        y = y + _read(F.linear(h, *w.cross_q), cache.cross_k, cache.cross_v, w.cross_o, cross, pad_mask)
+        h = F.layer_norm(y, w.norm_ffn[0].shape, *w.norm_ffn, w.eps)
+        return y + F.linear(F.relu(F.linear(h, *w.ffn_in)), *w.ffn_out)
+
+
+def _read(q, k, v, out: tuple, settings: Settings, mask: torch.Tensor | None) -> torch.Tensor:
+    """One attention of a decoding step, attend's stages: split the queries into heads, score
+    (dot), scale, mask (the padding only: a step's query may see every position so far),
+    normalise, weigh the values, concatenate, project with W_O."""
+    q = split_heads(q, settings.heads)
+    scaled = (q @ k.transpose(-2, -1)) / scale_divisor(settings, q.shape[-1])
+    if mask is None and settings.attention == "soft":
+        weights = torch.softmax(scaled, dim=-1)
+    else:
+        seen = torch.ones(scaled.shape[-2:], dtype=torch.bool, device=q.device) if mask is None else mask
+        weights = normalise(scaled, seen, settings)  # the core's: hard is one-hot at the argmax
+    return F.linear(merge_heads(weights @ v), *out)
+
+
+Pair = tuple[torch.Tensor, torch.Tensor]  # (weight, bias)
+
+
+@dataclass(frozen=True)
+class StepWeights:
+    """One decoder layer's tensors, read once per decoding (a module's attributes cost a
+    lookup each time, and a step reads two dozen)."""
+
+    norm_self: Pair
+    norm_cross: Pair
+    norm_ffn: Pair
+    eps: float
+    self_q: Pair
+    self_k: Pair
+    self_v: Pair
+    self_o: Pair
+    cross_q: Pair
+    cross_k: Pair
+    cross_v: Pair
+    cross_o: Pair
+    ffn_in: Pair
+    ffn_out: Pair
+
+    @classmethod
+    def of(cls, layer: DecoderLayer) -> StepWeights:
+        pair = lambda m: (m.weight, m.bias)  # noqa: E731
+        a, c = layer.self_attention, layer.cross_attention
+        return cls(
+            pair(layer.norm_self), pair(layer.norm_cross), pair(layer.norm_ffn), layer.norm_self.eps,
+            pair(a.q), pair(a.k), pair(a.v), pair(a.o), pair(c.q), pair(c.k), pair(c.v), pair(c.o),
+            pair(layer.ffn[0]), pair(layer.ffn[2]),
+        )  # fmt: skip
 
 
 @dataclass
@@ -143,6 +185,7 @@ class LayerCache:
     """One decoder layer's keys and values so far: its self-attention's, one row per step
     written, and its cross-attention's over the memory (the same at every step)."""
 
+    weights: StepWeights
     self_k: torch.Tensor  # [..., h, t, d_k]
     self_v: torch.Tensor
     cross_k: torch.Tensor  # [..., h, n, d_k]
