@@ -19,9 +19,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
-from explorer.core.attention import Projections, Settings, Stages, attend
+from explorer.core.attention import (
+    Projections,
+    Settings,
+    Stages,
+    attend,
+    merge_heads,
+    normalise,
+    scale_divisor,
+    split_heads,
+)
 from explorer.core.config import MaskSpec
 from explorer.seq2seq.dates import TARGET_LENGTH
 from explorer.seq2seq.spec import ModelSpec
@@ -97,6 +107,90 @@ class DecoderLayer(nn.Module):
             record["cross"].append(Recorded(h_cross, memory, cross_stages))
         return y + self.ffn(self.norm_ffn(y))
 
+    def start_cache(self, memory: torch.Tensor, heads: int) -> LayerCache:
+        w = StepWeights.of(self)
+        cross_k = split_heads(F.linear(memory, *w.cross_k), heads)  # the memory's keys, once
+        cross_v = split_heads(F.linear(memory, *w.cross_v), heads)
+        empty = cross_k[..., :0, :]  # [..., h, 0, d_k]: no step written yet
+        return LayerCache(w, empty, empty, cross_k, cross_v)
+
+    @staticmethod
+    def step(y, cache: LayerCache, causal: Settings, cross: Settings, pad_mask) -> torch.Tensor:
+        """``forward`` for the newest position alone (y [..., 1, d]): its K and V join the
+        cache, and its query reads every position so far (what the causal mask lets the last
+        row of ``forward`` see). The same stages as ``attend``'s, as plain tensor operations:
+        a step is a few hundred numbers, and attend's bookkeeping (every stage kept, the
+        entropy, the masks built) cost more than its arithmetic."""
+        w = cache.weights
+        h = F.layer_norm(y, w.norm_self[0].shape, *w.norm_self, w.eps)
+        cache.self_k = torch.cat([cache.self_k, split_heads(F.linear(h, *w.self_k), causal.heads)], dim=-2)
+        cache.self_v = torch.cat([cache.self_v, split_heads(F.linear(h, *w.self_v), causal.heads)], dim=-2)
+        y = y + _read(F.linear(h, *w.self_q), cache.self_k, cache.self_v, w.self_o, causal, None)
+        h = F.layer_norm(y, w.norm_cross[0].shape, *w.norm_cross, w.eps)
+        y = y + _read(F.linear(h, *w.cross_q), cache.cross_k, cache.cross_v, w.cross_o, cross, pad_mask)
+        h = F.layer_norm(y, w.norm_ffn[0].shape, *w.norm_ffn, w.eps)
+        return y + F.linear(F.relu(F.linear(h, *w.ffn_in)), *w.ffn_out)
+
+
+def _read(q, k, v, out: tuple, settings: Settings, mask: torch.Tensor | None) -> torch.Tensor:
+    """One attention of a decoding step, attend's stages: split the queries into heads, score
+    (dot), scale, mask (the padding only: a step's query may see every position so far),
+    normalise, weigh the values, concatenate, project with W_O."""
+    q = split_heads(q, settings.heads)
+    scaled = (q @ k.transpose(-2, -1)) / scale_divisor(settings, q.shape[-1])
+    if mask is None and settings.attention == "soft":
+        weights = torch.softmax(scaled, dim=-1)
+    else:
+        seen = torch.ones(scaled.shape[-2:], dtype=torch.bool, device=q.device) if mask is None else mask
+        weights = normalise(scaled, seen, settings)  # the core's: hard is one-hot at the argmax
+    return F.linear(merge_heads(weights @ v), *out)
+
+
+Pair = tuple[torch.Tensor, torch.Tensor]  # (weight, bias)
+
+
+@dataclass(frozen=True)
+class StepWeights:
+    """One decoder layer's tensors, read once per decoding (a module's attributes cost a
+    lookup each time, and a step reads two dozen)."""
+
+    norm_self: Pair
+    norm_cross: Pair
+    norm_ffn: Pair
+    eps: float
+    self_q: Pair
+    self_k: Pair
+    self_v: Pair
+    self_o: Pair
+    cross_q: Pair
+    cross_k: Pair
+    cross_v: Pair
+    cross_o: Pair
+    ffn_in: Pair
+    ffn_out: Pair
+
+    @classmethod
+    def of(cls, layer: DecoderLayer) -> StepWeights:
+        pair = lambda m: (m.weight, m.bias)  # noqa: E731
+        a, c = layer.self_attention, layer.cross_attention
+        return cls(
+            pair(layer.norm_self), pair(layer.norm_cross), pair(layer.norm_ffn), layer.norm_self.eps,
+            pair(a.q), pair(a.k), pair(a.v), pair(a.o), pair(c.q), pair(c.k), pair(c.v), pair(c.o),
+            pair(layer.ffn[0]), pair(layer.ffn[2]),
+        )  # fmt: skip
+
+
+@dataclass
+class LayerCache:
+    """One decoder layer's keys and values so far: its self-attention's, one row per step
+    written, and its cross-attention's over the memory (the same at every step)."""
+
+    weights: StepWeights
+    self_k: torch.Tensor  # [..., h, t, d_k]
+    self_v: torch.Tensor
+    cross_k: torch.Tensor  # [..., h, n, d_k]
+    cross_v: torch.Tensor
+
 
 @dataclass
 class TransformerDecode:
@@ -151,27 +245,47 @@ class TransformerTranslator(nn.Module):
             y = layer(y, memory, settings["decoder_self"], settings["cross"], mask, record)
         return self.out(self.decoder_norm(y))
 
+    def start_caches(self, memory: torch.Tensor) -> list[LayerCache]:
+        """Each decoder layer's empty K/V cache, its cross-attention's keys over ``memory`` made once."""
+        return [layer.start_cache(memory, self.spec.heads) for layer in self.decoder]
+
+    def decode_step(self, memory, source, token, t: int, caches: list[LayerCache], attention: str = "soft"):
+        """Logits [..., vocab] at position ``t`` given its input ``token`` [..., 1], the earlier
+        positions read from ``caches`` (one per layer, extended here): the last row of
+        ``decode`` on the whole prefix, in one position's work instead of t + 1."""
+        y = self.target_embed(token) + self.target_position.weight[t : t + 1]
+        settings, mask = self.settings(attention), self.padding_mask(source)
+        for layer, cache in zip(self.decoder, caches, strict=True):
+            y = layer.step(y, cache, settings["decoder_self"], settings["cross"], mask)
+        return self.out(self.decoder_norm(y))[..., -1, :]
+
     def forward(self, source: torch.Tensor, lengths: torch.Tensor, target_in: torch.Tensor) -> torch.Tensor:
         return self.decode(self.encode(source), source, target_in)
 
     def greedy(
         self, source: torch.Tensor, lengths=None, attention: str = "soft", seed: int = 0, keep: bool = False
     ) -> TransformerDecode:
-        """One character at a time. Each step reruns the decoder on the prefix; with a causal
-        mask the earlier rows come out exactly as before, so the last pass holds every step.
-        ``seed`` is unused (sampled attention is offered for the GRU models only)."""
+        """One character at a time, each step on a K/V cache (``decode_step``); then one pass of
+        the decoder on the whole prefix, which records every attention (with a causal mask its
+        rows are the steps as they were decoded) and picks the last character. That pass is the
+        one the trace shows, the same numbers as rerunning the decoder on the prefix at every
+        step. ``seed`` is unused (sampled attention is offered for the GRU models only)."""
         if attention == "sample":
             raise ValueError("the transformer decodes with soft or hard cross-attention")
         record: dict[str, list[Recorded]] = {kind: [] for kind in ATTENTION_KINDS}
         memory = self.encode(source, record if keep else None)
         prefix = torch.full((*source.shape[:-1], 1), BOS, dtype=torch.long, device=source.device)
-        for t in range(TARGET_LENGTH):
-            last = t == TARGET_LENGTH - 1
-            logits = self.decode(memory, source, prefix, attention, record if last else None)[..., -1, :]
-            logits[..., BOS] = float("-inf")  # <bos> is never an answer
-            choice = logits.argmax(dim=-1, keepdim=True)
-            if not last:
-                prefix = torch.cat([prefix, choice], dim=-1)
-        tokens = torch.cat([prefix[..., 1:], choice], dim=-1)
+        caches = self.start_caches(memory)
+        for t in range(TARGET_LENGTH - 1):
+            logits = self.decode_step(memory, source, prefix[..., -1:], t, caches, attention)
+            prefix = torch.cat([prefix, pick(logits)], dim=-1)
+        logits = self.decode(memory, source, prefix, attention, record)[..., -1, :]
+        tokens = torch.cat([prefix[..., 1:], pick(logits)], dim=-1)
         alignment = record["cross"][-1].stages.weights.mean(dim=-3)  # last layer, mean over heads
         return TransformerDecode(tokens, alignment, record if keep else None)
+
+
+def pick(logits: torch.Tensor) -> torch.Tensor:
+    """The greedy choice [..., 1]: the largest logit, <bos> never (it is no answer)."""
+    logits[..., BOS] = float("-inf")
+    return logits.argmax(dim=-1, keepdim=True)

@@ -124,3 +124,66 @@ def test_transformer_refuses_other_scorings_and_sampling():
         translate("9 May 2018", "transformer", "additive")
     with pytest.raises(LabError, match="sample"):
         translate("9 May 2018", "transformer", attention="sample")
+
+
+def rerun_greedy(module, source, attention):
+    """The decoding before the K/V cache: the decoder rerun on the whole prefix at every step,
+    the last pass recorded. Returns its tokens, each step's logits and that record."""
+    from explorer.seq2seq.dates import TARGET_LENGTH
+    from explorer.seq2seq.transformer import pick
+    from explorer.seq2seq.vocab import BOS
+
+    memory = module.encode(source)
+    prefix = torch.full((*source.shape[:-1], 1), BOS, dtype=torch.long)
+    steps, record = [], {kind: [] for kind in ATTENTION_KINDS}
+    for t in range(TARGET_LENGTH):
+        last = t == TARGET_LENGTH - 1
+        logits = module.decode(memory, source, prefix, attention, record if last else None)[..., -1, :]
+        steps.append(logits.clone())
+        prefix = torch.cat([prefix, pick(logits)], dim=-1)
+    return prefix[..., 1:], steps, record
+
+
+def cache_texts():
+    """Held-out dates in every format, and sentences (the transformer reads them as best it can:
+    unknown characters, other lengths)."""
+    from explorer.seq2seq import sentences
+    from explorer.seq2seq.dates import held_out_set
+
+    rng = np.random.default_rng(0)
+    said = [sentences.sample_sentence(rng, lang).text[:40] for lang in ("fr", "zh") for _ in range(6)]
+    return [e.source for e in held_out_set(3, seed=1)] + said
+
+
+@pytest.mark.parametrize("attention", ["soft", "hard"])
+def test_the_kv_cache_decodes_as_rerunning_the_decoder(attention):
+    """Each cached step's logits are the full rerun's last row within float32 rounding (one row
+    through the projections instead of a matrix: the sums may be added in another order), the
+    characters the same, and the recorded pass (what the trace shows) the same bit for bit."""
+    from explorer.seq2seq.dates import held_out_set
+    from explorer.seq2seq.vocab import BOS, Vocabulary, make_batch
+
+    module, spec, _ = load_model("transformer")
+    vocab = Vocabulary(spec.source_chars)
+    texts = cache_texts()
+    with torch.no_grad():
+        for text in texts:
+            source = torch.tensor(vocab.encode_source(text)[0])
+            tokens, steps, record = rerun_greedy(module, source, attention)
+            decoded = module.greedy(source, attention=attention, keep=True)
+            assert torch.equal(decoded.tokens, tokens), text
+            for kind in ATTENTION_KINDS[1:]:
+                for old, new in zip(record[kind], decoded.record[kind], strict=True):
+                    for name in ("q", "k", "v", "scores", "weights", "output"):
+                        assert torch.equal(getattr(old.stages, name), getattr(new.stages, name)), (text, kind)
+            memory = module.encode(source)
+            caches = module.start_caches(memory)
+            inputs = torch.cat([torch.tensor([BOS]), tokens[:-1]])
+            for t, logits in enumerate(steps):
+                step = module.decode_step(memory, source, inputs[t : t + 1], t, caches, attention)
+                keep = torch.arange(logits.shape[-1]) != BOS  # the rerun's <bos> was set to −∞
+                np.testing.assert_allclose(step[keep].numpy(), logits[keep].numpy(), atol=1e-5, rtol=0)
+        # a padded batch, as the held-out evaluation decodes while training
+        batch = make_batch(held_out_set(20, seed=2), vocab)
+        tokens, _, _ = rerun_greedy(module, batch.source, attention)
+        assert torch.equal(module.greedy(batch.source, attention=attention).tokens, tokens)

@@ -250,7 +250,15 @@ class TranslationView(View):
             )
             self._say(text, error=True, stale=True)
             return
-        self.show_trace(result.value, req)
+        if self.tstate.training or pacing.pending(self, "trace"):
+            # in a turn of its own, as a snapshot's translation is: both drawn in one turn were
+            # painted together (62 ms); the same name, so the newer of the two is the one drawn
+            pacing.later(self, lambda: self._show_result(result.value, req), "trace")
+        else:
+            self._show_result(result.value, req)
+
+    def _show_result(self, trace: TranslationTrace, req: TranslationRequest | None) -> None:
+        self.show_trace(trace, req)
         if self.is_shown():
             self.request()  # something changed meanwhile
 
