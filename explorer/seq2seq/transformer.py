@@ -17,6 +17,7 @@ can be soft or hard (one-hot at the argmax), the two self-attentions stay soft.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import torch
 import torch.nn.functional as F
@@ -247,7 +248,7 @@ class TransformerTranslator(nn.Module):
 
     def start_caches(self, memory: torch.Tensor) -> list[LayerCache]:
         """Each decoder layer's empty K/V cache, its cross-attention's keys over ``memory`` made once."""
-        return [layer.start_cache(memory, self.spec.heads) for layer in self.decoder]
+        return [cast(DecoderLayer, layer).start_cache(memory, self.spec.heads) for layer in self.decoder]
 
     def decode_step(self, memory, source, token, t: int, caches: list[LayerCache], attention: str = "soft"):
         """Logits [..., vocab] at position ``t`` given its input ``token`` [..., 1], the earlier
@@ -256,7 +257,7 @@ class TransformerTranslator(nn.Module):
         y = self.target_embed(token) + self.target_position.weight[t : t + 1]
         settings, mask = self.settings(attention), self.padding_mask(source)
         for layer, cache in zip(self.decoder, caches, strict=True):
-            y = layer.step(y, cache, settings["decoder_self"], settings["cross"], mask)
+            y = cast(DecoderLayer, layer).step(y, cache, settings["decoder_self"], settings["cross"], mask)
         return self.out(self.decoder_norm(y))[..., -1, :]
 
     def forward(self, source: torch.Tensor, lengths: torch.Tensor, target_in: torch.Tensor) -> torch.Tensor:
