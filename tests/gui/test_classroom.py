@@ -406,20 +406,3 @@ def test_the_shortcut_sheet_in_chinese_one_row_per_key_arrows_as_on_the_keys_esc
     assert all(metrics.horizontalAdvance(k) <= column for k in keys), (column, keys)
     qtbot.keyClick(sheet.table, QtCore.Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not sheet.isVisible(), timeout=2000)
-
-
-def test_a_sentence_set_by_the_lesson_or_a_session_shows_from_its_start(qtbot, make_window):
-    """Trial 6: the sentence field opened scrolled to its end ("idn't cross the street because
-    it was too tired"); the field being typed in keeps its cursor."""
-    w = make_window(SMALL, size=(1024, 768))
-    w.classroom.set_presentation(True, fullscreen=False)
-    long = "The animal didn't cross the street because it was too tired, and then it slept"
-    w.state.set_config(w.state.config.with_(sentence=long))
-    QtWidgets.QApplication.processEvents()
-    for field in (w.sentence_bar.sentence, w.controls.sentence):
-        assert field.text() == long and field.cursorPosition() == 0
-    typed = w.sentence_bar.sentence
-    typed.setFocus()
-    typed.end(False)
-    qtbot.keyClicks(typed, "!")
-    assert typed.cursorPosition() == len(long) + 1 and w.controls.sentence.cursorPosition() == 0

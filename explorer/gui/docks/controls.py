@@ -678,10 +678,6 @@ class Controls(QtWidgets.QWidget):
 
 
 def show_text(field: QtWidgets.QLineEdit, text: str) -> None:
-    """A text set from outside: shown from its start ("The animal d…", not "…it was too tired"),
-    where Qt leaves the cursor at the end; the field someone is typing in keeps its cursor."""
-    if field.text() == text:
-        return
-    field.setText(text)
-    if not field.hasFocus():
-        field.setCursorPosition(0)
+    """A text set from outside (the state, the other field), where it differs."""
+    if field.text() != text:
+        field.setText(text)
