@@ -3813,6 +3813,10 @@
         <translation>{n} 步中有 {k} 步 p_t 离真实的词不超过 1</translation>
     </message>
     <message>
+        <source>p_t within 1 of the true word on {k} of {n} steps ({past} written past the true translation&apos;s end: not within)</source>
+        <translation>{n} 步中有 {k} 步 p_t 离真实的词不超过 1（其中 {past} 步写在真实译文结束之后：算作超过 1）</translation>
+    </message>
+    <message>
         <source>◆ p_t   • the true word   frame: the window [p_t − D, p_t + D]   under it, for the selected step: pale bars the softmax inside the window, the curve the Gaussian, dark bars a_t(s)</source>
         <translation>◆ p_t   • 真实的词   方框：窗口 [p_t − D, p_t + D]   下方是所选的一步：浅色柱为窗口内的 softmax，曲线为高斯，深色柱为 a_t(s)</translation>
     </message>
