@@ -128,3 +128,24 @@ def test_every_translation_step_labels_every_short_column_too(qtbot, window, lan
             if canvas.isVisible() and canvas.panels:
                 assert not unlabelled(canvas), (STEPS[k].id, unlabelled(canvas))
                 assert not overlapping(canvas), (STEPS[k].id, overlapping(canvas))
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_local_windows_label_every_source_word_over_its_own_column(qtbot, window, language):
+    """The Global vs local canvases' source words drifted right, each pushed past the one
+    before ("a b c d e" over the first five columns, "f g h" beyond the grid)."""
+    from .test_local_window_tab import wait_compared
+
+    present(window, language)
+    window.state.set_lesson_step("local.width")
+    view = window.view("local")
+    wait_compared(qtbot, view)
+    QtWidgets.QApplication.processEvents()
+    for canvas in (view.global_canvas, view.local_canvas):
+        grid, cw, _ = canvas._layout()
+        labels = canvas.column_labels(grid, cw)
+        words = canvas.trace.source_tokens
+        assert [text for _, text in labels] == list(words), (language, labels)  # 8 words: every one
+        for s, (rect, _) in enumerate(labels):
+            assert abs(rect.center().x() - (grid.left() + (s + 0.5) * cw)) < 1.0, (s, rect, grid, cw)
+        assert all(a.right() <= b.left() for (a, _), (b, _) in zip(labels, labels[1:]))
