@@ -3808,6 +3808,18 @@
         <translation>{model}，D = {d}</translation>
     </message>
     <message>
+        <source>Cannot translate this: {0}</source>
+        <translation>无法翻译这段文字：{0}</translation>
+    </message>
+    <message>
+        <source>Global vs local: every step&apos;s window, p_t and weights</source>
+        <translation>全局与局部：每一步的窗口、p_t 和权重</translation>
+    </message>
+    <message>
+        <source>Global vs local: the training curves</source>
+        <translation>全局与局部：训练曲线</translation>
+    </message>
+    <message>
         <source>global attention</source>
         <translation>全局注意力</translation>
     </message>
@@ -6487,6 +6499,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>One of the lesson&apos;s sentences, or type your own from the grammar&apos;s words</source>
         <translation>课上的例句之一，或用语法里的词自己输入一句</translation>
+    </message>
+    <message>
+        <source>Why attention: the fixed C beside the attention weights</source>
+        <translation>为何要注意力：固定的 C 与注意力权重并列</translation>
+    </message>
+    <message>
+        <source>Why attention: accuracy against sentence length</source>
+        <translation>为何要注意力：准确率随句子长度的变化</translation>
     </message>
 </context>
 <context>
