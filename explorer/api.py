@@ -194,8 +194,8 @@ def trace(
     """Every stage of one attention, as ``python -m explorer trace`` computes it.
 
     ``query``: another text whose tokens attend over the sentence's (None: self-attention).
-    ``model``: ``minilm`` or ``multilingual``; ``model_dir``: your own BERT-family folder (it
-    wins over ``model``). ``layer``: the layer whose stages the trace holds. ``all_layers``:
+    ``model``: ``minilm`` or ``multilingual``; ``model_dir``: your own model folder (BERT, RoBERTa,
+    XLM-R, DistilBERT, GPT-2, Llama, Mistral or Qwen2; it wins over ``model``). ``layer``: the layer whose stages the trace holds. ``all_layers``:
     also compute every layer's weights into ``trace.layer_weights`` [layers, heads, n_q, n_k],
     which the notebook view and ``to_html`` switch between. ``options``: TraceOptions.
     ``convert_weights``: agree to convert a folder's pytorch_model.bin once to safetensors.

@@ -10,6 +10,8 @@ own options: ``train --model M --help``). Qt-free; the registries are read only 
 
 from __future__ import annotations
 
+import textwrap
+
 COMMANDS = {
     "trace": "every attention stage of a text, into FILE.json|.npz (--html FILE.html: the interactive page)",
     "train": "train a translation, sequence, windowed-attention or language model (gpt) from scratch",
@@ -62,6 +64,50 @@ def model_families(command: str) -> list[tuple[str, str]]:
     return families
 
 
+# One model of each family, whose own help gives the family's options (train and translate).
+FAMILY_HELP = {
+    "train": (
+        ("the date translators", ["--model", "bahdanau"]),
+        ("the encoder-decoders", ["--model", "attention", "--task", "copy"]),
+        ("global and local attention", ["--model", "local-p", "--task", "copy-twice"]),
+        ("the language model (gpt)", ["--model", "gpt"]),
+    ),
+    "translate": (
+        ("the date translators", ["--model", "bahdanau"]),
+        ("the encoder-decoders", ["--model", "attention", "--task", "copy"]),
+        ("global and local attention", ["--model", "local-p", "--task", "copy-twice"]),
+    ),
+}
+
+
+def family_options(command: str, argv: list[str]) -> list[str]:
+    """The options (``--steps``, …) of the family ``command argv --help`` documents, from its
+    own parser's help: the list cannot drift from what the family takes."""
+    import contextlib
+    import io
+    import re
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+        if argv[:2] == ["--model", "gpt"]:  # explorer.cli's routing, without importing it (a cycle)
+            from explorer.lm.cli import train_main
+
+            train_main([*argv, "--help"])
+        else:
+            from explorer.seq2seq.cli import main
+
+            main([command, *argv, "--help"])
+    options = out.getvalue().split("\noptions:\n", 1)[-1]
+    found: list[str] = []
+    for line in options.splitlines():
+        match = re.match(r"  (-\S.*?)(?:\s{2,}|$)", line)
+        if match:
+            for flag in re.findall(r"--[\w-]+", match.group(1)):
+                if flag != "--help" and flag not in found:
+                    found.append(flag)
+    return found
+
+
 def models_help(command: str) -> str:
     """The help of ``train`` or ``translate`` across every model family."""
     from explorer.lab.command import EXIT_HELP
@@ -86,7 +132,14 @@ def models_help(command: str) -> str:
         *(f"  {names:<{width}}  {what}" for names, what in families),
         "",
         f"tasks (--task) of the translation and sequence models: {', '.join(TASKS)}",
+        "",
+        f"options of each family (all of them: {PROGRAM} {command} --model MODEL --help):",
     ]
+    for family, argv in FAMILY_HELP[command]:
+        flags = " ".join(family_options(command, argv))
+        lines += textwrap.wrap(
+            flags, 100, initial_indent=f"  {family}: ", subsequent_indent="    ", break_on_hyphens=False
+        )
     if command == "train":
         lines += ["", EXIT_HELP]
     return "\n".join(lines)

@@ -14,7 +14,7 @@ Qt-free; it imports only explorer.messages, so every package may use it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -38,6 +38,12 @@ register(
         ),
         QT_TRANSLATE_NOOP(
             "CoreMessages", "{name}: a number to write is NaN or infinite", "numbers.json_not_finite"
+        ),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "the numbers overflowed while computing: the trace's {field} holds NaN or infinite values "
+            "although the weights are finite (inputs or weights too large for float32)",
+            "numbers.field_overflow",
         ),
     )
 )
@@ -76,6 +82,19 @@ def require_finite(named: Iterable[tuple[str, Any]]) -> None:
     found = first_non_finite(named)
     if found is not None:
         raise NotFinite.of("numbers.overflow", stage=found[0], count=found[1])
+
+
+def require_finite_fields(fields: Mapping[str, Any]) -> None:
+    """Raise NotFinite naming the first field of a file's metadata (``trace.meta()``: the next
+    tokens' probabilities, the heads' shares, …) that holds a NaN or an infinity: the
+    arrays were finite, so what overflowed is named by its field, not as "meta"."""
+    for key, value in fields.items():
+        try:
+            json.dumps(value, allow_nan=False)
+        except ValueError:
+            raise NotFinite.of("numbers.field_overflow", field=key) from None
+        except TypeError:
+            continue  # not JSON at all: the writer says so
 
 
 def require_half_range(named: Iterable[tuple[str, Any]]) -> None:

@@ -293,6 +293,11 @@ DECODING = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
+        "top-k {value!r} is for sampled writing (decoding sample, with tokens to generate); greedy decoding always writes the most likely token",
+        "decoding.top_k_greedy",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
         "{option} {value} is more than the {vocabulary} tokens of {model}'s vocabulary: give at most {vocabulary}",
         "decoding.beyond_vocabulary",
     ),
@@ -390,12 +395,12 @@ CHECKS = section(
 FAMILIES = section(
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "{path} is not a BERT config: not UTF-8 text; use the config.json that came with the model",
+        "{path} is not a model config: not UTF-8 text; use the config.json that came with the model",
         "families.not_utf8",
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "{path} is not a BERT config: invalid JSON ({detail}); use the config.json that came with the model",
+        "{path} is not a model config: invalid JSON ({detail}); use the config.json that came with the model",
         "families.invalid_json",
     ),
     QT_TRANSLATE_NOOP(
@@ -403,7 +408,7 @@ FAMILIES = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "{path} is not a BERT config: it holds no JSON object; use the config.json that came with the model",
+        "{path} is not a model config: it holds no JSON object; use the config.json that came with the model",
         "families.not_object",
     ),
     QT_TRANSLATE_NOOP(

@@ -115,6 +115,9 @@ class DecoderRequests:
         generation = None
         if isinstance(generate, bool) or generate != 0:
             generation = GenerationSpec(generate, decoding, temperature, top_k, seed)
+        if top_k != 0 and (generation is None or generation.decoding != "sample"):
+            # greedy writing takes the most likely token whatever the top-k: never silently ignored
+            raise ConfigError.of("decoding.top_k_greedy", value=top_k)
         heads = HeadSet.parse(ablate, ablation) if ablate is not None else None
         return cls(next_tokens, generation, heads)
 

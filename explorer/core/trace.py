@@ -18,7 +18,7 @@ from explorer.core import trace_files
 from explorer.core.config import AttentionConfig, ConfigError
 from explorer.core.head_measures import previous_token_score, self_share, text_induction_score
 from explorer.core.trace_files import Entry
-from explorer.finite import require_finite, require_half_range
+from explorer.finite import require_finite, require_finite_fields, require_half_range
 from explorer.messages import Message
 from explorer.web import AttentionSet, DrawsItself, Page
 
@@ -289,6 +289,7 @@ class AttentionTrace(DrawsItself):
         if selection.dtype == "float16":  # refused before a byte is written, not written as inf
             require_half_range(entries)
         meta = self.meta(selection)
+        require_finite_fields(meta)  # the next tokens, the shares: named by their field
         atomic_write(path, lambda f: write(f, meta, self.file_entries(selection), selection.dtype), "wb")
 
     def file_entries(self, selection: TraceSelection) -> Iterator[Entry]:

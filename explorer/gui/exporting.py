@@ -96,6 +96,15 @@ class Exporter(QtCore.QObject):
             out.update(spec.figure_sources(self.window.context))
         return out
 
+    def on_screen(self) -> str | None:
+        """The first figure of the tab on screen, the dialog's default "what" (None on the
+        Pipeline, whose default is its trace's data, and on a tab with nothing to export)."""
+        tab = self.window.state.tab
+        for spec in TABS:
+            if spec.tab == tab and tab != "pipeline":
+                return next(iter(spec.figure_sources(self.window.context)), None)
+        return None
+
     def labels(self) -> dict[str, str]:
         """name -> label of everything that can be exported as a picture."""
         out = {name: source.label for name, source in self.sources().items()}
@@ -338,6 +347,9 @@ class ExportDialog(QtWidgets.QDialog):
             self.what.addItem(self.tr("The next tokens of a language model (data)"), NEXT_TOKENS_DATA)
         for name, label in exporter.labels().items():
             self.what.addItem(label, name)
+        shown = exporter.on_screen()  # the tab on screen, not the Pipeline's trace
+        if shown is not None and self.what.findData(shown) >= 0:
+            self.what.setCurrentIndex(self.what.findData(shown))
         form.addRow(self.tr("What"), self.what)
         self.format = QtWidgets.QComboBox()
         form.addRow(self.tr("Format"), self.format)

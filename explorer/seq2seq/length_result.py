@@ -145,5 +145,18 @@ def _kind(data) -> object:
     return data.get("kind") if isinstance(data, dict) else type(data).__name__
 
 
+def shipped_tasks() -> list[str]:
+    """The tasks a length-curve result is shipped for."""
+    found = resource_path("seq2seq").glob("length-curve-*.json")
+    return sorted(p.name.removeprefix("length-curve-").removesuffix(".json") for p in found)
+
+
 def shipped_length_result(task: str = SHIPPED_TASK) -> LengthResult:
-    return load_length_result(shipped_result_path(task))
+    """The shipped result of ``task``; LengthResultError saying which tasks have one when it
+    has none (not "no such file": nothing is wrong with the install)."""
+    path = shipped_result_path(task)
+    if not path.exists():
+        raise LengthResultError.of(
+            "seq2seq.length_not_shipped", task=task, shipped=", ".join(shipped_tasks())
+        )
+    return load_length_result(path)

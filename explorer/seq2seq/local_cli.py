@@ -152,12 +152,14 @@ def translate_main(argv: list[str]) -> int:
         if trace.exact is None
         else (" (the true translation)" if trace.exact else f" (true: {trace.expected})")
     )
-    measured = [d for d in trace.centre_distances if d is not None]
+    counted = trace.centre_count()
     where = "every source word (no window)"
     if trace.centres is not None:
         where = f"D = {trace.half_width}"
-        if measured:
-            where += f", p_t within 1 of the truth on {sum(d <= 1 for d in measured)}/{len(measured)} steps"
+        if counted is not None:
+            where += f", p_t within 1 of the truth on {counted[0]}/{counted[1]} steps"
+            if trace.steps_past_truth():
+                where += f" ({trace.steps_past_truth()} written past the true translation's end: not within)"
     say(f"{args.out}: {trace.source!r} → {trace.output!r}{truth} ({trace.task}-{trace.model}, {where})")
     return 0
 

@@ -13,6 +13,8 @@
     trace.alignment                [T, n] a_t(s) = align · gaussian: what each step read
     trace.true_alignment, trace.true_links   the truth (explorer.seq2seq.sequence_trace)
     trace.centre_distances         per step the truth covers: |p_t − nearest source word it translates|
+    trace.centre_count()           (steps p_t within 1 of the truth, steps counted): every step
+                                   written, one past the truth's end counted as not within
     trace.steps()                  the same per step as plain values (the JSON's "steps")
 
 ``half_width`` reads the trained weights through another window (None: the D it was trained
@@ -35,6 +37,7 @@ from explorer.seq2seq.local_attention import (
     WindowDecode,
     WindowedTranslator,
 )
+from explorer.seq2seq.local_eval import HIT_DISTANCE
 from explorer.seq2seq.sequence_checkpoints import load_sequence_model
 from explorer.seq2seq.sequence_models import SequenceModel
 from explorer.seq2seq.sequence_trace import SequenceTrace, decode_sentence, read_sentence
@@ -56,6 +59,24 @@ class WindowTrace(SequenceTrace):
     align: np.ndarray | None = None  # [T, n]
     gaussian: np.ndarray | None = None  # [T, n]
     centre_distances: list[float | None] = field(default_factory=list)
+
+    def centre_count(self) -> tuple[int, int] | None:
+        """(steps whose p_t is within 1 of a source word they translate, steps counted), over
+        every word written: a step the truth spells with no source word (a date's "-") is left
+        out, a step past the true translation's end (the model wrote too much) counts as not
+        within. None without a window or a truth, or with nothing to count."""
+        if self.centres is None or self.true_links is None:
+            return None
+        measured = [d for d in self.centre_distances if d is not None]
+        within = sum(d <= HIT_DISTANCE for d in measured)
+        counted = len(measured) + self.steps_past_truth()
+        return (within, counted) if counted else None
+
+    def steps_past_truth(self) -> int:
+        """Words written past the true translation's end (0 without a truth)."""
+        if self.true_links is None:
+            return 0
+        return max(0, len(self.output_tokens) - len(self.true_links))
 
     def steps(self) -> list[dict]:
         """Per word written: p_t, the window, the truth and how far p_t is from it."""

@@ -91,6 +91,11 @@ SEQ2SEQ = section(
         "seq2seq.note_fixed",
     ),
     QT_TRANSLATE_NOOP("CoreMessages", "{path} is not a length-curve result: {detail}", "seq2seq.length_file"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "no length-curve result is shipped for the task {task} (shipped: {shipped}); train it, or choose one of those tasks",
+        "seq2seq.length_not_shipped",
+    ),
 )
 
 register(SEQ2SEQ)

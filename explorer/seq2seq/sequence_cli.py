@@ -342,11 +342,11 @@ def length_curve_main(argv: list[str]) -> int:
     if args.checkpoints is not None:
         check_out(args.checkpoints)
 
-    from explorer.seq2seq.length_result import LengthResult, load_length_result, shipped_result_path
+    from explorer.seq2seq.length_result import LengthResult, load_length_result, shipped_length_result
 
     if args.shipped or args.from_file:
         try:
-            result = load_length_result(shipped_result_path(args.task) if args.shipped else args.from_file)
+            result = shipped_length_result(args.task) if args.shipped else load_length_result(args.from_file)
         except LabError as exc:
             fail(str(exc))
     else:

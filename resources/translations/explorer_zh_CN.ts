@@ -1014,24 +1014,9 @@
         <translation>{tokenizer} 认识 {size} 个词元，但 {weights} 只嵌入了 {rows} 个；请使用模型自带的分词器</translation>
     </message>
     <message>
-        <source>{path} is not a BERT config: not UTF-8 text; use the config.json that came with the model</source>
-        <comment>families.not_utf8</comment>
-        <translation>{path} 不是 BERT 配置文件：它不是 UTF-8 文本；请使用模型自带的 config.json</translation>
-    </message>
-    <message>
-        <source>{path} is not a BERT config: invalid JSON ({detail}); use the config.json that came with the model</source>
-        <comment>families.invalid_json</comment>
-        <translation>{path} 不是 BERT 配置文件：JSON 无效（{detail}）；请使用模型自带的 config.json</translation>
-    </message>
-    <message>
         <source>{path} is unreadable ({detail}); check its permissions</source>
         <comment>families.unreadable</comment>
         <translation>无法读取 {path}（{detail}）；请检查它的访问权限</translation>
-    </message>
-    <message>
-        <source>{path} is not a BERT config: it holds no JSON object; use the config.json that came with the model</source>
-        <comment>families.not_object</comment>
-        <translation>{path} 不是 BERT 配置文件：其中没有 JSON 对象；请使用模型自带的 config.json</translation>
     </message>
     <message>
         <source>{path} has no model_type (supported: {supported}); add &quot;model_type&quot;: &quot;bert&quot; (or the model&apos;s own family) to it</source>
@@ -1124,6 +1109,11 @@
         <translation>前 k 个候选的 k 必须是 0（全部词元）或更大的整数，而不是 {value!r}</translation>
     </message>
     <message>
+        <source>top-k {value!r} is for sampled writing (decoding sample, with tokens to generate); greedy decoding always writes the most likely token</source>
+        <comment>decoding.top_k_greedy</comment>
+        <translation>前 k 个候选的 k（{value!r}）只用于采样生成（采样解码，并给出要生成的词元数）；贪心解码总是写出最可能的词元</translation>
+    </message>
+    <message>
         <source>{option} {value} is more than the {vocabulary} tokens of {model}&apos;s vocabulary: give at most {vocabulary}</source>
         <comment>decoding.beyond_vocabulary</comment>
         <translation>{option} {value} 超过了 {model} 词表中的 {vocabulary} 个词元：最多给 {vocabulary}</translation>
@@ -1147,6 +1137,21 @@
         <source>heads can be turned off only in a pretrained model (weights pretrained)</source>
         <comment>decoding.ablate_pretrained</comment>
         <translation>只有预训练模型的头才能关闭（权重选 pretrained）</translation>
+    </message>
+    <message>
+        <source>{path} is not a model config: not UTF-8 text; use the config.json that came with the model</source>
+        <comment>families.not_utf8</comment>
+        <translation>{path} 不是模型配置文件：它不是 UTF-8 文本；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path} is not a model config: invalid JSON ({detail}); use the config.json that came with the model</source>
+        <comment>families.invalid_json</comment>
+        <translation>{path} 不是模型配置文件：JSON 无效（{detail}）；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path} is not a model config: it holds no JSON object; use the config.json that came with the model</source>
+        <comment>families.not_object</comment>
+        <translation>{path} 不是模型配置文件：其中没有 JSON 对象；请使用模型自带的 config.json</translation>
     </message>
     <message>
         <source>{path}: model_type {model_type!r} is not a family the explorer can run (supported: {supported}); open a {labels} model folder</source>
@@ -1929,6 +1934,11 @@
         <translation>{path} 不是长度曲线的结果：{detail}</translation>
     </message>
     <message>
+        <source>no length-curve result is shipped for the task {task} (shipped: {shipped}); train it, or choose one of those tasks</source>
+        <comment>seq2seq.length_not_shipped</comment>
+        <translation>没有随程序提供任务 {task} 的长度曲线结果（提供的有：{shipped}）；请先训练它，或选其中的一个任务</translation>
+    </message>
+    <message>
         <source>{matrix} row {row}, column {column}: {value!r} is not a finite number</source>
         <comment>board.cell</comment>
         <translation>{matrix} 第 {row} 行第 {column} 列：{value!r} 不是有限的数</translation>
@@ -1947,6 +1957,11 @@
         <source>{name}: a number to write is NaN or infinite</source>
         <comment>numbers.json_not_finite</comment>
         <translation>{name}：要写入的数中有 NaN 或无穷大</translation>
+    </message>
+    <message>
+        <source>the numbers overflowed while computing: the trace&apos;s {field} holds NaN or infinite values although the weights are finite (inputs or weights too large for float32)</source>
+        <comment>numbers.field_overflow</comment>
+        <translation>计算过程中数值溢出：轨迹的 {field} 中有 NaN 或无穷大的值，尽管权重本身都是有限数（输入或权重太大，float32 装不下）</translation>
     </message>
     <message>
         <source>{path}: {reason}</source>
@@ -3793,6 +3808,18 @@
         <translation>{model}，D = {d}</translation>
     </message>
     <message>
+        <source>Cannot translate this: {0}</source>
+        <translation>无法翻译这段文字：{0}</translation>
+    </message>
+    <message>
+        <source>Global vs local: every step&apos;s window, p_t and weights</source>
+        <translation>全局与局部：每一步的窗口、p_t 和权重</translation>
+    </message>
+    <message>
+        <source>Global vs local: the training curves</source>
+        <translation>全局与局部：训练曲线</translation>
+    </message>
+    <message>
         <source>global attention</source>
         <translation>全局注意力</translation>
     </message>
@@ -3811,6 +3838,10 @@
     <message>
         <source>p_t within 1 of the true word on {k} of {n} steps</source>
         <translation>{n} 步中有 {k} 步 p_t 离真实的词不超过 1</translation>
+    </message>
+    <message>
+        <source>p_t within 1 of the true word on {k} of {n} steps ({past} written past the true translation&apos;s end: not within)</source>
+        <translation>{n} 步中有 {k} 步 p_t 离真实的词不超过 1（其中 {past} 步写在真实译文结束之后：算作超过 1）</translation>
     </message>
     <message>
         <source>◆ p_t   • the true word   frame: the window [p_t − D, p_t + D]   under it, for the selected step: pale bars the softmax inside the window, the curve the Gaussian, dark bars a_t(s)</source>
@@ -6468,6 +6499,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>One of the lesson&apos;s sentences, or type your own from the grammar&apos;s words</source>
         <translation>课上的例句之一，或用语法里的词自己输入一句</translation>
+    </message>
+    <message>
+        <source>Why attention: the fixed C beside the attention weights</source>
+        <translation>为何要注意力：固定的 C 与注意力权重并列</translation>
+    </message>
+    <message>
+        <source>Why attention: accuracy against sentence length</source>
+        <translation>为何要注意力：准确率随句子长度的变化</translation>
     </message>
 </context>
 <context>

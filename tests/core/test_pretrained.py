@@ -112,7 +112,7 @@ def _copy_model(model_dir, target):
         ("empty", "lacks config.json"),
         ("truncated", "unreadable or corrupt"),
         ("garbage", "unreadable or corrupt"),
-        ("bad_config", "not a BERT config"),
+        ("bad_config", "not a model config"),
     ],
 )
 def test_broken_model_folders_give_clear_errors(model_dir, tmp_path, damage, message):

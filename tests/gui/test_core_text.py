@@ -37,7 +37,7 @@ from explorer.core import device as device_module
 from explorer.core import engine as engine_module
 from explorer.core.board import Board, board_trace, parse_number
 from explorer.core.config import AttentionConfig, MaskSpec
-from explorer.core.decoding import GenerationSpec, HeadSet, check_next_tokens
+from explorer.core.decoding import DecoderRequests, GenerationSpec, HeadSet, check_next_tokens
 from explorer.core.device import choose_device, device_reasons
 from explorer.core.engine import Engine
 from explorer.core.trace import TraceSelection
@@ -61,7 +61,7 @@ from explorer.models.tokenizer import load_tokenizer
 from explorer.resources import resource_path
 from explorer.seq2seq import checkpoints as lab_checkpoints
 from explorer.seq2seq import translate_sequence
-from explorer.seq2seq.length_result import load_length_result
+from explorer.seq2seq.length_result import load_length_result, shipped_length_result
 from explorer.seq2seq.local_lab import WindowPair, shipped_pair
 from explorer.seq2seq.local_trace import translate_window
 from explorer.seq2seq.sequence_models import build_sequence_model, sequence_spec
@@ -919,6 +919,12 @@ def beyond_float16(env: Env) -> None:
     )
 
 
+def nan_share_saved(env: Env) -> None:
+    """A trace whose arrays are finite but one of its metadata's numbers is not."""
+    trace = Engine().trace(AttentionConfig(sentence="a b", weights="random"))
+    dataclasses.replace(trace, first_token_share=[float("nan")] * trace.heads).save(env.tmp / "t.json")
+
+
 def loop(env: Env) -> Path:
     link = env.tmp / "loop"
     link.symlink_to(link)
@@ -939,6 +945,9 @@ CASES = {
     "numbers.float16_range": Case(lambda env: raised(lambda: beyond_float16(env)), "beyond ±65504"),
     "numbers.json_not_finite": Case(
         lambda env: raised(lambda: strict_json({"loss": float("nan")}, "config.json")), "NaN or infinite"
+    ),
+    "numbers.field_overflow": Case(
+        lambda env: raised(lambda: nan_share_saved(env)), "the trace's first_token_share holds NaN"
     ),
     # reading.py: the files and folders the user names
     "reading.failed": Case(lambda env: raised(lambda: reading.folder(env.tmp / "absent")), "absent: it does"),
@@ -1222,11 +1231,11 @@ CASES = {
     # models/families.py
     "families.not_utf8": Case(
         lambda env: raised(lambda: read_config(env.config_file(b"\xff\xfe\x00"))),
-        "is not a BERT config: not UTF-8 text; use the config.json that came with the model",
+        "is not a model config: not UTF-8 text; use the config.json that came with the model",
     ),
     "families.invalid_json": Case(
         lambda env: raised(lambda: read_config(env.config_file(b'{"a": 1'))),
-        "is not a BERT config: invalid JSON (",
+        "is not a model config: invalid JSON (",
     ),
     "families.unreadable": Case(
         lambda env: raised(lambda: read_config(env.tmp)),
@@ -1234,7 +1243,7 @@ CASES = {
     ),
     "families.not_object": Case(
         lambda env: raised(lambda: read_config(env.config_file(b"[1, 2]"))),
-        "is not a BERT config: it holds no JSON object",
+        "is not a model config: it holds no JSON object",
     ),
     "families.no_model_type": Case(
         lambda env: raised(lambda: read_config(env.config_file({**BERT_CONFIG, "model_type": None}))),
@@ -1633,6 +1642,10 @@ CASES = {
         "sampling temperature must be a finite number above 0, not 0",
     ),
     "decoding.top_k": Case(lambda env: raised(lambda: GenerationSpec(2, top_k=-1)), "not -1"),
+    "decoding.top_k_greedy": Case(
+        lambda env: raised(lambda: DecoderRequests.of(generate=2, top_k=5)),
+        "top-k 5 is for sampled writing (decoding sample, with tokens to generate)",
+    ),
     "decoding.beyond_vocabulary": Case(
         lambda env: raised(
             lambda: Engine().generate(env.decoder_config(), GenerationSpec(2, "sample", top_k=10**6))
@@ -1837,6 +1850,10 @@ CASES = {
     "seq2seq.length_file": Case(
         lambda env: raised(lambda: load_length_result(env.tmp / "absent.json")),
         "absent.json is not a length-curve result: No such file or directory",
+    ),
+    "seq2seq.length_not_shipped": Case(
+        lambda env: raised(lambda: shipped_length_result("sentences-zh")),
+        "no length-curve result is shipped for the task sentences-zh (shipped: compound-fr)",
     ),
     # vision/images.py
     "vision.no_file": Case(lambda env: picture_refused(env.tmp / "absent.png"), "absent.png: no such file"),

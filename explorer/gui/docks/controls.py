@@ -678,6 +678,50 @@ class Controls(QtWidgets.QWidget):
 
 
 def show_text(field: QtWidgets.QLineEdit, text: str) -> None:
-    """A text set from outside (the state, the other field), where it differs."""
-    if field.text() != text:
-        field.setText(text)
+    """A text set from outside (the state, the other field, a lesson step, a session), where
+    it differs: shown from its start ("The animal d…", where Qt leaves the cursor at the end
+    and shows "…it was too tired"), unless the field is being typed in. Typing into it without
+    a click first still types at the end, as before (``TypeAtEnd``)."""
+    if field.text() == text:
+        return
+    field.setText(text)
+    if not field.hasFocus():
+        field.setCursorPosition(0)
+        TypeAtEnd.of(field).armed = True
+
+
+class TypeAtEnd(QtCore.QObject):
+    """A field shown from its start (``show_text``) that a key reaches before any click: the
+    cursor goes to the end first, where Qt had left it, so the key types (or deletes) there.
+    A click places the cursor itself; focus by Tab selects the whole text as Qt does."""
+
+    KEYS = (QtCore.QEvent.Type.KeyPress, QtCore.QEvent.Type.InputMethod)  # typed, or composed (pinyin)
+    PLACED = (QtCore.QEvent.Type.MouseButtonPress, QtCore.QEvent.Type.MouseButtonDblClick)
+
+    def __init__(self, field: QtWidgets.QLineEdit):
+        super().__init__(field)
+        self.armed = False
+
+    @classmethod
+    def of(cls, field: QtWidgets.QLineEdit) -> TypeAtEnd:
+        found = field.findChild(cls, options=QtCore.Qt.FindChildOption.FindDirectChildrenOnly)
+        if found is None:
+            found = cls(field)
+            field.installEventFilter(found)
+        return found
+
+    def eventFilter(self, watched, event) -> bool:
+        if self.armed:
+            kind = event.type()
+            if kind in self.KEYS:
+                self.armed = False
+                watched.end(False)
+            elif kind in self.PLACED:
+                self.armed = False
+            elif kind == QtCore.QEvent.Type.FocusIn and event.reason() in (
+                QtCore.Qt.FocusReason.TabFocusReason,
+                QtCore.Qt.FocusReason.BacktabFocusReason,
+                QtCore.Qt.FocusReason.ShortcutFocusReason,
+            ):
+                self.armed = False  # Qt selects the whole text: the cursor at its end
+        return False

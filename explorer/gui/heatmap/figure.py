@@ -213,6 +213,10 @@ class PaintCache:
         self._images.clear()
 
 
+def _font_key(labels: axis.AxisLabels) -> str:
+    return "" if labels.font is None else labels.font.font.key()
+
+
 def _cached_picture(painter, cache, key, keep, area: QtCore.QRectF, draw) -> None:
     """Draw ``draw(painter)`` (which paints inside ``area``) through a cached image."""
     if cache is None:
@@ -338,7 +342,9 @@ def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     col_band = PAD_PX
     top_pad = PAD_PX
     if label_room:
-        extents = [(lab.extent if lab.rotated else line) for lab in col_labels.values() if len(lab)]
+        extents = [
+            (lab.extent if lab.rotated else lab.font_or(font).line) for lab in col_labels.values() if len(lab)
+        ]
         if figure.zoomable or figure.zoom is not None:  # zoomed in, the labels may lie flat
             extents.append(line)
         col_band = math.ceil(max(extents, default=0.0) + TICK_PX + 2 * PAD_PX)
@@ -593,7 +599,7 @@ def _paint_panel(
             box.row_band,
             plot.height() + 2 * font.line,
         )
-        key = ("rows", box.rows.indices, box.rows.texts, r0, rows, *look)
+        key = ("rows", box.rows.indices, box.rows.texts, r0, rows, _font_key(box.rows), *look)
         _cached_picture(
             painter, cache, key, (), area, lambda q: _paint_row_labels(q, plot, box.rows, r0, rows, font)
         )
@@ -606,7 +612,16 @@ def _paint_panel(
             plot.width() + 2 * (font.line + half),
             extent + PAD_PX,
         )
-        key = ("cols", box.cols.indices, box.cols.texts, box.cols.rotated, c0, cols, *look)
+        key = (
+            "cols",
+            box.cols.indices,
+            box.cols.texts,
+            box.cols.rotated,
+            c0,
+            cols,
+            _font_key(box.cols),
+            *look,
+        )
         _cached_picture(
             painter, cache, key, (), area, lambda q: _paint_col_labels(q, plot, box.cols, c0, cols, font)
         )
@@ -815,6 +830,7 @@ def row_label_places(
     """Each row label's rectangle, its text and the y of its tick (rows ``first`` to
     ``first + n`` shown)."""
     ch = plot.height() / n
+    font = labels.font_or(font)
     x_tick = plot.left() - TICK_PX
     low = plot.top() - font.line / 2
     high = plot.bottom() + PAD_PX - font.line
@@ -833,10 +849,7 @@ def _clear_last_row(
     would sit on the one before it."""
     places = row_label_places(plot, labels, first, n, font)
     if len(places) >= 2 and places[-1][0].top() < places[-2][0].bottom() - 0.01:
-        k = len(labels) - 1
-        return axis.AxisLabels(
-            labels.indices[:k], labels.texts[:k], labels.widths[:k], labels.stride, labels.rotated
-        )
+        return labels.without_last()
     return labels
 
 
@@ -846,6 +859,7 @@ def col_label_places(
     """Each column label's rectangle (upright, as it reads on screen), its text and the x of
     its tick. Rotated labels read upwards and end at the plot."""
     cw = plot.width() / n
+    font = labels.font_or(font)
     y_tick = plot.bottom() + TICK_PX
     out = []
     for index, text, w in zip(labels.indices, labels.texts, labels.widths):
@@ -865,8 +879,12 @@ def _paint_row_labels(
         return
     places = row_label_places(plot, labels, first, n, font)
     painter.drawLines([QtCore.QLineF(plot.left() - TICK_PX, y, plot.left(), y) for _, _, y in places])
+    own = labels.font_or(font)
+    before = painter.font()
+    painter.setFont(own.font)  # a short axis's own smaller font, where the figure's is too large
     for rect, text, _ in places:
-        painter.drawText(QtCore.QPointF(rect.left(), rect.top() + font.ascent), text)
+        painter.drawText(QtCore.QPointF(rect.left(), rect.top() + own.ascent), text)
+    painter.setFont(before)
 
 
 def _paint_col_labels(
@@ -877,16 +895,20 @@ def _paint_col_labels(
     places = col_label_places(plot, labels, first, n, font)
     y_tick = plot.bottom() + TICK_PX
     painter.drawLines([QtCore.QLineF(x, plot.bottom(), x, y_tick) for _, _, x in places])
+    own = labels.font_or(font)
+    before = painter.font()
+    painter.setFont(own.font)  # a short axis's own smaller font, where the figure's is too large
     if not labels.rotated:
         for rect, text, _ in places:
-            painter.drawText(QtCore.QPointF(rect.left(), rect.top() + font.ascent), text)
-        return
-    for rect, text, x in places:
-        painter.save()
-        painter.translate(x, rect.top())
-        painter.rotate(-90)  # reads upwards; the label ends at the plot
-        painter.drawText(QtCore.QPointF(-rect.height(), -font.line / 2 + font.ascent), text)
-        painter.restore()
+            painter.drawText(QtCore.QPointF(rect.left(), rect.top() + own.ascent), text)
+    else:
+        for rect, text, x in places:
+            painter.save()
+            painter.translate(x, rect.top())
+            painter.rotate(-90)  # reads upwards; the label ends at the plot
+            painter.drawText(QtCore.QPointF(-rect.height(), -own.line / 2 + own.ascent), text)
+            painter.restore()
+    painter.setFont(before)
 
 
 def values_fit(plot: QtCore.QRectF, p: MatrixPanel, font: axis.LabelFont, cells=None) -> bool:

@@ -24,6 +24,7 @@ from explorer.appstate.state import GRID_STAGES
 from explorer.gui import theme
 from explorer.gui.elided import ElidedCombo, ElidedLabel
 from explorer.gui.heatmap import Figure, MatrixCanvas
+from explorer.gui.heatmap import labels as axis
 from explorer.gui.heatmap.figure import Mark, Style, layout_figure, measures
 from explorer.gui.i18n import translate
 from explorer.gui.views import lines as lines_views
@@ -149,7 +150,7 @@ def _best_grid(panels, size, style, full, short, options) -> tuple[int, bool]:
         whole = widest <= rect.width() / c - 4
         coverage = 1.0
         if panels and panels[0].rows is not None:  # a line-high label every stride-th row at most
-            stride = max(1, math.ceil(style.labels.line / cell_h - 1e-9))
+            stride = axis.row_stride(style.labels, shape[0], cell_h)  # a short axis: a smaller font
             coverage = min(1.0, round(math.ceil(len(panels[0].rows) / stride) / shape[0], 3))
         cell = min(cell_w, cell_h)
         return ((cell >= MIN_CELL_PX, True, coverage, whole, cell, -abs(c - target)), c)

@@ -118,6 +118,7 @@ TABS: list[TabSpec] = [
             "one with attention, and their accuracy against sentence length",
         ),
         "explorer.gui.labs.translation.why_attention:WhyAttentionView",
+        "explorer.gui.labs.translation.why_export:figures",
     ),
     TabSpec(
         Tab.LOCAL,
@@ -128,6 +129,7 @@ TABS: list[TabSpec] = [
             "output step, p_t, the Gaussian, D changed on a trained model, both trained while you watch",
         ),
         "explorer.gui.labs.translation.window_view:LocalWindowView",
+        "explorer.gui.labs.translation.window_export:figures",
         short=QT_TRANSLATE_NOOP("Tabs", "Local"),
     ),
     TabSpec(

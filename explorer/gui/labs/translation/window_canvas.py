@@ -129,22 +129,9 @@ class WindowCanvas(QtWidgets.QWidget):
         p.setFont(self._font())
         metrics = QtGui.QFontMetricsF(self._font())
         line = metrics.height()
-        widest = max(metrics.horizontalAdvance(w) for w in t.source_tokens) + 4
-        every_col = max(1, math.ceil(widest / cw))  # labels that would touch are thinned out
         every_row = max(1, math.ceil(line / ch))
-        span = max(3, every_col) * cw  # a shown label has the room of the columns thinned out
-        taken = 0.0  # where the last label drawn ends: labels never overlap, the last stays inside
-        for s, word in enumerate(t.source_tokens):  # the source along the top
-            if s % every_col == 0:
-                centre = grid.left() + (s + 0.5) * cw
-                left = max(taken, centre - span / 2)
-                right = min(float(self.width()), left + span)
-                shown = metrics.elidedText(word, QtCore.Qt.TextElideMode.ElideRight, right - left)
-                if right - left < cw or not shown:
-                    continue
-                rect = QtCore.QRectF(left, grid.top() - line - 2, right - left, line)
-                p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, shown)
-                taken = left + (right - left + metrics.horizontalAdvance(shown)) / 2 + 4
+        for rect, shown in self.column_labels(grid, cw):  # the source along the top
+            p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, shown)
         selected = self.selected_step()
         for r, word in enumerate(t.output_tokens):
             y = grid.top() + r * ch
@@ -170,6 +157,31 @@ class WindowCanvas(QtWidgets.QWidget):
             p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
             p.setPen(QtGui.QPen(self._fg, 2, QtCore.Qt.PenStyle.DashLine))
             p.drawRect(QtCore.QRectF(grid.left(), grid.top() + selected * ch, grid.width(), ch))
+
+    def column_labels(self, grid: QtCore.QRectF, cw: float) -> list[tuple[QtCore.QRectF, str]]:
+        """The source words along the top: each centred over its column (they drifted right,
+        a little more each, when pushed past the one before), every ``every``-th where
+        neighbours would touch, none overlapping and none past the canvas's right edge."""
+        t = self.trace
+        metrics = QtGui.QFontMetricsF(self._font())
+        line = metrics.height()
+        widest = max(metrics.horizontalAdvance(w) for w in t.source_tokens) + 4
+        every = max(1, math.ceil(widest / cw))  # labels that would touch are thinned out
+        out: list[tuple[QtCore.QRectF, str]] = []
+        taken = 0.0  # where the last label ends
+        for s, word in enumerate(t.source_tokens):
+            if s % every:
+                continue
+            centre = grid.left() + (s + 0.5) * cw
+            room = min(every * cw, 2 * (self.width() - centre))  # its columns, inside the canvas
+            shown = metrics.elidedText(word, QtCore.Qt.TextElideMode.ElideRight, room)
+            w = metrics.horizontalAdvance(shown)
+            left = centre - w / 2
+            if not shown or left < taken:
+                continue
+            out.append((QtCore.QRectF(left, grid.top() - line - 2, w, line), shown))
+            taken = left + w + 2
+        return out
 
     def _cells(self) -> QtGui.QImage:
         """The weights as an image of one pixel a cell, each as dark as its weight; made once a

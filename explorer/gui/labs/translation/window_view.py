@@ -398,12 +398,18 @@ class LocalWindowView(View):
                     model=name, out=trace.output, verdict=verdict
                 )
             )
-        measured = [d for d in c.local.centre_distances if d is not None]
-        if measured:
+        counted = c.local.centre_count()  # every step written: one past the truth's end is not within
+        if counted is not None:
+            k, n = counted
+            past = c.local.steps_past_truth()
             lines.append(
-                translate("LocalWindow", "p_t within 1 of the true word on {k} of {n} steps").format(
-                    k=sum(d <= 1 for d in measured), n=len(measured)
-                )
+                translate("LocalWindow", "p_t within 1 of the true word on {k} of {n} steps").format(k=k, n=n)
+                if not past
+                else translate(
+                    "LocalWindow",
+                    "p_t within 1 of the true word on {k} of {n} steps ({past} written past the true "
+                    "translation's end: not within)",
+                ).format(k=k, n=n, past=past)
             )
         lines += [translated(n) for n in c.local.notices]
         legend = translate(

@@ -1,0 +1,57 @@
+"""What the Why-attention tab exports: the two maps of the sentence shown (one fixed C beside
+the attention weights), the accuracy-against-length curve on screen (the shipped run's until a
+run here has evaluated: a curve to show whether or not anything was trained), and a run's
+training curves once it has taken a step."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore
+
+from explorer.gui.core_text import error_text
+from explorer.gui.heatmap import Figure
+from explorer.gui.i18n import translate
+from explorer.gui.lab.curves import CurvesPicture
+from explorer.gui.views.base import FigureSource, NothingToExport, ViewContext
+from explorer.seq2seq import LabError
+
+TAB = "why_attention"
+MAPS_SIZE = QtCore.QSize(1200, 600)
+CURVE_SIZE = QtCore.QSize(1000, 520)
+
+
+def figures(context: ViewContext) -> dict[str, FigureSource]:
+    from explorer.gui.labs.translation import why_attention as why
+
+    lab = context.state.labs[TAB]
+
+    def maps():
+        view = context.view(TAB)
+        req = lab.request()
+        if view is not None and view.shown is not None and view.shown_request == req:
+            shown = view.shown
+        else:  # a tab never opened (or not up to date) computes it now: it was asked for
+            try:
+                shown = req.compute()
+            except LabError as exc:
+                raise NothingToExport(
+                    translate("WhyAttention", "Cannot translate this: {0}").format(error_text(exc))
+                ) from None
+        panels = [
+            why.map_panel(shown.fixed, translate("WhyAttention", "one fixed C")),
+            why.map_panel(shown.attention, translate("WhyAttention", "with attention: αᵢⱼ")),
+        ]
+        return Figure(panels, columns=2), MAPS_SIZE
+
+    def length():
+        curves, title = why.shown_curves(lab, lab.run)
+        figure = why.length_figure(curves, title, lab.settings.measure)
+        return CurvesPicture([figure], context.style(), columns=1), CURVE_SIZE
+
+    return {
+        "why_attention:maps": FigureSource(
+            translate("WhyAttention", "Why attention: the fixed C beside the attention weights"), maps
+        ),
+        "why_attention:length": FigureSource(
+            translate("WhyAttention", "Why attention: accuracy against sentence length"), length
+        ),
+    }

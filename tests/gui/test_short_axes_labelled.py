@@ -1,0 +1,151 @@
+"""Every row and column of a short axis (up to 16 tokens) is labelled, at a 1024×768 projector
+in presentation mode with the lesson open, in both languages (trial 6 T3): the All-heads grid
+of "qwertzuiqwertz" labelled 7 of its 14 tokens ("q e t u q e t"), and the translation lab's
+alignment map 5 of its 10 source characters ("9 m i 2 1"). Where the figure's font is too large
+for the cells, the labels take a smaller one, never below MIN_LABEL_PX, and never overlap.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtWidgets
+
+from explorer.appstate.bundled_decoders import REPEATED
+from explorer.appstate.lesson import STEPS
+from explorer.gui.heatmap import MatrixCanvas
+from explorer.gui.heatmap import labels as axis
+from explorer.gui.heatmap.figure import Style, text_places
+
+from .helpers import WAIT_MS, wait_trace
+from .test_labs_at_a_projector import present, settle
+
+
+def unlabelled(canvas: MatrixCanvas) -> list:
+    """(panel, axis, labelled, cells) of every short axis of the canvas not labelled whole:
+    a shared axis is labelled beside its grid's first column (rows) or under its last row."""
+    figure = canvas.figure
+    layout = canvas.current_layout()
+    out = []
+    for box in layout.boxes:
+        panel = canvas.panels[box.index]
+        n_rows, n_cols = panel.shape
+        if (
+            (box.draw_rows or not figure.shared_axes)
+            and panel.rows is not None
+            and n_rows <= axis.ALL_LABELLED
+        ):
+            if len(box.rows) < n_rows:
+                out.append((panel.name or panel.title, "rows", len(box.rows), n_rows))
+        if (
+            (box.draw_cols or not figure.shared_axes)
+            and panel.cols is not None
+            and n_cols <= axis.ALL_LABELLED
+        ):
+            if len(box.cols) < n_cols:
+                out.append((panel.name or panel.title, "cols", len(box.cols), n_cols))
+    return out
+
+
+def overlapping(canvas: MatrixCanvas) -> list:
+    """Axis labels of one panel that overlap a neighbour on their axis."""
+    places = text_places(canvas.current_layout(), canvas.figure, canvas.style_)
+    out = []
+    for kind in ("row", "col"):
+        mine = [p for p in places if p.kind == kind]
+        for a, b in zip(mine, mine[1:]):
+            if a.panel == b.panel and a.rect.adjusted(0.5, 0.5, -0.5, -0.5).intersects(b.rect):
+                out.append((a.text, b.text))
+    return out
+
+
+def label_px(canvas: MatrixCanvas) -> list[int]:
+    layout = canvas.current_layout()
+    return [
+        lab.font_or(canvas.style_.labels).px
+        for box in layout.boxes
+        for lab in (box.rows, box.cols)
+        if len(lab)
+    ]
+
+
+def test_a_short_axis_at_a_large_font_is_labelled_whole_in_a_smaller_one(qapp):
+    font = Style.make(22).labels  # presentation mode's at 1024×768
+    tokens = list(REPEATED)
+    cell = 15.0  # narrower than the 22 px font's line
+    assert font.line > cell
+    rows = axis.token_rows(font, tokens, cell)
+    assert rows.indices == tuple(range(14)) and rows.texts == tuple(tokens)
+    assert rows.font is not None and rows.font.line <= cell and rows.font.px >= axis.MIN_LABEL_PX
+    cols = axis.token_columns(font, tokens, cell)
+    assert cols.indices == tuple(range(14)) and cols.font is not None
+    words = ["[CLS]", "the", "animal", "did", "not", "cross", "the", "street", "[SEP]"]
+    cols = axis.token_columns(font, words, cell)  # rotated, a smaller line apart
+    assert cols.indices == tuple(range(9)) and cols.rotated and cols.font.line <= cell
+    # a long axis keeps the figure's font and labels every stride-th token
+    long = axis.token_rows(font, tokens * 2, cell)
+    assert long.font is None and long.stride == 2
+    # cells too small for the smallest legible font: every other one, as before
+    tiny = axis.token_rows(font, tokens, 6.0)
+    assert tiny.font is None and tiny.stride > 1
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_head_grid_of_fourteen_tokens_labels_every_row_and_column(qtbot, window, language):
+    present(window, language)
+    grid = window.heads
+    for step in ("decoder.previous", "decoder.induction", "decoder.ablate"):
+        window.state.set_lesson_step(step)
+        wait_trace(qtbot, window, sentence=REPEATED)
+        qtbot.waitUntil(
+            lambda: grid.prepared is window.prepared and len(grid.canvas.panels) > 0, timeout=WAIT_MS
+        )
+        qtbot.wait(30)
+        QtWidgets.QApplication.processEvents()
+        canvas = grid.canvas
+        assert canvas.isVisible() and canvas.panels[0].shape == (14, 14), step
+        layout = canvas.current_layout()
+        drawn_rows = [b.rows.texts for b in layout.boxes if b.draw_rows and len(b.rows)]
+        drawn_cols = [b.cols.texts for b in layout.boxes if b.draw_cols and len(b.cols)]
+        assert drawn_rows and all(t == tuple(REPEATED) for t in drawn_rows), (step, drawn_rows)
+        assert drawn_cols and all(t == tuple(REPEATED) for t in drawn_cols), (step, drawn_cols)
+        assert not unlabelled(canvas), (step, unlabelled(canvas))
+        assert not overlapping(canvas), (step, overlapping(canvas))
+        assert min(label_px(canvas)) >= axis.MIN_LABEL_PX
+
+
+TRANSLATION_STEPS = [k for k, s in enumerate(STEPS) if s.tab == "translation"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_translation_step_labels_every_short_column_too(qtbot, window, language):
+    present(window, language)
+    view = None
+    for k in TRANSLATION_STEPS:
+        window.state.set_lesson_step(k)
+        view = view or window.view("translation")
+        settle(qtbot, window, view)
+        for canvas in view.findChildren(MatrixCanvas):
+            if canvas.isVisible() and canvas.panels:
+                assert not unlabelled(canvas), (STEPS[k].id, unlabelled(canvas))
+                assert not overlapping(canvas), (STEPS[k].id, overlapping(canvas))
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_local_windows_label_every_source_word_over_its_own_column(qtbot, window, language):
+    """The Global vs local canvases' source words drifted right, each pushed past the one
+    before ("a b c d e" over the first five columns, "f g h" beyond the grid)."""
+    from .test_local_window_tab import wait_compared
+
+    present(window, language)
+    window.state.set_lesson_step("local.width")
+    view = window.view("local")
+    wait_compared(qtbot, view)
+    QtWidgets.QApplication.processEvents()
+    for canvas in (view.global_canvas, view.local_canvas):
+        grid, cw, _ = canvas._layout()
+        labels = canvas.column_labels(grid, cw)
+        words = canvas.trace.source_tokens
+        assert [text for _, text in labels] == list(words), (language, labels)  # 8 words: every one
+        for s, (rect, _) in enumerate(labels):
+            assert abs(rect.center().x() - (grid.left() + (s + 0.5) * cw)) < 1.0, (s, rect, grid, cw)
+        assert all(a.right() <= b.left() for (a, _), (b, _) in zip(labels, labels[1:]))
