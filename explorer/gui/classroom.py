@@ -182,6 +182,17 @@ class SentenceBar(QtWidgets.QWidget):
         super().changeEvent(event)
 
 
+LESSON_KEYS = "explorer-lesson-keys"  # a widget's property: a tab's own sentence field (lesson_keys)
+
+
+def lesson_keys(field: QtWidgets.QLineEdit | QtWidgets.QComboBox) -> None:
+    """A tab's own sentence field (a lab's, built when its tab is) gets the lesson's keys as
+    the window's sentence fields have them (``Classroom.watch_text_field``): Enter and Esc hand
+    the keys back to the stage, → at the end of the text and ← at its start step the lesson.
+    The classroom starts watching it when it first takes the focus."""
+    field.setProperty(LESSON_KEYS, True)
+
+
 def _within(widget, window) -> bool:
     try:
         return widget.window() is window
@@ -532,16 +543,22 @@ class Classroom(QtCore.QObject):
                 self.window.docks.widget(Dock.LESSON).setFixedWidth(self.lesson_width())
                 self._fit_text_to_screen()
             return False
-        if event.type() == QtCore.QEvent.Type.KeyPress and isinstance(obj, QtWidgets.QLineEdit):
-            return self._text_key(obj, event)
+        if event.type() == QtCore.QEvent.Type.KeyPress:
+            if isinstance(obj, QtWidgets.QLineEdit):
+                return self._text_key(obj, event)
+            if isinstance(obj, QtWidgets.QComboBox) and obj.lineEdit() is not None:
+                # an editable combo takes the keys itself and hands them to its line edit
+                # directly (QComboBox::keyPressEvent), past any filter on the line edit
+                return self._text_key(obj.lineEdit(), event)
         return False
 
     # -- keys while typing -------------------------------------------------------------------------
-    def watch_text_field(self, field: QtWidgets.QLineEdit) -> None:
+    def watch_text_field(self, field: QtWidgets.QLineEdit | QtWidgets.QComboBox) -> None:
         """The lesson's keys while a sentence or query field has the focus: → at the end of
         the text and ← at its start step the lesson (the cursor cannot go further anyway);
-        Enter and Esc hand the keys back to the stage."""
-        field.installEventFilter(self)
+        Enter and Esc hand the keys back to the stage. An editable combo box (a lab's sentence
+        box) is watched itself: it holds the focus for its line edit."""
+        field.installEventFilter(self)  # installed again, it stays one filter
 
     def _text_key(self, field: QtWidgets.QLineEdit, event) -> bool:
         key, mods = event.key(), event.modifiers() & ~QtCore.Qt.KeyboardModifier.KeypadModifier
@@ -567,6 +584,8 @@ class Classroom(QtCore.QObject):
         (Train) or a page a tab switch hides. Qt then hands the focus on along the tab chain,
         often to a text field with its text selected, where → moves the cursor and the next
         key replaces the sentence; only a click, Tab or Ctrl+L / Ctrl+K puts it there."""
+        if new is not None and new.property(LESSON_KEYS) and _within(new, self.window):
+            self.watch_text_field(new)  # a tab's own sentence field (lesson_keys), built late
         if new is None or not _within(new, self.window) or not _vanished(old, self.window):
             return
         self.focus_stage()

@@ -29,3 +29,58 @@ def test_typing_beside_the_length_curve_step_keeps_the_page_and_the_keys(qtbot, 
         assert view.lab.settings.sentence == text
         assert view.pages.currentIndex() == SENTENCE_PAGE
         assert QtWidgets.QApplication.focusWidget() in (edit, view.sentence_box) and edit.text() == text
+
+
+def _type_in_the_box(qtbot, window, text: str):
+    """At the lesson's fixed-C step, the sentence box clicked, its text replaced by ``text``
+    typed as a teacher types it (trial 6 T9); returns the page, the widget with the keys, the
+    step."""
+    state = window.state
+    window.show()
+    window.activateWindow()
+    state.show_lesson(True)
+    step = [s.id for s in STEPS].index("translation.fixed_context")
+    state.set_lesson_step(step)
+    view = window.view("why_attention")
+    assert state.tab == "why_attention" and view.pages.currentIndex() == SENTENCE_PAGE
+    box = view.sentence_box
+    qtbot.mouseClick(box.lineEdit(), QtCore.Qt.MouseButton.LeftButton)
+    keys = QtWidgets.QApplication.focusWidget()
+    assert keys in (box, box.lineEdit())
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(keys, text)
+    qtbot.waitUntil(lambda: view.shown_request == view.lab.request(), timeout=WAIT_MS)
+    assert view.lab.settings.sentence == text and box.currentText() == text
+    assert state.lesson_step == step and QtWidgets.QApplication.focusWidget() is keys
+    return view, keys, step
+
+
+def test_enter_in_the_sentence_box_hands_the_keys_back_to_the_lesson(qtbot, window):
+    """Trial 6 T9: Enter in the Why-attention sentence box kept the keys there, and → then
+    did not step the lesson (only Esc got out). Now Enter leaves the box, as in the window's
+    sentence fields, the typed sentence kept; the next → steps the lesson."""
+    view, keys, step = _type_in_the_box(qtbot, window, "Jane sees")
+    qtbot.keyClick(keys, QtCore.Qt.Key.Key_Return)
+    QtWidgets.QApplication.processEvents()
+    focus = QtWidgets.QApplication.focusWidget()
+    # the stage's tab bar, not the page (the tabs hold every page, the box among them)
+    assert focus is window.tabs or window.tabs.isAncestorOf(focus)
+    assert focus not in (view.sentence_box, keys) and not view.isAncestorOf(focus)
+    assert view.lab.settings.sentence == "Jane sees" and view.sentence_box.currentText() == "Jane sees"
+    qtbot.keyClick(focus, QtCore.Qt.Key.Key_Right)
+    QtWidgets.QApplication.processEvents()
+    assert window.state.lesson_step == step + 1
+
+
+def test_right_at_the_end_of_the_sentence_box_steps_the_lesson(qtbot, window):
+    """Trial 6 T9: → at the end of the box's text moved nothing; in the window's sentence fields
+    it steps the lesson (← at the start steps back), and inside the text it moves the cursor."""
+    view, keys, step = _type_in_the_box(qtbot, window, "Jane sees")
+    edit = view.sentence_box.lineEdit()
+    qtbot.keyClick(keys, QtCore.Qt.Key.Key_Left)  # inside the text: the cursor moves
+    assert window.state.lesson_step == step and edit.cursorPosition() == len("Jane sees") - 1
+    qtbot.keyClick(keys, QtCore.Qt.Key.Key_Right)  # to the end
+    assert window.state.lesson_step == step
+    qtbot.keyClick(keys, QtCore.Qt.Key.Key_Right)  # at the end: the next step
+    QtWidgets.QApplication.processEvents()
+    assert window.state.lesson_step == step + 1

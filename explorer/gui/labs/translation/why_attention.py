@@ -24,6 +24,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.why_attention import EVENTS, EXAMPLES, LANGUAGES, MEASURES, Translations, WhyRequest
 from explorer.gui import theme
+from explorer.gui.classroom import lesson_keys
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.heatmap import MatrixCanvas
 from explorer.gui.heatmap.figure import Figure, Mark
@@ -254,6 +255,9 @@ class WhyAttentionView(View):
             QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.sentence_box.setMinimumContentsLength(12)  # it never widens the window (zoom, projector)
+        # Enter hands the keys back to the lesson, → at the end steps it, as in the window's
+        # sentence fields (trial 6 T9: the box kept every key; a teacher walking the lesson was stuck)
+        lesson_keys(self.sentence_box)
         self.language_label.setBuddy(self.language_box)
         self.sentence_label.setBuddy(self.sentence_box)
         row.addWidget(self.language_label)
