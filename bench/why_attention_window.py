@@ -15,6 +15,12 @@ the worst tick's and the whole run's GUI-thread CPU); the load average is printe
 prints where the GUI thread's CPU went in its worst tick; ``--stalls FILE`` writes every thread's
 stack whenever the GUI thread misses 70 ms (faulthandler, re-armed every 5 ms on the GUI thread),
 with each thread's name at the end, to see who held the interpreter lock meanwhile.
+
+Train is pressed once the figure has been painted and READ_S later, as a person reads the
+page first; the CPU its first layout and paint took is the last column. The longest block is
+split into the GUI thread's CPU and its wait for a core (Linux schedstat: the machine's load);
+"longest wait for a lock" is the most any tick slept beyond the timer's 5 ms, the interpreter
+lock held by another thread (the app's to fix).
 """
 
 from __future__ import annotations
@@ -44,20 +50,68 @@ from explorer.lab import warmed  # noqa: E402  (a person reads the page first: t
 TAB = "why_attention"
 SENTENCES = ("Jane visits Africa in September", "Jane sees the red car")
 GOAL_S, BLOCK_MS = 90.0, 50.0
+READ_S = 0.5  # the figure on screen this long before the click (bench/vision_tab.py's pause)
+
+
+class Painted(QtCore.QObject):
+    """Whether the length figure's plot (made later, when its page shows) has been painted:
+    every event of the application is looked at until ``stop()``."""
+
+    def __init__(self, app, curve):
+        super().__init__()
+        self.app, self.curve, self.seen = app, curve, False
+        app.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        plot = self.curve.plot
+        if event.type() == QtCore.QEvent.Type.Paint and plot is not None and obj is plot.viewport():
+            self.seen = True
+        return False
+
+    def stop(self) -> None:
+        self.app.removeEventFilter(self)
+
+
+def pump_for(app, seconds: float) -> None:
+    deadline = time.perf_counter() + seconds
+    pump_until(app, lambda: time.perf_counter() >= deadline)
+
+
+def run_queue_ms() -> float | None:
+    """The calling thread's time waiting for a core so far (Linux schedstat), None elsewhere."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1]) / 1e6
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 class CpuMeter(GapMeter):
     """GapMeter that also keeps the most GUI-thread CPU any one tick took (load inflates a
-    block's wall time, much less its CPU) and the GUI thread's CPU over the whole run."""
+    block's wall time, much less its CPU) and the GUI thread's CPU over the whole run. On
+    Linux it splits each wait between ticks three ways: the GUI thread's CPU, its time
+    waiting for a core (the machine's load), and the rest, the time it slept, which beyond the
+    timer's 5 ms is a wait for a lock (the interpreter's, held by another thread): the
+    longest such wait (``max_held``) is the app's to fix, a run-queue wait the load's."""
 
     def start(self) -> None:
         self.worst_cpu, self.started_cpu = 0.0, time.thread_time()
+        self.max_gap_queue = self.max_held = 0.0
+        self.last_queue = run_queue_ms()
         super().start()
 
     def _tick(self) -> None:
+        gap = (time.perf_counter() - self.last) * 1e3
         cpu = (time.thread_time() - self.last_cpu) * 1e3
+        longest = self.max_gap
+        queue = run_queue_ms()
+        waited = 0.0 if queue is None or self.last_queue is None else queue - self.last_queue
+        self.last_queue = queue
         super()._tick()
         self.worst_cpu = max(self.worst_cpu, cpu)
+        if self.max_gap > longest:
+            self.max_gap_queue = waited
+        self.max_held = max(self.max_held, gap - cpu - waited - 5.0)  # less the timer's own wait
 
     def stop(self) -> None:
         super().stop()
@@ -129,9 +183,19 @@ def one_run(
     window.state.set_tab(TAB)
     view = window.view(TAB)
     pump_until(app, lambda: view.shown is not None)
+    painted, before = Painted(app, view.curve), time.thread_time()
     view.pages.setCurrentIndex(CURVE_PAGE)
-    # the figure the class sees before the click: its plot is made once, when the page shows
+    # the figure the class sees before the click: its plot is made once, when the page shows,
+    # and laid out and painted in the turns after that; a person reads it before pressing
+    # Train. Clicked at once (seeds after the first: the labs' warm-up had ended already), the
+    # plot's first layout and paint (its axes, 30-60 ms of GUI CPU) fell in the run's first ticks.
     pump_until(app, lambda: view.curve.plot is not None and view._wanted is None and warmed())
+    pump_until(app, lambda: painted.seen)
+    painted.stop()
+    # the page's opening to the plot's first paint: its build, layout and paint (and the
+    # warm-up's turns on this thread while seed 0 waits for it)
+    first_paint_cpu_ms = (time.thread_time() - before) * 1e3
+    pump_for(app, READ_S)
     view.training.steps.setValue(steps)
     view.training.seed.setValue(seed)
     lab = view.lab
@@ -155,7 +219,8 @@ def one_run(
     last = run.metrics[-1]
     row = dict(
         seed=seed, steps=run.step, status=run.status, wall_s=wall, train_s=run.train_s,
-        block_ms=meter.max_gap, block_cpu_ms=meter.max_gap_cpu,
+        block_ms=meter.max_gap, block_cpu_ms=meter.max_gap_cpu, block_queue_ms=meter.max_gap_queue,
+        held_ms=meter.max_held, first_paint_cpu_ms=first_paint_cpu_ms,
         cpu=run.result.cpu_seconds if run.result is not None else {}, worst_cpu_ms=meter.worst_cpu, gui_cpu_s=meter.total_cpu_s,
         gap_p99=percentile(sorted(meter.gaps), 0.99), over_50=sum(g > BLOCK_MS for g in meter.gaps),
         **{f"{m}/{part}": last.get(f"{m}/{part}/word_accuracy") for m in ("attention", "no-attention")
@@ -190,10 +255,12 @@ def main() -> int:
     print(machine(), f"switch interval {sys.getswitchinterval() * 1e3:g} ms")
     print(
         "| seed | wall s (click → done) | training s (steps, wall) | thread CPU s: fixed C / attention "
-        "| longest GUI block ms (its CPU) | worst tick's GUI CPU ms | GUI CPU s | ticks > 50 ms "
-        "| ≤ 8 words: attention / fixed C | ≥ 40 words: attention / fixed C | goals |"
+        "| longest GUI block ms (its CPU, its wait for a core) | longest wait for a lock ms "
+        "| worst tick's GUI CPU ms | GUI CPU s | ticks > 50 ms "
+        "| ≤ 8 words: attention / fixed C | ≥ 40 words: attention / fixed C | goals "
+        "| the page's opening to the figure's first paint, GUI CPU ms |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for seed in args.seeds:
         r = one_run(app, seed, args.steps, profile=args.profile, stalls=stalls)
         parts = (
@@ -204,12 +271,13 @@ def main() -> int:
         print(
             f"| {seed} | {r['wall_s']:.1f} | {r['train_s']:.1f} "
             f"| {r['cpu'].get('no-attention', float('nan')):.1f} / {r['cpu'].get('attention', float('nan')):.1f} "
-            f"| {r['block_ms']:.0f} ({r['block_cpu_ms']:.0f}) "
+            f"| {r['block_ms']:.0f} ({r['block_cpu_ms']:.0f}, {r['block_queue_ms']:.0f}) "
+            f"| {r['held_ms']:.0f} "
             f"| {r['worst_cpu_ms']:.1f} | {r['gui_cpu_s']:.1f} "
             f"| {r['over_50']} | {r['attention/short']:.3f} / {r['no-attention/short']:.3f} "
             f"| {r['attention/long']:.3f} / {r['no-attention/long']:.3f} "
             f"| curves part: {'yes' if parts else 'NO'}; ≤ {GOAL_S:.0f} s and ≤ {BLOCK_MS:.0f} ms: "
-            f"{'met' if met else 'NOT met'} |",
+            f"{'met' if met else 'NOT met'} | {r['first_paint_cpu_ms']:.1f} |",
             flush=True,
         )
     print(machine())
