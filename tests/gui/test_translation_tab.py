@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.lesson import STEPS, track_range
 from explorer.appstate.session import apply_session, load_session, save_session, session_of
@@ -168,6 +168,54 @@ def test_clicking_an_output_step_shows_its_stages(qtbot, tab):
     index = next(k for k, p in enumerate(view.stages.panels) if p.name == "weights")
     click_cell(qtbot, view.stages, index, 7, 1)
     assert view.cell() == (7, 1)
+
+
+class LayoutRequests(QtCore.QObject):
+    """Counts the layout requests that reach ``widget``."""
+
+    def __init__(self, widget):
+        super().__init__()
+        self.widget, self.count = widget, 0
+        QtWidgets.QApplication.instance().installEventFilter(self)
+
+    def eventFilter(self, obj, event):
+        if obj is self.widget and event.type() == QtCore.QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+    def stop(self) -> None:
+        QtWidgets.QApplication.instance().removeEventFilter(self)
+
+
+def test_a_new_step_sentence_of_as_many_lines_lays_out_nothing_else(qtbot, tab):
+    """At every keystroke the Output step page's sentence changes ("its largest weight, 0.90"):
+    as the label of a layout it asked every layout up to the window to lay out again, and the
+    whole window was repainted (10 ms of the GUI thread a keystroke). Its box takes the request;
+    the sentence stays whole, and a longer one still gets its lines."""
+    window, view = tab
+    view.pages.setCurrentIndex(0)
+    window.state.translation.set_source("9 mai 2017")
+    wait_translation(qtbot, view, source="9 mai 2017")
+    qtbot.wait(20)
+    before = view.step_label.text()
+    requests = LayoutRequests(view.step_page)
+    try:
+        window.state.translation.set_source("9 mai 2013")
+        wait_translation(qtbot, view, source="9 mai 2013")
+        qtbot.wait(20)
+    finally:
+        requests.stop()
+    label = view.step_label
+    assert label.text() != before and requests.count == 0
+    assert (
+        label.height() >= label.heightForWidth(label.width()) > 0
+        and label.width() >= view.step_page.width() - 8
+    )
+    label.setText(" ".join([before] * 6))  # more lines: the box grows to them
+    qtbot.waitUntil(
+        lambda: label.height() >= label.heightForWidth(label.width()) > 3 * label.fontMetrics().height()
+    )
+    assert view.step_page.sentence_box.height() == label.height()
 
 
 @pytest.mark.parametrize("scoring", ["additive", "general", "dot", "scaled-dot"])
