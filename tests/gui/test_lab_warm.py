@@ -62,3 +62,21 @@ def test_a_warm_up_started_elsewhere_is_not_started_again(qtbot, fresh):
     window.show()
     turns(700)
     assert fresh == []
+
+
+def test_a_labs_curves_built_while_typing_wait_for_the_calm(qtbot, fresh):
+    """A lab's tab is built as it is opened, and its curves started the warm-up at once: its
+    imports then shared the interpreter lock with the first keystrokes on the tab (their time
+    doubled, blocks of 90 ms). They wait for the window's calm, as the start-up's do."""
+    from explorer.gui.heatmap import Style
+    from explorer.gui.lab.curves import CurvePlot
+
+    window = QtWidgets.QWidget()
+    qtbot.addWidget(window)
+    window.show()
+    CurvePlot(Style.make(13), parent=window)
+    for _ in range(6):  # typing: a key every 100 ms
+        qtbot.keyClick(window, "a")
+        turns(100)
+        assert fresh == []
+    qtbot.waitUntil(lambda: fresh == [1], timeout=5000)

@@ -30,7 +30,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.heatmap import Style, format_value
 from explorer.gui.lab.ticks import fitting_axis
-from explorer.gui.lab.warm import plotting_ready, warm_up_labs
+from explorer.gui.lab.warm import plotting_ready, warm_up_when_idle
 
 GOAL_COLOUR = "#D55E00"
 MIN_HEIGHT_PX = 170  # readable at 1024×768: a title, ticks, an axis label and a curve between
@@ -217,7 +217,9 @@ class CurvePlot(QtWidgets.QWidget):
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
         self._check = QtCore.QTimer(self, interval=CHECK_MS)
         self._check.timeout.connect(self._build_when_ready)
-        warm_up_labs()
+        # when the window is calm, not now: a lab's tab is built as it is opened, and the imports
+        # beside the first keystrokes there doubled their time (the interpreter lock is shared)
+        warm_up_when_idle(self)
 
     def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(360, 220)
