@@ -19,6 +19,7 @@ def fresh(monkeypatch):
     monkeypatch.setattr(warm_up_module, "_started", threading.Event())
     monkeypatch.setattr(warm_up_module, "_done", threading.Event())
     monkeypatch.setattr(warm, "CALM_MS", 300)
+    monkeypatch.setattr(warm, "_watchers", [])
     starts: list[float] = []
     monkeypatch.setattr(warm, "warm_up_labs", lambda: (starts.append(1), warm_up_module._started.set()))
     return starts
@@ -74,7 +75,9 @@ def test_a_labs_curves_built_while_typing_wait_for_the_calm(qtbot, fresh):
     window = QtWidgets.QWidget()
     qtbot.addWidget(window)
     window.show()
-    CurvePlot(Style.make(13), parent=window)
+    for _ in range(3):  # one watcher for the window: each sees every event while it waits
+        CurvePlot(Style.make(13), parent=window).show()
+    assert len(warm._watchers) == 1
     for _ in range(6):  # typing: a key every 100 ms
         qtbot.keyClick(window, "a")
         turns(100)

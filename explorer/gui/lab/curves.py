@@ -217,9 +217,6 @@ class CurvePlot(QtWidgets.QWidget):
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
         self._check = QtCore.QTimer(self, interval=CHECK_MS)
         self._check.timeout.connect(self._build_when_ready)
-        # when the window is calm, not now: a lab's tab is built as it is opened, and the imports
-        # beside the first keystrokes there doubled their time (the interpreter lock is shared)
-        warm_up_when_idle(self)
 
     def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(360, 220)
@@ -250,6 +247,10 @@ class CurvePlot(QtWidgets.QWidget):
     # -- building ----------------------------------------------------------------------------------
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        # the labs' warm-up when the window is calm, not now: a lab's tab is shown as it is
+        # opened, and the imports beside the first keystrokes there doubled their time (they
+        # share the interpreter lock)
+        warm_up_when_idle(self)
         if self.plot is None and not self._check.isActive():
             self._check.start()
 

@@ -22,6 +22,7 @@ import importlib
 import sys
 import time
 
+import shiboken6
 from PySide6 import QtCore, QtWidgets
 
 from explorer.gui.app_setup import hold_collections, import_plotting, settle
@@ -104,10 +105,19 @@ class _Idle(QtCore.QObject):
         self.app.removeEventFilter(self)
 
 
+_watchers: list[_Idle] = []
+
+
 def warm_up_when_idle(widget: QtWidgets.QWidget) -> None:
-    """The labs' warm-up, once ``widget``'s window is shown and has been calm a moment."""
-    if not started():
-        _Idle(widget)
+    """The labs' warm-up, once ``widget``'s window is shown and has been calm a moment; one
+    watcher per window (each sees every event of the application while it waits)."""
+    if started():
+        return
+    window = widget.window()
+    _watchers[:] = [w for w in _watchers if shiboken6.isValid(w) and w.timer.isActive()]
+    if any(shiboken6.isValid(w.widget) and w.widget.window() is window for w in _watchers):
+        return
+    _watchers.append(_Idle(widget))
 
 
 def _window_imports() -> None:
