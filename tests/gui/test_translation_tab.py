@@ -111,6 +111,27 @@ def test_bad_input_gets_a_message_never_a_traceback(qtbot, tab):
     assert not window.banner.isVisible()
 
 
+def test_the_score_box_fits_each_text_not_the_longest_before_it(qtbot, tab):
+    """A label's height for a width is at least its minimum height, and the box set that
+    minimum to the text's lines: after a long text every shorter one kept its lines, blank,
+    with a scroll bar over them."""
+    window, view = tab
+    view.source_edit.setText("9 May 2018 😀🎉")  # notices and no score: many lines
+    wait_translation(qtbot, view, source="9 May 2018 😀🎉")
+    long_floor = view.score_label.minimumHeight()
+    view.source_edit.setText("09.05.18")  # fewer lines
+    wait_translation(qtbot, view, source="09.05.18")
+    qtbot.wait(20)
+    probe = QtWidgets.QLabel()
+    probe.setWordWrap(True)
+    probe.setFont(view.score_label.font())
+    probe.setText(view.score_label.text())
+    fresh = probe.heightForWidth(max(50, view.score_scroll.viewport().width()))
+    line = view.score_label.fontMetrics().lineSpacing()
+    assert fresh < long_floor and view.score_label.minimumHeight() == fresh
+    assert view.score_scroll.height() == max(line, min(fresh, 3 * line)) + 2
+
+
 def test_examples_cover_every_format_and_pick_one(qtbot, tab):
     window, view = tab
     texts = [view.examples.itemData(i) for i in range(1, view.examples.count())]
