@@ -83,3 +83,19 @@ def test_a_labs_curves_built_while_typing_wait_for_the_calm(qtbot, fresh):
         turns(100)
         assert fresh == []
     qtbot.waitUntil(lambda: fresh == [1], timeout=5000)
+
+
+def test_train_pressed_before_the_calm_starts_the_warm_up(qtbot, fresh, window, monkeypatch):
+    """The warm-up waits for the calm; a Train pressed before it (a user who kept typing or
+    moving the mouse) starts it, and the run waits for it: without, the run imported torch's
+    optimiser modules itself and a GUI-thread collection walked their objects (80 ms)."""
+    monkeypatch.setattr(warm, "CALM_MS", 10**9)
+    window.state.set_tab("translation")
+    view = window.view("translation")
+    page = view.training
+    page.steps.setValue(10)
+    assert fresh == []
+    qtbot.mouseClick(page.train_button, QtCore.Qt.MouseButton.LeftButton)
+    assert fresh == [1]
+    window.state.translation.cancel_training()
+    qtbot.waitUntil(lambda: not window.state.translation.training, timeout=60_000)
