@@ -19,6 +19,7 @@ def fresh(monkeypatch):
     monkeypatch.setattr(warm_up_module, "_started", threading.Event())
     monkeypatch.setattr(warm_up_module, "_done", threading.Event())
     monkeypatch.setattr(warm, "CALM_MS", 300)
+    monkeypatch.setattr(warm, "_watchers", [])
     starts: list[float] = []
     monkeypatch.setattr(warm, "warm_up_labs", lambda: (starts.append(1), warm_up_module._started.set()))
     return starts
@@ -62,3 +63,39 @@ def test_a_warm_up_started_elsewhere_is_not_started_again(qtbot, fresh):
     window.show()
     turns(700)
     assert fresh == []
+
+
+def test_a_labs_curves_built_while_typing_wait_for_the_calm(qtbot, fresh):
+    """A lab's tab is built as it is opened, and its curves started the warm-up at once: its
+    imports then shared the interpreter lock with the first keystrokes on the tab (their time
+    doubled, blocks of 90 ms). They wait for the window's calm, as the start-up's do."""
+    from explorer.gui.heatmap import Style
+    from explorer.gui.lab.curves import CurvePlot
+
+    window = QtWidgets.QWidget()
+    qtbot.addWidget(window)
+    window.show()
+    for _ in range(3):  # one watcher for the window: each sees every event while it waits
+        CurvePlot(Style.make(13), parent=window).show()
+    assert len(warm._watchers) == 1
+    for _ in range(6):  # typing: a key every 100 ms
+        qtbot.keyClick(window, "a")
+        turns(100)
+        assert fresh == []
+    qtbot.waitUntil(lambda: fresh == [1], timeout=5000)
+
+
+def test_train_pressed_before_the_calm_starts_the_warm_up(qtbot, fresh, window, monkeypatch):
+    """The warm-up waits for the calm; a Train pressed before it (a user who kept typing or
+    moving the mouse) starts it, and the run waits for it: without, the run imported torch's
+    optimiser modules itself and a GUI-thread collection walked their objects (80 ms)."""
+    monkeypatch.setattr(warm, "CALM_MS", 10**9)
+    window.state.set_tab("translation")
+    view = window.view("translation")
+    page = view.training
+    page.steps.setValue(10)
+    assert fresh == []
+    qtbot.mouseClick(page.train_button, QtCore.Qt.MouseButton.LeftButton)
+    assert fresh == [1]
+    window.state.translation.cancel_training()
+    qtbot.waitUntil(lambda: not window.state.translation.training, timeout=60_000)

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.lesson import STEPS, track_range
 from explorer.appstate.session import apply_session, load_session, save_session, session_of
@@ -111,6 +111,27 @@ def test_bad_input_gets_a_message_never_a_traceback(qtbot, tab):
     assert not window.banner.isVisible()
 
 
+def test_the_score_box_fits_each_text_not_the_longest_before_it(qtbot, tab):
+    """A label's height for a width is at least its minimum height, and the box set that
+    minimum to the text's lines: after a long text every shorter one kept its lines, blank,
+    with a scroll bar over them."""
+    window, view = tab
+    view.source_edit.setText("9 May 2018 😀🎉")  # notices and no score: many lines
+    wait_translation(qtbot, view, source="9 May 2018 😀🎉")
+    long_floor = view.score_label.minimumHeight()
+    view.source_edit.setText("09.05.18")  # fewer lines
+    wait_translation(qtbot, view, source="09.05.18")
+    qtbot.wait(20)
+    probe = QtWidgets.QLabel()
+    probe.setWordWrap(True)
+    probe.setFont(view.score_label.font())
+    probe.setText(view.score_label.text())
+    fresh = probe.heightForWidth(max(50, view.score_scroll.viewport().width()))
+    line = view.score_label.fontMetrics().lineSpacing()
+    assert fresh < long_floor and view.score_label.minimumHeight() == fresh
+    assert view.score_scroll.height() == max(line, min(fresh, 3 * line)) + 2
+
+
 def test_examples_cover_every_format_and_pick_one(qtbot, tab):
     window, view = tab
     texts = [view.examples.itemData(i) for i in range(1, view.examples.count())]
@@ -168,6 +189,54 @@ def test_clicking_an_output_step_shows_its_stages(qtbot, tab):
     index = next(k for k, p in enumerate(view.stages.panels) if p.name == "weights")
     click_cell(qtbot, view.stages, index, 7, 1)
     assert view.cell() == (7, 1)
+
+
+class LayoutRequests(QtCore.QObject):
+    """Counts the layout requests that reach ``widget``."""
+
+    def __init__(self, widget):
+        super().__init__()
+        self.widget, self.count = widget, 0
+        QtWidgets.QApplication.instance().installEventFilter(self)
+
+    def eventFilter(self, obj, event):
+        if obj is self.widget and event.type() == QtCore.QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+    def stop(self) -> None:
+        QtWidgets.QApplication.instance().removeEventFilter(self)
+
+
+def test_a_new_step_sentence_of_as_many_lines_lays_out_nothing_else(qtbot, tab):
+    """At every keystroke the Output step page's sentence changes ("its largest weight, 0.90"):
+    as the label of a layout it asked every layout up to the window to lay out again, and the
+    whole window was repainted (10 ms of the GUI thread a keystroke). Its box takes the request;
+    the sentence stays whole, and a longer one still gets its lines."""
+    window, view = tab
+    view.pages.setCurrentIndex(0)
+    window.state.translation.set_source("9 mai 2017")
+    wait_translation(qtbot, view, source="9 mai 2017")
+    qtbot.wait(20)
+    before = view.step_label.text()
+    requests = LayoutRequests(view.step_page)
+    try:
+        window.state.translation.set_source("9 mai 2013")
+        wait_translation(qtbot, view, source="9 mai 2013")
+        qtbot.wait(20)
+    finally:
+        requests.stop()
+    label = view.step_label
+    assert label.text() != before and requests.count == 0
+    assert (
+        label.height() >= label.heightForWidth(label.width()) > 0
+        and label.width() >= view.step_page.width() - 8
+    )
+    label.setText(" ".join([before] * 6))  # more lines: the box grows to them
+    qtbot.waitUntil(
+        lambda: label.height() >= label.heightForWidth(label.width()) > 3 * label.fontMetrics().height()
+    )
+    assert view.step_page.sentence_box.height() == label.height()
 
 
 @pytest.mark.parametrize("scoring", ["additive", "general", "dot", "scaled-dot"])

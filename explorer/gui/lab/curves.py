@@ -30,7 +30,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.heatmap import Style, format_value
 from explorer.gui.lab.ticks import fitting_axis
-from explorer.gui.lab.warm import plotting_ready, warm_up_labs
+from explorer.gui.lab.warm import plotting_ready, warm_up_when_idle
 
 GOAL_COLOUR = "#D55E00"
 MIN_HEIGHT_PX = 170  # readable at 1024×768: a title, ticks, an axis label and a curve between
@@ -217,7 +217,6 @@ class CurvePlot(QtWidgets.QWidget):
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
         self._check = QtCore.QTimer(self, interval=CHECK_MS)
         self._check.timeout.connect(self._build_when_ready)
-        warm_up_labs()
 
     def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(360, 220)
@@ -248,6 +247,10 @@ class CurvePlot(QtWidgets.QWidget):
     # -- building ----------------------------------------------------------------------------------
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        # the labs' warm-up when the window is calm, not now: a lab's tab is shown as it is
+        # opened, and the imports beside the first keystrokes there doubled their time (they
+        # share the interpreter lock)
+        warm_up_when_idle(self)
         if self.plot is None and not self._check.isActive():
             self._check.start()
 

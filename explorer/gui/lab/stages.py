@@ -10,7 +10,7 @@ hovers come out of ``canvas`` (a MatrixCanvas) as the Pipeline's do.
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from explorer.gui import theme
 from explorer.gui.heatmap import Figure, MatrixCanvas
@@ -29,6 +29,46 @@ def wrapping() -> QtWidgets.QSizePolicy:
     return policy
 
 
+class SteadyText(QtWidgets.QWidget):
+    """A wrapped label (``label``) in a box of its own, as tall as its lines: a new text of as
+    many lines re-lays out nothing else. A label's new text asks its parent's layout, and
+    every layout above it up to the window, to lay out again (QWidget.updateGeometry); on a
+    lab's tab that relaid and repainted the whole window at every keystroke (10 ms of the GUI
+    thread). Here the box, which has no layout, takes that request and refits its label; it
+    asks the layouts above only when the number of lines changes."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.label = QtWidgets.QLabel(self)
+        self.label.setWordWrap(True)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
+        self._fit()
+
+    def sizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(0, self.height())
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(0, self.height())
+
+    def event(self, event) -> bool:
+        if event.type() in (QtCore.QEvent.Type.LayoutRequest, QtCore.QEvent.Type.FontChange):
+            self._fit()
+        return super().event(event)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        width = max(50, self.width())
+        height = self.label.heightForWidth(width) if self.label.text() else 0
+        if height < 0:
+            height = self.label.sizeHint().height()
+        self.label.setGeometry(0, 0, width, height)
+        if height != self.height() or self.minimumHeight() != self.maximumHeight():
+            self.setFixedHeight(height)
+
+
 class StagePanels(QtWidgets.QWidget):
     def __init__(self, state, parent=None):
         super().__init__(parent)
@@ -36,9 +76,8 @@ class StagePanels(QtWidgets.QWidget):
         self.wanted: tuple[str, ...] = ()  # the panels presentation mode shows (empty: the weights)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
-        self.sentence = QtWidgets.QLabel()
-        self.sentence.setWordWrap(True)
-        self.sentence.setSizePolicy(wrapping())
+        self.sentence_box = SteadyText()  # a new sentence of as many lines lays out nothing else
+        self.sentence = self.sentence_box.label
         self.canvas = MatrixCanvas(style=theme.look(state).style())
         self.scroll = QtWidgets.QScrollArea()
         self.scroll.setWidgetResizable(True)
@@ -48,7 +87,7 @@ class StagePanels(QtWidgets.QWidget):
         self.scroll.setSizePolicy(
             QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Ignored
         )
-        layout.addWidget(self.sentence)
+        layout.addWidget(self.sentence_box)
         layout.addWidget(self.scroll, 1)
 
     @property

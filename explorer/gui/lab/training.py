@@ -27,7 +27,7 @@ from explorer.gui import theme
 from explorer.gui.core_text import translated
 from explorer.gui.flow import FlowLayout
 from explorer.gui.i18n import translate
-from explorer.gui.lab import pacing
+from explorer.gui.lab import pacing, warm
 from explorer.gui.lab.curves import CurvePlot, Curves
 from explorer.lab import LabRun
 
@@ -177,6 +177,10 @@ class TrainingPage(QtWidgets.QWidget):
 
     # -- the run ---------------------------------------------------------------------------------------
     def start(self) -> None:
+        # the labs' warm-up, if the window was never calm long enough to start it: the run
+        # waits for it, and the GUI thread's collections are held while its objects arrive
+        # (without it the run imported them itself and a collection walked them: 80 ms)
+        warm.warm_up_labs()
         self.play_button.setChecked(False)
         self.lab.set_training_plan(self.steps.value(), self.seed.value())
         self.lab.start_training()

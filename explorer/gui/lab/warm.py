@@ -6,8 +6,10 @@ PySide6's enum types at once failed; here it only happens for a process that did
 that way. Torch's first optimiser costs 2–5 s (explorer.lab.warm_up): ``warm_up_labs()`` makes
 it once, on a thread of its own, so Train starts at once: ``warm_up_when_idle(widget)`` starts it
 when the window has been calm a moment after start-up (no input, no long turn of the event
-loop: the import shares the interpreter lock with the window's thread), and a lab's tab built
-before that starts it then. A run started meanwhile waits for it on its own thread. The GUI
+loop: the import shares the interpreter lock with the window's thread); a lab's tab built
+before that waits for the same calm (started at once, its imports doubled the time of the
+first keystrokes on the tab). A run started meanwhile waits for it on its own thread; one
+started before it does the imports itself. The GUI
 thread's garbage collections are held meanwhile (walking the imports' ~100,000 new objects
 took it 60 ms of CPU at a time), then those objects are frozen: they live as long as the
 window. The warm-up thread also imports what numpy loads lazily on a first call the curves
@@ -20,6 +22,7 @@ import importlib
 import sys
 import time
 
+import shiboken6
 from PySide6 import QtCore, QtWidgets
 
 from explorer.gui.app_setup import hold_collections, import_plotting, settle
@@ -102,10 +105,19 @@ class _Idle(QtCore.QObject):
         self.app.removeEventFilter(self)
 
 
+_watchers: list[_Idle] = []
+
+
 def warm_up_when_idle(widget: QtWidgets.QWidget) -> None:
-    """The labs' warm-up, once ``widget``'s window is shown and has been calm a moment."""
-    if not started():
-        _Idle(widget)
+    """The labs' warm-up, once ``widget``'s window is shown and has been calm a moment; one
+    watcher per window (each sees every event of the application while it waits)."""
+    if started():
+        return
+    window = widget.window()
+    _watchers[:] = [w for w in _watchers if shiboken6.isValid(w) and w.timer.isActive()]
+    if any(shiboken6.isValid(w.widget) and w.widget.window() is window for w in _watchers):
+        return
+    _watchers.append(_Idle(widget))
 
 
 def _window_imports() -> None:

@@ -312,6 +312,9 @@ class TranslationView(View):
     def _fit_score(self) -> None:
         """As tall as the score and its notices, at most SCORE_LINES lines (then it scrolls)."""
         line = self.score_label.fontMetrics().lineSpacing()
+        # measured without the floor set below (a label's height for a width is at least its
+        # minimum: the box kept the lines of the longest text ever shown, blank, scrolling)
+        self.score_label.setMinimumHeight(0)
         need = self.score_label.heightForWidth(max(50, self.score_scroll.viewport().width()))
         lines = SCORE_LINES_PRESENTING if self.state.presentation else SCORE_LINES
         height = max(line, min(need, lines * line)) + 2
