@@ -2674,6 +2674,10 @@
         <translation>前一词元</translation>
     </message>
     <message>
+        <source>best induction</source>
+        <translation>最佳归纳分数</translation>
+    </message>
+    <message>
         <source>Induction score</source>
         <translation>归纳得分</translation>
     </message>
@@ -3023,6 +3027,10 @@
     <message>
         <source>%v of %m steps</source>
         <translation>%v / %m 步</translation>
+    </message>
+    <message>
+        <source>shipped run</source>
+        <translation>自带的训练</translation>
     </message>
 </context>
 <context>
