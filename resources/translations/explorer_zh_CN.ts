@@ -2937,6 +2937,10 @@
         <translation>（第 {step} 步达到 {pct:g}%，训练用时 {s:.1f} 秒）</translation>
     </message>
     <message>
+        <source>Dashed: the shipped run.</source>
+        <translation>虚线：自带的训练。</translation>
+    </message>
+    <message>
         <source>Getting ready for the first step…</source>
         <translation>正在为第一步做准备…</translation>
     </message>

@@ -128,7 +128,10 @@ class LMTraining(TrainingContent):
         ]
         scores += [
             *shipped_metric(
-                shipped, "best_induction", SHIPPED_COLOUR, translate("LMView", "best induction"), legend=True
+                shipped,
+                "best_induction",
+                SHIPPED_COLOUR,
+                translate("LMView", "best induction"),
             ),
             *shipped_metric(shipped, "best_previous_token", PREVIOUS, translate("LMView", "previous-token")),
         ]

@@ -69,7 +69,7 @@ class TranslationTraining(TrainingContent):
                 title=accuracy_name,
                 series=[
                     accuracy,
-                    *shipped_metric(shipped, "exact_match", ACCURACY_COLOUR, accuracy_name, legend=True),
+                    *shipped_metric(shipped, "exact_match", ACCURACY_COLOUR, accuracy_name),
                 ],
                 x_label=step,
                 x_range=(0.0, steps),

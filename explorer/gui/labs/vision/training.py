@@ -85,7 +85,7 @@ class VisionTraining(TrainingContent):
                 title=accuracy,
                 series=[
                     Series(accuracy, evals, series("accuracy"), ACCURACY, dots=True, in_legend=False),
-                    *shipped_metric(shipped, "accuracy", ACCURACY, accuracy, legend=True),
+                    *shipped_metric(shipped, "accuracy", ACCURACY, accuracy),
                 ],
                 x_label=step,
                 x_range=(0.0, steps),
