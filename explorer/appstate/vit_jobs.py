@@ -23,7 +23,7 @@ from explorer.training import Snapshot
 from explorer.vision.data_curve import CONFIGS, CurveResult
 from explorer.vision.measure import mass_share
 from explorer.vision.models import TinyCNN
-from explorer.vision.photo_attention import PhotoAttention, load_photo
+from explorer.vision.photo_attention import PhotoAttention, default_photo, load_photo
 from explorer.vision.shapes import generate
 from explorer.vision.trace import VisionTrace, run_model
 from explorer.vision.vit import VisionTransformer
@@ -111,9 +111,10 @@ def compute(request: ViTRequest, should_stop: Callable[[], bool] | None = None) 
     return ViTResult(request, pixels, vit, cnn, cnn_share, area)
 
 
-def photo(path: str, should_stop: Callable[[], bool] | None = None) -> PhotoAttention:
+def photo(path: str | None, should_stop: Callable[[], bool] | None = None) -> PhotoAttention:
+    """The photo at ``path``, attended to; None: the generated picture shown before one is opened."""
     with threads_for(0):
-        return load_photo(path)
+        return default_photo() if path is None else load_photo(path)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,9 @@ which parts of the picture match it.
         weights [patches, patches] (one head), grid; ``matches(p)`` is patch p's row as a grid.
 
 ``load_photo(path)`` reads a PNG/JPEG (explorer.vision.images: safe, resized to PHOTO_SIZE with
-a notice). Nothing here was trained: the numbers are the photo's own.
+a notice); ``default_photo()`` is the picture the tab shows before one is opened, drawn here
+in numpy (``default_picture``: a house under a sky with the sun, on grass; no file, nothing
+downloaded). Nothing here was trained: the numbers are the photo's own.
 """
 
 from __future__ import annotations
@@ -114,6 +116,41 @@ def photo_attention(
         weights=one(stages.weights),
         notices=list(notices or []),
     )
+
+
+DEFAULT_PATCH = (11, 6)  # (row, column) of the patch selected at first: the house's red wall
+
+
+def default_picture(size: int = PHOTO_SIZE) -> np.ndarray:
+    """[size, size, 3] float32 in [0, 1]: a sky darkening upwards with a sun at its top right,
+    grass with stripes below the horizon, a red house with a dark roof, a window and a door
+    in the middle: regions a patch's colour and edges tell apart, each several patches big."""
+    u = (np.arange(size, dtype=np.float32) + 0.5) / size  # 0 at the top or left, 1 at the bottom or right
+    row, col = u[:, None], u[None, :]
+    image = np.empty((size, size, 3), np.float32)
+    sky = np.stack([0.35 + 0.4 * row, 0.6 + 0.3 * row, np.full_like(row, 0.95)], axis=-1)
+    image[:] = np.broadcast_to(sky, (size, size, 3))
+    sun = (row - 0.16) ** 2 + (col - 0.8) ** 2 < 0.1**2
+    image[sun] = (1.0, 0.85, 0.2)
+    stripes = np.broadcast_to(0.12 * (np.floor(col * 16) % 2), (size, size))  # mown: left-right edges
+    grass = np.broadcast_to(row > 0.62, (size, size))
+    image[grass] = np.stack([np.full_like(stripes, 0.2), 0.5 + stripes, np.full_like(stripes, 0.2)], -1)[
+        grass
+    ]
+    wall = (row > 0.45) & (row < 0.78) & (col > 0.3) & (col < 0.7)
+    image[wall] = (0.75, 0.15, 0.12)
+    roof = (row > 0.25) & (row <= 0.45) & (np.abs(col - 0.5) < (row - 0.25) * 1.1)
+    image[roof] = (0.25, 0.2, 0.2)
+    window = (row > 0.5) & (row < 0.6) & (col > 0.36) & (col < 0.46)
+    image[window] = (0.95, 0.95, 0.8)
+    door = (row > 0.6) & (row < 0.78) & (col > 0.54) & (col < 0.63)
+    image[door] = (0.35, 0.2, 0.1)
+    return image
+
+
+def default_photo() -> PhotoAttention:
+    """The generated picture (default_picture), attended to like a photo."""
+    return photo_attention(default_picture())
 
 
 def load_photo(path: str | Path) -> PhotoAttention:

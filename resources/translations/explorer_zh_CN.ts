@@ -2689,6 +2689,10 @@
         <translation>前一词元</translation>
     </message>
     <message>
+        <source>best induction</source>
+        <translation>最佳归纳分数</translation>
+    </message>
+    <message>
         <source>Induction score</source>
         <translation>归纳得分</translation>
     </message>
@@ -2948,6 +2952,10 @@
         <translation>（第 {step} 步达到 {pct:g}%，训练用时 {s:.1f} 秒）</translation>
     </message>
     <message>
+        <source>Dashed: the shipped run.</source>
+        <translation>虚线：自带的训练。</translation>
+    </message>
+    <message>
         <source>Getting ready for the first step…</source>
         <translation>正在为第一步做准备…</translation>
     </message>
@@ -3038,6 +3046,10 @@
     <message>
         <source>%v of %m steps</source>
         <translation>%v / %m 步</translation>
+    </message>
+    <message>
+        <source>shipped run</source>
+        <translation>自带的训练</translation>
     </message>
 </context>
 <context>

@@ -452,7 +452,9 @@ def test_the_curves_legends_fit_their_plots_on_the_projector(qtbot, make_window,
     QtWidgets.QApplication.processEvents()
     page = view.train_page
     curves = page.content.curves(view.lab, EndedRun(), 200)
-    assert [len(c.series) for c in curves] == [5, 5]  # training, both halves, held out, the phase
+    # training, both halves, held out, the phase; then the shipped run's loss and halves, and
+    # its best induction and previous-token scores (explorer.gui.lab.shipped)
+    assert [len(c.series) for c in curves] == [5 + 3, 5 + 2]
     px = page._style().font.pixelSize()
 
     def width(html: str) -> float:

@@ -308,3 +308,23 @@ def test_export_the_vit_figures_before_the_tab_was_ever_opened(qtbot, make_windo
         assert QtGui.QImage(str(tmp_path / "f.png")).width() > 500
     assert "vit:photo" not in window.exporter.labels()
     assert window.tabs.built("vit") is None
+
+
+def test_the_photo_page_opens_on_the_generated_picture_with_a_patch_selected(qtbot, vit):
+    """Trial 6 T2: lesson step "click a patch" showed a flat grey square; before a photo is
+    opened the page shows the generated picture, its house's wall selected, with its map."""
+    from explorer.vision.photo_attention import DEFAULT_PATCH, default_photo
+
+    window, view = vit
+    assert view.photo is None
+    view.pages.setCurrentIndex(PAGES.index("photo"))
+    qtbot.waitUntil(lambda: view.photo is not None, timeout=WAIT_MS)
+    expected = default_photo()
+    row, col = DEFAULT_PATCH
+    patch = row * expected.grid + col
+    np.testing.assert_array_equal(view.photo_map.image, expected.image)
+    np.testing.assert_allclose(view.photo_map.values, expected.matches(patch), rtol=1e-6)
+    assert view.photo_map.selected == patch
+    assert "resembles it" in view.photo_map.caption
+    click_patch(qtbot, view.photo_map, 3)  # a click picks another patch of the same picture
+    np.testing.assert_allclose(view.photo_map.values, expected.matches(3), rtol=1e-6)

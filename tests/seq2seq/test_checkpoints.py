@@ -21,13 +21,16 @@ from explorer.seq2seq.vocab import Vocabulary
 
 from .conftest import ALL_PAIRS
 
+RECORDED = {("bahdanau", "additive"), ("luong", "general"), ("transformer", "scaled-dot")}
 SAMPLE = held_out_set(30, seed=11)  # 240 held-out dates, 30 of each format
 
 
 @pytest.mark.parametrize("model,scoring", ALL_PAIRS)
 def test_shipped_checkpoint_keeps_its_accuracy(model, scoring):
     folder = shipped_folder(model, scoring)
-    assert sorted(p.name for p in folder.iterdir()) == ["config.json", "model.safetensors"]
+    # and the shipped run's training history where the lab draws it (explorer.lab.history)
+    recorded = ["model.history.json"] if (model, scoring) in RECORDED else []
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["config.json", "model.safetensors", *recorded])
     assert (folder / "model.safetensors").stat().st_size <= 5 * 1024 * 1024
     record = read_config(folder)["training"]
     assert record["command"].startswith(f"python -m explorer train --model {model} --scoring {scoring} ")

@@ -83,3 +83,33 @@ def test_a_photo_file_is_resized_with_a_notice(tmp_path):
 def test_impossible_pictures_are_refused():
     with pytest.raises(ValueError, match="multiple of 8"):
         photo_attention(np.zeros((30, 30, 3)))
+
+
+def test_the_generated_default_picture_and_its_selected_patch():
+    """The Photo page's picture before one is opened (trial 6 T2): drawn in numpy, square,
+    in [0, 1], many colours; its selected patch (the house's red wall) finds the wall."""
+    from explorer.vision.photo_attention import (
+        DEFAULT_PATCH,
+        PHOTO_SIZE,
+        default_photo,
+        default_picture,
+    )
+
+    image = default_picture()
+    assert image.shape == (PHOTO_SIZE, PHOTO_SIZE, 3) and image.dtype == np.float32
+    assert 0.0 <= image.min() and image.max() <= 1.0
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 50  # a scene, not a flat square
+    np.testing.assert_array_equal(default_picture(), image)  # the same picture every time
+    shown = default_photo()
+    expected = photo_attention(image)
+    np.testing.assert_array_equal(shown.weights, expected.weights)
+    row, col = DEFAULT_PATCH
+    matches = shown.matches(row * shown.grid + col)
+    p = shown.patch
+    wall = image[row * p : (row + 1) * p, col * p : (col + 1) * p].reshape(-1, 3)
+    assert np.allclose(wall, (0.75, 0.15, 0.12))  # the patch is all wall
+    best = np.argsort(matches.ravel())[::-1][:6]  # its six best matches: wall patches too
+    for k in best:
+        r, c = divmod(int(k), shown.grid)
+        block = image[r * p : (r + 1) * p, c * p : (c + 1) * p].reshape(-1, 3)
+        assert np.allclose(block, (0.75, 0.15, 0.12)), (r, c)

@@ -29,6 +29,7 @@ from explorer.gui.flow import FlowLayout
 from explorer.gui.i18n import translate
 from explorer.gui.lab import pacing, warm
 from explorer.gui.lab.curves import CurvePlot, Curves
+from explorer.gui.lab.shipped import explains
 from explorer.lab import LabRun
 
 POLL_MS = 100  # the GUI takes the run's progress ten times a second
@@ -238,7 +239,10 @@ class TrainingPage(QtWidgets.QWidget):
     def status_text(self) -> str:
         run = self.lab.run
         if run is None:
-            return self.content.intro(self.lab)
+            intro = self.content.intro(self.lab)
+            if explains(self.content.curves(self.lab, None, None)):  # the dashed lines, named
+                intro += " " + translate("LabTraining", "Dashed: the shipped run.")
+            return intro
         if run.waiting:  # the labs' warm-up still imports torch's optimiser: the run starts after it
             return translate("LabTraining", "Getting ready for the first step…")
         parts = [translate("LabTraining", "Step {step} of {total}").format(step=run.step, total=run.steps)]

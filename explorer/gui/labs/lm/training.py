@@ -12,8 +12,10 @@ import numpy as np
 from explorer.appstate.lm import HEADS, MAX_SEED, MAX_TRAIN_STEPS, LMState
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import Curves, Series
+from explorer.gui.lab.shipped import SHIPPED_COLOUR, history_of, shipped_loss, shipped_metric
 from explorer.gui.lab.training import TrainingContent
 from explorer.lab import LabRun
+from explorer.lm.folders import WEIGHTS_FILE, shipped_folder
 from explorer.lm.measures import phase_change
 
 LOSS = "#0072B2"
@@ -116,6 +118,23 @@ class LMTraining(TrainingContent):
                 2.5,
             )
         )
+        # the run that made the shipped checkpoint, dashed, from before any run of the page's:
+        # its two halves part at its phase change
+        shipped = history_of(shipped_folder(lab.task) / WEIGHTS_FILE)
+        loss_series += [
+            *shipped_loss(shipped),
+            *shipped_metric(shipped, "first_half_loss", FIRST_HALF, translate("LMView", "1st half")),
+            *shipped_metric(shipped, "repeated_half_loss", REPEATED_HALF, translate("LMView", "repeated")),
+        ]
+        scores += [
+            *shipped_metric(
+                shipped,
+                "best_induction",
+                SHIPPED_COLOUR,
+                translate("LMView", "best induction"),
+            ),
+            *shipped_metric(shipped, "best_previous_token", PREVIOUS, translate("LMView", "previous-token")),
+        ]
         return [
             Curves(
                 title=translate("LMView", "Loss (nats)"),

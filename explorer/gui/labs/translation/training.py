@@ -9,9 +9,11 @@ import numpy as np
 from explorer.appstate.translation import SEED_RANGE, STEPS_RANGE, TranslationState
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import Curves, Series
+from explorer.gui.lab.shipped import history_of, shipped_loss, shipped_metric
 from explorer.gui.lab.training import TrainingContent
 from explorer.gui.labs.translation.parts import MODEL_NAMES
 from explorer.lab import LabRun
+from explorer.seq2seq.checkpoints import WEIGHTS_FILE, shipped_folder
 
 LOSS_COLOUR = "#0072B2"
 ACCURACY_COLOUR = "#009E73"
@@ -53,11 +55,22 @@ class TranslationTraining(TrainingContent):
         accuracy = Series(
             accuracy_name, np.asarray(evals), np.asarray(exact), ACCURACY_COLOUR, dots=True, in_legend=False
         )
+        # the run that made the shipped checkpoint, dashed, from before any run of the page's
+        shipped = history_of(shipped_folder(lab.settings.model, lab.settings.scoring) / WEIGHTS_FILE)
         return [
-            Curves(title=loss_name, series=[loss], x_label=step, x_range=(0.0, steps), marker=shown_step),
+            Curves(
+                title=loss_name,
+                series=[loss, *shipped_loss(shipped)],
+                x_label=step,
+                x_range=(0.0, steps),
+                marker=shown_step,
+            ),
             Curves(
                 title=accuracy_name,
-                series=[accuracy],
+                series=[
+                    accuracy,
+                    *shipped_metric(shipped, "exact_match", ACCURACY_COLOUR, accuracy_name),
+                ],
                 x_label=step,
                 x_range=(0.0, steps),
                 y_range=(0.0, 1.0),

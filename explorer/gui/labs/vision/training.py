@@ -9,10 +9,12 @@ import numpy as np
 from explorer.appstate.vision import MAX_SEED, MAX_TRAIN_STEPS, VisionState
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import Curves, Series
+from explorer.gui.lab.shipped import history_of, shipped_loss, shipped_metric
 from explorer.gui.lab.training import TrainingContent
 from explorer.gui.labs.vision import figures as vf
 from explorer.gui.labs.vision.bars import percent
 from explorer.lab import LabRun
+from explorer.vision.checkpoints import checkpoint_paths, shipped_stem
 
 LOSS = "#4477aa"
 HELD_OUT = "#ee6677"
@@ -49,6 +51,9 @@ class VisionTraining(TrainingContent):
             else (lambda _: np.zeros(0))
         )
         accuracy = translate("VisionView", "held-out accuracy")
+        # the run that made the shipped checkpoint, dashed, from before any run of the page's
+        shipped = history_of(checkpoint_paths(shipped_stem(lab.variant))[0])
+        held_out = translate("VisionView", "held out")
         # short legend entries, the accuracy's name as its title: beside the map on a projector
         # each plot is a third of the tab wide (an entry never breaks, a title wraps)
         return [
@@ -63,12 +68,14 @@ class VisionTraining(TrainingContent):
                         1.5,
                     ),
                     Series(
-                        translate("VisionView", "held out"),
+                        held_out,
                         evals,
                         series("held_out_loss"),
                         HELD_OUT,
                         dots=True,
                     ),
+                    *shipped_loss(shipped),
+                    *shipped_metric(shipped, "held_out_loss", HELD_OUT, held_out),
                 ],
                 x_label=step,
                 x_range=(0.0, steps),
@@ -76,7 +83,10 @@ class VisionTraining(TrainingContent):
             ),
             Curves(
                 title=accuracy,
-                series=[Series(accuracy, evals, series("accuracy"), ACCURACY, dots=True, in_legend=False)],
+                series=[
+                    Series(accuracy, evals, series("accuracy"), ACCURACY, dots=True, in_legend=False),
+                    *shipped_metric(shipped, "accuracy", ACCURACY, accuracy),
+                ],
                 x_label=step,
                 x_range=(0.0, steps),
                 y_range=(0.0, 1.0),

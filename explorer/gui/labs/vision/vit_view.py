@@ -50,6 +50,7 @@ from explorer.gui.labs.vision.vit_training import PairTraining
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
 from explorer.gui.views.base import View, ViewContext
 from explorer.vision.data_curve import SIZES, CurveError, CurveResult, shipped_result
+from explorer.vision.photo_attention import DEFAULT_PATCH
 from explorer.vision.vit import ViTConfig
 
 CHANNEL, PHOTO_CHANNEL = "vit", "vit-photo"
@@ -66,6 +67,7 @@ class ViTView(View):
         self.result: ViTResult | None = None
         self.photo = None  # a PhotoAttention
         self.photo_patch = 0
+        self._default_asked = False  # the generated picture asked for (on the Photo page's first showing)
         self._wanted: ViTRequest | None = None
         self.curve: CurveResult | None = None
         self.curve_error = ""
@@ -225,6 +227,7 @@ class ViTView(View):
         self.layer.currentIndexChanged.connect(lambda _: lab.set_layer(self.layer.currentData()))
         self.head.currentIndexChanged.connect(lambda _: lab.set_head(self.head.currentData()))
         self.pages.currentChanged.connect(lambda i: lab.set_page(PAGES[i]))
+        self.pages.currentChanged.connect(self._ask_default_photo)
         self.train_size.currentIndexChanged.connect(
             lambda _: lab.set_train_size(self.train_size.currentData())
         )
@@ -319,12 +322,27 @@ class ViTView(View):
         self._show()
         self.request()  # the settings changed meanwhile: compute those
 
+    def _ask_default_photo(self, index: int) -> None:
+        """The Photo page shown before a photo was opened: the generated picture
+        (explorer.vision.photo_attention.default_picture), a patch of its house selected, so the
+        page opens on an attention map, never on an empty square."""
+        if PAGES[index] != "photo" or self.photo is not None or self._default_asked:
+            return
+        self._default_asked = True
+        self.context.worker.submit(
+            PHOTO_CHANNEL, lambda should_stop: (None, photo(None, should_stop)), cancellable=True
+        )
+
     def _on_photo(self, result) -> None:
         if not result.ok:
             self._show_banner(picture_error(result.error), ERROR_STYLE)
             return
         path, self.photo = result.value
-        self.photo_patch = (self.photo.grid // 2) * self.photo.grid + self.photo.grid // 2
+        if path is None:  # the generated picture: its house's wall
+            row, col = DEFAULT_PATCH
+            self.photo_patch = row * self.photo.grid + col
+        else:
+            self.photo_patch = (self.photo.grid // 2) * self.photo.grid + self.photo.grid // 2
         self._show_photo()
 
     def _on_photo_patch(self, patch: int) -> None:
