@@ -129,7 +129,9 @@ def walk(app, window, meter: StepMeter, quiet_s: float) -> list[dict]:
         press(window, key)
         settle(window, meter, start, quiet_s)
         if window.state.lesson_step != to:
-            raise RuntimeError(f"step {was + 1} → {to + 1} expected, the lesson is at {window.state.lesson_step + 1}")
+            raise RuntimeError(
+                f"step {was + 1} → {to + 1} expected, the lesson is at {window.state.lesson_step + 1}"
+            )
         gaps = meter.since(start)
         longest = max(gaps, key=lambda g: g[1])
         rows.append(
@@ -188,7 +190,9 @@ def main() -> int:
     print("| step | id | longest gap wall ms | GUI CPU in it ms | most GUI CPU of a gap ms | gaps > 50 ms |")
     print("|---|---|---|---|---|---|")
     for r in rows if args.all else worst[: args.worst]:
-        print(f"| {r['step']} | {r['id']} | {r['wall']:.0f} | {r['its_cpu']:.0f} | {r['cpu']:.0f} | {r['over']} |")
+        print(
+            f"| {r['step']} | {r['id']} | {r['wall']:.0f} | {r['its_cpu']:.0f} | {r['cpu']:.0f} | {r['over']} |"
+        )
     over = [r for r in rows if r["cpu"] > GOAL_MS]
     print(
         f"\nworst over {len(rows)} step changes: wall {max(r['wall'] for r in rows):.0f} ms, GUI CPU "
