@@ -137,5 +137,6 @@ class Pieces(QtCore.QObject):
             next(self._walks[key][0])
         except StopIteration:
             self._end(key)
-        except Exception:  # an import that fails: the view's own build says what is wrong
+        except Exception:  # the walk ends here; a later show builds the view and says what is wrong
             self._walks[key] = (iter(()), self._walks[key][1])
+            raise

@@ -4,7 +4,7 @@ CPU); the key then only shows it. The view is built a piece per event-loop turn.
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from explorer.appstate.lesson import STEPS
 from explorer.core.config import AttentionConfig
@@ -52,3 +52,31 @@ def test_a_modules_imports_are_read_from_its_source_parents_first():
 def test_importing_in_pieces_yields_between_modules():
     # every module already imported: nothing to do, no turn taken
     assert list(import_in_pieces("explorer.gui.tabs")) == []
+
+
+def test_a_built_lab_out_of_sight_is_laid_out_at_the_new_size_before_its_key(qtbot, make_window):
+    """Its pending resize (and its plots' first paint) came in the key's turn: 31→30 into the
+    Vision lab's training page, 64–91 ms of GUI CPU."""
+    w = make_window(SMALL, size=(1024, 768))
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.state.show_lesson(True)
+    first_lab = next(i for i, s in enumerate(STEPS) if s.tab != Tab.PIPELINE)
+    lab = STEPS[first_lab].tab
+    w.state.set_lesson_step(first_lab)
+    qtbot.waitUntil(lambda: w.tabs.built(lab) is not None and w.tabs.built(lab).isVisible(), timeout=WAIT_MS)
+    w.state.set_lesson_step(first_lab - 2)
+    w.resize(1100, 820)  # the lab's page, out of sight, keeps its old size
+    qtbot.waitUntil(lambda: w.tabs.currentWidget().width() > 1000, timeout=WAIT_MS)
+    page = w.tabs.built(lab).parentWidget()
+    w.state.set_lesson_step(first_lab - 1)  # its next step is the lab's
+
+    def laid_out() -> bool:
+        return page.width() == w.tabs.labs_page.stack.contentsRect().width() and not any(
+            x.testAttribute(QtCore.Qt.WidgetAttribute.WA_PendingResizeEvent)
+            for x in [page, *page.findChildren(QtWidgets.QWidget)]
+        )
+
+    qtbot.waitUntil(lambda: laid_out() and not w.tabs.pieces.busy(), timeout=WAIT_MS)
+    assert not page.isVisible()
+    w.state.step_lesson(+1)
+    assert w.tabs.built(lab).isVisible() and page.width() == w.tabs.labs_page.stack.contentsRect().width()
