@@ -281,6 +281,7 @@ def _resize_now(widgets: list[QtWidgets.QWidget]) -> None:
     order: a parent's layout sizes its children)."""
     pending = QtCore.Qt.WidgetAttribute.WA_PendingResizeEvent
     for widget in widgets:
-        if widget.testAttribute(pending) and not widget.isWindow():
-            widget.setAttribute(pending, False)
-            QtWidgets.QApplication.sendEvent(widget, QtGui.QResizeEvent(widget.size(), QtCore.QSize()))
+        if QtWidgets.QWidget.testAttribute(widget, pending) and not QtWidgets.QWidget.isWindow(widget):
+            QtWidgets.QWidget.setAttribute(widget, pending, False)
+            size = QtWidgets.QWidget.size(widget)  # a view may name a field of its own "size"
+            QtWidgets.QApplication.sendEvent(widget, QtGui.QResizeEvent(size, QtCore.QSize()))
