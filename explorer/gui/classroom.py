@@ -57,6 +57,7 @@ OTHER_KEYS = (
 )
 
 
+AHEAD_MS = 300  # this long after a lesson step, the tabs of the steps beside it are built
 ZOOMED_TABS = ("pipeline", "board")  # the tabs that show the "Show:" picker's stage
 
 
@@ -220,6 +221,8 @@ class Classroom(QtCore.QObject):
         self.state = window.state
         self._before: dict = {}  # what presentation mode changed, to put back when it ends
         self.sheet: ShortcutSheet | None = None
+        self._ahead = QtCore.QTimer(self, singleShot=True, interval=AHEAD_MS)
+        self._ahead.timeout.connect(self._build_ahead)
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -483,6 +486,7 @@ class Classroom(QtCore.QObject):
         self.window.show_notes()  # a panel built just now shows the result's notes too
         self._style_lesson()  # a panel built just now: its formula's size
         s.set_tab(STEPS[s.lesson_step].tab)  # the step's own tab (a lab's step is on its tab)
+        self._ahead.start()  # the tabs of the steps beside it built while the teacher talks
         panels = step_panels(s)
         if s.stage_zoom and panels:  # a zoomed view follows the lesson; a lab's step (its own
             s.set_stage_zoom(panels)  # tab) leaves it be, for the way back
@@ -516,6 +520,18 @@ class Classroom(QtCore.QObject):
             self.state.show_lesson(True)
             return
         self.state.step_lesson(delta)
+
+    def _build_ahead(self) -> None:
+        """The tabs of the steps either side of this one, built a piece a turn (their keys
+        then only show them)."""
+        s = self.state
+        if not s.lesson_visible:
+            return
+        steps = s.lesson_steps()
+        at = steps.index(s.lesson_step) if s.lesson_step in steps else 0
+        for position in (at + 1, at - 1):
+            if 0 <= position < len(steps):
+                self.window.tabs.prepare(STEPS[steps[position]].tab)
 
     def current_stage(self) -> str:
         return STEPS[self.state.lesson_step].stage

@@ -9,10 +9,13 @@ by its own name: show_tab("translation"), sessions and lesson steps open the Lab
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.i18n import translate
 from explorer.gui.labs_tab import LabsPage
+from explorer.gui.tab_pieces import Pieces, import_in_pieces
 from explorer.gui.views.base import View
 from explorer.gui.views.registry import TABS, TabSpec, tab_id
 from explorer.words import QT_TRANSLATE_NOOP
@@ -31,6 +34,7 @@ class TabHost(QtWidgets.QTabWidget):
         self.context = context
         self._specs = list(TABS)  # the registry's tabs when the window was made
         self._views: dict[str, View] = {}  # by the tab's name
+        self.pieces = Pieces(self)  # views built a piece a turn (ahead of a lesson's step)
         self._pages: dict[str, QtWidgets.QWidget] = {}
         labs = set(context.state.labs)  # the labs' registry, as the state was made from it
         self._labs: list[TabSpec] = [s for s in self._specs if tab_id(s.tab) in labs]
@@ -139,9 +143,52 @@ class TabHost(QtWidgets.QTabWidget):
     def is_lab(self, tab: str) -> bool:
         return any(tab_id(s.tab) == tab_id(tab) for s in self._labs)
 
+    def _pieces(self, name: str) -> Iterator[None]:
+        """The view's modules imported one a turn, the view built in a turn of its own, then
+        laid out and painted off screen (``_prepaint``)."""
+        yield from import_in_pieces(self._spec(name).view.split(":")[0])
+        if name not in self._views:
+            self.view(name)
+            yield
+            yield from self._prepaint(name)
+
+    def prepare(self, tab: str) -> None:
+        """Build the tab's view ahead, a piece per turn (the window is idle: the lesson's next
+        step); a view built but out of sight is laid out at the size it will be shown at and its
+        graphics views painted once off screen, one a turn (their pyqtgraph axes were laid out
+        and drawn anew in the key's turn when a lab's page came back: 31→30, 81 ms)."""
+        name = tab_id(tab)
+        if name not in self._pages:
+            return
+        if name not in self._views:
+            self.pieces.start(name, lambda: self._pieces(name))
+        elif not self._pages[name].isVisible():
+            self.pieces.start(name, lambda: self._prepaint(name))
+
+    def _prepaint(self, name: str) -> Iterator[None]:
+        page = self._pages[name]
+        if page.isVisible():
+            return
+        if self.is_lab(name):  # the Labs tab's page, then the lab's page in its stack
+            stack = self.labs_page.stack
+            if not self.labs_page.isVisible():
+                self.labs_page.setGeometry(self.currentWidget().geometry())
+                _resize_now([self.labs_page, stack])
+            page.setGeometry(stack.contentsRect())
+        else:
+            page.setGeometry(self.currentWidget().geometry())
+        _resize_now([page, *page.findChildren(QtWidgets.QWidget)])  # parents first
+        yield
+        for graphics in page.findChildren(QtWidgets.QGraphicsView):
+            if page.isVisible():
+                return
+            graphics.grab()  # its axes laid out and drawn now, not when the page is shown
+            yield
+
     def show_tab(self, tab: str) -> View:
         """Bring a tab to the front (building its view); the state is not touched."""
         spec = self._spec(tab) if tab_id(tab) in self._pages else self._specs[0]  # an old session
+        name = tab_id(spec.tab)
         view = self.view(spec.tab)
         moved = False
         if spec in self._labs and self.labs_page.current() != self._labs.index(spec):
@@ -156,7 +203,7 @@ class TabHost(QtWidgets.QTabWidget):
             # lesson step that opens a tab would then type → into the Date field instead of
             # stepping on; the keys stay with the tabs
             focused = QtWidgets.QApplication.focusWidget()
-            if focused is not None and self._pages[tab_id(spec.tab)].isAncestorOf(focused):
+            if focused is not None and self._pages[name].isAncestorOf(focused):
                 self.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
         return view
 
@@ -227,3 +274,14 @@ class TabHost(QtWidgets.QTabWidget):
         )
         self.next_lab_action.setText(translate("Tabs", "Next lab"))
         self.previous_lab_action.setText(translate("Tabs", "Previous lab"))
+
+
+def _resize_now(widgets: list[QtWidgets.QWidget]) -> None:
+    """The resize events Qt keeps for widgets out of sight until they are shown, sent now (in
+    order: a parent's layout sizes its children)."""
+    pending = QtCore.Qt.WidgetAttribute.WA_PendingResizeEvent
+    for widget in widgets:
+        if QtWidgets.QWidget.testAttribute(widget, pending) and not QtWidgets.QWidget.isWindow(widget):
+            QtWidgets.QWidget.setAttribute(widget, pending, False)
+            size = QtWidgets.QWidget.size(widget)  # a view may name a field of its own "size"
+            QtWidgets.QApplication.sendEvent(widget, QtGui.QResizeEvent(size, QtCore.QSize()))

@@ -1,0 +1,84 @@
+"""The tab of a lesson's next step is built while the lesson waits on a step (trial 6, T6:
+a step into a lab built the lab's view in the key's turn, 100–165 ms of the GUI thread's
+CPU); the key then only shows it. The view is built a piece per event-loop turn."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from explorer.appstate.lesson import STEPS
+from explorer.core.config import AttentionConfig
+from explorer.gui.tab_pieces import import_in_pieces, top_level_imports
+from explorer.gui.views.registry import Tab
+
+from .helpers import WAIT_MS
+
+SMALL = AttentionConfig(sentence="Thinking Machines", weights="random", d_model=32, heads=4)
+
+
+def test_the_next_steps_lab_is_built_before_its_key_and_the_key_shows_it(qtbot, make_window):
+    w = make_window(SMALL, size=(1024, 768))
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.state.show_lesson(True)
+    first_lab = next(i for i, s in enumerate(STEPS) if s.tab != Tab.PIPELINE)
+    lab = STEPS[first_lab].tab
+    w.state.set_lesson_step(first_lab - 1)
+    assert w.state.tab == Tab.PIPELINE and w.tabs.built(lab) is None
+    qtbot.waitUntil(lambda: w.tabs.built(lab) is not None, timeout=WAIT_MS)  # no key pressed
+    ahead = w.tabs.built(lab)
+    assert not ahead.isVisible()
+    w.state.step_lesson(+1)
+    assert w.state.tab == lab and w.tabs.built(lab) is ahead and ahead.isVisible()
+    assert w.tabs.current_view() is ahead
+
+
+def test_no_tab_is_built_ahead_without_the_lesson(qtbot, make_window):
+    w = make_window(SMALL, size=(1024, 768))
+    first_lab = next(i for i, s in enumerate(STEPS) if s.tab != Tab.PIPELINE)
+    w.state.set_lesson_step(first_lab - 1)
+    w.state.show_lesson(False)
+    qtbot.wait(600)
+    QtWidgets.QApplication.processEvents()
+    assert w.tabs.built(STEPS[first_lab].tab) is None and not w.tabs.pieces.busy()
+
+
+def test_a_modules_imports_are_read_from_its_source_parents_first():
+    found = top_level_imports("explorer.gui.tabs")
+    assert found[:2] == ["explorer", "explorer.gui"]
+    assert "explorer.gui.tab_pieces" in found and "explorer.gui.views.registry" in found
+    assert all(m.startswith("explorer") for m in found)
+
+
+def test_importing_in_pieces_yields_between_modules():
+    # every module already imported: nothing to do, no turn taken
+    assert list(import_in_pieces("explorer.gui.tabs")) == []
+
+
+def test_a_built_lab_out_of_sight_is_laid_out_at_the_new_size_before_its_key(qtbot, make_window):
+    """Its pending resize (and its plots' first paint) came in the key's turn: 31→30 into the
+    Vision lab's training page, 64–91 ms of GUI CPU."""
+    w = make_window(SMALL, size=(1024, 768))
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.state.show_lesson(True)
+    first_lab = next(i for i, s in enumerate(STEPS) if s.tab != Tab.PIPELINE)
+    lab = STEPS[first_lab].tab
+    w.state.set_lesson_step(first_lab)
+    qtbot.waitUntil(lambda: w.tabs.built(lab) is not None and w.tabs.built(lab).isVisible(), timeout=WAIT_MS)
+    w.state.set_lesson_step(first_lab - 2)
+    before = w.tabs.currentWidget().size()
+    w.resize(1180, 860)  # the lab's page, out of sight, keeps its old size
+    qtbot.waitUntil(lambda: w.tabs.currentWidget().size() != before, timeout=WAIT_MS)
+    page = w.tabs.built(lab).parentWidget()
+    w.state.set_lesson_step(first_lab - 1)  # its next step is the lab's
+
+    def laid_out() -> bool:
+        return page.width() == w.tabs.labs_page.stack.contentsRect().width() and not any(
+            x.testAttribute(QtCore.Qt.WidgetAttribute.WA_PendingResizeEvent)
+            for x in [page, *page.findChildren(QtWidgets.QWidget)]
+            if x is page or x.isVisibleTo(page)  # what the key shows (a hidden part waits)
+        )
+
+    qtbot.waitUntil(lambda: laid_out() and not w.tabs.pieces.busy(), timeout=WAIT_MS)
+    assert not page.isVisible()
+    w.state.step_lesson(+1)
+    assert w.tabs.built(lab).isVisible() and page.width() == w.tabs.labs_page.stack.contentsRect().width()
