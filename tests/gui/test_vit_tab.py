@@ -328,3 +328,18 @@ def test_the_photo_page_opens_on_the_generated_picture_with_a_patch_selected(qtb
     assert "resembles it" in view.photo_map.caption
     click_patch(qtbot, view.photo_map, 3)  # a click picks another patch of the same picture
     np.testing.assert_allclose(view.photo_map.values, expected.matches(3), rtol=1e-6)
+
+
+def test_the_lesson_step_on_the_photo_page_shows_the_generated_picture(qtbot, make_window):
+    """The lesson (or a session) sets the page through the lab's state, with the page tabs'
+    signals held: the step still opens on the generated picture, not the grey square."""
+    from explorer.appstate.lesson import step_index
+
+    window = make_window(SMALL, size=(1400, 900))
+    window.state.show_lesson(True)
+    window.state.set_lesson_step(step_index("vit.photo"))
+    view = window.view("vit")
+    assert PAGES[view.pages.currentIndex()] == "photo"
+    qtbot.waitUntil(lambda: view.photo is not None, timeout=WAIT_MS)
+    assert view.photo_map.image is not None and view.photo_map.values is not None
+    view.lab.stop_training()

@@ -396,6 +396,8 @@ class ViTView(View):
         self.train_size.setCurrentIndex(max(0, self.train_size.findData(s.train_size)))
         for w in widgets:
             w.blockSignals(False)
+        # the page set from the state (a lesson step, a session) sent no currentChanged
+        self._ask_default_photo(self.pages.currentIndex())
         rollout = s.map == "rollout"  # the rollout mixes every layer and head
         self.layer.setEnabled(not rollout)
         self.head.setEnabled(not rollout)
