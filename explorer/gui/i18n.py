@@ -8,6 +8,9 @@ standard dialogs and buttons). Installing or removing a translator sends every w
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from PySide6 import QtCore
@@ -23,6 +26,35 @@ _current = DEFAULT_LANGUAGE
 
 def translations_dir() -> Path:
     return resource_path("translations")
+
+
+def _lrelease() -> list[str]:
+    found = Path(sys.executable).parent / "pyside6-lrelease"
+    if found.exists():
+        return [str(found)]
+    on_path = shutil.which("pyside6-lrelease")
+    return [on_path] if on_path else [sys.executable, "-m", "PySide6.scripts.pyside_tool", "lrelease"]
+
+
+def compile_if_stale(code: str) -> None:
+    """From a source checkout the compiled ``.qm`` is a build output (git ignores it): a fresh
+    clone has none, and after a pull it is older than its ``.ts``. Then the window opened in
+    English without a word (trial 7 N1), or in English for the newest texts. Compile it here
+    (pyside6-lrelease, ~0.2 s, once); a bundle ships its ``.qm`` and no ``.ts``."""
+    if getattr(sys, "frozen", False):  # sys.executable is the app itself: never run it
+        return
+    ts = translations_dir() / f"explorer_{code}.ts"
+    qm = ts.with_suffix(".qm")
+    if not ts.is_file() or (qm.is_file() and qm.stat().st_mtime >= ts.stat().st_mtime):
+        return
+    try:
+        subprocess.run(_lrelease() + [str(ts), "-qm", str(qm)], capture_output=True, timeout=60, check=True)
+    except (OSError, subprocess.SubprocessError) as error:
+        print(
+            f"explorer: could not compile {ts.name} ({error}); run ./dev or "
+            "packaging/update_translations.py --no-lupdate",
+            file=sys.stderr,
+        )
 
 
 def normalise(code: str | None) -> str:
@@ -54,6 +86,7 @@ def set_language(code: str | None) -> bool:
     _installed.clear()
     ok = True
     if code != DEFAULT_LANGUAGE:
+        compile_if_stale(code)
         ours = QtCore.QTranslator(app)
         if ours.load(f"explorer_{code}", str(translations_dir())):
             app.installTranslator(ours)
