@@ -64,7 +64,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
     Step(
         "heads",
         QT_TRANSLATE_NOOP("Lesson", "Split into heads"),
-        "Q → [Q₁ | Q₂ | … | Q_h],  d_k = d / h",
+        "Q → [Q₀ | Q₁ | … | Qₕ₋₁],  d_k = d / h",
         QT_TRANSLATE_NOOP(
             "Lesson",
             "The columns of Q, K and V are cut into h equal groups, one per "
@@ -159,7 +159,7 @@ ATTENTION_STEPS: tuple[Step, ...] = (
     Step(
         "concat",
         QT_TRANSLATE_NOOP("Lesson", "Concatenate the heads"),
-        "Z = [z⁽¹⁾ | z⁽²⁾ | … | z⁽ʰ⁾]",
+        "Z = [z⁽⁰⁾ | z⁽¹⁾ | … | z⁽ʰ⁻¹⁾]",
         QT_TRANSLATE_NOOP(
             "Lesson",
             "The outputs of all heads are placed side by side, giving back "
