@@ -59,6 +59,12 @@ class SteadyText(QtWidgets.QWidget):
         super().resizeEvent(event)
         self._fit()
 
+    def showEvent(self, event) -> None:
+        # a label of a hidden box asks no one when its text or font changes (Qt posts the
+        # layout request to a visible parent only): its lines were cut when the page showed
+        super().showEvent(event)
+        self._fit()
+
     def _fit(self) -> None:
         width = max(50, self.width())
         height = self.label.heightForWidth(width) if self.label.text() else 0
