@@ -65,3 +65,16 @@ def test_a_click_places_the_cursor_and_tab_selects_the_whole_text(qtbot, make_wi
         dock, QtGui.QFocusEvent(QtCore.QEvent.Type.FocusIn, QtCore.Qt.FocusReason.TabFocusReason)
     )
     assert dock.selectedText() == OTHER and dock.cursorPosition() == len(OTHER)
+
+
+def test_select_all_then_type_replaces_the_text(qtbot, make_window):
+    """A selection made without a click (Ctrl+A, selectAll): the key replaces it, as in any
+    field; moving the cursor to the end first had appended to the old sentence."""
+    w = make_window(AttentionConfig(sentence=LONG), size=(1024, 768))
+    for field in fields(w):
+        w.state.set_config(w.state.config.with_(sentence=OTHER))
+        QtWidgets.QApplication.processEvents()
+        field.selectAll()
+        qtbot.keyClicks(field, "attention")
+        assert field.text() == "attention"
+        qtbot.waitUntil(lambda: w.state.config.sentence == "attention", timeout=WAIT_MS)

@@ -715,7 +715,8 @@ class TypeAtEnd(QtCore.QObject):
             kind = event.type()
             if kind in self.KEYS:
                 self.armed = False
-                watched.end(False)
+                if not watched.hasSelectedText():  # a selection (select all): the key replaces it
+                    watched.end(False)
             elif kind in self.PLACED:
                 self.armed = False
             elif kind == QtCore.QEvent.Type.FocusIn and event.reason() in (
