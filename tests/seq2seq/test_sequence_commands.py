@@ -134,7 +134,7 @@ def test_translate_with_the_shipped_attention_model(tmp_path):
         (("length-curve", "--out", "/nonexistent/c.json"), "the folder /nonexistent does not exist"),
         (("length-curve", "--steps", "-3", "--out", "c.json"), "--steps must be from 1 to 1,000,000, not -3"),
         (("length-curve", "--from", "absent.json", "--out", "c.json"), "absent.json is not a length-curve result"),
-        (("length-curve", "--shipped", "--task", "copy", "--out", "c.json"), "is not a length-curve result"),
+        (("length-curve", "--shipped", "--task", "copy", "--out", "c.json"), "no length-curve result is shipped for the task copy (shipped: compound-fr)"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path, monkeypatch, capsys):
