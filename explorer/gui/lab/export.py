@@ -6,14 +6,27 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui
 
 from explorer.appstate.lab import LabState
+from explorer.gui.core_text import error_text
 from explorer.gui.heatmap import Style
 from explorer.gui.heatmap.figure import paint_figure
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import CurvesPicture
 from explorer.gui.lab.training import TrainingContent
 from explorer.gui.views.base import FigureSource, NothingToExport, ViewContext
+from explorer.seq2seq import LabError
 
 CURVES_SIZE = QtCore.QSize(1100, 420)
+
+
+def shown_or_computed(shown, shown_request, request, cannot: str):
+    """What the tab shows, when it answers ``request``; else computed now (an export asked for a
+    tab never opened, or not up to date). ``cannot``: the tab's translated "Cannot …: {0}"."""
+    if shown is not None and shown_request == request:
+        return shown
+    try:
+        return request.compute()
+    except LabError as exc:
+        raise NothingToExport(cannot.format(error_text(exc))) from None
 
 
 def training_curves(

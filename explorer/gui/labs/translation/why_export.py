@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from PySide6 import QtCore
 
-from explorer.gui.core_text import error_text
 from explorer.gui.heatmap import Figure
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import CurvesPicture
-from explorer.gui.views.base import FigureSource, NothingToExport, ViewContext
-from explorer.seq2seq import LabError
+from explorer.gui.lab.export import shown_or_computed
+from explorer.gui.views.base import FigureSource, ViewContext
 
 TAB = "why_attention"
 MAPS_SIZE = QtCore.QSize(1200, 600)
@@ -26,16 +25,12 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
 
     def maps():
         view = context.view(TAB)
-        req = lab.request()
-        if view is not None and view.shown is not None and view.shown_request == req:
-            shown = view.shown
-        else:  # a tab never opened (or not up to date) computes it now: it was asked for
-            try:
-                shown = req.compute()
-            except LabError as exc:
-                raise NothingToExport(
-                    translate("WhyAttention", "Cannot translate this: {0}").format(error_text(exc))
-                ) from None
+        shown = shown_or_computed(
+            None if view is None else view.shown,
+            None if view is None else view.shown_request,
+            lab.request(),
+            translate("WhyAttention", "Cannot translate this: {0}"),
+        )
         panels = [
             why.map_panel(shown.fixed, translate("WhyAttention", "one fixed C")),
             why.map_panel(shown.attention, translate("WhyAttention", "with attention: αᵢⱼ")),

@@ -7,11 +7,9 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui import theme
-from explorer.gui.core_text import error_text
 from explorer.gui.i18n import translate
-from explorer.gui.lab.export import training_curves
-from explorer.gui.views.base import FigureSource, NothingToExport, ViewContext
-from explorer.seq2seq import LabError
+from explorer.gui.lab.export import shown_or_computed, training_curves
+from explorer.gui.views.base import FigureSource, ViewContext
 
 TAB = "local"
 EXPORT_SIZE = QtCore.QSize(1000, 760)
@@ -69,15 +67,12 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
     def windows():
         view = context.view(TAB)
         req = lstate.request()
-        if view is not None and view.compared is not None and view.compared_request == req:
-            compared = view.compared
-        else:  # a tab never opened (or not up to date) computes it now: it was asked for
-            try:
-                compared = req.compute()
-            except LabError as exc:
-                raise NothingToExport(
-                    translate("LocalWindow", "Cannot translate this: {0}").format(error_text(exc))
-                ) from None
+        compared = shown_or_computed(
+            None if view is None else view.compared,
+            None if view is None else view.compared_request,
+            req,
+            translate("LocalWindow", "Cannot translate this: {0}"),
+        )
         shown = list(zip((compared.global_, compared.local), titles(compared, req)))
         return WindowsPicture(shown, lstate.settings.step, theme.look(context.state)), EXPORT_SIZE
 
