@@ -221,6 +221,7 @@ class Classroom(QtCore.QObject):
         self.state = window.state
         self._before: dict = {}  # what presentation mode changed, to put back when it ends
         self.sheet: ShortcutSheet | None = None
+        self._lesson_watched = None  # the lesson panel whose question hands us the keys
         self._ahead = QtCore.QTimer(self, singleShot=True, interval=AHEAD_MS)
         self._ahead.timeout.connect(self._build_ahead)
         self._build_actions()
@@ -483,6 +484,9 @@ class Classroom(QtCore.QObject):
         self._check(self.act_lesson, s.lesson_visible)
         if not s.lesson_visible:
             return
+        if self._lesson_watched is not self.lesson:  # built just now
+            self._lesson_watched = self.lesson
+            self.lesson.question.letting_go.connect(self.focus_stage)
         self.window.show_notes()  # a panel built just now shows the result's notes too
         self._style_lesson()  # a panel built just now: its formula's size
         s.set_tab(STEPS[s.lesson_step].tab)  # the step's own tab (a lab's step is on its tab)

@@ -234,6 +234,43 @@ def test_an_answer_then_the_next_step_keeps_the_keyboard(qtbot, projector):
     assert QtWidgets.QApplication.focusWidget() is w.sentence_bar.sentence
 
 
+def test_an_answer_then_the_next_step_never_hands_the_focus_to_a_text_field(qtbot, projector):
+    """Trial 7 N3: the keys stayed with the stage, but on the way Qt handed the focus to the
+    Sentence field as the answer's button hid (QPushButton -> QLineEdit) and the classroom
+    bounced it back: any field that acts on focus-in would act. Every question step, its
+    question answered with a click, then →: no focus change ever lands in a text field."""
+    w = projector
+    w.state.set_language("zh_CN")
+    w.state.predict.set_enabled(True)
+    landed: list[tuple[str, str, str]] = []
+
+    def record(old, new) -> None:
+        if isinstance(new, TEXT_FIELDS) or isinstance(new.parentWidget() if new else None, TEXT_FIELDS):
+            landed.append((w.state.lesson_step_id, type(old).__name__, type(new).__name__))
+
+    app = QtWidgets.QApplication.instance()
+    app.focusChanged.connect(record)
+    try:
+        asked = 0
+        for index, step in enumerate(STEPS[:-1]):
+            if step.tab != "pipeline":
+                continue
+            w.state.set_lesson_step(index)
+            w.classroom.focus_stage()
+            settle(qtbot, w)
+            if w.state.predict.question() is None:
+                continue
+            answer(qtbot, w)
+            asked += 1
+            press(qtbot, w, QtCore.Qt.Key.Key_Right)
+            settle(qtbot, w)
+            assert w.state.lesson_step == index + 1, step.id
+    finally:
+        app.focusChanged.disconnect(record)
+    assert asked >= 3  # the walk met questions of both kinds
+    assert not landed, landed
+
+
 def test_training_keeps_the_keyboard_with_the_stage(qtbot, projector):
     """Translation → Train from scratch → Train: the button disables itself while the model
     learns, and Qt handed the keyboard to the next widget of the tab chain."""

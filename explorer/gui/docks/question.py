@@ -41,6 +41,11 @@ def _coloured(text: str, colour: str) -> str:
 class QuestionPanel(QtWidgets.QWidget):
     """The question, the choices (or a hint to click a key), Reveal, and the answer."""
 
+    # a button of it that holds the focus is about to hide (the next step, Reveal, new
+    # choices): the classroom takes the keys to the stage first, or Qt would hand them down
+    # the tab chain, to the Sentence field with its text selected
+    letting_go = QtCore.Signal()
+
     def __init__(self, context, parent=None):
         super().__init__(parent)
         self.context = context
@@ -137,9 +142,11 @@ class QuestionPanel(QtWidgets.QWidget):
         prediction = self.state.predict
         question = prediction.question()
         self.toggle.setChecked(prediction.enabled)  # said back to the state: the same, no event
-        self.setVisible(question is not None)
         if question is None:
+            self._let_go_of_the_keys(self)
+            self.setVisible(False)
             return
+        self.setVisible(True)
         prompt = lesson_text(question.prompt).format(query=self.query_token())
         label = self.tr("Predict:")
         status = self._answer_text()
@@ -149,11 +156,14 @@ class QuestionPanel(QtWidgets.QWidget):
         # revealed, the buttons have done their work (the words say the class's answer): their
         # row goes, and the answer fits the lesson column without its scroll bar
         for button in (*self.choice_buttons, self.reveal_button):
+            if prediction.revealed:
+                self._let_go_of_the_keys(button)
             button.setVisible(not prediction.revealed)
 
     def _show_choices(self, labels: list[str]) -> None:
         if [b.text() for b in self.choice_buttons] != labels:
             for button in self.choice_buttons:  # gone now, not when the event loop deletes them
+                self._let_go_of_the_keys(button)
                 self.choices_row.removeWidget(button)
                 button.hide()
                 button.deleteLater()
@@ -168,6 +178,12 @@ class QuestionPanel(QtWidgets.QWidget):
         for index, button in enumerate(self.choice_buttons):
             button.setChecked(prediction.choice == index)
             button.setEnabled(not prediction.revealed)
+
+    def _let_go_of_the_keys(self, going: QtWidgets.QWidget) -> None:
+        """Before ``going`` hides: if the focus is in it, ask for it elsewhere (letting_go)."""
+        focus = QtWidgets.QApplication.focusWidget()
+        if focus is not None and (focus is going or going.isAncestorOf(focus)) and going.isVisible():
+            self.letting_go.emit()
 
     def _answer_text(self) -> str:
         prediction = self.state.predict
