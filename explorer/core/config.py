@@ -30,6 +30,9 @@ DEVICES = ("auto", "cpu", "cuda", "mps")  # and "cuda:N" for the N-th GPU
 # The encoder's position table ends here; longer inputs are cut and the trace says so.
 MAX_TOKENS = 512
 MAX_RANDOM_D_MODEL = 4096
+# Below this τ a row's scaled scores can pass float32's range and be clamped to one value,
+# which turns the one-hot softmax τ → 0 should give into a uniform one.
+MIN_TEMPERATURE = 1e-6
 # Bounds of the whole numbers a user types, so a 30-digit one is refused in words instead of
 # overflowing inside torch: a seed as a spin box holds it, a mask far beyond any input's length.
 MAX_SEED = 2**31 - 1
@@ -103,7 +106,7 @@ class AttentionConfig:
         if not self.sentence.strip():
             raise ConfigError.of("config.sentence_empty")
         t = self.temperature
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t <= 0:
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t < MIN_TEMPERATURE:
             raise ConfigError.of("config.temperature", value=t)
         if self.heads is not None and (not _is_int(self.heads) or self.heads < 1):
             raise ConfigError.of("config.heads", value=self.heads)

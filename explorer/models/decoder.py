@@ -12,6 +12,7 @@ embeddings and the LM head); the attention of every layer is the engine's staged
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import threading
@@ -258,6 +259,8 @@ class DecoderWeights:
             target=_convert_rest, args=(weakref.ref(self),), name="decoder-float32", daemon=True
         )
         self._converting = thread
+        _CONVERTING[:] = [(t, closed) for t, closed in _CONVERTING if t.is_alive()]
+        _CONVERTING.append((thread, self._closed))
         thread.start()
         return thread
 
@@ -492,6 +495,25 @@ def rope_tables(
     theta = angles(torch.arange(n, device=device), omega)
     cos, sin = cos_sin(theta, config.rope.cos_sin_factor())
     return theta, cos, sin
+
+
+# Every conversion thread started and the event that stops it. A daemon thread still inside torch
+# when the interpreter finalizes aborts the process ("terminate called without an active
+# exception", exit 134) after a command has written its result: each is stopped after its
+# layer and joined at exit.
+_CONVERTING: list[tuple[threading.Thread, threading.Event]] = []
+
+
+def stop_conversions() -> None:
+    """Stop every conversion thread after the layer it is converting, and wait for it."""
+    for _, closed in _CONVERTING:
+        closed.set()
+    for thread, _ in _CONVERTING:
+        thread.join()
+    _CONVERTING.clear()
+
+
+atexit.register(stop_conversions)
 
 
 def _convert_rest(store_ref: weakref.ref[DecoderWeights]) -> None:

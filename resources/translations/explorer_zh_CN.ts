@@ -719,9 +719,9 @@
         <translation>句子是空的：请至少输入一个词</translation>
     </message>
     <message>
-        <source>temperature must be a finite number above 0, not {value!r}</source>
+        <source>temperature must be a number of at least 0.000001, not {value!r}</source>
         <comment>config.temperature</comment>
-        <translation>温度必须是大于 0 的有限数，不能是 {value!r}</translation>
+        <translation>温度必须是不小于 0.000001 的数，不能是 {value!r}</translation>
     </message>
     <message>
         <source>heads must be a whole number of 1 or more, not {value!r}</source>

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from explorer.core.config import AttentionConfig, ConfigError, MaskSpec
+from explorer.core.config import MIN_TEMPERATURE, AttentionConfig, ConfigError, MaskSpec
 
 SENTENCE = "the cat sat on the mat because it was warm"
 
@@ -147,10 +147,16 @@ def test_random_weights_are_seeded(engine):
     assert a.tokens_key == SENTENCE.split()
 
 
-def test_tiny_temperature_stays_finite(engine):
-    t = engine.trace(rand_cfg(scale="temperature", temperature=1e-30))
+def test_the_smallest_temperature_stays_finite_and_one_hot(engine):
+    t = engine.trace(rand_cfg(scale="temperature", temperature=MIN_TEMPERATURE))
     for name in ("scaled", "weights", "output", "entropy"):
         assert np.all(np.isfinite(getattr(t, name))), name
+    # softmax(s / τ) near τ → 0: (nearly) all the weight on each row's largest score, shared by a
+    # repeated word's equal keys (a τ so small that the scaled scores were clamped to one value
+    # gave uniform rows)
+    expected = softmax(t.scores.astype(np.float64) / MIN_TEMPERATURE)
+    assert expected.max() == 1.0 and (expected < 1.0).any()  # one-hot rows and shared ones
+    np.testing.assert_allclose(t.weights, expected, atol=1e-5)
 
 
 @pytest.mark.parametrize(
@@ -161,6 +167,8 @@ def test_tiny_temperature_stays_finite(engine):
         (dict(temperature=-1.0), "temperature"),
         (dict(temperature=float("nan")), "temperature"),
         (dict(temperature=float("inf")), "temperature"),
+        (dict(temperature=MIN_TEMPERATURE / 2), "at least 0.000001"),
+        (dict(temperature=1e-45), "at least 0.000001"),
         (dict(mask="window:-1"), "0 or more"),
         (dict(mask="diagonal"), "not one of"),
         (dict(scoring="euclid"), "scoring"),

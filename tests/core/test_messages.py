@@ -108,7 +108,7 @@ def test_errors_carry_the_message_and_stay_english():
     with pytest.raises(ConfigError) as caught:
         AttentionConfig(temperature=-1.0)
     assert caught.value.message.key == "config.temperature"
-    assert str(caught.value) == "temperature must be a finite number above 0, not -1.0"
+    assert str(caught.value) == "temperature must be a number of at least 0.000001, not -1.0"
 
 
 def test_plain_text_errors_still_work_without_a_message():

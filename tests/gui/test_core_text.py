@@ -990,7 +990,7 @@ CASES = {
     ),
     "config.temperature": Case(
         lambda env: raised(lambda: AttentionConfig(temperature=0)),
-        "temperature must be a finite number above 0, not 0",
+        "temperature must be a number of at least 0.000001, not 0",
     ),
     "config.heads": Case(
         lambda env: raised(lambda: AttentionConfig(heads=0)),

@@ -5,6 +5,8 @@ the kept copies equal the stored values, and closing the store stops the thread.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -13,7 +15,7 @@ import pytest
 import torch
 
 from explorer.core.decoder_pass import logits, run_decoder
-from explorer.models.decoder import DecoderWeights, find_tensors
+from explorer.models.decoder import DecoderWeights, find_tensors, stop_conversions
 from explorer.models.loader import load_model, read_weights
 from tests.models import tiny_decoders as td
 from tests.models.test_decoders import ATTENTION_TOLERANCE, LOGIT_TOLERANCE, differences
@@ -121,3 +123,34 @@ def test_dropping_the_model_stops_the_thread(decoder_folders, monkeypatch):
     del model  # the thread holds the store only while it converts a layer
     thread.join(5)
     assert not thread.is_alive()
+
+
+
+def test_every_conversion_thread_is_stopped_and_joined(decoder_folders, monkeypatch):
+    model, counts = opened_unconverted(decoder_folders("llama", dtype=torch.bfloat16), monkeypatch, pause=0.2)
+    thread = model.weights.convert_in_background()
+    assert thread is not None and thread.is_alive()
+    stop_conversions()  # while the model is still held
+    assert not thread.is_alive() and not model.weights.converted
+    assert sum(counts.values()) <= 9  # at most the one layer it was converting
+
+
+def test_the_interpreter_stops_conversion_threads_before_it_exits(tmp_path):
+    """A command that exited while the thread was inside torch aborted (exit 134, "terminate
+    called without an active exception") about one run in five. A stand-in thread, registered
+    as a conversion is, records whether it was told to stop and waited for at exit."""
+    done = tmp_path / "stopped"
+    script = f"""
+import threading
+from explorer.models import decoder
+closed = threading.Event()
+def convert():
+    closed.wait()
+    open({str(done)!r}, "w").close()
+thread = threading.Thread(target=convert, daemon=True)
+decoder._CONVERTING.append((thread, closed))
+thread.start()
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert done.exists()  # without the exit hook the daemon thread dies waiting
