@@ -85,7 +85,9 @@ CONFIG = section(
         "CoreMessages", "the sentence is empty: type at least one word", "config.sentence_empty"
     ),
     QT_TRANSLATE_NOOP(
-        "CoreMessages", "temperature must be a number of at least 0.000001, not {value!r}", "config.temperature"
+        "CoreMessages",
+        "temperature must be a number of at least 0.000001, not {value!r}",
+        "config.temperature",
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages", "heads must be a whole number of 1 or more, not {value!r}", "config.heads"

@@ -106,7 +106,12 @@ class AttentionConfig:
         if not self.sentence.strip():
             raise ConfigError.of("config.sentence_empty")
         t = self.temperature
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t < MIN_TEMPERATURE:
+        if (
+            isinstance(t, bool)
+            or not isinstance(t, (int, float))
+            or not math.isfinite(t)
+            or t < MIN_TEMPERATURE
+        ):
             raise ConfigError.of("config.temperature", value=t)
         if self.heads is not None and (not _is_int(self.heads) or self.heads < 1):
             raise ConfigError.of("config.heads", value=self.heads)

@@ -125,7 +125,6 @@ def test_dropping_the_model_stops_the_thread(decoder_folders, monkeypatch):
     assert not thread.is_alive()
 
 
-
 def test_every_conversion_thread_is_stopped_and_joined(decoder_folders, monkeypatch):
     model, counts = opened_unconverted(decoder_folders("llama", dtype=torch.bfloat16), monkeypatch, pause=0.2)
     thread = model.weights.convert_in_background()
