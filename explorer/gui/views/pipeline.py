@@ -223,6 +223,10 @@ class PipelineView(View):
         self.pages.setCurrentWidget(self.chips_scroll if self.showing_tokens else self.scroll)
         self.canvas.set_visible(self._visible(), self._columns())
         self._fit_height()
+        # A minimum height lowered while the tokens page hid the scroll area asked no one to
+        # refit the canvas (Qt posts the request only to a visible parent), and one stage after
+        # it kept every stage's height: the scroll area refits now that it is shown.
+        QtCore.QCoreApplication.postEvent(self.scroll, QtCore.QEvent(QtCore.QEvent.Type.LayoutRequest))
 
     # -- state -----------------------------------------------------------------------------
     def on_state(self, event: str) -> None:
