@@ -90,8 +90,9 @@ DECODER_STEPS: tuple[Step, ...] = (
         QT_TRANSLATE_NOOP("Lesson", "head output → 0 before W_O"),
         QT_TRANSLATE_NOOP(
             "Lesson",
-            "The two previous-token heads of layer 0 are switched off (the buttons above the grid): "
-            "“u” falls from 54 % to 2 %. The induction heads can no longer find where the current "
+            "The two previous-token heads of layer 0 are switched off (the grid shows layer 1, "
+            "where the induction heads look; beside its buttons: “also off: 0.0, 0.1”): “u” falls "
+            "from 54 % to 2 %. The induction heads can no longer find where the current "
             "letter came before. Switch other heads off and on and watch the two bars.",
         ),
         tab="heads",

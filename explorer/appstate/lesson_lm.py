@@ -62,7 +62,10 @@ LM_STEPS: tuple[Step, ...] = (
             "Lesson",
             "A first-layer head learns to look at the token just before each position: its "
             "weights sit on the line just below the diagonal. It copies the previous token into "
-            "the position, so each position now also knows what came before it.",
+            "the position, so each position now also knows what came before it. Here it does so "
+            "over the probe's first half only (so its score, the mean over every row, is about "
+            "0.5): the induction head of the next step reads that copy only at a token's first "
+            "occurrence, and this small model learned to make it only there.",
         ),
         tab="lm",
         id="lm.previous_token",

@@ -3491,8 +3491,8 @@
         <translation>在 W_O 之前把头的输出 → 0</translation>
     </message>
     <message>
-        <source>The two previous-token heads of layer 0 are switched off (the buttons above the grid): “u” falls from 54 % to 2 %. The induction heads can no longer find where the current letter came before. Switch other heads off and on and watch the two bars.</source>
-        <translation>第 0 层的两个前一词元头被关闭了（网格上方的按钮）：“u”从 54 % 降到 2 %。归纳头再也找不到当前字母以前出现在哪里。再关闭、打开别的头，看两根条的变化。</translation>
+        <source>The two previous-token heads of layer 0 are switched off (the grid shows layer 1, where the induction heads look; beside its buttons: “also off: 0.0, 0.1”): “u” falls from 54 % to 2 %. The induction heads can no longer find where the current letter came before. Switch other heads off and on and watch the two bars.</source>
+        <translation>第 0 层的两个前一词元头被关闭了（网格显示的是归纳头所在的第 1 层；它的按钮旁写着“另外已关：0.0, 0.1”）：“u”从 54 % 降到 2 %。归纳头再也找不到当前字母以前出现在哪里。再关闭、打开别的头，看两根条的变化。</translation>
     </message>
     <message>
         <source>Language models: attention that writes</source>
@@ -3503,8 +3503,8 @@
         <translation>得分 = αᵢ,ᵢ₋₁ 的平均值</translation>
     </message>
     <message>
-        <source>A first-layer head learns to look at the token just before each position: its weights sit on the line just below the diagonal. It copies the previous token into the position, so each position now also knows what came before it.</source>
-        <translation>第一层的一个头学会看每个位置紧前面的那个词元：它的权重落在紧挨对角线下方的那条线上。它把前一个词元复制到当前位置，于是每个位置也知道了自己前面是什么。</translation>
+        <source>A first-layer head learns to look at the token just before each position: its weights sit on the line just below the diagonal. It copies the previous token into the position, so each position now also knows what came before it. Here it does so over the probe's first half only (so its score, the mean over every row, is about 0.5): the induction head of the next step reads that copy only at a token's first occurrence, and this small model learned to make it only there.</source>
+        <translation>第一层的一个头学会看每个位置紧前面的那个词元：它的权重落在紧挨对角线下方的那条线上。它把前一个词元复制到当前位置，于是每个位置也知道了自己前面是什么。这里它只在探针的前一半这样做（所以它的得分，即所有行的平均，约为 0.5）：下一步的归纳头只在一个词元第一次出现的地方读取这份副本，这个小模型也就只学会在那里做。</translation>
     </message>
     <message>
         <source>An induction head</source>

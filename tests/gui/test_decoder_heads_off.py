@@ -15,8 +15,10 @@ import pytest
 import torch
 from PySide6 import QtCore
 
+from explorer.appstate.lesson import STEPS
 from explorer.core.config import AttentionConfig
 from explorer.core.engine import Engine
+from explorer.gui.i18n import translate
 from explorer.gui.views.registry import Tab
 from tests.models.head_hooks import heads_off
 
@@ -213,8 +215,11 @@ def test_the_bundled_language_model_from_the_picker_and_its_lesson_track(qtbot, 
     u = next(c for c in answer.choices if c.token == "u")
     assert round(100 * u.probability) == 54 and round(100 * u.after) == 2  # as the step says
     assert "0.0, 0.1" in grid.switches.elsewhere.text()  # off in another layer than the one shown
+    said = STEPS[state.lesson_step].explanation  # the words point at the line the grid shows
+    assert f"“{grid.switches.elsewhere.text()}”" in said and "layer 1" in said
     state.set_language("zh_CN")
     qtbot.waitUntil(lambda: "关闭头" in grid.switches.label.text(), timeout=WAIT_MS)
+    assert f"“{grid.switches.elsewhere.text()}”" in translate("Lesson", said)
     assert picker.itemText(row_of(picker, "folder", folder)).startswith("语言模型：微型 GPT-2")
     assert "在 W_O 之前置零" in grid.next_tokens.mass.text()
     state.set_language("en")

@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 
 from explorer.lm.folders import CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, load_shipped, shipped_folder
@@ -59,3 +60,22 @@ def test_the_text_checkpoint_beats_the_bigram_on_held_out_text():
     text = load_shipped("text").record["report"]["text"]
     assert text["held_out_loss"] < text["bigram_held_out_loss"]
     assert text["train_loss"] < text["held_out_loss"]  # it also memorised: said in docs/benchmarks.md
+
+
+def test_the_previous_token_heads_copy_over_the_first_half_only_as_the_lesson_says():
+    """lm.previous_token's words: the line below the diagonal over the probe's first half, the
+    score (the mean over every row) about 0.5."""
+    from explorer.lm.trace import trace_ids
+    from explorer.lm.train import probe_for
+
+    shipped = load_shipped("induction")
+    report = shipped.record["report"]
+    probe = probe_for(shipped.vocab)
+    period = 24  # probe_for's: the symbols, then the same again
+    weights = trace_ids(shipped.model, probe[0].tolist()).weights[0]  # layer 0: [heads, n, n]
+    for _, head in report["previous_token_heads"]:
+        below = np.diagonal(weights[head], offset=-1)  # row i's weight on i − 1, rows 1 … n − 1
+        rows = np.arange(1, len(below) + 1)
+        assert below[rows < period].mean() > 0.9
+        assert below[rows > period].mean() < 0.2
+        assert 0.4 < report["scores"]["previous_token"][0][head] < 0.6
