@@ -9,13 +9,13 @@ import re
 
 import numpy as np
 import pytest
-from PySide6 import QtWidgets
+from PySide6 import QtGui, QtWidgets
 
 from explorer.appstate.lesson import STEPS
 from explorer.gui.labs.vision.figures import round_peak
 
-from .helpers import WAIT_MS
-from .test_labs_at_a_projector import present
+from .helpers import WAIT_MS, click_cell
+from .test_labs_at_a_projector import present, too_small
 
 STAGES = [s.stage for s in STEPS]
 
@@ -23,6 +23,12 @@ STAGES = [s.stage for s in STEPS]
 def english_left(text: str) -> list[str]:
     """Latin words of a Chinese text, but the formulas' names (s_c, M, T, x)."""
     return [w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in ("s_c",)]
+
+
+def plain(rich: str) -> str:
+    document = QtGui.QTextDocument()
+    document.setHtml(rich)
+    return document.toPlainText()
 
 
 def open_step(qtbot, window, stage: str):
@@ -48,7 +54,7 @@ def test_the_channel_marks_are_explained_beside_them(qtbot, window, language):
     for stage in ("vision_squeeze", "vision_excite", "vision_rescale"):
         view = open_step(qtbot, window, stage)
         page = view.channel_page
-        legend = page.legend.text()
+        legend = plain(page.legend.text())  # rich text: each part in a span kept on one line
         assert page.legend.isVisible(), stage
         headers = page.figure.figure.col_headers or []
         marks = {m for h in headers for m in "▲▼●" if m in h} if page.figure.isVisible() else {"▲", "▼"}
@@ -131,3 +137,51 @@ def test_the_residual_steps_channel_box_is_off_where_it_changes_nothing(qtbot, w
     view = open_step(qtbot, window, "vision_residual")
     assert page.channel.isEnabled() and len(page.figure.figure.shown()) == 6
     assert "Not used" not in page.channel.toolTip() and page.channel.toolTip()
+
+
+@pytest.mark.parametrize("language", ["zh_CN"])
+def test_a_click_the_step_asks_for_shows_its_arithmetic_on_a_projector(qtbot, window, language):
+    """The excite step says "click a bar to see one channel's numbers", the convolution step
+    "click a position to see its window": on a projector the arithmetic waited for the
+    Arithmetic button, so the click changed nothing in sight. It shows now; the next step
+    opens with its maps alone again."""
+    from PySide6 import QtCore
+
+    present(window, language)
+    view = open_step(qtbot, window, "vision_excite")
+    page = view.channel_page
+    assert not page.worked.isVisible() and view.worked_button.isVisible()
+    key = page.bars.bars.keys[5]
+    qtbot.mouseClick(page.bars, QtCore.Qt.MouseButton.LeftButton, pos=page.bars.bar_centre(key))
+    QtWidgets.QApplication.processEvents()
+    assert view.vision.channel == key and page.worked.isVisible() and view.worked_button.isChecked()
+    assert f"{key}" in page.worked.toPlainText()
+    view = open_step(qtbot, window, "vision_conv")
+    spatial = view.spatial_page
+    assert not spatial.worked.isVisible() and not view.worked_button.isChecked()
+    click_cell(qtbot, spatial.figure, spatial.figure.figure.shown()[0], 2, 5)
+    QtWidgets.QApplication.processEvents()
+    assert view.vision.position == (2, 5) and spatial.worked.isVisible()
+    view.worked_button.click()  # the button still hides it
+    assert not spatial.worked.isVisible()
+    assert too_small(view) == []
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_marked_weight_bar_is_labelled_with_its_channel(qtbot, window, language):
+    """The three largest weights sit in adjacent columns ~20 px wide: the third's channel
+    number was dropped ("2 6" under three blue bars). Each marked bar's label is drawn now,
+    none overlapping another on its line, all inside the chart."""
+    present(window, language)
+    view = open_step(qtbot, window, "vision_excite")
+    chart = view.channel_page.bars
+    drawn = chart.column_labels()
+    assert {key for key, *_ in drawn} == chart.bars.labelled, (drawn, chart.bars.labelled)
+    metrics = chart._metrics()
+    spans: dict[float, list[tuple[float, float]]] = {}
+    for _key, at, label in drawn:
+        spans.setdefault(at.y(), []).append((at.x(), at.x() + metrics.horizontalAdvance(label)))
+        assert at.y() + metrics.descent() <= chart.height() and at.x() >= 0, (label, at)
+    for line in spans.values():
+        line.sort()
+        assert all(a[1] < b[0] for a, b in zip(line, line[1:])), line

@@ -7,6 +7,7 @@ the selection to show, and listens to their signals; every number they show is t
 
 from __future__ import annotations
 
+import html
 import sys
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -91,7 +92,8 @@ def channel_legend(selected: bool, shown: int) -> str:
     ]
     if selected:
         parts.append(translate("VisionView", "● the channel you chose"))
-    return "  ·  ".join(parts)
+    # rich text: each part kept whole on its line (Chinese breaks between any two characters)
+    return "&nbsp; ·&nbsp; ".join(f"<span style='white-space:nowrap'>{html.escape(p)}</span>" for p in parts)
 
 
 class Placeholder(QtWidgets.QWidget):
@@ -284,6 +286,7 @@ class ChannelPage(StackedPage):
         # what the maps' ▲ ▼ ● and the bars' colours mean (trial 7: no student could say)
         self.legend = QtWidgets.QLabel()
         self.legend.setWordWrap(True)
+        self.legend.setTextFormat(QtCore.Qt.TextFormat.RichText)
         layout = QtWidgets.QVBoxLayout(self.content)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split, 1)
