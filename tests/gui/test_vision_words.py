@@ -123,6 +123,7 @@ def test_the_residual_steps_channel_box_is_off_where_it_changes_nothing(qtbot, w
     assert shown and all("channel" not in p.title and "通道 " not in p.title for p in shown)
     assert page.channel.isVisible() and not page.channel.isEnabled() and not page.channel_label.isEnabled()
     tip = page.channel.toolTip()
+    assert page.channel_label.toolTip() == tip
     if language == "zh_CN":
         assert re.search(r"[\u4e00-\u9fff]", tip) and not english_left(tip), tip
     else:

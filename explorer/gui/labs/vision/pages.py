@@ -394,7 +394,7 @@ class ResidualPage(StackedPage):
         used = vf.shows_one_channel(figure)
         for w in (self.channel_label, self.channel):
             w.setEnabled(used)
-        self.channel.setToolTip(
+        tip = (
             translate("VisionView", "The channel whose trunk, mask and product the lower row shows")
             if used
             else translate(
@@ -403,6 +403,8 @@ class ResidualPage(StackedPage):
                 "mode the page also shows one channel's maps.",
             )
         )
+        for w in (self.channel_label, self.channel):
+            w.setToolTip(tip)  # a disabled widget still shows its tooltip
         self.figure.set_figure(figure)
 
     def restyle(self, style: Style) -> None:
