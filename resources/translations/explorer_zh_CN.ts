@@ -6048,6 +6048,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>F″ = M_s·F′（通道平均）</translation>
     </message>
     <message>
+        <source>Each pooled map has its own colour bar: the mean reaches {0:.3g}, the max {1:.3g}. The convolution weighs each with its own kernel, so what counts is where each is bright.</source>
+        <translation>两张池化图各有自己的色条：平均值最高 {0:.3g}，最大值最高 {1:.3g}。卷积用各自的卷积核给两张图加权，所以要看的是每张图哪里亮。</translation>
+    </message>
+    <message>
         <source>T(x), mean</source>
         <translation>T(x)，通道平均</translation>
     </message>
@@ -6086,6 +6090,18 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>; {0} shows more</source>
         <translation>；{0} 的差别更明显</translation>
+    </message>
+    <message>
+        <source>▲ among the {0} largest weights s_c (blue bars)</source>
+        <translation>▲ 权重 s_c 最大的 {0} 个之一（蓝色柱）</translation>
+    </message>
+    <message>
+        <source>▼ among the {0} smallest (red bars)</source>
+        <translation>▼ 最小的 {0} 个之一（红色柱）</translation>
+    </message>
+    <message>
+        <source>● the channel you chose</source>
+        <translation>● 你选中的通道</translation>
     </message>
     <message>
         <source>probabilities</source>
@@ -6138,6 +6154,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>weights, sorted ({0})</source>
         <translation>权重，已排序（{0}）</translation>
+    </message>
+    <message>
+        <source>The channel whose trunk, mask and product the lower row shows</source>
+        <translation>下面一行显示这个通道的主干、掩膜和它们的乘积</translation>
+    </message>
+    <message>
+        <source>Not used on this step: its maps are means over all channels. Outside presentation mode the page also shows one channel&apos;s maps.</source>
+        <translation>这一步用不到：图中是所有通道的平均。退出演示模式后，本页还会显示单个通道的图。</translation>
     </message>
     <message>
         <source>Channel</source>

@@ -268,20 +268,37 @@ def focused(figure: Figure, names: tuple[str, ...]) -> Figure:
     return figure
 
 
+PEAKS = (1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0)  # × a power of ten
+
+
+def round_peak(value: float) -> float:
+    """The top of a colour scale for a map whose largest value is ``value``: the next of
+    PEAKS above it, so the bar's three labels (0, the middle, the top) are a few characters
+    wide and two bars side by side leave a projector's maps their room."""
+    if not value > 0 or not math.isfinite(value):
+        return 1.0
+    scale = 10.0 ** math.floor(math.log10(value))
+    top = next(m for m in PEAKS if m * scale >= value * (1 - 1e-9))
+    return float(f"{top * scale:.3g}")
+
+
 # -- spatial attention --------------------------------------------------------------------------------
 def spatial_figure(
     trace: VisionTrace, block: str, position, marks: tuple[str, ...] = (), accent: str = ACCENT
 ) -> Figure:
+    """The block's spatial attention stage by stage. The two pooled maps each have their own
+    0..peak and their own colour bar: on the max's scale the mean, a few times smaller, looked
+    flat (trial 7), and the convolution weighs each map with its own kernel anyway, so it is
+    each map's shape that decides where the model looks (``pooled_caption`` says so)."""
     st = trace.block(block).stages
     k = trace.config.kernel
-    pooled_hi = max(float(st["pooled_avg"].max()), float(st["pooled_max"].max()), 1e-6)
     out = st["output"].mean(axis=0)
     panels = [
         MatrixPanel(
             st["pooled_avg"],
             title=translate("VisionView", "avg over channels"),
             kind="weights",
-            levels=(0.0, pooled_hi),
+            levels=(0.0, round_peak(float(st["pooled_avg"].max()))),
             role="qk",
             name="pooled_avg",
         ),
@@ -289,7 +306,7 @@ def spatial_figure(
             st["pooled_max"],
             title=translate("VisionView", "max over channels"),
             kind="weights",
-            levels=(0.0, pooled_hi),
+            levels=(0.0, round_peak(float(st["pooled_max"].max()))),
             role="qk",
             name="pooled_max",
         ),
@@ -316,6 +333,16 @@ def spatial_figure(
         selection=position,
         marks={i: Mark(QtGui.QColor(accent)) for i, p in enumerate(panels) if p.name in marks},
     )
+
+
+def pooled_caption(trace: VisionTrace, block: str) -> str:
+    """Why the two pooled maps have a colour bar each: their scales differ."""
+    st = trace.block(block).stages
+    return translate(
+        "VisionView",
+        "Each pooled map has its own colour bar: the mean reaches {0:.3g}, the max {1:.3g}. The "
+        "convolution weighs each with its own kernel, so what counts is where each is bright.",
+    ).format(float(st["pooled_avg"].max()), float(st["pooled_max"].max()))
 
 
 # -- residual attention -------------------------------------------------------------------------------
@@ -360,6 +387,14 @@ def residual_figure(
         columns=3,
         marks={i: Mark(QtGui.QColor(accent)) for i, p in enumerate(panels) if p.name in marks},
     )
+
+
+RESIDUAL_MEANS = 3  # residual_figure's first row: the means over channels; the second: one channel
+
+
+def shows_one_channel(figure: Figure) -> bool:
+    """Whether a residual figure shows a chosen channel's maps (else only the means)."""
+    return any(i >= RESIDUAL_MEANS for i in figure.shown())
 
 
 # -- the variants side by side, and the probabilities as a strip ----------------------------------------

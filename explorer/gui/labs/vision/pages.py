@@ -7,6 +7,7 @@ the selection to show, and listens to their signals; every number they show is t
 
 from __future__ import annotations
 
+import html
 import sys
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -79,6 +80,20 @@ def flat_note(trace: VisionTrace, block: str) -> str:
     if other is not None and other != block:
         note += translate("VisionView", "; {0} shows more").format(other)
     return note
+
+
+def channel_legend(selected: bool, shown: int) -> str:
+    """What the channel maps' marks (▲ ▼ ●) and the bars' colours stand for; ``selected``:
+    a chosen channel is shown beside the top and bottom ones."""
+    edge = (shown - int(selected)) // 2
+    parts = [
+        translate("VisionView", "▲ among the {0} largest weights s_c (blue bars)").format(edge),
+        translate("VisionView", "▼ among the {0} smallest (red bars)").format(edge),
+    ]
+    if selected:
+        parts.append(translate("VisionView", "● the channel you chose"))
+    # rich text: each part kept whole on its line (Chinese breaks between any two characters)
+    return "&nbsp; ·&nbsp; ".join(f"<span style='white-space:nowrap'>{html.escape(p)}</span>" for p in parts)
 
 
 class Placeholder(QtWidgets.QWidget):
@@ -268,9 +283,14 @@ class ChannelPage(StackedPage):
         split.addWidget(self.worked)
         split.setStretchFactor(0, 5)
         split.setStretchFactor(1, 2)
+        # what the maps' ▲ ▼ ● and the bars' colours mean (trial 7: no student could say)
+        self.legend = QtWidgets.QLabel()
+        self.legend.setWordWrap(True)
+        self.legend.setTextFormat(QtCore.Qt.TextFormat.RichText)
         layout = QtWidgets.QVBoxLayout(self.content)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(split)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.legend)
         self.splitter = split
         self.bars.clicked.connect(self.channelClicked)
         self.figure.clicked.connect(self._on_figure_click)
@@ -296,6 +316,7 @@ class ChannelPage(StackedPage):
         self.channels = [s.channel for s in (vf.focus_channels(shown) if focus is not None else shown)]
         self.figure.set_figure(figure)
         self.worked.setHtml(html_text)
+        self.legend.setText(channel_legend(any(s.role == "selected" for s in shown), len(shown)))
 
     def restyle(self, style: Style) -> None:
         self.bars.set_style(style)
@@ -316,15 +337,21 @@ class SpatialPage(StackedPage):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         self.splitter = split
+        self.caption = QtWidgets.QLabel()  # why the pooled maps have a colour bar each
+        self.caption.setWordWrap(True)
         layout = QtWidgets.QVBoxLayout(self.content)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(split)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.caption)
         self.figure.clicked.connect(lambda _i, r, c: self.positionClicked.emit(r, c))
 
     def show_trace(self, trace, block, position, html_text, accent, marks=(), focus=None) -> None:
         figure = vf.spatial_figure(trace, block, position, marks, accent)
         self.figure.set_figure(figure if focus is None else vf.focused(figure, focus))
         self.worked.setHtml(html_text)
+        pooled = focus is None or bool({"pooled_avg", "pooled_max"} & set(focus))
+        self.caption.setText(vf.pooled_caption(trace, block))
+        self.caption.setVisible(pooled)
 
     def restyle(self, style: Style) -> None:
         self.figure.set_style(style)
@@ -360,7 +387,25 @@ class ResidualPage(StackedPage):
         self.channel.blockSignals(False)
         self.note.setVisible(focus is None)  # on a projector the lesson column says it
         figure = vf.residual_figure(trace, self.channel.value(), marks, accent, one_scale=focus is not None)
-        self.figure.set_figure(figure if focus is None else vf.focused(figure, focus))
+        if focus is not None:
+            figure = vf.focused(figure, focus)
+        # a projector's step shows the means over all channels: the box would change nothing
+        # on screen (trial 7), so it is off and says why
+        used = vf.shows_one_channel(figure)
+        for w in (self.channel_label, self.channel):
+            w.setEnabled(used)
+        tip = (
+            translate("VisionView", "The channel whose trunk, mask and product the lower row shows")
+            if used
+            else translate(
+                "VisionView",
+                "Not used on this step: its maps are means over all channels. Outside presentation "
+                "mode the page also shows one channel's maps.",
+            )
+        )
+        for w in (self.channel_label, self.channel):
+            w.setToolTip(tip)  # a disabled widget still shows its tooltip
+        self.figure.set_figure(figure)
 
     def restyle(self, style: Style) -> None:
         self.figure.set_style(style)

@@ -91,6 +91,7 @@ class VisionView(View):
         self._wanted: VisionRequest | None = None
         self._wanted_compare: tuple | None = None
         self._drawn: tuple[Picture, np.ndarray] | None = None  # the drawing's pixels, for the canvas
+        self._step: int | None = None  # the lesson step last applied
         self._build()
         context.worker.listen(CHANNEL, self._on_result)
         context.worker.listen(COMPARE_CHANNEL, self._on_compare)
@@ -194,9 +195,13 @@ class VisionView(View):
         p.backgroundChanged.connect(v.set_background)
         p.undoClicked.connect(v.undo_stroke)
         p.clearClicked.connect(v.clear_drawing)
-        self.channel_page.channelClicked.connect(v.select_channel)
+        self.channel_page.channelClicked.connect(
+            lambda c: (self._reveal_worked("channel"), v.select_channel(c))
+        )
         self.channel_page.placeholder.button.clicked.connect(lambda: v.set_variant("se"))
-        self.spatial_page.positionClicked.connect(self._on_position)
+        self.spatial_page.positionClicked.connect(
+            lambda r, c: (self._reveal_worked("spatial"), self._on_position(r, c))
+        )
         self.spatial_page.placeholder.button.clicked.connect(lambda: v.set_variant("cbam"))
         self.residual_page.channelChanged.connect(v.select_channel)
         self.residual_page.placeholder.button.clicked.connect(lambda: v.set_variant("residual"))
@@ -343,6 +348,9 @@ class VisionView(View):
         """A lesson step of this tab: its page, a model that has that attention, its panels framed."""
         step = STEPS[self.state.lesson_step]
         shows = SHOWS.get(step.stage) if self.state.lesson_visible and step.tab == self.TAB else None
+        if self.state.lesson_step != self._step:  # a new step opens as it was made: maps alone
+            self._step = self.state.lesson_step
+            self.worked_button.setChecked(False)
         self.shows = shows
         self.marks = shows.panels if shows is not None else ()
         if shows is not None:
@@ -608,6 +616,13 @@ class VisionView(View):
         self.picture_page.canvas.set_pixels(pixels)
 
     # -- the user's clicks -----------------------------------------------------------------------------------
+    def _reveal_worked(self, page: str) -> None:
+        """A click on a bar or a position shows its arithmetic, as the lesson step says
+        ("click a bar to see one channel's numbers"), on a projector too, where it waits for
+        the Arithmetic button (trial 7: a click there changed nothing in sight)."""
+        if self.focus(page) is not None and not self.worked_button.isChecked():
+            self.worked_button.setChecked(True)
+
     def _on_position(self, row: int, col: int) -> None:
         self.vision.select_position((row, col))
 
