@@ -3503,7 +3503,7 @@
         <translation>得分 = αᵢ,ᵢ₋₁ 的平均值</translation>
     </message>
     <message>
-        <source>A first-layer head learns to look at the token just before each position: its weights sit on the line just below the diagonal. It copies the previous token into the position, so each position now also knows what came before it. Here it does so over the probe's first half only (so its score, the mean over every row, is about 0.5): the induction head of the next step reads that copy only at a token's first occurrence, and this small model learned to make it only there.</source>
+        <source>A first-layer head learns to look at the token just before each position: its weights sit on the line just below the diagonal. It copies the previous token into the position, so each position now also knows what came before it. Here it does so over the probe&apos;s first half only (so its score, the mean over every row, is about 0.5): the induction head of the next step reads that copy only at a token&apos;s first occurrence, and this small model learned to make it only there.</source>
         <translation>第一层的一个头学会看每个位置紧前面的那个词元：它的权重落在紧挨对角线下方的那条线上。它把前一个词元复制到当前位置，于是每个位置也知道了自己前面是什么。这里它只在探针的前一半这样做（所以它的得分，即所有行的平均，约为 0.5）：下一步的归纳头只在一个词元第一次出现的地方读取这份副本，这个小模型也就只学会在那里做。</translation>
     </message>
     <message>
