@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer.core.config import (
@@ -122,6 +124,13 @@ OUT_OF_MEMORY = (
 )
 
 
+def staged(path: str) -> str:
+    """Where a file is written before it takes its name: its folder, its suffix (which says its
+    format), a name no one else uses."""
+    target = Path(path)
+    return str(target.with_name(f".{target.stem}.writing-{os.getpid()}{target.suffix}"))
+
+
 def trace_main(argv: list[str]) -> int:
     parser = Parser(
         prog="python -m explorer trace", description="Compute every attention stage and write it to a file."
@@ -177,17 +186,29 @@ def trace_main(argv: list[str]) -> int:
         if not is_out_of_memory(exc):
             raise
         fail(OUT_OF_MEMORY)
+    # All or nothing: each file is written beside its target; with two, both take their names
+    # only once both are written, so a failed second one leaves no new first one behind.
+    both = args.out is not None and args.html is not None
+    out, html = (staged(args.out) if both else args.out), (staged(args.html) if both else args.html)
     try:
-        if args.out is not None:
-            trace.save(args.out, selection)  # all or nothing: no partial file is left behind
-    except MemoryError:
-        fail(OUT_OF_MEMORY)
-    except NotFinite as exc:  # --dtype float16 beyond its range
-        fail(str(exc))
-    except OSError as exc:
-        fail(f"cannot write {args.out}: {exc.strerror or exc}")
-    if args.html is not None:
-        size = write_page_or_fail(args.html, trace.page(), args.language)
+        try:
+            if out is not None:
+                trace.save(out, selection)
+        except MemoryError:
+            fail(OUT_OF_MEMORY)
+        except NotFinite as exc:  # --dtype float16 beyond its range
+            fail(str(exc))
+        except OSError as exc:
+            fail(f"cannot write {args.out}: {exc.strerror or exc}")
+        if html is not None:
+            size = write_page_or_fail(html, trace.page(), args.language, shown=args.html)
+        if both:
+            os.replace(out, args.out)
+            os.replace(html, args.html)
+    finally:
+        if both:
+            for path in (out, html):
+                Path(path).unlink(missing_ok=True)
     if sys.stdout is not None:
         for notice in trace.notices:
             print(f"note: {notice}")

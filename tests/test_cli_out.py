@@ -63,3 +63,37 @@ def test_vision_into_a_missing_folder_as_a_process(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize("fails", ["page", "trace"])
+def test_a_failed_second_file_leaves_neither_new_file(fails, tmp_path, capsys, monkeypatch):
+    """``--out A.json --html B.html``: when one cannot be written (a full disk), exit 2 and both
+    paths hold what they held before (A.json was left written, fresh, when the page failed)."""
+    import errno
+
+    from explorer.core.trace import AttentionTrace
+    from explorer.web import html
+
+    def full_disk(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if fails == "page":
+        monkeypatch.setattr(html, "write_page", full_disk)
+    else:
+        monkeypatch.setattr(AttentionTrace, "save", full_disk)
+    out, page = tmp_path / "a.json", tmp_path / "b.html"
+    out.write_text("the old trace", encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        main([*COMMANDS["trace"], "--out", str(out), "--html", str(page)])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err == f"error: cannot write {page if fails == 'page' else out}: No space left on device\n"
+    assert out.read_text(encoding="utf-8") == "the old trace" and not page.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]  # no staged file left
+
+
+def test_both_files_are_written_under_their_names(tmp_path):
+    out, page = tmp_path / "a.json", tmp_path / "b.html"
+    assert main([*COMMANDS["trace"], "--out", str(out), "--html", str(page)]) in (0, None)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.html"]
+    assert out.read_text(encoding="utf-8").startswith("{") and "<html" in page.read_text(encoding="utf-8")

@@ -104,6 +104,11 @@ def load_weights(folder: Path, build) -> torch.nn.Module:
     try:
         model.load_state_dict(state)
     except RuntimeError as exc:
-        first = str(exc).strip().splitlines()[0]
-        raise CheckpointError.of("seq2seq.weights_misfit", weights=str(weights), detail=first) from None
+        # torch's first line only names the module ("Error(s) in loading state_dict for …:"):
+        # the line after it names the tensor that does not fit
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        detail = lines[1] if len(lines) > 1 else lines[0] if lines else type(exc).__name__
+        if len(detail) > 300:
+            detail = detail[:299] + "…"
+        raise CheckpointError.of("seq2seq.weights_misfit", weights=str(weights), detail=detail) from None
     return model.eval()

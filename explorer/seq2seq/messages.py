@@ -20,6 +20,16 @@ SEQ2SEQ = section(
     QT_TRANSLATE_NOOP(
         "CoreMessages", "{name} must be a whole number of 1 or more, not {value!r}", "seq2seq.not_positive"
     ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{name} is {value}, more than this lab's models use (at most {limit})",
+        "seq2seq.too_large",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "source_chars must be distinct single characters: entry {index} is {value!r}",
+        "seq2seq.source_chars",
+    ),
     QT_TRANSLATE_NOOP("CoreMessages", "unknown model settings: {keys}", "seq2seq.unknown_settings"),
     QT_TRANSLATE_NOOP(
         "CoreMessages", "the source text is empty: type a date such as {example!r}", "seq2seq.source_empty"

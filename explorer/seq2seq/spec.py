@@ -18,6 +18,8 @@ ATTENTIONS = ("soft", "hard", "sample")
 DEFAULT_SCORING = {"bahdanau": "additive", "luong": "general", "transformer": "scaled-dot"}
 # The longest generated date has 27 characters; the Transformer's position table ends here.
 MAX_SOURCE_CHARS = 40
+# No size of this lab's models comes near it (the largest width is 128).
+MAX_SIZE = 4096
 
 
 class LabError(MessageError, ValueError):
@@ -67,6 +69,11 @@ class ModelSpec:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise SpecError.of("seq2seq.not_positive", name=name, value=value)
+            if value > MAX_SIZE:  # a damaged config.json: refused before torch tries to allocate it
+                raise SpecError.of("seq2seq.too_large", name=name, value=value, limit=MAX_SIZE)
+        for index, char in enumerate(self.source_chars):
+            if not isinstance(char, str) or len(char) != 1 or char in self.source_chars[:index]:
+                raise SpecError.of("seq2seq.source_chars", index=index, value=char)
 
     @property
     def name(self) -> str:

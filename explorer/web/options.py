@@ -36,8 +36,9 @@ def check_outputs(out: str | None, html: str | None) -> None:
         check_out(html)
 
 
-def write_page_or_fail(path: str, page: Page, language: str) -> int:
-    """Write the page; a failure is one ``error:`` line and status 2. Returns its size in bytes."""
+def write_page_or_fail(path: str, page: Page, language: str, shown: str | None = None) -> int:
+    """Write the page; a failure is one ``error:`` line and status 2, naming ``shown`` (the path
+    the user gave, when ``path`` is where it is written first). Returns its size in bytes."""
     from explorer.web.html import write_page
 
     try:
@@ -47,5 +48,5 @@ def write_page_or_fail(path: str, page: Page, language: str) -> int:
     except MemoryError:
         fail("not enough memory to write the page")
     except OSError as exc:
-        fail(f"cannot write {path}: {exc.strerror or exc}")
+        fail(f"cannot write {shown or path}: {exc.strerror or exc}")
     raise AssertionError("unreachable")  # fail() exits

@@ -1834,6 +1834,16 @@
         <translation>{name} 必须是 1 或更大的整数，而不是 {value!r}</translation>
     </message>
     <message>
+        <source>{name} is {value}, more than this lab&apos;s models use (at most {limit})</source>
+        <comment>seq2seq.too_large</comment>
+        <translation>{name} 是 {value}，超过了这个实验室的模型所用的大小（最多 {limit}）</translation>
+    </message>
+    <message>
+        <source>source_chars must be distinct single characters: entry {index} is {value!r}</source>
+        <comment>seq2seq.source_chars</comment>
+        <translation>配置里的源字符必须是互不相同的单个字符：第 {index} 项是 {value!r}</translation>
+    </message>
+    <message>
         <source>unknown model settings: {keys}</source>
         <comment>seq2seq.unknown_settings</comment>
         <translation>未知的模型设置：{keys}</translation>

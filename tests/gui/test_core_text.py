@@ -1748,6 +1748,14 @@ CASES = {
     "seq2seq.not_positive": Case(
         lambda env: raised(lambda: ModelSpec(embed=0)), "embed must be a whole number of 1 or more, not 0"
     ),
+    "seq2seq.too_large": Case(
+        lambda env: raised(lambda: ModelSpec(hidden=10**12)),
+        "hidden is 1000000000000, more than this lab's models use (at most 4096)",
+    ),
+    "seq2seq.source_chars": Case(
+        lambda env: raised(lambda: ModelSpec(source_chars=("0", "ab"))),
+        "source_chars must be distinct single characters: entry 1 is 'ab'",
+    ),
     "seq2seq.unknown_settings": Case(
         lambda env: raised(lambda: ModelSpec.from_dict({"colour": 1, "size": 2})),
         "unknown model settings: colour, size",

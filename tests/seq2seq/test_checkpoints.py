@@ -75,7 +75,7 @@ def test_unusable_checkpoints_say_why(tmp_path):
     with pytest.raises(CheckpointError, match="cannot be read"):
         load_checkpoint(tmp_path / "ck")
     save_checkpoint(tmp_path / "ck", build_model(spec.with_(hidden=6)), spec, {})  # wrong shapes
-    with pytest.raises(CheckpointError, match="does not fit"):
+    with pytest.raises(CheckpointError, match=r"does not fit.*size mismatch for \w"):  # the tensor named
         load_checkpoint(tmp_path / "ck")
     config = tmp_path / "ck" / "config.json"
     config.write_text("{not json", encoding="utf-8")
@@ -113,3 +113,25 @@ def test_a_padded_batch_decodes_like_one_text_at_a_time(model, scoring):
         single = translate(example.source, model, scoring)
         assert single.output == output
         np.testing.assert_allclose(single.alignment, alignment, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "change,said",
+    [
+        ({"hidden": 10**12}, "hidden is 1000000000000, more than this lab's models use"),  # not allocated
+        ({"source_chars": ["ab"]}, "entry 0 is 'ab'"),  # read as <unk> with exit 0 before
+        ({"source_chars": ["0", "0"]}, "entry 1 is '0'"),
+    ],
+)
+def test_a_damaged_config_is_refused_in_one_line(tmp_path, change, said):
+    from explorer.seq2seq.build import build_model
+
+    spec = default_spec("bahdanau").with_(hidden=8, embed=4, attention_dim=4)
+    save_checkpoint(tmp_path / "ck", build_model(spec), spec, {})
+    config = tmp_path / "ck" / "config.json"
+    data = json.loads(config.read_text(encoding="utf-8"))
+    data["spec"].update(change)
+    config.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CheckpointError, match=said) as caught:
+        load_checkpoint(tmp_path / "ck")
+    assert "\n" not in str(caught.value)
