@@ -71,6 +71,16 @@ API = section(
     QT_TRANSLATE_NOOP(
         "CoreMessages", "{function}() has no option {names}: it takes {options}", "api.unknown_option"
     ),
+    QT_TRANSLATE_NOOP("CoreMessages", "{name} must be a path (text or a Path), not {kind}", "api.not_a_path"),
+    QT_TRANSLATE_NOOP("CoreMessages", "{name} must be True or False, not {value!r}", "api.not_a_flag"),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "view() shows what trace() or translate() returned, not {kind}",
+        "api.not_a_trace",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages", "head {value!r} is not one of the trace's heads, 0 to {last}", "api.head"
+    ),
 )
 register(API)
 
@@ -156,6 +166,29 @@ def _known_options(function: F) -> F:
     return typing.cast(F, checked)
 
 
+def _path(value: Any, name: str) -> str | None:
+    """A path argument as text (None stays None); anything else refused by name."""
+    if value is None:
+        return None
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value)
+    raise ExplorerError(Message.of("api.not_a_path", name=name, kind=type(value).__name__))
+
+
+def _flag(value: Any, name: str) -> bool:
+    """A True/False argument: the text "no" is not False, so it is refused, not taken as True."""
+    if type(value).__name__ in ("bool", "bool_"):
+        return bool(value)
+    raise ExplorerError(Message.of("api.not_a_flag", name=name, value=value))
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar (a loop over np.arange gives them) as the Python number it holds."""
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        return value.item()
+    return value
+
+
 _engine: Engine | None = None
 _engine_lock = threading.Lock()
 
@@ -213,19 +246,29 @@ def trace(
     from explorer.core.decoding import DecoderRequests
 
     with _refusing():
+        all_layers, strict_device = _flag(all_layers, "all_layers"), _flag(strict_device, "strict_device")
+        convert_weights = _flag(convert_weights, "convert_weights")
         config = AttentionConfig.from_dict(
             {
                 "sentence": sentence,
                 "query": "" if query is None else query,
                 "model": model,
-                "model_dir": None if model_dir is None else os.fspath(model_dir),
-                "layer": layer,
+                "model_dir": _path(model_dir, "model_dir"),
+                "layer": _plain(layer),
                 "device": device,
-                **options,
+                **{name: _plain(value) for name, value in options.items()},
             }
         )
+        next_tokens, generate, top_k = _plain(next_tokens), _plain(generate), _plain(top_k)
         asked = DecoderRequests.of(
-            next_tokens, generate, decoding, decoding_temperature, top_k, config.seed, ablate, ablation
+            next_tokens,
+            generate,
+            decoding,
+            _plain(decoding_temperature),
+            top_k,
+            config.seed,
+            ablate,
+            ablation,
         )
         result = _trace(config, strict_device, convert_weights, asked.next_tokens, asked.ablation)
         asked.answer(engine(), config, result)
@@ -272,12 +315,12 @@ def translate(
     with _refusing():
         from explorer.core.config import MAX_SEED
 
+        seed = _plain(seed)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise ExplorerError(Message.of("config.seed", limit=MAX_SEED, value=seed))
         from explorer.seq2seq.translate import translate as lab_translate
 
-        where = None if checkpoint is None else os.fspath(checkpoint)
-        return lab_translate(source, model, scoring, attention, seed, where)
+        return lab_translate(source, model, scoring, attention, seed, _path(checkpoint, "checkpoint"))
 
 
 @_known_options
@@ -317,7 +360,9 @@ def vision(
 
         try:
             if checkpoint is not None:
-                stem = os.fspath(checkpoint).removesuffix(".safetensors").removesuffix(".json")
+                stem = (
+                    (_path(checkpoint, "checkpoint") or "").removesuffix(".safetensors").removesuffix(".json")
+                )
                 network, _ = load_checkpoint(stem)
             else:
                 network, _ = load_shipped_vit() if model == "vit" else load_shipped(model or "cbam")
@@ -374,6 +419,11 @@ class View:
         from explorer.web.language import check_language
 
         with _refusing():
+            if not callable(getattr(traced, "page", None)):
+                raise ExplorerError(Message.of("api.not_a_trace", kind=type(traced).__name__))
+            head, heads = _plain(head), getattr(traced, "heads", None)
+            if isinstance(heads, int) and (type(head) is not int or not 0 <= head < heads):
+                raise ExplorerError(Message.of("api.head", value=head, last=heads - 1))
             self.page = traced.page(head)
             self.language = check_language(language)
 
@@ -387,7 +437,7 @@ class View:
         from explorer.web import write_page
 
         with _refusing():
-            write_page(os.fspath(path), self.page, self.language)
+            write_page(_path(path, "path") or "", self.page, self.language)
 
 
 def view(traced: AttentionTrace | TranslationTrace, language: str = "en", head: int = 0) -> View:

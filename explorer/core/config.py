@@ -58,6 +58,8 @@ class MaskSpec:
 
     @classmethod
     def parse(cls, text: str) -> MaskSpec:
+        if text is not None and not isinstance(text, str):  # a number from a script or a file
+            raise ConfigError.of("config.mask_malformed", text=repr(text))
         text = (text or "none").strip().lower()
         if text in MASK_KINDS and text not in SIZED_MASKS:
             return cls(text)

@@ -2089,6 +2089,26 @@
         <translation>{function}() 没有选项 {names}：它接受 {options}</translation>
     </message>
     <message>
+        <source>{name} must be a path (text or a Path), not {kind}</source>
+        <comment>api.not_a_path</comment>
+        <translation>{name} 必须是路径（文本或 Path），不能是 {kind}</translation>
+    </message>
+    <message>
+        <source>{name} must be True or False, not {value!r}</source>
+        <comment>api.not_a_flag</comment>
+        <translation>{name} 必须是 True 或 False，不能是 {value!r}</translation>
+    </message>
+    <message>
+        <source>view() shows what trace() or translate() returned, not {kind}</source>
+        <comment>api.not_a_trace</comment>
+        <translation>view() 显示的是 trace() 或 translate() 返回的结果，不能是 {kind}</translation>
+    </message>
+    <message>
+        <source>head {value!r} is not one of the trace&apos;s heads, 0 to {last}</source>
+        <comment>api.head</comment>
+        <translation>头 {value!r} 不是这个结果里的头（0 到 {last}）</translation>
+    </message>
+    <message>
         <source>{name}: {count} attention weights are not finite (NaN or infinity); a page shows finite numbers only</source>
         <comment>web.not_finite</comment>
         <translation>{name}：有 {count} 个注意力权重不是有限数（NaN 或无穷大）；网页只显示有限的数</translation>

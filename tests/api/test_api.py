@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from contextlib import redirect_stderr
@@ -133,6 +134,37 @@ def test_unknown_options_and_wrong_types_are_refused():
         explorer.trace("a b", scoring="cosin")
     with pytest.raises(explorer.ExplorerError, match="sentence and query must be text"):
         explorer.trace(42)
+
+
+@pytest.mark.parametrize(
+    "call,said",
+    [
+        (lambda: explorer.trace("a b", mask=3), "mask '3' is not one of"),  # was an AttributeError
+        (lambda: explorer.trace("a b", model_dir=123), "model_dir must be a path (text or a Path), not int"),
+        (lambda: explorer.translate("9 mai 2018", checkpoint=123), "checkpoint must be a path"),
+        (lambda: explorer.vision(generate=1, checkpoint=4.5), "checkpoint must be a path"),
+        (lambda: explorer.trace("a b", all_layers="no"), "all_layers must be True or False, not 'no'"),
+        (lambda: explorer.trace("a b", strict_device=1), "strict_device must be True or False"),
+        (lambda: explorer.view("a b"), "view() shows what trace() or translate() returned, not str"),
+        (lambda: explorer.view(None), "not NoneType"),
+    ],
+)
+def test_arguments_of_the_wrong_kind_are_refusals_not_python_errors(call, said):
+    """docs/api.md: every refusal is one ExplorerError; these escaped as AttributeError or TypeError
+    from deep inside, or were taken as True (engineer trial 8, B3)."""
+    with pytest.raises(explorer.ExplorerError, match=re.escape(said)):
+        call()
+
+
+def test_numpy_numbers_are_taken_as_the_numbers_they_hold_and_a_view_checks_its_head():
+    t = explorer.trace("a b c", layer=np.int64(1), heads=np.int64(4), all_layers=False)
+    assert (t.layer, t.heads) == (1, 4)  # "layer must be 0 or more, not np.int64(1)" before
+    sharp = explorer.trace("a b c", scale="temperature", temperature=np.float32(0.5), all_layers=False)
+    assert sharp.config.temperature == 0.5
+    assert explorer.view(t, head=np.int64(3))._repr_html_()
+    for head in (4, -1, 1.5):
+        with pytest.raises(explorer.ExplorerError, match="is not one of the trace's heads, 0 to 3"):
+            explorer.view(t, head=head)
 
 
 def test_translate_is_the_commands_translation(tmp_path):

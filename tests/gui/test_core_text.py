@@ -185,6 +185,12 @@ ALLOWED_LATIN = [
     "h",
     "k",
     "convert_weights=True",  # the Python API's own arguments (explorer/api.py)
+    "True",
+    "False",
+    "Path",
+    "view()",
+    "trace()",
+    "translate()",
     "all_layers=False",
     "generate=",
     ".html",
@@ -2027,6 +2033,20 @@ CASES = {
         "translate() has no option task: it takes source, model, scoring, attention, seed, checkpoint",
     ),
     "api.vision_source": Case(lambda env: raised(lambda: explorer.vision()), "generate=SEED: one of the two"),
+    "api.not_a_path": Case(
+        lambda env: raised(lambda: explorer.trace("a b", model_dir=7)),
+        "model_dir must be a path (text or a Path), not int",
+    ),
+    "api.not_a_flag": Case(
+        lambda env: raised(lambda: explorer.trace("a b", all_layers="no")), "all_layers must be True or False"
+    ),
+    "api.not_a_trace": Case(
+        lambda env: raised(lambda: explorer.view("a b")), "view() shows what trace() or translate() returned"
+    ),
+    "api.head": Case(
+        lambda env: raised(lambda: explorer.view(explorer.trace("a b", all_layers=False), head=12)),
+        "head 12 is not one of the trace's heads, 0 to 11",
+    ),
     "api.generate_seed": Case(
         lambda env: raised(lambda: explorer.vision(generate=-1)),
         "generate=-1: a picture's seed is a whole number",
