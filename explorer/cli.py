@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer.core.config import (
@@ -21,7 +19,7 @@ from explorer.core.config import (
 from explorer.core.trace import ALL_STAGES, TRACE_DTYPES, TraceSelection
 from explorer.failing import EXIT_BAD_INPUT, Parser, check_out_file, fail
 from explorer.finite import NotFinite
-from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail
+from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail, written_together
 
 if TYPE_CHECKING:
     from explorer.core.decoding import DecoderRequests
@@ -124,13 +122,6 @@ OUT_OF_MEMORY = (
 )
 
 
-def staged(path: str) -> str:
-    """Where a file is written before it takes its name: its folder, its suffix (which says its
-    format), a name no one else uses."""
-    target = Path(path)
-    return str(target.with_name(f".{target.stem}.writing-{os.getpid()}{target.suffix}"))
-
-
 def trace_main(argv: list[str]) -> int:
     parser = Parser(
         prog="python -m explorer trace", description="Compute every attention stage and write it to a file."
@@ -186,11 +177,7 @@ def trace_main(argv: list[str]) -> int:
         if not is_out_of_memory(exc):
             raise
         fail(OUT_OF_MEMORY)
-    # All or nothing: each file is written beside its target; with two, both take their names
-    # only once both are written, so a failed second one leaves no new first one behind.
-    both = args.out is not None and args.html is not None
-    out, html = (staged(args.out) if both else args.out), (staged(args.html) if both else args.html)
-    try:
+    with written_together(args.out, args.html) as (out, html):  # all or nothing
         try:
             if out is not None:
                 trace.save(out, selection)
@@ -202,13 +189,6 @@ def trace_main(argv: list[str]) -> int:
             fail(f"cannot write {args.out}: {exc.strerror or exc}")
         if html is not None:
             size = write_page_or_fail(html, trace.page(), args.language, shown=args.html)
-        if both:
-            os.replace(out, args.out)
-            os.replace(html, args.html)
-    finally:
-        if both:
-            for path in (out, html):
-                Path(path).unlink(missing_ok=True)
     if sys.stdout is not None:
         for notice in trace.notices:
             print(f"note: {notice}")

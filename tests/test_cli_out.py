@@ -65,13 +65,15 @@ def test_vision_into_a_missing_folder_as_a_process(tmp_path):
     assert (tmp_path / "x.json").exists()
 
 
-@pytest.mark.parametrize("fails", ["page", "trace"])
-def test_a_failed_second_file_leaves_neither_new_file(fails, tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("command", ["trace", "translate"])
+@pytest.mark.parametrize("fails", ["page", "result"])
+def test_a_failed_second_file_leaves_neither_new_file(command, fails, tmp_path, capsys, monkeypatch):
     """``--out A.json --html B.html``: when one cannot be written (a full disk), exit 2 and both
     paths hold what they held before (A.json was left written, fresh, when the page failed)."""
     import errno
 
     from explorer.core.trace import AttentionTrace
+    from explorer.seq2seq.trace import TranslationTrace
     from explorer.web import html
 
     def full_disk(*args, **kwargs):
@@ -80,20 +82,21 @@ def test_a_failed_second_file_leaves_neither_new_file(fails, tmp_path, capsys, m
     if fails == "page":
         monkeypatch.setattr(html, "write_page", full_disk)
     else:
-        monkeypatch.setattr(AttentionTrace, "save", full_disk)
+        monkeypatch.setattr(AttentionTrace if command == "trace" else TranslationTrace, "save", full_disk)
     out, page = tmp_path / "a.json", tmp_path / "b.html"
-    out.write_text("the old trace", encoding="utf-8")
+    out.write_text("the old result", encoding="utf-8")
     with pytest.raises(SystemExit) as exit_:
-        main([*COMMANDS["trace"], "--out", str(out), "--html", str(page)])
+        main([*COMMANDS[command], "--out", str(out), "--html", str(page)])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert err == f"error: cannot write {page if fails == 'page' else out}: No space left on device\n"
-    assert out.read_text(encoding="utf-8") == "the old trace" and not page.exists()
+    assert out.read_text(encoding="utf-8") == "the old result" and not page.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]  # no staged file left
 
 
-def test_both_files_are_written_under_their_names(tmp_path):
+@pytest.mark.parametrize("command", ["trace", "translate"])
+def test_both_files_are_written_under_their_names(command, tmp_path):
     out, page = tmp_path / "a.json", tmp_path / "b.html"
-    assert main([*COMMANDS["trace"], "--out", str(out), "--html", str(page)]) in (0, None)
+    assert main([*COMMANDS[command], "--out", str(out), "--html", str(page)]) in (0, None)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.html"]
     assert out.read_text(encoding="utf-8").startswith("{") and "<html" in page.read_text(encoding="utf-8")

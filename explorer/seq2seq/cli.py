@@ -21,7 +21,7 @@ from explorer.failing import Parser, check_out, check_out_file, fail
 from explorer.finite import NotFinite
 from explorer.lab.command import EXIT_CANCELLED, EXIT_HELP, check_learning_rate, check_seed, refuse_divergence
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError
-from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail
+from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail, written_together
 
 
 def say(line: str) -> None:
@@ -205,15 +205,16 @@ def translate_main(argv: list[str]) -> int:
         trace = translate(args.source, args.model, args.scoring, args.attention, args.seed, args.checkpoint)
     except (LabError, NotFinite) as exc:
         fail(str(exc))
-    try:
-        if args.out is not None:
-            trace.save(args.out)
-    except NotFinite as exc:
-        fail(str(exc))
-    except OSError as exc:
-        fail(f"cannot write {args.out}: {exc.strerror or exc}")
-    if args.html is not None:
-        size = write_page_or_fail(args.html, trace.page(), args.language)
+    with written_together(args.out, args.html) as (out, html):  # all or nothing
+        try:
+            if out is not None:
+                trace.save(out)
+        except NotFinite as exc:
+            fail(str(exc))
+        except OSError as exc:
+            fail(f"cannot write {args.out}: {exc.strerror or exc}")
+        if html is not None:
+            size = write_page_or_fail(html, trace.page(), args.language, shown=args.html)
     for notice in trace.notices:
         say(f"note: {notice}")
     if args.html is not None:

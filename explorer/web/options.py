@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from explorer.failing import check_out, fail
@@ -34,6 +37,29 @@ def check_outputs(out: str | None, html: str | None) -> None:
         if Path(html).suffix.lower() not in (".html", ".htm"):
             fail(f"--html {html!r}: the file name must end in .html")
         check_out(html)
+
+
+@contextmanager
+def written_together(out: str | None, html: str | None) -> Iterator[tuple[str | None, str | None]]:
+    """Where a command writes its --out and --html files: with both, beside their targets (same
+    folder, same suffix), and renamed to them only when the block ends without an error (fail()
+    included); otherwise removed, so a failed second file leaves no new first one behind."""
+    if out is None or html is None:
+        yield out, html
+        return
+    staged = tuple(_staged(path) for path in (out, html))
+    try:
+        yield staged
+        os.replace(staged[0], out)
+        os.replace(staged[1], html)
+    finally:
+        for path in staged:
+            Path(path).unlink(missing_ok=True)
+
+
+def _staged(path: str) -> str:
+    target = Path(path)
+    return str(target.with_name(f".{target.stem}.writing-{os.getpid()}{target.suffix}"))
 
 
 def write_page_or_fail(path: str, page: Page, language: str, shown: str | None = None) -> int:
