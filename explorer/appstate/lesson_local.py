@@ -86,10 +86,12 @@ LOCAL_STEPS: tuple[Step, ...] = (
         "σ = D / 2",
         QT_TRANSLATE_NOOP(
             "Lesson",
-            "D sets how much the window sees. Move the slider: the same trained weights read "
-            "through a narrower or a wider window. Too narrow, and a p_t slightly off misses the "
-            "right word; wider, and local attention becomes more like global attention, and costs "
-            "as much.",
+            "D sets how much the window sees. Move the slider: the same weights, trained with "
+            "D = 3, read through a narrower or a wider window; this text comes out right at D = 3 "
+            "and 4. Narrower (1, 2), and a p_t slightly off misses the word it needs: the model "
+            "writes on past the end. Wider (5 and up), and the weights meet words they never "
+            "learned to weigh: wrong again. A window as wide as the text is global attention, "
+            "costs as much, and must be trained that wide.",
         ),
         tab=TAB,
         id="local.width",

@@ -3437,8 +3437,8 @@
         <translation>窗口宽度 D</translation>
     </message>
     <message>
-        <source>D sets how much the window sees. Move the slider: the same trained weights read through a narrower or a wider window. Too narrow, and a p_t slightly off misses the right word; wider, and local attention becomes more like global attention, and costs as much.</source>
-        <translation>D 决定窗口能看到多少。拖动滑块：同一组训练好的权重透过更窄或更宽的窗口来读。太窄时，p_t 稍有偏差就会错过正确的词；更宽时，局部注意力越来越像全局注意力，代价也一样高。</translation>
+        <source>D sets how much the window sees. Move the slider: the same weights, trained with D = 3, read through a narrower or a wider window; this text comes out right at D = 3 and 4. Narrower (1, 2), and a p_t slightly off misses the word it needs: the model writes on past the end. Wider (5 and up), and the weights meet words they never learned to weigh: wrong again. A window as wide as the text is global attention, costs as much, and must be trained that wide.</source>
+        <translation>D 决定窗口能看到多少。拖动滑块：同一组按 D = 3 训练的权重，透过更窄或更宽的窗口来读；这段文字在 D = 3 和 4 时写对。更窄（1、2）时，p_t 稍有偏差就会错过它需要的词：模型一直写过了结尾。更宽（5 及以上）时，权重会遇到它从没学过如何加权的词：又写错了。和整段文字一样宽的窗口就是全局注意力，代价一样高，而且必须按那么宽来训练。</translation>
     </message>
     <message>
         <source>Watch the window learn to slide</source>

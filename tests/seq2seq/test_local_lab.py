@@ -14,6 +14,7 @@ from explorer.seq2seq.local_lab import (
     DEFAULTS,
     WindowPair,
     compare_windows,
+    shipped_pair,
     train_window_pair,
     window_measure,
     window_pairs,
@@ -134,3 +135,18 @@ def test_a_comparison_replaced_after_its_global_trace_decodes_no_local_one(train
 def test_cuda_asked_for_without_one_trains_on_the_cpu_and_says_so():
     result = train_window_pair(PAIR, replace(TINY, device="cuda", steps=1, eval_every=1))
     assert result.device == "cpu" and result.notices and "CUDA" in str(result.notices[0])
+
+
+def test_the_width_step_says_what_the_shipped_model_writes_at_each_d():
+    """lesson step local.width: trained with D = 3, right at 3 and 4 on the tab's text; past the
+    end narrower, wrong wider (it said "wider, and it becomes more like global attention")."""
+    from explorer.appstate.local_window import DEFAULT_SOURCE, SHIPPED_WINDOW
+
+    models = shipped_pair(WindowPair(local="local-p-ours", task="copy-twice"))
+    assert SHIPPED_WINDOW == 3
+    for d in range(1, 9):
+        compared = compare_windows(models, "copy-twice", DEFAULT_SOURCE, d)
+        assert compared.global_.exact
+        assert compared.local.exact == (d in (3, 4)), d
+        if d < 3:
+            assert compared.local.steps_past_truth() > 0, d
