@@ -80,7 +80,8 @@ class _Idle(QtCore.QObject):
         self.timer = QtCore.QTimer(self, interval=IDLE_CHECK_MS)
         self.timer.timeout.connect(self._check)
         self.app = app
-        self.watching = False  # the application's input is watched (a lab widget is on show)
+        self.watching = False  # the calm is counted (a lab widget is on show)
+        self.filtering = False  # the application's input is watched
         self.done = False
 
     def add(self, widget: QtWidgets.QWidget) -> None:
@@ -105,17 +106,27 @@ class _Idle(QtCore.QObject):
         return False
 
     def _watch(self, on: bool) -> None:
+        """Count the calm (on) or wait for a lab widget's next Show (off)."""
         if on == self.watching:
             return
         self.watching = on
         self.calm_ms = 0.0
         if on:
             self.last = time.perf_counter()
-            self.app.installEventFilter(self)
             self.timer.start()
         else:
             self.timer.stop()
-            self.app.removeEventFilter(self)
+            self._filter(False)
+
+    def _filter(self, on: bool) -> None:
+        """The application's events through ``eventFilter`` (a Python call for every event:
+        about 1,000 in the turn that builds a lab's plots, hence not before that turn is over)."""
+        if on != self.filtering:
+            self.filtering = on
+            if on:
+                self.app.installEventFilter(self)
+            else:
+                self.app.removeEventFilter(self)
 
     def _check(self) -> None:
         now = time.perf_counter()
@@ -129,6 +140,9 @@ class _Idle(QtCore.QObject):
             return
         if late_ms > LONG_TURN_MS:
             self.calm_ms = 0.0
+            return
+        if not self.filtering:  # the lab's opening is over: input from now on puts it off
+            self._filter(True)
             return
         self.calm_ms += IDLE_CHECK_MS
         if self.calm_ms >= CALM_MS:
