@@ -72,7 +72,7 @@ class _Idle(QtCore.QObject):
     timer, nothing watching the application's events (a window that never opens a lab never
     pays the warm-up's ~140 MB)."""
 
-    def __init__(self, app: QtWidgets.QApplication):
+    def __init__(self, app: QtCore.QCoreApplication):
         super().__init__(app)
         self.widgets: list[QtWidgets.QWidget] = []
         self.calm_ms = 0.0
@@ -172,8 +172,11 @@ def warm_up_when_idle(widget: QtWidgets.QWidget) -> None:
     if started():
         return
     _watchers[:] = [w for w in _watchers if shiboken6.isValid(w) and w.waiting()]
+    app = QtWidgets.QApplication.instance()
+    if app is None:
+        return
     if not _watchers:
-        _watchers.append(_Idle(QtWidgets.QApplication.instance()))
+        _watchers.append(_Idle(app))
     _watchers[0].add(widget)
 
 
