@@ -60,6 +60,18 @@ def test_a_window_that_never_shows_a_lab_never_warms_up(qtbot, fresh):
     qtbot.waitUntil(lambda: fresh == [1], timeout=5000)
 
 
+def test_the_window_warms_up_when_a_lab_is_opened(qtbot, fresh, window):
+    """The real window: calm on its text tabs for three times the calm, no warm-up; the
+    Translation lab opened (as a lesson's lab step opens it), it starts."""
+    assert window.state.tab not in window.state.labs
+    turns(900)
+    window.state.set_tab("pipeline")
+    turns(900)
+    assert fresh == []
+    window.state.set_tab("translation")
+    qtbot.waitUntil(lambda: fresh == [1], timeout=10_000)
+
+
 def test_leaving_the_labs_tab_puts_the_warm_up_off(qtbot, fresh):
     tabs = QtWidgets.QTabWidget()
     qtbot.addWidget(tabs)
