@@ -1,11 +1,12 @@
 """The first run's slow start, paid before Train is pressed.
 
 Making torch's first optimiser imports torch._dynamo and about 830 modules with it (measured
-2–5 s on two cores, more when they are busy); the first step after it costs nothing more. A
-lab's window calls ``warm_up()`` when its training page is built, so that cost does not come
-between the Train button and the first step (explorer.gui.lab.warm adds the window's own slow
-imports in front). The imports run on a thread of their own: the interpreter lock is shared
-with the window's thread meanwhile, every few milliseconds.
+2–5 s on two cores, more when they are busy) and ~140 MB of resident memory; the first step
+after it costs nothing more. The window calls ``warm_up()`` once a lab's page has been on show
+a calm moment (explorer.gui.lab.warm, which adds the window's own slow imports in front), so
+that cost does not come between the Train button and the first step, and a window that never
+opens a lab never pays it. The imports run on a thread of their own: the interpreter lock is
+shared with the window's thread meanwhile, every few milliseconds.
 """
 
 from __future__ import annotations

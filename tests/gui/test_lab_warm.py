@@ -1,5 +1,5 @@
-"""The labs' warm-up starts once the window has been calm a moment after start-up, before anyone
-opens a lab; input or a busy window puts it off."""
+"""The labs' warm-up starts once a lab's page is on show and the window has been calm a moment;
+input or a busy window puts it off, and a window that never shows a lab never makes it."""
 
 import importlib
 import threading
@@ -41,6 +41,51 @@ def test_the_warm_up_starts_when_the_window_is_calm(qtbot, fresh):
     qtbot.waitUntil(lambda: fresh == [1], timeout=5000)
     turns(400)
     assert fresh == [1]  # once
+
+
+def test_a_window_that_never_shows_a_lab_never_warms_up(qtbot, fresh):
+    """The warm-up costs every process ~140 MB (torch._dynamo's imports): it waits until a lab's
+    page is on show. Before, a calm window started it whatever tab was open."""
+    tabs = QtWidgets.QTabWidget()
+    qtbot.addWidget(tabs)
+    tabs.addTab(QtWidgets.QLabel("text"), "text")
+    labs = LabsPage([QtWidgets.QLabel("lab")])
+    tabs.addTab(labs, "labs")
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    turns(900)  # three times the calm, the labs' tab never opened
+    assert fresh == [] and not labs.isVisible()
+    assert not warm._watchers[0].timer.isActive()  # nothing ticks while no lab is on show
+    tabs.setCurrentIndex(1)  # the labs' tab opened: it starts once the window is calm
+    qtbot.waitUntil(lambda: fresh == [1], timeout=5000)
+
+
+def test_the_window_warms_up_when_a_lab_is_opened(qtbot, fresh, window):
+    """The real window: calm on its text tabs for three times the calm, no warm-up; the
+    Translation lab opened (as a lesson's lab step opens it), it starts."""
+    assert window.state.tab not in window.state.labs
+    turns(900)
+    window.state.set_tab("pipeline")
+    turns(900)
+    assert fresh == []
+    window.state.set_tab("translation")
+    qtbot.waitUntil(lambda: fresh == [1], timeout=10_000)
+
+
+def test_leaving_the_labs_tab_puts_the_warm_up_off(qtbot, fresh):
+    tabs = QtWidgets.QTabWidget()
+    qtbot.addWidget(tabs)
+    tabs.addTab(QtWidgets.QLabel("text"), "text")
+    tabs.addTab(LabsPage([QtWidgets.QLabel("lab")]), "labs")
+    tabs.show()
+    for _ in range(4):  # the labs' tab on show 0.2 s at a time: never 0.3 s
+        tabs.setCurrentIndex(1)
+        turns(200)
+        tabs.setCurrentIndex(0)
+        turns(400)
+        assert fresh == []
+    tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: fresh == [1], timeout=5000)
 
 
 def test_input_puts_the_warm_up_off(qtbot, fresh):

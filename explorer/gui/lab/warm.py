@@ -5,11 +5,11 @@ GUI thread at start-up (explorer.gui.app_setup.import_plotting), since two threa
 PySide6's enum types at once failed; here it only happens for a process that did not start
 that way. Torch's first optimiser costs 2–5 s (explorer.lab.warm_up): ``warm_up_labs()`` makes
 it once, on a thread of its own, so Train starts at once: ``warm_up_when_idle(widget)`` starts it
-when the window has been calm a moment after start-up (no input, no long turn of the event
-loop: the import shares the interpreter lock with the window's thread); a lab's tab built
-before that waits for the same calm (started at once, its imports doubled the time of the
-first keystrokes on the tab). A run started meanwhile waits for it on its own thread; one
-started before it does the imports itself. The GUI
+once a lab's page is on show and the window has been calm a moment (no input, no long turn of
+the event loop: the import shares the interpreter lock with the window's thread; started at
+once, its imports doubled the time of the first keystrokes on the tab). Not at start-up: it
+costs ~140 MB of resident memory, which a window that never opens a lab never pays. A run
+started meanwhile waits for it on its own thread; Train pressed before it starts it. The GUI
 thread's garbage collections are held meanwhile (walking the imports' ~100,000 new objects
 took it 60 ms of CPU at a time), then those objects are frozen: they live as long as the
 window. The warm-up thread also imports what numpy loads lazily on a first call the curves
@@ -67,33 +67,82 @@ INPUT = {
 
 
 class _Idle(QtCore.QObject):
-    """Starts the labs' warm-up once the window it watches has been calm for ``CALM_MS``."""
+    """Starts the labs' warm-up once one of the lab widgets it watches has been on show and the
+    window calm for ``CALM_MS``. Until one is shown it only waits for their own Show events: no
+    timer, nothing watching the application's events (a window that never opens a lab never
+    pays the warm-up's ~140 MB)."""
 
-    def __init__(self, widget: QtWidgets.QWidget):
-        super().__init__(widget)
-        self.widget = widget
+    def __init__(self, app: QtCore.QCoreApplication):
+        super().__init__(app)
+        self.widgets: list[QtWidgets.QWidget] = []
         self.calm_ms = 0.0
         self.last = time.perf_counter()
         self.timer = QtCore.QTimer(self, interval=IDLE_CHECK_MS)
         self.timer.timeout.connect(self._check)
-        self.app = QtWidgets.QApplication.instance()
-        self.app.installEventFilter(self)
-        self.timer.start()
+        self.app = app
+        self.watching = False  # the calm is counted (a lab widget is on show)
+        self.filtering = False  # the application's input is watched
+        self.done = False
+
+    def add(self, widget: QtWidgets.QWidget) -> None:
+        self.widgets = [w for w in self.widgets if shiboken6.isValid(w)]
+        if widget in self.widgets:
+            return
+        self.widgets.append(widget)
+        widget.installEventFilter(self)
+        if widget.isVisible():
+            self._watch(True)
+
+    def shown(self) -> bool:
+        """One of the lab widgets is on show."""
+        return any(shiboken6.isValid(w) and w.isVisible() for w in self.widgets)
 
     def eventFilter(self, obj, event) -> bool:
-        if event.type() in INPUT:
+        kind = event.type()
+        if kind in INPUT:
             self.calm_ms = 0.0
+        elif kind == QtCore.QEvent.Type.Show and obj in self.widgets and not self.done:
+            self._watch(True)
         return False
+
+    def _watch(self, on: bool) -> None:
+        """Count the calm (on) or wait for a lab widget's next Show (off)."""
+        if on == self.watching:
+            return
+        self.watching = on
+        self.calm_ms = 0.0
+        if on:
+            self.last = time.perf_counter()
+            self.timer.start()
+        else:
+            self.timer.stop()
+            self._filter(False)
+
+    def _filter(self, on: bool) -> None:
+        """The application's events through ``eventFilter`` (a Python call for every event:
+        about 1,000 in the turn that builds a lab's plots, hence not before that turn is over)."""
+        if on != self.filtering:
+            self.filtering = on
+            if on:
+                self.app.installEventFilter(self)
+            else:
+                self.app.removeEventFilter(self)
 
     def _check(self) -> None:
         now = time.perf_counter()
         late_ms = (now - self.last) * 1e3 - IDLE_CHECK_MS
         self.last = now
-        if started():  # a lab's tab started it meanwhile
+        if started():  # a lab's tab (or Train) started it meanwhile
             self.stop()
             return
-        if not self.widget.window().isVisible() or late_ms > LONG_TURN_MS:
+        if not self.shown():  # back to a tab without labs: wait for the next Show
+            self._watch(False)
+            return
+        if late_ms > LONG_TURN_MS:
             self.calm_ms = 0.0
+            return
+        if not self.filtering:  # the lab's opening is over: input from now on puts it off
+            self._filter(True)
             return
         self.calm_ms += IDLE_CHECK_MS
         if self.calm_ms >= CALM_MS:
@@ -101,23 +150,34 @@ class _Idle(QtCore.QObject):
             warm_up_labs()
 
     def stop(self) -> None:
-        self.timer.stop()
-        self.app.removeEventFilter(self)
+        self.done = True
+        self._watch(False)
+        for widget in self.widgets:
+            if shiboken6.isValid(widget):
+                widget.removeEventFilter(self)
+        self.widgets.clear()
+
+    def waiting(self) -> bool:
+        return not self.done
 
 
 _watchers: list[_Idle] = []
 
 
 def warm_up_when_idle(widget: QtWidgets.QWidget) -> None:
-    """The labs' warm-up, once ``widget``'s window is shown and has been calm a moment; one
-    watcher per window (each sees every event of the application while it waits)."""
+    """The labs' warm-up, once ``widget`` (a lab's page, or a part of one) is on show and the
+    window has been calm a moment; not before: a window that never shows a lab never makes it.
+    One watcher for every such widget (while one is on show it sees every event of the
+    application)."""
     if started():
         return
-    window = widget.window()
-    _watchers[:] = [w for w in _watchers if shiboken6.isValid(w) and w.timer.isActive()]
-    if any(shiboken6.isValid(w.widget) and w.widget.window() is window for w in _watchers):
+    _watchers[:] = [w for w in _watchers if shiboken6.isValid(w) and w.waiting()]
+    app = QtWidgets.QApplication.instance()
+    if app is None:
         return
-    _watchers.append(_Idle(widget))
+    if not _watchers:
+        _watchers.append(_Idle(app))
+    _watchers[0].add(widget)
 
 
 def _window_imports() -> None:
