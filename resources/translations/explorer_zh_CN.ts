@@ -5071,6 +5071,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>每个输出字符（上）与它关注的源字符（下）</translation>
     </message>
     <message>
+        <source>{kind}, layer {layer}, head {head}</source>
+        <translation>{kind}，第 {layer} 层，头 {head}</translation>
+    </message>
+    <message>
+        <source>&amp;change…</source>
+        <translation>更改(&amp;C)…</translation>
+    </message>
+    <message>
         <source>&amp;Date</source>
         <translation>日期(&amp;D)</translation>
     </message>
@@ -5145,6 +5153,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>The head whose stages are shown</source>
         <translation>显示哪个头的各个阶段</translation>
+    </message>
+    <message>
+        <source>Fold the pickers into one line</source>
+        <translation>把选择器收成一行</translation>
     </message>
     <message>
         <source>The answer below is still the one for “{text}”.</source>
@@ -5335,8 +5347,16 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>没有对齐分数：这段文字并不完全符合生成的日期格式之一，因此不知道哪些字符表示年、月、日。</translation>
     </message>
     <message>
-        <source>Looks at the right field for {pct} % of the digits ({hits} of {n}).</source>
-        <translation>{pct}% 的数字看向了正确的字段（{n} 个中的 {hits} 个）。</translation>
+        <source>{hits} of {n} digits look at their field: {pct} %.</source>
+        <translation>{pct}% 的数字（{n} 个中 {hits} 个）看向本字段。</translation>
+    </message>
+    <message>
+        <source>{digits} looks one character right: the encoder reads both ways, so that state holds it too.</source>
+        <translation>{digits}：权重落在数字右边一格；编码器双向读取，那个状态也含这个数字。</translation>
+    </message>
+    <message>
+        <source>{digits} looks one character right: self-attention mixed the digit into that state too.</source>
+        <translation>{digits}：权重落在数字右边一格；自注意力已把这个数字混入那个状态。</translation>
     </message>
     <message>
         <source>“{digit}” (step {step}, {field}) is padded: no source character spells it; the model read it from “{looked}”.</source>
@@ -5401,14 +5421,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Ambiguous: {a} ({a_order}, as the models were trained) or {b} ({b_order}).</source>
         <translation>有歧义：{a}（{a_order}，模型训练时的读法）或 {b}（{b_order}）。</translation>
-    </message>
-    <message>
-        <source>{digits}: the weight sits one character right of the digit written; the encoder reads both ways, so that state holds the digit too.</source>
-        <translation>{digits}：权重落在所写数字右边一个字符上；编码器双向读取，那个状态也含有这个数字。</translation>
-    </message>
-    <message>
-        <source>{digits}: the weight sits one character right of the digit written; self-attention has mixed the digit into that state too.</source>
-        <translation>{digits}：权重落在所写数字右边一个字符上；自注意力已把这个数字混入那个状态。</translation>
     </message>
     <message>
         <source>Step {i} writes “{out}” with the query {q}; its largest weight, {w:.2f}, is on “{src}” (source {top}).</source>
@@ -6453,6 +6465,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>一个固定的 C</translation>
     </message>
     <message>
+        <source>alignment: {score:.0%} of the words look at their source word</source>
+        <translation>对齐：{score:.0%} 的词看向自己的源词</translation>
+    </message>
+    <message>
         <source>{model} ({params:,} parameters)</source>
         <translation>{model}（{params:,} 个参数）</translation>
     </message>
@@ -6467,10 +6483,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>true: {text}</source>
         <translation>正确译文：{text}</translation>
-    </message>
-    <message>
-        <source>alignment score {score:.0%}</source>
-        <translation>对齐得分 {score:.0%}</translation>
     </message>
     <message>
         <source>Cannot translate this: {0}</source>

@@ -175,9 +175,10 @@ def score_report(trace: TranslationTrace) -> tuple[str, list[str]]:
         ), []
     report = digit_report(trace.alignment, trace.example)
     hits = sum(d.hit for d in report)
-    head = translate(
-        "Translation", "Looks at the right field for {pct} % of the digits ({hits} of {n})."
-    ).format(pct=round(100 * trace.alignment_score), hits=hits, n=len(report))
+    # one line beside the answer at a projector, saying what the per cent counts
+    head = translate("Translation", "{hits} of {n} digits look at their field: {pct} %.").format(
+        pct=round(100 * trace.alignment_score), hits=hits, n=len(report)
+    )
     misses = []
     source = shown(trace.source_tokens)
     for d in report:
@@ -305,17 +306,16 @@ def shift_notices(trace: TranslationTrace) -> list[str]:
     if not steps:
         return []
     digits = " ".join(f"“{trace.output_tokens[i]}”" for i in steps)
+    # short: read whole beside the answer at a projector, under the score's line
     if trace.is_gru:
         text = translate(
             "Translation",
-            "{digits}: the weight sits one character right of the digit written; the encoder reads "
-            "both ways, so that state holds the digit too.",
+            "{digits} looks one character right: the encoder reads both ways, so that state holds it too.",
         )
     else:
         text = translate(
             "Translation",
-            "{digits}: the weight sits one character right of the digit written; self-attention "
-            "has mixed the digit into that state too.",
+            "{digits} looks one character right: self-attention mixed the digit into that state too.",
         )
     return [text.format(digits=digits)]
 

@@ -205,7 +205,11 @@ def summary_lines(t: Translations) -> list[str]:
     if a.expected is not None:
         last.append(translate("WhyAttention", "true: {text}").format(text=a.expected))
     if a.alignment_score is not None:
-        last.append(translate("WhyAttention", "alignment score {score:.0%}").format(score=a.alignment_score))
+        last.append(
+            translate("WhyAttention", "alignment: {score:.0%} of the words look at their source word").format(
+                score=a.alignment_score
+            )
+        )
     if last:
         lines.append("  ·  ".join(last))
     return lines
