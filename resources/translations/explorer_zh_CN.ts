@@ -1914,9 +1914,9 @@
         <translation>没有标准译文和对齐：实验室的句子语法写不出这段文字</translation>
     </message>
     <message>
-        <source>one word off: {words} — the weight sits on the word beside the one translated; the encoder reads the sentence both ways, so that word&apos;s state holds its neighbour too</source>
+        <source>one word off: {words} — the encoder reads both ways, so the word beside holds it too</source>
         <comment>seq2seq.word_shift</comment>
-        <translation>差了一个词：{words}——权重落在所译词旁边的那个词上；编码器双向读整句，那个词的状态里也含有它的邻词</translation>
+        <translation>差了一个词：{words}——编码器双向读，旁边那个词的状态也含有它</translation>
     </message>
     <message>
         <source>the attention weights each output word used: one row per word written, one column per source word</source>
@@ -6477,7 +6477,7 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>源句长度（词数）</translation>
     </message>
     <message>
-        <source>{model}, {params:,} parameters: {output}</source>
+        <source>{model}, {params:,} params: {output}</source>
         <translation>{model}，{params:,} 个参数：{output}</translation>
     </message>
     <message>

@@ -21,6 +21,7 @@ from .test_classroom_walk import settle as settle_window
 from .test_labs_at_a_projector import present, settle, too_small
 
 TRANSLATION_STEPS = [k for k, s in enumerate(STEPS) if s.tab == "translation"]
+WHY_STEPS = [k for k, s in enumerate(STEPS) if s.tab == "why_attention"]  # steps 12-14, before them
 
 
 def one_line(view) -> bool:
@@ -109,6 +110,26 @@ def test_the_folded_pickers_open_by_key_and_leave_the_arrows_to_the_lesson(qtbot
     press(qtbot, w, QtCore.Qt.Key.Key_Left)
     settle_window(qtbot, w)
     assert s.lesson_step == step_index("translation.query")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_why_attention_steps_read_their_answers_whole(qtbot, window, language):
+    """Steps 12-14: both models' answers, the score and the shifted word, none below the fold."""
+    present(window, language)
+    window.state.set_lesson_step(WHY_STEPS[0])
+    view = window.view("why_attention")
+    for k in WHY_STEPS:
+        window.state.set_lesson_step(k)
+        qtbot.waitUntil(lambda: view.shown is not None and not window.worker.busy(), timeout=30_000)
+        qtbot.wait(30)  # the splitter's halves, set after the layout
+        QtWidgets.QApplication.processEvents()
+        where = (language, f"step {k + 1}", STEPS[k].id)
+        area, label = view.summary_area, view.summary
+        if area.isVisible():
+            label.setMinimumHeight(0)  # its height for its width, not a floor set earlier
+            need = label.heightForWidth(area.viewport().width())
+            assert need <= area.viewport().height(), (where, need, area.viewport().height(), label.text())
+        assert not too_small(view), (where, view.height(), too_small(view))
 
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])
