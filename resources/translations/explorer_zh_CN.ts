@@ -5159,6 +5159,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>把选择器收成一行</translation>
     </message>
     <message>
+        <source>No alignment score.</source>
+        <translation>没有对齐分数。</translation>
+    </message>
+    <message>
         <source>The answer below is still the one for “{text}”.</source>
         <translation>下面的答案仍是“{text}”的答案。</translation>
     </message>
@@ -5343,19 +5347,35 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>上下文 cᵢ = Σⱼ αᵢⱼ hⱼ</translation>
     </message>
     <message>
-        <source>No alignment score: the text is not written exactly as one of the generated date formats, so nobody knows which characters spell the year, the month and the day.</source>
-        <translation>没有对齐分数：这段文字并不完全符合生成的日期格式之一，因此不知道哪些字符表示年、月、日。</translation>
+        <source>No alignment score: not one of the generated formats, so which characters are the year, month and day is unknown.</source>
+        <translation>没有对齐分数：不是生成的格式之一，无从知道哪些字符是年、月、日。</translation>
     </message>
     <message>
         <source>{hits} of {n} digits look at their field: {pct} %.</source>
         <translation>{pct}% 的数字（{n} 个中 {hits} 个）看向本字段。</translation>
     </message>
     <message>
-        <source>{digits} looks one character right: the encoder reads both ways, so that state holds it too.</source>
+        <source>Never seen in training, read as &lt;unk&gt;: {chars}</source>
+        <translation>训练中没见过，读作 &lt;unk&gt;：{chars}</translation>
+    </message>
+    <message>
+        <source>Spaces at the ends removed, control characters made plain spaces.</source>
+        <translation>已删去两端的空格，控制字符换成普通空格。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on; without the unknown characters it reads {date}. The answer is a guess.</source>
+        <translation>不是模型训练过的任何日期格式；去掉未知字符后读作 {date}。答案是猜的。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on: the answer is a guess.</source>
+        <translation>不是模型训练过的任何日期格式：答案是猜的。</translation>
+    </message>
+    <message>
+        <source>{digits}: the weight is one character right; the encoder reads both ways, so that state holds it too.</source>
         <translation>{digits}：权重落在数字右边一格；编码器双向读取，那个状态也含这个数字。</translation>
     </message>
     <message>
-        <source>{digits} looks one character right: self-attention mixed the digit into that state too.</source>
+        <source>{digits}: the weight is one character right; self-attention mixed the digit into that state too.</source>
         <translation>{digits}：权重落在数字右边一格；自注意力已把这个数字混入那个状态。</translation>
     </message>
     <message>
@@ -5383,28 +5403,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>未命中：</translation>
     </message>
     <message>
-        <source>{n} character(s) never seen in training were read as &lt;unk&gt;: {chars}</source>
-        <translation>{n} 个训练中从未见过的字符被读作 &lt;unk&gt;：{chars}</translation>
-    </message>
-    <message>
-        <source>Spaces around the text and control characters were removed or made plain spaces.</source>
-        <translation>文字两端的空格和控制字符已被删除或换成普通空格。</translation>
-    </message>
-    <message>
         <source>The output “{out}” is not a real date.</source>
         <translation>输出“{out}”不是一个真实的日期。</translation>
     </message>
     <message>
         <source>The right answer is {date}.</source>
         <translation>正确答案是 {date}。</translation>
-    </message>
-    <message>
-        <source>Not a date in any format the models were trained on; without the unknown characters it reads {date}. The answer is the model&apos;s guess.</source>
-        <translation>这不是模型训练过的任何一种日期格式；去掉未知字符后读作 {date}。答案只是模型的猜测。</translation>
-    </message>
-    <message>
-        <source>Not a date in any format the models were trained on: the answer is the model&apos;s guess.</source>
-        <translation>这不是模型训练过的任何一种日期格式：答案只是模型的猜测。</translation>
     </message>
     <message>
         <source>day first</source>

@@ -140,3 +140,24 @@ def test_step_12_says_what_its_alignment_score_measures(qtbot, window, language)
     qtbot.waitUntil(lambda: "%" in view.summary.text(), timeout=30_000)
     words = {"en": "of the words look at their source word", "zh_CN": "的词看向自己的源词"}[language]
     assert words in view.summary.text(), view.summary.text()
+
+
+# (in English "09/05/2018" and "9 May 2018 😀🎉" still take 6 lines in the box's 5: they scroll)
+TYPED = ("hello world", "13/05/2018", "  9 mai 2018")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_what_a_teacher_types_beside_the_lesson_reads_whole(qtbot, window, language):
+    """Not a date with an unknown character, no date read the models' way, spaces trimmed:
+    the notices the date grammar gives, whole in the folded tab's score box."""
+    present(window, language)
+    window.state.set_lesson_step(step_index("translation.query"))
+    view = window.view("translation")
+    settle(qtbot, window, view)
+    for text in TYPED:
+        view.tstate.set_source(text)
+        stripped = text.strip()
+        qtbot.waitUntil(lambda t=stripped: view.trace is not None and view.trace.source == t, timeout=30_000)
+        settle(qtbot, window, view)
+        assert view.notice_text, text
+        assert not cut_notices(view), (language, text, cut_notices(view))

@@ -302,7 +302,11 @@ class TranslationView(View):
         head, misses = score_report(self.trace)
         said = notices(self.trace, self.tstate.settings.source)
         self.notice_text = "  •  ".join(said)
-        parts = [f"<b>{html.escape(head)}</b>"]
+        shown_head = head
+        if self.trace.alignment_score is None and said and self.state.presentation:
+            # a projector's few lines: the notices say what the text is, the tooltip why no score
+            shown_head = translate("Translation", "No alignment score.")
+        parts = [f"<b>{html.escape(shown_head)}</b>"]
         if misses and not self.state.presentation:
             parts.append(html.escape(misses_text(misses)))
         if said:
