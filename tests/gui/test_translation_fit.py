@@ -103,7 +103,9 @@ def test_the_folded_pickers_open_by_key_and_leave_the_arrows_to_the_lesson(qtbot
     QtWidgets.QApplication.processEvents()
     assert c.folded() and c.summary.hasFocus() and not focus_problem(w)
     c.source_edit.setFocus()  # the teacher clicked the date, then the step folds the pickers
-    s.show_lesson(False)
+    s.show_lesson(False)  # presentation mode without the lesson column: today's row
+    QtWidgets.QApplication.processEvents()
+    assert not c.folded() and view.model_box.isVisibleTo(view)
     s.show_lesson(True)
     QtWidgets.QApplication.processEvents()
     assert c.folded() and not focus_problem(w), focus_problem(w)
