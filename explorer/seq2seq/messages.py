@@ -87,7 +87,7 @@ SEQ2SEQ = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "one word off: {words} — the weight sits on the word beside the one translated; the encoder reads the sentence both ways, so that word's state holds its neighbour too",
+        "one word off: {words} — the encoder reads both ways, so the word beside holds it too",
         "seq2seq.word_shift",
     ),
     QT_TRANSLATE_NOOP(

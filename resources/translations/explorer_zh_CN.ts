@@ -1924,9 +1924,9 @@
         <translation>没有标准译文和对齐：实验室的句子语法写不出这段文字</translation>
     </message>
     <message>
-        <source>one word off: {words} — the weight sits on the word beside the one translated; the encoder reads the sentence both ways, so that word&apos;s state holds its neighbour too</source>
+        <source>one word off: {words} — the encoder reads both ways, so the word beside holds it too</source>
         <comment>seq2seq.word_shift</comment>
-        <translation>差了一个词：{words}——权重落在所译词旁边的那个词上；编码器双向读整句，那个词的状态里也含有它的邻词</translation>
+        <translation>差了一个词：{words}——编码器双向读，旁边那个词的状态也含有它</translation>
     </message>
     <message>
         <source>the attention weights each output word used: one row per word written, one column per source word</source>
@@ -5101,6 +5101,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>每个输出字符（上）与它关注的源字符（下）</translation>
     </message>
     <message>
+        <source>{kind}, layer {layer}, head {head}</source>
+        <translation>{kind}，第 {layer} 层，头 {head}</translation>
+    </message>
+    <message>
+        <source>&amp;change…</source>
+        <translation>更改(&amp;C)…</translation>
+    </message>
+    <message>
         <source>&amp;Date</source>
         <translation>日期(&amp;D)</translation>
     </message>
@@ -5175,6 +5183,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>The head whose stages are shown</source>
         <translation>显示哪个头的各个阶段</translation>
+    </message>
+    <message>
+        <source>Fold the pickers into one line</source>
+        <translation>把选择器收成一行</translation>
+    </message>
+    <message>
+        <source>No alignment score.</source>
+        <translation>没有对齐分数。</translation>
     </message>
     <message>
         <source>The answer below is still the one for “{text}”.</source>
@@ -5361,12 +5377,36 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>上下文 cᵢ = Σⱼ αᵢⱼ hⱼ</translation>
     </message>
     <message>
-        <source>No alignment score: the text is not written exactly as one of the generated date formats, so nobody knows which characters spell the year, the month and the day.</source>
-        <translation>没有对齐分数：这段文字并不完全符合生成的日期格式之一，因此不知道哪些字符表示年、月、日。</translation>
+        <source>No alignment score: not one of the generated formats, so which characters are the year, month and day is unknown.</source>
+        <translation>没有对齐分数：不是生成的格式之一，无从知道哪些字符是年、月、日。</translation>
     </message>
     <message>
-        <source>Looks at the right field for {pct} % of the digits ({hits} of {n}).</source>
-        <translation>{pct}% 的数字看向了正确的字段（{n} 个中的 {hits} 个）。</translation>
+        <source>{hits} of {n} digits look at their field: {pct} %.</source>
+        <translation>{pct}% 的数字（{n} 个中 {hits} 个）看向本字段。</translation>
+    </message>
+    <message>
+        <source>Never seen in training, read as &lt;unk&gt;: {chars}</source>
+        <translation>训练中没见过，读作 &lt;unk&gt;：{chars}</translation>
+    </message>
+    <message>
+        <source>Spaces at the ends removed, control characters made plain spaces.</source>
+        <translation>已删去两端的空格，控制字符换成普通空格。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on; without the unknown characters it reads {date}. The answer is a guess.</source>
+        <translation>不是模型训练过的任何日期格式；去掉未知字符后读作 {date}。答案是猜的。</translation>
+    </message>
+    <message>
+        <source>Not a date in any format the models were trained on: the answer is a guess.</source>
+        <translation>不是模型训练过的任何日期格式：答案是猜的。</translation>
+    </message>
+    <message>
+        <source>{digits}: the weight is one character right; the encoder reads both ways, so that state holds it too.</source>
+        <translation>{digits}：权重落在数字右边一格；编码器双向读取，那个状态也含这个数字。</translation>
+    </message>
+    <message>
+        <source>{digits}: the weight is one character right; self-attention mixed the digit into that state too.</source>
+        <translation>{digits}：权重落在数字右边一格；自注意力已把这个数字混入那个状态。</translation>
     </message>
     <message>
         <source>“{digit}” (step {step}, {field}) is padded: no source character spells it; the model read it from “{looked}”.</source>
@@ -5393,28 +5433,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>未命中：</translation>
     </message>
     <message>
-        <source>{n} character(s) never seen in training were read as &lt;unk&gt;: {chars}</source>
-        <translation>{n} 个训练中从未见过的字符被读作 &lt;unk&gt;：{chars}</translation>
-    </message>
-    <message>
-        <source>Spaces around the text and control characters were removed or made plain spaces.</source>
-        <translation>文字两端的空格和控制字符已被删除或换成普通空格。</translation>
-    </message>
-    <message>
         <source>The output “{out}” is not a real date.</source>
         <translation>输出“{out}”不是一个真实的日期。</translation>
     </message>
     <message>
         <source>The right answer is {date}.</source>
         <translation>正确答案是 {date}。</translation>
-    </message>
-    <message>
-        <source>Not a date in any format the models were trained on; without the unknown characters it reads {date}. The answer is the model&apos;s guess.</source>
-        <translation>这不是模型训练过的任何一种日期格式；去掉未知字符后读作 {date}。答案只是模型的猜测。</translation>
-    </message>
-    <message>
-        <source>Not a date in any format the models were trained on: the answer is the model&apos;s guess.</source>
-        <translation>这不是模型训练过的任何一种日期格式：答案只是模型的猜测。</translation>
     </message>
     <message>
         <source>day first</source>
@@ -5431,14 +5455,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Ambiguous: {a} ({a_order}, as the models were trained) or {b} ({b_order}).</source>
         <translation>有歧义：{a}（{a_order}，模型训练时的读法）或 {b}（{b_order}）。</translation>
-    </message>
-    <message>
-        <source>{digits}: the weight sits one character right of the digit written; the encoder reads both ways, so that state holds the digit too.</source>
-        <translation>{digits}：权重落在所写数字右边一个字符上；编码器双向读取，那个状态也含有这个数字。</translation>
-    </message>
-    <message>
-        <source>{digits}: the weight sits one character right of the digit written; self-attention has mixed the digit into that state too.</source>
-        <translation>{digits}：权重落在所写数字右边一个字符上；自注意力已把这个数字混入那个状态。</translation>
     </message>
     <message>
         <source>Step {i} writes “{out}” with the query {q}; its largest weight, {w:.2f}, is on “{src}” (source {top}).</source>
@@ -6507,6 +6523,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>一个固定的 C</translation>
     </message>
     <message>
+        <source>alignment: {score:.0%} of the words look at their source word</source>
+        <translation>对齐：{score:.0%} 的词看向自己的源词</translation>
+    </message>
+    <message>
         <source>{model} ({params:,} parameters)</source>
         <translation>{model}（{params:,} 个参数）</translation>
     </message>
@@ -6515,16 +6535,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>源句长度（词数）</translation>
     </message>
     <message>
-        <source>{model}, {params:,} parameters: {output}</source>
+        <source>{model}, {params:,} params: {output}</source>
         <translation>{model}，{params:,} 个参数：{output}</translation>
     </message>
     <message>
         <source>true: {text}</source>
         <translation>正确译文：{text}</translation>
-    </message>
-    <message>
-        <source>alignment score {score:.0%}</source>
-        <translation>对齐得分 {score:.0%}</translation>
     </message>
     <message>
         <source>Cannot translate this: {0}</source>

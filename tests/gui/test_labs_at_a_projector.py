@@ -218,7 +218,7 @@ def test_a_date_that_reads_two_ways_says_both_in_both_languages(qtbot, translati
 def test_the_year_digits_one_character_right_are_explained_where_it_happens(qtbot, translation):
     window, view = translation
     said = type_date(qtbot, window, view, "9 mai 2018")  # Bahdanau, additive: "2" looks at "0"
-    assert "“2”: the weight sits one character right of the digit written" in said
+    assert "“2”: the weight is one character right; the encoder reads both ways" in said
     assert "✓" in view.legend.text() and "red" in view.legend.text()
 
 

@@ -537,6 +537,7 @@ def test_on_every_projector_nothing_is_clipped_in_both_languages_and_models(qtbo
     window.classroom.set_presentation(True, fullscreen=False)
     window.resize(*size)
     window.state.set_tab(TAB)
+    view.controls.set_open(True)  # beside the lesson they are folded: the teacher unfolded them
     for language in ("en", "zh_CN"):
         window.state.set_language(language)
         for model in ("bahdanau", "transformer"):

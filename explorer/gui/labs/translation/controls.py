@@ -58,12 +58,66 @@ def _set_value(box: QtWidgets.QSpinBox, value: int) -> None:
         box.blockSignals(False)
 
 
+class SummaryButton(QtWidgets.QPushButton):
+    """One line, left-aligned, as wide as its layout gives it: the settings elided to fit
+    (the whole of them in the tooltip) before the action's words, never what widens the window."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.settings, self.action = "", ""  # plain text; the action's words with their &mnemonic
+        self.setStyleSheet("text-align: left; padding: 2px 8px;")
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
+
+    def full_text(self) -> str:
+        """What it says, whole, as read (no mnemonic mark)."""
+        return f"{self.settings} — {self.action.replace('&', '')}"
+
+    def set_parts(self, settings: str, action: str) -> None:
+        if (settings, action) != (self.settings, self.action):
+            self.settings, self.action = settings, action
+            self._elide()
+
+    def _elide(self) -> None:
+        metrics = self.fontMetrics()
+        tail = f" — {self.action.replace('&', '')}"
+        room = max(20, self.width() - 24 - metrics.horizontalAdvance(tail))
+        shown = metrics.elidedText(self.settings, QtCore.Qt.TextElideMode.ElideMiddle, room)
+        self.setText(f"{shown.replace('&', '&&')} — {self.action}")
+        self.setToolTip(self.settings if shown != self.settings else "")
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.StyleChange):
+            self._elide()
+
+
 class TranslationControls(QtWidgets.QWidget):
+    """The pickers; in presentation mode beside the lesson folded into one line (``summary``:
+    the date, model, scoring and decoding, a click, Space or Alt+C unfolds them) so the
+    figures keep the height of a 768 px projector."""
+
+    foldChanged = QtCore.Signal()  # folded or unfolded: the tab fits its score box again
+
     def __init__(self, tstate: TranslationState, parent=None):
         super().__init__(parent)
         self.tstate = tstate
         self._choices_for: str | None = None  # the model whose choices are enabled in the pickers
-        layout = QtWidgets.QVBoxLayout(self)
+        self._foldable = False  # presentation mode beside the lesson
+        self._open = False  # unfolded by the teacher (until the mode changes)
+        outer = QtWidgets.QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        self.summary = SummaryButton()
+        self.summary.clicked.connect(lambda: self.set_open(True))
+        self.summary.setVisible(False)
+        outer.addWidget(self.summary)
+        self.full = QtWidgets.QWidget()  # the pickers, unfolded
+        outer.addWidget(self.full)
+        layout = QtWidgets.QVBoxLayout(self.full)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         row = QtWidgets.QHBoxLayout()
@@ -78,6 +132,11 @@ class TranslationControls(QtWidgets.QWidget):
         row.addWidget(self.source_label)
         row.addWidget(self.source_edit, 3)
         row.addWidget(self.examples, 2)
+        self.fold_button = QtWidgets.QToolButton()  # back to one line (shown where foldable)
+        self.fold_button.setText("▴")
+        self.fold_button.clicked.connect(lambda: self.set_open(False))
+        self.fold_button.setVisible(False)
+        row.addWidget(self.fold_button)
         layout.addLayout(row)
 
         self.model_label, self.scoring_label, self.attention_label = (QtWidgets.QLabel() for _ in range(3))
@@ -118,10 +177,61 @@ class TranslationControls(QtWidgets.QWidget):
         self.layer_box.valueChanged.connect(t.set_layer)
         self.head_box.valueChanged.connect(t.set_head)
 
+    # -- folded into one line -----------------------------------------------------------------------------
+    def folded(self) -> bool:
+        return self._foldable and not self._open
+
+    def foldable(self) -> bool:
+        return self._foldable
+
+    def set_foldable(self, on: bool) -> None:
+        """Presentation mode beside the lesson: folded, until the teacher unfolds them."""
+        if on != self._foldable:
+            self._foldable, self._open = on, False
+            self._show_fold()
+
+    def set_open(self, on: bool) -> None:
+        """Unfold (or fold) the pickers. The keyboard goes to the button that does the
+        reverse, never into a text field (the lesson's ← and → stay the lesson's)."""
+        if on == self._open:
+            return
+        self._open = on
+        self._show_fold()
+        if self._foldable:
+            (self.fold_button if on else self.summary).setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
+
+    def _show_fold(self) -> None:
+        folded = self.folded()
+        focus = QtWidgets.QApplication.focusWidget()
+        if folded and focus is not None and self.full.isAncestorOf(focus):
+            self.summary.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)  # before its field hides
+        self.summary.setVisible(folded)
+        self.full.setVisible(not folded)
+        self.fold_button.setVisible(self._foldable and not folded)
+        self._show_summary()
+        self.foldChanged.emit()
+
+    def _show_summary(self) -> None:
+        s = self.tstate.settings
+        parts = [translate("Translation", MODEL_NAMES[s.model])]
+        if self.tstate.is_gru:
+            parts.append(translate("Translation", SCORING_NAMES[s.scoring]))
+        parts.append(translate("Translation", ATTENTION_NAMES[s.attention]))
+        if not self.tstate.is_gru:
+            parts.append(
+                translate("Translation", "{kind}, layer {layer}, head {head}").format(
+                    kind=translate("Translation", KIND_NAMES[s.kind]), layer=s.layer, head=s.head
+                )
+            )
+        parts.append(f"“{s.source.strip()}”")
+        self.summary.set_parts(" · ".join(parts), translate("Translation", "&change…"))
+
     # -- the state ---------------------------------------------------------------------------------------
     def show_settings(self) -> None:
         """Every control from the TranslationState (a session, a lesson, the model picker)."""
         s = self.tstate.settings
+        if self._foldable:
+            self._show_summary()
         if self.source_edit.text() != s.source:
             self.source_edit.blockSignals(True)
             self.source_edit.setText(s.source)
@@ -249,4 +359,6 @@ class TranslationControls(QtWidgets.QWidget):
         )
         self.layer_box.setToolTip(translate("Translation", "The layer whose attention the stage panels show"))
         self.head_box.setToolTip(translate("Translation", "The head whose stages are shown"))
+        self.fold_button.setToolTip(translate("Translation", "Fold the pickers into one line"))
         self.enable_choices()
+        self._show_summary()

@@ -170,14 +170,15 @@ def score_report(trace: TranslationTrace) -> tuple[str, list[str]]:
     if trace.alignment_score is None or trace.example is None:
         return translate(
             "Translation",
-            "No alignment score: the text is not written exactly as one of the generated date "
-            "formats, so nobody knows which characters spell the year, the month and the day.",
+            "No alignment score: not one of the generated formats, so which characters are the "
+            "year, month and day is unknown.",
         ), []
     report = digit_report(trace.alignment, trace.example)
     hits = sum(d.hit for d in report)
-    head = translate(
-        "Translation", "Looks at the right field for {pct} % of the digits ({hits} of {n})."
-    ).format(pct=round(100 * trace.alignment_score), hits=hits, n=len(report))
+    # one line beside the answer at a projector, saying what the per cent counts
+    head = translate("Translation", "{hits} of {n} digits look at their field: {pct} %.").format(
+        pct=round(100 * trace.alignment_score), hits=hits, n=len(report)
+    )
     misses = []
     source = shown(trace.source_tokens)
     for d in report:
@@ -227,15 +228,13 @@ def notices(trace: TranslationTrace, typed: str) -> list[str]:
     if trace.unknown_characters:
         chars = " ".join(f"{c} U+{ord(c):04X}" for c in dict.fromkeys(trace.unknown_characters))
         out.append(
-            translate(
-                "Translation", "{n} character(s) never seen in training were read as <unk>: {chars}"
-            ).format(n=len(trace.unknown_characters), chars=chars)
+            translate("Translation", "Never seen in training, read as <unk>: {chars}").format(chars=chars)
         )
     if trace.source != typed:
         out.append(
             translate(
                 "Translation",
-                "Spaces around the text and control characters were removed or made plain spaces.",
+                "Spaces at the ends removed, control characters made plain spaces.",
             )
         )
     out += reading_notices(trace)
@@ -266,13 +265,13 @@ def reading_notices(trace: TranslationTrace) -> list[str]:
                 translate(
                     "Translation",
                     "Not a date in any format the models were trained on; without the unknown "
-                    "characters it reads {date}. The answer is the model's guess.",
+                    "characters it reads {date}. The answer is a guess.",
                 ).format(date=within[0].date.isoformat())
             ]
         return [
             translate(
                 "Translation",
-                "Not a date in any format the models were trained on: the answer is the model's guess.",
+                "Not a date in any format the models were trained on: the answer is a guess.",
             )
         ]
     if len(found) == 1 and not found[0].swapped:
@@ -305,17 +304,16 @@ def shift_notices(trace: TranslationTrace) -> list[str]:
     if not steps:
         return []
     digits = " ".join(f"“{trace.output_tokens[i]}”" for i in steps)
+    # short: read whole beside the answer at a projector, under the score's line
     if trace.is_gru:
         text = translate(
             "Translation",
-            "{digits}: the weight sits one character right of the digit written; the encoder reads "
-            "both ways, so that state holds the digit too.",
+            "{digits}: the weight is one character right; the encoder reads both ways, so that state holds it too.",
         )
     else:
         text = translate(
             "Translation",
-            "{digits}: the weight sits one character right of the digit written; self-attention "
-            "has mixed the digit into that state too.",
+            "{digits}: the weight is one character right; self-attention mixed the digit into that state too.",
         )
     return [text.format(digits=digits)]
 

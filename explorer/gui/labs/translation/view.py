@@ -61,6 +61,7 @@ SIDE_BY_SIDE_RATIO = 0.9  # and from this width per height, but for the training
 STEP_PAGE, TRAIN_PAGE = 0, 1
 SCORE_LINES = 3  # the score and the notices beside the answer scroll beyond this
 SCORE_LINES_PRESENTING = 2  # a projector's 768 px: the Labs row above the tab took a line
+SCORE_LINES_FOLDED = 5  # beside the lesson the pickers fold into one line: the notices read whole
 __all__ = ["LESSON_PARTS", "TranslationView", "input_problem"]
 
 
@@ -108,6 +109,7 @@ class TranslationView(View):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
         self.controls = TranslationControls(self.tstate)
+        self.controls.foldChanged.connect(self._fit_score)
         layout.addWidget(self.controls)
         c = self.controls  # the tests and the lesson reach the pickers through the tab
         self.source_edit, self.examples, self.choices = c.source_edit, c.examples, c.choices
@@ -185,7 +187,13 @@ class TranslationView(View):
 
     def on_state(self, event: str) -> None:
         if event == "lesson":
+            self._fold()
             self._show_lesson()
+
+    def _fold(self) -> None:
+        """In presentation mode beside the lesson the pickers fold into one line (a 768 px
+        projector: their three rows took the figures' height)."""
+        self.controls.set_foldable(self.state.presentation and self.state.lesson_visible)
 
     # -- computing -----------------------------------------------------------------------------------
     def draw(self, prepared):
@@ -294,7 +302,11 @@ class TranslationView(View):
         head, misses = score_report(self.trace)
         said = notices(self.trace, self.tstate.settings.source)
         self.notice_text = "  •  ".join(said)
-        parts = [f"<b>{html.escape(head)}</b>"]
+        shown_head = head
+        if self.trace.alignment_score is None and said and self.state.presentation:
+            # a projector's few lines: the notices say what the text is, the tooltip why no score
+            shown_head = translate("Translation", "No alignment score.")
+        parts = [f"<b>{html.escape(shown_head)}</b>"]
         if misses and not self.state.presentation:
             parts.append(html.escape(misses_text(misses)))
         if said:
@@ -316,7 +328,10 @@ class TranslationView(View):
         # minimum: the box kept the lines of the longest text ever shown, blank, scrolling)
         self.score_label.setMinimumHeight(0)
         need = self.score_label.heightForWidth(max(50, self.score_scroll.viewport().width()))
-        lines = SCORE_LINES_PRESENTING if self.state.presentation else SCORE_LINES
+        if self.controls.folded():
+            lines = SCORE_LINES_FOLDED
+        else:
+            lines = SCORE_LINES_PRESENTING if self.state.presentation else SCORE_LINES
         height = max(line, min(need, lines * line)) + 2
         fixed = self.score_scroll.minimumHeight()  # 0 before the first answer
         if self.tstate.training:  # never shorter while a run trains: the pages below keep their size
@@ -525,7 +540,8 @@ class TranslationView(View):
         self.splitter.setSizes([first, along - first])
 
     def restyle(self) -> None:
-        self._arrange()  # presentation mode may have changed
+        self._fold()  # presentation mode may have changed
+        self._arrange()
         look = theme.look(self.state)
         t = look.theme
         self.alignment.set_style(self.context.style())

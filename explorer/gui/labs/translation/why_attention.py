@@ -55,7 +55,7 @@ MEASURE_NAMES = {
     "exact_match": QT_TRANSLATE_NOOP("WhyAttention", "exact match"),
 }
 SENTENCE_PAGE, CURVE_PAGE = 0, 1
-SUMMARY_LINES = 3  # the sentence's answers take at most this many lines; the rest scrolls
+SUMMARY_LINES = 5  # the sentence's answers take at most this many lines; the rest scrolls
 LANGUAGE_NAMES = {
     "fr": QT_TRANSLATE_NOOP("WhyAttention", "English → French"),
     "zh": QT_TRANSLATE_NOOP("WhyAttention", "English → Chinese"),
@@ -187,8 +187,8 @@ def map_panel(trace: SequenceTrace, title: str) -> MatrixPanel:
 
 
 def summary_lines(t: Translations) -> list[str]:
-    """Each model's answer, right or wrong, and its size; the true translation and the
-    attention's alignment score."""
+    """Each model's answer, right or wrong, and its size; the true translation (unless both
+    are right) and the attention's alignment score, saying what it counts."""
     lines = []
     for trace, name in (
         (t.fixed, translate("WhyAttention", "one fixed C")),
@@ -196,16 +196,21 @@ def summary_lines(t: Translations) -> list[str]:
     ):
         verdict = "" if trace.exact is None else ("  ✓" if trace.exact else "  ✗")
         lines.append(
-            translate("WhyAttention", "{model}, {params:,} parameters: {output}").format(
+            translate("WhyAttention", "{model}, {params:,} params: {output}").format(
                 model=name, params=trace.parameters, output=trace.output
             )
             + verdict
         )
     a, last = t.attention, []
-    if a.expected is not None:
+    both_right = t.fixed.exact and a.exact  # the ✓ say it: the true translation would be a third copy
+    if a.expected is not None and not both_right:
         last.append(translate("WhyAttention", "true: {text}").format(text=a.expected))
     if a.alignment_score is not None:
-        last.append(translate("WhyAttention", "alignment score {score:.0%}").format(score=a.alignment_score))
+        last.append(
+            translate("WhyAttention", "alignment: {score:.0%} of the words look at their source word").format(
+                score=a.alignment_score
+            )
+        )
     if last:
         lines.append("  ·  ".join(last))
     return lines
