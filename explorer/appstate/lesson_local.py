@@ -51,16 +51,12 @@ LOCAL_STEPS: tuple[Step, ...] = (
         "p_t = t,   [p_t − D, p_t + D]",
         QT_TRANSLATE_NOOP(
             "Lesson",
-            "Now English into Chinese, where words move: Chinese puts the time before the verb. "
-            "星期一 (Monday) is output word 1 but source word 6; local-m's window at p_t = 1 with "
-            "D = 3 covers source words 0 to 4, so the word it should read is outside it. 九月 "
-            "(September), output word 7, is source word 12, outside [4, 10]. Chinese also drops "
-            "“the” and “in”: the output is shorter than the source, so p_t = t falls further "
-            "behind the words it should read with every clause: on this sentence p_t is within one "
-            "word of the right source word on 6 of 10 steps. local-p predicts p_t: it jumps to 6.2 "
+            "English into Chinese, where the time comes before the verb. 星期一 (Monday) is "
+            "output word 1 but source word 6: local-m's window at p_t = 1 with D = 3 covers source "
+            "words 0 to 4 and misses it; with “the” and “in” dropped, p_t = t falls further "
+            "behind: near the right word on 6 of 10 steps. local-p predicts p_t: it jumps to 6.2 "
             "for 星期一 and back to 2.0 for the verb, 9 of 10. All three write this sentence right: "
-            "the decoder starts from the encoder's summary of the whole sentence, so the window is "
-            "not its only way to a word.",
+            "the decoder also reads the encoder's summary.",
         ),
         tab=TAB,
         id="local.reorder",

@@ -3421,8 +3421,8 @@
         <translation>local-m 遇到语序调换：窗口错过了挪了位置的词</translation>
     </message>
     <message>
-        <source>Now English into Chinese, where words move: Chinese puts the time before the verb. 星期一 (Monday) is output word 1 but source word 6; local-m&apos;s window at p_t = 1 with D = 3 covers source words 0 to 4, so the word it should read is outside it. 九月 (September), output word 7, is source word 12, outside [4, 10]. Chinese also drops “the” and “in”: the output is shorter than the source, so p_t = t falls further behind the words it should read with every clause: on this sentence p_t is within one word of the right source word on 6 of 10 steps. local-p predicts p_t: it jumps to 6.2 for 星期一 and back to 2.0 for the verb, 9 of 10. All three write this sentence right: the decoder starts from the encoder&apos;s summary of the whole sentence, so the window is not its only way to a word.</source>
-        <translation>现在把英语译成中文，词序会变：中文把时间放在动词前面。星期一（Monday）是第 1 个输出词，却是第 6 个源词；local-m 的窗口以 p_t = 1 为中心、D = 3，只覆盖源词 0 到 4，该读的词在窗口外。九月（September）是第 7 个输出词、第 12 个源词，也在 [4, 10] 之外。中文还省掉了 “the” 和 “in”：输出比源句短，每多一个分句，p_t = t 就离该读的词更远：在这个句子上，p_t 只有 10 步中的 6 步落在正确源词的一个词以内。local-p 会预测 p_t：写星期一时它跳到 6.2，写动词时又回到 2.0，10 步中有 9 步。三个模型都把这个句子译对了：解码器从编码器对整句的概括出发，窗口并不是它得到一个词的唯一途径。</translation>
+        <source>English into Chinese, where the time comes before the verb. 星期一 (Monday) is output word 1 but source word 6: local-m&apos;s window at p_t = 1 with D = 3 covers source words 0 to 4 and misses it; with “the” and “in” dropped, p_t = t falls further behind: near the right word on 6 of 10 steps. local-p predicts p_t: it jumps to 6.2 for 星期一 and back to 2.0 for the verb, 9 of 10. All three write this sentence right: the decoder also reads the encoder&apos;s summary.</source>
+        <translation>英语译成中文，时间要放在动词前面。星期一（Monday）是第 1 个输出词，却是第 6 个源词：local-m 的窗口以 p_t = 1 为中心、D = 3，只覆盖源词 0 到 4，看不到它。中文还省掉了 “the” 和 “in”，p_t = t 就越落越远：只有 10 步中的 6 步落在正确源词的一个词以内。local-p 会预测 p_t：写星期一时跳到 6.2，写动词时回到 2.0，10 步中有 9 步。三个模型都把这句译对了：解码器还读到编码器对整句的概括。</translation>
     </message>
     <message>
         <source>local-p: the model predicts p_t</source>
