@@ -45,10 +45,12 @@ from vision_tab import pause, wait  # noqa: E402
 import explorer  # noqa: E402,F401  (its thread settings come before torch)
 from explorer.appstate.lesson import STEPS  # noqa: E402
 from explorer.core.engine import Engine  # noqa: E402
+from explorer.gui import tab_pieces  # noqa: E402
 from explorer.gui.app_setup import configure_app  # noqa: E402
 from explorer.gui.lab.warm import plotting_ready  # noqa: E402
 from explorer.gui.main_window import MainWindow  # noqa: E402
 from explorer.gui.preferences import MemorySettings  # noqa: E402
+from explorer.gui.tabs import TabHost  # noqa: E402
 from explorer.lab import warmed  # noqa: E402
 
 GOAL_MS = 50.0
@@ -123,7 +125,9 @@ def press(window, key) -> None:
     QtTest.QTest.keyClick(QtWidgets.QApplication.focusWidget() or window, key)
 
 
-def walk(app, window, meter: StepMeter, quiet_s: float, first: int = 0, last: int | None = None) -> list[dict]:
+def walk(
+    app, window, meter: StepMeter, quiet_s: float, first: int = 0, last: int | None = None
+) -> list[dict]:
     rows = []
     last = len(STEPS) - 1 if last is None else last
     plan = [(QtCore.Qt.Key.Key_Right, i + 1) for i in range(first, last)]
@@ -162,9 +166,18 @@ def main() -> int:
     parser.add_argument("--all", action="store_true", help="print every step")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--steps", default="", help="A-B: walk steps A to B only (1-based)")
+    parser.add_argument("--no-pause", action="store_true", help="the look-ahead's pieces without a pause")
+    parser.add_argument(
+        "--no-draw-ahead", action="store_true", help="hidden tabs drawn when shown, as before"
+    )
     parser.add_argument("--no-presentation", action="store_true", help="the lesson as a band, not a column")
     args = parser.parse_args()
     torch.set_num_threads(1)
+    if args.no_pause:  # the comparison: every piece at the next turn, as before
+        tab_pieces.HEAVY_MS = float("inf")
+    if args.no_draw_ahead:  # the comparison: a stale tab drawn in the key's turn, as before
+        TabHost.draw_ahead = lambda self: None
+        TabHost._draw_later = lambda self, name: None
     app = configure_app(["bench"])
     window = MainWindow(Engine(), settings=MemorySettings())
     w, h = (int(v) for v in args.size.split("x"))
@@ -193,7 +206,7 @@ def main() -> int:
     print(
         f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start, {end[0]:.2f} {end[1]:.2f} at the end; "
         f"window {args.size}, {'lesson band' if args.no_presentation else 'presentation, lesson column'}; "
-        f"{'steps ' + args.steps + '; ' if args.steps else ''}walk {time.perf_counter() - started:.0f} s{'; PROFILED (numbers inflated)' if args.profile else ''}"
+        f"{'steps ' + args.steps + '; ' if args.steps else ''}{'no pause; ' if args.no_pause else ''}{'no drawing ahead; ' if args.no_draw_ahead else ''}walk {time.perf_counter() - started:.0f} s{'; PROFILED (numbers inflated)' if args.profile else ''}"
     )
     print("| step | id | longest gap wall ms | GUI CPU in it ms | most GUI CPU of a gap ms | gaps > 50 ms |")
     print("|---|---|---|---|---|---|")

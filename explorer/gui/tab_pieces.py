@@ -121,6 +121,12 @@ class Pieces(QtCore.QObject):
     def busy(self) -> bool:
         return bool(self._walks)
 
+    def drop(self, key: str) -> None:
+        """Forget that walk (its ``then`` is not called): what it would make is out of date."""
+        self._walks.pop(key, None)
+        if not self._walks:
+            self.timer.stop()
+
     def finish(self, key: str) -> None:
         """Run the rest of that walk now (someone needs its end at once), then its ``then``."""
         walk = self._walks.get(key)
