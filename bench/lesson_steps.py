@@ -15,7 +15,9 @@ than wall time). Reported per step change: the longest gap (wall ms, and the GUI
 and the most GUI CPU of any gap, the worst ``--worst`` steps first, then the worst over the
 walk and the count of steps over 50 ms. ``--all`` prints every step; ``--profile`` prints the
 functions of the worst ticks (cProfile on the GUI thread's CPU clock: numbers inflated,
-read it for its parts). ``--steps 48-53`` walks that range only (→ from A to B, ← back to A),
+read it for its parts). Then the look-ahead's heaviest pieces (explorer/gui/tab_pieces.py: a
+piece is one turn of its own; the gap a meter sees may hold a piece and a paint after it), each
+with where its walk stopped. ``--steps 48-53`` walks that range only (→ from A to B, ← back to A),
 the lesson set to step A before the meter starts. The meter's own bookkeeping (finding the
 recent gaps) is a bisection, not a scan: a scan of the walk's 20,000 gaps ran on the GUI thread
 between the ticks and counted into the gaps it measured. Never used for assertions.
@@ -105,6 +107,33 @@ class StepMeter(QtCore.QObject):
         self.timer.stop()
         if self.profile is not None:
             self.profile.disable()
+
+
+class PieceLog:
+    """Every look-ahead piece's GUI CPU, from Pieces._pace, with the line its walk paused at."""
+
+    def __init__(self):
+        self.pieces: list[tuple[float, str]] = []
+        pace = tab_pieces.Pieces._pace
+        log = self
+
+        def logged(pieces, spent_ms):
+            log.pieces.append((spent_ms, log.where(pieces)))
+            pace(pieces, spent_ms)
+
+        tab_pieces.Pieces._pace = logged
+
+    @staticmethod
+    def where(pieces) -> str:
+        walks = getattr(pieces, "_walks", {})
+        if not walks:
+            return "(the walk ended)"
+        key, (gen, _) = next(iter(walks.items()))
+        while getattr(gen, "gi_yieldfrom", None) is not None:
+            gen = gen.gi_yieldfrom
+        frame = getattr(gen, "gi_frame", None)
+        at = f"{gen.gi_code.co_name}:{frame.f_lineno}" if frame is not None else "(its last piece)"
+        return f"{key} {at}"
 
 
 def settle(window, meter: StepMeter, start: float, quiet_s: float, limit_s: float = 60.0) -> None:
@@ -197,6 +226,7 @@ def main() -> int:
     window.classroom.focus_stage()
     load = os.getloadavg()
     meter = StepMeter(args.profile)
+    piece_log = PieceLog()
     meter.start()
     started = time.perf_counter()
     rows = walk(app, window, meter, args.quiet, first, last)
@@ -219,6 +249,12 @@ def main() -> int:
         f"\nworst over {len(rows)} step changes: wall {max(r['wall'] for r in rows):.0f} ms, GUI CPU "
         f"{max(r['cpu'] for r in rows):.0f} ms; steps with a gap over {GOAL_MS:.0f} ms of GUI CPU: {len(over)}, "
         f"over {GOAL_MS:.0f} ms wall: {sum(r['wall'] > GOAL_MS for r in rows)}"
+    )
+    heavy = sorted(piece_log.pieces, reverse=True)[:6]
+    print(
+        f"look-ahead: {len(piece_log.pieces)} pieces, over 25 ms: {sum(p[0] > 25 for p in piece_log.pieces)}; "
+        "heaviest (ms GUI CPU, where the walk stopped after it): "
+        + "; ".join(f"{ms:.0f} {where}" for ms, where in heavy)
     )
     if args.profile:
         for r in worst[:5]:
