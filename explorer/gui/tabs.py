@@ -207,7 +207,7 @@ class TabHost(QtWidgets.QTabWidget):
         view, prepared = self._views.get(name), self.context.current()
         if view is None or prepared is None or not view.stale or self._pages[name].isVisible():
             return
-        if type(view).draw is View.draw:  # draws nothing: a lab with its own models
+        if self.is_lab(name):  # a lab draws its own models' results: the window's trace is not its
             return
         key = DRAW + name
         self.pieces.drop(key)  # an older trace's drawing
