@@ -205,17 +205,27 @@ class TabHost(QtWidgets.QTabWidget):
 
     def _draw_later(self, name: str) -> None:
         view, prepared = self._views.get(name), self.context.current()
-        if view is None or prepared is None or not view.stale or self._pages[name].isVisible():
+        if view is None or prepared is None or self._pages[name].isVisible():
             return
         if self.is_lab(name):  # a lab draws its own models' results: the window's trace is not its
             return
+        if not view.stale and view.prepared is prepared:  # drawn already
+            return
         key = DRAW + name
         self.pieces.drop(key)  # an older trace's drawing
-        self.pieces.start(key, lambda: self._draw_hidden(name, view, prepared))
+        self.pieces.start(key, lambda: self._draw_hidden(view, prepared))
 
-    def _draw_hidden(self, name: str, view: View, prepared) -> Iterator[None]:
+    def _draw_hidden(self, view: View, prepared) -> Iterator[None]:
+        """The view's drawing, a part a turn; a newer trace on the way leaves it stale (its
+        first part said it was not: a large trace is drawn on screen in slices, turns in which
+        this older drawing ran on)."""
         for _ in view.draw(prepared):
+            if self.context.current() is not prepared:
+                view.stale = True
+                return
             yield
+        if self.context.current() is not prepared:
+            view.stale = True
         yield
 
     def _finish_drawing(self, name: str) -> None:

@@ -172,3 +172,24 @@ def test_a_heavy_piece_is_followed_by_a_pause_a_light_one_is_not(qtbot, monkeypa
     pieces._next()
     assert order[-1] == "b0" and pieces.timer.interval() == 0
     qtbot.waitUntil(lambda: not pieces.busy(), timeout=WAIT_MS)
+
+
+def test_a_drawing_ahead_of_an_older_trace_leaves_the_tab_stale(qtbot, make_window):
+    """A large trace is drawn on screen in slices: the look-ahead's older drawing could run in
+    those turns, say the tab was drawn, and the key then showed the older trace."""
+    from dataclasses import replace
+
+    w = make_window(SMALL, size=(1024, 768))
+    w.state.show_lesson(True)
+    heads = w.tabs.view(Tab.HEADS)
+    w.tabs.prepare(Tab.HEADS)
+    qtbot.waitUntil(lambda: not w.tabs.pieces.busy(), timeout=WAIT_MS)
+    w.tabs.pieces.timer.stop()
+    with qtbot.waitSignal(w.rendered, timeout=WAIT_MS):
+        w.state.set_config(replace(w.state.config, sentence="Thinking Machines think"))
+    w.tabs.pieces.timer.stop()
+    w.tabs.pieces._next()  # its first part: the tab says it is drawn
+    assert not heads.stale
+    w.prepared = replace(w.prepared)  # a newer trace, still being drawn on screen
+    qtbot.waitUntil(lambda: not w.tabs.pieces.busy(), timeout=WAIT_MS)
+    assert heads.stale  # the key that shows it draws the newest
