@@ -369,6 +369,8 @@ class MainWindow(QtWidgets.QMainWindow):
             self._settled = True
             settle()
         self.rendered.emit()
+        if self.state.lesson_visible:  # the visible view first, the lesson's next ones later
+            self.tabs.draw_ahead()
 
     def _status_line(self) -> str:
         t = self.trace

@@ -8,6 +8,11 @@ import, or the view's construction, or its first draw: the window handles input 
 them. ``import_in_pieces(module)`` walks the ``explorer`` modules a module imports at its
 top level (read from their source, not imported to find out), leaves first; ``Pieces`` runs
 such walks from a 0 ms timer, one step a turn, and calls their ``then`` at the end.
+
+A 0 ms timer's turns can come back to back: Qt fires it again before a timer that fell due
+while a piece ran (a 5 ms meter saw a 21 ms piece and the next 20 ms one as one 41 ms block,
+20→21). After a piece that took more than ``HEAVY_MS`` of the GUI thread's CPU the next one
+waits ``PAUSE_MS``: the window's own timers, paints and input come in between.
 """
 
 from __future__ import annotations
@@ -15,12 +20,15 @@ from __future__ import annotations
 import ast
 import importlib
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from PySide6 import QtCore
 
 ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the explorer package
+HEAVY_MS = 8.0  # a piece that took this much of the GUI thread's CPU ...
+PAUSE_MS = 16  # ... is followed by this pause before the next piece
 
 
 def _source(name: str) -> Path | None:
@@ -95,6 +103,7 @@ class Pieces(QtCore.QObject):
         self.timer = QtCore.QTimer(self, interval=0)
         self.timer.timeout.connect(self._next)
         self.turns = 0  # steps run, one a turn
+        self.pauses = 0  # pauses taken after a heavy piece
 
     def start(
         self, key: str, walk: Callable[[], Iterator[None]], then: Callable[[], None] | None = None
@@ -103,13 +112,20 @@ class Pieces(QtCore.QObject):
             self._walks[key] = (walk(), [])
         if then is not None:
             self._walks[key][1].append(then)
-        self.timer.start()
+        if not self.timer.isActive():
+            self.timer.start(0)
 
     def pending(self, key: str) -> bool:
         return key in self._walks
 
     def busy(self) -> bool:
         return bool(self._walks)
+
+    def drop(self, key: str) -> None:
+        """Forget that walk (its ``then`` is not called): what it would make is out of date."""
+        self._walks.pop(key, None)
+        if not self._walks:
+            self.timer.stop()
 
     def finish(self, key: str) -> None:
         """Run the rest of that walk now (someone needs its end at once), then its ``then``."""
@@ -127,12 +143,23 @@ class Pieces(QtCore.QObject):
         for then in thens:
             then()
 
+    def _pace(self, spent_ms: float) -> None:
+        """The next piece at the next turn, or after a pause when this one was heavy."""
+        if not self._walks:
+            return
+        interval = PAUSE_MS if spent_ms > HEAVY_MS else 0
+        if interval:
+            self.pauses += 1
+        if self.timer.interval() != interval or not self.timer.isActive():
+            self.timer.start(interval)
+
     def _next(self) -> None:
         if not self._walks:
             self.timer.stop()
             return
         key = next(iter(self._walks))
         self.turns += 1
+        started = time.thread_time()
         try:
             next(self._walks[key][0])
         except StopIteration:
@@ -140,3 +167,5 @@ class Pieces(QtCore.QObject):
         except Exception:  # the walk ends here; a later show builds the view and says what is wrong
             self._walks[key] = (iter(()), self._walks[key][1])
             raise
+        finally:
+            self._pace((time.thread_time() - started) * 1e3)

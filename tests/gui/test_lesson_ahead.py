@@ -82,3 +82,114 @@ def test_a_built_lab_out_of_sight_is_laid_out_at_the_new_size_before_its_key(qtb
     assert not page.isVisible()
     w.state.step_lesson(+1)
     assert w.tabs.built(lab).isVisible() and page.width() == w.tabs.labs_page.stack.contentsRect().width()
+
+
+def test_the_visible_view_is_drawn_first_and_the_lessons_next_tab_on_later_turns(qtbot, make_window):
+    """A new trace: the tab on show draws it in the trace's turn; a tab the lesson looks ahead
+    to, built and out of sight, draws it a part per later turn, so the key that shows it only
+    shows it (51→50 drew the whole Pipeline in the key's turn)."""
+    from dataclasses import replace
+
+    w = make_window(SMALL, size=(1024, 768))
+    w.state.show_lesson(True)
+    heads, pipeline = w.tabs.view(Tab.HEADS), w.tabs.current_view()
+    w.tabs.prepare(Tab.HEADS)  # as the lesson's look-ahead does when its next step shows it
+    qtbot.waitUntil(lambda: not w.tabs.pieces.busy(), timeout=WAIT_MS)
+    log: list[tuple[str, int]] = []
+
+    def logged(name, view):
+        draw = view.draw
+
+        def wrapped(prepared):
+            for part in draw(prepared):
+                log.append((name, w.tabs.pieces.turns))
+                yield part
+            log.append((name + " done", w.tabs.pieces.turns))
+
+        return wrapped
+
+    pipeline.draw, heads.draw = logged("pipeline", pipeline), logged("heads", heads)
+    with qtbot.waitSignal(w.rendered, timeout=WAIT_MS):
+        w.state.set_config(replace(w.state.config, sentence="Thinking Machines think"))
+    assert [n for n, _ in log][-1] == "pipeline done" and not any(n.startswith("heads") for n, _ in log)
+    drawn = w.tabs.pieces.turns
+    qtbot.waitUntil(lambda: not w.tabs.pieces.busy(), timeout=WAIT_MS)
+    parts = [turn for n, turn in log if n == "heads"]
+    assert parts and parts[0] > drawn  # after the visible view, in the look-ahead's turns
+    assert len(set(parts)) == len(parts)  # one part a turn
+    assert not heads.isVisible() and not heads.stale
+    count = len(log)
+    w.state.set_tab(Tab.HEADS)
+    assert heads.isVisible() and len(log) == count  # the key only shows it
+
+
+def test_a_tab_shown_while_its_drawing_ahead_is_under_way_is_drawn_whole_first(qtbot, make_window):
+    from dataclasses import replace
+
+    w = make_window(SMALL, size=(1024, 768))
+    w.state.show_lesson(True)
+    heads = w.tabs.view(Tab.HEADS)
+    w.tabs.prepare(Tab.HEADS)
+    qtbot.waitUntil(lambda: not w.tabs.pieces.busy(), timeout=WAIT_MS)
+    w.tabs.pieces.timer.stop()  # the look-ahead's turns held back: its drawing waits
+    with qtbot.waitSignal(w.rendered, timeout=WAIT_MS):
+        w.state.set_config(replace(w.state.config, sentence="Thinking Machines think"))
+    w.tabs.pieces.timer.stop()
+    assert w.tabs.pieces.pending("draw:heads") and heads.stale
+    w.tabs.pieces._next()  # one part drawn
+    w.state.set_tab(Tab.HEADS)
+    assert not w.tabs.pieces.pending("draw:heads")
+    assert heads.prepared is w.prepared and len(heads.canvas.panels) == w.trace.heads
+
+
+def test_a_heavy_piece_is_followed_by_a_pause_a_light_one_is_not(qtbot, monkeypatch):
+    """0 ms turns came back to back: a 21 ms piece and a 20 ms one made one 41 ms block."""
+    from explorer.gui import tab_pieces
+
+    owner = QtCore.QObject()
+    pieces = tab_pieces.Pieces(owner)
+    order: list[str] = []
+
+    def walk(name):
+        for i in range(3):
+            order.append(f"{name}{i}")
+            yield
+
+    monkeypatch.setattr(tab_pieces, "HEAVY_MS", -1.0)  # every piece heavy
+    pieces.start("a", lambda: walk("a"))
+    pieces._next()
+    assert order == ["a0"] and pieces.timer.interval() == tab_pieces.PAUSE_MS > 0
+    other = QtCore.QTimer(interval=1)
+    other.timeout.connect(lambda: order.append("tick"))
+    other.start()
+    qtbot.waitUntil(lambda: not pieces.busy(), timeout=WAIT_MS)
+    other.stop()
+    built = [x for x in order if x != "tick"]
+    assert built == ["a0", "a1", "a2"]
+    assert all(order[i + 1] == "tick" for i, x in enumerate(order[:-1]) if x in ("a0", "a1"))
+    monkeypatch.setattr(tab_pieces, "HEAVY_MS", float("inf"))  # none heavy
+    pieces.start("b", lambda: walk("b"))
+    pieces._next()
+    assert order[-1] == "b0" and pieces.timer.interval() == 0
+    qtbot.waitUntil(lambda: not pieces.busy(), timeout=WAIT_MS)
+
+
+def test_a_drawing_ahead_of_an_older_trace_leaves_the_tab_stale(qtbot, make_window):
+    """A large trace is drawn on screen in slices: the look-ahead's older drawing could run in
+    those turns, say the tab was drawn, and the key then showed the older trace."""
+    from dataclasses import replace
+
+    w = make_window(SMALL, size=(1024, 768))
+    w.state.show_lesson(True)
+    heads = w.tabs.view(Tab.HEADS)
+    w.tabs.prepare(Tab.HEADS)
+    qtbot.waitUntil(lambda: not w.tabs.pieces.busy(), timeout=WAIT_MS)
+    w.tabs.pieces.timer.stop()
+    with qtbot.waitSignal(w.rendered, timeout=WAIT_MS):
+        w.state.set_config(replace(w.state.config, sentence="Thinking Machines think"))
+    w.tabs.pieces.timer.stop()
+    w.tabs.pieces._next()  # its first part: the tab says it is drawn
+    assert not heads.stale
+    w.prepared = replace(w.prepared)  # a newer trace, still being drawn on screen
+    qtbot.waitUntil(lambda: not w.tabs.pieces.busy(), timeout=WAIT_MS)
+    assert heads.stale  # the key that shows it draws the newest
