@@ -3786,10 +3786,6 @@
         <translation>步</translation>
     </message>
     <message>
-        <source>training loss (mean of the two)</source>
-        <translation>训练损失（两者的平均）</translation>
-    </message>
-    <message>
         <source>p_t within 1 of the truth</source>
         <translation>p_t 离真实位置不超过 1</translation>
     </message>
@@ -3896,6 +3892,10 @@
     <message>
         <source>Letters a to t, separated by spaces: each is written twice</source>
         <translation>字母 a 到 t，用空格分开：每个都写两遍</translation>
+    </message>
+    <message>
+        <source>mean loss of the two</source>
+        <translation>两者的平均损失</translation>
     </message>
     <message>
         <source>Task:</source>

@@ -2,8 +2,10 @@
 one a fresh search over every count would make, whatever changed between two draws."""
 
 import itertools
+import math
 
 import numpy as np
+import pytest
 from PySide6 import QtCore
 
 from explorer.gui.heatmap import MatrixPanel
@@ -155,3 +157,57 @@ def test_kept_text_measures_answer_as_qt_does(qapp):
             assert figure.title_lines(text, width, kept) == figure.title_lines(text, width, qt)
             assert kept.horizontalAdvance(text) == qt.horizontalAdvance(text)  # asked again: kept
     assert (kept.height(), kept.ascent()) == (qt.height(), qt.ascent())
+
+
+# -- issue 23 T3: twelve heads of fifteen tokens at 1024×768 --------------------------------------
+def smallest_line(font) -> float:
+    """The line of the smallest label font the axes may take (MIN_LABEL_PX)."""
+    return min([font.line] + [f.line for f in font.smaller()])
+
+
+@pytest.mark.parametrize(
+    "size,presenting",
+    [((1024, 768), False), ((1024, 768), True), ((1400, 900), False), ((1920, 1080), True)],
+    ids=["1024x768", "1024x768-presenting", "1400x900", "1920x1080-presenting"],
+)
+def test_every_token_row_is_labelled_where_the_grid_has_the_room(qtbot, make_window, size, presenting):
+    """The README: every token labelled where it fits, else every k-th, the same ones in every
+    panel. At 1024×768 the grid of 12 heads (ANIMAL, 15 tokens) labelled 8 rows of 15 (4 when
+    presenting beside the lesson): its rows are 10.7 px (7.7 px) high, under the line of the
+    smallest label font (11 px, 12.9 px a line), and no column count labels more tokens on
+    its worse axis (checked here over every count). Where a row holds a line (1400×900;
+    1920×1080 presenting, in a smaller font) all 15 are labelled."""
+    from explorer.core.config import AttentionConfig
+
+    from .helpers import ANIMAL, WAIT_MS
+    from .test_labs_at_a_projector import present
+
+    window = make_window(AttentionConfig(sentence=ANIMAL, weights="pretrained"), size=size)
+    if presenting:
+        present(window)
+        window.resize(*size)
+    window.state.set_tab("heads")
+    canvas = window.heads.canvas
+    qtbot.waitUntil(lambda: len(canvas.panels) == 12 and canvas.isVisible(), timeout=WAIT_MS)
+    qtbot.wait(50)
+    QtCore.QCoreApplication.processEvents()
+    layout = canvas.current_layout()
+    n = canvas.panels[0].shape[0]
+    assert n == 15
+    font = canvas.style_.labels
+    cell = layout.boxes[0].plot.height() / n
+    drawn = [b.rows for b in layout.boxes if b.draw_rows]
+    assert drawn and all(r.texts == drawn[0].texts and r.indices == drawn[0].indices for r in drawn)
+    rows = drawn[0]
+    if cell >= smallest_line(font) - 1e-9:
+        assert rows.indices == tuple(range(n)), (cell, rows.indices)  # room: every token
+    else:
+        stride = math.ceil(font.line / cell - 1e-9)
+        assert rows.indices == tuple(range(0, n, stride)), (cell, stride, rows.indices)
+        # no room: no column count labels more tokens on its worse axis (six columns would label
+        # every row of a plot 92 px wide, and one column in three)
+        chosen = min(len(rows) / n, len([b for b in layout.boxes if b.draw_cols][0].cols) / n)
+        rect = QtCore.QRectF(0, 0, canvas.width(), canvas.height())
+        for columns in range(1, 13):
+            figure = heads.Figure(canvas.panels, columns=columns, shared_bar=True, shared_axes=True)
+            assert heads._fit(figure, rect, canvas.style_)[1] <= round(chosen, 3), columns

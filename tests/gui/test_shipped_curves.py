@@ -75,3 +75,72 @@ def test_the_training_page_draws_the_shipped_run_before_any_run(qtbot, make_wind
         shown_lo, shown_hi = plot.plot.getPlotItem().getViewBox().viewRange()[1]
         assert shown_lo <= values.min() and values.max() <= shown_hi, (plot.curves.title, values.max())
     assert y_limits(loss)[1] >= max(history.losses)
+
+
+def test_the_vit_pair_page_draws_the_shipped_vit_run_before_any_run(qtbot, make_window):
+    """Issue 23: the ViT vs CNN page's plots were empty before a run. On 100 pictures the data
+    experiment's seed-0 ViT run (resources/vision/curve/vit-100: its re-run ends 0.004 from the
+    shipped weights, the same accuracy on the 2,000 test pictures) is drawn dashed in the ViT's
+    colour on both plots. The CNN's runs and the ViT's on 1,000 pictures do not come out of
+    today's code again (0.15, 0.25 and 0.034 apart, the last 2 points more accurate): none."""
+    from explorer.gui.labs.vision.vit_pictures import MODEL_COLOURS
+
+    window = make_window(SMALL, size=(1400, 900))
+    window.tabs.choose(Tab.VIT)
+    view = window.view(Tab.VIT)
+    view.lab.set_page("train")
+    page = view.train_page
+    qtbot.waitUntil(page.isVisible, timeout=WAIT_MS)
+    assert page.lab.run is None and view.lab.settings.train_size == 1000
+    assert not any(s.dashed for p in page.plots for s in p.curves.series)  # none recorded
+    view.lab.set_train_size(100)
+    QtWidgets.QApplication.processEvents()
+    loss, accuracy = page.plots[0].curves, page.plots[1].curves
+    history = read_history(resource_path("vision", "curve", "vit-100.history.json"))
+    assert history.steps == 3000 and history.weights_apart < 0.005
+    xs, _ = shipped_series(loss, np.asarray(history.losses))
+    np.testing.assert_array_equal(xs, np.arange(1, history.steps + 1))
+    xs, _ = shipped_series(accuracy, np.asarray(history.series("accuracy")))
+    np.testing.assert_array_equal(xs, history.eval_steps)
+    dashed = [s for c in (loss, accuracy) for s in c.series if s.dashed]
+    assert len(dashed) == 2 and {s.colour for s in dashed} == {MODEL_COLOURS["vit"].name()}
+    assert all(s.name == shipped_name("ViT") for s in dashed)
+    assert "Dashed: the shipped run." in page.status.text()
+
+
+def test_the_local_window_page_draws_the_pairs_history_beside_its_local_model(
+    qtbot, make_window, tmp_path, monkeypatch
+):
+    """Issue 23: the Global vs local training page draws the history beside the shipped local
+    model's weights (packaging/record_histories.py window-TASK-LOCAL: the pair's mean loss and
+    window_share), and nothing where none lies there (the shipped copy-twice and reorder-zh
+    pairs do not come out of today's code again: none is shipped yet)."""
+    from explorer.gui.labs.translation import window_view
+    from explorer.lab.history import History, write_history
+
+    history = History(
+        "python -m explorer train --model local-p-ours --steps 4 …",
+        (2.5, 2.0, 1.5, 1.0),
+        (2, 4),
+        {"window_share": (0.25, 0.75), "window_error": (2.0, 0.5)},
+    )
+    write_history(tmp_path / "copy-twice-local-p-ours" / "model.safetensors", history)
+    monkeypatch.setattr(
+        window_view, "shipped_sequence_folder", lambda task, model: tmp_path / f"{task}-{model}"
+    )
+    window = make_window(SMALL, size=(1400, 900))
+    window.state.show_lesson(True)
+    window.state.set_lesson_step("local.train")
+    view = window.view("local")
+    page = view.training
+    qtbot.waitUntil(page.isVisible, timeout=WAIT_MS)
+    assert page.lab.run is None and view.lstate.settings.task == "copy-twice"
+    loss, within = page.plots[0].curves, page.plots[1].curves
+    xs, _ = shipped_series(loss, np.asarray(history.losses))
+    np.testing.assert_array_equal(xs, [1, 2, 3, 4])
+    xs, _ = shipped_series(within, np.asarray([0.25, 0.75]))
+    np.testing.assert_array_equal(xs, [2, 4])
+    assert "Dashed: the shipped run." in page.status.text()
+    view.lstate.set_local("local-m")  # no history beside it: no dashed line
+    QtWidgets.QApplication.processEvents()
+    assert not any(s.dashed for p in page.plots for s in p.curves.series)

@@ -7,8 +7,10 @@ for the cells, the labels take a smaller one, never below MIN_LABEL_PX, and neve
 
 from __future__ import annotations
 
+import html
+
 import pytest
-from PySide6 import QtWidgets
+from PySide6 import QtGui, QtWidgets
 
 from explorer.appstate.bundled_decoders import REPEATED
 from explorer.appstate.lesson import STEPS
@@ -149,3 +151,97 @@ def test_the_local_windows_label_every_source_word_over_its_own_column(qtbot, wi
         for s, (rect, _) in enumerate(labels):
             assert abs(rect.center().x() - (grid.left() + (s + 0.5) * cw)) < 1.0, (s, rect, grid, cw)
         assert all(a.right() <= b.left() for (a, _), (b, _) in zip(labels, labels[1:]))
+
+
+# -- the labs' training curves (issue 23) --------------------------------------------------------
+def x_labels(plot):
+    """The bottom axis's labels as pyqtgraph draws them: (rect, text), and the axis's rect."""
+
+    axis = plot.plot.getPlotItem().getAxis("bottom")
+    image = QtGui.QImage(8, 8, QtGui.QImage.Format.Format_ARGB32)
+    painter = QtGui.QPainter(image)
+    try:
+        _, _, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [(rect, text) for rect, _, text in texts], axis.mapRectFromParent(axis.geometry())
+
+
+def open_training(window, where: str) -> None:
+    from explorer.gui.labs.translation.view import TRAIN_PAGE
+    from explorer.gui.views.registry import Tab
+
+    if where in ("vision.train", "local.train"):  # the lesson's training steps
+        window.state.set_lesson_step(where)
+    elif where == "translation":
+        window.state.set_tab("translation")
+        window.view("translation").pages.setCurrentIndex(TRAIN_PAGE)
+    else:
+        tab = {"lm": Tab.LM, "vit": Tab.VIT}[where]
+        window.tabs.choose(tab)
+        window.view(tab).lab.set_page("train")
+
+
+# the pages whose plots have the room for three labels at 1024×768 beside the lesson (the
+# translation lab's two plots share a third of the tab with its figure: 0 and 1000 of 0–1500)
+THREE_LABELS = ("vision.train", "local.train", "lm", "vit")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_training_plot_labels_its_steps_and_keeps_its_title_on_one_line(qtbot, window, language):
+    """Issue 23: beside the lesson at 1024×768 the vision lab's plots labelled one step, "500"
+    (pyqtgraph dropped 0 and 1000 at the axis's ends), and a title broke inside a word
+    ("留出集准确 / 率")."""
+    from explorer.gui.lab.curves import CurvePlot
+
+    present(window, language)
+    for where in (*THREE_LABELS, "translation"):
+        open_training(window, where)
+
+        def built():
+            shown = [p for p in window.findChildren(CurvePlot) if p.isVisible()]
+            assert shown and all(p.plot is not None for p in shown)
+
+        qtbot.waitUntil(built, timeout=WAIT_MS)
+        qtbot.wait(30)
+        QtWidgets.QApplication.processEvents()
+        for plot in [p for p in window.findChildren(CurvePlot) if p.isVisible()]:
+            what = (where, plot.curves.title)
+            labels, bounds = x_labels(plot)
+            assert len(labels) >= (3 if where in THREE_LABELS else 2), (what, [t for _, t in labels])
+            for rect, _ in labels:
+                assert bounds.left() - 0.5 <= rect.left() and rect.right() <= bounds.right() + 0.5, what
+            for (a, _), (b, _) in zip(labels, labels[1:]):
+                assert a.right() < b.left(), (what, [t for _, t in labels])
+            # the title whole on one line, or cut with "…" on one line and whole in the tooltip
+            title, shown = plot.curves.title, plot.title_shown
+            first_line = plot._title_body.split("<br>")[0]
+            assert first_line.startswith(html.escape(shown)), (what, first_line)
+            if shown != title:
+                assert shown.endswith("…") and title.startswith(shown[:-1]), what
+                assert plot.toolTip() == title, what
+            else:
+                assert plot.toolTip() == "", what
+            label = plot.plot.getPlotItem().titleLabel.item
+            line = plot._title_metrics(plot._title_px).height()
+            lines = len(plot._title_body.split("<br>"))
+            assert label.boundingRect().height() < (lines + 0.9) * line + 10, what  # no line broken
+
+
+def test_the_x_axis_takes_the_closest_spacing_whose_labels_fit():
+    from explorer.gui.lab.ticks import fitting_spacing, placed
+
+    def widths(values, spacing):  # 12.4 px a digit: presentation mode's 22 px font
+        return [12.4 * len(f"{v:g}") for v in values]
+
+    # 0–800 steps in 140 px: 0, 400, 800 (main's axis: 500 and 1000, the ends dropped: "500")
+    assert fitting_spacing(-16.0, 816.0, 140.0, widths, 9.3) == 400.0
+    assert fitting_spacing(-16.0, 816.0, 600.0, widths, 9.3) == 100.0
+    assert fitting_spacing(-0.02, 1.02, 300.0, widths, 9.3) == 0.2
+    assert fitting_spacing(-30.0, 1530.0, 40.0, widths, 9.3) is None  # not two labels
+    # a label at an end moves inside the axis, the others stay centred on their ticks
+    assert placed([2.0, 70.0, 138.0], [12.4, 37.2, 37.2], 140.0) == [
+        (0.0, 12.4),
+        (51.4, 88.6),
+        (102.8, 140.0),
+    ]

@@ -3,6 +3,7 @@ finite, its shape the run's own (a loss a step, a value of each metric at each e
 and a file written and read back the same."""
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ DRAWN = (
         resource_path("seq2seq", p, "model.safetensors")
         for p in ("bahdanau-additive", "luong-general", "transformer-scaled-dot")
     ]
+    + [resource_path("vision", "curve", "vit-100.safetensors")]  # the ViT vs CNN page, on 100 pictures
 )
 
 
@@ -32,7 +34,8 @@ def test_every_drawn_checkpoint_has_its_history_beside_it():
 def test_a_shipped_history_reads_and_its_values_are_finite(path: Path):
     h = read_history(path)
     assert h.command.startswith("python -m explorer ")
-    assert f"--steps {h.steps} " in h.command + " "  # a loss for every step the command trained
+    # a loss for every step the command trained (the data experiment's: --steps-vit, --steps-cnn)
+    assert re.search(rf"--steps(-vit|-cnn)? {h.steps}\b", h.command), h.command
     assert h.steps > 0 and all(math.isfinite(v) for v in h.losses)
     assert list(h.eval_steps) == sorted(set(h.eval_steps)) and 0 < h.eval_steps[-1] <= h.steps
     assert h.metrics

@@ -41,6 +41,7 @@ LEGEND_PAD_PX = 16  # the plot's margins beside its widest legend entry
 # the most a legend may ask for: a longer entry wraps rather than squeeze the plot's neighbours
 # (a translation step's plot in a 414 px column beside the lesson asked for 460)
 LEGEND_MIN_WIDTH_CAP_PX = 320
+Y_AXIS_PAD_PX = 12  # the y axis's ticks and the gap beside its labels
 SMOOTH_POINTS = 150  # a line of more points is drawn without antialiasing (a dense line blurs anyway)
 _last_built = [0.0]
 
@@ -195,6 +196,7 @@ class CurvePlot(QtWidgets.QWidget):
         self.curves = Curves()
         self.style_ = style
         self.readout = ""  # the hovered step's values, as shown
+        self.title_shown = ""  # the title as drawn: cut short with "…" where the plot is narrower
         self.plot = None  # the pyqtgraph PlotWidget, once pyqtgraph is imported
         self._items: list = []
         self._given: list[tuple | None] = []  # what each item was last given (its data and looks)
@@ -208,6 +210,7 @@ class CurvePlot(QtWidgets.QWidget):
         self._x: tuple[float, float] | None = None  # the ranges set
         self._y: tuple[float, float] | None = None
         self._ticks: tuple[float, ...] = ()  # the x ticks set
+        self._y_labels_px = 0  # the y axis's width set
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.waiting = QtWidgets.QLabel("…")
@@ -303,8 +306,8 @@ class CurvePlot(QtWidgets.QWidget):
             axis.setPen(pg.mkPen(style.frame))
             axis.setTextPen(pg.mkPen(style.fg))
             axis.setStyle(tickFont=font, tickTextOffset=4)
-        metrics = QtGui.QFontMetrics(font)
-        item.getAxis("left").setWidth(metrics.horizontalAdvance("0.000") + 12)
+        self._y_labels_px = 0
+        self._fit_y_axis(item)
         self._goal.setPen(pg.mkPen(GOAL_COLOUR, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
         self._marker.setPen(pg.mkPen(style.accent, width=2))
         self._text.setColor(style.fg)
@@ -437,10 +440,23 @@ class CurvePlot(QtWidgets.QWidget):
         update_min()
 
     def _break_title(self, label, width: float) -> None:
-        """The title's lines broken between its parts where they do not fit ``width``."""
+        """The title's lines broken between its parts where they do not fit ``width``; a title
+        wider than the plot on one line, cut short with "…" (the whole of it in the plot's
+        tooltip): Qt would break it anywhere, a Chinese one between two characters of a word
+        ("留出集准确 / 率")."""
         room = width - 2 * label.item.document().documentMargin()  # the text's own width
-        lines = packed([w for _, w in self._parts], room, self._gap)
-        body = "<br>".join(TITLE_GAP.join(self._parts[k][0] for k in line) for line in lines)
+        parts = list(self._parts)
+        title = self.curves.title
+        shown = title
+        if title and parts and parts[0][1] > room:
+            shown = self._title_metrics(self._title_px).elidedText(
+                title, QtCore.Qt.TextElideMode.ElideRight, max(room - 2, 0.0)
+            )
+            parts[0] = (html.escape(shown), room)
+        self.title_shown = shown
+        self.setToolTip(title if shown != title else "")
+        lines = packed([w for _, w in parts], room, self._gap)
+        body = "<br>".join(TITLE_GAP.join(parts[k][0] for k in line) for line in lines)
         if body == self._title_body:
             return
         self._title_body = body
@@ -468,11 +484,28 @@ class CurvePlot(QtWidgets.QWidget):
         if y != self._y:
             self._y = y
             item.setYRange(*y, padding=self._y_padding(item))
+            self._fit_y_axis(item)
+
+    def _fit_y_axis(self, item) -> None:
+        """The y axis as wide as its widest label (and the tick gap): the x axis and the title
+        get the rest (beside a figure at 1024×768 a fixed "0.000" took a fifth of the plot)."""
+        axis = item.getAxis("left")
+        metrics = QtGui.QFontMetricsF(self.style_.font)
+        lo, hi = item.getViewBox().viewRange()[1] if self._y is not None else (0.0, 1.0)
+        height = max(item.getViewBox().height(), MIN_HEIGHT_PX / 2)
+        texts = ["0.0"]
+        for spacing, values in axis.tickValues(lo, hi, height)[:3]:
+            texts += axis.tickStrings(values, 1.0, spacing)
+        px = int(np.ceil(max(metrics.horizontalAdvance(t) for t in texts))) + Y_AXIS_PAD_PX
+        if px != self._y_labels_px:
+            self._y_labels_px = px
+            axis.setWidth(px)
 
     def _pad_y(self, *_) -> None:
         item = self.plot.getPlotItem()
         if self._y is not None:
             item.setYRange(*self._y, padding=self._y_padding(item))
+            self._fit_y_axis(item)
         if self._thinned_for is not None and int(item.getViewBox().width()) != self._thinned_for:
             self._draw()  # a thinned line again for its new width
 

@@ -39,17 +39,18 @@ def explains(curves: list[Curves]) -> bool:
     return any(s.name.startswith(prefix) and len(s.ys) for c in curves for s in c.series)
 
 
-def shipped_loss(history: History | None) -> list[Series]:
-    """The shipped run's training loss at every step, grey and dashed."""
+def shipped_loss(history: History | None, colour: str = SHIPPED_COLOUR, what: str = "") -> list[Series]:
+    """The shipped run's training loss at every step, dashed: grey, or in ``colour`` where a
+    plot draws two runs' (the ViT's and the CNN's, named by ``what``)."""
     if history is None or not history.losses:
         return []
     ys = np.asarray(history.losses, dtype=float)
     return [
         Series(
-            shipped_name(),
+            shipped_name(what),
             np.arange(1, len(ys) + 1, dtype=float),
             ys,
-            SHIPPED_COLOUR,
+            colour,
             1.0,
             dashed=True,
             in_legend=False,

@@ -39,13 +39,16 @@ from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout, together
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import Curves, Series
+from explorer.gui.lab.shipped import history_of, shipped_loss, shipped_metric
 from explorer.gui.lab.training import TrainingContent, TrainingPage
 from explorer.gui.labs.translation.window_canvas import WindowCanvas
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE, error_message
 from explorer.gui.views.base import View
 from explorer.lab import LabRun
+from explorer.seq2seq.checkpoints import WEIGHTS_FILE
 from explorer.seq2seq.local_attention import LOCAL_MODELS
 from explorer.seq2seq.local_lab import ComparedWindows
+from explorer.seq2seq.sequence_checkpoints import shipped_sequence_folder
 from explorer.seq2seq.spec import LabError
 from explorer.words import QT_TRANSLATE_NOOP
 
@@ -131,19 +134,22 @@ class LocalTraining(TrainingContent):
         share = run.series("window_share") if run is not None else []
         # one series a plot: its name is the title, which wraps in a narrow plot (a legend
         # entry never breaks, and would keep two plots side by side wider than the page)
-        loss = translate("LocalWindow", "training loss (mean of the two)")
+        loss = translate("LocalWindow", "mean loss of the two")
         within = translate("LocalWindow", "p_t within 1 of the truth")
+        # the shipped pair's run (global and this local model on the same batches), dashed
+        shipped = history_of(shipped_sequence_folder(lab.settings.task, lab.settings.local) / WEIGHTS_FILE)
         return [
             Curves(
                 title=loss,
                 series=[Series(loss, np.arange(1, len(losses) + 1), np.asarray(losses), LOSS_COLOUR,
-                               in_legend=False)],
+                               in_legend=False), *shipped_loss(shipped)],
                 x_label=step, x_range=(0.0, steps), marker=shown_step,
             ),
             Curves(
                 title=within,
                 series=[Series(within, np.asarray(evals), np.asarray(share), SHARE_COLOUR, dots=True,
-                               in_legend=False)],
+                               in_legend=False),
+                        *shipped_metric(shipped, "window_share", SHARE_COLOUR, within)],
                 x_label=step, x_range=(0.0, steps), y_range=(0.0, 1.0), goal=lab.GOAL.at_least,
                 marker=shown_step,
             ),

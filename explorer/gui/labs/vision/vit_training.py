@@ -9,9 +9,11 @@ import numpy as np
 from explorer.appstate.vit import MAX_SEED, MAX_TRAIN_STEPS, ViTState
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import Curves, Series
+from explorer.gui.lab.shipped import history_of, shipped_loss, shipped_metric
 from explorer.gui.lab.training import TrainingContent
 from explorer.gui.labs.vision.vit_pictures import MODEL_COLOURS
 from explorer.lab import LabRun
+from explorer.vision.checkpoints import checkpoint_paths, curve_stem
 
 
 def _percent(value: float) -> str:
@@ -44,6 +46,16 @@ class PairTraining(TrainingContent):
         runs = {"vit": run, "cnn": lab.cnn_run if run is not None else None}
         names = {"vit": "ViT", "cnn": "CNN"}  # the legend names the models; the title, what is drawn
         losses, accuracies = [], []
+        shipped = []  # the data experiment's seed-0 runs at this size, dashed in each model's colour
+        for model in runs:
+            history = history_of(checkpoint_paths(curve_stem(model, lab.settings.train_size))[0])
+            colour = MODEL_COLOURS[model].name()
+            shipped.append(
+                (
+                    shipped_loss(history, colour, names[model]),
+                    shipped_metric(history, "accuracy", colour, names[model]),
+                )
+            )
         for model, r in runs.items():
             values = r.losses if r is not None else []
             losses.append(
@@ -64,6 +76,8 @@ class PairTraining(TrainingContent):
                     dots=True,
                 )
             )
+        losses += [line for loss, _ in shipped for line in loss]
+        accuracies += [line for _, accuracy in shipped for line in accuracy]
         return [
             Curves(
                 title=translate("ViTView", "training loss"),
