@@ -97,12 +97,13 @@ class Exporter(QtCore.QObject):
         return out
 
     def on_screen(self) -> str | None:
-        """The first figure of the tab on screen, the dialog's default "what" (None on the
-        Pipeline, whose default is its trace's data, and on a tab with nothing to export)."""
+        """What the tab on screen shows, the dialog's default "what": the figure of its page on
+        screen (TabSpec.shown_figure; "window" for a page with none), None for the trace's data
+        (the Pipeline showing every stage) and on a tab with nothing to export."""
         tab = self.window.state.tab
         for spec in TABS:
-            if spec.tab == tab and tab != "pipeline":
-                return next(iter(spec.figure_sources(self.window.context)), None)
+            if spec.tab == tab:
+                return spec.shown_figure(self.window.context)
         return None
 
     def labels(self) -> dict[str, str]:

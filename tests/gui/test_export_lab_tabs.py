@@ -6,6 +6,8 @@ screen (the Pipeline still on its data)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 from PySide6 import QtGui, QtWidgets
 
@@ -72,3 +74,92 @@ def test_the_dialog_opens_on_the_tab_on_screen(qtbot, window):
     window.state.set_tab("heads")
     QtWidgets.QApplication.processEvents()
     assert dialog_of(qtbot, window).what.currentData() == "heads"
+
+
+# Trial 8 F16: the preset followed the tab, never its page (the LM's training page offered every
+# head's attention, Vision's six pages the picture). The page on screen -> the dialog's preset;
+# a page with no figure of its own (Generate; a training page before a run) -> the window.
+LAB_PAGES = {
+    "lm": {"train": "lm:training", "heads": "lm:heads", "stages": "lm:stages", "generate": "window"},
+    "vision": {
+        "picture": "vision",
+        "channel": "vision:channel",
+        "spatial": "vision:spatial",
+        "residual": "vision:residual",
+        "compare": "vision:compare",
+        "train": "vision:training",
+    },
+    "vit": {
+        "looks": "vit:looks",
+        "heads": "vit:heads",
+        "data": "vit:data",
+        "train": "vit:training",
+        "photo": "vit:photo",
+    },
+}
+TRAINING = {"lm:training", "vision:training", "vit:training", "local:training"}
+
+
+def assert_preset(qtbot, window, lab, name: str, where) -> None:
+    """The dialog opens on ``name``; a training page's curves once its run took a step (none
+    before: the window), checked both ways (a stand-in run: the preset reads only its losses)."""
+    if name not in TRAINING:
+        assert dialog_of(qtbot, window).what.currentData() == name, where
+        return
+    run = lab.run
+    try:
+        lab.run = None
+        assert dialog_of(qtbot, window).what.currentData() == "window", where
+        lab.run = SimpleNamespace(losses=[1.0])
+        assert dialog_of(qtbot, window).what.currentData() == name, where
+    finally:
+        lab.run = run
+
+
+def test_the_dialog_opens_on_the_figure_of_the_lab_page_on_screen(qtbot, window):
+    for tab, pages in LAB_PAGES.items():
+        window.state.set_tab(tab)
+        QtWidgets.QApplication.processEvents()
+        lab = window.state.vision if tab == "vision" else window.state.labs[tab]
+        for page, name in pages.items():
+            lab.set_page(page)
+            QtWidgets.QApplication.processEvents()
+            view = window.view(tab)
+            assert view.pages.currentIndex() == view.pages.indexOf(view.page_widgets[page])
+            if name == "vit:photo":
+                qtbot.waitUntil(lambda v=view: v.photo is not None, timeout=WAIT_MS)
+            assert_preset(qtbot, window, lab, name, (tab, page))
+    for tab, figures in {
+        "why_attention": ("why_attention:maps", "why_attention:length"),
+        "local": ("local:windows", "local:training"),
+    }.items():
+        window.state.set_tab(tab)
+        QtWidgets.QApplication.processEvents()
+        for index, name in enumerate(figures):
+            window.view(tab).pages.setCurrentIndex(index)
+            QtWidgets.QApplication.processEvents()
+            assert_preset(qtbot, window, window.state.labs[tab], name, (tab, index))
+
+
+def test_the_pipeline_dialog_opens_on_the_stage_shown(qtbot, window):
+    """Trial 8 F11: "All stages (data)" + CSV whatever stage "Show:" showed."""
+    for zoom, name in (
+        (("weights",), "pipeline:weights"),
+        (("Q", "K", "V"), "pipeline:Q"),  # a lesson step's several stages: the first
+        (("tokens",), "window"),  # the token chips: no figure of their own
+        (None, "data"),  # every stage: the trace's data, as before
+    ):
+        window.state.set_stage_zoom(zoom)
+        QtWidgets.QApplication.processEvents()
+        dialog = dialog_of(qtbot, window)
+        assert dialog.what.currentData() == name, zoom
+        assert dialog.format.currentData() == ("csv" if name == "data" else "png"), zoom
+
+
+def test_the_translation_dialog_opens_on_the_alignment_as_drawn(qtbot, window):
+    window.state.set_tab("translation")
+    view = window.view("translation")
+    qtbot.waitUntil(lambda: view.trace is not None and not window.worker.busy(), timeout=WAIT_MS)
+    window.state.translation.set_view("lines")
+    QtWidgets.QApplication.processEvents()
+    assert dialog_of(qtbot, window).what.currentData() == "translation:lines"

@@ -408,3 +408,13 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
     out.update(lines_views.figures(context, "pipeline"))
     out.update(next_token_figures(context))
     return out
+
+
+def shown_figure(context: ViewContext) -> str | None:
+    """The Export dialog's preset: the stage the "Show:" picker shows (the first of several), the
+    whole window for the token chips; None (the trace's data) when every stage is shown."""
+    zoom = context.state.stage_zoom
+    if not zoom:
+        return None
+    offered = figures(context)
+    return next((f"pipeline:{name}" for name in zoom if f"pipeline:{name}" in offered), "window")

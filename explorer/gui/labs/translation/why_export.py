@@ -10,7 +10,7 @@ from PySide6 import QtCore
 from explorer.gui.heatmap import Figure
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import CurvesPicture
-from explorer.gui.lab.export import shown_or_computed
+from explorer.gui.lab.export import page_figure, shown_or_computed
 from explorer.gui.views.base import FigureSource, ViewContext
 
 TAB = "why_attention"
@@ -50,3 +50,12 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             translate("WhyAttention", "Why attention: accuracy against sentence length"), length
         ),
     }
+
+
+def shown_figure(context: ViewContext) -> str:
+    """The figure of the page on screen (the Export dialog's preset): the sentence's maps or the curve."""
+    from explorer.gui.labs.translation.why_attention import CURVE_PAGE
+
+    view = context.view(TAB)
+    curve = view is not None and view.pages.currentIndex() == CURVE_PAGE
+    return page_figure("why_attention:length" if curve else "why_attention:maps", figures(context))

@@ -8,7 +8,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui import theme
 from explorer.gui.i18n import translate
-from explorer.gui.lab.export import shown_or_computed, training_curves
+from explorer.gui.lab.export import page_figure, shown_or_computed, training_curves
 from explorer.gui.views.base import FigureSource, ViewContext
 
 TAB = "local"
@@ -90,3 +90,12 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             ).items()
         },
     }
+
+
+def shown_figure(context: ViewContext) -> str:
+    """The figure of the page on screen (the Export dialog's preset): the windows or the curves."""
+    from explorer.gui.labs.translation.window_view import TRAIN_PAGE
+
+    view = context.view(TAB)
+    training = view is not None and view.pages.currentIndex() == TRAIN_PAGE
+    return page_figure("local:training" if training else "local:windows", figures(context))
