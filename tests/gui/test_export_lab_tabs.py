@@ -163,3 +163,33 @@ def test_the_translation_dialog_opens_on_the_alignment_as_drawn(qtbot, window):
     window.state.translation.set_view("lines")
     QtWidgets.QApplication.processEvents()
     assert dialog_of(qtbot, window).what.currentData() == "translation:lines"
+
+
+def test_every_stage_exports_at_its_own_size_in_presentation_mode(qtbot, make_window, tmp_path):
+    """Trial 8 F10: "every stage of the head" took the canvas's size, in presentation mode at
+    1024 × 768 twelve maps of 16 × 75 px, their titles elided; now the export's own size."""
+    from PySide6 import QtCore
+
+    from explorer.core.config import AttentionConfig
+    from explorer.gui.heatmap.figure import layout_figure
+
+    from .helpers import ANIMAL
+
+    window = make_window(AttentionConfig(sentence=ANIMAL), size=(1024, 768))
+    window.classroom.set_presentation(True, fullscreen=False)
+    window.state.set_stage_zoom(None)  # every stage on screen, at the projector's type
+    QtWidgets.QApplication.processEvents()
+    for size in ((1024, 768), (1400, 360)):  # presented, then a window stretched wide and low
+        window.resize(*size)
+        QtWidgets.QApplication.processEvents()
+        figure, at = window.exporter.sources()["pipeline"].make()
+        boxes = layout_figure(
+            QtCore.QRectF(0, 0, at.width(), at.height()), figure, window.context.style()
+        ).boxes
+        assert len(boxes) == 12
+        assert min(b.plot.width() for b in boxes) >= 200 and min(b.plot.height() for b in boxes) >= 150, size
+        path = tmp_path / "pipeline.png"
+        assert window.exporter.export_panel("pipeline", path) is None
+        image = QtGui.QImage(str(path))
+        assert image.width() >= 3000 and image.height() >= 1700, size  # 1600 × 900 at twice the scale
+    window.classroom.set_presentation(False)

@@ -357,13 +357,6 @@ class PipelineView(View):
 
 # -- export: drawn from the data, whether the tab is on screen or not ------------------------------
 def figures(context: ViewContext) -> dict[str, FigureSource]:
-    view = context.view(PipelineView.TAB)
-
-    def size(default: QtCore.QSize) -> QtCore.QSize:
-        if view is not None and view.isVisible() and view.canvas.width() > 100:
-            return view.canvas.size() if default is EXPORT_SIZE else default
-        return default
-
     def make(names: tuple[str, ...]):
         def build():
             prepared = context.current()
@@ -386,9 +379,9 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
                 zoomable=True,
                 zoom_caption=True,
             )
-            if len(names) > 1:
-                return figure, size(EXPORT_SIZE)
-            return figure, STAGE_EXPORT_SIZE
+            # a fixed size, not the canvas's: in presentation mode or beside the lesson it is
+            # small and stretched (trial 8 F10: twelve maps of 16 × 75 px, their titles elided)
+            return figure, EXPORT_SIZE if len(names) > 1 else STAGE_EXPORT_SIZE
 
         return build
 
