@@ -193,3 +193,25 @@ def test_every_stage_exports_at_its_own_size_in_presentation_mode(qtbot, make_wi
         image = QtGui.QImage(str(path))
         assert image.width() >= 3000 and image.height() >= 1700, size  # 1600 × 900 at twice the scale
     window.classroom.set_presentation(False)
+
+
+def test_why_attention_and_global_vs_local_exports_say_what_they_show(qtbot, window, tmp_path):
+    """Trial 8 F12/F13: no caption, where the Pipeline's say model, layer, head and text."""
+    window.state.set_tab("why_attention")
+    wait_shown(qtbot, window.view("why_attention"))
+    window.state.set_tab("local")
+    wait_compared(qtbot, window.view("local"))
+    why, local = window.state.labs["why_attention"].settings, window.state.labs["local"].settings
+    for name, words in (
+        (
+            "why_attention:maps",
+            ("English → French · shipped weights", f"“{why.sentence}”", "alignment score"),
+        ),
+        ("why_attention:length", ("English → French · per-word accuracy · shipped",)),
+        ("local:windows", ("each letter twice (monotonic)", f"“{local.source}”", "global: a a b b")),
+    ):
+        path = tmp_path / f"{name.replace(':', '-')}.svg"
+        assert window.exporter.export_panel(name, path) is None
+        text = path.read_text(encoding="utf-8")
+        for word in words:
+            assert word in text, (name, word)
