@@ -32,6 +32,8 @@ CAPTIONED = ("pipeline", "heads", "board", "overview")
 CAPTION_TEXT = 80  # characters of the text in a caption
 WORKED_WIDTH = 470  # the worked arithmetic's page width, as the dock shows it by default
 NEXT_TOKENS_DATA = "next_tokens_data"  # the next-token panel's numbers, beside its figure
+FOLDER_FORMATS = ("csv", "npy")  # the trace's data in these: a folder, one file per stage
+FILE_SUFFIXES = (".png", ".svg", ".json", ".html", ".htm", ".csv", ".npy", ".npz", ".txt", ".pdf")
 
 
 @dataclass(frozen=True)
@@ -97,12 +99,13 @@ class Exporter(QtCore.QObject):
         return out
 
     def on_screen(self) -> str | None:
-        """The first figure of the tab on screen, the dialog's default "what" (None on the
-        Pipeline, whose default is its trace's data, and on a tab with nothing to export)."""
+        """What the tab on screen shows, the dialog's default "what": the figure of its page on
+        screen (TabSpec.shown_figure; "window" for a page with none), None for the trace's data
+        (the Pipeline showing every stage) and on a tab with nothing to export."""
         tab = self.window.state.tab
         for spec in TABS:
-            if spec.tab == tab and tab != "pipeline":
-                return next(iter(spec.figure_sources(self.window.context)), None)
+            if spec.tab == tab:
+                return spec.shown_figure(self.window.context)
         return None
 
     def labels(self) -> dict[str, str]:
@@ -224,6 +227,17 @@ class Exporter(QtCore.QObject):
         if prepared is None:
             return self._done(
                 translate("Exporter", "Nothing to export yet: no result has been computed"), path
+            )
+        suffix = Path(path).suffix.lower()
+        if fmt in FOLDER_FORMATS and suffix in FILE_SUFFIXES and not Path(path).is_dir():
+            # x.png with CSV made a folder "x.png/" of 90 files (trial 8 F11): not what was meant
+            return self._done(
+                translate(
+                    "Exporter",
+                    "{0} is a file name, but {1} writes a folder of files, one per stage: "
+                    "choose a folder, or a name without “{2}”. Nothing was written.",
+                ).format(Path(path).name, fmt.upper(), suffix),
+                path,
             )
         try:
             data_export.export_data(prepared.trace, fmt, path)
@@ -399,7 +413,7 @@ class ExportDialog(QtWidgets.QDialog):
     def _browse(self) -> None:
         fmt = self.format.currentData()
         prefs = self.exporter.window.prefs
-        if fmt in ("csv", "npy") and self.what.currentData() != NEXT_TOKENS_DATA:
+        if fmt in FOLDER_FORMATS and self.what.currentData() != NEXT_TOKENS_DATA:
             path = QtWidgets.QFileDialog.getExistingDirectory(
                 self, self.tr("Export into folder"), prefs.dialog_folder()
             )
@@ -428,7 +442,7 @@ class ExportDialog(QtWidgets.QDialog):
         if not path:
             return
         what, fmt = self.what.currentData(), self.format.currentData()
-        one_file = fmt not in ("csv", "npy") or what == NEXT_TOKENS_DATA
+        one_file = fmt not in FOLDER_FORMATS or what == NEXT_TOKENS_DATA
         if one_file and Path(path).suffix.lower() != "." + fmt:
             # A name left from another format (figure.png, then the page): the file says what it is.
             path = str(Path(path).with_suffix("." + fmt))

@@ -2483,6 +2483,10 @@
         <translation>还没有可导出的内容：尚未计算出结果</translation>
     </message>
     <message>
+        <source>{0} is a file name, but {1} writes a folder of files, one per stage: choose a folder, or a name without “{2}”. Nothing was written.</source>
+        <translation>{0} 是文件名，但 {1} 写出的是一个文件夹（每个阶段一个文件）：请选择一个文件夹，或换一个不带“{2}”的名字。未写入任何内容。</translation>
+    </message>
+    <message>
         <source>Writing {0}…</source>
         <translation>正在写入 {0}…</translation>
     </message>
@@ -3844,6 +3848,10 @@
     <message>
         <source>{model}, D = {d}</source>
         <translation>{model}，D = {d}</translation>
+    </message>
+    <message>
+        <source>global: {0}  ·  local: {1}</source>
+        <translation>全局：{0}  ·  局部：{1}</translation>
     </message>
     <message>
         <source>Cannot translate this: {0}</source>

@@ -62,3 +62,27 @@ def test_a_name_left_from_a_figure_becomes_an_html_file(window, qtbot, tmp_path)
     qtbot.waitUntil(lambda: (tmp_path / "figure.html").exists(), timeout=WAIT_MS)
     assert not (tmp_path / "figure.png").exists()
     assert dialog.path.text().endswith("figure.html")
+
+
+def test_a_file_name_for_the_data_folder_writes_nothing_and_says_so(window, qtbot, tmp_path, monkeypatch):
+    """Trial 8 F11: x.png with CSV made a folder "x.png/" of 90 CSV files, silently."""
+    from PySide6 import QtWidgets
+
+    from explorer.gui.exporting import ExportDialog
+
+    warnings = []
+    monkeypatch.setattr(QtWidgets.QMessageBox, "warning", lambda *a, **k: warnings.append(a[2]))
+    dialog = ExportDialog(window.exporter)
+    qtbot.addWidget(dialog)
+    dialog.what.setCurrentIndex(dialog.what.findData("data"))
+    for fmt, name in (("csv", "x.png"), ("npy", "stages.json"), ("csv", "stages.csv")):
+        dialog.format.setCurrentIndex(dialog.format.findData(fmt))
+        dialog.path.setText(str(tmp_path / name))
+        dialog._export()
+        assert list(tmp_path.iterdir()) == [], (fmt, name)
+        assert len(warnings) == 1 and name in warnings[0] and "Nothing was written" in warnings[0]
+        warnings.clear()
+    dialog.format.setCurrentIndex(dialog.format.findData("csv"))
+    dialog.path.setText(str(tmp_path / "stages"))  # a folder's name: written
+    dialog._export()
+    assert not warnings and len(list((tmp_path / "stages").glob("*.csv"))) > 10

@@ -16,6 +16,13 @@ from explorer.gui.views.base import FigureSource, NothingToExport, ViewContext
 from explorer.seq2seq import LabError
 
 CURVES_SIZE = QtCore.QSize(1100, 420)
+WINDOW = "window"  # the Export dialog's "the whole window"
+
+
+def page_figure(name: str | None, offered: dict[str, FigureSource]) -> str:
+    """What the Export dialog opens on for a lab's page: its figure (``name``) when offered, else
+    (a page with no figure of its own, training curves before a run) the whole window."""
+    return name if name is not None and name in offered else WINDOW
 
 
 def shown_or_computed(shown, shown_request, request, cannot: str):

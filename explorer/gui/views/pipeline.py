@@ -361,13 +361,6 @@ class PipelineView(View):
 
 # -- export: drawn from the data, whether the tab is on screen or not ------------------------------
 def figures(context: ViewContext) -> dict[str, FigureSource]:
-    view = context.view(PipelineView.TAB)
-
-    def size(default: QtCore.QSize) -> QtCore.QSize:
-        if view is not None and view.isVisible() and view.canvas.width() > 100:
-            return view.canvas.size() if default is EXPORT_SIZE else default
-        return default
-
     def make(names: tuple[str, ...]):
         def build():
             prepared = context.current()
@@ -390,9 +383,9 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
                 zoomable=True,
                 zoom_caption=True,
             )
-            if len(names) > 1:
-                return figure, size(EXPORT_SIZE)
-            return figure, STAGE_EXPORT_SIZE
+            # a fixed size, not the canvas's: in presentation mode or beside the lesson it is
+            # small and stretched (trial 8 F10: twelve maps of 16 × 75 px, their titles elided)
+            return figure, EXPORT_SIZE if len(names) > 1 else STAGE_EXPORT_SIZE
 
         return build
 
@@ -412,3 +405,13 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
     out.update(lines_views.figures(context, "pipeline"))
     out.update(next_token_figures(context))
     return out
+
+
+def shown_figure(context: ViewContext) -> str | None:
+    """The Export dialog's preset: the stage the "Show:" picker shows (the first of several), the
+    whole window for the token chips; None (the trace's data) when every stage is shown."""
+    zoom = context.state.stage_zoom
+    if not zoom:
+        return None
+    offered = figures(context)
+    return next((f"pipeline:{name}" for name in zoom if f"pipeline:{name}" in offered), "window")

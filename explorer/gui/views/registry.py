@@ -41,12 +41,21 @@ class TabSpec:
     view: str  # "module:Class" of its View, imported when the tab is first shown
     figures: str | None = None  # "module:function" naming what it exports (views.base.FigureSource)
     short: str = ""  # a lab's name on the Labs row when the whole titles need more than one line
+    # "module:function(context) -> name | None": the figure of the page on screen, the Export
+    # dialog's preset (a tab of several pages); without it, the tab's first figure
+    shown: str | None = None
 
     def build(self, context):
         return _load(self.view)(context)
 
     def figure_sources(self, context) -> dict:
         return _load(self.figures)(context) if self.figures else {}
+
+    def shown_figure(self, context) -> str | None:
+        """The name of what the tab shows now, for the Export dialog to open on (None: none)."""
+        if self.shown:
+            return _load(self.shown)(context)
+        return next(iter(self.figure_sources(context)), None)
 
 
 def _load(where: str):
@@ -65,6 +74,7 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.views.pipeline:PipelineView",
         "explorer.gui.views.pipeline:figures",
+        shown="explorer.gui.views.pipeline:shown_figure",
     ),
     TabSpec(
         Tab.HEADS,
@@ -108,6 +118,7 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.translation.view:TranslationView",
         "explorer.gui.labs.translation.export:figures",
+        shown="explorer.gui.labs.translation.export:shown_figure",
     ),
     TabSpec(
         Tab.WHY_ATTENTION,
@@ -119,6 +130,7 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.translation.why_attention:WhyAttentionView",
         "explorer.gui.labs.translation.why_export:figures",
+        shown="explorer.gui.labs.translation.why_export:shown_figure",
     ),
     TabSpec(
         Tab.LOCAL,
@@ -130,6 +142,7 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.translation.window_view:LocalWindowView",
         "explorer.gui.labs.translation.window_export:figures",
+        shown="explorer.gui.labs.translation.window_export:shown_figure",
         short=QT_TRANSLATE_NOOP("Tabs", "Local"),
     ),
     TabSpec(
@@ -142,6 +155,7 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.vision.view:VisionView",
         "explorer.gui.labs.vision.export:figures",
+        shown="explorer.gui.labs.vision.export:shown_figure",
     ),
     TabSpec(
         Tab.LM,
@@ -153,6 +167,7 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.lm.view:LMView",
         "explorer.gui.labs.lm.export:figures",
+        shown="explorer.gui.labs.lm.export:shown_figure",
         short=QT_TRANSLATE_NOOP("Tabs", "GPT"),
     ),
     TabSpec(
@@ -165,6 +180,7 @@ TABS: list[TabSpec] = [
         ),
         "explorer.gui.labs.vision.vit_view:ViTView",
         "explorer.gui.labs.vision.vit_export:figures",
+        shown="explorer.gui.labs.vision.vit_export:shown_figure",
         short=QT_TRANSLATE_NOOP("Tabs", "ViT"),
     ),
 ]

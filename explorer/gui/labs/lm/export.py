@@ -11,7 +11,7 @@ from explorer.appstate.lm import HEADS, LMState
 from explorer.appstate.lm_jobs import LMResult, compute, request_of
 from explorer.gui.heatmap import Figure
 from explorer.gui.i18n import translate
-from explorer.gui.lab.export import Captioned, training_curves
+from explorer.gui.lab.export import Captioned, page_figure, training_curves
 from explorer.gui.labs.lm import heads as lh
 from explorer.gui.labs.lm.training import LMTraining
 from explorer.gui.messages import error_message
@@ -58,3 +58,11 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
     )
     out.update({f"lm:{name}": source for name, source in curves.items()})
     return out
+
+
+PAGE_FIGURES = {"train": "lm:training", "heads": "lm:heads", "stages": "lm:stages"}  # Generate: none
+
+
+def shown_figure(context: ViewContext) -> str:
+    """The figure of the page on screen (the Export dialog's preset)."""
+    return page_figure(PAGE_FIGURES.get(context.state.labs[TAB].page), figures(context))

@@ -12,7 +12,7 @@ from explorer.gui import theme
 from explorer.gui.core_text import error_text
 from explorer.gui.heatmap import Figure
 from explorer.gui.i18n import translate
-from explorer.gui.lab.export import Captioned, training_curves
+from explorer.gui.lab.export import Captioned, page_figure, training_curves
 from explorer.gui.labs.translation.parts import (
     ATTENTION_NAMES,
     MODEL_NAMES,
@@ -129,3 +129,10 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             ).items()
         },
     }
+
+
+def shown_figure(context: ViewContext) -> str:
+    """The Export dialog's preset: the alignment as the tab draws it, a heatmap or lines (the
+    output step's stages and the training curves beside it have their own entries)."""
+    lines = context.state.translation.settings.view == "lines"
+    return page_figure("translation:lines" if lines else "translation:alignment", figures(context))

@@ -1,6 +1,7 @@
 """What the Global vs local tab exports: global attention beside the local model as the tab
-draws them (every output step's window, p_t, the truth, the selected step's reading), and a
-run's training curves once it has taken a step."""
+draws them (every output step's window, p_t, the truth, the selected step's reading) with a
+caption (the task, the sentence, both answers), and a run's training curves once it has taken
+a step."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui import theme
 from explorer.gui.i18n import translate
-from explorer.gui.lab.export import shown_or_computed, training_curves
+from explorer.gui.lab.export import Captioned, page_figure, shown_or_computed, training_curves
 from explorer.gui.views.base import FigureSource, ViewContext
 
 TAB = "local"
@@ -59,6 +60,18 @@ def titles(compared, req) -> tuple[str, str]:
     )
 
 
+def caption(compared, task: str) -> str:
+    """What the export was computed from (a file has no tab around it to say so): the task, the
+    sentence, each model's answer."""
+    from explorer.gui.labs.translation.window_view import TASK_NAMES
+
+    what = translate("LocalWindow", TASK_NAMES[task]) + " · “" + compared.local.source + "”"
+    answers = translate("LocalWindow", "global: {0}  ·  local: {1}").format(
+        compared.global_.output, compared.local.output
+    )
+    return what + "\n" + answers
+
+
 def figures(context: ViewContext) -> dict[str, FigureSource]:
     from explorer.gui.labs.translation.window_view import LocalTraining
 
@@ -74,7 +87,10 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             translate("LocalWindow", "Cannot translate this: {0}"),
         )
         shown = list(zip((compared.global_, compared.local), titles(compared, req)))
-        return WindowsPicture(shown, lstate.settings.step, theme.look(context.state)), EXPORT_SIZE
+        picture = WindowsPicture(shown, lstate.settings.step, theme.look(context.state))
+        return Captioned(picture, caption(compared, lstate.settings.task)), QtCore.QSize(
+            EXPORT_SIZE.width(), EXPORT_SIZE.height() + 4 * context.style().font.pixelSize()
+        )
 
     return {
         "local:windows": FigureSource(
@@ -90,3 +106,12 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             ).items()
         },
     }
+
+
+def shown_figure(context: ViewContext) -> str:
+    """The figure of the page on screen (the Export dialog's preset): the windows or the curves."""
+    from explorer.gui.labs.translation.window_view import TRAIN_PAGE
+
+    view = context.view(TAB)
+    training = view is not None and view.pages.currentIndex() == TRAIN_PAGE
+    return page_figure("local:training" if training else "local:windows", figures(context))

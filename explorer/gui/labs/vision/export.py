@@ -13,7 +13,7 @@ from PySide6 import QtCore
 
 from explorer.appstate.vision_jobs import ModelChoice, VisionRequest, compare, compute
 from explorer.gui.i18n import translate
-from explorer.gui.lab.export import Captioned, training_curves
+from explorer.gui.lab.export import Captioned, page_figure, training_curves
 from explorer.gui.labs.vision import figures as vf
 from explorer.gui.labs.vision.pages import picture_error
 from explorer.gui.labs.vision.training import VisionTraining
@@ -122,3 +122,18 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
             ).items()
         },
     }
+
+
+PAGE_FIGURES = {
+    "picture": "vision",
+    "channel": "vision:channel",
+    "spatial": "vision:spatial",
+    "residual": "vision:residual",
+    "compare": "vision:compare",
+    "train": "vision:training",
+}
+
+
+def shown_figure(context: ViewContext) -> str:
+    """The figure of the page on screen (the Export dialog's preset)."""
+    return page_figure(PAGE_FIGURES.get(context.state.vision.page), figures(context))

@@ -17,7 +17,7 @@ from explorer.appstate.vit_jobs import ViTResult, compute, request_of
 from explorer.gui.heatmap import Style
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import CurvesPicture
-from explorer.gui.lab.export import Captioned, training_curves
+from explorer.gui.lab.export import Captioned, page_figure, training_curves
 from explorer.gui.labs.vision import vit_shown as shown
 from explorer.gui.labs.vision.pages import picture_error
 from explorer.gui.labs.vision.vit_curve import data_caption, data_curves, live_accuracies
@@ -130,3 +130,18 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
     )
     out.update({f"vit:{name}": source for name, source in curves.items()})
     return out
+
+
+PAGE_FIGURES = {
+    "looks": "vit:looks",
+    "heads": "vit:heads",
+    "data": "vit:data",
+    "train": "vit:training",
+    "photo": "vit:photo",
+}
+
+
+def shown_figure(context: ViewContext) -> str:
+    """The figure of the page on screen (the Export dialog's preset)."""
+    lab: ViTState = context.state.labs[TAB]
+    return page_figure(PAGE_FIGURES.get(lab.settings.page), figures(context))
