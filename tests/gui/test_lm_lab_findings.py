@@ -119,3 +119,40 @@ def test_the_phase_change_step_says_the_slider_replays_a_run_once_trained(qtbot,
     assert "Drag the slider" not in english
     if language == "zh_CN":
         assert words != english and "训练好之后" in words and "快照" in words
+
+
+def wrapped_lines(label: QtWidgets.QLabel) -> list[str]:
+    """A word-wrapped label's lines as Qt breaks them at its width."""
+    layout = QtGui.QTextLayout(label.text(), label.font())
+    option = QtGui.QTextOption()
+    option.setWrapMode(QtGui.QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    layout.setTextOption(option)
+    layout.beginLayout()
+    lines = []
+    while True:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(label.contentsRect().width())
+        lines.append(label.text()[line.textStart() : line.textStart() + line.textLength()])
+    layout.endLayout()
+    return lines
+
+
+def test_the_next_tokens_share_keeps_its_number_and_percent_sign_together(qtbot, make_window):
+    """Step 52 on a projector in Chinese: "这 10 个合计占 70.1 % 的概率" wrapped as "70.1 / %"
+    on main (a plain space between them); the share and its sign share a line."""
+    window = make_window(SMALL, size=(1024, 768))
+    window.state.set_language("zh_CN")
+    window.classroom.set_presentation(True, fullscreen=False)
+    window.state.show_lesson(True)
+    window.resize(1024, 768)
+    window.state.set_lesson_step("decoder.induction")
+    view = window.view("heads")
+    panel = view.next_tokens
+    qtbot.waitUntil(lambda: panel.answer is not None and "%" in panel.mass.text(), timeout=4 * WAIT_MS)
+    QtWidgets.QApplication.processEvents()
+    text = panel.mass.text()
+    assert " %" not in text, text  # no plain space before a % sign: no break there
+    lines = wrapped_lines(panel.mass)
+    assert len(lines) > 1 and not any(line.lstrip().startswith("%") for line in lines), lines
