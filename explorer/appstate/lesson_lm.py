@@ -95,8 +95,9 @@ LM_STEPS: tuple[Step, ...] = (
             "Train from scratch and watch the curves. For a while both halves' losses fall "
             "together, as the model learns how often each symbol occurs. Then, within a few "
             "dozen steps, the repeated half's loss drops far below the first half's: the two "
-            "heads have formed, and their scores jump at the same moment. Drag the slider to "
-            "replay how the heads formed.",
+            "heads have formed, and their scores jump at the same moment. Once your run has "
+            "trained, drag the slider (or press Replay) to replay how its heads formed: the "
+            "dashed curves are the shipped run, which keeps no snapshots to replay.",
         ),
         tab="lm",
         id="lm.phase_change",

@@ -2719,12 +2719,28 @@
         <translation>相变</translation>
     </message>
     <message>
-        <source>previous-token</source>
+        <source>previous</source>
         <translation>前一词元</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>得分</translation>
     </message>
     <message>
         <source>best induction</source>
         <translation>最佳归纳分数</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>goal</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
     </message>
     <message>
         <source>Induction score</source>
@@ -3561,8 +3577,8 @@
         <translation>前一半 − 重复的一半 ↑</translation>
     </message>
     <message>
-        <source>Train from scratch and watch the curves. For a while both halves&apos; losses fall together, as the model learns how often each symbol occurs. Then, within a few dozen steps, the repeated half&apos;s loss drops far below the first half&apos;s: the two heads have formed, and their scores jump at the same moment. Drag the slider to replay how the heads formed.</source>
-        <translation>从零开始训练，观察曲线。起初两半的损失一起下降，因为模型在学习每个符号出现得有多频繁。然后在几十步之内，重复那一半的损失远远降到前一半之下：两种头形成了，它们的得分在同一时刻跃升。拖动滑块，回放这些头是如何形成的。</translation>
+        <source>Train from scratch and watch the curves. For a while both halves&apos; losses fall together, as the model learns how often each symbol occurs. Then, within a few dozen steps, the repeated half&apos;s loss drops far below the first half&apos;s: the two heads have formed, and their scores jump at the same moment. Once your run has trained, drag the slider (or press Replay) to replay how its heads formed: the dashed curves are the shipped run, which keeps no snapshots to replay.</source>
+        <translation>从零开始训练，观察曲线。起初两半的损失一起下降，因为模型在学习每个符号出现得有多频繁。然后在几十步之内，重复那一半的损失远远降到前一半之下：两种头形成了，它们的得分在同一时刻跃升。你的训练好之后，拖动滑块（或按“回放”），回放它的头是如何形成的：虚线是自带的训练，它没有保存可回放的快照。</translation>
     </message>
     <message>
         <source>Switch heads off</source>

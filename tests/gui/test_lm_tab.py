@@ -452,9 +452,10 @@ def test_the_curves_legends_fit_their_plots_on_the_projector(qtbot, make_window,
     QtWidgets.QApplication.processEvents()
     page = view.train_page
     curves = page.content.curves(view.lab, EndedRun(), 200)
-    # training, both halves, held out, the phase; then the shipped run's loss and halves, and
-    # its best induction and previous-token scores (explorer.gui.lab.shipped)
-    assert [len(c.series) for c in curves] == [5 + 3, 5 + 2]
+    # training, both halves, held out, the phase; then the shipped run's loss and halves; the
+    # heads, previous-token, the goal's legend entry, then the shipped run's best induction and
+    # previous-token scores (explorer.gui.lab.shipped)
+    assert [len(c.series) for c in curves] == [5 + 3, 5 + 1 + 2]
     px = page._style().font.pixelSize()
 
     def width(html: str) -> float:

@@ -29,13 +29,16 @@ MIN_WIDTH_PX = 150
 Row = tuple[str, float, float | None]  # token, probability, with the heads off (None: all on)
 
 
+NBSP = "\u00a0"  # a number and its % sign are never parted by a line break ("70.1 / % 的概率")
+
+
 def percent(p: float) -> str:
-    """A probability as the panel writes it: 23.4 %, 0.05 %, < 0.01 %."""
+    """A probability as the panel writes it: 23.4 %, 0.05 %, < 0.01 % (no-break spaces)."""
     if p >= 0.1:
-        return f"{100 * p:.1f} %"
+        return f"{100 * p:.1f}{NBSP}%"
     if p >= 0.0001:
-        return f"{100 * p:.2g} %"
-    return "< 0.01 %"
+        return f"{100 * p:.2g}{NBSP}%"
+    return f"<{NBSP}0.01{NBSP}%"
 
 
 def short_percent(p: float) -> str:
@@ -48,7 +51,7 @@ def short_percent(p: float) -> str:
 
 
 def row_number(p: float, after: float | None) -> str:
-    return percent(p) if after is None else f"{short_percent(p)}→{short_percent(after)} %"
+    return percent(p) if after is None else f"{short_percent(p)}→{short_percent(after)}{NBSP}%"
 
 
 MIN_LABEL_PX = 7  # a token label too long for its column is drawn smaller, down to this, never cut

@@ -101,7 +101,9 @@ class LMView(View):
         self.pages.setDocumentMode(True)
         self.formed = MatrixCanvas(style=style)  # the two heads that formed, beside the curves
         self.formed.setMinimumHeight(200)
-        self.train_page = TrainingPage(self.state, self.lab, LMTraining(), side=self.formed)
+        self.train_page = TrainingPage(
+            self.state, self.lab, LMTraining(lambda: self.state.presentation), side=self.formed
+        )
         self.heads_page = QtWidgets.QWidget()
         heads_layout = QtWidgets.QVBoxLayout(self.heads_page)
         heads_layout.setContentsMargins(2, 2, 2, 2)
@@ -394,6 +396,7 @@ class LMView(View):
         self.stages.restyle()
         self.writer.restyle()
         self.train_page.restyle(style)
+        self.train_page.draw_curves()  # the loss plot's title follows presentation mode
         self._show()
 
     def retranslate(self) -> None:
