@@ -47,7 +47,7 @@ def written_together(out: str | None, html: str | None) -> Iterator[tuple[str | 
     if out is None or html is None:
         yield out, html
         return
-    staged = tuple(_staged(path) for path in (out, html))
+    staged = (_staged(out), _staged(html))
     try:
         yield staged
         os.replace(staged[0], out)
