@@ -3450,7 +3450,7 @@
     </message>
     <message>
         <source>local-p learns where to look: from the decoder state h_t it predicts a position p_t between 0 and S, and a Gaussian of σ = D/2 around p_t favours the words near it (the curve under the alignment). The Gaussian is what lets training move p_t. Trained briefly, Luong&apos;s p_t may wobble; our variant (labelled ours) predicts a step forward instead of a position and follows the staircase.</source>
-        <translation>local-p 学习该看哪里：它根据解码器状态 h_t 预测一个 0 到 S 之间的位置 p_t，再用以 p_t 为中心、σ = D/2 的高斯偏重附近的词（对齐图下方的曲线）。正是这个高斯让训练能够移动 p_t。训练时间短时，Luong 的 p_t 可能来回摆动；我们的变体（标为“ours”）预测的是向前走的一步而不是位置，能沿着阶梯走。</translation>
+        <translation>local-p 学习该看哪里：它根据解码器状态 h_t 预测一个 0 到 S 之间的位置 p_t，再用以 p_t 为中心、σ = D/2 的高斯偏重附近的词（对齐图下方的曲线）。正是这个高斯让训练能够移动 p_t。训练时间短时，Luong 的 p_t 可能来回摆动；我们的变体（标为“我们的”）预测的是向前走的一步而不是位置，能沿着阶梯走。</translation>
     </message>
     <message>
         <source>The window&apos;s width D</source>
@@ -3916,6 +3916,10 @@
     <message>
         <source>Letters a to t, separated by spaces: each is written twice</source>
         <translation>字母 a 到 t，用空格分开：每个都写两遍</translation>
+    </message>
+    <message>
+        <source>ours (not Luong&apos;s)</source>
+        <translation>我们的（非 Luong）</translation>
     </message>
     <message>
         <source>mean loss of the two</source>

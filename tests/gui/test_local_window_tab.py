@@ -209,5 +209,8 @@ def test_presentation_mode_in_both_languages_nothing_is_clipped(qtbot, tab, size
             assert not problems, (language, page, problems)
     assert view.pages.tabText(0) == "全局与局部" and "窗口" in view.window_label.text()
     assert "全局" in view.global_canvas.title
+    # the summary names the models as the picker does, never by their ids (trial 8 F1)
+    assert view.lstate.settings.local == "local-p-ours" and "我们的（非 Luong）" in view.summary.text()
+    assert "local-p-ours" not in view.summary.text()
     assert view.local_canvas.width() >= 300 and view.local_canvas.height() >= 250
     window.state.set_language("en")

@@ -82,6 +82,11 @@ LOCAL_NAMES = {
     "local-p": QT_TRANSLATE_NOOP("LocalWindow", "local-p: p_t = S·sigmoid(v_pᵀ tanh(W_p h_t))"),
     "local-p-ours": QT_TRANSLATE_NOOP("LocalWindow", "ours (not Luong's): p_t = p_{t−1} + softplus(…)"),
 }
+SHORT_NAMES = {  # in sentences: "local-m wrote …"
+    "local-m": "local-m",
+    "local-p": "local-p",
+    "local-p-ours": QT_TRANSLATE_NOOP("LocalWindow", "ours (not Luong's)"),
+}
 TRAINING_INTROS = {
     "copy-twice": QT_TRANSLATE_NOOP(
         "LocalWindow",
@@ -392,7 +397,8 @@ class LocalWindowView(View):
             return
         lines = []
         global_name = translate("LocalWindow", "global attention")
-        for name, trace in ((global_name, c.global_), (c.local.model, c.local)):
+        local_name = translate("LocalWindow", SHORT_NAMES[c.local.model])
+        for name, trace in ((global_name, c.global_), (local_name, c.local)):
             right = trace.exact
             verdict = (
                 "" if right is None
