@@ -5245,6 +5245,14 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>点击一个输出字符或对齐矩阵的一行，查看这一步。</translation>
     </message>
     <message>
+        <source>the shipped checkpoint</source>
+        <translation>随附的检查点</translation>
+    </message>
+    <message>
+        <source>training step {n}</source>
+        <translation>训练第 {n} 步</translation>
+    </message>
+    <message>
         <source>“{source}” → “{output}”: {model}, {scoring} scoring, {attention} attention ({checkpoint}). Each row is an output character, each column a source character; a cell is the weight the step gave that character.</source>
         <translation>“{source}” → “{output}”：{model}，{scoring}评分，{attention}注意力（{checkpoint}）。每一行是一个输出字符，每一列是一个源字符；格子里是这一步给那个字符的权重。</translation>
     </message>

@@ -215,3 +215,21 @@ def test_why_attention_and_global_vs_local_exports_say_what_they_show(qtbot, win
         text = path.read_text(encoding="utf-8")
         for word in words:
             assert word in text, (name, word)
+
+
+def test_a_translation_caption_names_its_weights_in_the_interface_s_language(window):
+    """Trial 8 F24: a Chinese caption said "shipped bahdanau-additive" (the command's label)."""
+    from explorer.gui.labs.translation.export import caption
+    from explorer.seq2seq.translate import translate
+
+    trace = translate("9 mai 2018", "bahdanau", "additive")
+    assert trace.checkpoint == "shipped bahdanau-additive"
+    window.state.set_language("zh_CN")
+    try:
+        said = caption(trace)
+        assert "随附的检查点" in said and "shipped" not in said, said
+        trace.checkpoint = "training step 40"
+        assert "训练第 40 步" in caption(trace)
+    finally:
+        window.state.set_language("en")
+    assert "the shipped checkpoint" in caption(translate("9 mai 2018", "bahdanau", "additive"))

@@ -5,6 +5,8 @@ is on screen or not (a tab never opened computes its translation now: it was ask
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from PySide6 import QtCore, QtGui
 
@@ -48,6 +50,17 @@ class LinesPicture:
         painter.restore()
 
 
+def weights_words(label: str) -> str:
+    """The trace's weights (its ``checkpoint``: the command's English label) in the interface's
+    words: a Chinese caption said "shipped bahdanau-additive"."""
+    if label.startswith("shipped "):
+        return translate("Translation", "the shipped checkpoint")
+    step = re.fullmatch(r"training step (\d+)", label)
+    if step is not None:
+        return translate("Translation", "training step {n}").format(n=step.group(1))
+    return label  # a folder: its path
+
+
 def caption(trace: TranslationTrace) -> str:
     """What the alignment shows, in a sentence under it: the text, the answer, the model."""
     head, _ = score_report(trace)
@@ -62,7 +75,7 @@ def caption(trace: TranslationTrace) -> str:
         model=translate("Translation", MODEL_NAMES[trace.model]),
         scoring=translate("Translation", SCORING_NAMES.get(trace.scoring, trace.scoring)),
         attention=translate("Translation", ATTENTION_NAMES[trace.attention]),
-        checkpoint=trace.checkpoint,
+        checkpoint=weights_words(trace.checkpoint),
     )
     return f"{what} {head}"
 
