@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.i18n import translate
+from explorer.gui.lab.warm import warm_up_ahead
 from explorer.gui.labs_tab import LabsPage
 from explorer.gui.tab_pieces import Pieces, import_in_pieces
 from explorer.gui.views.base import View
@@ -169,6 +170,8 @@ class TabHost(QtWidgets.QTabWidget):
         self._ahead[name] = None
         while len(self._ahead) > AHEAD:
             del self._ahead[next(iter(self._ahead))]
+        if self.is_lab(name):  # the lesson goes to a lab next: Train there should not wait
+            warm_up_ahead()
         then = lambda: self._draw_later(name)  # noqa: E731
         if name not in self._views:
             self.pieces.start(name, lambda: self._pieces(name), then)

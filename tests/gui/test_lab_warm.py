@@ -72,6 +72,19 @@ def test_the_window_warms_up_when_a_lab_is_opened(qtbot, fresh, window):
     qtbot.waitUntil(lambda: fresh == [1], timeout=10_000)
 
 
+def test_the_lesson_s_step_before_a_lab_warms_it_up_ahead(qtbot, fresh, window):
+    """The lesson builds the next step's lab page ahead while the class is on the step before:
+    the calm is counted from then, so Train on the lab's step does not wait 3 s for the warm-up."""
+    from explorer.appstate.lesson import STEPS
+
+    first_lab = next(i for i, step in enumerate(STEPS) if step.tab in window.state.labs)
+    window.state.show_lesson(True)
+    window.state.set_lesson_step(first_lab - 1)
+    assert window.state.tab not in window.state.labs
+    qtbot.waitUntil(lambda: fresh == [1], timeout=15_000)
+    assert window.state.tab not in window.state.labs  # still on the step before
+
+
 def test_leaving_the_labs_tab_puts_the_warm_up_off(qtbot, fresh):
     tabs = QtWidgets.QTabWidget()
     qtbot.addWidget(tabs)

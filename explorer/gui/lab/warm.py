@@ -82,6 +82,7 @@ class _Idle(QtCore.QObject):
         self.app = app
         self.watching = False  # the calm is counted (a lab widget is on show)
         self.filtering = False  # the application's input is watched
+        self.ahead = False  # the lesson's next step is a lab's: its page is built ahead
         self.done = False
 
     def add(self, widget: QtWidgets.QWidget) -> None:
@@ -135,7 +136,7 @@ class _Idle(QtCore.QObject):
         if started():  # a lab's tab (or Train) started it meanwhile
             self.stop()
             return
-        if not self.shown():  # back to a tab without labs: wait for the next Show
+        if not (self.shown() or self.ahead):  # back to a tab without labs: wait for the next Show
             self._watch(False)
             return
         if late_ms > LONG_TURN_MS:
@@ -178,6 +179,23 @@ def warm_up_when_idle(widget: QtWidgets.QWidget) -> None:
     if not _watchers:
         _watchers.append(_Idle(app))
     _watchers[0].add(widget)
+
+
+def warm_up_ahead() -> None:
+    """The lesson's next step is a lab's (its page is being built ahead): count the calm from
+    now as if the page were on show, so that Train on that step starts at once (with the
+    warm-up waiting for a lab's page, Train pressed half a second after the page came up
+    waited 2.7–3.7 s for it)."""
+    if started():
+        return
+    app = QtWidgets.QApplication.instance()
+    if app is None:
+        return
+    _watchers[:] = [w for w in _watchers if shiboken6.isValid(w) and w.waiting()]
+    if not _watchers:
+        _watchers.append(_Idle(app))
+    _watchers[0].ahead = True
+    _watchers[0]._watch(True)
 
 
 def _window_imports() -> None:
