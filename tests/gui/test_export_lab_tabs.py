@@ -205,7 +205,11 @@ def test_why_attention_and_global_vs_local_exports_say_what_they_show(qtbot, win
     for name, words in (
         (
             "why_attention:maps",
-            ("English → French · shipped weights", f"“{why.sentence}”", "alignment score"),
+            (
+                "English → French · shipped weights",
+                f"“{why.sentence}”",
+                "of the words look at their source word",
+            ),
         ),
         ("why_attention:length", ("English → French · per-word accuracy · shipped",)),
         ("local:windows", ("each letter twice (monotonic)", f"“{local.source}”", "global: a a b b")),
