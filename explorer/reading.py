@@ -114,6 +114,7 @@ def folder(path: str | Path, error: type[MessageError] = ReadError) -> Path:
             raise failure(path, Message.of("reading.not_folder"), error)
         with os.scandir(path) as entries:  # a folder that cannot be listed cannot be read
             next(entries, None)
+        os.stat(os.path.join(path, "."))  # listed but not searchable (no x bit): nothing inside can be opened
     except OSError as exc:
         raise os_failure(path, exc, error) from None
     return path

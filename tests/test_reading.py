@@ -111,6 +111,9 @@ def test_an_unreadable_model_folder_or_checkpoint_says_permission_denied(tmp_pat
     folder = tmp_path / "locked"
     shutil.copytree(default_model_dir(), folder, ignore=shutil.ignore_patterns("*.safetensors"))
     folder.chmod(0)
+    listed = tmp_path / "listed"  # read but not search permission: a traceback before
+    shutil.copytree(default_model_dir(), listed, ignore=shutil.ignore_patterns("*.safetensors"))
+    listed.chmod(0o644)
     checkpoint = tmp_path / "checkpoint"
     shutil.copytree(resource_path("seq2seq", "bahdanau-additive"), checkpoint)
     (checkpoint / "model.safetensors").chmod(0)
@@ -118,12 +121,14 @@ def test_an_unreadable_model_folder_or_checkpoint_says_permission_denied(tmp_pat
         out = str(tmp_path / "t.json")
         for args in (
             ("trace", "--model-dir", str(folder), "--out", out),
+            ("trace", "--model-dir", str(listed), "--out", out),
             ("translate", "--source", "9 mai 2018", "--checkpoint", str(checkpoint), "--out", out),
         ):
             line = refused(as_a_user(tmp_path, *args), "permission denied")
             assert "No such file" not in line
     finally:
         folder.chmod(0o755)
+        listed.chmod(0o755)
 
 
 # -- text and numbers on the command line ------------------------------------------------------------
