@@ -24,14 +24,21 @@ def _mark(event: str) -> None:
         print(event, flush=True)
 
 
+# An 8K screen is 7680 wide; beyond this Qt cannot make the window's backing store and
+# prints thousands of warnings before failing.
+MAX_SIDE = 8192
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
-        if w < 200 or h < 200:
+        if not (200 <= w <= MAX_SIDE and 200 <= h <= MAX_SIDE):
             raise ValueError
         return w, h
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 1600x900 (at least 200x200)") from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size like 1600x900 (from 200x200 to {MAX_SIDE}x{MAX_SIDE})"
+        ) from None
 
 
 def _cell(text: str) -> tuple[int, int]:

@@ -432,3 +432,21 @@ def test_a_newer_request_stops_an_older_long_computation():
     # the window's job honours it: the engine stops before attention, the display between heads
     with pytest.raises((Cancelled, DisplayCancelled)):
         prepare_trace(Engine(), AttentionConfig(sentence=" ".join(["word"] * 600)), lambda: True)
+
+
+@pytest.mark.parametrize("size", ["99999999x99999999", "8193x600", "199x800", "12x", "big"])
+def test_a_window_size_beyond_any_screen_is_refused_in_one_line(size, capsys):
+    """engineer 8 B5: --screenshot --size 99999999x99999999 printed 3,281 Qt warnings, exit 1."""
+    from explorer.app import build_parser
+
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args(["--size", size])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "from 200x200 to 8192x8192" in err[-1]
+
+
+def test_an_8k_screen_is_a_size():
+    from explorer.app import build_parser
+
+    assert build_parser().parse_args(["--size", "7680x4320"]).size == (7680, 4320)
