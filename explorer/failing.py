@@ -61,8 +61,10 @@ def check_out(path: str) -> None:
     instead of creating folders nobody asked for (writing made them, silently). A command
     whose --out is a folder may create that folder itself, not the ones above it."""
     parent = Path(path).expanduser().parent
-    if not parent.exists():  # a file in the way is the writer's "cannot write …: Not a directory"
+    if not parent.exists():
         fail(f"the folder {parent} does not exist")
+    if not parent.is_dir():  # the writer said "cannot write …: File exists"
+        fail(f"{parent} is a file, not a folder")
 
 
 def check_out_file(path: str) -> None:

@@ -1074,6 +1074,10 @@ CASES = {
         lambda env: raised(lambda: Engine().trace(RANDOM).save(env.tmp / "t.txt")),
         "t.txt: the file name must end in .json or .npz",
     ),
+    "files.no_folder": Case(
+        lambda env: raised(lambda: Engine().trace(RANDOM).save(env.tmp / "nodir" / "t.json")),
+        "nodir does not exist",
+    ),
     "trace.no_projections": Case(
         lambda env: raised(
             lambda: dataclasses.replace(Engine().trace(RANDOM), projections={}).projection_slices([0])
