@@ -1884,6 +1884,11 @@
         <translation>{path} 不是翻译实验的检查点</translation>
     </message>
     <message>
+        <source>{path}: checkpoint version {version} is not one this explorer reads (it reads version {known})</source>
+        <comment>seq2seq.checkpoint_version</comment>
+        <translation>{path}：检查点版本 {version} 不是本程序能读取的版本（它读取版本 {known}）</translation>
+    </message>
+    <message>
         <source>{path} describes a model that cannot be built: {detail}</source>
         <comment>seq2seq.impossible_spec</comment>
         <translation>{path} 描述的模型无法构建：{detail}</translation>

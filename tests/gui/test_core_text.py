@@ -1794,6 +1794,10 @@ CASES = {
         lambda env: lab_refused(env, {"kind": "a shopping list"}),
         "config.json is not a translation-lab checkpoint",
     ),
+    "seq2seq.checkpoint_version": Case(
+        lambda env: lab_refused(env, {"kind": lab_checkpoints.CHECKPOINT_KIND, "version": 99}),
+        "checkpoint version 99 is not one this explorer reads (it reads version 1)",
+    ),
     "seq2seq.impossible_spec": Case(
         lambda env: lab_refused(env, {"kind": lab_checkpoints.CHECKPOINT_KIND, "spec": {"embed": 0}}),
         "config.json describes a model that cannot be built: embed must be",
