@@ -17,7 +17,7 @@ from explorer.core.config import (
     ConfigError,
 )
 from explorer.core.trace import ALL_STAGES, TRACE_DTYPES, TraceSelection
-from explorer.failing import EXIT_BAD_INPUT, Parser, check_out_file, fail
+from explorer.failing import EXIT_BAD_INPUT, Parser, check_out_file, fail, goes_with
 from explorer.finite import NotFinite
 from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail, written_together
 
@@ -83,6 +83,35 @@ def config_from_args(args: argparse.Namespace) -> AttentionConfig:
     )
 
 
+def refuse_ignored(args: argparse.Namespace) -> None:
+    """``trace``'s options that only mean something with another, refused without it (exit 2,
+    one line) rather than silently ignored; each at its default, given or not, is fine."""
+    d = AttentionConfig()
+    goes_with(
+        args.scale != "temperature" and args.temperature != d.temperature,
+        f"--temperature {args.temperature:g}",
+        f"--scale temperature (the scale is {args.scale})",
+    )
+    if args.weights == "pretrained":
+        goes_with(args.d_model != d.d_model, f"--d-model {args.d_model}", "--weights random or identity")
+    else:  # random and identity weights are made here: no model, folder or layer is read
+        other = "--weights pretrained"
+        goes_with(args.model_dir is not None, "--model-dir", f"{other} (the weights are {args.weights})")
+        goes_with(args.model != d.model, f"--model {args.model}", f"{other} (the weights are {args.weights})")
+        goes_with(args.layer != d.layer, f"--layer {args.layer}", f"{other} (the weights are {args.weights})")
+    goes_with(args.convert_weights and args.model_dir is None, "--convert-weights", "--model-dir")
+    sampled = args.generate != 0 and args.decoding == "sample"
+    goes_with(
+        not sampled and args.decoding_temperature != 1.0,
+        f"--decoding-temperature {args.decoding_temperature:g}",
+        "--decoding sample and --generate N (greedy decoding always writes the most likely token)",
+    )
+    goes_with(
+        args.ablate is None and args.ablation != "zero", f"--ablation {args.ablation}", "--ablate L.H,..."
+    )
+    goes_with(args.html is None and args.language != "en", f"--language {args.language}", "--html FILE.html")
+
+
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     """What the trace file holds (the metadata always)."""
     parser.add_argument("--out", default=None, help="FILE.json or FILE.npz")
@@ -139,6 +168,7 @@ def trace_main(argv: list[str]) -> int:
     check_outputs(args.out, args.html)
     if args.out is not None:
         check_out_file(args.out)
+    refuse_ignored(args)
     from explorer.core.device import is_out_of_memory
     from explorer.core.engine import Engine
     from explorer.models.loader import ModelError, NeedsConversion

@@ -48,13 +48,23 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(EXIT_BAD_INPUT)
 
 
+def goes_with(given: bool, option: str, other: str) -> None:
+    """An option that only means something with another is refused without it, never silently
+    ignored: ``--option value goes with --other``, exit 2. ``given`` is whether the option
+    differs from its default (the default, passed explicitly, changes nothing and is fine)."""
+    if given:
+        fail(f"{option} goes with {other}")
+
+
 def check_out(path: str) -> None:
     """``--out`` goes into a folder that exists: a mistyped path fails here, before any work,
     instead of creating folders nobody asked for (writing made them, silently). A command
     whose --out is a folder may create that folder itself, not the ones above it."""
     parent = Path(path).expanduser().parent
-    if not parent.exists():  # a file in the way is the writer's "cannot write …: Not a directory"
+    if not parent.exists():
         fail(f"the folder {parent} does not exist")
+    if not parent.is_dir():  # the writer said "cannot write …: File exists"
+        fail(f"{parent} is a file, not a folder")
 
 
 def check_out_file(path: str) -> None:

@@ -127,6 +127,7 @@ TRACE = section(
         "trace.head_missing",
     ),
     QT_TRANSLATE_NOOP("CoreMessages", "{path}: the file name must end in .json or .npz", "trace.file_suffix"),
+    QT_TRANSLATE_NOOP("CoreMessages", "the folder {folder} does not exist", "files.no_folder"),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
         "this trace carries no projections (it was not made by the engine)",

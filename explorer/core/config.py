@@ -63,7 +63,7 @@ class MaskSpec:
         text = (text or "none").strip().lower()
         if text in MASK_KINDS and text not in SIZED_MASKS:
             return cls(text)
-        match = re.fullmatch(rf"({'|'.join(SIZED_MASKS)}):\s*(-?\d+)", text)
+        match = re.fullmatch(rf"({'|'.join(SIZED_MASKS)}):\s*(-?[0-9]+)", text)  # ASCII digits only
         if not match:
             raise ConfigError.of("config.mask_malformed", text=text)
         kind, size = match.group(1), int(match.group(2))

@@ -273,6 +273,8 @@ class AttentionTrace(DrawsItself):
         suffix = Path(path).suffix.lower()
         if suffix not in (".json", ".npz"):
             raise ConfigError.of("trace.file_suffix", path=path)
+        if not Path(path).expanduser().parent.exists():  # never folders nobody asked for, as the command
+            raise ConfigError.of("files.no_folder", folder=Path(path).expanduser().parent)
         self._write(Path(path), suffix[1:], selection or TraceSelection())
 
     def to_json(self, path: str | Path, selection: TraceSelection | None = None) -> None:

@@ -67,6 +67,14 @@ def read_config(folder: str | Path, kind: str = CHECKPOINT_KIND) -> dict:
         raise CheckpointError.of("seq2seq.config_not_json", path=str(path), detail=str(exc)) from None
     if not isinstance(config, dict) or config.get("kind") != kind:
         raise CheckpointError.of("seq2seq.not_a_checkpoint", path=str(path))
+    version = config.get("version", CHECKPOINT_VERSION)  # a file from before versions: version 1
+    if type(version) is not int or version != CHECKPOINT_VERSION:  # a later file, read as if it were this one
+        raise CheckpointError.of(
+            "seq2seq.checkpoint_version",
+            path=str(path),
+            version=json.dumps(version),
+            known=CHECKPOINT_VERSION,
+        )
     return config
 
 

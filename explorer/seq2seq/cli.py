@@ -17,7 +17,7 @@ import sys
 import threading
 from dataclasses import replace
 
-from explorer.failing import Parser, check_out, check_out_file, fail
+from explorer.failing import Parser, check_out, check_out_file, fail, goes_with
 from explorer.finite import NotFinite
 from explorer.lab.command import EXIT_CANCELLED, EXIT_HELP, check_learning_rate, check_seed, refuse_divergence
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError
@@ -196,6 +196,7 @@ def translate_main(argv: list[str]) -> int:
     add_page_arguments(parser)
     args = parser.parse_args(argv)
     check_outputs(args.out, args.html)
+    goes_with(args.html is None and args.language != "en", f"--language {args.language}", "--html FILE.html")
     if args.out is not None:
         check_out_file(args.out)
     check_seed(args.seed)

@@ -52,6 +52,11 @@ SEQ2SEQ = section(
         "CoreMessages", "{path} is not a translation-lab checkpoint", "seq2seq.not_a_checkpoint"
     ),
     QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path}: checkpoint version {version} is not one this explorer reads (it reads version {known})",
+        "seq2seq.checkpoint_version",
+    ),
+    QT_TRANSLATE_NOOP(
         "CoreMessages", "{path} describes a model that cannot be built: {detail}", "seq2seq.impossible_spec"
     ),
     QT_TRANSLATE_NOOP("CoreMessages", "{weights} cannot be read: {detail}", "seq2seq.weights_unreadable"),

@@ -75,6 +75,8 @@ def check_page_path(path: str | Path) -> Path:
 def write_page(path: str | Path, page: Page, language: str = "en") -> Path:
     """Write the page (all or nothing: a failed write leaves no partial file)."""
     target = check_page_path(path)
+    if not target.expanduser().parent.exists():  # never folders nobody asked for, as the command
+        raise PageError.of("files.no_folder", folder=target.expanduser().parent)
     text = page_html(page, language)
 
     def write(f: IO[str]) -> None:

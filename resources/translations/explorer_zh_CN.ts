@@ -1029,6 +1029,11 @@
         <translation>掩码 {text!r} 不是 model、none、causal、window:K、valid:N 中的一种</translation>
     </message>
     <message>
+        <source>the folder {folder} does not exist</source>
+        <comment>files.no_folder</comment>
+        <translation>文件夹 {folder} 不存在</translation>
+    </message>
+    <message>
         <source>grouped-query attention: {heads} query heads share {kv_heads} K/V heads, {group} each (query head h reads K/V head h ÷ {group}, rounded down)</source>
         <comment>engine.grouped_heads</comment>
         <translation>分组查询注意力：{heads} 个查询头共用 {kv_heads} 个 K/V 头，每组 {group} 个（查询头 h 读取第 h ÷ {group} 个 K/V 头，向下取整）</translation>
@@ -1877,6 +1882,11 @@
         <source>{path} is not a translation-lab checkpoint</source>
         <comment>seq2seq.not_a_checkpoint</comment>
         <translation>{path} 不是翻译实验的检查点</translation>
+    </message>
+    <message>
+        <source>{path}: checkpoint version {version} is not one this explorer reads (it reads version {known})</source>
+        <comment>seq2seq.checkpoint_version</comment>
+        <translation>{path}：检查点版本 {version} 不是本程序能读取的版本（它读取版本 {known}）</translation>
     </message>
     <message>
         <source>{path} describes a model that cannot be built: {detail}</source>

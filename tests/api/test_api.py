@@ -109,7 +109,7 @@ def test_a_query_attends_over_the_sentence():
         (lambda: explorer.trace("a b", heads=5), ["--sentence", "a b", "--heads", "5"]),
         (
             lambda: explorer.trace("a b", temperature=0.0, scale="temperature"),
-            ["--sentence", "a b", "--temperature", "0"],
+            ["--sentence", "a b", "--scale", "temperature", "--temperature", "0"],
         ),
         (
             lambda: explorer.trace("a b", model_dir="/no/such/folder"),

@@ -211,3 +211,10 @@ def test_control_characters_and_emoji(engine):
     assert np.all(np.isfinite(t.output))
     with pytest.raises(ConfigError):
         engine.trace(AttentionConfig(sentence="\x00\x01"))
+
+
+@pytest.mark.parametrize("text", ["valid:٣", "window:３", "valid:1٣"])
+def test_mask_sizes_are_ascii_digits(text):
+    """int() reads any Unicode digit: valid:٣ (Arabic-Indic 3) was taken as valid:3 (engineer 8 C2)."""
+    with pytest.raises(ConfigError, match="mask"):
+        MaskSpec.parse(text)

@@ -1074,6 +1074,10 @@ CASES = {
         lambda env: raised(lambda: Engine().trace(RANDOM).save(env.tmp / "t.txt")),
         "t.txt: the file name must end in .json or .npz",
     ),
+    "files.no_folder": Case(
+        lambda env: raised(lambda: Engine().trace(RANDOM).save(env.tmp / "nodir" / "t.json")),
+        "nodir does not exist",
+    ),
     "trace.no_projections": Case(
         lambda env: raised(
             lambda: dataclasses.replace(Engine().trace(RANDOM), projections={}).projection_slices([0])
@@ -1789,6 +1793,10 @@ CASES = {
     "seq2seq.not_a_checkpoint": Case(
         lambda env: lab_refused(env, {"kind": "a shopping list"}),
         "config.json is not a translation-lab checkpoint",
+    ),
+    "seq2seq.checkpoint_version": Case(
+        lambda env: lab_refused(env, {"kind": lab_checkpoints.CHECKPOINT_KIND, "version": 99}),
+        "checkpoint version 99 is not one this explorer reads (it reads version 1)",
     ),
     "seq2seq.impossible_spec": Case(
         lambda env: lab_refused(env, {"kind": lab_checkpoints.CHECKPOINT_KIND, "spec": {"embed": 0}}),
