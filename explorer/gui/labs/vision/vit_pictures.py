@@ -23,6 +23,13 @@ MODEL_COLOURS = {"cnn": QtGui.QColor("#0072B2"), "vit": QtGui.QColor("#D55E00")}
 MIN_MAP_PX = 150
 
 
+def bar_label(value: float) -> str:
+    """Three significant digits (0.0154, 16.2): a label never rounds to the other side of a line."""
+    if not math.isfinite(value):
+        return "-"
+    return f"{value:#.3g}".rstrip(".")
+
+
 def _font(widget: QtWidgets.QWidget, scale: float = 1.0) -> QtGui.QFont:
     font = QtGui.QFont(widget.font())
     font.setPixelSize(max(9, round(QtGui.QFontInfo(widget.font()).pixelSize() * scale)))
@@ -148,6 +155,47 @@ class HeadBars(QtWidgets.QWidget):
         self.reference, self.reference_label, self.top, self.digits = reference, reference_label, top, digits
         self.update()
 
+    def _geometry(self) -> tuple[QtCore.QRectF, float, int]:
+        """The bars' area, the top of the scale, a line's height."""
+        line = QtGui.QFontMetrics(_font(self)).height()
+        area = QtCore.QRectF(8, line * 5, self.width() - 16, self.height() - line * 7 - 8)
+        finite = self.values[np.isfinite(self.values)] if self.values.size else np.zeros(0)
+        top = self.top or max([*finite.tolist(), self.reference or 0.0, 1e-9]) * 1.15
+        return area, top, line
+
+    def reference_y(self) -> float | None:
+        if self.reference is None:
+            return None
+        area, top, _ = self._geometry()
+        return area.bottom() - area.height() * min(1.0, self.reference / top)
+
+    def labels(self) -> list[tuple[str, QtCore.QRectF, QtCore.QRectF, float]]:
+        """(text, where it is written, the bar, the value) per bar: 3 significant digits, so no
+        label rounds across the dashed line; a label the dashed line would cross sits inside its bar
+        (or just above the line where the bar is too short)."""
+        layers, heads = self.values.shape if self.values.ndim == 2 else (0, 0)
+        if not layers:
+            return []
+        area, top, line = self._geometry()
+        ref_y = self.reference_y()
+        group = area.width() / layers
+        bar = group / (heads + 1)
+        out = []
+        for layer in range(layers):
+            left = area.left() + layer * group + bar / 2
+            for head in range(heads):
+                v = float(self.values[layer, head])
+                height = 0.0 if not math.isfinite(v) else area.height() * min(1.0, v / top)
+                box = QtCore.QRectF(left + head * bar, area.bottom() - height, bar * 0.8, height)
+                where = QtCore.QRectF(box.left() - 6, box.top() - line, box.width() + 12, line)
+                if ref_y is not None and where.top() - 2 <= ref_y <= where.bottom() + 2:
+                    if box.height() >= 2 * line + 8:  # inside the bar, under the line
+                        where.moveTop(max(box.top(), ref_y) + 3)
+                    else:
+                        where.moveBottom(ref_y - 3)
+                out.append((bar_label(v), where, box, v))
+        return out
+
     def paintEvent(self, _event):
         p = QtGui.QPainter(self)
         p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
@@ -162,31 +210,22 @@ class HeadBars(QtWidgets.QWidget):
         if not layers:
             p.end()
             return
-        area = QtCore.QRectF(8, line * 5, self.width() - 16, self.height() - line * 7 - 8)
-        finite = self.values[np.isfinite(self.values)]
-        top = self.top or max([*finite.tolist(), self.reference or 0.0, 1e-9]) * 1.15
+        area, top, line = self._geometry()
         group = area.width() / layers
-        bar = group / (heads + 1)
+        for i, (text, where, box, _v) in enumerate(self.labels()):
+            layer, head = divmod(i, heads)
+            colour = QtGui.QColor(MODEL_COLOURS["vit"])
+            colour.setAlphaF(0.45 + 0.55 * (head + 1) / heads)
+            p.fillRect(box, colour)
+            p.setPen(QtGui.QColor("#ffffff") if box.contains(where.center()) else fg)
+            p.drawText(where, QtCore.Qt.AlignmentFlag.AlignHCenter, text)
+            p.setPen(fg)
+            p.drawText(
+                QtCore.QRectF(box.left() - 6, area.bottom() + 2, box.width() + 12, line),
+                QtCore.Qt.AlignmentFlag.AlignHCenter,
+                f"h{head + 1}",
+            )
         for layer in range(layers):
-            left = area.left() + layer * group + bar / 2
-            for head in range(heads):
-                v = self.values[layer, head]
-                height = 0.0 if not math.isfinite(v) else area.height() * min(1.0, v / top)
-                box = QtCore.QRectF(left + head * bar, area.bottom() - height, bar * 0.8, height)
-                colour = QtGui.QColor(MODEL_COLOURS["vit"])
-                colour.setAlphaF(0.45 + 0.55 * (head + 1) / heads)
-                p.fillRect(box, colour)
-                p.setPen(fg)
-                p.drawText(
-                    QtCore.QRectF(box.left() - 6, box.top() - line, box.width() + 12, line),
-                    QtCore.Qt.AlignmentFlag.AlignHCenter,
-                    f"{v:.{self.digits}f}",
-                )
-                p.drawText(
-                    QtCore.QRectF(box.left() - 6, area.bottom() + 2, box.width() + 12, line),
-                    QtCore.Qt.AlignmentFlag.AlignHCenter,
-                    f"h{head + 1}",
-                )
             p.drawText(
                 QtCore.QRectF(area.left() + layer * group, area.bottom() + line + 2, group, line),
                 QtCore.Qt.AlignmentFlag.AlignHCenter,
