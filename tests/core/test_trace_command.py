@@ -147,5 +147,5 @@ def test_bad_output_name_and_unwritable_folder(tmp_path):
     assert run_cli("--out", str(tmp_path / "t.txt")).returncode == 2
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    result = run_cli("--out", str(blocker / "t.json"))
-    assert result.returncode == 2 and "cannot write" in result.stderr
+    result = run_cli("--out", str(blocker / "t.json"))  # said "File exists" before
+    assert result.returncode == 2 and result.stderr == f"error: {blocker} is a file, not a folder\n"
