@@ -301,6 +301,8 @@ def result_of_checkpoints(folder: str | Path) -> CurveResult:
     fields = CurveRun.__dataclass_fields__
     runs = []
     for path in sorted(folder.glob("*-*.json")):
+        if path.name.endswith(".history.json"):  # a run's curves beside its record (gui/lab/shipped)
+            continue
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             runs.append(CurveRun(**{k: v for k, v in data.items() if k in fields}))

@@ -120,7 +120,7 @@ def test_bad_output_names_exit_2(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     assert_one_line_error(
-        run_cli("vision", "--generate", "1", "--out", str(blocker / "v.json")), "cannot write"
+        run_cli("vision", "--generate", "1", "--out", str(blocker / "v.json")), "is a file, not a folder"
     )
 
 
