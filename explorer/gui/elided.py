@@ -13,9 +13,10 @@ class ElidedLabel(QtWidgets.QLabel):
     """One line: ``text()`` is the whole text, the label shows as much as fits, the tooltip
     holds it all and a click shows it at once."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, mode: QtCore.Qt.TextElideMode = QtCore.Qt.TextElideMode.ElideRight):
         super().__init__(parent)
         self._full = ""
+        self._mode = mode  # ElideMiddle: a line whose end matters (a value after its name)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
 
     def text(self) -> str:  # the whole text, not what fits
@@ -44,7 +45,7 @@ class ElidedLabel(QtWidgets.QLabel):
     def _elide(self) -> None:
         margins = self.contentsMargins()
         room = max(10, self.width() - margins.left() - margins.right() - 2 * self.margin() - 12)
-        elided = self.fontMetrics().elidedText(self._full, QtCore.Qt.TextElideMode.ElideRight, room)
+        elided = self.fontMetrics().elidedText(self._full, self._mode, room)
         if elided != super().text():
             super().setText(elided)
         self.setToolTip(self._full if elided != self._full else "")

@@ -296,3 +296,15 @@ def test_cancel_keeps_the_last_result(qtbot, window, monkeypatch):
     qtbot.waitUntil(lambda: window.dropped >= 1, timeout=WAIT_MS)
     assert window.trace is good
     assert "Cancelled" in window.banner.text()
+
+
+def test_a_cut_hover_line_keeps_the_value_it_was_hovered_for(qtbot, window):
+    """Trial 8 F19: on a narrow window the line showed "weights = so⋯", the number cut off."""
+    p = window.pipeline
+    hover_cell(qtbot, p.canvas, p.index("weights"), 2, 3)
+    value = str(np.float32(window.trace.weights[0, 2, 3]))
+    qtbot.waitUntil(lambda: p.hover_label.text().endswith(value), timeout=WAIT_MS)
+    p.hover_label.resize(14 * p.hover_label.fontMetrics().averageCharWidth(), p.hover_label.height())
+    p.hover_label.setText(p.hover_label.text())  # cut to its new width
+    shown = p.hover_label.shown_text()
+    assert "…" in shown and shown.endswith(value[-3:]), shown

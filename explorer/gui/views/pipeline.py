@@ -67,7 +67,9 @@ class PipelineView(View):
         self.head_label = QtWidgets.QLabel()
         self.head_spin = QtWidgets.QSpinBox()
         self.values_box = QtWidgets.QCheckBox()
-        self.hover_label = ElidedLabel()  # a long value line never widens the window
+        self.hover_label = ElidedLabel(
+            mode=QtCore.Qt.TextElideMode.ElideMiddle
+        )  # never widens the window; the value stays
         self.hover_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.zoom_bar = ZoomBar(self.state)
         layout.addLayout(bar)
