@@ -111,14 +111,20 @@ def test_the_lab_tabs_give_the_sentence_bar_to_their_figures(qtbot, window):
 TRANSLATION_STEPS = [k for k, s in enumerate(STEPS) if s.tab == "translation"]
 
 
-@pytest.mark.parametrize("language", ["en", "zh_CN"])
-def test_every_translation_step_draws_its_figures_large_with_every_row_labelled(qtbot, window, language):
+def translation_steps(qtbot, window, language):
+    """Every Translation lesson step at the projector in ``language``, drawn: (step, the tab's view)."""
     present(window, language)
     view = None
     for k in TRANSLATION_STEPS:
         window.state.set_lesson_step(k)
         view = view or window.view("translation")
         settle(qtbot, window, view)
+        yield k, view
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_translation_step_draws_its_figures_large_with_every_row_labelled(qtbot, window, language):
+    for k, view in translation_steps(qtbot, window, language):
         shown = figures(view)
         assert shown, STEPS[k].id
         assert not too_small(view), (STEPS[k].id, view.height(), too_small(view))

@@ -1,6 +1,7 @@
 """The lesson column beside the stage shows its step's title and formula whole: every line of
 them, at 1024×768 in both languages. Opened as a teacher does (the lesson first, then the
-presentation), a two-line formula kept one line's height and a class saw "softmax(W_LM ·"."""
+presentation), a two-line formula kept one line's height and a class saw "softmax(W_LM ·".
+Each step's explanation reads whole too, without scrolling."""
 
 from __future__ import annotations
 
@@ -13,15 +14,21 @@ from .helpers import ANIMAL
 from .test_classroom_walk import settle
 
 
-@pytest.mark.parametrize("language", ["zh_CN", "en"])
-def test_every_step_s_title_and_formula_keep_all_their_lines(qtbot, make_window, language):
+def presenting_the_lesson(qtbot, make_window, language: str, questions: bool):
+    """A 1024×768 window in ``language`` opened as a teacher does: the lesson first, then F11."""
     w = make_window(AttentionConfig(sentence=ANIMAL, layer=5), size=(1024, 768))
     w.state.set_language(language)
-    w.state.predict.set_enabled(True)
-    w.state.show_lesson(True)  # the lesson above the stage first, then F11
+    w.state.predict.set_enabled(questions)
+    w.state.show_lesson(True)
     settle(qtbot, w)
     w.classroom.set_presentation(True, fullscreen=False)
     w.resize(1024, 768)
+    return w
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_every_step_s_title_and_formula_keep_all_their_lines(qtbot, make_window, language):
+    w = presenting_the_lesson(qtbot, make_window, language, questions=True)
     lesson = w.classroom.lesson
     cut = []
     for i, step in enumerate(STEPS):
@@ -53,3 +60,19 @@ def test_the_previous_token_step_s_heads_show_the_share_its_words_point_at(qtbot
     titles = [p.title for p in w.heads.canvas.panels]
     assert [t.startswith(f"头 {h} · 前一 9") for h, t in enumerate(titles)][:2] == [True, True], titles
     assert not title_problems(w), title_problems(w)  # shown whole, not elided
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_every_step_s_explanation_reads_whole_without_scrolling(qtbot, make_window, language):
+    """The teacher never scrolls the column in front of the class (trial 8 F2: step 39's text
+    ended mid-line above a scroll bar)."""
+    w = presenting_the_lesson(qtbot, make_window, language, questions=False)
+    lesson = w.classroom.lesson
+    hidden = []
+    for i, step in enumerate(STEPS):
+        w.state.set_lesson_step(i)
+        settle(qtbot, w)
+        bar = lesson.body_scroll.verticalScrollBar()
+        if lesson.body_scroll.isVisible() and bar.maximum() > 0:
+            hidden.append((i + 1, step.id, bar.maximum()))
+    assert not hidden, hidden

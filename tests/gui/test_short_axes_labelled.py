@@ -19,7 +19,7 @@ from explorer.gui.heatmap import labels as axis
 from explorer.gui.heatmap.figure import Style, text_places
 
 from .helpers import WAIT_MS, wait_trace
-from .test_labs_at_a_projector import present, settle
+from .test_labs_at_a_projector import present, translation_steps
 
 
 def unlabelled(canvas: MatrixCanvas) -> list:
@@ -115,17 +115,9 @@ def test_the_head_grid_of_fourteen_tokens_labels_every_row_and_column(qtbot, win
         assert min(label_px(canvas)) >= axis.MIN_LABEL_PX
 
 
-TRANSLATION_STEPS = [k for k, s in enumerate(STEPS) if s.tab == "translation"]
-
-
 @pytest.mark.parametrize("language", ["en", "zh_CN"])
 def test_every_translation_step_labels_every_short_column_too(qtbot, window, language):
-    present(window, language)
-    view = None
-    for k in TRANSLATION_STEPS:
-        window.state.set_lesson_step(k)
-        view = view or window.view("translation")
-        settle(qtbot, window, view)
+    for k, view in translation_steps(qtbot, window, language):
         for canvas in view.findChildren(MatrixCanvas):
             if canvas.isVisible() and canvas.panels:
                 assert not unlabelled(canvas), (STEPS[k].id, unlabelled(canvas))

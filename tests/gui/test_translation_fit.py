@@ -18,9 +18,8 @@ from explorer.appstate.lesson import STEPS, step_index
 
 from .test_classroom_walk import focus_problem, press, projector  # noqa: F401  (a fixture)
 from .test_classroom_walk import settle as settle_window
-from .test_labs_at_a_projector import present, settle, too_small
+from .test_labs_at_a_projector import present, settle, too_small, translation_steps
 
-TRANSLATION_STEPS = [k for k, s in enumerate(STEPS) if s.tab == "translation"]
 WHY_STEPS = [k for k, s in enumerate(STEPS) if s.tab == "why_attention"]  # steps 12-14, before them
 
 
@@ -54,12 +53,7 @@ def cut_notices(view) -> list[tuple[str, int, int]]:
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])
 def test_every_translation_step_folds_the_pickers_and_reads_its_notices_whole(qtbot, window, language):
-    present(window, language)
-    view = None
-    for k in TRANSLATION_STEPS:
-        window.state.set_lesson_step(k)
-        view = view or window.view("translation")
-        settle(qtbot, window, view)
+    for k, view in translation_steps(qtbot, window, language):
         where = (language, f"step {k + 1}", STEPS[k].id)
         if STEPS[k].stage != "learn":  # the training page hides the pickers beside its curves
             assert one_line(view), (where, view.controls.height())
