@@ -107,7 +107,6 @@ def record(name: str, tolerance: float = 0.0) -> int:
     import explorer.training
     import explorer.vision.train
     from explorer.cli import main
-    from explorer.lab.history import History, write_history
 
     weights, story = (ROOT / p for p in NAMES[name])
     argv = command_of(story)
@@ -135,23 +134,12 @@ def record(name: str, tolerance: float = 0.0) -> int:
         print(f"{name}: the weights differ from the shipped ones (by {apart}): nothing written")
         return 1
     log = logs[0]
-    names = sorted({k for m in log.metrics for k in m if k != "eval_seconds"})
-    history = History(
-        command="python -m explorer " + shlex.join(argv),
-        losses=tuple(float(v) for v in log.losses),
-        eval_steps=tuple(int(s) for s in log.eval_steps),
-        metrics={k: tuple(float(m.get(k, float("nan"))) for m in log.metrics) for k in names},
-        weights_apart=apart,
-    )
-    path = write_history(weights, history)
-    print(f"{name}: {len(history.losses)} steps, {len(history.eval_steps)} evaluations -> {path}")
-    return 0
+    return written(name, weights, "python -m explorer " + shlex.join(argv), log, measured_names(log), apart)
 
 
 def record_pair(name: str, tolerance: float = 0.0) -> int:
     from dataclasses import replace
 
-    from explorer.lab.history import History, write_history
     from explorer.seq2seq.local_lab import DEFAULTS, WindowPair, train_window_pair
     from explorer.seq2seq.sequence_checkpoints import shipped_sequence_folder
 
@@ -169,28 +157,18 @@ def record_pair(name: str, tolerance: float = 0.0) -> int:
     if apart > tolerance:
         print(f"{name}: the weights differ from the shipped ones (by {apart}): nothing written")
         return 1
-    log = result.log
-    kept = ("window_share", "window_error")
-    history = History(
-        command=(
-            f"python -m explorer train --model {local} --task {task} --steps {steps} --seed 0 --window 3 "
-            f"--device cpu --float16, beside --model global on the same batches "
-            f"(explorer.seq2seq.local_lab.train_window_pair, an evaluation every {options.eval_every} steps)"
-        ),
-        losses=tuple(float(v) for v in log.losses),
-        eval_steps=tuple(int(s) for s in log.eval_steps),
-        metrics={k: tuple(float(m.get(k, float("nan"))) for m in log.metrics) for k in kept},
-        weights_apart=apart,
+    command = (
+        f"python -m explorer train --model {local} --task {task} --steps {steps} --seed 0 --window 3 "
+        f"--device cpu --float16, beside --model global on the same batches "
+        f"(explorer.seq2seq.local_lab.train_window_pair, an evaluation every {options.eval_every} steps)"
     )
-    path = write_history(shipped_sequence_folder(task, local) / "model.safetensors", history)
-    print(f"{name}: {len(history.losses)} steps, {len(history.eval_steps)} evaluations -> {path}")
-    return 0
+    weights = shipped_sequence_folder(task, local) / "model.safetensors"
+    return written(name, weights, command, result.log, ("window_share", "window_error"), apart)
 
 
 def record_curve(name: str, tolerance: float = 0.0) -> int:
     import json
 
-    from explorer.lab.history import History, write_history
     from explorer.vision.data_curve import SHIPPED_SEED, TEST_SIZE, recipe_for, train_one
 
     model, size = CURVES[name]
@@ -207,15 +185,25 @@ def record_curve(name: str, tolerance: float = 0.0) -> int:
     if apart is None or apart > tolerance:
         print(f"{name}: the weights differ from the shipped ones (by {apart}): nothing written")
         return 1
-    log = run.log
-    names = sorted({k for m in log.metrics for k in m if k != "eval_seconds"})
-    steps = recipe.options.steps
+    command = (
+        f"python -m explorer data-curve --train --sizes {size} --seeds {SHIPPED_SEED} "
+        f"--steps-{model} {recipe.options.steps} --checkpoints resources/vision/curve --out results.json "
+        f"(its {model}, an evaluation every {recipe.options.eval_every} steps)"
+    )
+    return written(name, weights, command, run.log, measured_names(run.log), apart)
+
+
+def measured_names(log) -> list[str]:
+    """Every metric the run evaluated (not the evaluations' own timing)."""
+    return sorted({k for m in log.metrics for k in m if k != "eval_seconds"})
+
+
+def written(name: str, weights: Path, command: str, log, names, apart: float) -> int:
+    """The run's curves as the history beside ``weights`` (explorer.lab.history)."""
+    from explorer.lab.history import History, write_history
+
     history = History(
-        command=(
-            f"python -m explorer data-curve --train --sizes {size} --seeds {SHIPPED_SEED} "
-            f"--steps-{model} {steps} --checkpoints resources/vision/curve --out results.json "
-            f"(its {model}, an evaluation every {recipe.options.eval_every} steps)"
-        ),
+        command=command,
         losses=tuple(float(v) for v in log.losses),
         eval_steps=tuple(int(s) for s in log.eval_steps),
         metrics={k: tuple(float(m.get(k, float("nan"))) for m in log.metrics) for k in names},
