@@ -62,11 +62,12 @@ def test_the_previous_token_step_s_heads_show_the_share_its_words_point_at(qtbot
     assert not title_problems(w), title_problems(w)  # shown whole, not elided
 
 
+@pytest.mark.parametrize("questions", [False, True], ids=["questions-off", "questions-on"])
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
-def test_every_step_s_explanation_reads_whole_without_scrolling(qtbot, make_window, language):
+def test_every_step_s_explanation_reads_whole_without_scrolling(qtbot, make_window, language, questions):
     """The teacher never scrolls the column in front of the class (trial 8 F2: step 39's text
-    ended mid-line above a scroll bar)."""
-    w = presenting_the_lesson(qtbot, make_window, language, questions=False)
+    ended mid-line above a scroll bar), with the question buttons shown or not."""
+    w = presenting_the_lesson(qtbot, make_window, language, questions=questions)
     lesson = w.classroom.lesson
     hidden = []
     for i, step in enumerate(STEPS):
