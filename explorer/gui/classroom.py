@@ -386,11 +386,10 @@ class Classroom(QtCore.QObject):
         menu bar (its menus behind ☰) make room; the sentence stays on screen in a bar; the
         lesson stands beside the stage, which keeps the height a 16-token matrix needs."""
         w, on = self.window, self.state.presentation
-        w.side.setVisible(not on)
         w.statusBar().setVisible(not on)
         w.menuBar().setVisible(not on)
         self.act_menu_button.setVisible(on)
-        w.place_inputs()
+        w.place_inputs()  # the settings column and the sentence bar
         worked = w.docks.widget(Dock.WORKED)
         if on:
             self._before["worked"] = not worked.isHidden()

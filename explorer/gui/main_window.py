@@ -439,9 +439,11 @@ class MainWindow(QtWidgets.QMainWindow):
     def place_inputs(self) -> None:
         """The sentence bar (presentation mode) and the notices belong to the tabs that read
         the sentence: a lab's tab has its own inputs and messages, and gives up the bar's room
-        to its figures; over it the strip shows errors only (one may be a file's)."""
+        to its figures; over it the strip shows errors only (one may be a file's). The settings
+        column goes with them: beside a lab it showed another sentence's settings (trial 9)."""
         lab = self.state.tab in self.state.labs
         self.sentence_bar.setVisible(self.state.presentation and not lab)
+        self.side.setVisible(not self.state.presentation and not lab)
         self.strip.allowed = not lab or self.strip.error
         self.strip.notes_elsewhere = self.state.lesson_visible
         self.strip.update_shown()

@@ -107,6 +107,22 @@ def test_the_lab_tabs_give_the_sentence_bar_to_their_figures(qtbot, window):
     assert window.strip.isVisible() and window.banner.isVisible()
 
 
+def test_the_lab_tabs_give_the_settings_column_to_their_figures(qtbot, window):
+    """Trial 9: beside a lab the sentence's settings column read "句子: The animal…" next to
+    "Jane visits Africa", and took 320 of the stage's 1024 px; it comes back on the sentence's tabs."""
+    window.state.show_lesson(True)
+    assert window.side.isVisible()
+    for tab in window.state.labs:
+        window.state.set_tab(tab)
+        QtWidgets.QApplication.processEvents()
+        assert not window.side.isVisible(), tab
+    window.state.set_tab("pipeline")
+    QtWidgets.QApplication.processEvents()
+    assert window.side.isVisible()
+    present(window)
+    assert not window.side.isVisible()  # presentation keeps the sentence in its bar instead
+
+
 # -- figures readable from the back --------------------------------------------------------------------
 TRANSLATION_STEPS = [k for k, s in enumerate(STEPS) if s.tab == "translation"]
 
