@@ -18,6 +18,7 @@ from explorer.core.config import ConfigError
 from explorer.finite import NotFinite
 from explorer.gui.core_text import error_text, translated
 from explorer.gui.i18n import translate
+from explorer.messages import MessageError
 
 ERROR_STYLE = "background:#fde2e1; color:#7a1010; border:1px solid #e0a0a0; padding:2px 4px;"
 INFO_STYLE = "background:#e3effc; color:#0b3d6e; border:1px solid #a8c8ea; padding:2px 4px;"
@@ -33,6 +34,8 @@ def error_message(exc: BaseException) -> str:
         return translate("Messages", "Cannot compute this: {0}").format(error_text(exc))
     if isinstance(exc, ModelError):
         return translate("Messages", "The model could not be used: {0}").format(error_text(exc))
+    if isinstance(exc, MessageError):  # a lab's own word on its input (LMError, ...): expected, not a bug
+        return translate("Messages", "Cannot compute this: {0}").format(error_text(exc))
     return translate("Messages", "Unexpected error ({0}): {1}").format(type(exc).__name__, error_text(exc))
 
 

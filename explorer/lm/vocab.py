@@ -62,7 +62,8 @@ class CharVocab:
             raise LMError.of("lm.text_too_long", count=len(text), limit=MAX_TEXT_CHARS)
         unknown = list(dict.fromkeys(c for c in text if c not in self.index))  # in order of appearance
         if unknown:
-            shown = "".join(unknown[:12]) + ("…" if len(unknown) > 12 else "")
+            # a space is named, not left invisible between the quotes (trial 9: "' 😀'")
+            shown = "".join("␣" if c == " " else c for c in unknown[:12]) + ("…" if len(unknown) > 12 else "")
             raise LMError.of("lm.unknown_characters", characters=repr(shown), count=len(unknown))
         return [self.index[c] for c in text]
 

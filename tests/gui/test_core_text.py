@@ -1972,7 +1972,7 @@ CASES = {
     ),
     "lm.unknown_characters": Case(
         lambda env: raised(lambda: INDUCTION_VOCAB.encode("ab 注意")),
-        "3 characters are not in this model's vocabulary: ' 注意'",
+        "3 characters are not in this model's vocabulary: '␣注意'",
     ),
     "lm.no_folder": Case(
         lambda env: raised(lambda: lm_folders.load_folder(env.tmp / "nowhere")), "is not a folder"

@@ -186,6 +186,8 @@ def test_a_typed_probe_and_one_the_model_cannot_read(qtbot, lm):
     view.probe.textEdited.emit("ab🙂")
     qtbot.waitUntil(lambda: view.banner.isVisible(), timeout=WAIT_MS)
     assert "not in this model's vocabulary" in view.banner.text() and "🙂" in view.banner.text()
+    # an input mistake is not a bug: no "Unexpected error (LMError)" (trial 9)
+    assert view.banner.text().startswith("Cannot compute this:"), view.banner.text()
     assert view.result.trace.tokens == list("abcabc")  # the last good result stays
     view.probe.clear()
     view.lab.set_probe("")
