@@ -252,8 +252,10 @@ def _add_truth(trace: SequenceTrace, truth: Pair | None, task: Task) -> None:
         trace.alignment_score = float(np.mean(trace.alignment_hits)) if trace.alignment_hits else None
         shifted = shifted_words(trace.alignment, truth)
         if shifted:
+            # straight quotes: curly ones fall back to the CJK font in an English window, which
+            # draws them and the parentheses beside them full-width (trial 9)
             words = ", ".join(
-                f"“{trace.output_tokens[i]}” → “{truth.source[top]}” (“{truth.source[own]}”)"
+                f'"{trace.output_tokens[i]}" → "{truth.source[top]}" ("{truth.source[own]}")'
                 for i, top, own in shifted
                 if i < len(trace.output_tokens)
             )

@@ -1836,7 +1836,7 @@ CASES = {
         lambda env: (
             translate_sequence("Jane visits Africa in September", "sentences-fr", "attention").notices
         ),
-        "one word off: “septembre” → “in” (“September”)",
+        'one word off: "septembre" → "in" ("September")',
     ),
     "seq2seq.note_attention": Case(
         lambda env: sentence_trace("Jane likes Paris").alignment_note, "one row per word written"

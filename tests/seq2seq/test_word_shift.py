@@ -27,6 +27,6 @@ def test_the_lesson_sentence_names_its_shifted_word():
     shifted = [str(n) for n in t.notices if n.key == "seq2seq.word_shift"]
     assert t.alignment_score is not None and t.alignment_score < 1
     assert shifted == [
-        "one word off: “septembre” → “in” (“September”) — the encoder reads both ways, so the word beside "
+        'one word off: "septembre" → "in" ("September") — the encoder reads both ways, so the word beside '
         "holds it too"
     ]
