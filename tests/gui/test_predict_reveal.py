@@ -232,6 +232,22 @@ def test_a_choice_question_answers_with_the_numbers(qtbot, lesson_window):
     assert not any(b.isEnabled() for b in panel.choice_buttons)
 
 
+def test_the_scaling_question_veils_the_weights_that_would_answer_it(qtbot, lesson_window):
+    """Trial 9: at step 6 the softmax weights beside the veiled scaled scores named the winner."""
+    w = lesson_window
+    w.state.predict.set_enabled(True)
+    w.state.set_lesson_step(STEP["scaled"])
+    names = w.pipeline.names
+    panels = w.pipeline.canvas.panels
+    assert isinstance(panels[names.index("scaled")], VeiledPanel)
+    assert isinstance(panels[names.index("weights")], VeiledPanel)
+    assert not isinstance(panels[names.index("scores")], VeiledPanel)  # where the question starts
+    w.state.predict.guess_choice(NO)
+    w.state.predict.reveal()
+    panels = w.pipeline.canvas.panels
+    assert not any(isinstance(panels[names.index(n)], VeiledPanel) for n in ("scaled", "weights"))
+
+
 def test_the_questions_in_chinese(qtbot, make_window):
     w = make_window(
         AttentionConfig(sentence="这只动物没有过马路，因为它太累了。", weights="random", d_model=16, heads=2)

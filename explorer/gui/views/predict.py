@@ -15,7 +15,7 @@ import numpy as np
 from PySide6 import QtGui
 
 from explorer.appstate.lesson import STEPS
-from explorer.appstate.predict import Answer, answer, query_row
+from explorer.appstate.predict import ALSO_VEILED, Answer, answer, query_row
 from explorer.core.trace import AttentionTrace
 from explorer.gui.heatmap import MatrixPanel
 from explorer.gui.heatmap.figure import Outline
@@ -57,7 +57,9 @@ def veiled_names(state) -> tuple[str, ...]:
     """The pipeline panels that wait for the reveal now (none unless a question waits)."""
     if not state.predict.pending():
         return ()
-    return STAGE_PANELS.get(STEPS[state.lesson_step].stage, ())
+    question = state.predict.question()
+    also = ALSO_VEILED.get(question.answer, ()) if question is not None else ()
+    return STAGE_PANELS.get(STEPS[state.lesson_step].stage, ()) + also
 
 
 def veil(panels: list[MatrixPanel], state) -> list[MatrixPanel]:
