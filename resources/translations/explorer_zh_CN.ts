@@ -2552,6 +2552,10 @@
         <translation>头 {h}：{text}</translation>
     </message>
     <message>
+        <source>{value} · head {h}: {where}</source>
+        <translation>{value} · 头 {h}：{where}</translation>
+    </message>
+    <message>
         <source>Stage</source>
         <translation>阶段</translation>
     </message>
