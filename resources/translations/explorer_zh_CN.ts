@@ -2645,12 +2645,28 @@
         <translation>每个头在探针上的注意力（prev：前一词元得分，ind：归纳得分）。</translation>
     </message>
     <message>
+        <source>Nothing to export yet: press Generate first.</source>
+        <translation>还没有可导出的内容：请先按“生成”。</translation>
+    </message>
+    <message>
+        <source>Each written token&apos;s attention, per head (row: a token written; columns: the text).</source>
+        <translation>每个写出的词元的注意力，按头分开（行：写出的一个词元；列：文本）。</translation>
+    </message>
+    <message>
+        <source>{n} tokens written</source>
+        <translation>写出了 {n} 个词元</translation>
+    </message>
+    <message>
         <source>Language model: every head&apos;s attention</source>
         <translation>语言模型：每个头的注意力</translation>
     </message>
     <message>
         <source>Language model: the selected head&apos;s stages</source>
         <translation>语言模型：所选头的各个阶段</translation>
+    </message>
+    <message>
+        <source>Language model: the written tokens&apos; attention</source>
+        <translation>语言模型：写出的词元的注意力</translation>
     </message>
     <message>
         <source>Language model: training curves</source>
@@ -6631,6 +6647,18 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>One of the lesson&apos;s sentences, or type your own from the grammar&apos;s words</source>
         <translation>课上的例句之一，或用语法里的词自己输入一句</translation>
+    </message>
+    <message>
+        <source>training loss (both models&apos; mean)</source>
+        <translation>训练损失（两个模型的平均）</translation>
+    </message>
+    <message>
+        <source>per-word accuracy at ≥ {long} words</source>
+        <translation>≥ {long} 个词时的逐词准确率</translation>
+    </message>
+    <message>
+        <source>Why attention: training curves</source>
+        <translation>为何要注意力：训练曲线</translation>
     </message>
     <message>
         <source>Why attention: the fixed C beside the attention weights</source>

@@ -41,6 +41,37 @@ def written_html(generation: LMGeneration, accent: str) -> str:
     return f"{prompt}<b style='color:{accent}'>{new}</b>" if new else prompt
 
 
+def written_text(generation: LMGeneration) -> str:
+    """The prompt and what was written after it, as plain text (a line break as a sign)."""
+    return "".join(generation.tokens).replace("\n", "↵")
+
+
+def how_written(writing: Writing) -> str:
+    """The weights that wrote the text and how each token was chosen."""
+    spec, choice = writing.request.spec, writing.request.model
+    weights = (
+        translate("LMView", "shipped checkpoint")
+        if choice.shipped
+        else translate("LMView", "training step {0}").format(choice.step)
+    )
+    if spec.decoding == "greedy":
+        how = translate("LMView", "always the most likely token")
+    else:
+        how = translate("LMView", "drawn at temperature {t:g}, top-k {k}, seed {seed}").format(
+            t=spec.temperature,
+            k=spec.top_k if spec.top_k else translate("LMView", "all"),
+            seed=spec.seed,
+        )
+    return f"{weights} · {how}"
+
+
+def head_titles(result, writing: Writing) -> dict[tuple[int, int], str]:
+    """Each head's score beside its name, when the tab's result measured the same weights."""
+    if result is None or result.request.model != writing.request.model:
+        return {}
+    return {(layer, h): lh.short_title(result, (layer, h)) for layer in range(LAYERS) for h in range(HEADS)}
+
+
 def head_panels(generation: LMGeneration, titles: dict[tuple[int, int], str]) -> list[MatrixPanel]:
     """Per head, [new tokens × the text]: where the position that wrote each new token looked."""
     rows = lh.shown_tokens([s.token for s in generation.steps])
@@ -201,13 +232,7 @@ class GeneratePage(QtWidgets.QWidget):
         self.stop_button.setEnabled(writing)
 
     def _titles(self, writing: Writing) -> dict[tuple[int, int], str]:
-        """Each head's score beside its name, when the tab measured the same weights."""
-        result = self.view.result
-        if result is None or result.request.model != writing.request.model:
-            return {}
-        return {
-            (layer, h): lh.short_title(result, (layer, h)) for layer in range(LAYERS) for h in range(HEADS)
-        }
+        return head_titles(self.view.result, writing)
 
     def show_writing(self) -> None:
         self.sync_controls()
@@ -243,27 +268,13 @@ class GeneratePage(QtWidgets.QWidget):
 
     def _status(self, writing: Writing) -> str:
         spec, steps = writing.request.spec, writing.steps
-        choice = writing.request.model
-        weights = (
-            translate("LMView", "shipped checkpoint")
-            if choice.shipped
-            else translate("LMView", "training step {0}").format(choice.step)
-        )
-        if spec.decoding == "greedy":
-            how = translate("LMView", "always the most likely token")
-        else:
-            how = translate("LMView", "drawn at temperature {t:g}, top-k {k}, seed {seed}").format(
-                t=spec.temperature,
-                k=spec.top_k if spec.top_k else translate("LMView", "all"),
-                seed=spec.seed,
-            )
         done = {
             "writing": translate("LMView", "Writing: token {0} of {1}"),
             "done": translate("LMView", "Written: {0} of {1} tokens"),
             "stopped": translate("LMView", "Stopped after {0} of {1} tokens"),
             "failed": translate("LMView", "Stopped after {0} of {1} tokens"),
         }[self.lab.writing_status].format(len(steps), spec.tokens)
-        parts = [done, weights, how]
+        parts = [done, how_written(writing)]
         if steps:
             last = steps[-1]
             parts.append(
