@@ -150,8 +150,8 @@
 <context>
     <name>Classroom</name>
     <message>
-        <source>Select head 0 … 8</source>
-        <translation>选择第 0 … 8 个头</translation>
+        <source>Select the head of that number (0 … 9)</source>
+        <translation>选择该编号的头（0 … 9）</translation>
     </message>
     <message>
         <source>Edit the sentence (the window opens with the keys on the stage; a click types too)</source>
@@ -4479,10 +4479,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>头</translation>
     </message>
     <message>
-        <source>The head whose stages are shown (keys 1-9 pick heads 0-8)</source>
-        <translation>显示哪个头的各阶段（按键 1-9 选择头 0-8）</translation>
-    </message>
-    <message>
         <source>Values on cells</source>
         <translation>单元格显示数值</translation>
     </message>
@@ -4493,6 +4489,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Point at a cell to read its exact value; click to select it; Ctrl + the wheel zooms.</source>
         <translation>指向单元格可读出精确数值；点击选中；Ctrl + 滚轮可缩放。</translation>
+    </message>
+    <message>
+        <source>The head whose stages are shown (keys 0-9 pick heads 0-9)</source>
+        <translation>显示哪个头的各阶段（按键 0-9 选择头 0-9）</translation>
     </message>
     <message>
         <source>Nothing to export yet: no result has been computed</source>
