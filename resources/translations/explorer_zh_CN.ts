@@ -2941,6 +2941,10 @@
         <translation>头 {head}：写 {new} 时（从位置 {i}）看向 {key}（位置 {j}）：{value:.3f}</translation>
     </message>
     <message>
+        <source>One row in {n} named: hover for each token.</source>
+        <translation>每 {n} 行标注一行：悬停可看每个词元。</translation>
+    </message>
+    <message>
         <source>Prompt</source>
         <translation>提示</translation>
     </message>

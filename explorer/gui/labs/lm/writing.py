@@ -156,8 +156,14 @@ class GeneratePage(QtWidgets.QWidget):
         self.hint.setWordWrap(True)
         self.hint.setSizePolicy(wrapping())
         layout.addWidget(self.hint)
-        self.canvas = MatrixCanvas(style=self.view.context.style())
+        self.canvas = MatrixCanvas(style=self._style())
         layout.addWidget(self.canvas, 1)
+        self.rows_note = QtWidgets.QLabel()  # where not every row has room for its token's name
+        self.rows_note.setWordWrap(True)
+        self.rows_note.setSizePolicy(wrapping())
+        self.rows_note.setVisible(False)
+        layout.addWidget(self.rows_note)
+        self.canvas.installEventFilter(self)
 
         lab = self.lab
         self.prompt.textEdited.connect(lambda text: lab.set_writing(prompt=text))
@@ -247,12 +253,14 @@ class GeneratePage(QtWidgets.QWidget):
                 )
             )
             self.canvas.set_figure(Figure([]))
+            self._note_rows()
             return
         generation = writing.generation
         self.text.setText(written_html(generation, accent))
         self.status.setText(self._status(writing))
         if not generation.steps:
             self.canvas.set_figure(Figure([]))
+            self._note_rows()
             return
         head = self.lab.head
         presenting = self.state.presentation
@@ -265,6 +273,7 @@ class GeneratePage(QtWidgets.QWidget):
                 visible=shown,
             )
         )
+        self._note_rows()
 
     def _status(self, writing: Writing) -> str:
         spec, steps = writing.request.spec, writing.steps
@@ -314,9 +323,33 @@ class GeneratePage(QtWidgets.QWidget):
             )
         )
 
+    def _note_rows(self) -> None:
+        """Say under the grid when its rows name every n-th token only (PROJECTOR_LABEL_PX)."""
+        every = lh.rows_named_every(self.canvas.current_layout()) if self.canvas.panels else 1
+        text = (
+            translate(
+                "LMView",
+                "One row in {n} named: hover for each token.",
+            ).format(n=every)
+            if every > 1
+            else ""
+        )
+        if self.rows_note.text() != text:
+            self.rows_note.setText(text)
+        if self.rows_note.isVisibleTo(self) != bool(text):
+            self.rows_note.setVisible(bool(text))
+
+    def eventFilter(self, watched, event):
+        if watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize:
+            self._note_rows()  # another height: maybe another stride
+        return super().eventFilter(watched, event)
+
     # -- looks and words -------------------------------------------------------------------------------
+    def _style(self):
+        return lh.projector_style(self.view.context.style(), self.state.presentation)
+
     def restyle(self) -> None:
-        self.canvas.set_style(self.view.context.style())
+        self.canvas.set_style(self._style())
         self.show_writing()
 
     def retranslate(self) -> None:
