@@ -65,3 +65,27 @@ def test_the_generate_grid_names_its_rows_readably_at_a_projector(qtbot, make_wi
     window.classroom.set_presentation(False)  # off the projector the window's least size again
     QtWidgets.QApplication.processEvents()
     assert page.canvas.style_.least_label_px == axis.MIN_LABEL_PX
+
+
+@pytest.mark.parametrize("probe", ["the cat sat", "the cat sat on a"])  # 11 and 16 characters
+def test_a_short_probe_s_heads_are_named_readably_at_a_projector(qtbot, make_window, probe):
+    window = make_window(SMALL, size=(1024, 768))
+    window.classroom.set_presentation(True, fullscreen=False)
+    window.state.show_lesson(True)
+    window.resize(1024, 768)
+    window.state.set_tab(Tab.LM)
+    view = window.view(Tab.LM)
+    wait_result(qtbot, view, 2 * WAIT_MS)
+    view.task.setCurrentIndex(view.task.findData("text"))
+    view.lab.set_probe(probe)
+    view.lab.set_page("heads")
+    wait_result(qtbot, view)
+    qtbot.wait(30)
+    QtWidgets.QApplication.processEvents()
+    shown = label_fonts(view.heads)
+    assert len(shown) == 4 and shown[0][0] == len(probe), shown
+    for rows, named, stride, px in shown:
+        assert px >= PROJECTOR_LABEL_PX, shown
+        if rows <= axis.ALL_LABELLED:
+            assert stride <= 2 and named == -(-rows // stride), shown
+    assert view.heads_note.isVisible() == (shown[0][2] > 1), (shown, view.heads_note.text())

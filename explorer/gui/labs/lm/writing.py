@@ -92,6 +92,34 @@ def head_panels(generation: LMGeneration, titles: dict[tuple[int, int], str]) ->
     ]
 
 
+class RowsNote(QtWidgets.QLabel):
+    """One line under a grid saying that its rows name every n-th token only: at a projector a
+    row with no room for a PROJECTOR_LABEL_PX label (explorer.gui.labs.lm.heads). Hidden when
+    every row is named; ``update_note`` after the grid's figure changes, and on its resizes."""
+
+    def __init__(self, canvas: MatrixCanvas, parent=None):
+        super().__init__(parent)
+        self.canvas = canvas
+        self.setWordWrap(True)
+        self.setSizePolicy(wrapping())
+        self.setVisible(False)
+        canvas.installEventFilter(self)
+
+    def update_note(self) -> None:
+        every = lh.rows_named_every(self.canvas.current_layout()) if self.canvas.panels else 1
+        text = translate("LMView", "One row in {n} named: hover for each token.").format(n=every)
+        text = text if every > 1 else ""
+        if self.text() != text:
+            self.setText(text)
+        if self.isVisibleTo(self.parentWidget() or self) != bool(text):
+            self.setVisible(bool(text))
+
+    def eventFilter(self, watched, event):
+        if watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize:
+            self.update_note()  # another height: maybe another stride
+        return super().eventFilter(watched, event)
+
+
 class GeneratePage(QtWidgets.QWidget):
     def __init__(self, view, parent=None):
         super().__init__(parent)
@@ -158,12 +186,8 @@ class GeneratePage(QtWidgets.QWidget):
         layout.addWidget(self.hint)
         self.canvas = MatrixCanvas(style=self._style())
         layout.addWidget(self.canvas, 1)
-        self.rows_note = QtWidgets.QLabel()  # where not every row has room for its token's name
-        self.rows_note.setWordWrap(True)
-        self.rows_note.setSizePolicy(wrapping())
-        self.rows_note.setVisible(False)
+        self.rows_note = RowsNote(self.canvas)  # where not every row has room for its token's name
         layout.addWidget(self.rows_note)
-        self.canvas.installEventFilter(self)
 
         lab = self.lab
         self.prompt.textEdited.connect(lambda text: lab.set_writing(prompt=text))
@@ -253,14 +277,14 @@ class GeneratePage(QtWidgets.QWidget):
                 )
             )
             self.canvas.set_figure(Figure([]))
-            self._note_rows()
+            self.rows_note.update_note()
             return
         generation = writing.generation
         self.text.setText(written_html(generation, accent))
         self.status.setText(self._status(writing))
         if not generation.steps:
             self.canvas.set_figure(Figure([]))
-            self._note_rows()
+            self.rows_note.update_note()
             return
         head = self.lab.head
         presenting = self.state.presentation
@@ -273,7 +297,7 @@ class GeneratePage(QtWidgets.QWidget):
                 visible=shown,
             )
         )
-        self._note_rows()
+        self.rows_note.update_note()
 
     def _status(self, writing: Writing) -> str:
         spec, steps = writing.request.spec, writing.steps
@@ -322,27 +346,6 @@ class GeneratePage(QtWidgets.QWidget):
                 value=float(panel.data[r, c]),
             )
         )
-
-    def _note_rows(self) -> None:
-        """Say under the grid when its rows name every n-th token only (PROJECTOR_LABEL_PX)."""
-        every = lh.rows_named_every(self.canvas.current_layout()) if self.canvas.panels else 1
-        text = (
-            translate(
-                "LMView",
-                "One row in {n} named: hover for each token.",
-            ).format(n=every)
-            if every > 1
-            else ""
-        )
-        if self.rows_note.text() != text:
-            self.rows_note.setText(text)
-        if self.rows_note.isVisibleTo(self) != bool(text):
-            self.rows_note.setVisible(bool(text))
-
-    def eventFilter(self, watched, event):
-        if watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize:
-            self._note_rows()  # another height: maybe another stride
-        return super().eventFilter(watched, event)
 
     # -- looks and words -------------------------------------------------------------------------------
     def _style(self):
