@@ -116,7 +116,8 @@ class RowsNote(QtWidgets.QLabel):
 
     def eventFilter(self, watched, event):
         if watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize:
-            self.update_note()  # another height: maybe another stride
+            # another height, maybe another stride: once the canvas has laid itself out anew
+            QtCore.QTimer.singleShot(0, self, self.update_note)
         return super().eventFilter(watched, event)
 
 
