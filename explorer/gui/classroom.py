@@ -26,7 +26,7 @@ from explorer.gui.views import stages
 
 # Keys that are not menu actions, for the shortcut sheet (the actions list themselves).
 OTHER_KEYS = (
-    ("1 … 9", QtCore.QT_TRANSLATE_NOOP("Classroom", "Select head 0 … 8")),
+    ("0 … 9", QtCore.QT_TRANSLATE_NOOP("Classroom", "Select the head of that number (0 … 9)")),
     (
         "Ctrl+L",
         QtCore.QT_TRANSLATE_NOOP(
@@ -610,7 +610,7 @@ class Classroom(QtCore.QObject):
         self.focus_stage()
 
     def focus_stage(self) -> None:
-        """The keyboard to the tabs: → and ← step the lesson, 1 … 9 pick heads."""
+        """The keyboard to the tabs: → and ← step the lesson, 0 … 9 pick heads."""
         self.window.tabs.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
 
     def retranslate(self) -> None:

@@ -167,20 +167,23 @@ class MainWindow(QtWidgets.QMainWindow):
         add("Ctrl+L", lambda: self.edit_text("sentence"))
         add("Ctrl+K", lambda: self.edit_text("query"))
         add("Escape", self._escape)
-        # 1 … 9 pick a head in keyPressEvent, not as shortcuts: a shortcut takes the key from
+        # 0 … 9 pick a head in keyPressEvent, not as shortcuts: a shortcut takes the key from
         # every widget, and "3e38" typed into a board cell lost its 3
 
     def keyPressEvent(self, event):
-        """A digit no widget used (a table cell, a field, a list takes its own) picks a head."""
+        """A digit no widget used (a table cell, a field, a list takes its own) picks the head
+        of that number: heads are titled from 0 everywhere (the panels, the Pipeline's box, the
+        lesson's Q₀…Qₕ₋₁), and "2" picked the head titled 1 (trial 8 F23). While a matrix is
+        zoomed, 0 still shows it whole (then picks head 0)."""
         key, mods = event.key(), event.modifiers() & ~QtCore.Qt.KeyboardModifier.KeypadModifier
-        if (
-            QtCore.Qt.Key.Key_1 <= key <= QtCore.Qt.Key.Key_9
-            and mods == QtCore.Qt.KeyboardModifier.NoModifier
-        ):
-            self._head_key(key - QtCore.Qt.Key.Key_1)
-            event.accept()
-            return
         view = self.tabs.current_view()
+        digit = QtCore.Qt.Key.Key_0 <= key <= QtCore.Qt.Key.Key_9
+        if digit and mods == QtCore.Qt.KeyboardModifier.NoModifier:
+            unzoom = key == QtCore.Qt.Key.Key_0 and self.state.matrix_zoom is not None
+            if not (unzoom and isinstance(view, ZoomsMatrix)):
+                self._head_key(key - QtCore.Qt.Key.Key_0)
+                event.accept()
+                return
         if isinstance(view, ZoomsMatrix) and view.zoom_key(key, event.modifiers()):
             event.accept()  # + − 0 and Shift + an arrow no widget used: the zoomed matrix's
             return
@@ -209,8 +212,17 @@ class MainWindow(QtWidgets.QMainWindow):
         focus = QtWidgets.QApplication.focusWidget()
         if isinstance(focus, (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox)):
             return
-        if self.prepared is not None and head < self.prepared.trace.heads:
+        heads = self._heads_on_screen()
+        if heads is not None and head < heads:
             self.state.select_head(head)
+
+    def _heads_on_screen(self) -> int | None:
+        """How many heads the tab on screen titles: the Board's typed matrices have their own
+        (a digit past them showed its last head under another number), else the trace's."""
+        if self.state.tab == Tab.BOARD.value:
+            board = self.tabs.built(Tab.BOARD)
+            return None if board is None or board.trace is None else board.trace.heads
+        return None if self.prepared is None else self.prepared.trace.heads
 
     # -- what the tabs and tests reach -----------------------------------------------------------------
     @property

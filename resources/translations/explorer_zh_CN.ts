@@ -150,8 +150,8 @@
 <context>
     <name>Classroom</name>
     <message>
-        <source>Select head 0 … 8</source>
-        <translation>选择第 0 … 8 个头</translation>
+        <source>Select the head of that number (0 … 9)</source>
+        <translation>选择该编号的头（0 … 9）</translation>
     </message>
     <message>
         <source>Edit the sentence (the window opens with the keys on the stage; a click types too)</source>
@@ -2552,6 +2552,10 @@
         <translation>头 {h}：{text}</translation>
     </message>
     <message>
+        <source>{value} · head {h}: {where}</source>
+        <translation>{value} · 头 {h}：{where}</translation>
+    </message>
+    <message>
         <source>Stage</source>
         <translation>阶段</translation>
     </message>
@@ -2641,12 +2645,28 @@
         <translation>每个头在探针上的注意力（prev：前一词元得分，ind：归纳得分）。</translation>
     </message>
     <message>
+        <source>Nothing to export yet: press Generate first.</source>
+        <translation>还没有可导出的内容：请先按“生成”。</translation>
+    </message>
+    <message>
+        <source>Each written token&apos;s attention, per head (row: a token written; columns: the text).</source>
+        <translation>每个写出的词元的注意力，按头分开（行：写出的一个词元；列：文本）。</translation>
+    </message>
+    <message>
+        <source>{n} tokens written</source>
+        <translation>写出了 {n} 个词元</translation>
+    </message>
+    <message>
         <source>Language model: every head&apos;s attention</source>
         <translation>语言模型：每个头的注意力</translation>
     </message>
     <message>
         <source>Language model: the selected head&apos;s stages</source>
         <translation>语言模型：所选头的各个阶段</translation>
+    </message>
+    <message>
+        <source>Language model: the written tokens&apos; attention</source>
+        <translation>语言模型：写出的词元的注意力</translation>
     </message>
     <message>
         <source>Language model: training curves</source>
@@ -2919,6 +2939,10 @@
     <message>
         <source>head {head}: writing {new} (from position {i}), it looked at {key} (position {j}): {value:.3f}</source>
         <translation>头 {head}：写 {new} 时（从位置 {i}）看向 {key}（位置 {j}）：{value:.3f}</translation>
+    </message>
+    <message>
+        <source>One row in {n} named: hover for each token.</source>
+        <translation>每 {n} 行标注一行：悬停可看每个词元。</translation>
     </message>
     <message>
         <source>Prompt</source>
@@ -4459,10 +4483,6 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>头</translation>
     </message>
     <message>
-        <source>The head whose stages are shown (keys 1-9 pick heads 0-8)</source>
-        <translation>显示哪个头的各阶段（按键 1-9 选择头 0-8）</translation>
-    </message>
-    <message>
         <source>Values on cells</source>
         <translation>单元格显示数值</translation>
     </message>
@@ -4473,6 +4493,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>Point at a cell to read its exact value; click to select it; Ctrl + the wheel zooms.</source>
         <translation>指向单元格可读出精确数值；点击选中；Ctrl + 滚轮可缩放。</translation>
+    </message>
+    <message>
+        <source>The head whose stages are shown (keys 0-9 pick heads 0-9)</source>
+        <translation>显示哪个头的各阶段（按键 0-9 选择头 0-9）</translation>
     </message>
     <message>
         <source>Nothing to export yet: no result has been computed</source>
@@ -6627,6 +6651,18 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>One of the lesson&apos;s sentences, or type your own from the grammar&apos;s words</source>
         <translation>课上的例句之一，或用语法里的词自己输入一句</translation>
+    </message>
+    <message>
+        <source>training loss (both models&apos; mean)</source>
+        <translation>训练损失（两个模型的平均）</translation>
+    </message>
+    <message>
+        <source>per-word accuracy at ≥ {long} words</source>
+        <translation>≥ {long} 个词时的逐词准确率</translation>
+    </message>
+    <message>
+        <source>Why attention: training curves</source>
+        <translation>为何要注意力：训练曲线</translation>
     </message>
     <message>
         <source>Why attention: the fixed C beside the attention weights</source>

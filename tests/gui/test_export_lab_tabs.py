@@ -78,7 +78,8 @@ def test_the_dialog_opens_on_the_tab_on_screen(qtbot, window):
 
 # Trial 8 F16: the preset followed the tab, never its page (the LM's training page offered every
 # head's attention, Vision's six pages the picture). The page on screen -> the dialog's preset;
-# a page with no figure of its own (Generate; a training page before a run) -> the window.
+# a page with no figure yet (Generate before a token is written; a training page before a run)
+# -> the window.
 LAB_PAGES = {
     "lm": {"train": "lm:training", "heads": "lm:heads", "stages": "lm:stages", "generate": "window"},
     "vision": {

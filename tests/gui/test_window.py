@@ -202,11 +202,11 @@ def test_head_grid_click_selects_the_head(qtbot, window):
 def test_number_keys_select_heads_but_not_while_typing(qtbot, window):
     window.tabs.setFocus()
     qtbot.keyClick(window.tabs, QtCore.Qt.Key.Key_4)
-    qtbot.waitUntil(lambda: window.state.selected_head == 3, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.state.selected_head == 4, timeout=WAIT_MS)
     window.controls.query.setFocus()
     qtbot.keyClick(window.controls.query, QtCore.Qt.Key.Key_7)
     wait_config(qtbot, window, query="7")
-    assert window.state.selected_head == 3
+    assert window.state.selected_head == 4
     # a digit typed into a board cell (no double-click first) is the cell's, not a head's
     board = window.view(Tab.BOARD)
     window.state.set_tab(Tab.BOARD)
@@ -217,7 +217,7 @@ def test_number_keys_select_heads_but_not_while_typing(qtbot, window):
     assert isinstance(editor, QtWidgets.QLineEdit) and editor.text() == "5"
     qtbot.keyClick(editor, QtCore.Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.state.board.board.q[0][0] == 5.0, timeout=WAIT_MS)
-    assert window.state.selected_head == 3
+    assert window.state.selected_head == 4
 
 
 def test_overview_click_opens_layer_and_head(qtbot, window):

@@ -46,6 +46,9 @@ class Style:
     bg: QtGui.QColor
     accent: QtGui.QColor
     frame: QtGui.QColor
+    # the smallest a short axis's labels shrink to, to label every token; a figure at a
+    # projector may ask for more (a row that has no room for it labels every other token)
+    least_label_px: int = axis.MIN_LABEL_PX
 
     @staticmethod
     def make(font_px: int, fg="#000000", bg="#ffffff", accent="#d55e00", frame="#b0b0b0") -> Style:
@@ -55,13 +58,14 @@ class Style:
 
     @property
     def labels(self) -> axis.LabelFont:
-        cached = _FONTS.get(self.font.key())
+        key = (self.font.key(), self.least_label_px)
+        cached = _FONTS.get(key)
         if cached is None:
-            cached = _FONTS[self.font.key()] = axis.LabelFont(self.font)
+            cached = _FONTS[key] = axis.LabelFont(self.font, self.least_label_px)
         return cached
 
 
-_FONTS: dict[str, axis.LabelFont] = {}
+_FONTS: dict[tuple[str, int], axis.LabelFont] = {}
 
 
 @dataclass(frozen=True)

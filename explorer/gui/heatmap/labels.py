@@ -64,8 +64,9 @@ NO_LABELS = AxisLabels((), (), (), 1, False)
 class LabelFont:
     """A font's metrics, with the measures the axis layout asks for again and again."""
 
-    def __init__(self, font: QtGui.QFont):
+    def __init__(self, font: QtGui.QFont, least_px: int = MIN_LABEL_PX):
         self.font = QtGui.QFont(font)
+        self.least_px = least_px  # the smallest the labels may shrink to (a projector's is larger)
         self.metrics = QtGui.QFontMetricsF(self.font)
         self.line = self.metrics.height()
         self.ascent = self.metrics.ascent()
@@ -86,12 +87,12 @@ class LabelFont:
         if found is None:
             f = QtGui.QFont(self.font)
             f.setPixelSize(px)
-            found = self._smaller[px] = LabelFont(f)
+            found = self._smaller[px] = LabelFont(f, self.least_px)
         return found
 
     def smaller(self) -> Iterator[LabelFont]:
-        """The same font one pixel smaller at a time, down to MIN_LABEL_PX."""
-        for px in range(self.px - 1, MIN_LABEL_PX - 1, -1):
+        """The same font one pixel smaller at a time, down to ``least_px`` (MIN_LABEL_PX)."""
+        for px in range(self.px - 1, self.least_px - 1, -1):
             yield self.at_px(px)
 
     def width(self, text: str) -> float:
@@ -151,11 +152,22 @@ def row_font(font: LabelFont, n: int, cell_px: float) -> LabelFont | None:
     return next((f for f in font.smaller() if f.line <= cell_px + 1e-9), None)
 
 
+def strided_font(font: LabelFont, n: int) -> LabelFont | None:
+    """The font of a short axis's labels where not every row has room for one: a figure that
+    raised its least size (a projector's) names every other row at that size rather than
+    every third at its own; None: the figure's ``font``."""
+    if n > ALL_LABELLED or font.least_px <= MIN_LABEL_PX or font.px <= font.least_px:
+        return None
+    return font.at_px(font.least_px)
+
+
 def row_stride(font: LabelFont, n: int, cell_px: float) -> int:
     """Every how many rows of an ``n``-row axis a label stands (1: every row)."""
     if cell_px <= 0:
         return max(1, n)
-    return 1 if row_font(font, n, cell_px) is not None else _stride(font.line, cell_px)
+    if font.line <= cell_px + 1e-9 or row_font(font, n, cell_px) is not None:
+        return 1
+    return _stride((strided_font(font, n) or font).line, cell_px)
 
 
 def _limit(font: LabelFont, max_px: float | None) -> float | None:
@@ -175,7 +187,10 @@ def token_rows(
     if not len(span) or cell_px <= 0:
         return NO_LABELS
     own = row_font(font, len(span), cell_px)
-    stride = 1 if own is not None else _stride(font.line, cell_px)
+    stride = 1
+    if own is None and font.line > cell_px + 1e-9:  # not every row has room for a label
+        own = strided_font(font, len(span))
+        stride = _stride((own or font).line, cell_px)
     return _labels(font, tokens, _strided(span, stride), False, _limit(font, max_px), own)
 
 

@@ -26,6 +26,7 @@ from explorer.gui.elided import ElidedCombo, ElidedLabel
 from explorer.gui.heatmap import Figure, MatrixCanvas
 from explorer.gui.heatmap import labels as axis
 from explorer.gui.heatmap.figure import Mark, Style, layout_figure, measures
+from explorer.gui.heatmap.panel import format_value
 from explorer.gui.i18n import translate
 from explorer.gui.views import lines as lines_views
 from explorer.gui.views import stages
@@ -37,6 +38,7 @@ from explorer.gui.views.output_cosine import OutputCosinePanel, own_heads
 EXPORT_SIZE = QtCore.QSize(1400, 900)
 
 
+HOVER_ROOM = "0.00000000 · head 00: [CLS], [SEP]"  # a hover line's start, as wide as it gets
 MAX_COLUMNS = 16
 MIN_CELL_PX = 3.0  # a grid whose cells are thinner shows no head: whole titles come after
 
@@ -199,6 +201,11 @@ class HeadGridView(View):
         bar.addWidget(self.shape_label)
         bar.addWidget(self.hover_label, 1)
         layout.addLayout(bar)
+        self.bar = bar
+        # the hover line's own row, where the bar leaves it too little room for its value
+        # (a projector beside the lesson gave it 125 px: even the value was cut)
+        self.hover_row = QtWidgets.QHBoxLayout()
+        layout.addLayout(self.hover_row)
         self.switches = HeadSwitches(self.state)  # a language model's heads, on or off
         layout.addWidget(self.switches)
         beside = QtWidgets.QHBoxLayout()
@@ -271,6 +278,7 @@ class HeadGridView(View):
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
+        self._place_hover()
         self.next_tokens.fit(self.width())
         self.output_cosine.fit(self.width())
 
@@ -300,7 +308,23 @@ class HeadGridView(View):
             else:
                 self.stale = True
 
+    def _place_hover(self) -> None:
+        """The hover line in the bar when the room left there holds its value and head whole
+        (HOVER_ROOM), else on a row of its own under the bar."""
+        others = sum(
+            w.sizeHint().width() + self.bar.spacing()
+            for w in (self.stage_label, self.stage_combo, self.shape_label, self.lines_box)
+            if not w.isHidden()
+        )
+        margins = self.layout().contentsMargins()
+        room = self.width() - margins.left() - margins.right() - others
+        need = self.hover_label.fontMetrics().horizontalAdvance(HOVER_ROOM)
+        row = self.bar if room >= need else self.hover_row
+        if row.indexOf(self.hover_label) < 0:
+            row.addWidget(self.hover_label, 1)  # taken out of the other row
+
     def restyle(self) -> None:
+        self._place_hover()
         self.canvas.set_style(self.context.style())
         self.next_tokens.restyle(self.context.style(), self.width())
         self.output_cosine.restyle(self.context.style(), self.width())
@@ -320,16 +344,29 @@ class HeadGridView(View):
 
     def _on_hover(self, head: int, r: int, c: int) -> None:
         if head >= 0:
-            visible = translate("PipelineView", "visible")
-            hidden = translate("PipelineView", "hidden (masked)")
-            text = self.canvas.panels[head].cell_text(r, c, visible, hidden)
+            self.hover_label.setText(self.hover_text(head, r, c))
             scores = self.head_description(head)
-            if scores:
-                text = f"{text} · {scores}"
-            self.hover_label.setText(translate("HeadGrid", "head {h}: {text}").format(h=head, text=text))
             self.canvas.setToolTip(
                 translate("HeadGrid", "head {h}: {text}").format(h=head, text=scores) if scores else ""
             )
+
+    def hover_text(self, head: int, r: int, c: int) -> str:
+        """The value hovered first, then where it is and the head's scores: the line is cut at
+        its end on a narrow window (trial 8 F19: the value, last, was what went)."""
+        panel = self.canvas.panels[head]
+        if panel.kind == "mask":
+            shown = panel.data[r, c]
+            value = (
+                translate("PipelineView", "visible")
+                if shown
+                else translate("PipelineView", "hidden (masked)")
+            )
+        else:
+            value = format_value(panel.data[r, c])
+        where = f"{panel.row_name(r)}, {panel.col_name(c)}"
+        scores = self.head_description(head)
+        text = translate("HeadGrid", "{value} · head {h}: {where}").format(value=value, h=head, where=where)
+        return f"{text} · {scores}" if scores else text
 
     def head_description(self, head: int) -> str:
         """A causal model's head scores in words ("" for an encoder's head)."""

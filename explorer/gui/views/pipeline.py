@@ -349,7 +349,7 @@ class PipelineView(View):
             else translate("PipelineView", "Head")
         )
         self.head_spin.setToolTip(
-            translate("PipelineView", "The head whose stages are shown (keys 1-9 pick heads 0-8)")
+            translate("PipelineView", "The head whose stages are shown (keys 0-9 pick heads 0-9)")
         )
         self.values_box.setText(translate("PipelineView", "Values on cells"))
         self.values_box.setToolTip(

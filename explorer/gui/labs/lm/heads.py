@@ -5,6 +5,8 @@ stages as the Pipeline draws them. No widget: the tab and the export share these
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from PySide6 import QtGui
 
@@ -12,12 +14,27 @@ from explorer.appstate.display import DisplayArrays
 from explorer.appstate.lm import Head
 from explorer.appstate.lm_jobs import LMResult
 from explorer.gui.heatmap import MatrixPanel
-from explorer.gui.heatmap.figure import Mark
+from explorer.gui.heatmap.figure import Mark, Style
 from explorer.gui.i18n import translate
 from explorer.gui.views import stages
 
 NO_DISPLAY = DisplayArrays()  # the lab's matrices are small: drawn cell for cell
 OFF_COLOUR = "#888888"
+# Trial 6 asked every token named on a short axis, trial 8 no text under 20 px at a projector
+# (the size tests/gui/projector_check.py holds every widget's text to): at a projector the
+# labels shrink to name every row down to this size, no smaller; where a row has no room for
+# it, every other token (or fewer) is named and the page says so.
+PROJECTOR_LABEL_PX = 20
+
+
+def projector_style(style: Style, presenting: bool) -> Style:
+    """The figure's style, with labels of PROJECTOR_LABEL_PX at least at a projector."""
+    return dataclasses.replace(style, least_label_px=PROJECTOR_LABEL_PX) if presenting else style
+
+
+def rows_named_every(layout) -> int:
+    """Every how many rows the panels laid out name a token (1: every row)."""
+    return max((box.rows.stride for box in layout.boxes if box.draw_rows and len(box.rows)), default=1)
 
 
 def head_name(head: Head) -> str:

@@ -33,7 +33,7 @@ from explorer.gui.lab.stages import StagePanels, wrapping
 from explorer.gui.lab.training import TrainingPage
 from explorer.gui.labs.lm import heads as lh
 from explorer.gui.labs.lm.training import LMTraining, task_name
-from explorer.gui.labs.lm.writing import GeneratePage
+from explorer.gui.labs.lm.writing import GeneratePage, RowsNote
 from explorer.gui.messages import ERROR_STYLE, error_message
 from explorer.gui.views.base import View, ViewContext
 from explorer.lm.train import TASKS
@@ -99,7 +99,8 @@ class LMView(View):
 
         self.pages = QtWidgets.QTabWidget()
         self.pages.setDocumentMode(True)
-        self.formed = MatrixCanvas(style=style)  # the two heads that formed, beside the curves
+        # the two heads that formed, beside the curves
+        self.formed = MatrixCanvas(style=lh.projector_style(style, self.state.presentation))
         self.formed.setMinimumHeight(200)
         self.train_page = TrainingPage(
             self.state, self.lab, LMTraining(lambda: self.state.presentation), side=self.formed
@@ -125,8 +126,10 @@ class LMView(View):
         self.heads_hint.setWordWrap(True)
         self.heads_hint.setSizePolicy(wrapping())
         heads_layout.addWidget(self.heads_hint)
-        self.heads = MatrixCanvas(style=style)
+        self.heads = MatrixCanvas(style=lh.projector_style(style, self.state.presentation))
         heads_layout.addWidget(self.heads, 1)
+        self.heads_note = RowsNote(self.heads)  # a short probe at a projector: rows it cannot name
+        heads_layout.addWidget(self.heads_note)
         self.stages = StagePanels(self.state)
         self.writer = GeneratePage(self)
         self.page_widgets = {
@@ -276,6 +279,7 @@ class LMView(View):
                 visible=shown,
             )
         )
+        self.heads_note.update_note()
         self.heads_hint.setVisible(not presenting)  # the lesson says it there
         self.formed.setVisible(not presenting)  # the curves get the page's width
         # a projector's room is what it is: the grid shrinks to fit it there, never widens it
@@ -391,8 +395,8 @@ class LMView(View):
     # -- looks and words -------------------------------------------------------------------------------
     def restyle(self) -> None:
         style = self.context.style()
-        for canvas in (self.heads, self.formed):
-            canvas.set_style(style)
+        for canvas in (self.heads, self.formed):  # labels of 20 px at least at a projector
+            canvas.set_style(lh.projector_style(style, self.state.presentation))
         self.stages.restyle()
         self.writer.restyle()
         self.train_page.restyle(style)

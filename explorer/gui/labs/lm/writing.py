@@ -41,6 +41,37 @@ def written_html(generation: LMGeneration, accent: str) -> str:
     return f"{prompt}<b style='color:{accent}'>{new}</b>" if new else prompt
 
 
+def written_text(generation: LMGeneration) -> str:
+    """The prompt and what was written after it, as plain text (a line break as a sign)."""
+    return "".join(generation.tokens).replace("\n", "↵")
+
+
+def how_written(writing: Writing) -> str:
+    """The weights that wrote the text and how each token was chosen."""
+    spec, choice = writing.request.spec, writing.request.model
+    weights = (
+        translate("LMView", "shipped checkpoint")
+        if choice.shipped
+        else translate("LMView", "training step {0}").format(choice.step)
+    )
+    if spec.decoding == "greedy":
+        how = translate("LMView", "always the most likely token")
+    else:
+        how = translate("LMView", "drawn at temperature {t:g}, top-k {k}, seed {seed}").format(
+            t=spec.temperature,
+            k=spec.top_k if spec.top_k else translate("LMView", "all"),
+            seed=spec.seed,
+        )
+    return f"{weights} · {how}"
+
+
+def head_titles(result, writing: Writing) -> dict[tuple[int, int], str]:
+    """Each head's score beside its name, when the tab's result measured the same weights."""
+    if result is None or result.request.model != writing.request.model:
+        return {}
+    return {(layer, h): lh.short_title(result, (layer, h)) for layer in range(LAYERS) for h in range(HEADS)}
+
+
 def head_panels(generation: LMGeneration, titles: dict[tuple[int, int], str]) -> list[MatrixPanel]:
     """Per head, [new tokens × the text]: where the position that wrote each new token looked."""
     rows = lh.shown_tokens([s.token for s in generation.steps])
@@ -59,6 +90,35 @@ def head_panels(generation: LMGeneration, titles: dict[tuple[int, int], str]) ->
         for layer in range(LAYERS)
         for head in range(HEADS)
     ]
+
+
+class RowsNote(QtWidgets.QLabel):
+    """One line under a grid saying that its rows name every n-th token only: at a projector a
+    row with no room for a PROJECTOR_LABEL_PX label (explorer.gui.labs.lm.heads). Hidden when
+    every row is named; ``update_note`` after the grid's figure changes, and on its resizes."""
+
+    def __init__(self, canvas: MatrixCanvas, parent=None):
+        super().__init__(parent)
+        self.canvas = canvas
+        self.setWordWrap(True)
+        self.setSizePolicy(wrapping())
+        self.setVisible(False)
+        canvas.installEventFilter(self)
+
+    def update_note(self) -> None:
+        every = lh.rows_named_every(self.canvas.current_layout()) if self.canvas.panels else 1
+        text = translate("LMView", "One row in {n} named: hover for each token.").format(n=every)
+        text = text if every > 1 else ""
+        if self.text() != text:
+            self.setText(text)
+        if self.isVisibleTo(self.parentWidget() or self) != bool(text):
+            self.setVisible(bool(text))
+
+    def eventFilter(self, watched, event):
+        if watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize:
+            # another height, maybe another stride: once the canvas has laid itself out anew
+            QtCore.QTimer.singleShot(0, self, self.update_note)
+        return super().eventFilter(watched, event)
 
 
 class GeneratePage(QtWidgets.QWidget):
@@ -125,8 +185,10 @@ class GeneratePage(QtWidgets.QWidget):
         self.hint.setWordWrap(True)
         self.hint.setSizePolicy(wrapping())
         layout.addWidget(self.hint)
-        self.canvas = MatrixCanvas(style=self.view.context.style())
+        self.canvas = MatrixCanvas(style=self._style())
         layout.addWidget(self.canvas, 1)
+        self.rows_note = RowsNote(self.canvas)  # where not every row has room for its token's name
+        layout.addWidget(self.rows_note)
 
         lab = self.lab
         self.prompt.textEdited.connect(lambda text: lab.set_writing(prompt=text))
@@ -201,13 +263,7 @@ class GeneratePage(QtWidgets.QWidget):
         self.stop_button.setEnabled(writing)
 
     def _titles(self, writing: Writing) -> dict[tuple[int, int], str]:
-        """Each head's score beside its name, when the tab measured the same weights."""
-        result = self.view.result
-        if result is None or result.request.model != writing.request.model:
-            return {}
-        return {
-            (layer, h): lh.short_title(result, (layer, h)) for layer in range(LAYERS) for h in range(HEADS)
-        }
+        return head_titles(self.view.result, writing)
 
     def show_writing(self) -> None:
         self.sync_controls()
@@ -222,12 +278,14 @@ class GeneratePage(QtWidgets.QWidget):
                 )
             )
             self.canvas.set_figure(Figure([]))
+            self.rows_note.update_note()
             return
         generation = writing.generation
         self.text.setText(written_html(generation, accent))
         self.status.setText(self._status(writing))
         if not generation.steps:
             self.canvas.set_figure(Figure([]))
+            self.rows_note.update_note()
             return
         head = self.lab.head
         presenting = self.state.presentation
@@ -240,30 +298,17 @@ class GeneratePage(QtWidgets.QWidget):
                 visible=shown,
             )
         )
+        self.rows_note.update_note()
 
     def _status(self, writing: Writing) -> str:
         spec, steps = writing.request.spec, writing.steps
-        choice = writing.request.model
-        weights = (
-            translate("LMView", "shipped checkpoint")
-            if choice.shipped
-            else translate("LMView", "training step {0}").format(choice.step)
-        )
-        if spec.decoding == "greedy":
-            how = translate("LMView", "always the most likely token")
-        else:
-            how = translate("LMView", "drawn at temperature {t:g}, top-k {k}, seed {seed}").format(
-                t=spec.temperature,
-                k=spec.top_k if spec.top_k else translate("LMView", "all"),
-                seed=spec.seed,
-            )
         done = {
             "writing": translate("LMView", "Writing: token {0} of {1}"),
             "done": translate("LMView", "Written: {0} of {1} tokens"),
             "stopped": translate("LMView", "Stopped after {0} of {1} tokens"),
             "failed": translate("LMView", "Stopped after {0} of {1} tokens"),
         }[self.lab.writing_status].format(len(steps), spec.tokens)
-        parts = [done, weights, how]
+        parts = [done, how_written(writing)]
         if steps:
             last = steps[-1]
             parts.append(
@@ -304,8 +349,11 @@ class GeneratePage(QtWidgets.QWidget):
         )
 
     # -- looks and words -------------------------------------------------------------------------------
+    def _style(self):
+        return lh.projector_style(self.view.context.style(), self.state.presentation)
+
     def restyle(self) -> None:
-        self.canvas.set_style(self.view.context.style())
+        self.canvas.set_style(self._style())
         self.show_writing()
 
     def retranslate(self) -> None:
