@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtGui
 
 from explorer.appstate.matrix_zoom import Region
 from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel, Style
-from explorer.gui.heatmap.figure import Mark, layout_figure, paint_extent, paint_figure
+from explorer.gui.heatmap.figure import Mark, layout_figure, paint_extent, paint_figure, text_places
 
 from .helpers import pixels
 
@@ -138,3 +138,25 @@ def test_a_part_repainted_paints_every_panel_that_reaches_into_it(qtbot):
             part[r.top() : r.bottom() + 1, r.left() : r.right() + 1],
             whole[r.top() : r.bottom() + 1, r.left() : r.right() + 1],
         )
+
+
+EXTENT_FIGURES = {
+    "stages": Figure(stages(0), columns=3),
+    "shared axes": Figure(stages(0, rows=WIDE, cols=WIDE), columns=3, shared_axes=True),
+    "rotated columns": Figure(stages(0, cols=WIDE), columns=4),
+    "wide bar labels": Figure(stages(0, scale=1e5), columns=3),
+    "marked": Figure(stages(0), columns=3, marks={0: Mark(QtGui.QColor("red"), 6)}),
+    "zoomed": Figure(stages(0), columns=3, zoomable=True, zoom=Region(2, 6, 1, 5)),
+}
+
+
+@pytest.mark.parametrize("name", EXTENT_FIGURES)
+def test_a_panels_paint_extent_holds_every_text_it_paints(name):
+    figure, style = EXTENT_FIGURES[name], Style.make(13)
+    layout = layout_figure(QtCore.QRectF(0, 0, 900, 700), figure, style)
+    boxes = {b.index: b for b in layout.boxes}
+    places = [t for t in text_places(layout, figure, style) if t.panel >= 0]
+    assert {t.kind for t in places} >= {"title", "row", "col", "bar"}
+    for place in places:
+        extent = paint_extent(boxes[place.panel], figure, style.labels).adjusted(-0.01, -0.01, 0.01, 0.01)
+        assert extent.contains(place.rect), (place, extent)

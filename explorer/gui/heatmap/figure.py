@@ -598,11 +598,18 @@ def paint_extent(box: PanelBox, figure: Figure, font: axis.LabelFont) -> QtCore.
         area = area.united(_row_label_area(box, font))
     if len(box.cols) and box.draw_cols:
         area = area.united(_col_label_area(box, font))
-    if box.bar is not None:
+    if box.bar is not None:  # its labels (bar_label_places): half a line past its ends
         p = figure.panels[box.index]
-        for rect, _, _ in bar_label_places(box.bar, p.levels, p.kind, font):
-            area = area.united(rect)
-        area = area.united(box.bar.adjusted(-1, -1, TICK_PX + 1, 1))
+        widest = max(font.width(text) for _, text in bar_labels(p.levels, p.kind))
+        bar = box.bar
+        area = area.united(
+            QtCore.QRectF(
+                bar.left() - 1,
+                bar.top() - font.line / 2,
+                bar.width() + TICK_PX + PAD_PX / 2 + widest + 2,
+                bar.height() + font.line,
+            )
+        )
     return area
 
 
