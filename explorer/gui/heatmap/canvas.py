@@ -8,7 +8,9 @@ grid, the overview thumbnails, compare) and the standalone heatmap a new tab emb
     canvas.clicked.connect(lambda panel, r, c: ...)
 
 An update replaces the figure (or one panel); the layout (label strides, margins) is
-computed once per figure and size, then every repaint is images, lines and short texts.
+computed once per look (``layout_key``: shapes, tokens, titles, size, font; a new figure of
+the same look reuses it), then every repaint is images, lines and short texts, of the
+panels that reach into the part repainted.
 
 A figure made ``zoomable`` zooms into its (query, key) panels: Ctrl + the wheel (or a
 pinch) about the cell under the mouse, a drag moves the view, and with the keyboard + and −
