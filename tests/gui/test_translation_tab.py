@@ -121,7 +121,7 @@ def test_the_score_box_fits_each_text_not_the_longest_before_it(qtbot, tab):
     long_floor = view.score_label.minimumHeight()
     view.source_edit.setText("09.05.18")  # fewer lines
     wait_translation(qtbot, view, source="09.05.18")
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: not view._shrink.isActive(), timeout=WAIT_MS)  # shorter once typing pauses
     probe = QtWidgets.QLabel()
     probe.setWordWrap(True)
     probe.setFont(view.score_label.font())

@@ -8,7 +8,9 @@ grid, the overview thumbnails, compare) and the standalone heatmap a new tab emb
     canvas.clicked.connect(lambda panel, r, c: ...)
 
 An update replaces the figure (or one panel); the layout (label strides, margins) is
-computed once per figure and size, then every repaint is images, lines and short texts.
+computed once per look (``layout_key``: shapes, tokens, titles, size, font; a new figure of
+the same look reuses it), then every repaint is images, lines and short texts, of the
+panels that reach into the part repainted.
 
 A figure made ``zoomable`` zooms into its (query, key) panels: Ctrl + the wheel (or a
 pinch) about the cell under the mouse, a drag moves the view, and with the keyboard + and −
@@ -32,12 +34,14 @@ from explorer.gui.heatmap.figure import (
     PaintCache,
     Style,
     layout_figure,
+    layout_key,
     paint_figure,
     rezoom,
 )
 from explorer.gui.heatmap.panel import MatrixPanel
 from explorer.gui.heatmap.zoom import RegionPictures
 
+LAYOUTS_KEPT = 4  # a few recent layouts: typing back and forth between two texts reuses both
 PNG_SCALE = 2  # exported pictures are twice the on-screen size, for slides
 STALE_VEIL_ALPHA = 170  # a disabled canvas (out-of-date content) under this much of its background
 
@@ -54,6 +58,7 @@ class MatrixCanvas(QtWidgets.QWidget):
         self.style_ = style or Style.make(QtGui.QFontInfo(self.font()).pixelSize())
         self._layout: Layout | None = None
         self._whole: Layout | None = None  # the layout unzoomed: a zoom changes only labels
+        self._layouts: dict[tuple, Layout] = {}  # by layout_key: a new figure of the same look reuses one
         self._cache = PaintCache()
         self._hover: tuple[int, int, int] | None = None
         self._press: tuple[QtCore.QPointF, Region, int, QtCore.Qt.MouseButton] | None = None
@@ -137,12 +142,25 @@ class MatrixCanvas(QtWidgets.QWidget):
         if self._layout is None:
             rect, figure = QtCore.QRectF(self.rect()), self.figure
             if figure.zoom is None or figure.zoom_caption:
-                self._layout = layout_figure(rect, figure, self.style_)
+                self._layout = self._laid_out(rect, figure)
             else:
                 if self._whole is None:
-                    self._whole = layout_figure(rect, replace(figure, zoom=None), self.style_)
+                    self._whole = self._laid_out(rect, replace(figure, zoom=None))
                 self._layout = rezoom(self._whole, figure, self.style_)
         return self._layout
+
+    def _laid_out(self, rect: QtCore.QRectF, figure: Figure) -> Layout:
+        """The figure's layout: one kept for a figure of the same key (a keystroke's new
+        numbers in panels of the same shapes, tokens and titles), else computed. A layout
+        is never changed once made (a zoom replaces its boxes), so one may be shared."""
+        key = layout_key(rect, figure, self.style_)
+        found = self._layouts.pop(key, None)  # taken out and put back: the newest last
+        if found is None:
+            found = layout_figure(rect, figure, self.style_)
+            if len(self._layouts) >= LAYOUTS_KEPT:
+                self._layouts.pop(next(iter(self._layouts)))
+        self._layouts[key] = found
+        return found
 
     def box(self, index: int):
         return next((b for b in self.current_layout().boxes if b.index == index), None)
@@ -228,9 +246,9 @@ class MatrixCanvas(QtWidgets.QWidget):
 
     def paintEvent(self, event):
         painter = QtGui.QPainter(self)
-        # a zoomable figure's panels each paint inside their slot (tested): those outside the
-        # part to repaint (scrolled away, or not zoomed) are not painted
-        whole = event.rect().contains(self.rect()) or not self.figure.zoomable
+        # the panels whose paint extent misses the part to repaint (scrolled away, or not
+        # zoomed) are not painted (tested): a lab's dozen stages, half of them scrolled away
+        whole = event.rect().contains(self.rect())
         exposed = None if whole else QtCore.QRectF(event.rect())
         try:
             paint_figure(

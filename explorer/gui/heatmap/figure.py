@@ -263,6 +263,40 @@ def _bar_text_width(figure: Figure, font: axis.LabelFont, indices: list[int]) ->
     return widest
 
 
+def _strings(texts: Sequence[str] | None) -> tuple[str, ...] | None:
+    return None if texts is None else tuple(texts)
+
+
+def layout_key(rect: QtCore.QRectF, figure: Figure, style: Style) -> tuple:
+    """Everything ``layout_figure`` reads, as a key: figures with the same key have the same
+    layout (a new translation's panels, of the same shapes, tokens and titles, reuse it);
+    what is painted and never laid out (the cells' numbers, the selection, the marks, the
+    colours) is not in it. The colour bars' labels take part only through their widest."""
+    shown = figure.shown()
+    bars = figure.bars or figure.shared_bar
+    return (
+        rect.getRect(),
+        style.font.key(),
+        tuple(shown),
+        figure.columns,
+        figure.shared_bar,
+        figure.bars,
+        figure.axes,
+        figure.shared_axes,
+        _strings(figure.col_headers),
+        _strings(figure.short_col_headers),
+        _strings(figure.row_headers),
+        figure.zoom,
+        figure.zoomable,
+        figure.zoom_caption,
+        _bar_text_width(figure, style.labels, shown) if bars else 0.0,
+        tuple(
+            (p.shape, _strings(p.rows), _strings(p.cols), p.role, _title_of(figure, p, figure.region_of(p)))
+            for p in (figure.panels[i] for i in shown)
+        ),
+    )
+
+
 def layout_figure(rect: QtCore.QRectF, figure: Figure, style: Style) -> Layout:
     """Where each panel, title, plot, colour bar and header goes, and which labels fit.
 
@@ -523,7 +557,7 @@ def paint_figure(
     painter.setFont(style.font)
     font = style.labels
     for box in layout.boxes:
-        if exposed is None or box.slot.intersects(exposed):
+        if exposed is None or paint_extent(box, figure, font).intersects(exposed):
             _paint_panel(painter, box, figure.panels[box.index], figure, style, font, cache, pictures)
     if layout.bar is not None and layout.boxes:
         p = figure.panels[layout.boxes[0].index]
@@ -533,6 +567,54 @@ def paint_figure(
         painter.drawText(QtCore.QPointF(place.rect.left(), place.rect.top() + font.ascent), place.text)
     painter.restore()
     return layout
+
+
+def _row_label_area(box: PanelBox, font: axis.LabelFont) -> QtCore.QRectF:
+    """Where a panel's row labels are painted (their picture's rectangle)."""
+    plot = box.plot
+    return QtCore.QRectF(
+        plot.left() - box.row_band, plot.top() - font.line, box.row_band, plot.height() + 2 * font.line
+    )
+
+
+def _col_label_area(box: PanelBox, font: axis.LabelFont) -> QtCore.QRectF:
+    """Where a panel's column labels are painted (their picture's rectangle)."""
+    plot = box.plot
+    extent = (box.cols.extent if box.cols.rotated else font.line) + TICK_PX + PAD_PX
+    half = 0.0 if box.cols.rotated else max(box.cols.widths, default=0.0) / 2
+    return QtCore.QRectF(
+        plot.left() - font.line - half,
+        plot.bottom(),
+        plot.width() + 2 * (font.line + half),
+        extent + PAD_PX,
+    )
+
+
+def paint_extent(box: PanelBox, figure: Figure, font: axis.LabelFont) -> QtCore.QRectF:
+    """All a panel paints: its slot, and what reaches past it (a shared axis's labels left
+    of the grid's first column, labels wider than their panel, a colour bar's labels, the
+    lesson's frame). A repaint of part of a canvas paints the panels whose extent it meets."""
+    area = QtCore.QRectF(box.slot)
+    mark = figure.marks.get(box.index)
+    grow = mark.width if mark is not None else 1.0
+    area = area.united(box.plot.adjusted(-grow, -grow, grow, grow))
+    if len(box.rows) and box.draw_rows:
+        area = area.united(_row_label_area(box, font))
+    if len(box.cols) and box.draw_cols:
+        area = area.united(_col_label_area(box, font))
+    if box.bar is not None:  # its labels (bar_label_places): half a line past its ends
+        p = figure.panels[box.index]
+        widest = max(font.width(text) for _, text in bar_labels(p.levels, p.kind))
+        bar = box.bar
+        area = area.united(
+            QtCore.QRectF(
+                bar.left() - 1,
+                bar.top() - font.line / 2,
+                bar.width() + TICK_PX + PAD_PX / 2 + widest + 2,
+                bar.height() + font.line,
+            )
+        )
+    return area
 
 
 def _paint_panel(
@@ -597,25 +679,13 @@ def _paint_panel(
     painter.setPen(style.fg)
     look = (style.font.key(), style.fg.rgba())
     if len(box.rows) and box.draw_rows:
-        area = QtCore.QRectF(
-            plot.left() - box.row_band,
-            plot.top() - font.line,
-            box.row_band,
-            plot.height() + 2 * font.line,
-        )
+        area = _row_label_area(box, font)
         key = ("rows", box.rows.indices, box.rows.texts, r0, rows, _font_key(box.rows), *look)
         _cached_picture(
             painter, cache, key, (), area, lambda q: _paint_row_labels(q, plot, box.rows, r0, rows, font)
         )
     if len(box.cols) and box.draw_cols:
-        extent = (box.cols.extent if box.cols.rotated else font.line) + TICK_PX + PAD_PX
-        half = 0.0 if box.cols.rotated else max(box.cols.widths, default=0.0) / 2
-        area = QtCore.QRectF(
-            plot.left() - font.line - half,
-            plot.bottom(),
-            plot.width() + 2 * (font.line + half),
-            extent + PAD_PX,
-        )
+        area = _col_label_area(box, font)
         key = (
             "cols",
             box.cols.indices,

@@ -62,6 +62,7 @@ STEP_PAGE, TRAIN_PAGE = 0, 1
 SCORE_LINES = 3  # the score and the notices beside the answer scroll beyond this
 SCORE_LINES_PRESENTING = 2  # a projector's 768 px: the Labs row above the tab took a line
 SCORE_LINES_FOLDED = 5  # beside the lesson the pickers fold into one line: the notices read whole
+SCORE_SHRINK_MS = 700  # a score box with fewer lines shrinks once the typing pauses this long
 __all__ = ["LESSON_PARTS", "TranslationView", "input_problem"]
 
 
@@ -109,7 +110,7 @@ class TranslationView(View):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
         self.controls = TranslationControls(self.tstate)
-        self.controls.foldChanged.connect(self._fit_score)
+        self.controls.foldChanged.connect(lambda: self._fit_score(now=True))
         layout.addWidget(self.controls)
         c = self.controls  # the tests and the lesson reach the pickers through the tab
         self.source_edit, self.examples, self.choices = c.source_edit, c.examples, c.choices
@@ -154,6 +155,8 @@ class TranslationView(View):
         self.splitter.addWidget(_column(self.score_scroll, self.pages))
         self.splitter.setChildrenCollapsible(False)
         self._dragged = False  # the user moved the splitter: their sizes stay
+        self._shrink = QtCore.QTimer(self, singleShot=True, interval=SCORE_SHRINK_MS)
+        self._shrink.timeout.connect(lambda: self._fit_score(now=True))
         self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_dragged", True))
         layout.addWidget(self.splitter, 1)
 
@@ -294,9 +297,9 @@ class TranslationView(View):
         self.stages.setUpdatesEnabled(True)
         self.rendered.emit()
 
-    def _show_score(self) -> None:
+    def _show_score(self, now: bool = False) -> None:
         """The alignment score, its misses (not in presentation mode: the tooltip has them)
-        and what to know about this translation, beside the answer."""
+        and what to know about this translation, beside the answer (``now``: see _fit_score)."""
         if self.trace is None:
             return
         head, misses = score_report(self.trace)
@@ -319,10 +322,14 @@ class TranslationView(View):
         self.score_label.setToolTip(
             " ".join([head, misses_text(misses) if misses else "", self.notice_text]).strip()
         )
-        self._fit_score()
+        self._fit_score(now)
 
-    def _fit_score(self) -> None:
-        """As tall as the score and its notices, at most SCORE_LINES lines (then it scrolls)."""
+    def _fit_score(self, now: bool = False) -> None:
+        """As tall as the score and its notices, at most SCORE_LINES lines (then it scrolls).
+        A new text that needs fewer lines shrinks the box only once the typing pauses
+        (``now``: at once): a date typed one character at a time gains and loses a notice
+        line, and each change of height resized the pages below it, the training curves
+        redrawn twice a keystroke (30 ms of the GUI thread's 60)."""
         line = self.score_label.fontMetrics().lineSpacing()
         # measured without the floor set below (a label's height for a width is at least its
         # minimum: the box kept the lines of the longest text ever shown, blank, scrolling)
@@ -336,6 +343,9 @@ class TranslationView(View):
         fixed = self.score_scroll.minimumHeight()  # 0 before the first answer
         if self.tstate.training:  # never shorter while a run trains: the pages below keep their size
             height = max(height, fixed)
+        elif height < fixed and not now:
+            self._shrink.start()  # (again): shorter when the typing pauses
+            height = fixed
         if height != fixed:
             self.score_scroll.setFixedHeight(height)
         # a resizable scroll area sizes a wrapped label by its width-free hint, shorter than its
@@ -509,7 +519,7 @@ class TranslationView(View):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._arrange()
-        self._fit_score()
+        self._fit_score(now=True)
 
     def _arrange(self) -> None:
         """The alignment and the pages side by side on a wide tab, and on one about as wide as
@@ -550,7 +560,7 @@ class TranslationView(View):
         self.strip.set_style(px, t.plot_fg, t.plot_bg, t.accent)
         self.lines.set_style(max(px, look.figure_px), t.plot_fg, t.plot_bg)
         self.training.restyle()
-        self._show_score()
+        self._show_score(now=True)
 
     def retranslate(self) -> None:
         self.controls.retranslate()
