@@ -72,6 +72,29 @@ def test_the_shipped_pair_side_by_side_with_the_window_on_every_row(qtbot, tab):
     assert pixels(image).std() > 10  # the alignment is drawn, not an empty canvas
 
 
+def test_a_text_it_cannot_compare_greys_the_maps_of_the_last_one(qtbot, tab):
+    """Trial 9: a 50 KB paste gave "Cannot compare this" over the previous text's maps, drawn as if
+    they were the new text's; the Translation tab greys its old answer and says whose it is."""
+    window, view = tab
+    before = view.compared_request.source
+    too_long = " ".join(["a b c"] * 100)  # more words than the lab reads
+    view.source_edit.setText(too_long)
+    view.source_edit.textEdited.emit(too_long)
+    qtbot.waitUntil(lambda: view.message.isVisible() and view._wanted is None, timeout=WAIT_MS)
+    assert f"still those for “{before}”" in view.message_text
+    assert not view.global_canvas.isEnabled() and not view.local_canvas.isEnabled()
+    assert not view.summary.isEnabled()
+    view.source_edit.setText("")
+    view.source_edit.textEdited.emit("")  # empty: the same
+    qtbot.waitUntil(lambda: "still those" in view.message_text, timeout=WAIT_MS)
+    assert not view.local_canvas.isEnabled()
+    view.source_edit.setText(before)
+    view.source_edit.textEdited.emit(before)
+    wait_compared(qtbot, view)
+    assert "still those" not in view.message_text
+    assert view.global_canvas.isEnabled() and view.local_canvas.isEnabled() and view.summary.isEnabled()
+
+
 def test_moving_d_reads_the_same_weights_through_another_window(qtbot, tab):
     window, view = tab
     view.window_slider.setValue(6)

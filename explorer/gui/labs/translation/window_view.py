@@ -170,6 +170,7 @@ class LocalWindowView(View):
         self.lstate: LocalWindowState = context.state.labs["local"]
         self.compared: ComparedWindows | None = None
         self.compared_request: LocalRequest | None = None
+        self.stale_result = False  # the maps shown are an earlier text's (the typed one fails)
         self._wanted: LocalRequest | None = None
         self.message_text = ""
         self._build()
@@ -330,12 +331,17 @@ class LocalWindowView(View):
             QtCore.QTimer.singleShot(0, self.rendered.emit)  # what the page shows is drawn
             return
         req = self.lstate.request()
+        if req == self.compared_request and self.stale_result:  # typed back to the maps' text
+            self.context.worker.cancel(CHANNEL)
+            self._wanted = None
+            self.show_compared(self.compared, req)
+            return
         if req == self.compared_request or req == self._wanted:
             return
         if not req.source.strip():
             self.context.worker.cancel(CHANNEL)
             self._wanted = None
-            self._say(translate("LocalWindow", EMPTY_TEXTS[req.pair.task]), error=True)
+            self._say(translate("LocalWindow", EMPTY_TEXTS[req.pair.task]), error=True, stale=True)
             return
         self._wanted = req
         previous = None
@@ -354,7 +360,7 @@ class LocalWindowView(View):
                 if isinstance(exc, LabError)
                 else error_message(exc)
             )
-            self._say(text, error=True)
+            self._say(text, error=True, stale=True)
             return
         self.show_compared(result.value, req)
         if self.is_shown():
@@ -435,11 +441,20 @@ class LocalWindowView(View):
             lines.append(legend)
         self.summary.setText("\n".join(lines))
 
-    def _say(self, text: str, error: bool) -> None:
+    def _say(self, text: str, error: bool, stale: bool = False) -> None:
+        """A line above the maps; ``stale``: the maps on screen are no longer the text's (they are
+        greyed out, and the line says whose they are), as the Translation tab does (trial 9)."""
+        self.stale_result = stale and self.compared_request is not None
+        if self.stale_result:
+            text += "  " + translate("LocalWindow", "The maps below are still those for “{text}”.").format(
+                text=self.compared_request.source
+            )
         self.message_text = text
         self.message.setText(text)
         self.message.setStyleSheet(ERROR_STYLE if error else NOTICE_STYLE)
         self.message.setVisible(bool(text))
+        for widget in (self.global_canvas, self.local_canvas, self.summary):
+            widget.setEnabled(not self.stale_result)
 
     # -- the lesson -----------------------------------------------------------------------------------
     def _show_lesson(self) -> None:
