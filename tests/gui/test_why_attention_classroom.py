@@ -24,6 +24,7 @@ from explorer.seq2seq.sequence_lab import DEFAULTS, curve_from_metrics
 
 from .helpers import WAIT_MS
 from .test_classroom_walk import press, settle
+from .test_labs_at_a_projector import too_small
 from .test_why_attention import wait_shown
 
 LIGHT = replace(DEFAULTS, eval_every=10, eval_size=1, snapshot_every=10, device="cpu")
@@ -228,6 +229,12 @@ def test_a_run_says_how_long_it_has_left(qtbot, lesson):
     qtbot.waitUntil(lambda: "剩" in view.training.status.text(), timeout=WAIT_MS)
     left = lab.run.time_left_s
     assert left is not None and left > 0
+    # at a projector the longer line leaves the figure its share (readable from the back)
+    w.classroom.set_presentation(True, fullscreen=False)
+    w.resize(1024, 768)
+    settle(qtbot, w)
+    assert lab.training and "剩" in view.training.status.text()
+    assert not too_small(view), too_small(view)
     click(qtbot, view.training.cancel_button)
     wait_ended(qtbot, view)
     assert "剩" not in view.training.status.text()  # an ended run has nothing left

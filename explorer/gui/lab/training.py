@@ -182,7 +182,7 @@ class TrainingPage(QtWidgets.QWidget):
         """With the lesson on, → and ← are the lesson's: a click on the scrubber leaves the keys
         where they were (trial 9: after a click → moved the replay, not the lesson); Tab still
         reaches it. Without the lesson a click gives it the arrows, as any slider."""
-        lesson = getattr(self.state, "lesson_visible", False)
+        lesson = self.state.lesson_visible
         policy = QtCore.Qt.FocusPolicy.TabFocus if lesson else QtCore.Qt.FocusPolicy.StrongFocus
         if self.scrubber.focusPolicy() != policy:
             self.scrubber.setFocusPolicy(policy)

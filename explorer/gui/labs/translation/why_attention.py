@@ -497,7 +497,7 @@ class WhyAttentionView(View):
     def draw_curve(self) -> None:
         """The length figure, redrawn only when what it shows changed: the run reports ten
         times a second, its curves change at evaluations, and until its first one (a run just
-        started) the figure stays the shipped run's. While a run trains the redraw takes a
+        started) the figure shows the shipped run's, dashed (stands_in). While a run trains the redraw takes a
         turn of the event loop of its own (explorer.gui.lab.pacing), apart from the run's
         report that brought it (the training page's status, its progress): in the same turn
         the two, and the figure's paint after them, blocked the window for their sum."""
