@@ -54,6 +54,9 @@ EXAMPLES = (
 LESSON_SETTINGS = {
     "fixed_context": {"language": "fr", "sentence": EXAMPLES[0]},
     "reordering": {"language": "zh", "sentence": EXAMPLES[0]},  # 简九月访问非洲: the month moves
+    # the length experiment is French: reached with ← from "reordering" the combo said Chinese
+    # while Train from scratch trained French (trial 9)
+    "length_curve": {"language": "fr"},
 }
 STEPS_RANGE = (10, 5000)
 SEED_RANGE = (0, 999_999)
@@ -145,6 +148,10 @@ class WhyAttentionState(LabState):
     def __init__(self) -> None:
         super().__init__()
         self.settings = WhyAttentionSettings()
+        # The trained weights a language the run did not train set aside, as (snapshot,):
+        # back in French they are in use again (trial 9: a class that looked at step 14's
+        # Chinese mid-run came back to step 13 and its curves were the shipped ones for good).
+        self._set_aside: tuple[int | None] | None = None
 
     def apply(self, settings: WhyAttentionSettings) -> None:
         self.set_sentence(settings.sentence)
@@ -161,9 +168,30 @@ class WhyAttentionState(LabState):
         return True
 
     def set_language(self, language: str) -> bool:
+        trained = (self.snapshot,) if self.weights == "trained" else None
         changed = self._change("request", language=language)
         self._keep_weights_fitting()
+        if trained is not None and self.weights == "shipped":
+            self._set_aside = trained
+        elif self._set_aside is not None and self.run is not None and self.run_fits(self.run.spec):
+            (snapshot,), self._set_aside = self._set_aside, None
+            self._set_weights("trained", snapshot)
         return changed
+
+    def use_shipped(self) -> bool:
+        self._set_aside = None  # chosen: they stay
+        return super().use_shipped()
+
+    def use_trained(self, snapshot: int | None = None) -> bool:
+        self._set_aside = None
+        return super().use_trained(snapshot)
+
+    def start_training(self, options: TrainOptions | None = None) -> LabRun:
+        """The run trains the French length experiment: the language says so before it starts
+        (the combo read 英语 → 中文 over the run's French translations)."""
+        self._set_aside = None
+        self.show_run_model(None)
+        return super().start_training(options)
 
     def set_measure(self, measure: str) -> bool:
         return self._change("measure", measure=measure)
@@ -173,9 +201,10 @@ class WhyAttentionState(LabState):
 
     def show_lesson_step(self, stage: str) -> None:
         """Arriving at one of the page's lesson steps: the sentence and language it is about."""
-        wanted = LESSON_SETTINGS.get(stage)
-        if wanted is not None:
+        wanted = LESSON_SETTINGS.get(stage, {})
+        if "sentence" in wanted:
             self.set_sentence(wanted["sentence"])
+        if "language" in wanted:
             self.set_language(wanted["language"])
 
     def plan(self) -> tuple[int, int]:

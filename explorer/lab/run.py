@@ -56,6 +56,7 @@ from explorer.training import Snapshot, TrainingCancelled
 
 STATUSES = ("idle", "running", "done", "cancelled", "failed")
 ENDED = ("done", "cancelled", "failed")
+PACE_STEPS = 5  # steps measured before a run says how long it has left (the first ones are no guide)
 MAX_RUNNING = 2  # runs side by side on two cores with the window still responsive (docs/benchmarks.md)
 
 
@@ -118,6 +119,7 @@ class LabRun:
         self.snapshots: list[Snapshot] = []
         self.train_s = 0.0
         self.wall_s = 0.0
+        self._first_step_wall_s: float | None = None  # wall_s at the first step: the pace from there
         self.goal_step: int | None = None
         self.goal_s: float | None = None
         self.goal_wall_s: float | None = None
@@ -180,6 +182,21 @@ class LabRun:
         """Steps taken so far (as taken by the window)."""
         return len(self.losses)
 
+    @property
+    def time_left_s(self) -> float | None:
+        """Seconds the running run should still take, at the pace measured since its first
+        step (the wall clock, evaluations included: they come again); None before PACE_STEPS
+        steps or once it ended. A 500-step run took five minutes on a loaded classroom PC
+        with nothing saying how long it had left (trial 9)."""
+        first = self._first_step_wall_s
+        if not self.running or first is None or self.step <= PACE_STEPS:
+            return None
+        spent = self.wall_s - first
+        if spent <= 0:
+            return None
+        per_step = spent / (self.step - 1)
+        return max(0.0, (self.steps - self.step) * per_step)
+
     def series(self, metric: str) -> list[float]:
         """One held-out number per evaluation (NaN where an evaluation did not measure it)."""
         return [m.get(metric, float("nan")) for m in self.metrics]
@@ -241,6 +258,8 @@ class LabRun:
             ended = self._ended
         for u in updates:
             if u.step > 0:  # step 0 is the untrained model: no loss yet
+                if not self.losses:
+                    self._first_step_wall_s = u.wall_s
                 self.losses.append(u.loss)
                 self.train_s, self.wall_s = u.train_s, u.wall_s
             if u.metrics:

@@ -3132,6 +3132,18 @@
         <translation>%v / %m 步</translation>
     </message>
     <message>
+        <source>{m} min {s:02d} s</source>
+        <translation>{m} 分 {s:02d} 秒</translation>
+    </message>
+    <message>
+        <source>{s} s</source>
+        <translation>{s} 秒</translation>
+    </message>
+    <message>
+        <source>about {time} left</source>
+        <translation>约剩 {time}</translation>
+    </message>
+    <message>
         <source>shipped run</source>
         <translation>自带的训练</translation>
     </message>
@@ -6579,6 +6591,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
     <message>
         <source>trained here: step {step} of {total}</source>
         <translation>在这里训练：第 {step} 步，共 {total} 步</translation>
+    </message>
+    <message>
+        <source>trained here: step {step} of {total}, evaluated first at step {first} · dashed: the shipped run</source>
+        <translation>在这里训练：第 {step} 步，共 {total} 步，第 {first} 步才首次评估 · 虚线：自带的训练</translation>
     </message>
     <message>
         <source>shipped: {steps} steps, seed {seed}</source>

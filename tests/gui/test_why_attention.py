@@ -128,8 +128,13 @@ def test_training_here_side_by_side_draws_its_curves_and_its_maps(qtbot, page):
     view.training.steps.setValue(10)  # the fewest the page offers
     shipped = view.curve.curves
     qtbot.mouseClick(view.training.train_button, QtCore.Qt.MouseButton.LeftButton)
-    # until its first evaluation the run has no curve: the shipped one stays, not redrawn
-    assert view.curve.curves is shipped and "shipped" in view.curve_title.text()
+    # until its first evaluation the run has no curve: the shipped one stands in, dashed, under
+    # the run's title (the run is what the class watches)
+    qtbot.waitUntil(lambda: "trained here" in view.curve_title.text(), timeout=WAIT_MS)
+    if not lab.run.eval_steps:
+        assert "evaluated first at step 10" in view.curve_title.text()
+        assert all(s.dashed for s in view.curve.curves.series)
+        assert [list(s.ys) for s in view.curve.curves.series] == [list(s.ys) for s in shipped.series]
     qtbot.waitUntil(lambda: lab.run is not None and not lab.run.running, timeout=120_000)
     qtbot.waitUntil(lambda: not view.training.poll_timer.isActive(), timeout=WAIT_MS)
     run = lab.run
@@ -195,7 +200,11 @@ def test_an_evaluation_while_training_is_drawn_in_turns_of_its_own(qtbot, page, 
     assert run.status == "done" and run.eval_steps == [10, 20, 30, 40]
     assert "inside poll" not in [what for what, _ in order]
     # an evaluation that came while the run trained: its figure, then its snapshot translated
-    first = next(k for k, (what, key) in enumerate(order) if what == "figure" and key is not None)
+    first = next(
+        k
+        for k, (what, key) in enumerate(order)
+        if what == "figure" and key is not None and isinstance(key[1], int)  # not "before" it
+    )
     index = order[first][1][1]
     step = run.eval_steps[index]
     assert order[first][1] == (run.id, index) and step < 40

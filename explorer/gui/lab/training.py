@@ -127,6 +127,7 @@ class TrainingPage(QtWidgets.QWidget):
         self.scrubber = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.scrubber.setRange(0, 0)
         self.scrubber.setPageStep(5)
+        self._lesson_keys()
         self.weights_label = QtWidgets.QLabel()  # the weights in use: the shipped ones, or a snapshot's
         self.shipped_button, self.trained_button = QtWidgets.QPushButton(), QtWidgets.QPushButton()
         for button in (self.shipped_button, self.trained_button):  # pressed: the weights in use
@@ -169,12 +170,22 @@ class TrainingPage(QtWidgets.QWidget):
         self.scrubber.valueChanged.connect(self._on_scrub)
         self.play_button.toggled.connect(self._on_play)
         unsubscribe = lab.subscribe(self._on_event, ("training", "weights"))
-        self.destroyed.connect(lambda *_: unsubscribe())
+        unsubscribe_lesson = state.subscribe(lambda *_: self._lesson_keys(), ("lesson",))
+        self.destroyed.connect(lambda *_: (unsubscribe(), unsubscribe_lesson()))
         self.retranslate()
         self.show_run()
 
     def _style(self):
         return theme.look(self.state).style()
+
+    def _lesson_keys(self) -> None:
+        """With the lesson on, → and ← are the lesson's: a click on the scrubber leaves the keys
+        where they were (trial 9: after a click → moved the replay, not the lesson); Tab still
+        reaches it. Without the lesson a click gives it the arrows, as any slider."""
+        lesson = self.state.lesson_visible
+        policy = QtCore.Qt.FocusPolicy.TabFocus if lesson else QtCore.Qt.FocusPolicy.StrongFocus
+        if self.scrubber.focusPolicy() != policy:
+            self.scrubber.setFocusPolicy(policy)
 
     # -- the run ---------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -254,6 +265,9 @@ class TrainingPage(QtWidgets.QWidget):
         if measured:
             parts.append(measured)
         parts.append(translate("LabTraining", "{s:.1f} s").format(s=run.wall_s))
+        left = run.time_left_s
+        if left is not None:
+            parts.append(time_left_text(left))
         text = " · ".join(parts)
         if run.goal_step is not None:
             text += "  " + self.content.goal_reached(run)
@@ -468,6 +482,16 @@ class TrainingPage(QtWidgets.QWidget):
         )
         self.progress.setFormat(translate("LabTraining", "%v of %m steps"))
         self.show_run()
+
+
+def time_left_text(seconds: float) -> str:
+    """The time a run has left in words (about 4 min 05 s left), whole seconds rounded up."""
+    minutes, whole = divmod(max(1, math.ceil(seconds)), 60)
+    if minutes:
+        said = translate("LabTraining", "{m} min {s:02d} s").format(m=minutes, s=whole)
+    else:
+        said = translate("LabTraining", "{s} s").format(s=whole)
+    return translate("LabTraining", "about {time} left").format(time=said)
 
 
 def set_progress(bar: QtWidgets.QProgressBar, steps: int, step: int) -> None:

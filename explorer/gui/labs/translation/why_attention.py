@@ -99,19 +99,37 @@ class WhyTraining(TrainingContent):
 
 
 def shown_evaluation(lab, run: LabRun | None) -> int | None:
-    """Which of the run's evaluations the figure shows: the one at the snapshot shown (its
-    newest while it follows the run); None for the shipped run's (no evaluation yet, or the
-    shipped weights in use)."""
+    """Which of the run's evaluations the figure shows: the newest at or before the snapshot
+    shown (its newest while it follows the run); None for the shipped weights, and before the
+    run's first evaluation (a run just started, the scrubber at step 0: the figure said step
+    500 of 500 over the results of step 0, trial 9)."""
     if run is None or not run.metrics or lab.weights != "trained":
         return None
     step = lab.shown_step()
-    if step is not None and step in run.eval_steps:
-        return run.eval_steps.index(step)
-    return len(run.eval_steps) - 1
+    if step is None:
+        return len(run.eval_steps) - 1
+    done = [i for i, evaluated in enumerate(run.eval_steps) if evaluated <= step]
+    return done[-1] if done else None
+
+
+def curve_key(lab, run: LabRun | None) -> tuple | None:
+    """What the figure shows, as a key: None the shipped run; a run's evaluation; or a run's
+    snapshot before its first evaluation."""
+    if run is None or lab.weights != "trained":
+        return None
+    index = shown_evaluation(lab, run)
+    return (run.id, index) if index is not None else (run.id, "before", lab.shown_step())
+
+
+def stands_in(lab, run: LabRun | None) -> bool:
+    """Whether the shipped curves stand in for a run not evaluated yet at the snapshot shown:
+    drawn dashed under the run's title (the run is what the class watches)."""
+    return run is not None and lab.weights == "trained" and shown_evaluation(lab, run) is None
 
 
 def shown_curves(lab, run: LabRun | None) -> tuple[dict[str, LengthCurve], str]:
-    """The curves on screen: the run's evaluation (shown_evaluation), else the shipped run's."""
+    """The curves on screen and their title: the run's evaluation (shown_evaluation), else the
+    shipped run's (standing in for the run's, stands_in, or for themselves)."""
     index = shown_evaluation(lab, run)
     if run is not None and index is not None:
         metrics = run.metrics[index]
@@ -121,6 +139,16 @@ def shown_curves(lab, run: LabRun | None) -> tuple[dict[str, LengthCurve], str]:
             step=run.eval_steps[index], total=run.steps
         )
     shipped = shipped_run()
+    if run is not None and stands_in(lab, run):
+        title = translate(
+            "WhyAttention",
+            "trained here: step {step} of {total}, evaluated first at step {first} · dashed: the shipped run",
+        ).format(
+            step=lab.shown_step() or 0,
+            total=run.steps,
+            first=min(run.options.eval_every, run.steps),
+        )
+        return shipped.final, title
     return shipped.final, translate("WhyAttention", "shipped: {steps} steps, seed {seed}").format(
         steps=shipped.steps, seed=shipped.seed
     )
@@ -150,10 +178,11 @@ def model_names() -> dict[str, str]:
     }
 
 
-def length_figure(curves: dict[str, LengthCurve], title: str, measure: str) -> Curves:
+def length_figure(curves: dict[str, LengthCurve], title: str, measure: str, dashed: bool = False) -> Curves:
     """One curve per model: ``measure`` (a LengthCurve field) against source length. The
     legend names the models only: their parameter counts are said beside the measure's
-    picker (in the legend they were cut on a projector)."""
+    picker (in the legend they were cut on a projector). ``dashed``: thin dashed lines, the
+    shipped run's beside a run not evaluated yet."""
     series = []
     colours = {"attention": ATTENTION_COLOUR, "no-attention": FIXED_COLOUR}
     for model, name in model_names().items():
@@ -161,7 +190,8 @@ def length_figure(curves: dict[str, LengthCurve], title: str, measure: str) -> C
         curve = curves.get(model)
         if curve is not None:
             ys = np.asarray(getattr(curve, measure), dtype=float)
-            series.append(Series(name, np.asarray(curve.lengths), ys, colour, 3.0, True))
+            width = 1.5 if dashed else 3.0
+            series.append(Series(name, np.asarray(curve.lengths), ys, colour, width, True, dashed=dashed))
     return Curves(
         title=title,
         x_label=translate("WhyAttention", "source sentence length (words)"),
@@ -214,6 +244,27 @@ def summary_lines(t: Translations) -> list[str]:
     if last:
         lines.append("  ·  ".join(last))
     return lines
+
+
+def first_lines_height(label: QtWidgets.QLabel, width: int, lines: int) -> int:
+    """The height of a rich-text label's first ``lines`` lines wrapped at ``width``, as Qt lays
+    them out (the whole text when it has fewer)."""
+    doc = QtGui.QTextDocument()
+    doc.setDocumentMargin(0)
+    doc.setDefaultFont(label.font())
+    doc.setHtml(label.text())
+    doc.setTextWidth(max(width, 1))
+    bottom, counted = 0.0, 0
+    block = doc.begin()
+    while block.isValid() and counted < lines:
+        layout = block.layout()
+        top = doc.documentLayout().blockBoundingRect(block).top()
+        for k in range(min(layout.lineCount(), lines - counted)):
+            line = layout.lineAt(k)
+            bottom = top + line.y() + line.height()
+            counted += 1
+        block = block.next()
+    return int(np.ceil(bottom))
 
 
 class WhyAttentionView(View):
@@ -396,13 +447,15 @@ class WhyAttentionView(View):
 
     def _fit_summary(self) -> None:
         """The summary's height: its wrapped text at the width it has, at most SUMMARY_LINES
-        lines (the whole text in its tooltip when it scrolls)."""
+        lines (the whole text in its tooltip when it scrolls). The lines are measured as laid
+        out: a line of Chinese or of "→" is taller than the font's line spacing, and five
+        lines capped at five line spacings cut the fifth (trial 9, 1024×768 in Chinese)."""
         area, label = self.summary_area, self.summary
-        text_lines = label.fontMetrics().lineSpacing()
         width = area.width() - 2 * area.frameWidth()
         need = label.heightForWidth(width) if label.text() and width > 0 else 0
-        cap = SUMMARY_LINES * text_lines + label.contentsMargins().top() + label.contentsMargins().bottom()
-        height = min(max(need, 0), cap)
+        margins = label.contentsMargins().top() + label.contentsMargins().bottom()
+        cap = first_lines_height(label, width, SUMMARY_LINES) + margins if need > 0 else 0
+        height = min(max(need, 0), max(cap, 0))
         if area.height() != height or area.minimumHeight() != height:
             area.setFixedHeight(height)
         cut = need > cap
@@ -434,9 +487,7 @@ class WhyAttentionView(View):
         """What the figure should be drawn from, when that is not what it shows; None when the
         figure is up to date or its page is not on screen (drawn when it comes: _arrange,
         activated)."""
-        run = self.lab.run
-        index = shown_evaluation(self.lab, run)
-        key = (self.lab.settings.measure, None if run is None or index is None else (run.id, index))
+        key = (self.lab.settings.measure, curve_key(self.lab, self.lab.run))
         if key == self._curve_key:
             return None
         if self.pages.currentIndex() != CURVE_PAGE or not self.is_shown():
@@ -446,7 +497,7 @@ class WhyAttentionView(View):
     def draw_curve(self) -> None:
         """The length figure, redrawn only when what it shows changed: the run reports ten
         times a second, its curves change at evaluations, and until its first one (a run just
-        started) the figure stays the shipped run's. While a run trains the redraw takes a
+        started) the figure shows the shipped run's, dashed (stands_in). While a run trains the redraw takes a
         turn of the event loop of its own (explorer.gui.lab.pacing), apart from the run's
         report that brought it (the training page's status, its progress): in the same turn
         the two, and the figure's paint after them, blocked the window for their sum."""
@@ -473,7 +524,7 @@ class WhyAttentionView(View):
             for m, name in model_names().items()
         ]
         self.curve_title.setText(title + "  ·  " + ", ".join(counts))
-        self.curve.set_curves(length_figure(curves, "", self.lab.settings.measure))
+        self.curve.set_curves(length_figure(curves, "", self.lab.settings.measure, stands_in(self.lab, run)))
 
     def on_state(self, event: str) -> None:
         if event == "lesson":
