@@ -3972,6 +3972,10 @@
         <translation>两者的平均损失</translation>
     </message>
     <message>
+        <source>The maps below are still those for “{text}”.</source>
+        <translation>下面的图仍是“{text}”的图。</translation>
+    </message>
+    <message>
         <source>Task:</source>
         <translation>任务：</translation>
     </message>
