@@ -96,3 +96,17 @@ def test_a_run_here_exports_its_training_curves_with_a_caption(qtbot, page, tmp_
     assert "English → French · trained here: step 10 of 10" in text
     parameters = shipped_run().parameters
     assert all(f"({parameters[m]:,} parameters)" in text for m in model_names())
+
+
+def test_the_length_curve_exported_is_dashed_where_the_shipped_run_stands_in(qtbot, page, monkeypatch):
+    """A run not evaluated yet: the page draws the shipped run's curves dashed under the run's
+    title ("dashed: the shipped run"); the export drew them solid under the same words."""
+    from explorer.gui.labs.translation import why_attention
+
+    window, view = page
+    figure = window.exporter.sources()["why_attention:length"].make()[0].figure
+    assert not any(s.dashed for p in figure.plots for s in p.series)  # the shipped weights themselves
+    monkeypatch.setattr(why_attention, "stands_in", lambda lab, run: True)
+    figure = window.exporter.sources()["why_attention:length"].make()[0].figure
+    drawn = [s for p in figure.plots for s in p.series if len(s.ys)]
+    assert drawn and all(s.dashed for s in drawn)

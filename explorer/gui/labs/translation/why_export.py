@@ -109,7 +109,8 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
 
     def length():
         curves, title = why.shown_curves(lab, lab.run)
-        figure = why.length_figure(curves, title, lab.settings.measure)
+        # the shipped run standing in for one not evaluated yet: dashed, as on screen and as its title says
+        figure = why.length_figure(curves, title, lab.settings.measure, why.stands_in(lab, lab.run))
         measure = translate("WhyAttention", why.MEASURE_NAMES[lab.settings.measure])
         caption = " · ".join((pair(), measure, title)) + "\n" + parameter_counts()
         picture = CurvesPicture([figure], context.style(), columns=1)
