@@ -87,3 +87,10 @@ def test_a_digit_one_character_to_the_right_of_its_own_is_shifted_and_still_a_hi
     assert shifted_steps(own, example) == (0, 9)
     assert digit_report(own, example)[0].hit  # the score counts the field
     assert spelling_positions(render(date(2018, 5, 9), "zh_numerals")) == {}  # 二〇一八 spells no digit
+
+
+def test_a_counted_share_rounds_halves_up_as_a_class_counts():
+    from explorer.seq2seq.alignment import whole_percent
+
+    assert [whole_percent(k / 8) for k in range(9)] == [0, 13, 25, 38, 50, 63, 75, 88, 100]
+    assert whole_percent(2 / 3) == 67 and whole_percent(0.004) == 0

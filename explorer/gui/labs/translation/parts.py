@@ -20,7 +20,7 @@ from explorer.gui.heatmap import MatrixPanel
 from explorer.gui.i18n import translate
 from explorer.gui.views import stages
 from explorer.seq2seq import EXAMPLE_DATE, DateExample, TranslationTrace, examples_of, render
-from explorer.seq2seq.alignment import digit_report, shifted_steps
+from explorer.seq2seq.alignment import digit_report, shifted_steps, whole_percent
 from explorer.seq2seq.dates import readings
 from explorer.seq2seq.spec import MAX_SOURCE_CHARS
 
@@ -177,7 +177,7 @@ def score_report(trace: TranslationTrace) -> tuple[str, list[str]]:
     hits = sum(d.hit for d in report)
     # one line beside the answer at a projector, saying what the per cent counts
     head = translate("Translation", "{hits} of {n} digits look at their field: {pct} %.").format(
-        pct=round(100 * trace.alignment_score), hits=hits, n=len(report)
+        pct=whole_percent(trace.alignment_score), hits=hits, n=len(report)
     )
     misses = []
     source = shown(trace.source_tokens)

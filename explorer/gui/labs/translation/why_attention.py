@@ -37,6 +37,7 @@ from explorer.gui.lab.training import TrainingContent, TrainingPage
 from explorer.gui.messages import ERROR_STYLE, error_message
 from explorer.gui.views.base import View, ViewContext
 from explorer.lab import LabRun
+from explorer.seq2seq.alignment import whole_percent
 from explorer.seq2seq.length_curve import LONG, LengthCurve
 from explorer.seq2seq.length_result import LengthResult, shipped_length_result, shipped_result_path
 from explorer.seq2seq.sequence_lab import curve_from_metrics
@@ -238,7 +239,7 @@ def summary_lines(t: Translations) -> list[str]:
     if a.alignment_score is not None:
         last.append(
             translate("WhyAttention", "alignment: {score:.0%} of the words look at their source word").format(
-                score=a.alignment_score
+                score=whole_percent(a.alignment_score) / 100  # halves up, as counted
             )
         )
     if last:
