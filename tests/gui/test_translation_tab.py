@@ -21,6 +21,7 @@ from explorer.gui.docks.registry import Dock
 from explorer.gui.docks.worked import num
 from explorer.gui.labs.translation.lesson import LESSON_PARTS
 from explorer.seq2seq import alignment_at, translate
+from explorer.seq2seq.alignment import whole_percent
 
 from .helpers import WAIT_MS, click_cell, pixels
 from .projector_check import all_problems
@@ -87,7 +88,7 @@ def test_typing_translates_on_the_worker_and_draws_every_step(qtbot, tab):
     view.strip.finish()
     assert view.strip.revealed == len(t.output_tokens)  # every step visible
     # the alignment score in words, with its padded misses explained
-    assert f"{round(100 * t.alignment_score)} %" in view.score_label.text()
+    assert f"{whole_percent(t.alignment_score)} %" in view.score_label.text()
     assert "padded" in view.score_label.text()
     # what the worker did not finish is never drawn: typing again replaces it
     qtbot.keyClicks(view.source_edit, "x")

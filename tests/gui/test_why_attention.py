@@ -19,6 +19,7 @@ from explorer.appstate.session import apply_session, load_session, save_session,
 from explorer.appstate.why_attention import EXAMPLES, WhyAttentionSettings
 from explorer.gui.labs.translation.why_attention import CURVE_PAGE, SENTENCE_PAGE
 from explorer.seq2seq import shipped_length_result, trace_sequence, translate_sequence
+from explorer.seq2seq.alignment import whole_percent
 from explorer.seq2seq.sequence_lab import DEFAULTS, curve_from_metrics, models_at
 from explorer.seq2seq.tasks import get_task
 
@@ -71,7 +72,7 @@ def test_the_fixed_c_model_is_one_column_the_same_for_every_step(qtbot, page):
         and f"{fixed.parameters:,}" in text
         and f"{attention.parameters:,}" in text
     )
-    assert f"{round(100 * attention.alignment_score)}%" in text
+    assert f"{whole_percent(attention.alignment_score)}%" in text
 
 
 def test_chinese_by_keyboard_reorders_the_month(qtbot, page):
