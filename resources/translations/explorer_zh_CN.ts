@@ -2805,8 +2805,8 @@
         <translation>探针：{0} 个随机符号，再重复一遍</translation>
     </message>
     <message>
-        <source>probe: the typed text</source>
-        <translation>探针：输入的文本</translation>
+        <source>probe: the typed text (the heads&apos; scores and the losses: on {0} random symbols ×2)</source>
+        <translation>探针：输入的文本（各头的分数和损失：在 {0} 个随机符号 ×2 上测得）</translation>
     </message>
     <message>
         <source>loss on the measuring probe: first half {0:.2f}, repeated half {1:.2f} nats</source>

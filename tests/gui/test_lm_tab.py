@@ -182,6 +182,8 @@ def test_a_typed_probe_and_one_the_model_cannot_read(qtbot, lm):
     result = wait_result(qtbot, view)
     assert result.trace.tokens == list("abcabc") and result.period is None
     assert "typed text" in view.summary.text()
+    # the heads' titles keep the measuring probe's scores: the line says so (trial 9)
+    assert "the heads' scores and the losses: on 24 random symbols ×2" in view.summary.text()
     view.probe.setText("ab🙂")  # typed (QTest types no emoji)
     view.probe.textEdited.emit("ab🙂")
     qtbot.waitUntil(lambda: view.banner.isVisible(), timeout=WAIT_MS)

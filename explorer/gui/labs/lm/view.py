@@ -21,7 +21,7 @@ from PySide6 import QtGui, QtWidgets
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.lesson_lm import SHOWS, Shows
 from explorer.appstate.lm import HEADS, LAYERS, PAGES, LMState
-from explorer.appstate.lm_jobs import LMRequest, LMResult, compute, request_of
+from explorer.appstate.lm_jobs import PERIOD, LMRequest, LMResult, compute, request_of
 from explorer.gui import theme
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout
@@ -331,15 +331,17 @@ class LMView(View):
             probe = translate("LMView", "probe: {0} random symbols, then the same again").format(
                 result.period
             )
-        else:
-            probe = translate("LMView", "probe: the typed text")
+        else:  # the maps are the typed text's; the heads' scores and the losses stay the measuring probe's
+            probe = translate(
+                "LMView", "probe: the typed text (the heads' scores and the losses: on {0} random symbols ×2)"
+            ).format(PERIOD)
         base = result.base
         losses = translate(
             "LMView", "loss on the measuring probe: first half {0:.2f}, repeated half {1:.2f} nats"
         ).format(base.first_half_loss, base.repeated_half_loss)
         parts = [f"{task_name(choice.task)} · {weights}", probe, losses]
         if self.state.presentation:  # short on a projector: the weights and the losses
-            parts = [weights, losses]
+            parts = [weights, losses] if result.period is not None else [weights, probe, losses]
         if result.ablated is not None:
             a = result.ablated
             parts.append(
