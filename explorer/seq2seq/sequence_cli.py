@@ -143,6 +143,26 @@ def lr_factors_of(text: str, models: list[str]) -> tuple[tuple[str, float], ...]
     return tuple(factors)
 
 
+def shipped_tasks(model: str) -> list[str]:
+    """The tasks a shipped checkpoint of ``model`` translates (resources/seq2seq/<task>-<model>/)."""
+    from explorer.seq2seq.checkpoints import CONFIG_FILE
+    from explorer.seq2seq.sequence_checkpoints import shipped_sequence_folder
+
+    return [task for task in task_names() if (shipped_sequence_folder(task, model) / CONFIG_FILE).is_file()]
+
+
+def check_shipped(model: str, task: str) -> None:
+    """``translate`` without --checkpoint reads a shipped model: a task none was shipped for is
+    refused by name, with how to train one (it named the missing resource folder)."""
+    shipped = shipped_tasks(model)
+    if task not in shipped:
+        fail(
+            f"no {model} model is shipped for --task {task} (shipped: {', '.join(shipped) or 'none'}); "
+            f"train one with: python -m explorer train --model {model} --task {task} --steps N --out DIR, "
+            "then translate --checkpoint DIR"
+        )
+
+
 def check_model_for_task(model: str, task: str) -> None:
     if model in DATE_MODELS and task != "dates":
         fail(
@@ -266,6 +286,7 @@ def translate_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.checkpoint is None:
         check_model_for_task(args.model, args.task)
+        check_shipped(args.model, args.task)
     from explorer.failing import check_out_file
 
     check_out_file(args.out)
