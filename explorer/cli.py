@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from explorer.core.config import (
     ATTENTIONS,
@@ -230,10 +230,18 @@ def trace_main(argv: list[str]) -> int:
             + ("" if selection == TraceSelection() else f"; wrote {describe(selection, trace.heads)}")
         )
         if trace.generation is not None:
-            print(
-                f"wrote {len(trace.generation['ids'])} tokens ({trace.generation['stopped']}): {trace.generation['text']!r}"
-            )
+            print(written_line(trace.generation, args.generate))
     return 0
+
+
+def written_line(generation: dict[str, Any], asked: int) -> str:
+    """What ``--generate N`` wrote, and why it stopped before N."""
+    count, stopped = len(generation["ids"]), generation["stopped"]
+    why = {"context": ", then the context was full", "end of text": ", then the end of the text"}.get(
+        stopped, ""
+    )
+    written = f"{count} tokens" if count == asked else f"{count} of {asked} tokens{why}"
+    return f"wrote {written}: {generation['text']!r}"
 
 
 def add_decoder_arguments(parser: argparse.ArgumentParser) -> None:

@@ -280,6 +280,12 @@ DECODING = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
+        "nothing can be written after the text: it already fills {model}'s context of {limit} tokens; "
+        "give a text of at most {most} tokens",
+        "decoding.context_full",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
         "position {position!r} is not in the text: positions run from 0 to {last}",
         "decoding.position",
     ),

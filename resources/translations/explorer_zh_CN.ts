@@ -1094,6 +1094,11 @@
         <translation>要写出的词元个数：请给出 1 到 {limit} 之间的整数，而不是 {value!r}</translation>
     </message>
     <message>
+        <source>nothing can be written after the text: it already fills {model}&apos;s context of {limit} tokens; give a text of at most {most} tokens</source>
+        <comment>decoding.context_full</comment>
+        <translation>文本之后无法再写：它已占满 {model} 的 {limit} 个词元的上下文；请给出最多 {most} 个词元的文本</translation>
+    </message>
+    <message>
         <source>position {position!r} is not in the text: positions run from 0 to {last}</source>
         <comment>decoding.position</comment>
         <translation>位置 {position!r} 不在文本中：位置从 0 到 {last}</translation>
