@@ -75,3 +75,12 @@ def test_generate_that_reaches_the_context_says_how_many_it_wrote(tmp_path, caps
     )
     assert "wrote 2 of 5 tokens, then the context was full" in capsys.readouterr().out
     assert len(json.loads(out.read_text())["generation"]["ids"]) == 2
+
+
+def test_a_huge_unknown_word_keeps_a_short_label_and_note(tmp_path, capsys):
+    out = tmp_path / "t.json"
+    assert main(["trace", "--sentence", "hello " + "x" * 120_000, "--out", str(out)]) == 0
+    note = next(line for line in capsys.readouterr().out.splitlines() if "[UNK" in line)
+    assert len(note) < 200 and "[UNK:xxxxxxxxxxxxxxx…]" in note, note[:300]
+    labels = json.loads(out.read_text())["tokens_key"]
+    assert max(map(len, labels)) <= len("[UNK:]") + 16 and "[UNK:xxxxxxxxxxxxxxx…]" in labels

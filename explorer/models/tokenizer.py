@@ -137,8 +137,14 @@ class TextTokenizer:
         return ids, pieces, special, offsets
 
 
+UNK_SHOWN = 16  # characters of what an unknown token replaced that its label keeps
+
+
 def _unk_display(unk: str, chars: str) -> str:
-    """[UNK] → [UNK:们], <unk> → <unk:们>: the reader still sees what was lost."""
+    """[UNK] → [UNK:们], <unk> → <unk:们>: the reader still sees what was lost. A long run (a
+    120 KB word is one [UNK]) keeps its start and an ellipsis: its label was the whole paste."""
+    if len(chars) > UNK_SHOWN:
+        chars = chars[: UNK_SHOWN - 1] + "…"
     if len(unk) >= 2 and unk[0] in "[<" and unk[-1] in "]>":
         return f"{unk[:-1]}:{chars}{unk[-1]}"
     return f"{unk}:{chars}"
