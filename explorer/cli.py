@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -329,7 +330,24 @@ def wants_gpt(argv: list[str]) -> bool:
     return False
 
 
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a command its reader stopped (128 + SIGPIPE)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run a command; a reader that goes away (``… --help | head``) ends it quietly, where Python
+    printed a BrokenPipeError traceback."""
+    try:
+        return _run(argv)
+    except BrokenPipeError:
+        if sys.stdout is not None:
+            try:  # Python flushes stdout once more at exit: into nothing, not the closed pipe
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):  # no descriptor (a test's captured stdout)
+                pass
+        return EXIT_BROKEN_PIPE
+
+
+def _run(argv: list[str] | None) -> int:
     from explorer.commands import commands_help, models_help, wants_models_help
 
     argv = sys.argv[1:] if argv is None else argv

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def refused(args: list[str], tmp_path, capsys) -> str:
-    """The one error line of a command that must exit 2; nothing may be written."""
+    """The one error line of a command that must exit 2; nothing may be written in ``tmp_path``."""
     with pytest.raises(SystemExit) as exited:
         main(args)
     err = capsys.readouterr().err
@@ -84,3 +84,91 @@ def test_a_huge_unknown_word_keeps_a_short_label_and_note(tmp_path, capsys):
     assert len(note) < 200 and "[UNK:xxxxxxxxxxxxxxx…]" in note, note[:300]
     labels = json.loads(out.read_text())["tokens_key"]
     assert max(map(len, labels)) <= len("[UNK:]") + 16 and "[UNK:xxxxxxxxxxxxxxx…]" in labels
+
+
+def _loop(path: Path) -> Path:
+    """A symbolic link that points at itself."""
+    path.symlink_to(path)
+    return path
+
+
+def _model_with(tmp_path: Path, looping: str) -> Path:
+    """The bundled model's folder, as links, with ``looping`` a link that loops."""
+    from explorer.models.loader import default_model_dir
+
+    source = default_model_dir()
+    if source is None:
+        pytest.skip("no bundled model")
+    folder = tmp_path / "model"
+    folder.mkdir()
+    for item in source.iterdir():
+        if item.name != looping:
+            (folder / item.name).symlink_to(item)
+    _loop(folder / looping)
+    return folder
+
+
+@pytest.mark.parametrize("looping", ["tokenizer.json", "config.json", "model.safetensors"])
+def test_a_model_file_that_loops_is_said_so(looping, tmp_path, capsys):
+    folder = _model_with(tmp_path, looping)
+    out = tmp_path / "out"
+    out.mkdir()
+    err = refused(
+        ["trace", "--sentence", "a b", "--model-dir", str(folder), "--out", str(out / "t.json")], out, capsys
+    )
+    assert f"{folder / looping}: it loops through symbolic links" in err  # not used vocab.txt, not "missing"
+
+
+def test_a_sequence_checkpoint_that_loops_is_one_line(tmp_path, capsys):
+    loop = _loop(tmp_path / "loop")
+    out = tmp_path / "out"
+    out.mkdir()
+    args = ["translate", "--task", "sentences-fr", "--source", "a b", "--checkpoint", str(loop)]
+    err = refused([*args, "--out", str(out / "t.json")], out, capsys)
+    assert "it loops through symbolic links" in err
+
+
+@pytest.mark.parametrize(
+    ("command", "make", "words"),
+    [
+        (["train", "--model", "bahdanau"], lambda p: p.write_text(""), "is a file, not a folder"),
+        (
+            ["train", "--model", "attention", "--task", "copy"],
+            lambda p: p.write_text(""),
+            "is a file, not a folder",
+        ),
+        (["train", "--model", "bahdanau"], _loop, "it loops through symbolic links"),
+        (["train", "--model", "gpt", "--task", "text"], _loop, "it loops through symbolic links"),
+        (["train-vision", "--model", "cbam"], _loop, "it loops through symbolic links"),
+        (
+            ["train", "--model", "bahdanau"],
+            lambda p: p.symlink_to(p.parent / "nowhere"),
+            "which does not exist",
+        ),
+    ],
+)
+def test_a_training_out_that_is_no_folder_is_said_so(command, make, words, tmp_path, capsys):
+    target = tmp_path / "out"
+    make(target)
+    before = sorted(tmp_path.iterdir())
+    with pytest.raises(SystemExit) as exited:
+        main([*command, "--steps", "1", "--out", str(target)])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.count("\n") == 1 and words in err, err  # was "File exists"
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly():
+    import subprocess
+    import sys
+
+    # `true` reads nothing and exits at once: the command's first print meets a closed pipe
+    done = subprocess.run(
+        f"{sys.executable} -m explorer translate --help | true",
+        shell=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr

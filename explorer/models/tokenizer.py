@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from explorer.models.errors import ModelError
 from explorer.models.token_labels import Labeller, scheme_of
 from explorer.models.unigram_table import PieceTable, read_large_unigram
+from explorer.reading import file, present
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -154,7 +155,8 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
     """tokenizer.json when present, else (BERT and DistilBERT) one built from vocab.txt."""
     settings = _tokenizer_settings(folder)
     path = folder / "tokenizer.json"
-    if path.is_file():
+    if present(path, ModelError):  # one that loops or cannot be read is said, never passed over
+        file(path, ModelError)
         from tokenizers import Tokenizer
 
         try:

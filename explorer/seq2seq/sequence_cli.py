@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 
-from explorer.failing import Parser, check_out, fail
+from explorer.failing import Parser, check_out, check_out_folder, fail
 from explorer.lab.command import EXIT_CANCELLED, EXIT_HELP, check_learning_rate, check_seed, refuse_divergence
 from explorer.seq2seq.length_curve import LONG as LONG_WORDS
 from explorer.seq2seq.length_curve import SHORT as SHORT_WORDS
@@ -226,7 +226,7 @@ def train_main(argv: list[str]) -> int:
     add_training_arguments(parser, None)
     args = parser.parse_args(argv)
     check_model_for_task(args.model, args.task)
-    check_out(args.out)
+    check_out_folder(args.out)
     check_training_arguments(args)
     if args.final_eval < 1:
         fail(f"--final-eval must be 1 or more, not {args.final_eval}")
@@ -361,7 +361,7 @@ def length_curve_main(argv: list[str]) -> int:
     else:
         args.lr_factors = lr_factors_of(args.lr_factors, models)
     if args.checkpoints is not None:
-        check_out(args.checkpoints)
+        check_out_folder(args.checkpoints)
 
     from explorer.seq2seq.length_result import LengthResult, load_length_result, shipped_length_result
 
