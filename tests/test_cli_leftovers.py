@@ -172,3 +172,11 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly():
         timeout=120,
     )
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("marks", ["\u202e", "\ufeff", "\u200b \u200e"])
+@pytest.mark.parametrize("weights", ["pretrained", "random"])
+def test_a_sentence_of_format_marks_alone_is_refused(marks, weights, tmp_path, capsys):
+    args = ["trace", "--sentence", marks, "--weights", weights, "--out", str(tmp_path / "t.json")]
+    err = refused(args, tmp_path, capsys)  # it was traced as [CLS] [SEP], exit 0
+    assert "the sentence holds no visible characters" in err
