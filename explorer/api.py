@@ -84,12 +84,12 @@ API = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "a picture of {dtype} numbers: give uint8 (0 to 255), uint16 (0 to 65535), bool, or floats from 0 to 1",
+        "a picture of {dtype} numbers: give {kinds}, or floats from 0 to 1",
         "api.picture_dtype",
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "a picture's floats must be from 0 to 1, not {low:.6g} to {high:.6g} (uint8 pictures hold 0 to 255)",
+        "a picture's floats must be from 0 to 1, not {low:.6g} to {high:.6g} (give 0 to 255 as {whole})",
         "api.picture_range",
     ),
     QT_TRANSLATE_NOOP("CoreMessages", "cannot write {path}: {reason}", "api.cannot_write"),
@@ -428,6 +428,9 @@ def _picture(image: str | os.PathLike[str] | np.ndarray | None, generate: int | 
     raise ExplorerError(Message.of("api.vision_source"))
 
 
+PICTURE_KINDS = "uint8 (0 to 255), uint16 (0 to 65535), bool"  # the array types vision() reads
+
+
 def _unit_pixels(image: np.ndarray) -> np.ndarray:
     """An array picture as floats in 0..1: uint8 ÷ 255, uint16 ÷ 65535, bool as 0 or 1, floats
     as they are; floats outside 0..1 and other types refused by name, where clipping
@@ -443,11 +446,11 @@ def _unit_pixels(image: np.ndarray) -> np.ndarray:
     if image.dtype == np.uint16:
         return image / 65535.0
     if image.dtype.kind != "f":  # int64 0..255 or 0..1? Either reading may be wrong: say so
-        raise ExplorerError(Message.of("api.picture_dtype", dtype=image.dtype.name))
+        raise ExplorerError(Message.of("api.picture_dtype", dtype=image.dtype.name, kinds=PICTURE_KINDS))
     if image.size and not count_non_finite(image):  # NaN and inf: to_rgb counts them
         low, high = float(image.min()), float(image.max())
         if low < 0.0 or high > 1.0:
-            raise ExplorerError(Message.of("api.picture_range", low=low, high=high))
+            raise ExplorerError(Message.of("api.picture_range", low=low, high=high, whole="uint8"))
     return image
 
 
@@ -513,11 +516,15 @@ def _guarded_method(method: Callable[..., Any], writes: bool) -> Callable[..., A
     return guarded
 
 
-def _write(method: Callable[..., Any], traced: Any, path: Any, *args: Any, **kwargs: Any) -> Any:
+def _write(method: Callable[..., Any], traced: Any, *args: Any, **kwargs: Any) -> Any:
     """A writer's call: the path checked as every command checks --out (a folder that does not
     exist is refused, never created), the operating system's refusal one line."""
     from pathlib import Path
 
+    if args:
+        path, args = args[0], args[1:]
+    else:  # save(path=...)
+        path = kwargs.pop("path", None)
     text = _path(path, "path") or ""
     parent = Path(text).expanduser().parent
     if not parent.is_dir():

@@ -2124,14 +2124,14 @@
         <translation>头 {value!r} 不是这个结果里的头（0 到 {last}）</translation>
     </message>
     <message>
-        <source>a picture of {dtype} numbers: give uint8 (0 to 255), uint16 (0 to 65535), bool, or floats from 0 to 1</source>
+        <source>a picture of {dtype} numbers: give {kinds}, or floats from 0 to 1</source>
         <comment>api.picture_dtype</comment>
-        <translation>{dtype} 数值的图片：请给 uint8（0 到 255）、uint16（0 到 65535）、bool，或 0 到 1 之间的浮点数</translation>
+        <translation>{dtype} 数值的图片：请给 {kinds}，或 0 到 1 之间的浮点数</translation>
     </message>
     <message>
-        <source>a picture&apos;s floats must be from 0 to 1, not {low:.6g} to {high:.6g} (uint8 pictures hold 0 to 255)</source>
+        <source>a picture&apos;s floats must be from 0 to 1, not {low:.6g} to {high:.6g} (give 0 to 255 as {whole})</source>
         <comment>api.picture_range</comment>
-        <translation>图片的浮点数值必须在 0 到 1 之间，而不是 {low:.6g} 到 {high:.6g}（uint8 图片的取值为 0 到 255）</translation>
+        <translation>图片的浮点数值必须在 0 到 1 之间，而不是 {low:.6g} 到 {high:.6g}（0 到 255 的值请用 {whole} 给出）</translation>
     </message>
     <message>
         <source>cannot write {path}: {reason}</source>

@@ -96,4 +96,5 @@ def test_a_guarded_trace_is_still_its_own_class(traces, tmp_path):
     v = pickle.loads(pickle.dumps(traces["vision"]))
     assert type(v) is VisionTrace and v.prediction == traces["vision"].prediction
     t.save(tmp_path / "t.json")  # the guards pass good calls through
-    assert (tmp_path / "t.json").stat().st_size > 0
+    traces["translate"].save(path=tmp_path / "t.npz")
+    assert (tmp_path / "t.json").stat().st_size > 0 and (tmp_path / "t.npz").stat().st_size > 0
