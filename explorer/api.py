@@ -10,7 +10,8 @@
 Each function returns the object its command writes (``trace``: an AttentionTrace, ``translate``:
 a TranslationTrace, ``vision``: a VisionTrace; ``.save(path)`` writes the command's JSON or
 NPZ; it and the objects' other methods refuse as the functions do) and refuses bad input with
-``ExplorerError``, whose text is the line the command prints after ``error:``. Importing this module imports neither torch nor Qt: the first call does.
+``ExplorerError``, whose text is the line the command prints after ``error:``. Importing this
+module imports neither torch nor Qt: the first call does.
 
 What is promised, and tested (tests/api/test_promises.py), is ``API_VERSION``: the functions'
 parameters and defaults, what they return and raise. A change that breaks a promise raises the
@@ -349,7 +350,8 @@ def vision(
     """Every stage of one picture through one model, as ``python -m explorer vision`` computes it.
 
     ``image``: a PNG (JPEG, BMP, GIF) file, or an array [H, W] or [H, W, 1-4] of floats in
-    0..1, uint8, uint16 or bool (anything else refused), converted and resized with notices; or ``generate``: the seed of a generated picture
+    0..1, uint8, uint16 or bool (anything else refused), converted and resized with notices;
+    or ``generate``: the seed of a generated picture
     (which adds its object mask and label). ``model``: a shipped model (default cbam; vit: the
     vision transformer, whose trace is a ViTTrace);
     ``checkpoint``: a NAME that ``train-vision`` wrote instead."""
@@ -525,8 +527,8 @@ def _write(method: Callable[..., Any], traced: Any, *args: Any, **kwargs: Any) -
         path, args = args[0], args[1:]
     else:  # save(path=...)
         path = kwargs.pop("path", None)
-    text = _path(path, "path") or ""
-    parent = Path(text).expanduser().parent
+    text = os.path.expanduser(_path(path, "path") or "")  # "~/t.json" is the home's, as in a shell
+    parent = Path(text).parent
     if not parent.is_dir():
         raise ExplorerError(Message.of("files.no_folder", folder=parent))
     try:

@@ -98,3 +98,10 @@ def test_a_guarded_trace_is_still_its_own_class(traces, tmp_path):
     t.save(tmp_path / "t.json")  # the guards pass good calls through
     traces["translate"].save(path=tmp_path / "t.npz")
     assert (tmp_path / "t.json").stat().st_size > 0 and (tmp_path / "t.npz").stat().st_size > 0
+
+
+def test_save_reads_a_home_path_as_the_shell_does(traces, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path / "..")
+    traces["vision"].save("~/v.json")
+    assert (tmp_path / "v.json").is_file() and not (tmp_path / ".." / "~").exists()
