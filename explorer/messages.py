@@ -217,6 +217,12 @@ ENGINE = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
+        "{count} of the {read} tokens read were unknown to {model} and became {unknown}, which keeps the "
+        "characters it replaced ({example})",
+        "engine.unknown_tokens_read",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
         "grouped-query attention: {heads} query heads share {kv_heads} K/V heads, {group} each (query head h reads K/V head h ÷ {group}, rounded down)",
         "engine.grouped_heads",
     ),

@@ -180,3 +180,12 @@ def test_a_sentence_of_format_marks_alone_is_refused(marks, weights, tmp_path, c
     args = ["trace", "--sentence", marks, "--weights", weights, "--out", str(tmp_path / "t.json")]
     err = refused(args, tmp_path, capsys)  # it was traced as [CLS] [SEP], exit 0
     assert "the sentence holds no visible characters" in err
+
+
+def test_the_unknown_token_count_of_a_cut_paste_says_it_counts_what_was_read(tmp_path, capsys):
+    paste = "the 们 cat " * 30_000  # 120 KB: cut to the model's 512 tokens
+    assert main(["trace", "--sentence", paste, "--out", str(tmp_path / "t.npz"), "--stages", "weights"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    cut = next(line for line in lines if "was cut from" in line)
+    unknown = next(line for line in lines if "[UNK" in line)
+    assert "to 512 tokens" in cut and " of the 512 tokens read were unknown to all-MiniLM-L6-v2" in unknown

@@ -720,11 +720,12 @@ class Engine:
             unknown = tokenizer.unk_token or "[UNK]"
             pairs = (*zip(key_tok.ids, key_tok.tokens), *zip(query_tok.ids, query_tok.tokens))
             example = next((t for i, t in pairs if i == tokenizer.unk_id), unknown)  # [UNK:们]
-            notices.append(
-                Message.of(
-                    "engine.unknown_tokens", count=unk, model=model.name, unknown=unknown, example=example
-                )
-            )
+            values = {"count": unk, "model": model.name, "unknown": unknown, "example": example}
+            if any(t.original_length > len(t.ids) for t in (key_tok, query_tok)):  # counted in what was kept
+                read = len(key_tok.ids) + (len(query_tok.ids) if query_tok is not key_tok else 0)
+                notices.append(Message.of("engine.unknown_tokens_read", read=read, **values))
+            else:
+                notices.append(Message.of("engine.unknown_tokens", **values))
         if isinstance(model, PretrainedDecoder):
             if query.strip():
                 raise ConfigError.of("engine.decoder_query", model=model.name)

@@ -1034,6 +1034,11 @@
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
+        <source>{count} of the {read} tokens read were unknown to {model} and became {unknown}, which keeps the characters it replaced ({example})</source>
+        <comment>engine.unknown_tokens_read</comment>
+        <translation>读入的 {read} 个词元中有 {count} 个不在 {model} 的词表中，变成了 {unknown}，原来的字符保留在其中（{example}）</translation>
+    </message>
+    <message>
         <source>grouped-query attention: {heads} query heads share {kv_heads} K/V heads, {group} each (query head h reads K/V head h ÷ {group}, rounded down)</source>
         <comment>engine.grouped_heads</comment>
         <translation>分组查询注意力：{heads} 个查询头共用 {kv_heads} 个 K/V 头，每组 {group} 个（查询头 h 读取第 h ÷ {group} 个 K/V 头，向下取整）</translation>

@@ -1183,6 +1183,10 @@ CASES = {
         lambda env: notices(tiny_config(env, sentence="the ☃ animal")),
         "1 token(s) unknown to tiny-bert became [UNK], which keeps the characters it replaced ([UNK:☃])",
     ),
+    "engine.unknown_tokens_read": Case(
+        lambda env: notices(tiny_config(env, sentence="the ☃ animal " * 400)),
+        " tokens read were unknown to tiny-bert and became [UNK], which keeps the characters it replaced ([UNK:☃])",
+    ),
     # models/loader.py
     "loader.folder_missing": Case(
         lambda env: raised(lambda: load_model(env.tmp / "absent")),
