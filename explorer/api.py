@@ -9,8 +9,9 @@
 
 Each function returns the object its command writes (``trace``: an AttentionTrace, ``translate``:
 a TranslationTrace, ``vision``: a VisionTrace; ``.save(path)`` writes the command's JSON or
-NPZ) and refuses bad input with ``ExplorerError``, whose text is the line the command prints
-after ``error:``. Importing this module imports neither torch nor Qt: the first call does.
+NPZ; it and the objects' other methods refuse as the functions do) and refuses bad input with
+``ExplorerError``, whose text is the line the command prints after ``error:``. Importing this
+module imports neither torch nor Qt: the first call does.
 
 What is promised, and tested (tests/api/test_promises.py), is ``API_VERSION``: the functions'
 parameters and defaults, what they return and raise. A change that breaks a promise raises the
@@ -23,6 +24,7 @@ its errors turned into ExplorerError by ``_refusing``), add it to ``__all__`` an
 
 from __future__ import annotations
 
+import copyreg
 import functools
 import inspect
 import os
@@ -81,6 +83,17 @@ API = section(
     QT_TRANSLATE_NOOP(
         "CoreMessages", "head {value!r} is not one of the trace's heads, 0 to {last}", "api.head"
     ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "a picture of {dtype} numbers: give {kinds}, or floats from 0 to 1",
+        "api.picture_dtype",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "a picture's floats must be from 0 to 1, not {low:.6g} to {high:.6g} (give 0 to 255 as {whole})",
+        "api.picture_range",
+    ),
+    QT_TRANSLATE_NOOP("CoreMessages", "cannot write {path}: {reason}", "api.cannot_write"),
 )
 register(API)
 
@@ -142,6 +155,7 @@ def _refusing() -> Iterator[None]:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 def _known_options(function: F) -> F:
@@ -274,7 +288,7 @@ def trace(
         asked.answer(engine(), config, result)
         if all_layers:
             result.layer_weights = engine().layer_weights(config, heads=asked.ablation)
-        return result
+        return _guarding(result)
 
 
 def _trace(
@@ -320,7 +334,8 @@ def translate(
             raise ExplorerError(Message.of("config.seed", limit=MAX_SEED, value=seed))
         from explorer.seq2seq.translate import translate as lab_translate
 
-        return lab_translate(source, model, scoring, attention, seed, _path(checkpoint, "checkpoint"))
+        traced = lab_translate(source, model, scoring, attention, seed, _path(checkpoint, "checkpoint"))
+        return _guarding(traced)
 
 
 @_known_options
@@ -334,8 +349,9 @@ def vision(
 ) -> VisionTrace | ViTTrace:
     """Every stage of one picture through one model, as ``python -m explorer vision`` computes it.
 
-    ``image``: a PNG (JPEG, BMP, GIF) file, or an array [H, W] or [H, W, 1-4] in 0..1 (or
-    uint8), converted and resized with notices; or ``generate``: the seed of a generated picture
+    ``image``: a PNG (JPEG, BMP, GIF) file, or an array [H, W] or [H, W, 1-4] of floats in
+    0..1, uint8, uint16 or bool (anything else refused), converted and resized with notices;
+    or ``generate``: the seed of a generated picture
     (which adds its object mask and label). ``model``: a shipped model (default cbam; vit: the
     vision transformer, whose trace is a ViTTrace);
     ``checkpoint``: a NAME that ``train-vision`` wrote instead."""
@@ -376,10 +392,12 @@ def vision(
 
             network = copy.deepcopy(network).to(chosen)  # the shipped model stays on the CPU
         if isinstance(network, VisionTransformer):
-            return run_vit_model(
-                network, pixels, object_mask=mask, label=label, source=source, notices=notices
+            return _guarding(
+                run_vit_model(network, pixels, object_mask=mask, label=label, source=source, notices=notices)
             )
-        return run_model(network, pixels, object_mask=mask, label=label, source=source, notices=notices)
+        return _guarding(
+            run_model(network, pixels, object_mask=mask, label=label, source=source, notices=notices)
+        )
 
 
 Picture = tuple["np.ndarray", "np.ndarray | None", "int | None", "list[str]", str]
@@ -403,13 +421,126 @@ def _picture(image: str | os.PathLike[str] | np.ndarray | None, generate: int | 
         picture = generated(generate)
         return picture.image, picture.mask, picture.label, [], f"generate:{generate}"
     if isinstance(image, np.ndarray) and generate is None:
-        rgb, converted = to_rgb(image)
+        rgb, converted = to_rgb(_unit_pixels(image))
         pixels, resized = resize(rgb, IMAGE_SIZE)
         return pixels, None, None, [*converted, *([resized] if resized else [])], "array"
     if isinstance(image, (str, os.PathLike)) and generate is None:
         loaded = load_image(os.fspath(image))
         return loaded.pixels, None, None, [*loaded.notices], f"image:{os.fspath(image)}"
     raise ExplorerError(Message.of("api.vision_source"))
+
+
+PICTURE_KINDS = "uint8 (0 to 255), uint16 (0 to 65535), bool"  # the array types vision() reads
+
+
+def _unit_pixels(image: np.ndarray) -> np.ndarray:
+    """An array picture as floats in 0..1: uint8 ÷ 255, uint16 ÷ 65535, bool as 0 or 1, floats
+    as they are; floats outside 0..1 and other types refused by name, where clipping
+    made a uint16 picture white and a float picture of 0..255 nearly white, silently."""
+    import numpy as np
+
+    from explorer.finite import count_non_finite
+
+    if image.dtype == np.bool_:
+        return image.astype(np.float64)
+    if image.dtype == np.uint8:
+        return image / 255.0
+    if image.dtype == np.uint16:
+        return image / 65535.0
+    if image.dtype.kind != "f":  # int64 0..255 or 0..1? Either reading may be wrong: say so
+        raise ExplorerError(Message.of("api.picture_dtype", dtype=image.dtype.name, kinds=PICTURE_KINDS))
+    if image.size and not count_non_finite(image):  # NaN and inf: to_rgb counts them
+        low, high = float(image.min()), float(image.max())
+        if low < 0.0 or high > 1.0:
+            raise ExplorerError(Message.of("api.picture_range", low=low, high=high, whole="uint8"))
+    return image
+
+
+# What a returned trace's methods may refuse; each refuses as the functions do (ExplorerError).
+WRITERS = ("save", "to_json", "to_npz", "to_html")
+READERS = ("page", "stage", "block", "attention_trace", "step")
+_guarded: dict[type, type] = {}
+
+
+def _guarding(result: T) -> T:
+    """``result`` with its writers and readers refusing with ExplorerError, as the docstring
+    promises (``save`` raised ConfigError, ValueError, OSError or TypeError, ``block`` KeyError).
+    The object keeps its class's name, fields and repr; pickled or copied it is the plain class."""
+    cls = type(result)
+    if cls in _guarded.values():  # the engine's cached trace, returned again
+        return result
+    with _engine_lock:
+        guarded = _guarded.get(cls)
+        if guarded is None:
+            guarded = _guarded[cls] = _guarded_class(cls)
+    object.__setattr__(result, "__class__", guarded)  # a frozen dataclass refuses plain assignment
+    return result
+
+
+def _guarded_class(cls: type) -> type:
+    names = [name for name in (*WRITERS, *READERS) if callable(getattr(cls, name, None))]
+    namespace: dict[str, Any] = {name: _guarded_method(getattr(cls, name), name in WRITERS) for name in names}
+
+    def __reduce_ex__(self: Any, protocol: Any) -> Any:
+        reduced = typing.cast(Any, cls).__reduce_ex__(self, protocol)
+        if isinstance(reduced, tuple) and len(reduced) > 1 and reduced[1] and reduced[1][0] is type(self):
+            # pickle refuses __newobj__ with another class than the object's: rebuild the plain one
+            rebuild = _plain_new if reduced[0] is copyreg.__newobj__ else reduced[0]  # type: ignore[attr-defined]
+            reduced = (rebuild, (cls, *reduced[1][1:]), *reduced[2:])
+        return reduced
+
+    namespace.update(
+        __slots__=(), __module__=cls.__module__, __qualname__=cls.__qualname__, __reduce_ex__=__reduce_ex__
+    )
+    return type(cls.__name__, (cls,), namespace)
+
+
+def _plain_new(cls: type, *args: Any) -> Any:
+    """An unpickled or copied trace: its own class, without the API's guards."""
+    return cls.__new__(cls, *args)
+
+
+def _guarded_method(method: Callable[..., Any], writes: bool) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with _refusing():
+            if writes:
+                return _write(method, self, *args, **kwargs)
+            try:
+                return method(self, *args, **kwargs)
+            except KeyError as exc:  # VisionTrace.block: "no block 'x'; blocks: …"
+                raise ExplorerError(str(exc.args[0] if exc.args else exc)) from exc
+            except ValueError as exc:
+                if isinstance(exc, MessageError):
+                    raise
+                raise ExplorerError(str(exc)) from exc
+
+    return guarded
+
+
+def _write(method: Callable[..., Any], traced: Any, *args: Any, **kwargs: Any) -> Any:
+    """A writer's call: the path checked as every command checks --out (a folder that does not
+    exist is refused, never created), the operating system's refusal one line."""
+    from pathlib import Path
+
+    if args:
+        path, args = args[0], args[1:]
+    else:  # save(path=...)
+        path = kwargs.pop("path", None)
+    text = os.path.expanduser(_path(path, "path") or "")  # "~/t.json" is the home's, as in a shell
+    parent = Path(text).parent
+    if not parent.is_dir():
+        raise ExplorerError(Message.of("files.no_folder", folder=parent))
+    try:
+        return method(traced, text, *args, **kwargs)
+    except OSError as exc:
+        raise ExplorerError(
+            Message.of("api.cannot_write", path=text, reason=exc.strerror or str(exc))
+        ) from exc
+    except ValueError as exc:  # a lab's own "the file name must end in .json or .npz"
+        if isinstance(exc, MessageError):
+            raise
+        raise ExplorerError(str(exc)) from exc
 
 
 class View:
@@ -437,7 +568,7 @@ class View:
         from explorer.web import write_page
 
         with _refusing():
-            write_page(_path(path, "path") or "", self.page, self.language)
+            _write(lambda _, text: write_page(text, self.page, self.language), self, path)
 
 
 def view(traced: AttentionTrace | TranslationTrace, language: str = "en", head: int = 0) -> View:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from explorer.core.config import (
     ATTENTIONS,
@@ -230,10 +231,18 @@ def trace_main(argv: list[str]) -> int:
             + ("" if selection == TraceSelection() else f"; wrote {describe(selection, trace.heads)}")
         )
         if trace.generation is not None:
-            print(
-                f"wrote {len(trace.generation['ids'])} tokens ({trace.generation['stopped']}): {trace.generation['text']!r}"
-            )
+            print(written_line(trace.generation, args.generate))
     return 0
+
+
+def written_line(generation: dict[str, Any], asked: int) -> str:
+    """What ``--generate N`` wrote, and why it stopped before N."""
+    count, stopped = len(generation["ids"]), generation["stopped"]
+    why = {"context": ", then the context was full", "end of text": ", then the end of the text"}.get(
+        stopped, ""
+    )
+    written = f"{count} tokens" if count == asked else f"{count} of {asked} tokens{why}"
+    return f"wrote {written}: {generation['text']!r}"
 
 
 def add_decoder_arguments(parser: argparse.ArgumentParser) -> None:
@@ -321,7 +330,24 @@ def wants_gpt(argv: list[str]) -> bool:
     return False
 
 
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a command its reader stopped (128 + SIGPIPE)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run a command; a reader that goes away (``… --help | head``) ends it quietly, where Python
+    printed a BrokenPipeError traceback."""
+    try:
+        return _run(argv)
+    except BrokenPipeError:
+        if sys.stdout is not None:
+            try:  # Python flushes stdout once more at exit: into nothing, not the closed pipe
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):  # no descriptor (a test's captured stdout)
+                pass
+        return EXIT_BROKEN_PIPE
+
+
+def _run(argv: list[str] | None) -> int:
     from explorer.commands import commands_help, models_help, wants_models_help
 
     argv = sys.argv[1:] if argv is None else argv

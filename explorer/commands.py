@@ -50,10 +50,17 @@ def model_families(command: str) -> list[tuple[str, str]]:
     from explorer.vision.models import MODELS as VISION_MODELS
 
     sequence = [m for m in SEQUENCE_MODELS if m not in WINDOW_MODELS]
+    tasks = {"sequence": "any task below", "window": "any task below"}
+    if command == "translate":  # a task with no shipped model needs --checkpoint (from train)
+        from explorer.seq2seq.sequence_cli import shipped_tasks
+
+        for family, models in (("sequence", sequence), ("window", WINDOW_MODELS)):
+            shipped = sorted(set.intersection(*(set(shipped_tasks(m)) for m in models)))
+            tasks[family] = f"shipped for {', '.join(shipped)}; any task below with --checkpoint DIR"
     families = [
         (", ".join(DATE_MODELS), "the date translators (--task dates)"),
-        (", ".join(sequence), "encoder-decoders without and with attention (--task: any task below)"),
-        (", ".join(WINDOW_MODELS), "global and local (windowed) attention (--task: any task below)"),
+        (", ".join(sequence), f"encoder-decoders without and with attention (--task: {tasks['sequence']})"),
+        (", ".join(WINDOW_MODELS), f"global and local (windowed) attention (--task: {tasks['window']})"),
     ]
     if command == "train":
         families.append(("gpt", f"the language-model lab's GPT-2 (--task {', '.join(LM_TASKS)})"))

@@ -7,6 +7,8 @@ the explorer, so any package may use it.
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,6 +67,26 @@ def check_out(path: str) -> None:
         fail(f"the folder {parent} does not exist")
     if not parent.is_dir():  # the writer said "cannot write …: File exists"
         fail(f"{parent} is a file, not a folder")
+
+
+def check_out_folder(path: str) -> None:
+    """``--out DIR`` (the training commands): its parent as ``check_out``, then DIR itself: a
+    file there, or a link that loops or leads nowhere, is said so (the writer said only
+    "cannot write DIR: File exists")."""
+    check_out(path)
+    target = Path(path).expanduser()
+    try:
+        os.stat(target)
+    except FileNotFoundError:
+        if target.is_symlink():
+            fail(f"{path} is a link to {os.readlink(target)}, which does not exist")
+        return
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            fail(f"{path}: it loops through symbolic links")
+        fail(f"{path}: {exc.strerror or exc}")
+    if not target.is_dir():
+        fail(f"{path} is a file, not a folder: give a folder (it may be new)")
 
 
 def check_out_file(path: str) -> None:

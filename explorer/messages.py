@@ -217,6 +217,12 @@ ENGINE = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
+        "{count} of the {read} tokens read were unknown to {model} and became {unknown}, which keeps the "
+        "characters it replaced ({example})",
+        "engine.unknown_tokens_read",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
         "grouped-query attention: {heads} query heads share {kv_heads} K/V heads, {group} each (query head h reads K/V head h ÷ {group}, rounded down)",
         "engine.grouped_heads",
     ),
@@ -277,6 +283,12 @@ DECODING = section(
         "CoreMessages",
         "tokens to write: give a whole number from 1 to {limit}, not {value!r}",
         "decoding.tokens",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "nothing can be written after the text: it already fills {model}'s context of {limit} tokens; "
+        "give a text of at most {most} tokens",
+        "decoding.context_full",
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",

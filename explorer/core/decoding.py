@@ -206,6 +206,8 @@ def generate(
     ablation = None if heads is None else heads.ablation
     current = list(ids)
     limit, ends = model.max_tokens, set(model.config.eos_token_ids)
+    if len(current) >= limit:  # refused, not "0 tokens written" with exit 0 (positions cannot slide)
+        raise ConfigError.of("decoding.context_full", model=model.name, limit=limit, most=limit - 1)
     for _ in range(spec.tokens):
         if len(current) >= limit:
             out.stopped = "context"

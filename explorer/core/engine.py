@@ -159,6 +159,12 @@ def clean_text(text: str) -> tuple[str, int]:
     return "".join(kept), len(text) - len(kept)
 
 
+def visible(text: str) -> bool:
+    """Whether ``text`` holds a character that shows: a sentence of format marks alone (U+202E,
+    U+FEFF, U+200B) tokenized to no word, and was traced as [CLS] [SEP] with exit 0."""
+    return any(unicodedata.category(ch)[0] not in "CZ" for ch in text)
+
+
 def valid_head_counts(width: int) -> list[int]:
     return [h for h in range(1, width + 1) if width % h == 0]
 
@@ -422,7 +428,7 @@ class Engine:
 
     def _decoder_tokens(self, config: AttentionConfig, model: PretrainedDecoder) -> Tokenized:
         sentence, _ = clean_text(config.sentence)
-        if not sentence.strip():
+        if not visible(sentence):
             raise ConfigError.of("engine.no_visible_characters")
         return model.tokenizer.encode(sentence, min(config.max_tokens, model.max_tokens))
 
@@ -659,7 +665,7 @@ class Engine:
         query, dropped_q = clean_text(config.query)
         if dropped + dropped_q:
             notices.append(Message.of("engine.control_characters", count=dropped + dropped_q))
-        if not sentence.strip():
+        if not visible(sentence):
             raise ConfigError.of("engine.no_visible_characters")
         if config.weights == "pretrained":
             model, problem = self._pretrained_or_problem(config)
@@ -714,11 +720,12 @@ class Engine:
             unknown = tokenizer.unk_token or "[UNK]"
             pairs = (*zip(key_tok.ids, key_tok.tokens), *zip(query_tok.ids, query_tok.tokens))
             example = next((t for i, t in pairs if i == tokenizer.unk_id), unknown)  # [UNK:们]
-            notices.append(
-                Message.of(
-                    "engine.unknown_tokens", count=unk, model=model.name, unknown=unknown, example=example
-                )
-            )
+            values = {"count": unk, "model": model.name, "unknown": unknown, "example": example}
+            if any(t.original_length > len(t.ids) for t in (key_tok, query_tok)):  # counted in what was kept
+                read = len(key_tok.ids) + (len(query_tok.ids) if query_tok is not key_tok else 0)
+                notices.append(Message.of("engine.unknown_tokens_read", read=read, **values))
+            else:
+                notices.append(Message.of("engine.unknown_tokens", **values))
         if isinstance(model, PretrainedDecoder):
             if query.strip():
                 raise ConfigError.of("engine.decoder_query", model=model.name)

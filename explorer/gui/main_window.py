@@ -480,7 +480,10 @@ class MainWindow(QtWidgets.QMainWindow):
         if "untrained_scoring" in keys:  # the note says a trained model scores this way: one click
             scoring = dict(keys["untrained_scoring"].params)["scoring"]
             self.strip.set_action(self.tr("Show it trained"), lambda: self.show_trained_scoring(scoring))
-        elif "engine.unknown_tokens" in keys and self._multilingual_offered():
+        elif (
+            keys.keys() & {"engine.unknown_tokens", "engine.unknown_tokens_read"}
+            and self._multilingual_offered()
+        ):
             # characters the English model cannot read: one click to the model that reads them
             self.strip.set_action(
                 self.tr("Read it with the multilingual model"),

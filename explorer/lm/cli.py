@@ -17,7 +17,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from explorer.failing import Parser, check_out, fail
+from explorer.failing import Parser, check_out_folder, fail
 from explorer.lab.command import (
     EXIT_CANCELLED,
     EXIT_HELP,
@@ -68,7 +68,7 @@ def train_main(argv: list[str]) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         fail(f"--out {args.out}: it is a file; give a folder")
-    check_out(args.out)  # the folder itself may be new, not its parents
+    check_out_folder(args.out)  # the folder itself may be new, not its parents
     # explorer.lab.TrainOptions' limits, as one line here instead of its ValueError's traceback
     for name, most in (
         ("steps", 1_000_000),

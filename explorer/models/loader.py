@@ -200,6 +200,7 @@ def _require(path: Path, message: Message) -> None:
     """A file that exists, or ModelError; a dangling cache link gets its own message."""
     if path.is_file():
         return
+    reading.present(path, ModelError)  # a link that loops is said so, not "missing"
     if path.is_symlink():
         raise ModelError.of("loader.dangling_link", path=path, target=os.readlink(path))
     raise ModelError(message)

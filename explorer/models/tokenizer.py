@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from explorer.models.errors import ModelError
 from explorer.models.token_labels import Labeller, scheme_of
 from explorer.models.unigram_table import PieceTable, read_large_unigram
+from explorer.reading import file, present
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -137,8 +138,14 @@ class TextTokenizer:
         return ids, pieces, special, offsets
 
 
+UNK_SHOWN = 16  # characters of what an unknown token replaced that its label keeps
+
+
 def _unk_display(unk: str, chars: str) -> str:
-    """[UNK] → [UNK:们], <unk> → <unk:们>: the reader still sees what was lost."""
+    """[UNK] → [UNK:们], <unk> → <unk:们>: the reader still sees what was lost. A long run (a
+    120 KB word is one [UNK]) keeps its start and an ellipsis: its label was the whole paste."""
+    if len(chars) > UNK_SHOWN:
+        chars = chars[: UNK_SHOWN - 1] + "…"
     if len(unk) >= 2 and unk[0] in "[<" and unk[-1] in "]>":
         return f"{unk[:-1]}:{chars}{unk[-1]}"
     return f"{unk}:{chars}"
@@ -148,7 +155,8 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
     """tokenizer.json when present, else (BERT and DistilBERT) one built from vocab.txt."""
     settings = _tokenizer_settings(folder)
     path = folder / "tokenizer.json"
-    if path.is_file():
+    if present(path, ModelError):  # one that loops or cannot be read is said, never passed over
+        file(path, ModelError)
         from tokenizers import Tokenizer
 
         try:

@@ -17,7 +17,7 @@ import sys
 import threading
 from dataclasses import replace
 
-from explorer.failing import Parser, check_out, check_out_file, fail, goes_with
+from explorer.failing import Parser, check_out_file, check_out_folder, fail, goes_with
 from explorer.finite import NotFinite
 from explorer.lab.command import EXIT_CANCELLED, EXIT_HELP, check_learning_rate, check_seed, refuse_divergence
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError
@@ -66,7 +66,7 @@ def train_main(argv: list[str]) -> int:
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (1 is fastest here)")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     args = parser.parse_args(argv)
-    check_out(args.out)  # the folder itself may be new, not its parents
+    check_out_folder(args.out)  # the folder itself may be new, not its parents
     for name, most in TRAIN_LIMITS.items():  # a 30-digit --steps trained forever
         if not 1 <= getattr(args, name) <= most:
             fail(f"--{name.replace('_', '-')} must be from 1 to {most}, not {getattr(args, name)}")

@@ -133,6 +133,8 @@ def translate_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.window is not None and not 1 <= args.window <= MOST["window"]:
         fail(f"--window must be from 1 to {MOST['window']:,}, not {args.window}")
+    if args.checkpoint is None:
+        sequence_cli.check_shipped(args.model, args.task)
     check_out_file(args.out)
 
     from explorer.seq2seq.local_trace import translate_window

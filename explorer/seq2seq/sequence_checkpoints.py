@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 from explorer.messages import message_of
+from explorer.reading import canonical
 from explorer.resources import resource_path
 from explorer.seq2seq.checkpoints import (
     CONFIG_FILE,
@@ -59,7 +60,7 @@ def load_sequence_model(
     if checkpoint is None:
         folder, label = shipped_sequence_folder(task, model), f"shipped {task}-{model}"
     else:
-        folder = Path(checkpoint).expanduser().resolve()
+        folder = canonical(checkpoint)  # a symbolic-link loop keeps its name (resolve raised)
         label = str(folder)
     with _lock:
         key = str(folder)

@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 
-from explorer.failing import Parser, check_out, fail
+from explorer.failing import Parser, check_out, check_out_folder, fail
 from explorer.lab.command import EXIT_CANCELLED, EXIT_HELP, check_learning_rate, check_seed, refuse_divergence
 from explorer.seq2seq.length_curve import LONG as LONG_WORDS
 from explorer.seq2seq.length_curve import SHORT as SHORT_WORDS
@@ -143,6 +143,26 @@ def lr_factors_of(text: str, models: list[str]) -> tuple[tuple[str, float], ...]
     return tuple(factors)
 
 
+def shipped_tasks(model: str) -> list[str]:
+    """The tasks a shipped checkpoint of ``model`` translates (resources/seq2seq/<task>-<model>/)."""
+    from explorer.seq2seq.checkpoints import CONFIG_FILE
+    from explorer.seq2seq.sequence_checkpoints import shipped_sequence_folder
+
+    return [task for task in task_names() if (shipped_sequence_folder(task, model) / CONFIG_FILE).is_file()]
+
+
+def check_shipped(model: str, task: str) -> None:
+    """``translate`` without --checkpoint reads a shipped model: a task none was shipped for is
+    refused by name, with how to train one (it named the missing resource folder)."""
+    shipped = shipped_tasks(model)
+    if task not in shipped:
+        fail(
+            f"no {model} model is shipped for --task {task} (shipped: {', '.join(shipped) or 'none'}); "
+            f"train one with: python -m explorer train --model {model} --task {task} --steps N --out DIR, "
+            "then translate --checkpoint DIR"
+        )
+
+
 def check_model_for_task(model: str, task: str) -> None:
     if model in DATE_MODELS and task != "dates":
         fail(
@@ -206,7 +226,7 @@ def train_main(argv: list[str]) -> int:
     add_training_arguments(parser, None)
     args = parser.parse_args(argv)
     check_model_for_task(args.model, args.task)
-    check_out(args.out)
+    check_out_folder(args.out)
     check_training_arguments(args)
     if args.final_eval < 1:
         fail(f"--final-eval must be 1 or more, not {args.final_eval}")
@@ -266,6 +286,7 @@ def translate_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.checkpoint is None:
         check_model_for_task(args.model, args.task)
+        check_shipped(args.model, args.task)
     from explorer.failing import check_out_file
 
     check_out_file(args.out)
@@ -340,7 +361,7 @@ def length_curve_main(argv: list[str]) -> int:
     else:
         args.lr_factors = lr_factors_of(args.lr_factors, models)
     if args.checkpoints is not None:
-        check_out(args.checkpoints)
+        check_out_folder(args.checkpoints)
 
     from explorer.seq2seq.length_result import LengthResult, load_length_result, shipped_length_result
 

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from explorer.failing import Parser, check_out, check_out_file, fail
+from explorer.failing import Parser, check_out, check_out_file, check_out_folder, fail
 from explorer.finite import NotFinite
 from explorer.lab.command import (
     EXIT_CANCELLED,
@@ -71,7 +71,7 @@ def train_vision_main(argv: list[str]) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         fail(f"--out {args.out}: it is a file; give a folder")
-    check_out(args.out)  # the folder itself may be new, not its parents
+    check_out_folder(args.out)  # the folder itself may be new, not its parents
     name = args.name or args.model
     if not name or "/" in name or "\\" in name or name.startswith("."):
         fail(f"--name {name!r}: give a plain file name stem")
@@ -376,7 +376,7 @@ def data_curve_main(argv: list[str]) -> int:
             folder = Path(args.checkpoints)
             if folder.exists() and not folder.is_dir():
                 fail(f"--checkpoints {args.checkpoints}: it is a file; give a folder")
-            check_out(args.checkpoints)
+            check_out_folder(args.checkpoints)
 
         def report(run) -> None:
             _print(

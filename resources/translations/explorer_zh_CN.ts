@@ -1034,6 +1034,11 @@
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
+        <source>{count} of the {read} tokens read were unknown to {model} and became {unknown}, which keeps the characters it replaced ({example})</source>
+        <comment>engine.unknown_tokens_read</comment>
+        <translation>读入的 {read} 个词元中有 {count} 个不在 {model} 的词表中，变成了 {unknown}，原来的字符保留在其中（{example}）</translation>
+    </message>
+    <message>
         <source>grouped-query attention: {heads} query heads share {kv_heads} K/V heads, {group} each (query head h reads K/V head h ÷ {group}, rounded down)</source>
         <comment>engine.grouped_heads</comment>
         <translation>分组查询注意力：{heads} 个查询头共用 {kv_heads} 个 K/V 头，每组 {group} 个（查询头 h 读取第 h ÷ {group} 个 K/V 头，向下取整）</translation>
@@ -1092,6 +1097,11 @@
         <source>tokens to write: give a whole number from 1 to {limit}, not {value!r}</source>
         <comment>decoding.tokens</comment>
         <translation>要写出的词元个数：请给出 1 到 {limit} 之间的整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>nothing can be written after the text: it already fills {model}&apos;s context of {limit} tokens; give a text of at most {most} tokens</source>
+        <comment>decoding.context_full</comment>
+        <translation>文本之后无法再写：它已占满 {model} 的 {limit} 个词元的上下文；请给出最多 {most} 个词元的文本</translation>
     </message>
     <message>
         <source>position {position!r} is not in the text: positions run from 0 to {last}</source>
@@ -2117,6 +2127,21 @@
         <source>head {value!r} is not one of the trace&apos;s heads, 0 to {last}</source>
         <comment>api.head</comment>
         <translation>头 {value!r} 不是这个结果里的头（0 到 {last}）</translation>
+    </message>
+    <message>
+        <source>a picture of {dtype} numbers: give {kinds}, or floats from 0 to 1</source>
+        <comment>api.picture_dtype</comment>
+        <translation>{dtype} 数值的图片：请给 {kinds}，或 0 到 1 之间的浮点数</translation>
+    </message>
+    <message>
+        <source>a picture&apos;s floats must be from 0 to 1, not {low:.6g} to {high:.6g} (give 0 to 255 as {whole})</source>
+        <comment>api.picture_range</comment>
+        <translation>图片的浮点数值必须在 0 到 1 之间，而不是 {low:.6g} 到 {high:.6g}（0 到 255 的值请用 {whole} 给出）</translation>
+    </message>
+    <message>
+        <source>cannot write {path}: {reason}</source>
+        <comment>api.cannot_write</comment>
+        <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
         <source>{name}: {count} attention weights are not finite (NaN or infinity); a page shows finite numbers only</source>

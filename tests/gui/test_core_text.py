@@ -431,6 +431,12 @@ def _out_of_memory(*args, **kwargs):
     raise MemoryError
 
 
+def _a_folder(path: Path) -> Path:
+    """A folder where a file is to be written: every system refuses to replace it."""
+    path.mkdir(exist_ok=True)
+    return path
+
+
 def raised(call) -> Message:
     with pytest.raises(MessageError) as caught:
         call()
@@ -1176,6 +1182,10 @@ CASES = {
     "engine.unknown_tokens": Case(
         lambda env: notices(tiny_config(env, sentence="the ☃ animal")),
         "1 token(s) unknown to tiny-bert became [UNK], which keeps the characters it replaced ([UNK:☃])",
+    ),
+    "engine.unknown_tokens_read": Case(
+        lambda env: notices(tiny_config(env, sentence="the ☃ animal " * 400)),
+        " tokens read were unknown to tiny-bert and became [UNK], which keeps the characters it replaced ([UNK:☃])",
     ),
     # models/loader.py
     "loader.folder_missing": Case(
@@ -2058,6 +2068,26 @@ CASES = {
     "api.generate_seed": Case(
         lambda env: raised(lambda: explorer.vision(generate=-1)),
         "generate=-1: a picture's seed is a whole number",
+    ),
+    "api.picture_dtype": Case(
+        lambda env: raised(lambda: explorer.vision(np.full((4, 4), 3, dtype=np.int64))),
+        "a picture of int64 numbers: give uint8 (0 to 255)",
+    ),
+    "api.picture_range": Case(
+        lambda env: raised(lambda: explorer.vision(np.full((4, 4), 2.0))),
+        "a picture's floats must be from 0 to 1, not 2 to 2 (give 0 to 255 as uint8)",
+    ),
+    "api.cannot_write": Case(
+        lambda env: raised(
+            lambda: explorer.vision(generate=1, model="plain").save(_a_folder(env.tmp / "v.json"))
+        ),
+        "cannot write ",
+    ),
+    "decoding.context_full": Case(
+        lambda env: raised(
+            lambda: explorer.trace("ab" * 64, model_dir=resource_path("lm", "text"), generate=1)
+        ),
+        "it already fills text's context of 64 tokens; give a text of at most 63 tokens",
     ),
     # web/page.py and web/html.py
     "web.not_finite": Case(

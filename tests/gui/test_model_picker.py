@@ -226,11 +226,13 @@ def test_chinese_presets_switch_to_the_multilingual_model(qtbot, window):
     assert window.pipeline.panel("weights").shown[it, subject] == pytest.approx(t.weights[2, it, subject])
 
 
-def test_unknown_characters_offer_the_model_that_reads_them(qtbot, window):
+@pytest.mark.parametrize("times", [1, 40])  # 40: cut to 512 tokens, its notice counts what was read
+def test_unknown_characters_offer_the_model_that_reads_them(qtbot, window, times):
     """Chinese typed into the English model: the [UNK] notice has a button that switches to the
     multilingual model, which reads every character; on that model the button is gone."""
-    window.state.update_config(sentence="这只动物没有过马路，因为它太累了。")
-    wait_trace(qtbot, window, sentence="这只动物没有过马路，因为它太累了。")
+    sentence = "这只动物没有过马路，因为它太累了。" * times
+    window.state.update_config(sentence=sentence)
+    wait_trace(qtbot, window, sentence=sentence)
     assert window.trace.unk_count > 0 and "[UNK]" in window.notice.text()
     action = window.strip.action
     assert action.isVisible() and action.text() == "Read it with the multilingual model"
