@@ -191,6 +191,8 @@ class LMView(View):
         self._settling = False
         self.request()  # the settings changed meanwhile (or the lesson changed them): compute those
         self._show()
+        for plot in self.train_page.plots:  # made while the tab is idle, a piece a turn (34→35: 45 ms)
+            plot.build_ahead()
 
     # -- the state -------------------------------------------------------------------------------------
     def _on_lab(self, event: str, _lab) -> None:

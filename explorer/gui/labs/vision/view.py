@@ -54,7 +54,6 @@ from explorer.gui.heatmap import format_value
 from explorer.gui.i18n import translate
 from explorer.gui.lab import pacing
 from explorer.gui.lab.training import TrainingPage
-from explorer.gui.lab.warm import plotting_ready
 from explorer.gui.labs.vision import figures as vf
 from explorer.gui.labs.vision import pages
 from explorer.gui.labs.vision.figures import SquareCanvas
@@ -651,13 +650,10 @@ class VisionView(View):
 
     # -- training --------------------------------------------------------------------------------------------
     def _prepare_training(self) -> None:
-        """The training page's plots made while the tab is idle, one per turn of the event loop.
-        Made when the page first showed, their 20–50 ms each came with an early Train click."""
-        if not plotting_ready():
-            return
+        """The training page's plots made while the tab is idle, a piece per turn of the event
+        loop. Made when the page first showed, their 20–50 ms each came with an early Train click."""
         for plot in self.train_page.plots:
-            if plot.plot is None and not pacing.pending(plot, "build"):
-                pacing.later(plot, plot.ensure_plot, "build")
+            plot.build_ahead()
 
     def start_training(self) -> None:
         """Train the chosen variant from scratch (the training page's Train button)."""

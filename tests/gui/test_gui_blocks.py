@@ -1,0 +1,80 @@
+"""No block over 50 ms on the GUI thread (issue 23): a plot made ahead a piece a turn, the
+Vision training page arranged out of sight, the Language model pages drawn when in front."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.gui.lab import pacing
+from explorer.gui.lab.curves import CurvePlot, Curves, Series
+from explorer.gui.lab.warm import plotting_ready
+
+from .test_lab_parts import loss_curves, style
+
+WAIT_MS = 60_000
+
+
+def many_series() -> Curves:
+    """More series than one piece makes (ITEMS_A_PIECE)."""
+    xs = np.arange(1.0, 51.0)
+    return Curves(
+        title="Loss",
+        x_label="step",
+        series=[Series(f"s{k}", xs, np.sin(xs / (k + 1)), "#0072B2", dots=k % 2 == 0) for k in range(12)],
+        x_range=(0.0, 60.0),
+        goal=0.5,
+        marker=20.0,
+    )
+
+
+def drawn(plot: CurvePlot) -> list[tuple[list[float], list[float]]]:
+    return [
+        tuple(np.asarray(d, float).tolist() for d in line.getData())
+        for line in plot._items
+        if line.isVisible()
+    ]
+
+
+def test_a_plot_made_ahead_is_made_a_piece_a_turn_and_draws_what_one_made_at_once_draws(qtbot, monkeypatch):
+    qtbot.waitUntil(plotting_ready, timeout=WAIT_MS)
+    whole, ahead = CurvePlot(style()), CurvePlot(style())
+    for plot in (whole, ahead):
+        qtbot.addWidget(plot)
+        plot.resize(500, 300)
+        plot.set_curves(many_series(), draw=False)
+    whole.ensure_plot()
+    turns = []
+    real = CurvePlot._next_piece
+
+    def counted(self):
+        turns.append(pacing._pacer[0].timer.isActive())  # each in a turn of the pacer's own
+        real(self)
+
+    monkeypatch.setattr(CurvePlot, "_next_piece", counted)
+    ahead.build_ahead()
+    assert ahead.plot is None and not turns  # nothing made in the caller's turn
+    qtbot.waitUntil(lambda: ahead.plot is not None, timeout=WAIT_MS)
+    assert len(turns) >= 5 and not any(turns)  # the widget, its lines, the items (3 pieces), looks and data
+    assert drawn(ahead) == drawn(whole) and len(drawn(ahead)) == 12
+    assert ahead.plot.getPlotItem().viewRange() == whole.plot.getPlotItem().viewRange()
+    assert ahead.waiting.isHidden() and ahead.plot.parent() is ahead
+
+
+def test_a_plot_shown_or_exported_before_its_last_piece_is_made_then_with_its_data(qtbot):
+    qtbot.waitUntil(plotting_ready, timeout=WAIT_MS)
+    plot = CurvePlot(style())
+    qtbot.addWidget(plot)
+    plot.resize(500, 300)
+    plot.set_curves(loss_curves(), draw=False)
+    plot.build_ahead()
+    pacing._pacer[0].timer.stop()
+    pacing._pacer[0]._run()  # one piece made
+    assert plot.plot is None and plot._pieces is not None
+    plot.ensure_plot()  # an export, or the plot shown
+    assert plot.plot is not None and plot._pieces is None
+    held_out = plot._items[1].getData()
+    np.testing.assert_array_equal(held_out[0], [100.0, 300.0])
+    plot.set_curves(many_series())  # and later data replaces it, the items added
+    assert len(drawn(plot)) == 12
+    qtbot.waitUntil(lambda: not pacing.pending(plot, "build"), timeout=WAIT_MS)
+    assert plot.plot.parent() is plot and plot.layout().count() == 2  # made once, not twice
