@@ -4,12 +4,14 @@ Vision training page arranged out of sight, the Language model pages drawn when 
 from __future__ import annotations
 
 import numpy as np
+from PySide6 import QtCore, QtWidgets
 
 from explorer.gui.lab import pacing
 from explorer.gui.lab.curves import CurvePlot, Curves, Series
 from explorer.gui.lab.warm import plotting_ready
 
 from .test_lab_parts import loss_curves, style
+from .test_labs_at_a_projector import present
 
 WAIT_MS = 60_000
 
@@ -78,3 +80,68 @@ def test_a_plot_shown_or_exported_before_its_last_piece_is_made_then_with_its_da
     assert len(drawn(plot)) == 12
     qtbot.waitUntil(lambda: not pacing.pending(plot, "build"), timeout=WAIT_MS)
     assert plot.plot.parent() is plot and plot.layout().count() == 2  # made once, not twice
+
+
+class Resizes(QtCore.QObject):
+    """Counts the resize events of the widgets it watches."""
+
+    def __init__(self, widgets):
+        super().__init__()
+        self.count = 0
+        for widget in widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event):
+        if event.type() == QtCore.QEvent.Type.Resize:
+            self.count += 1
+        return False
+
+
+def settle(qtbot, window, done=lambda: True):
+    qtbot.waitUntil(lambda: done() and not window.worker.busy(), timeout=WAIT_MS)
+    qtbot.wait(50)
+    QtWidgets.QApplication.processEvents()
+
+
+def test_the_vision_training_step_re_grids_nothing_in_the_key_that_brings_it(qtbot, window):
+    """29→30 showed the page at its old size, then laid it out, then arranged it (each plot
+    resized and painted three times in the key's turn, 70 ms); 31→30 arranged it anew."""
+    from explorer.appstate.lesson import step_index
+
+    present(window)
+    view = window.view("vision")
+    window.state.set_lesson_step("vision.residual")
+    plots = view.train_page.plots
+    settle(qtbot, window, lambda: view.trace is not None and all(p.plot is not None for p in plots))
+    assert not view.train_page.isVisible() and view.train_page.focused  # arranged for the next step
+    made = [p.plot for p in plots]
+    resizes = Resizes([p.plot for p in plots])
+    window.state.step_lesson(+1)
+    assert window.state.lesson_step == step_index("vision.train")
+    settle(qtbot, window)
+    assert view.train_page.isVisible() and view.controls.isHidden()
+    assert resizes.count <= len(plots)  # one layout: each plot sized once
+    shown = [(p.plot.size(), p.curves.title) for p in plots]
+    window.state.step_lesson(+1)  # the Language model's first step: the tab goes out of sight
+    settle(qtbot, window)
+    assert window.state.tab == "lm" and view.train_page.focused and view.controls.isHidden()
+    resizes.count = 0
+    window.state.step_lesson(-1)
+    settle(qtbot, window)
+    assert window.state.tab == "vision" and view.train_page.isVisible()
+    assert resizes.count == 0  # laid out as it was: nothing re-gridded
+    assert [p.plot for p in plots] == made  # the same plots, with what they drew
+    assert [(p.plot.size(), p.curves.title) for p in plots] == shown
+    window.state.step_lesson(-1)  # the step before: the controls come back
+    settle(qtbot, window)
+    assert not view.controls.isHidden() and view.train_page.focused
+
+
+def test_the_training_page_opened_by_hand_off_a_training_step_shows_its_controls(qtbot, window):
+    present(window)
+    view = window.view("vision")
+    window.state.set_lesson_step("vision.residual")
+    settle(qtbot, window, lambda: view.trace is not None)
+    view.vision.set_page("train")  # the teacher clicks Train on a step about another page
+    settle(qtbot, window)
+    assert view.train_page.isVisible() and not view.controls.isHidden() and not view.train_page.focused
