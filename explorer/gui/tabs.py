@@ -328,6 +328,23 @@ class TabHost(QtWidgets.QTabWidget):
         self.previous_lab_action.setText(translate("Tabs", "Previous lab"))
 
 
+def lay_out_ahead(page: QtWidgets.QWidget, rect: QtCore.QRect) -> Iterator[None]:
+    """A page out of sight (a lab's page behind another) laid out now at the place it will be
+    shown at, then its graphics views painted once off screen, one a turn: shown, it is only
+    painted again (a lab's training page laid out and its plots' axes drawn anew in the key's
+    turn that showed it: 34→35)."""
+    if page.isVisible():
+        return
+    page.setGeometry(rect)
+    _resize_now([page, *page.findChildren(QtWidgets.QWidget)])  # parents first
+    yield
+    for graphics in page.findChildren(QtWidgets.QGraphicsView):
+        if page.isVisible():
+            return
+        graphics.grab()
+        yield
+
+
 def _resize_now(widgets: list[QtWidgets.QWidget]) -> None:
     """The resize events Qt keeps for widgets out of sight until they are shown, sent now (in
     order: a parent's layout sizes its children)."""

@@ -88,12 +88,14 @@ class Resizes(QtCore.QObject):
     def __init__(self, widgets):
         super().__init__()
         self.count = 0
+        self.sizes: list = []
         for widget in widgets:
             widget.installEventFilter(self)
 
     def eventFilter(self, watched, event):
         if event.type() == QtCore.QEvent.Type.Resize:
             self.count += 1
+            self.sizes.append((event.oldSize().toTuple(), event.size().toTuple()))
         return False
 
 
@@ -145,3 +147,41 @@ def test_the_training_page_opened_by_hand_off_a_training_step_shows_its_controls
     view.vision.set_page("train")  # the teacher clicks Train on a step about another page
     settle(qtbot, window)
     assert view.train_page.isVisible() and not view.controls.isHidden() and not view.train_page.focused
+
+
+def test_the_language_model_training_page_is_laid_out_before_the_key_that_shows_it(qtbot, window):
+    """34→35 laid the page out at its old size, then at its own (the plots resized and painted
+    twice in the key's turn); 36→35 again, the summary a line shorter once the heads were back on."""
+    from explorer.appstate.lesson import step_index
+
+    present(window)
+    view = window.view("lm")
+    window.state.set_lesson_step("lm.induction")
+    plots = view.train_page.plots
+
+    def ready():
+        return (
+            view.result is not None
+            and all(p.plot is not None for p in plots)
+            and not pacing.pending(view.train_page, "ahead")
+        )
+
+    settle(qtbot, window, ready)
+    assert not view.train_page.isVisible()
+    resizes = Resizes([p.plot for p in plots])
+    made = [p.plot for p in plots]
+    window.state.step_lesson(+1)
+    assert window.state.lesson_step == step_index("lm.phase_change")
+    settle(qtbot, window)
+    assert view.train_page.isVisible() and resizes.count == 0
+    window.state.step_lesson(+1)  # the heads switched off: a longer summary
+    settle(qtbot, window, lambda: view.result is not None and view.result.ablated is not None)
+    settle(qtbot, window, lambda: not pacing.pending(view.train_page, "ahead"))
+    resizes.count = 0
+    window.state.step_lesson(-1)
+    settle(qtbot, window, lambda: view.result is not None and view.result.ablated is None)
+    assert view.train_page.isVisible() and resizes.count == 0, resizes.sizes
+    assert [p.plot for p in plots] == made and all(p.plot.isVisible() for p in plots)
+    assert [p.curves.title for p in plots] == [
+        c.title for c in view.train_page.content.curves(view.lab, None, None)
+    ]

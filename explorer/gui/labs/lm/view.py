@@ -31,10 +31,12 @@ from explorer.gui.i18n import translate
 from explorer.gui.lab import pacing
 from explorer.gui.lab.stages import StagePanels, wrapping
 from explorer.gui.lab.training import TrainingPage
+from explorer.gui.lab.warm import plotting_ready
 from explorer.gui.labs.lm import heads as lh
 from explorer.gui.labs.lm.training import LMTraining, task_name
 from explorer.gui.labs.lm.writing import GeneratePage
 from explorer.gui.messages import ERROR_STYLE, error_message
+from explorer.gui.tabs import lay_out_ahead
 from explorer.gui.views.base import View, ViewContext
 from explorer.lm.train import TASKS
 
@@ -53,6 +55,7 @@ class LMView(View):
         self._wanted: LMRequest | None = None
         self._lesson: Shows | None = None  # the lesson step on screen, while it waits for a result
         self._settling = False
+        self._summary_width = -1  # the summary's width when it last kept its lines
         self._build()
         context.worker.listen(CHANNEL, self._on_result)
         unsubscribe = self.lab.subscribe(self._on_lab)
@@ -193,6 +196,26 @@ class LMView(View):
         self._show()
         for plot in self.train_page.plots:  # made while the tab is idle, a piece a turn (34→35: 45 ms)
             plot.build_ahead()
+        if not pacing.pending(self.train_page, "ahead"):
+            pacing.later(self.train_page, self._lay_out_training, "ahead")
+
+    def _lay_out_training(self) -> None:
+        """The training page behind another, once its plots are made: laid out and painted off
+        screen, a piece a turn (paced with the plots' own pieces)."""
+        page = self.train_page
+        if page.isVisible() or not self.isVisible() or not plotting_ready():
+            return
+        if any(plot.plot is None for plot in page.plots):  # their pieces still queued: after them
+            pacing.later(page, self._lay_out_training, "ahead")
+            return
+        self.layout().activate()  # a summary's new line may still wait for its layout
+        pieces = lay_out_ahead(page, self.pages.currentWidget().geometry())
+
+        def next_piece() -> None:
+            if next(pieces, "done") != "done":
+                pacing.later(page, next_piece, "ahead")
+
+        next_piece()
 
     # -- the state -------------------------------------------------------------------------------------
     def _on_lab(self, event: str, _lab) -> None:
@@ -212,6 +235,11 @@ class LMView(View):
 
     def _sync_controls(self) -> None:
         lab = self.lab
+        page = self.page_widgets[lab.page]
+        if self.isVisible() and not page.isVisible():
+            # the page comes to the front at the size it will have: shown at its old size and
+            # then laid out, the curves' plots were resized and painted twice (34→35)
+            page.setGeometry(self.pages.currentWidget().geometry())
         for widget, value in (
             (self.task, self.task.findData(lab.task)),
             (self.pages, PAGES.index(lab.page)),
@@ -302,10 +330,24 @@ class LMView(View):
         self.stages.show_panels(lh.stage_panels(result, head), marks=marks)
         self.stages.sentence.setText(self._stage_sentence(result, head))
         self.summary.setText(self._summary(result))
+        self._keep_summary_lines()
         if self.lab.page == "generate":
             self.writer.show_writing()  # the heads' scores beside their names
         if self._wanted is None and not self._settling:  # complete: nothing newer is being computed
             self.rendered.emit()
+
+    def _keep_summary_lines(self) -> None:
+        """In a lesson the summary keeps the most lines it has had at its width: a line less
+        (the heads back on, 36→35) laid out the pages below it anew, the curves' plots resized
+        and painted again."""
+        label = self.summary
+        if label.width() != self._summary_width or not self.state.lesson_visible:
+            self._summary_width = label.width()
+            label.setMinimumHeight(0)
+        if self.state.lesson_visible and label.isVisible():
+            need = label.heightForWidth(label.width())
+            if need > label.minimumHeight():
+                label.setMinimumHeight(need)
 
     def _stage_sentence(self, result: LMResult, head) -> str:
         if head in result.request.off:
