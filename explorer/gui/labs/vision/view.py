@@ -54,6 +54,7 @@ from explorer.gui.heatmap import format_value
 from explorer.gui.i18n import translate
 from explorer.gui.lab import pacing
 from explorer.gui.lab.training import TrainingPage
+from explorer.gui.lab.warm import plotting_ready
 from explorer.gui.labs.vision import figures as vf
 from explorer.gui.labs.vision import pages
 from explorer.gui.labs.vision.figures import SquareCanvas
@@ -62,6 +63,7 @@ from explorer.gui.labs.vision.picture_dialog import ask_for_picture
 from explorer.gui.labs.vision.training import VisionTraining
 from explorer.gui.labs.vision.worked import channel_html, position_html
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
+from explorer.gui.tabs import lay_out_ahead
 from explorer.gui.views.base import View, ViewContext
 from explorer.vision.models import VARIANTS
 from explorer.vision.trace import VisionTrace
@@ -415,7 +417,34 @@ class VisionView(View):
             if near is None:
                 return
             on = near
+            if not pacing.pending(self.train_page, "ahead"):
+                pacing.later(self.train_page, self._lay_out_training, "ahead")
         self.train_page.set_focus(on)
+
+    def _lay_out_training(self) -> None:
+        """The training page behind another page of the tab on show, laid out and painted off
+        screen at the place the nearest training step will show it (the room of the controls
+        it hides there added), a piece a turn: that step's key only paints it."""
+        page = self.train_page
+        if page.isVisible() or not self.isVisible() or self.vision.page == "train":
+            return
+        if any(plot.plot is None for plot in page.plots):  # their pieces still queued: after them
+            if plotting_ready():
+                pacing.later(page, self._lay_out_training, "ahead")
+            return
+        layout = self.layout()
+        layout.activate()
+        room = 0
+        if self._training_step_near() and self.state.presentation:
+            shown = [w for w in (self.controls, self.summary, self.notice) if not w.isHidden()]
+            room = sum(w.height() + layout.spacing() for w in shown)
+        pieces = lay_out_ahead(page, self.pages.currentWidget().geometry().adjusted(0, 0, 0, room))
+
+        def next_piece() -> None:
+            if next(pieces, "done") != "done":
+                pacing.later(page, next_piece, "ahead")
+
+        next_piece()
 
     def _before_training_shows(self) -> None:
         """The training page about to come to the front: arranged, the controls' room given,
