@@ -262,13 +262,14 @@ class CurvePlot(QtWidgets.QWidget):
             self._check.start()
 
     def _build_when_ready(self) -> None:
+        if self.plot is not None:  # made (ahead, or by the pieces queued at an earlier tick)
+            self._check.stop()
+            return
         if not plotting_ready() or not self.isVisible():
             return
         if time.perf_counter() - _last_built[0] < BUILD_GAP_S:
-            return  # another plot was made a moment ago: this one at a later tick
-        next(self._pieces_left(), None)  # a piece a tick: the widget holds its place meanwhile
-        if self.plot is not None:
-            self._check.stop()
+            return  # another plot was started a moment ago: this one at a later tick
+        self.build_ahead()  # a piece a turn, paced: the widget holds its place meanwhile
         _last_built[0] = time.perf_counter()
 
     def _build(self) -> None:

@@ -205,7 +205,9 @@ class LMView(View):
         page = self.train_page
         if page.isVisible() or not self.isVisible() or not plotting_ready():
             return
-        if any(plot.plot is None for plot in page.plots):  # their pieces still queued: after them
+        if any(plot.plot is None for plot in page.plots):  # after their pieces
+            for plot in page.plots:
+                plot.build_ahead()
             pacing.later(page, self._lay_out_training, "ahead")
             return
         self.layout().activate()  # a summary's new line may still wait for its layout

@@ -428,8 +428,10 @@ class VisionView(View):
         page = self.train_page
         if page.isVisible() or not self.isVisible() or self.vision.page == "train":
             return
-        if any(plot.plot is None for plot in page.plots):  # their pieces still queued: after them
+        if any(plot.plot is None for plot in page.plots):  # after their pieces
             if plotting_ready():
+                for plot in page.plots:
+                    plot.build_ahead()
                 pacing.later(page, self._lay_out_training, "ahead")
             return
         layout = self.layout()
