@@ -55,7 +55,6 @@ class LMView(View):
         self._wanted: LMRequest | None = None
         self._lesson: Shows | None = None  # the lesson step on screen, while it waits for a result
         self._settling = False
-        self._summary_width = -1  # the summary's width when it last kept its lines
         self._build()
         context.worker.listen(CHANNEL, self._on_result)
         unsubscribe = self.lab.subscribe(self._on_lab)
@@ -332,24 +331,10 @@ class LMView(View):
         self.stages.show_panels(lh.stage_panels(result, head), marks=marks)
         self.stages.sentence.setText(self._stage_sentence(result, head))
         self.summary.setText(self._summary(result))
-        self._keep_summary_lines()
         if self.lab.page == "generate":
             self.writer.show_writing()  # the heads' scores beside their names
         if self._wanted is None and not self._settling:  # complete: nothing newer is being computed
             self.rendered.emit()
-
-    def _keep_summary_lines(self) -> None:
-        """In a lesson the summary keeps the most lines it has had at its width: a line less
-        (the heads back on, 36→35) laid out the pages below it anew, the curves' plots resized
-        and painted again."""
-        label = self.summary
-        if label.width() != self._summary_width or not self.state.lesson_visible:
-            self._summary_width = label.width()
-            label.setMinimumHeight(0)
-        if self.state.lesson_visible and label.isVisible():
-            need = label.heightForWidth(label.width())
-            if need > label.minimumHeight():
-                label.setMinimumHeight(need)
 
     def _stage_sentence(self, result: LMResult, head) -> str:
         if head in result.request.off:
