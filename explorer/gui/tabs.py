@@ -201,7 +201,11 @@ class TabHost(QtWidgets.QTabWidget):
     def draw_ahead(self) -> None:
         """The window drew a new trace in the tab on show: the tabs the lesson looks ahead to
         (its last ``prepare``s), built and out of sight, draw it too, a part per later turn
-        (51→50: the key drew the whole Pipeline in its own turn, 34 ms profiled)."""
+        (51→50: the key drew the whole Pipeline in its own turn, 34 ms profiled). A view drawn
+        ahead says ``rendered`` when its drawing ends, out of sight, and the window says
+        nothing when it is then shown (nothing was drawn): what waits for the window's
+        ``rendered`` waits for a trace (the first one, a keystroke's), never for a tab shown,
+        and bench/lesson_steps.py measures the GUI thread's gaps, not that signal."""
         for name in self._ahead:
             if not self.pieces.pending(name):  # that walk draws at its end
                 self._draw_later(name)
@@ -326,6 +330,23 @@ class TabHost(QtWidgets.QTabWidget):
         )
         self.next_lab_action.setText(translate("Tabs", "Next lab"))
         self.previous_lab_action.setText(translate("Tabs", "Previous lab"))
+
+
+def lay_out_ahead(page: QtWidgets.QWidget, rect: QtCore.QRect) -> Iterator[None]:
+    """A page out of sight (a lab's page behind another) laid out now at the place it will be
+    shown at, then its graphics views painted once off screen, one a turn: shown, it is only
+    painted again (a lab's training page laid out and its plots' axes drawn anew in the key's
+    turn that showed it: 34→35)."""
+    if page.isVisible():
+        return
+    page.setGeometry(rect)
+    _resize_now([page, *page.findChildren(QtWidgets.QWidget)])  # parents first
+    yield
+    for graphics in page.findChildren(QtWidgets.QGraphicsView):
+        if page.isVisible():
+            return
+        graphics.grab()
+        yield
 
 
 def _resize_now(widgets: list[QtWidgets.QWidget]) -> None:

@@ -6,9 +6,10 @@ y range, the goal as a dashed line, the snapshot on screen as a vertical line) i
 ``CurvesPicture`` from the same data. A plot's x axis may be logarithmic (``log_x``: an
 accuracy against training-set size) with labelled ticks where the data is (``x_ticks``); a
 series may be a line, its points alone (one dot per seed), dashed (a chance level), or hollow
-markers (a live run beside the shipped ones). The plot is made when it is first on screen and
-pyqtgraph is imported (on a thread of its own, explorer.gui.lab.warm), one plot at a time:
-until then the widget holds its place; a new ``Curves`` only replaces the data of the plot's
+markers (a live run beside the shipped ones). The plot is made once pyqtgraph is imported (on
+a thread of its own, explorer.gui.lab.warm), a piece per turn of the event loop: ahead while
+its lab is idle (``build_ahead``), or when it is first on screen, one plot at a time; until
+then the widget holds its place; a new ``Curves`` only replaces the data of the plot's
 items and repaints (a few milliseconds, docs/benchmarks.md). Panning and zooming are off (the class watches a whole run); hovering
 shows each series' value at the nearest step.
 
@@ -23,19 +24,22 @@ from __future__ import annotations
 
 import html
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.gui.heatmap import Style, format_value
+from explorer.gui.lab import pacing
 from explorer.gui.lab.ticks import fitting_axis
 from explorer.gui.lab.warm import plotting_ready, warm_up_when_idle
 
 GOAL_COLOUR = "#D55E00"
 MIN_HEIGHT_PX = 170  # readable at 1024×768: a title, ticks, an axis label and a curve between
 CHECK_MS = 100
-BUILD_GAP_S = 0.1  # plots are made one at a time, this far apart: each costs the GUI thread 10–40 ms
+ITEMS_A_PIECE = 5  # the series' items made ahead in a piece (build_ahead)
+BUILD_GAP_S = 0.1  # plots are made a piece at a time (see build_ahead), this far apart
 TITLE_GAP = "&nbsp; "  # between the title and the legend's entries
 LEGEND_PAD_PX = 16  # the plot's margins beside its widest legend entry
 # the most a legend may ask for: a longer entry wraps rather than squeeze the plot's neighbours
@@ -198,6 +202,7 @@ class CurvePlot(QtWidgets.QWidget):
         self.readout = ""  # the hovered step's values, as shown
         self.title_shown = ""  # the title as drawn: cut short with "…" where the plot is narrower
         self.plot = None  # the pyqtgraph PlotWidget, once pyqtgraph is imported
+        self._pieces: Iterator[None] | None = None  # the plot's making, under way (build_ahead)
         self._items: list = []
         self._given: list[tuple | None] = []  # what each item was last given (its data and looks)
         self._thinned_for: int | None = None  # the pixel columns a thinned line was drawn for
@@ -244,8 +249,7 @@ class CurvePlot(QtWidgets.QWidget):
 
     def ensure_plot(self) -> None:
         """Make the plot now, importing pyqtgraph on this thread if it must (an export)."""
-        if self.plot is None:
-            self._build()
+        self._build()
 
     # -- building ----------------------------------------------------------------------------------
     def showEvent(self, event) -> None:
@@ -258,22 +262,48 @@ class CurvePlot(QtWidgets.QWidget):
             self._check.start()
 
     def _build_when_ready(self) -> None:
+        if self.plot is not None:  # made (ahead, or by the pieces queued at an earlier tick)
+            self._check.stop()
+            return
         if not plotting_ready() or not self.isVisible():
             return
         if time.perf_counter() - _last_built[0] < BUILD_GAP_S:
-            return  # another plot was made a moment ago: this one at a later tick
-        self._check.stop()
-        self._build()
+            return  # another plot was started a moment ago: this one at a later tick
+        self.build_ahead()  # a piece a turn, paced: the widget holds its place meanwhile
         _last_built[0] = time.perf_counter()
 
     def _build(self) -> None:
+        """Make the plot now (the pieces of it not made yet)."""
+        for _ in self._pieces_left():
+            pass
+
+    def build_ahead(self) -> None:
+        """Make the plot while the window is idle, a piece per turn of the event loop (paced
+        with the labs' other heavy draws): made whole it cost 45–50 ms, in the turn of the key
+        that first showed it (lesson step 34→35). Shown or exported before its last piece,
+        the rest is made then."""
+        if self.plot is None and plotting_ready() and not pacing.pending(self, "build"):
+            pacing.later(self, self._next_piece, "build")
+
+    def _next_piece(self) -> None:
+        if next(self._pieces_left(), "made") != "made":
+            pacing.later(self, self._next_piece, "build")
+
+    def _pieces_left(self) -> Iterator[None]:
         if self.plot is not None:
-            return
+            return iter(())
+        if self._pieces is None:
+            self._pieces = self._build_pieces()
+        return self._pieces
+
+    def _build_pieces(self) -> Iterator[None]:
+        """The widget, the series' items, then its looks and data: a piece each. ``plot`` is
+        set with the last piece (until then the widget holds its place)."""
         import pyqtgraph as pg
 
         pg.setConfigOptions(antialias=True)
-        self.plot = pg.PlotWidget(enableMenu=False, axisItems={"bottom": fitting_axis()("bottom")})
-        item = self.plot.getPlotItem()
+        plot = pg.PlotWidget(enableMenu=False, axisItems={"bottom": fitting_axis()("bottom")})
+        item = plot.getPlotItem()
         item.hideButtons()
         item.setMouseEnabled(x=False, y=False)
         item.showGrid(x=True, y=True, alpha=0.25)
@@ -281,18 +311,33 @@ class CurvePlot(QtWidgets.QWidget):
         # a range changes): a new point moves the curves only, and the axes were most of a repaint
         for axis in item.axes.values():
             axis["item"].setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        yield
         self._goal = pg.InfiniteLine(angle=0, movable=False)
         self._marker = pg.InfiniteLine(angle=90, movable=False)
         self._text = pg.TextItem(anchor=(0, 0))
         for extra in (self._goal, self._marker):
             item.addItem(extra, ignoreBounds=True)
         self._text.setParentItem(item.getViewBox())
-        self.plot.scene().sigMouseMoved.connect(self._on_mouse)
+        plot.scene().sigMouseMoved.connect(self._on_mouse)
         item.getViewBox().sigResized.connect(self._pad_y)  # the label room is in pixels
+        yield
+        for count in range(ITEMS_A_PIECE, len(self.curves.series) + ITEMS_A_PIECE, ITEMS_A_PIECE):
+            self._add_items(item, count)  # 2–3 ms each
+            yield
+        self.plot, self._pieces = plot, None
         self.waiting.hide()
-        self.layout().addWidget(self.plot)
+        self.layout().addWidget(plot)
         self._restyle()
         self._draw()
+
+    def _add_items(self, item, count: int) -> None:
+        while len(self._items) < count:
+            # no dynamic range limit: the points are finite and few, and with one every item
+            # recomputes its data on each change of the y range
+            line = item.plot()
+            line.setDynamicRangeLimit(None)
+            self._items.append(line)
+            self._given.append(None)
 
     def _restyle(self) -> None:
         import pyqtgraph as pg
@@ -328,13 +373,7 @@ class CurvePlot(QtWidgets.QWidget):
             item.setTitle(words[0], color=words[2], size=f"{px}px")
             self._free_title(item.titleLabel)
             item.setLabel("bottom", c.x_label, color=words[2], **{"font-size": f"{px}px"})
-        while len(self._items) < len(c.series):
-            # no dynamic range limit: the points are finite and few, and with one every item
-            # recomputes its data on each change of the y range
-            line = item.plot()
-            line.setDynamicRangeLimit(None)
-            self._items.append(line)
-            self._given.append(None)
+        self._add_items(item, len(c.series))
         columns = int(item.getViewBox().width())
         self._thinned_for = None
         for k, (line, s) in enumerate(zip(self._items, c.series)):

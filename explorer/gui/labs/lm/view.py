@@ -31,10 +31,12 @@ from explorer.gui.i18n import translate
 from explorer.gui.lab import pacing
 from explorer.gui.lab.stages import StagePanels, wrapping
 from explorer.gui.lab.training import TrainingPage
+from explorer.gui.lab.warm import plotting_ready
 from explorer.gui.labs.lm import heads as lh
 from explorer.gui.labs.lm.training import LMTraining, task_name
 from explorer.gui.labs.lm.writing import GeneratePage, RowsNote
 from explorer.gui.messages import ERROR_STYLE, error_message
+from explorer.gui.tabs import lay_out_ahead
 from explorer.gui.views.base import View, ViewContext
 from explorer.lm.train import TASKS
 
@@ -194,6 +196,30 @@ class LMView(View):
         self._settling = False
         self.request()  # the settings changed meanwhile (or the lesson changed them): compute those
         self._show()
+        for plot in self.train_page.plots:  # made while the tab is idle, a piece a turn (34→35: 45 ms)
+            plot.build_ahead()
+        if not pacing.pending(self.train_page, "ahead"):
+            pacing.later(self.train_page, self._lay_out_training, "ahead")
+
+    def _lay_out_training(self) -> None:
+        """The training page behind another, once its plots are made: laid out and painted off
+        screen, a piece a turn (paced with the plots' own pieces)."""
+        page = self.train_page
+        if page.isVisible() or not self.isVisible() or not plotting_ready():
+            return
+        if any(plot.plot is None for plot in page.plots):  # after their pieces
+            for plot in page.plots:
+                plot.build_ahead()
+            pacing.later(page, self._lay_out_training, "ahead")
+            return
+        self.layout().activate()  # a summary's new line may still wait for its layout
+        pieces = lay_out_ahead(page, self.pages.currentWidget().geometry())
+
+        def next_piece() -> None:
+            if next(pieces, "done") != "done":
+                pacing.later(page, next_piece, "ahead")
+
+        next_piece()
 
     # -- the state -------------------------------------------------------------------------------------
     def _on_lab(self, event: str, _lab) -> None:
@@ -213,6 +239,11 @@ class LMView(View):
 
     def _sync_controls(self) -> None:
         lab = self.lab
+        page = self.page_widgets[lab.page]
+        if self.isVisible() and not page.isVisible():
+            # the page comes to the front at the size it will have: shown at its old size and
+            # then laid out, the curves' plots were resized and painted twice (34→35)
+            page.setGeometry(self.pages.currentWidget().geometry())
         for widget, value in (
             (self.task, self.task.findData(lab.task)),
             (self.pages, PAGES.index(lab.page)),

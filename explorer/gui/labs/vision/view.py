@@ -63,6 +63,7 @@ from explorer.gui.labs.vision.picture_dialog import ask_for_picture
 from explorer.gui.labs.vision.training import VisionTraining
 from explorer.gui.labs.vision.worked import channel_html, position_html
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
+from explorer.gui.tabs import lay_out_ahead
 from explorer.gui.views.base import View, ViewContext
 from explorer.vision.models import VARIANTS
 from explorer.vision.trace import VisionTrace
@@ -92,6 +93,7 @@ class VisionView(View):
         self._wanted_compare: tuple | None = None
         self._drawn: tuple[Picture, np.ndarray] | None = None  # the drawing's pixels, for the canvas
         self._step: int | None = None  # the lesson step last applied
+        self._leaving = False  # a lesson step of another tab: this tab is going out of sight
         self._build()
         context.worker.listen(CHANNEL, self._on_result)
         context.worker.listen(COMPARE_CHANNEL, self._on_compare)
@@ -316,6 +318,8 @@ class VisionView(View):
 
     # -- the state ----------------------------------------------------------------------------------------
     def _on_vision(self, event: str, _vision) -> None:
+        if event == "page" and self.vision.page == "train" and not self.train_page.isVisible():
+            self._before_training_shows()
         self._sync_controls()
         if event in ("picture", "model", "weights"):
             if event == "picture":
@@ -339,7 +343,12 @@ class VisionView(View):
             p.show_tools(self.vision.draw_colour, self.vision.brush, self.vision.picture.background)
 
     def on_state(self, event: str) -> None:
+        if event == "tab":
+            self._leaving = False  # the tab on show is the state's now
         if event == "tab" and self.is_shown():
+            if self._step == self.state.lesson_step:  # else the step's own event comes next, and arranges
+                self._arrange_training()
+                self._show_worked()
             self.request()
         elif event == "lesson":
             self._apply_lesson()
@@ -348,6 +357,8 @@ class VisionView(View):
         """A lesson step of this tab: its page, a model that has that attention, its panels framed."""
         step = STEPS[self.state.lesson_step]
         shows = SHOWS.get(step.stage) if self.state.lesson_visible and step.tab == self.TAB else None
+        # the lesson takes the window to another tab next (the state's tab follows its step)
+        self._leaving = self.state.lesson_visible and step.tab != self.TAB and self.is_shown()
         if self.state.lesson_step != self._step:  # a new step opens as it was made: maps alone
             self._step = self.state.lesson_step
             self.worked_button.setChecked(False)
@@ -393,6 +404,88 @@ class VisionView(View):
 
     def _accent(self) -> str:
         return theme.look(self.state).theme.accent
+
+    def _arrange_training(self) -> None:
+        """The training page's curves beside the map (``set_focus``): in front, as the lesson
+        step shows it; out of sight, as the nearest lesson step that shows it will (this step,
+        the next or the previous), else as it is: re-gridded in the key's turn, its plots were
+        resized and painted twice (29→30, 31→30: 45–70 ms)."""
+        if self.vision.page == "train" and self._in_front():
+            on = self.focus("train") is not None
+        else:
+            near = self._training_step_near()
+            if near is None:
+                return
+            on = near
+            if not pacing.pending(self.train_page, "ahead"):
+                pacing.later(self.train_page, self._lay_out_training, "ahead")
+        self.train_page.set_focus(on)
+
+    def _lay_out_training(self) -> None:
+        """The training page behind another page of the tab on show, laid out and painted off
+        screen at the place the nearest training step will show it (the room of the controls
+        it hides there added), a piece a turn: that step's key only paints it."""
+        page = self.train_page
+        if page.isVisible() or not self.isVisible() or self.vision.page == "train":
+            return
+        if any(plot.plot is None for plot in page.plots):  # after their pieces
+            if plotting_ready():
+                for plot in page.plots:
+                    plot.build_ahead()
+                pacing.later(page, self._lay_out_training, "ahead")
+            return
+        layout = self.layout()
+        layout.activate()
+        room = 0
+        if self._training_step_near() and self.state.presentation:
+            shown = [w for w in (self.controls, self.summary, self.notice) if not w.isHidden()]
+            room = sum(w.height() + layout.spacing() for w in shown)
+        pieces = lay_out_ahead(page, self.pages.currentWidget().geometry().adjusted(0, 0, 0, room))
+
+        def next_piece() -> None:
+            if next(pieces, "done") != "done":
+                pacing.later(page, next_piece, "ahead")
+
+        next_piece()
+
+    def _before_training_shows(self) -> None:
+        """The training page about to come to the front: arranged, the controls' room given,
+        the tab laid out and the page given its size before it is shown (shown at its old
+        size, then laid out, then arranged, its plots were resized and painted two or three
+        times in the key's turn: 29→30, 70 ms)."""
+        self._arrange_training()
+        self._show_worked()
+        if self.isVisible():
+            self.layout().activate()
+            self.train_page.setGeometry(self.pages.currentWidget().geometry())
+
+    def _in_front(self) -> bool:
+        return self.is_shown() and not self._leaving
+
+    def _room_for_curves(self) -> bool | None:
+        """Whether the controls and the summary give their room to the training curves: with
+        the tab in front, on a projector's training step; out of sight, as the nearest lesson
+        step will show the tab (None: as they are), so the tab laid out ahead (explorer/gui/
+        tabs.py) is laid out as it will be shown (31→30 laid it out anew in the key's turn)."""
+        if self.vision.page != "train":
+            return False
+        if self._in_front():
+            return self.focus("train") is not None
+        return self._training_step_near()
+
+    def _training_step_near(self) -> bool | None:
+        """Whether the nearest lesson step that shows the training page shows it focused (None:
+        no step near shows it)."""
+        if not self.state.lesson_visible:
+            return None
+        at = self.state.lesson_step
+        for index in (at, at + 1, at - 1):
+            if not 0 <= index < len(STEPS) or STEPS[index].tab != self.TAB:
+                continue
+            shows = SHOWS.get(STEPS[index].stage)
+            if shows is not None and shows.page == "train":
+                return self.state.presentation
+        return None
 
     def _on_screen(self, page: str) -> bool:
         """The page is in front (drawn now); else it is drawn when it comes there."""
@@ -450,7 +543,7 @@ class VisionView(View):
             pacing.later(self.watched, lambda: self.watched.set_figure(figure), "map")
         else:
             self.watched.set_figure(figure)
-        self.train_page.set_focus(training_focus)
+        self._arrange_training()
         self._show_summary()
         self._show_worked()
         if self.context.current() is not None:  # else the window still says it loads its model:
@@ -501,9 +594,11 @@ class VisionView(View):
         """The worked arithmetic beside the maps; on a projector only when asked for. On a
         projector's training step the picture and model controls and the summary give their
         room to the curves (the lesson's next step brings them back)."""
-        training_focus = self.focus("train") is not None and self.vision.page == "train"
-        for widget in (self.controls, self.summary):
-            widget.setVisible(not training_focus)
+        room = self._room_for_curves()
+        if room is not None:
+            for widget in (self.controls, self.summary):
+                widget.setVisible(not room)
+        training_focus = self.controls.isHidden()
         self.notice.setVisible(bool(self.trace is not None and self.trace.notices) and not training_focus)
         offered = False
         for name, page in (("channel", self.channel_page), ("spatial", self.spatial_page)):
@@ -651,13 +746,10 @@ class VisionView(View):
 
     # -- training --------------------------------------------------------------------------------------------
     def _prepare_training(self) -> None:
-        """The training page's plots made while the tab is idle, one per turn of the event loop.
-        Made when the page first showed, their 20–50 ms each came with an early Train click."""
-        if not plotting_ready():
-            return
+        """The training page's plots made while the tab is idle, a piece per turn of the event
+        loop. Made when the page first showed, their 20–50 ms each came with an early Train click."""
         for plot in self.train_page.plots:
-            if plot.plot is None and not pacing.pending(plot, "build"):
-                pacing.later(plot, plot.ensure_plot, "build")
+            plot.build_ahead()
 
     def start_training(self) -> None:
         """Train the chosen variant from scratch (the training page's Train button)."""
