@@ -485,6 +485,19 @@ class Imports:
         sys.meta_path.remove(self)
 
 
+def test_the_training_page_names_the_model_picked_before_a_run(qtbot, vision):
+    """Trial 9: with 残差注意力 picked the page still said "Train CBAM from scratch" (and drew CBAM's
+    shipped curves dashed)."""
+    from explorer.gui.labs.vision.figures import variant_label
+
+    window, view = vision
+    tp = page(window, view, "train")
+    for variant in ("residual", "se", "cbam"):
+        view.model.setCurrentIndex(view.model.findData(variant))
+        assert view.vision.variant == variant
+        assert variant_label(variant) in tp.status.text(), (variant, tp.status.text())
+
+
 def waits_for_warm_up(run) -> bool:
     """The run's thread is inside explorer.lab.warm_up.wait_for_warm_up (its job not begun)."""
     thread = next(t for t in threading.enumerate() if t.name == f"explorer-lab-run-{run.id}")

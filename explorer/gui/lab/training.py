@@ -43,6 +43,7 @@ class TrainingContent(ABC):
 
     steps_range: tuple[int, int] = (10, 5000)
     seed_range: tuple[int, int] = (0, 999_999)
+    redraw_on: tuple[str, ...] = ()  # the lab's events that change the intro or the curves (its model)
 
     @abstractmethod
     def intro(self, lab: LabState) -> str:
@@ -169,7 +170,7 @@ class TrainingPage(QtWidgets.QWidget):
         self.seed.valueChanged.connect(lambda v: lab.set_training_plan(seed=v))
         self.scrubber.valueChanged.connect(self._on_scrub)
         self.play_button.toggled.connect(self._on_play)
-        unsubscribe = lab.subscribe(self._on_event, ("training", "weights"))
+        unsubscribe = lab.subscribe(self._on_event, ("training", "weights", *content.redraw_on))
         unsubscribe_lesson = state.subscribe(lambda *_: self._lesson_keys(), ("lesson",))
         self.destroyed.connect(lambda *_: (unsubscribe(), unsubscribe_lesson()))
         self.retranslate()
@@ -199,7 +200,7 @@ class TrainingPage(QtWidgets.QWidget):
         self.started.emit()
 
     def _on_event(self, event: str, _lab) -> None:
-        if event == "training":
+        if event == "training" or event in self.content.redraw_on:
             self.show_run()
         else:
             self._show_weights()
