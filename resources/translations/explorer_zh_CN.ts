@@ -3020,6 +3020,10 @@
         <translation>正在为第一步做准备…</translation>
     </message>
     <message>
+        <source>starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
         <source>Finished.</source>
         <translation>已完成。</translation>
     </message>

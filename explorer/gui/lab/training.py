@@ -253,7 +253,10 @@ class TrainingPage(QtWidgets.QWidget):
         measured = self.content.measure(run)
         if measured:
             parts.append(measured)
-        parts.append(translate("LabTraining", "{s:.1f} s").format(s=run.wall_s))
+        if run.step == 0 and run.running:  # the clock starts at the first step's report: no "0.0 s" meanwhile
+            parts.append(translate("LabTraining", "starting…"))
+        else:
+            parts.append(translate("LabTraining", "{s:.1f} s").format(s=run.wall_s))
         text = " · ".join(parts)
         if run.goal_step is not None:
             text += "  " + self.content.goal_reached(run)
