@@ -14,7 +14,7 @@ from explorer.appstate.lesson import STEPS
 from explorer.core.config import AttentionConfig
 from explorer.gui.labs.vision.vit_pictures import HeadBars, PatchMap, _font
 
-from .projector_check import MIN_PX
+from .projector_check import MIN_PX, font_problems
 from .test_classroom_walk import settle
 from .test_vit_tab import wait_result
 
@@ -82,6 +82,7 @@ def test_every_vit_step_reads_whole_at_the_projector(qtbot, make_window, languag
             settle(qtbot, w)
         where = (language, size, k + 1, STEPS[k].id)
         assert not scrolling(view), (where, scrolling(view))
+        assert not font_problems(w), (where, font_problems(w))
         room = view.pages.height()
         figures = shown_figures(view)
         if view.lab.settings.page == "data":
@@ -95,6 +96,8 @@ def test_every_vit_step_reads_whole_at_the_projector(qtbot, make_window, languag
                 bar = f.colour_bar()
                 assert bar is not None and bar.height() >= 0.9 * f._square().height(), where
                 assert bar.right() < f.width(), where  # beside the square, inside the figure
+                # the square itself, not only its widget (the position map shares a quarter of the page)
+                assert f._square().height() >= 0.2 * room, (where, f._square().height(), room)
                 low, high = f.scale_labels()
                 assert low and high and low != high, (where, low, high)
             if isinstance(f, HeadBars):
