@@ -312,6 +312,9 @@ def test_export_every_vit_figure_with_its_caption(qtbot, vit, tmp_path):
         assert text.replace(" ", "") in looks, text  # the tab's own words, the numbers the tab shows
     heads = svg_words(tmp_path / "vit_heads.svg")
     assert view.distance_bars.title.replace(" ", "") in heads and "h4" in heads
+    view.pages.setCurrentIndex(PAGES.index("heads"))
+    for said in (view.heads_text.text(), view.distance_bars.toolTip()):  # the page's words and numbers
+        assert said and said.replace(" ", "") in heads, said
     data = svg_words(tmp_path / "vit_data.svg")
     result = shipped_result()
     assert "1,000" in data and "10,000" in data  # the log axis' ticks
