@@ -85,8 +85,10 @@ def test_every_vit_step_reads_whole_at_the_projector(qtbot, make_window, languag
         assert not font_problems(w), (where, font_problems(w))
         room = view.pages.height()
         figures = shown_figures(view)
-        if view.lab.settings.page == "data":
+        if view.lab.settings.page == "data":  # no picture on it: its row gives the plot the height
             figures = [view.data_plot]
+            assert not view.picture_row.isVisible() and not view.summary.isVisible(), where
+            assert view.data_plot.height() >= MIN_SHARE * view.height(), (where, view.data_plot.height())
         assert figures, where
         for f in figures:
             assert f.height() >= MIN_SHARE * room, (where, type(f).__name__, f.height(), room)

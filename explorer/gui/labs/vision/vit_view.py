@@ -127,7 +127,12 @@ class ViTView(View):
             together(self.size_label, self.size),
         ):
             row.add(w)
-        layout.addLayout(row)
+        # the picture's row: hidden on the Data page, whose experiment is over every size and
+        # 2,000 pictures (beside the lesson at 1024×768 the plot needs that height)
+        self.picture_row = QtWidgets.QWidget()
+        self.picture_row.setLayout(row)
+        row.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.picture_row)
         self.summary = QtWidgets.QLabel()
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
@@ -405,6 +410,10 @@ class ViTView(View):
             w.blockSignals(False)
         # the page set from the state (a lesson step, a session) sent no currentChanged
         self._ask_default_photo(self.pages.currentIndex())
+        about_the_picture = s.page != "data"
+        self.picture_row.setVisible(about_the_picture)
+        self.summary.setVisible(about_the_picture)
+        self.notice.setVisible(about_the_picture and bool(self.notice.text()))
         rollout = s.map == "rollout"  # the rollout mixes every layer and head
         self.layer.setEnabled(not rollout)
         self.head.setEnabled(not rollout)
@@ -421,7 +430,7 @@ class ViTView(View):
         self.summary.setText(summary(result, s.size))
         said = notices(s, result)
         self.notice.setText("\n".join(said))
-        self.notice.setVisible(bool(said))
+        self.notice.setVisible(bool(said) and s.page != "data")
         if s.page == "looks":
             shown = chosen_map(s, result)
             shown.on(self.vit_map)
