@@ -223,9 +223,17 @@ class ViTState(LabState):
         if self.cnn_run is not None:
             self.cnn_run.join(timeout)
 
+    @property
+    def training(self) -> bool:
+        """While either of the pair trains: the page keeps taking the CNN's progress after the
+        ViT's run ended (it stopped polling, and the CNN's run stayed "running" at the step
+        polled last, its curve cut short)."""
+        return super().training or (self.cnn_run is not None and self.cnn_run.running)
+
     def poll(self) -> list[Update]:
         cnn = self.cnn_run
-        moved = bool(cnn is not None and cnn.take())
+        was = None if cnn is None else cnn.status
+        moved = cnn is not None and (bool(cnn.take()) or cnn.status != was)  # its end is news too
         updates = super().poll()
         if moved and not updates:
             self._emit("training")

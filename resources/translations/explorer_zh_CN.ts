@@ -3069,6 +3069,10 @@
         <translation>正在为第一步做准备…</translation>
     </message>
     <message>
+        <source>starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
         <source>Finished.</source>
         <translation>已完成。</translation>
     </message>
@@ -5727,6 +5731,34 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>CNN（CBAM）：第 3 块的空间注意力图</translation>
     </message>
     <message>
+        <source>Mean attention distance per head (px)</source>
+        <translation>每个头的平均注意力距离（像素）</translation>
+    </message>
+    <message>
+        <source>dashed: an evenly spread head, {0} px</source>
+        <translation>虚线：均匀分布的头，{0} 像素</translation>
+    </message>
+    <message>
+        <source>Self share per head (%)</source>
+        <translation>每个头的自身份额（%）</translation>
+    </message>
+    <message>
+        <source>dashed: an even spread, 1/{0} = {1} %</source>
+        <translation>虚线：均匀分布，1/{0} = {1} %</translation>
+    </message>
+    <message>
+        <source>Self share: the weight a patch keeps on itself.</source>
+        <translation>自身份额：图块留给自己的权重。</translation>
+    </message>
+    <message>
+        <source>Position cosine, neighbours/others, of the shipped ViTs by training pictures: {0}.</source>
+        <translation>随附 ViT 的位置余弦（相邻/其他），按训练图片数：{0}。</translation>
+    </message>
+    <message>
+        <source>Mean distance, layer 1/2 (px), of the shipped ViTs over 2,000 held-out pictures: {0}.</source>
+        <translation>随附 ViT 在 2,000 张留出图片上的平均距离（第 1/2 层，像素）：{0}。</translation>
+    </message>
+    <message>
         <source>CNN: no snapshot yet</source>
         <translation>CNN：还没有快照</translation>
     </message>
@@ -5759,44 +5791,12 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>目标占图片的 {0}。落在目标上的注意力份额：ViT 的注意力展开 {1}。</translation>
     </message>
     <message>
-        <source>Mean attention distance per head (pixels), this picture</source>
-        <translation>每个头的平均注意力距离（像素），本图</translation>
-    </message>
-    <message>
         <source>layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <source>dashed: an evenly spread head, {0} px (below: local, near it: global)</source>
-        <translation>虚线：均匀分布的头，{0} 像素（低于它：局部；接近它：全局）</translation>
-    </message>
-    <message>
-        <source>Self share per head: weight a patch keeps on itself</source>
-        <translation>每个头的自身份额：图块留给自己的权重</translation>
-    </message>
-    <message>
-        <source>dashed: an even spread, 1/{0}</source>
-        <translation>虚线：均匀分布，1/{0}</translation>
-    </message>
-    <message>
         <source>Position embedding of patch ({0}, {1}) against every other (cosine)</source>
         <translation>图块 ({0}, {1}) 的位置嵌入与其他每个图块的相似度（余弦）</translation>
-    </message>
-    <message>
-        <source>pictures</source>
-        <translation>图片数</translation>
-    </message>
-    <message>
-        <source>mean distance, layer 1 / layer 2 (px)</source>
-        <translation>平均距离，第 1 层 / 第 2 层（像素）</translation>
-    </message>
-    <message>
-        <source>position cosine: neighbours / others</source>
-        <translation>位置余弦：相邻 / 其他</translation>
-    </message>
-    <message>
-        <source>The shipped ViTs, over 2,000 held-out pictures:</source>
-        <translation>随附的 ViT，在 2,000 张留出图片上：</translation>
     </message>
     <message>
         <source>The shipped experiment cannot be read: {0}</source>

@@ -19,7 +19,9 @@ from explorer.appstate.lesson import STEPS, step_index
 from explorer.appstate.session import apply_session, load_session, save_session, session_of
 from explorer.appstate.vit import PAGES, ViTSettings
 from explorer.core.config import AttentionConfig
+from explorer.gui.lab import warm
 from explorer.gui.messages import ERROR_STYLE
+from explorer.lab.warm_up import warmed
 from explorer.vision.checkpoints import load_curve
 from explorer.vision.data_curve import shipped_result
 from explorer.vision.measure import mass_share
@@ -185,6 +187,29 @@ def test_the_live_pair_trains_both_models_and_the_maps_follow(qtbot, vit):
     assert "Squares: the live run" in view.caption.text()
 
 
+def test_the_clock_says_starting_until_the_first_step(qtbot, vit):
+    """Trial F18: between Train and the pair's first step (~5 s) the status line said "0.0 s"."""
+    window, view = vit
+    lab = view.lab
+    view.pages.setCurrentIndex(PAGES.index("train"))
+    view.train_size.setCurrentIndex(view.train_size.findData(100))
+    page = view.train_page
+    page.steps.setValue(10)
+    warm.warm_up_labs()  # as in a window open a while: the run starts at once, its first step later
+    run_until(warmed, 120_000)
+    qtbot.mouseClick(page.train_button, QtCore.Qt.MouseButton.LeftButton)
+    seen = []  # (step, the status line) until the first step
+    run_until(lambda: seen.append((lab.run.step, page.status.text())) or lab.run.step > 0, 120_000)
+    page.show_run()  # the first step's line
+    seen.append((lab.run.step, page.status.text()))
+    wall = lab.run.wall_s
+    lab.cancel_training()
+    before = [text for step, text in seen if step == 0 and "Step 0" in text]
+    assert before and all("0.0 s" not in t and "starting…" in t for t in before), sorted(set(seen))
+    step, after = seen[-1]
+    assert step > 0 and "starting…" not in after and f"{wall:.1f} s" in after, after
+
+
 def test_a_photo_through_the_models_and_by_its_own_patches(qtbot, vit, tmp_path, monkeypatch):
     window, view = vit
     rng = np.random.default_rng(3)
@@ -287,6 +312,9 @@ def test_export_every_vit_figure_with_its_caption(qtbot, vit, tmp_path):
         assert text.replace(" ", "") in looks, text  # the tab's own words, the numbers the tab shows
     heads = svg_words(tmp_path / "vit_heads.svg")
     assert view.distance_bars.title.replace(" ", "") in heads and "h4" in heads
+    view.pages.setCurrentIndex(PAGES.index("heads"))
+    for said in (view.heads_text.text(), view.distance_bars.toolTip()):  # the page's words and numbers
+        assert said and said.replace(" ", "") in heads, said
     data = svg_words(tmp_path / "vit_data.svg")
     result = shipped_result()
     assert "1,000" in data and "10,000" in data  # the log axis' ticks

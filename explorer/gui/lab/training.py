@@ -265,7 +265,10 @@ class TrainingPage(QtWidgets.QWidget):
         measured = self.content.measure(run)
         if measured:
             parts.append(measured)
-        parts.append(translate("LabTraining", "{s:.1f} s").format(s=run.wall_s))
+        if run.step == 0 and run.running:  # the clock starts at the first step's report: no "0.0 s" meanwhile
+            parts.append(translate("LabTraining", "starting…"))
+        else:
+            parts.append(translate("LabTraining", "{s:.1f} s").format(s=run.wall_s))
         left = run.time_left_s
         if left is not None:
             parts.append(time_left_text(left))

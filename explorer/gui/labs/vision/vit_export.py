@@ -92,7 +92,12 @@ def figures(context: ViewContext) -> dict[str, FigureSource]:
         caption = translate("ViTView", "The ViT's heads on this picture: {0}.").format(
             shown.models_words(r, s.size)
         )
-        return Captioned(figure, caption), HEADS_SIZE
+        try:  # the words beside the bars on the page, and the distances of its tooltip
+            curve = view.curve if view is not None and view.curve is not None else shipped_result()
+        except CurveError:
+            curve = None  # the figure alone: the page says why the experiment cannot be read
+        said = [shown.heads_words(curve), shown.distance_words(curve)]
+        return Captioned(figure, "\n".join([caption, *filter(None, said)])), HEADS_SIZE
 
     def data():
         curve = view.curve if view is not None and view.curve is not None else None

@@ -4,15 +4,17 @@ its export (vit_export) draw the same things from these."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from explorer.appstate.vit import ViTSettings
-from explorer.appstate.vit_jobs import ViTResult
+from explorer.appstate.vit_jobs import ViTResult, heads
 from explorer.gui.core_text import translated
 from explorer.gui.i18n import translate
 from explorer.gui.labs.vision.figures import class_label
+from explorer.vision.data_curve import CurveResult
 from explorer.vision.images import photo_caveat
 from explorer.vision.photo_attention import PhotoAttention
 from explorer.vision.vit import ViTConfig
@@ -25,6 +27,16 @@ def percent(value: float) -> str:
     return f"{100 * value:.0f}\u00a0%"  # a no-break space: a wrapped line never starts with "%"
 
 
+def weight_words(value: float) -> str:
+    """An attention weight for a colour bar's end: a share in %, a decimal under 10 %."""
+    return f"{100 * value:.1f}\u00a0%" if value < 0.1 else percent(value)
+
+
+def cosine_words(value: float) -> str:
+    """A position map's value, (cosine + 1) / 2, as the cosine it stands for."""
+    return f"{2 * value - 1:.2f}".replace("-", "\u2212")
+
+
 @dataclass(frozen=True)
 class MapShown:
     """One PatchMap's arguments: the picture, a number per patch, the framed patch, the caption."""
@@ -33,9 +45,10 @@ class MapShown:
     values: np.ndarray | None
     selected: int | None
     caption: str
+    scale: Callable[[float], str] | None = weight_words  # a value in words: the colour bar's ends
 
     def on(self, patch_map) -> None:
-        patch_map.show_map(self.image, self.values, self.selected, self.caption)
+        patch_map.show_map(self.image, self.values, self.selected, self.caption, self.scale)
 
 
 @dataclass(frozen=True)
@@ -48,10 +61,17 @@ class BarsShown:
     reference: float
     reference_label: str
     digits: int = 1
+    percent: bool = False  # labelled in % of the values
 
     def on(self, bars) -> None:
         bars.show_bars(
-            self.values, self.title, self.layer_word, self.reference, self.reference_label, digits=self.digits
+            self.values,
+            self.title,
+            self.layer_word,
+            self.reference,
+            self.reference_label,
+            digits=self.digits,
+            percent=self.percent,
         )
 
 
@@ -96,6 +116,7 @@ def cnn_map(result: ViTResult) -> MapShown:
         result.cnn.stage("spatial_map", "block3"),
         None,
         translate("ViTView", "CNN (CBAM): its spatial map, block 3"),
+        lambda v: f"{v:.2f}",  # a sigmoid's value, not a share
     )
 
 
@@ -156,24 +177,55 @@ def distance_bars(result: ViTResult) -> BarsShown:
     uniform = uniform_distance(CONFIG)
     return BarsShown(
         result.vit.arrays["mean_distance"],
-        translate("ViTView", "Mean attention distance per head (pixels), this picture"),
+        translate("ViTView", "Mean attention distance per head (px)"),
         translate("ViTView", "layer"),
         uniform,
-        translate("ViTView", "dashed: an evenly spread head, {0} px (below: local, near it: global)").format(
-            f"{uniform:.1f}"
-        ),
+        translate("ViTView", "dashed: an evenly spread head, {0} px").format(f"{uniform:.1f}"),
     )
 
 
 def self_bars(result: ViTResult) -> BarsShown:
     return BarsShown(
         result.vit.arrays["self_share"],
-        translate("ViTView", "Self share per head: weight a patch keeps on itself"),
+        translate("ViTView", "Self share per head (%)"),
         translate("ViTView", "layer"),
         1 / CONFIG.tokens,
-        translate("ViTView", "dashed: an even spread, 1/{0}").format(CONFIG.tokens),
+        translate("ViTView", "dashed: an even spread, 1/{0} = {1} %").format(
+            CONFIG.tokens, f"{100 / CONFIG.tokens:.2f}"
+        ),
         digits=2,
+        percent=True,  # "2.03" in a bar's width, where "0.0203" overran its neighbours
     )
+
+
+def heads_words(curve: CurveResult | None) -> str:
+    """What the self share is, and how alike the shipped ViTs' position embeddings of
+    neighbouring patches are per training-set size: narrow enough for a quarter of the page."""
+    said = translate("ViTView", "Self share: the weight a patch keeps on itself.")
+    if curve is None:
+        return said
+    sizes = ", ".join(
+        f"{h.size:,}: {h.position_neighbours:.2f}/{h.position_others:.2f}" for h in heads(curve)
+    )
+    return (
+        said
+        + " "
+        + translate(
+            "ViTView", "Position cosine, neighbours/others, of the shipped ViTs by training pictures: {0}."
+        ).format(sizes)
+    )
+
+
+def distance_words(curve: CurveResult | None) -> str:
+    """The shipped ViTs' mean distance per layer (the mean of its heads) by training-set size."""
+    if curve is None:
+        return ""
+    sizes = ", ".join(
+        f"{h.size:,}: " + "/".join(f"{layer.mean():.1f}" for layer in h.mean_distance) for h in heads(curve)
+    )
+    return translate(
+        "ViTView", "Mean distance, layer 1/2 (px), of the shipped ViTs over 2,000 held-out pictures: {0}."
+    ).format(sizes)
 
 
 def position_map(s: ViTSettings, result: ViTResult) -> MapShown:
@@ -186,6 +238,7 @@ def position_map(s: ViTSettings, result: ViTResult) -> MapShown:
         translate("ViTView", "Position embedding of patch ({0}, {1}) against every other (cosine)").format(
             row + 1, col + 1
         ),
+        cosine_words,
     )
 
 

@@ -23,12 +23,12 @@ from PySide6 import QtCore, QtWidgets
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.lesson_vit import SHOWS
 from explorer.appstate.vit import MAPS, MAX_SEED, PAGES, ViTState
-from explorer.appstate.vit_jobs import ViTRequest, ViTResult, compute, heads, photo, request_of
+from explorer.appstate.vit_jobs import ViTRequest, ViTResult, compute, photo, request_of
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout, together
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import CurvePlot
-from explorer.gui.lab.training import TrainingPage, scrolled
+from explorer.gui.lab.training import TrainingPage
 from explorer.gui.labs.vision.pages import picture_error
 from explorer.gui.labs.vision.picture_dialog import ask_for_picture
 from explorer.gui.labs.vision.vit_curve import data_caption, data_curves, live_accuracies
@@ -37,6 +37,8 @@ from explorer.gui.labs.vision.vit_shown import (
     chosen_map,
     cnn_map,
     distance_bars,
+    distance_words,
+    heads_words,
     notices,
     photo_map,
     photo_words,
@@ -125,9 +127,12 @@ class ViTView(View):
             together(self.size_label, self.size),
         ):
             row.add(w)
-        for w in (self.map, self.layer, self.head):
-            row.add(w)
-        layout.addLayout(row)
+        # the picture's row: hidden on the Data page, whose experiment is over every size and
+        # 2,000 pictures (beside the lesson at 1024×768 the plot needs that height)
+        self.picture_row = QtWidgets.QWidget()
+        self.picture_row.setLayout(row)
+        row.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.picture_row)
         self.summary = QtWidgets.QLabel()
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
@@ -142,6 +147,10 @@ class ViTView(View):
         # looks: the ViT's map and the CNN's side by side, the shares under them
         looks = QtWidgets.QWidget()
         lv = QtWidgets.QVBoxLayout(looks)
+        chooser = FlowLayout()  # the map's choices on its own page: the other pages get the row's height
+        for w in (self.map, self.layer, self.head):
+            chooser.add(w)
+        lv.addLayout(chooser)
         maps = QtWidgets.QHBoxLayout()
         self.vit_map, self.cnn_map = PatchMap(), PatchMap()
         maps.addWidget(self.vit_map)
@@ -150,26 +159,29 @@ class ViTView(View):
         self.shares = QtWidgets.QLabel()
         self.shares.setWordWrap(True)
         lv.addWidget(self.shares)
-        # heads: distances, self shares, the position embeddings
+        # heads, 2×2: the distances over the self shares (their layers and heads aligned), the
+        # position embeddings over the shipped experiment's numbers; no scrolling at a projector
         heads_page = QtWidgets.QWidget()
-        hv = QtWidgets.QVBoxLayout(heads_page)  # one column: the bars get the page's width
+        hv = QtWidgets.QGridLayout(heads_page)
         self.distance_bars, self.self_bars = HeadBars(), HeadBars()
         self.position_map = PatchMap()
-        self.position_map.setMaximumWidth(320)
-        hv.addWidget(self.distance_bars)
-        hv.addWidget(self.self_bars)
-        under = QtWidgets.QHBoxLayout()
-        under.addWidget(self.position_map, 1)
         self.heads_text = QtWidgets.QLabel()
         self.heads_text.setWordWrap(True)
         self.heads_text.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        under.addWidget(self.heads_text, 1)
-        hv.addLayout(under)
+        self.heads_text.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
+        hv.addWidget(self.distance_bars, 0, 0)
+        hv.addWidget(self.self_bars, 1, 0)
+        hv.addWidget(self.position_map, 0, 1)
+        hv.addWidget(self.heads_text, 1, 1)
+        hv.setColumnStretch(0, 7)  # a label in a bar's pitch beside the lesson at 1024×768
+        hv.setColumnStretch(1, 3)
+        hv.setRowStretch(0, 1)
+        hv.setRowStretch(1, 1)
         # data: the shipped experiment
         data = QtWidgets.QWidget()
         dv = QtWidgets.QVBoxLayout(data)
         self.data_plot = CurvePlot(self.context.style())
-        self.data_plot.setMinimumHeight(300)
+        self.data_plot.setMinimumHeight(160)  # beside the lesson at 1024×768 the caption needs the rest
         dv.addWidget(self.data_plot, 1)
         self.caption = QtWidgets.QLabel()
         self.caption.setWordWrap(True)
@@ -207,8 +219,8 @@ class ViTView(View):
 
         self.page_widgets = {
             "looks": looks,
-            "heads": scrolled(heads_page),  # the bars and the table scroll when the room is short
-            "data": scrolled(data),
+            "heads": heads_page,  # a projector shows every page whole: none scrolls
+            "data": data,
             "train": train,
             "photo": photo_page,
         }
@@ -398,6 +410,10 @@ class ViTView(View):
             w.blockSignals(False)
         # the page set from the state (a lesson step, a session) sent no currentChanged
         self._ask_default_photo(self.pages.currentIndex())
+        about_the_picture = s.page != "data"
+        self.picture_row.setVisible(about_the_picture)
+        self.summary.setVisible(about_the_picture)
+        self.notice.setVisible(about_the_picture and bool(self.notice.text()))
         rollout = s.map == "rollout"  # the rollout mixes every layer and head
         self.layer.setEnabled(not rollout)
         self.head.setEnabled(not rollout)
@@ -414,7 +430,7 @@ class ViTView(View):
         self.summary.setText(summary(result, s.size))
         said = notices(s, result)
         self.notice.setText("\n".join(said))
-        self.notice.setVisible(bool(said))
+        self.notice.setVisible(bool(said) and s.page != "data")
         if s.page == "looks":
             shown = chosen_map(s, result)
             shown.on(self.vit_map)
@@ -433,30 +449,9 @@ class ViTView(View):
         distance_bars(self.result).on(self.distance_bars)
         self_bars(self.result).on(self.self_bars)
         position_map(self.lab.settings, self.result).on(self.position_map)
-        if self.heads_text.text():
-            return  # the shipped experiment's table: the same for every picture
-        rows = []
-        if self.curve is not None:
-            for h in heads(self.curve):
-                distances = " / ".join(", ".join(f"{d:.1f}" for d in layer) for layer in h.mean_distance)
-                rows.append(
-                    f"<tr><td>{h.size:,}</td><td>{distances}</td>"
-                    f"<td>{h.position_neighbours:.2f} / {h.position_others:.2f}</td></tr>"
-                )
-        table = (
-            "<table cellspacing=6><tr><th>"
-            + translate("ViTView", "pictures")
-            + "</th><th>"
-            + translate("ViTView", "mean distance, layer 1 / layer 2 (px)")
-            + "</th><th>"
-            + translate("ViTView", "position cosine: neighbours / others")
-            + "</th></tr>"
-            + "".join(rows)
-            + "</table>"
-        )
-        self.heads_text.setText(
-            translate("ViTView", "The shipped ViTs, over 2,000 held-out pictures:") + table
-        )
+        if not self.heads_text.text():  # the shipped experiment's numbers: the same for every picture
+            self.heads_text.setText(heads_words(self.curve))
+            self.distance_bars.setToolTip(distance_words(self.curve))
 
     def _show_curve(self) -> None:
         if self.lab.settings.page != "data":
