@@ -51,3 +51,22 @@ def test_step_17s_worked_arithmetic_is_readable_and_the_lab_keeps_its_map(
     state.step_lesson(1)  # the next step's words come to the front, not hidden behind the arithmetic
     qtbot.waitUntil(lambda: lesson.isVisible() and not lesson.visibleRegion().isEmpty(), timeout=WAIT_MS)
     assert lesson.height() >= MIN_TEXT_PX if present else lesson.isVisible()
+
+
+def test_leaving_presentation_mode_gives_the_lesson_band_and_the_arithmetic_each_a_place(qtbot, make_window):
+    window = make_window(size=(1024, 768))
+    window.state.show_lesson(True)  # the band before, so it comes back after
+    window.classroom.set_presentation(True, fullscreen=False)
+    window.state.set_lesson_step(step_of("alignment_scores"))
+    window.docks.action(Dock.WORKED).trigger()
+    worked, lesson = window.docks.widget(Dock.WORKED), window.docks.widget(Dock.LESSON)
+    qtbot.waitUntil(lambda: worked in window.tabifiedDockWidgets(lesson), timeout=WAIT_MS)
+    window.classroom.set_presentation(False)
+    window.resize(1024, 768)
+    panel = window.docks.content(Dock.WORKED)
+    qtbot.waitUntil(
+        lambda: panel.isVisible() and panel.view.viewport().height() >= MIN_TEXT_PX, timeout=WAIT_MS
+    )
+    qtbot.waitUntil(lambda: worked.width() <= 0.3 * window.width(), timeout=WAIT_MS)  # narrow beside the band
+    assert lesson.isVisible() and not lesson.visibleRegion().isEmpty()
+    assert worked not in window.tabifiedDockWidgets(lesson)
