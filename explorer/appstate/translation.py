@@ -55,6 +55,7 @@ VIEWS = ("heatmap", "lines")
 KINDS = ("cross", "decoder_self", "encoder_self")  # the Transformer's attentions; GRU: cross only
 WEIGHTS = ("shipped", "trained")
 DEFAULT_SOURCE = "9 mai 2018"
+LEARN_STEP = "translation.learn"  # the lesson step that trains (explorer/appstate/lesson_translation.py)
 MAX_TEXT = 1000  # what a session may hold; the models read MAX_SOURCE_CHARS and say so
 DEFAULT_STEPS = {"bahdanau": 300, "luong": 300, "transformer": 600}  # each reaches ≥ 95 % (benchmarks)
 STEPS_RANGE = (10, 5000)
@@ -212,6 +213,7 @@ class TranslationState(LabState):
     def __init__(self, settings: TranslationSettings | None = None):
         super().__init__()
         self.settings = settings or TranslationSettings()
+        self._lesson_left: tuple[int, int | None] | None = None  # (run id, snapshot) a lesson step put away
 
     def __eq__(self, other: object) -> bool:
         """Equal when they show the same: settings, weights, snapshot and the very same run."""
@@ -254,8 +256,23 @@ class TranslationState(LabState):
         )
 
     def arrive_at_step(self, step_id: str) -> None:
-        """Every step of the track explains the lesson's date being written."""
+        """Every step of the track explains the lesson's date being written; the steps before
+        "Watch it learn" explain the shipped model, so they show its weights, and that step
+        gives the class's run back (the snapshot it showed) when the lesson took it away."""
         self.set_source(DEFAULT_SOURCE)
+        if step_id == LEARN_STEP:
+            self._give_run_back()
+        elif self.weights == "trained" and self.run is not None:
+            self._lesson_left = (self.run.id, self.snapshot)
+            self.use_shipped()
+
+    def _give_run_back(self) -> None:
+        left, self._lesson_left = self._lesson_left, None
+        run = self.run
+        if left is None or run is None or run.id != left[0] or not self.run_fits(run.spec):
+            return  # another run, or the model changed since: the weights chosen since stay
+        if self.weights == "shipped":
+            self.use_trained(left[1])
 
     # -- what is translated -----------------------------------------------------------------------------
     def set_source(self, text: str) -> bool:
@@ -358,7 +375,7 @@ class TranslationState(LabState):
     def apply(self, settings: TranslationSettings) -> None:
         """A session's settings (the weights go back to the shipped checkpoint)."""
         old, self.settings = self.settings, settings
-        self.weights, self.snapshot = "shipped", None
+        self.weights, self.snapshot, self._lesson_left = "shipped", None, None
         self._emit("request", "weights", "stage", "view", "training")
         if old.cell != settings.cell:
             self._emit("selection")

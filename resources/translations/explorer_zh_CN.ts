@@ -5300,6 +5300,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>没有对齐分数。</translation>
     </message>
     <message>
+        <source>Weights: your run, step {step} of {steps} — not the shipped model.</source>
+        <translation>权重：你的训练，第 {step} 步（共 {steps} 步）——不是自带的模型。</translation>
+    </message>
+    <message>
         <source>The answer below is still the one for “{text}”.</source>
         <translation>下面的答案仍是“{text}”的答案。</translation>
     </message>

@@ -179,3 +179,25 @@ def test_sessions_keep_the_settings_and_refuse_bad_ones():
     data["translation"] = {"model": "gpt"}
     with pytest.raises(SessionError, match="model"):
         session_from_dict(data)
+
+
+def test_lesson_steps_before_learning_show_the_shipped_model_and_learning_gives_the_run_back():
+    """Trial 9: the lesson's words on its steps before "Watch it learn" describe the shipped
+    model; a run (scrubbed to a snapshot) gives way there and comes back on its own step."""
+    t = TranslationState()
+    t.set_training_plan(steps=30, seed=0)
+    run = run_to_end(t.start_training())
+    t.poll()
+    t.use_trained(1)
+    t.arrive_at_step("translation.soft_hard")
+    assert t.weights == "shipped" and t.request().weights == "shipped"
+    t.arrive_at_step("translation.context")
+    assert t.weights == "shipped"
+    t.arrive_at_step("translation.learn")
+    assert (t.weights, t.snapshot, t.run) == ("trained", 1, run)
+    t.arrive_at_step("translation.query")
+    t.use_trained()  # the teacher picks the run on a step by hand: it stays until the next step
+    assert t.weights == "trained"
+    t.set_model("luong")  # another model since: the run's weights do not come back on "learn"
+    t.arrive_at_step("translation.learn")
+    assert t.weights == "shipped" and t.settings.model == "luong"

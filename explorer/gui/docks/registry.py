@@ -17,6 +17,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.gui.i18n import translate
 
 Area = QtCore.Qt.DockWidgetArea
+NARROW_PX = 1280  # below this width the worked arithmetic beside the lesson band opens narrow
+WORKED_SHARE = 0.2  # of the window's width (its panel's minimum, 220 px, at 1024)
 
 
 class Dock(str, enum.Enum):
@@ -70,13 +72,15 @@ class DockHost:
                 dock.setFeatures(QtWidgets.QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
             window.addDockWidget(spec.area, dock)
             dock.setVisible(False)
-            dock.visibilityChanged.connect(lambda on, d=spec.dock: on and self.content(d))
+            dock.visibilityChanged.connect(lambda on, d=spec.dock: on and self._shown(d))
             self._docks[spec.dock] = dock
             if spec.shortcut:
                 action = dock.toggleViewAction()
                 action.setShortcut(QtGui.QKeySequence(spec.shortcut))
                 window.addAction(action)  # the key works while the menu bar is hidden
                 self._actions[spec.dock] = action
+        unsubscribe = context.state.subscribe(self._on_state, ("lesson", "presentation"))
+        window.destroyed.connect(lambda *_: unsubscribe())
         self.retranslate()
 
     def widget(self, dock: Dock) -> QtWidgets.QDockWidget:
@@ -101,6 +105,40 @@ class DockHost:
             self._content[dock] = widget
             self._docks[dock].setWidget(widget)
         return widget
+
+    # -- the worked arithmetic beside the lesson -----------------------------------------------------
+    def _shown(self, dock: Dock) -> None:
+        self.content(dock)
+        if dock == Dock.WORKED:  # once the window has laid the dock out (the lesson may move first)
+            QtCore.QTimer.singleShot(0, self.window, self.fit_worked)
+
+    def _on_state(self, event: str, state) -> None:
+        if event == "lesson" and self._beside_lesson():
+            self._docks[Dock.LESSON].raise_()  # a new step: its words in front, the arithmetic a tab away
+        elif event == "presentation" and not self._docks[Dock.WORKED].isHidden():
+            QtCore.QTimer.singleShot(0, self.window, self.fit_worked)
+
+    def _beside_lesson(self) -> bool:
+        """The worked arithmetic is a tab of the lesson's column (see fit_worked)."""
+        worked, lesson = self._docks[Dock.WORKED], self._docks[Dock.LESSON]
+        return not worked.isHidden() and worked in self.window.tabifiedDockWidgets(lesson)
+
+    def fit_worked(self) -> None:
+        """Room for the worked arithmetic beside the lesson (trial 9, step 17 at 1024×768): in the
+        lesson's column (presentation mode) it is a tab of its own, the column's whole height
+        (stacked under the lesson it got a 60 px strip); beside the lesson band on a small
+        window it opens narrow (WORKED_SHARE of the width), so the lab keeps its figures
+        side by side instead of one squeezed above the other."""
+        w, worked, lesson = self.window, self._docks[Dock.WORKED], self._docks[Dock.LESSON]
+        if worked.isHidden() or lesson.isHidden():
+            return
+        if w.dockWidgetArea(lesson) == w.dockWidgetArea(worked):  # the lesson's column
+            if worked not in w.tabifiedDockWidgets(lesson):
+                w.tabifyDockWidget(lesson, worked)
+            worked.raise_()
+        elif w.width() < NARROW_PX:
+            w.resizeDocks([worked], [max(worked.minimumSizeHint().width(), int(WORKED_SHARE * w.width()))],
+                          QtCore.Qt.Orientation.Horizontal)  # fmt: skip
 
     def set_visible(self, dock: Dock, on: bool) -> None:
         if on:

@@ -303,7 +303,7 @@ class TranslationView(View):
         if self.trace is None:
             return
         head, misses = score_report(self.trace)
-        said = notices(self.trace, self.tstate.settings.source)
+        said = [*self._weights_said(), *notices(self.trace, self.tstate.settings.source)]
         self.notice_text = "  •  ".join(said)
         shown_head = head
         if self.trace.alignment_score is None and said and self.state.presentation:
@@ -323,6 +323,19 @@ class TranslationView(View):
             " ".join([head, misses_text(misses) if misses else "", self.notice_text]).strip()
         )
         self._fit_score(now)
+
+    def _weights_said(self) -> list[str]:
+        """A run's weights, not the shipped model's, are the answer's: say so first beside it
+        (the lesson's words and a class take the answer for the shipped model's)."""
+        req, run = self.trace_request, self.tstate.run
+        if req is None or req.weights != "trained":
+            return []
+        steps = run.options.steps if run is not None and run.id == req.run else req.step
+        return [
+            translate(
+                "Translation", "Weights: your run, step {step} of {steps} — not the shipped model."
+            ).format(step=req.step, steps=steps)
+        ]
 
     def _fit_score(self, now: bool = False) -> None:
         """As tall as the score and its notices, at most SCORE_LINES lines (then it scrolls).
