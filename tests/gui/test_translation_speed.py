@@ -42,7 +42,7 @@ def fitted_height(view) -> int:
 
 def test_typing_keeps_the_pages_size_and_the_score_box_fits_after(qtbot, tab):  # noqa: F811
     window, view = tab
-    window.resize(1600, 900)  # the bench's window: the score box two lines or three
+    window.resize(1280, 900)  # as wide as the bench's tab beside the settings column: two lines or three
     window.state.translation.set_model("transformer")
     view.pages.setCurrentIndex(TRAIN_PAGE)
     type_into(qtbot, view, LONG)
