@@ -114,7 +114,7 @@ def test_colour_bar_uses_the_cells_table_and_levels(qtbot):
         assert np.abs(bar - np.array(cell)).max() <= 12  # the legend: the same table and levels
 
 
-def test_masked_cells_are_hatched_and_values_printed(qtbot):
+def test_masked_cells_are_hatched_and_values_printed_on_the_visible_ones(qtbot):
     data = weights(6)
     hidden = ~np.tril(np.ones((6, 6), bool))
     panel = MatrixPanel(data, TOKENS[:6], TOKENS[:6], kind="weights", hidden=hidden, role="qk")
@@ -136,6 +136,12 @@ def test_masked_cells_are_hatched_and_values_printed(qtbot):
         slice(int(centre.x()) - 12, int(centre.x()) + 12),
     )
     assert not np.array_equal(before[around], after[around])  # digits drawn on the visible cell
+    hidden_cell = canvas.cell_centre(0, 0, 4)
+    around = (
+        slice(int(hidden_cell.y()) - 5, int(hidden_cell.y()) + 5),
+        slice(int(hidden_cell.x()) - 12, int(hidden_cell.x()) + 12),
+    )
+    assert np.array_equal(before[around], after[around])  # a masked cell stays hatched: no "0" on it
     assert cell_value_text(0.0712, unit=True) == ".07" and cell_value_text(-0.25) == "-0.25"
 
 

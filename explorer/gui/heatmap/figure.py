@@ -1056,15 +1056,29 @@ def _paint_values_in(
         values = np.asarray(p.data[r0 : r0 + rows, c0 : c0 + cols])
         indices = colour_indices(values, p.levels)
     dark = p.colours.dark[indices]
+    shown = ~_masked_cells(p, box, rows, cols, r0, c0)  # a masked cell is hatched, its 0 not printed
     white, black = QtGui.QColor(255, 255, 255), QtGui.QColor(0, 0, 0)
     for on_dark, pen in ((True, white), (False, black)):
         painter.setPen(pen)
-        for r, c in zip(*np.nonzero(dark == on_dark)):
+        for r, c in zip(*np.nonzero((dark == on_dark) & shown)):
             text = cell_value_text(float(values[r, c]), unit)
             w = font.width(text)
             x = plot.left() + (c + 0.5) * cw - w / 2
             y = plot.top() + (r + 0.5) * ch - font.line / 2 + font.ascent
             painter.drawText(QtCore.QPointF(x, y), text)
+
+
+def _masked_cells(p: MatrixPanel, box: PanelBox, rows: int, cols: int, r0: int, c0: int) -> np.ndarray:
+    """The cells of the values painted that the mask hides (trial 9: a causal mask's upper
+    triangle printed "0" in every hatched cell)."""
+    mask = None
+    if p.visible is not None and np.shape(p.visible) == p.data.shape:
+        mask = ~np.asarray(p.visible, dtype=bool)
+    elif p.hidden is not None and np.shape(p.hidden) == p.data.shape:
+        mask = np.asarray(p.hidden, dtype=bool)
+    if mask is None:
+        return np.zeros((rows, cols), dtype=bool)
+    return mask if box.region is None else mask[r0 : r0 + rows, c0 : c0 + cols]
 
 
 def _bar_image(cmap: ColourMap) -> QtGui.QImage:
