@@ -16,6 +16,7 @@ Bad input exits with status 2 and one ``error: ...`` line (explorer.failing.fail
 from __future__ import annotations
 
 from explorer.failing import Parser, check_out_file, fail
+from explorer.finite import NotFinite
 from explorer.seq2seq import sequence_cli
 from explorer.seq2seq.local_attention import LOCAL_MODELS, WINDOW_MODELS, WindowedTranslator
 from explorer.seq2seq.sequence_cli import MOST, say, task_names
@@ -141,7 +142,7 @@ def translate_main(argv: list[str]) -> int:
 
     try:
         trace = translate_window(args.source, args.task, args.model, args.checkpoint, args.window)
-    except LabError as exc:
+    except (LabError, NotFinite) as exc:  # finite weights whose numbers overflow
         fail(str(exc))
     try:
         trace.save(args.out)

@@ -22,6 +22,7 @@ import threading
 import time
 
 from explorer.failing import Parser, check_out, check_out_folder, fail
+from explorer.finite import NotFinite
 from explorer.lab.command import EXIT_CANCELLED, EXIT_HELP, check_learning_rate, check_seed, refuse_divergence
 from explorer.seq2seq.length_curve import LONG as LONG_WORDS
 from explorer.seq2seq.length_curve import SHORT as SHORT_WORDS
@@ -294,7 +295,7 @@ def translate_main(argv: list[str]) -> int:
 
     try:
         trace = translate_sequence(args.source, args.task, args.model, args.checkpoint)
-    except LabError as exc:
+    except (LabError, NotFinite) as exc:  # finite weights whose numbers overflow
         fail(str(exc))
     try:
         trace.save(args.out)

@@ -1,0 +1,41 @@
+"""Refusals an engineer trial found as tracebacks (exit 1): each must be exit 2, one line, no file."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import torch
+from safetensors.torch import load_file, save_file
+
+from explorer.resources import resource_path
+from tests.commands import refused
+
+
+def huge_checkpoint(tmp_path: Path, name: str, factor: float = 1e30) -> Path:
+    """A shipped sequence checkpoint with every matrix ×``factor``: finite weights whose forward pass overflows."""
+    folder = tmp_path / name
+    shutil.copytree(resource_path("seq2seq", name), folder)
+    weights = load_file(str(folder / "model.safetensors"))
+    for key, tensor in weights.items():
+        if tensor.dtype == torch.float32 and tensor.dim() >= 2:
+            weights[key] = tensor * factor
+    assert all(torch.isfinite(w).all() for w in weights.values() if w.is_floating_point())
+    save_file(weights, str(folder / "model.safetensors"))
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("name", "source"),
+    [
+        ("copy-twice-local-p", "a b c"),
+        ("copy-twice-global", "a b c"),
+        ("compound-fr-attention", "Jane visits Africa"),
+    ],
+)
+def test_a_sequence_checkpoint_whose_numbers_overflow_exits_2_in_one_line(run, tmp_path, name, source):
+    folder = huge_checkpoint(tmp_path, name)
+    out = tmp_path / "o.json"
+    line = refused(run("translate", "--source", source, "--checkpoint", str(folder), "--out", str(out)))
+    assert "overflowed" in line and not out.exists() and not list(tmp_path.glob("o.json*"))
