@@ -315,6 +315,7 @@ def _windows(path: Path, raw: Raw, model_type: str, layers: int) -> tuple[int | 
         return (None,) * layers
     if not _whole(window) or window <= 0:
         raise ModelError.of("decoders.window", path=path, key="sliding_window", value=_short(window))
+    check_size(path, "sliding_window", window)  # 1e30 overflows torch's mask arithmetic
     if not isinstance(types, list) or len(types) != layers:
         raise ModelError.of("decoders.window", path=path, key="layer_types", value=_short(types))
     return tuple(window if kind == "sliding_attention" else None for kind in types)
