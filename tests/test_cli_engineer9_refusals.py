@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+import errno
 import shutil
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from safetensors.torch import load_file, save_file
 
 from explorer.resources import resource_path
 from tests.commands import refused
+from tests.models import tiny
 
 
 def huge_checkpoint(tmp_path: Path, name: str, factor: float = 1e30) -> Path:
@@ -39,3 +42,25 @@ def test_a_sequence_checkpoint_whose_numbers_overflow_exits_2_in_one_line(run, t
     out = tmp_path / "o.json"
     line = refused(run("translate", "--source", source, "--checkpoint", str(folder), "--out", str(out)))
     assert "overflowed" in line and not out.exists() and not list(tmp_path.glob("o.json*"))
+
+
+def deny_reading(monkeypatch, denied: Path) -> None:
+    """Opening ``denied`` fails as for a file of mode 000 (root, who runs the tests, reads every file)."""
+    real = builtins.open
+
+    def guarded(file, *args, **kwargs):
+        if isinstance(file, (str, Path)) and Path(file) == denied:
+            raise PermissionError(errno.EACCES, "Permission denied", str(file))
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", guarded)
+
+
+@pytest.mark.parametrize("name", ["model.safetensors", "tokenizer.json"])
+def test_an_unreadable_model_file_says_permission_denied(run, tmp_path, monkeypatch, name):
+    folder = tiny.build(tmp_path / "m")
+    deny_reading(monkeypatch, folder / name)
+    out = tmp_path / "t.json"
+    line = refused(run("trace", "--model-dir", str(folder), "--sentence", "the animal", "--out", str(out)))
+    assert name in line and "cannot be read (permission denied)" in line, line
+    assert "Errno" not in line and "No such file" not in line and not out.exists()

@@ -175,6 +175,7 @@ def read_weights(folder: Path) -> tuple[Path, dict[str, Any], list[str], list[Pa
 def _read_safetensors(file: Path) -> dict[str, Any]:
     from safetensors import SafetensorError, safe_open
 
+    reading.file(file, ModelError)  # safetensors reports a permission denied as "No such file"
     try:
         with safe_open(str(file), framework="pt") as f:
             return {name: f.get_tensor(name) for name in f.keys()}  # not a dict

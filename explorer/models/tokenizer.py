@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from explorer import reading
 from explorer.models.errors import ModelError
 from explorer.models.token_labels import Labeller, scheme_of
 from explorer.models.unigram_table import PieceTable, read_large_unigram
@@ -159,6 +160,7 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
         file(path, ModelError)
         from tokenizers import Tokenizer
 
+        reading.file(path, ModelError)  # a permission denied in words, not "[Errno 13] …"
         try:
             # a large Unigram (multilingual-e5) without holding the interpreter lock for a second
             table = read_large_unigram(path)
@@ -189,6 +191,7 @@ def build_wordpiece(vocab_path: Path, settings: dict[str, Any]) -> tuple[Tokeniz
     """
     from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
+    reading.file(vocab_path, ModelError)
     try:
         vocab = models.WordPiece.read_file(str(vocab_path))
     except Exception as exc:
