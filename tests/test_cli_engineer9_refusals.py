@@ -64,3 +64,38 @@ def test_an_unreadable_model_file_says_permission_denied(run, tmp_path, monkeypa
     line = refused(run("trace", "--model-dir", str(folder), "--sentence", "the animal", "--out", str(out)))
     assert name in line and "cannot be read (permission denied)" in line, line
     assert "Errno" not in line and "No such file" not in line and not out.exists()
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # json's parser raises RecursionError
+LONG_INT = '{"kind": ' + "9" * 5000 + "}"  # json's int() raises ValueError (more than 4,300 digits)
+
+
+@pytest.mark.parametrize("text", [DEEP, LONG_INT], ids=["deep", "long-int"])
+def test_json_that_python_cannot_parse_is_refused_as_invalid_json(run, tmp_path, text):
+    model = tiny.build(tmp_path / "m")
+    (model / "config.json").write_text(text, encoding="utf-8")
+    translator = tmp_path / "ck"
+    shutil.copytree(resource_path("seq2seq", "bahdanau-additive"), translator)
+    (translator / "config.json").write_text(text, encoding="utf-8")
+    vision = tmp_path / "cbam"
+    shutil.copy(resource_path("vision", "cbam.safetensors"), vision.with_suffix(".safetensors"))
+    vision.with_suffix(".json").write_text(text, encoding="utf-8")
+    out = tmp_path / "o.json"
+    commands = [
+        ("trace", "--model-dir", str(model), "--sentence", "the animal", "--out", str(out)),
+        ("translate", "--source", "9 May 2018", "--checkpoint", str(translator), "--out", str(out)),
+        ("vision", "--generate", "3", "--checkpoint", str(vision), "--out", str(out)),
+    ]
+    for command in commands:
+        line = refused(run(*command))
+        assert "nested too deeply" in line or "4,300 digits" in line, line
+        assert not out.exists()
+
+
+def test_the_api_refuses_such_a_config_as_an_explorer_error(tmp_path):
+    import explorer
+
+    model = tiny.build(tmp_path / "m")
+    (model / "config.json").write_text(DEEP, encoding="utf-8")
+    with pytest.raises(explorer.ExplorerError, match="nested too deeply"):
+        explorer.trace("the animal", model_dir=str(model))

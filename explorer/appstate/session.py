@@ -16,7 +16,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from explorer import reading
+from explorer import json_text, reading
 from explorer.appstate import labs as lab_registry
 from explorer.appstate.board import DEFAULT_BOARD
 from explorer.appstate.decoding import DecodingOptions
@@ -175,7 +175,7 @@ def load_session(path: str | Path) -> Session:
     if not raw.strip():
         raise SessionError.of("session.empty", name=path.name)
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json_text.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SessionError.of("session.not_json", name=path.name, detail=str(exc)) from None
     return session_from_dict(data, path.name)

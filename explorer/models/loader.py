@@ -10,7 +10,6 @@ checked against every tensor (``checks.py``).
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from typing import Any
 
 import torch
 
-from explorer import reading
+from explorer import json_text, reading
 from explorer.messages import Message
 from explorer.models.bert import BertConfig, BertEncoder
 from explorer.models.checks import check_tensors, check_vocabulary
@@ -186,7 +185,7 @@ def _read_safetensors(file: Path) -> dict[str, Any]:
 
 def _shards(index: Path) -> list[Path]:
     try:
-        weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
+        weight_map = json_text.loads(index.read_text(encoding="utf-8"))["weight_map"]
         names = sorted(set(weight_map.values()))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         raise ModelError.of("loader.index_corrupt", index=index) from None

@@ -7,12 +7,11 @@ Whatever the family, the tokenizer's own unknown token is counted (``[UNK]`` for
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from explorer import reading
+from explorer import json_text, reading
 from explorer.models.errors import ModelError
 from explorer.models.token_labels import Labeller, scheme_of
 from explorer.models.unigram_table import PieceTable, read_large_unigram
@@ -232,7 +231,7 @@ def _tokenizer_settings(folder: Path) -> dict[str, Any]:
     settings: dict[str, Any] = {}
     for name in ("special_tokens_map.json", "tokenizer_config.json"):
         try:
-            data = json.loads((folder / name).read_text(encoding="utf-8"))
+            data = json_text.loads((folder / name).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         if isinstance(data, dict):
@@ -280,7 +279,7 @@ def _labeller(tok: Tokenizer | PieceTable, scheme: str | None = None) -> Labelle
 
 def _json(path: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_text.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

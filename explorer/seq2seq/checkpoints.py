@@ -14,7 +14,7 @@ import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save
 
-from explorer import reading
+from explorer import json_text, reading
 from explorer.atomic import atomic_write
 from explorer.finite import first_non_finite, strict_json
 from explorer.messages import message_of
@@ -62,7 +62,7 @@ def read_config(folder: str | Path, kind: str = CHECKPOINT_KIND) -> dict:
     if not reading.present(path, CheckpointError):
         raise CheckpointError.of("seq2seq.no_checkpoint", folder=str(folder), file=CONFIG_FILE)
     try:
-        config = json.loads(reading.read_bytes(path, CheckpointError).decode("utf-8"))
+        config = json_text.loads(reading.read_bytes(path, CheckpointError).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CheckpointError.of("seq2seq.config_not_json", path=str(path), detail=str(exc)) from None
     if not isinstance(config, dict) or config.get("kind") != kind:

@@ -14,6 +14,7 @@ import platform
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from explorer import json_text
 from explorer.atomic import atomic_write
 from explorer.resources import resource_path
 from explorer.seq2seq.length_curve import BIN_WIDTH, EVAL_SEED, LONG, SHORT, LengthCurve
@@ -124,7 +125,7 @@ class LengthResult:
 def load_length_result(path: str | Path) -> LengthResult:
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_text.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise LengthResultError.of(
             "seq2seq.length_file", path=str(path), detail=exc.strerror or str(exc)

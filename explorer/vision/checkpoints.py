@@ -17,7 +17,7 @@ from pathlib import Path
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save
 
-from explorer import reading
+from explorer import json_text, reading
 from explorer.atomic import atomic_write
 from explorer.finite import first_non_finite, strict_json
 from explorer.messages import Message, MessageError
@@ -58,7 +58,7 @@ def read_info(stem: str | Path) -> dict:
     if not reading.present(json_path, CheckpointError):  # unreadable or a loop: said so
         raise CheckpointError.of("vision.checkpoint_missing", path=str(json_path))
     try:
-        info = json.loads(reading.read_text(json_path, CheckpointError))
+        info = json_text.loads(reading.read_text(json_path, CheckpointError))
     except json.JSONDecodeError as exc:
         raise CheckpointError.of("vision.checkpoint_not_json", path=str(json_path), detail=str(exc)) from None
     if not isinstance(info, dict) or not isinstance(info.get("config"), dict):

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from explorer import json_text
 from explorer.atomic import atomic_write
 from explorer.lab import TrainOptions
 from explorer.messages import Message
@@ -287,7 +288,7 @@ class CurveError(ValueError):
 
 def read_result(path: str | Path) -> CurveResult:
     try:
-        return CurveResult.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+        return CurveResult.from_dict(json_text.loads(Path(path).read_text(encoding="utf-8")))
     except FileNotFoundError:
         raise CurveError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
@@ -304,7 +305,7 @@ def result_of_checkpoints(folder: str | Path) -> CurveResult:
         if path.name.endswith(".history.json"):  # a run's curves beside its record (gui/lab/shipped)
             continue
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json_text.loads(path.read_text(encoding="utf-8"))
             runs.append(CurveRun(**{k: v for k, v in data.items() if k in fields}))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError) as exc:
             raise CurveError(f"{path}: not a data-curve checkpoint ({exc})") from None
