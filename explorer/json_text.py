@@ -24,10 +24,15 @@ class UnparsableJSON(json.JSONDecodeError):
         return self.msg
 
 
-def loads(text: str | bytes) -> Any:
-    """``json.loads``, with its own failures turned into UnparsableJSON (a JSONDecodeError)."""
+def loads(text: str | bytes, allow_nan: bool = True) -> Any:
+    """``json.loads``, with its own failures turned into UnparsableJSON (a JSONDecodeError);
+    ``allow_nan=False`` refuses the bare NaN and Infinity that strict JSON has no word for."""
+
+    def refuse(constant: str) -> Any:
+        raise UnparsableJSON(f"a bare {constant}, which strict JSON does not allow", _doc(text))
+
     try:
-        return json.loads(text)
+        return json.loads(text) if allow_nan else json.loads(text, parse_constant=refuse)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise
     except RecursionError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import errno
+import json
 import shutil
 from pathlib import Path
 
@@ -99,3 +100,45 @@ def test_the_api_refuses_such_a_config_as_an_explorer_error(tmp_path):
     (model / "config.json").write_text(DEEP, encoding="utf-8")
     with pytest.raises(explorer.ExplorerError, match="nested too deeply"):
         explorer.trace("the animal", model_dir=str(model))
+
+
+def length_result_with(tmp_path: Path, change) -> Path:
+    """The shipped length-curve result with ``change(data)`` applied, written as Python's json writes it."""
+    data = json.loads(resource_path("seq2seq", "length-curve-compound-fr.json").read_text(encoding="utf-8"))
+    change(data)
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps(data), encoding="utf-8")  # a NaN as a bare NaN
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".json", ".png"])
+def test_length_curve_refuses_a_result_with_nan_in_its_metadata(run, tmp_path, suffix):
+    def nan_metadata(data):
+        data["options"]["lr"] = float("nan")
+        data["cpu_seconds"]["attention"] = float("nan")
+
+    source = length_result_with(tmp_path, nan_metadata)
+    out = tmp_path / f"o{suffix}"
+    refused(run("length-curve", "--from", str(source), "--out", str(out)), "NaN")
+    assert not out.exists()
+
+
+def test_length_curve_says_what_is_wrong_with_a_curve_without_pythons_repr(run, tmp_path):
+    def share_above_one(data):
+        data["evaluations"][-1]["curves"]["attention"]["word_accuracy"][0] = 1.5
+
+    source = length_result_with(tmp_path, share_above_one)
+    out = tmp_path / "o.json"
+    line = refused(run("length-curve", "--from", str(source), "--out", str(out)), "a share outside 0 … 1")
+    assert "ValueError" not in line and "('" not in line and not out.exists()
+
+
+def test_a_length_result_holding_a_nan_is_never_written(tmp_path):
+    from explorer.finite import NotFinite
+    from explorer.seq2seq.length_result import load_length_result
+
+    result = load_length_result(resource_path("seq2seq", "length-curve-compound-fr.json"))
+    result.cpu_seconds["attention"] = float("nan")
+    with pytest.raises(NotFinite):
+        result.save(tmp_path / "r.json")
+    assert not list(tmp_path.iterdir())

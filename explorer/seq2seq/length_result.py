@@ -16,6 +16,7 @@ from pathlib import Path
 
 from explorer import json_text
 from explorer.atomic import atomic_write
+from explorer.finite import strict_json
 from explorer.resources import resource_path
 from explorer.seq2seq.length_curve import BIN_WIDTH, EVAL_SEED, LONG, SHORT, LengthCurve
 from explorer.seq2seq.spec import LabError
@@ -119,13 +120,16 @@ class LengthResult:
         return cls(**{k: data[k] for k in names}, evaluations=evaluations)
 
     def save(self, path: str | Path) -> None:
-        atomic_write(Path(path), lambda f: json.dump(self.to_dict(), f, ensure_ascii=False, indent=1), "w")
+        text = strict_json(
+            self.to_dict(), Path(path).name, ensure_ascii=False, indent=1
+        )  # NotFinite: nothing written
+        atomic_write(Path(path), lambda f: f.write(text), "w")
 
 
 def load_length_result(path: str | Path) -> LengthResult:
     path = Path(path)
     try:
-        data = json_text.loads(path.read_text(encoding="utf-8"))
+        data = json_text.loads(path.read_text(encoding="utf-8"), allow_nan=False)  # written again
     except OSError as exc:
         raise LengthResultError.of(
             "seq2seq.length_file", path=str(path), detail=exc.strerror or str(exc)
@@ -139,7 +143,14 @@ def load_length_result(path: str | Path) -> LengthResult:
     try:
         return LengthResult.from_dict(data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise LengthResultError.of("seq2seq.length_file", path=str(path), detail=repr(exc)) from None
+        raise LengthResultError.of("seq2seq.length_file", path=str(path), detail=_detail(exc)) from None
+
+
+def _detail(exc: Exception) -> str:
+    """What is wrong, in the words of the check that failed (never Python's repr)."""
+    if isinstance(exc, KeyError):
+        return f"no {exc.args[0]!r} in it" if exc.args else "a field is missing"
+    return str(exc) or type(exc).__name__
 
 
 def _kind(data) -> object:

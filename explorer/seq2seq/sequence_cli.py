@@ -429,6 +429,8 @@ def _write(result, out: str) -> None:
             save_length_png(result, out)
         else:
             result.save(out)
+    except NotFinite as exc:  # a NaN in the result: refused, nothing written
+        fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror or exc}")
 
