@@ -54,6 +54,7 @@ def convert(source: Path) -> Path:
 
     source = Path(source)
     tensors = read_bin(source)
+    _refuse_non_finite(source, tensors)  # before writing: a damaged copy would stay in the data folder
     target = conversion_target(source)
     partial = target.with_name(target.name + ".partial")
     try:
@@ -69,6 +70,17 @@ def convert(source: Path) -> Path:
         reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
         raise ModelError.of("convert_bin.cannot_write", target=target, reason=reason) from None
     return target
+
+
+def _refuse_non_finite(source: Path, tensors: dict[str, Any]) -> None:
+    """ModelError naming the user's .bin and its first tensor holding a NaN or an infinity."""
+    from explorer.models.checks import non_finite  # checks imports the families, which import much
+
+    for name in sorted(tensors):
+        tensor = tensors[name]
+        bad = non_finite(tensor) if tensor.is_floating_point() else 0
+        if bad:
+            raise ModelError.of("checks.non_finite", weights=source, tensor=name, count=bad)
 
 
 def read_bin(source: Path) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from explorer.cli import main
 from explorer.models.convert_bin import BIN_NAME, convert, read_bin
 from explorer.models.errors import ModelError, NeedsConversion
 from explorer.models.loader import load_model
+from tests.commands import refused
 from tests.models import tiny
 
 
@@ -154,3 +155,23 @@ def test_an_unwritable_data_folder_leaves_nothing_behind(bin_folder, tmp_path, m
     with pytest.raises(ModelError, match="cannot write .*EXPLORER_DATA_DIR"):
         convert(bin_folder / BIN_NAME)
     assert blocker.read_text(encoding="utf-8") == "not a folder"
+
+
+def test_a_bin_with_a_nan_is_refused_naming_it_and_nothing_is_converted(bin_folder, data_dir, run):
+    weights = torch.load(bin_folder / BIN_NAME, weights_only=True)
+    name = sorted(k for k, v in weights.items() if v.is_floating_point() and v.dim() == 2)[0]
+    weights[name].view(-1)[3] = float("nan")
+    torch.save(weights, bin_folder / BIN_NAME)
+    out = bin_folder.parent / "o.json"
+    command = (
+        "trace",
+        "--model-dir",
+        str(bin_folder),
+        "--sentence",
+        "the animal",
+        "--convert-weights",
+        "--out",
+        str(out),
+    )
+    refused(run(*command), str(bin_folder / BIN_NAME), name, "NaN")
+    assert files_under(data_dir) == [] and not out.exists()
