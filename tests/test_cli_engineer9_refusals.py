@@ -142,3 +142,29 @@ def test_a_length_result_holding_a_nan_is_never_written(tmp_path):
     with pytest.raises(NotFinite):
         result.save(tmp_path / "r.json")
     assert not list(tmp_path.iterdir())
+
+
+def loop_of_links(path: Path) -> None:
+    """``path`` → ``x1`` → ``path``: a loop, not a missing file."""
+    path.unlink()
+    (path.parent / "x1").symlink_to(path.name)
+    path.symlink_to("x1")
+
+
+def folder_of_the_name(path: Path) -> None:
+    path.unlink()
+    path.mkdir()
+
+
+@pytest.mark.parametrize("name", ["config.json", "model.safetensors"])
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [(loop_of_links, "loops through symbolic links"), (folder_of_the_name, "it is a folder, not a file")],
+)
+def test_a_model_file_that_is_a_loop_or_a_folder_is_named_as_such(run, tmp_path, name, damage, reason):
+    folder = tiny.build(tmp_path / "m")
+    damage(folder / name)
+    out = tmp_path / "t.json"
+    line = refused(run("trace", "--model-dir", str(folder), "--sentence", "the animal", "--out", str(out)))
+    assert str(folder / name) in line and reason in line, line
+    assert "missing" not in line and "lacks" not in line and "has no weights" not in line and not out.exists()

@@ -155,8 +155,10 @@ def read_weights(folder: Path) -> tuple[Path, dict[str, Any], list[str], list[Pa
     if _present(folder / SAFETENSORS):
         files = [folder / SAFETENSORS]
     elif _present(folder / SHARD_INDEX):
+        _require(folder / SHARD_INDEX, Message.of("loader.file_missing", file=folder / SHARD_INDEX))
         files, named = _shards(folder / SHARD_INDEX), folder / SHARD_INDEX
     elif _present(folder / BIN_NAME):
+        _require(folder / BIN_NAME, Message.of("loader.file_missing", file=folder / BIN_NAME))
         converted = converted_weights(folder / BIN_NAME)
         if converted is None:
             raise needs_conversion(folder, folder / BIN_NAME)
@@ -193,13 +195,17 @@ def _shards(index: Path) -> list[Path]:
 
 
 def _present(path: Path) -> bool:
-    return path.is_file() or path.is_symlink()
+    """Something of that name: _require then says what is wrong with it when not a file."""
+    return path.is_file() or path.is_symlink() or path.is_dir()
 
 
 def _require(path: Path, message: Message) -> None:
-    """A file that exists, or ModelError; a dangling cache link gets its own message."""
+    """A file that exists, or ModelError; a dangling cache link, a loop of links and a folder
+    of the file's name each get their own message (not "missing")."""
     if path.is_file():
         return
+    if path.is_dir():
+        raise reading.failure(path, Message.of("reading.not_file"), ModelError)
     reading.present(path, ModelError)  # a link that loops is said so, not "missing"
     if path.is_symlink():
         raise ModelError.of("loader.dangling_link", path=path, target=os.readlink(path))
