@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from explorer.models import decoder_messages  # noqa: F401 (registers its messages)
 from explorer.models.bert import ACTIVATIONS
 from explorer.models.errors import ModelError
 from explorer.models.rope import DEFAULT_THETA, ROPE_KINDS, RopeSpec
@@ -212,11 +213,12 @@ def _llama_kind(path: Path, raw: Raw, model_type: str) -> DecoderConfig:
 
 def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str, ...]]:
     """rope_parameters (transformers 5) or rope_theta + rope_scaling (earlier files)."""
-    params = raw.get("rope_parameters")
-    if params is None:
-        params = raw.get("rope_scaling")
-    if params is not None and not isinstance(params, dict):
-        raise ModelError.of("decoders.rope_not_object", path=path, value=_short(params))
+    key = "rope_parameters" if raw.get("rope_parameters") is not None else "rope_scaling"
+    params = raw.get(key)
+    if params is not None and not isinstance(params, dict):  # named as the file spells it
+        if key == "rope_scaling":
+            raise ModelError.of("decoders.rope_not_object", path=path, value=_short(params))
+        raise ModelError.of("decoders.rope_key_not_object", path=path, key=key, value=_short(params))
     params = dict(params or {})  # Raw
     if set(params) & set(raw.get("layer_types") or ()):
         raise ModelError.of("decoders.rope_per_layer", path=path)
@@ -266,10 +268,11 @@ def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str
         spec = RopeSpec(kind=kind, theta=float(theta), factor=float(factor), original_max_positions=original)
     if kind == "llama3":
         low, high = number("low_freq_factor", None, 0.0), number("high_freq_factor", None, 0.0)
-        if not high > low > 0:
+        if not high > low > 0:  # each a valid number: their order is what is wrong
             raise ModelError.of(
-                "decoders.rope_value", path=path, kind=kind, key="high_freq_factor", value=_short(high)
-            )
+                "decoders.rope_frequency_order", path=path, kind=kind, high_key="high_freq_factor",
+                high=_short(high), low_key="low_freq_factor", low=_short(low),
+            )  # fmt: skip
         spec = RopeSpec(**{**vars(spec), "low_freq_factor": low, "high_freq_factor": high})
     if kind == "yarn":
         attention = params.get("attention_factor")

@@ -2333,6 +2333,16 @@
         <comment>appstate.lab_vit_cnn</comment>
         <translation>视觉 Transformer 的 CNN</translation>
     </message>
+    <message>
+        <source>{path}: {key} is {value}, not an object; use the config.json that came with the model</source>
+        <comment>decoders.rope_key_not_object</comment>
+        <translation>{path}：{key} 的值是 {value}，不是一个对象；请使用模型自带的 config.json</translation>
+    </message>
+    <message>
+        <source>{path}: the {kind} rotary scaling needs {high_key} ({high}) above {low_key} ({low}), and {low_key} above 0; use the config.json that came with the model</source>
+        <comment>decoders.rope_frequency_order</comment>
+        <translation>{path}：旋转缩放方式 {kind} 需要 {high_key}（{high}）大于 {low_key}（{low}），且 {low_key} 大于 0；请使用模型自带的 config.json</translation>
+    </message>
 </context>
 <context>
     <name>DecodingControls</name>

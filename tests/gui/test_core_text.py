@@ -1550,6 +1550,21 @@ CASES = {
     "decoders.rope_not_object": Case(
         lambda env: llama_refused(env, rope_scaling="linear"), "rope_scaling is 'linear', not an object"
     ),
+    "decoders.rope_key_not_object": Case(
+        lambda env: llama_refused(env, rope_parameters=[1, 2]), "rope_parameters is [1, 2], not an object"
+    ),
+    "decoders.rope_frequency_order": Case(
+        lambda env: llama_refused(
+            env,
+            rope_scaling={
+                "rope_type": "llama3",
+                "factor": 8.0,
+                "low_freq_factor": 4.0,
+                "high_freq_factor": 4.0,
+            },
+        ),
+        "needs high_freq_factor (4.0) above low_freq_factor (4.0)",
+    ),
     "decoders.rope_per_layer": Case(
         lambda env: llama_refused(
             env,
