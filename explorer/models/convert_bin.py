@@ -99,8 +99,7 @@ def read_bin(source: Path) -> dict[str, Any]:
             raise ModelError.of("convert_bin.refused_reference", source=source, name=found.group(1)) from None
         raise ModelError.of("convert_bin.refused_content", source=source) from None
     except (RuntimeError, EOFError, ValueError, OSError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelError.of("convert_bin.corrupt", source=source, detail=first[:160]) from None
+        raise ModelError.of("convert_bin.corrupt", source=source, detail=_first_sentence(exc)) from None
     if not isinstance(loaded, dict) or not loaded:
         raise ModelError.of("convert_bin.no_table", source=source)
     out, seen = {}, set()
@@ -113,6 +112,14 @@ def read_bin(source: Path) -> dict[str, Any]:
         out[name] = value.clone() if where in seen else value
         seen.add(where)
     return out
+
+
+def _first_sentence(exc: Exception, most: int = 160) -> str:
+    """torch's first sentence ("PytorchStreamReader failed … central directory"), never one
+    cut mid-word: its advice that follows is a paragraph."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    text = text.split(". ")[0].rstrip(".")
+    return text if len(text) <= most else text[: most - 1].rsplit(" ", 1)[0] + "…"
 
 
 def _stamp(source: Path) -> dict[str, Any]:

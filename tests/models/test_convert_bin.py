@@ -134,8 +134,9 @@ def test_non_tensor_entries_corrupt_files_and_shared_tensors(tmp_path):
         read_bin(path)
     torch.save({"weight": torch.ones(3)}, path)
     path.write_bytes(path.read_bytes()[:200])
-    with pytest.raises(ModelError, match="truncated or corrupt"):
+    with pytest.raises(ModelError, match="truncated or corrupt") as info:
         read_bin(path)
+    assert "central directory); download it again" in str(info.value)  # torch's first sentence, whole
     # Tied weights share memory; safetensors wants each on its own, and gets it.
     tied = torch.randn(4, 3)
     torch.save({"a": tied, "b": tied, "c": tied[1:]}, path)
