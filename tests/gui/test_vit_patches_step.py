@@ -47,3 +47,13 @@ def test_patches_step_shows_the_patches_as_tokens(qtbot, make_window, language):
     assert not scrolling(view)
     assert patches_image != patch_image
     view.lab.stop_training()
+
+
+def test_the_maps_come_back_when_the_lesson_closes_on_the_patches_step(qtbot, make_window):
+    w = presenting(qtbot, make_window, "en", (1024, 768))
+    view, _ = shown_at(qtbot, w, PATCHES)
+    assert view.tokens_view.isVisible()
+    w.state.show_lesson(False)  # the lab explored by hand: its own maps and choosers
+    settle(qtbot, w)
+    assert view.vit_map.isVisible() and view.map.isVisible() and not view.tokens_view.isVisible()
+    view.lab.stop_training()

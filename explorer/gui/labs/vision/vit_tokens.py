@@ -127,9 +127,12 @@ class PatchTokens(QtWidgets.QWidget):
         metrics = QtGui.QFontMetrics(p.font())
         for r, text in self.row_labels():
             y = pixel_box.top() + (r + 0.5) * pitch
+            y_text = min(
+                max(y, pixel_box.top() + metrics.height() / 2), pixel_box.bottom() - metrics.height() / 2
+            )
             box = QtCore.QRectF(
                 square.right() + 4,
-                y - metrics.height() / 2,
+                y_text - metrics.height() / 2,
                 pixel_box.left() - square.right() - 8,
                 metrics.height(),
             )
