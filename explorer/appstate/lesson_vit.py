@@ -18,6 +18,7 @@ from explorer.words import QT_TRANSLATE_NOOP
 class Shows:
     page: str  # a page of explorer.appstate.vit.PAGES
     map: str | None = None  # a map of explorer.appstate.vit.MAPS (None: as it is)
+    tokens: bool = False  # the patch grid and the tokens z₀ in place of the maps (step "Patches as tokens")
 
 
 VIT_STEPS: tuple[Step, ...] = (
@@ -108,7 +109,7 @@ VIT_STEPS: tuple[Step, ...] = (
 )
 
 SHOWS: dict[str, Shows] = {
-    "vit_patches": Shows("looks", "patch"),
+    "vit_patches": Shows("looks", "patch", tokens=True),
     "vit_patch": Shows("looks", "patch"),
     "vit_rollout": Shows("looks", "rollout"),
     "vit_heads": Shows("heads"),

@@ -5737,6 +5737,18 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>ViT：注意力展开，CLS 词元穿过两层</translation>
     </message>
     <message>
+        <source>The picture cut into {0} patches of {1}×{1} pixels. Each row is one token: a patch&apos;s {2} pixels ({3} numbers) in a line, projected to {4} numbers (E·p + P). Row n is patch n; CLS on top.</source>
+        <translation>图片切成 {0} 个 {1}×{1} 像素的图块。每一行是一个词元：一个图块的 {2} 个像素（{3} 个数）排成一行，投影成 {4} 个数（E·p + P）。第 n 行就是图块 n；CLS 在最上面。</translation>
+    </message>
+    <message>
+        <source>Patches 1–{0}</source>
+        <translation>图块 1–{0}</translation>
+    </message>
+    <message>
+        <source>z₀: pixels → token</source>
+        <translation>z₀：像素 → 词元</translation>
+    </message>
+    <message>
         <source>ViT: attention rollout</source>
         <translation>ViT：注意力展开</translation>
     </message>

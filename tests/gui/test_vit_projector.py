@@ -13,6 +13,7 @@ from PySide6 import QtGui, QtWidgets
 from explorer.appstate.lesson import STEPS
 from explorer.core.config import AttentionConfig
 from explorer.gui.labs.vision.vit_pictures import HeadBars, PatchMap, _font
+from explorer.gui.labs.vision.vit_tokens import PatchTokens
 
 from .projector_check import MIN_PX, font_problems
 from .test_classroom_walk import settle
@@ -62,7 +63,7 @@ def overlapping_labels(bars: HeadBars) -> list[str]:
 
 def shown_figures(view):
     page = view.pages.currentWidget()
-    return [w for kind in (PatchMap, HeadBars) for w in page.findChildren(kind) if w.isVisible()]
+    return [w for kind in (PatchMap, HeadBars, PatchTokens) for w in page.findChildren(kind) if w.isVisible()]
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (1920, 1080)])
@@ -92,7 +93,7 @@ def test_every_vit_step_reads_whole_at_the_projector(qtbot, make_window, languag
         assert figures, where
         for f in figures:
             assert f.height() >= MIN_SHARE * room, (where, type(f).__name__, f.height(), room)
-            if isinstance(f, (PatchMap, HeadBars)):
+            if isinstance(f, (PatchMap, HeadBars, PatchTokens)):
                 assert f.text_px() >= MIN_PX, (where, type(f).__name__, f.text_px())
             if isinstance(f, PatchMap) and f.values is not None:
                 bar = f.colour_bar()

@@ -102,6 +102,34 @@ def chosen_map(s: ViTSettings, result: ViTResult) -> MapShown:
     return MapShown(result.pixels, t.arrays["rollout_cls"], None, caption)
 
 
+@dataclass(frozen=True)
+class TokensShown:
+    """PatchTokens' arguments: the picture, the encoder's input z₀ [1 + patches, d], the words."""
+
+    image: np.ndarray
+    tokens: np.ndarray
+    caption: str
+    headers: tuple[str, str]
+
+    def on(self, view) -> None:
+        view.show_tokens(self.image, self.tokens, CONFIG.patch, self.caption, self.headers)
+
+
+def shown_tokens(result: ViTResult) -> TokensShown:
+    """The lesson's "Patches as tokens": the picture cut into its grid, and z₀ row by row."""
+    p, n, d = CONFIG.patch, CONFIG.grid**2, CONFIG.width
+    caption = translate(
+        "ViTView",
+        "The picture cut into {0} patches of {1}×{1} pixels. Each row is one token: a patch's {2} "
+        "pixels ({3} numbers) in a line, projected to {4} numbers (E·p + P). Row n is patch n; CLS on top.",
+    ).format(n, p, p * p, 3 * p * p, d)
+    headers = (
+        translate("ViTView", "Patches 1–{0}").format(n),
+        translate("ViTView", "z₀: pixels → token"),
+    )
+    return TokensShown(result.pixels, result.vit.arrays["tokens"], caption, headers)
+
+
 def rollout_map(result: ViTResult) -> MapShown:
     return MapShown(
         result.pixels, result.vit.arrays["rollout_cls"], None, translate("ViTView", "ViT: attention rollout")

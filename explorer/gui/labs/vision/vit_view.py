@@ -46,8 +46,10 @@ from explorer.gui.labs.vision.vit_shown import (
     rollout_map,
     self_bars,
     shares,
+    shown_tokens,
     summary,
 )
+from explorer.gui.labs.vision.vit_tokens import PatchTokens
 from explorer.gui.labs.vision.vit_training import PairTraining
 from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE
 from explorer.gui.views.base import View, ViewContext
@@ -69,6 +71,7 @@ class ViTView(View):
         self.result: ViTResult | None = None
         self.photo = None  # a PhotoAttention
         self.photo_patch = 0
+        self.tokens_shown = False  # the lesson's step on patches as tokens: its figure in the maps' place
         self._default_asked = False  # the generated picture asked for (on the Photo page's first showing)
         self._wanted: ViTRequest | None = None
         self.curve: CurveResult | None = None
@@ -155,6 +158,9 @@ class ViTView(View):
         self.vit_map, self.cnn_map = PatchMap(), PatchMap()
         maps.addWidget(self.vit_map)
         maps.addWidget(self.cnn_map)
+        self.tokens_view = PatchTokens()  # the lesson's "Patches as tokens" step, in the maps' place
+        self.tokens_view.setVisible(False)
+        maps.addWidget(self.tokens_view)
         lv.addLayout(maps, 1)
         self.shares = QtWidgets.QLabel()
         self.shares.setWordWrap(True)
@@ -389,10 +395,16 @@ class ViTView(View):
     def _apply_lesson(self) -> None:
         step = STEPS[self.state.lesson_step]
         shows = SHOWS.get(step.stage) if self.state.lesson_visible and step.tab == self.TAB else None
+        tokens = shows is not None and shows.tokens
+        changed = tokens != self.tokens_shown
+        self.tokens_shown = tokens
         if shows is not None:
             if shows.map is not None:
                 self.lab.set_map(shows.map)
             self.lab.set_page(shows.page)
+        if changed:  # steps 43 and 44 share a page and a map: no event of the lab's redraws it
+            self._sync_controls()
+            self._show()
 
     def _sync_controls(self) -> None:
         s = self.lab.settings
@@ -414,6 +426,9 @@ class ViTView(View):
         self.picture_row.setVisible(about_the_picture)
         self.summary.setVisible(about_the_picture)
         self.notice.setVisible(about_the_picture and bool(self.notice.text()))
+        for w in (self.vit_map, self.cnn_map, self.map, self.layer, self.head):
+            w.setVisible(not self.tokens_shown)
+        self.tokens_view.setVisible(self.tokens_shown)
         rollout = s.map == "rollout"  # the rollout mixes every layer and head
         self.layer.setEnabled(not rollout)
         self.head.setEnabled(not rollout)
@@ -431,7 +446,10 @@ class ViTView(View):
         said = notices(s, result)
         self.notice.setText("\n".join(said))
         self.notice.setVisible(bool(said) and s.page != "data")
-        if s.page == "looks":
+        if s.page == "looks" and self.tokens_shown:
+            shown_tokens(result).on(self.tokens_view)
+            self.shares.setText("")
+        elif s.page == "looks":
             shown = chosen_map(s, result)
             shown.on(self.vit_map)
             cnn_map(result).on(self.cnn_map)
