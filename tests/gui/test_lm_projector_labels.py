@@ -31,9 +31,8 @@ def label_fonts(canvas) -> list[tuple[int, int, int, int]]:
     return out
 
 
-@pytest.mark.parametrize("language", ["en", "zh_CN"])
-def test_the_generate_grid_names_its_rows_readably_at_a_projector(qtbot, make_window, language):
-    assert PROJECTOR_LABEL_PX >= MIN_PX > axis.MIN_LABEL_PX  # the projector's least size, not the window's
+def lm_at_a_projector(qtbot, make_window, language: str = "en"):
+    """The Language model tab at 1024×768 in presentation, the lesson column open."""
     window = make_window(SMALL, size=(1024, 768))
     window.state.set_language(language)
     window.classroom.set_presentation(True, fullscreen=False)
@@ -42,6 +41,13 @@ def test_the_generate_grid_names_its_rows_readably_at_a_projector(qtbot, make_wi
     window.state.set_tab(Tab.LM)
     view = window.view(Tab.LM)
     wait_result(qtbot, view, 2 * WAIT_MS)
+    return window, view
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_generate_grid_names_its_rows_readably_at_a_projector(qtbot, make_window, language):
+    assert PROJECTOR_LABEL_PX >= MIN_PX > axis.MIN_LABEL_PX  # the projector's least size, not the window's
+    window, view = lm_at_a_projector(qtbot, make_window, language)
     page = view.writer
     seen = set()
     for count in (4, 16):
@@ -69,13 +75,7 @@ def test_the_generate_grid_names_its_rows_readably_at_a_projector(qtbot, make_wi
 
 @pytest.mark.parametrize("probe", ["the cat sat", "the cat sat on a"])  # 11 and 16 characters
 def test_a_short_probe_s_heads_are_named_readably_at_a_projector(qtbot, make_window, probe):
-    window = make_window(SMALL, size=(1024, 768))
-    window.classroom.set_presentation(True, fullscreen=False)
-    window.state.show_lesson(True)
-    window.resize(1024, 768)
-    window.state.set_tab(Tab.LM)
-    view = window.view(Tab.LM)
-    wait_result(qtbot, view, 2 * WAIT_MS)
+    window, view = lm_at_a_projector(qtbot, make_window)
     view.task.setCurrentIndex(view.task.findData("text"))
     view.lab.set_probe(probe)
     view.lab.set_page("heads")
