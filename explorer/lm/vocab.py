@@ -12,11 +12,11 @@ characters), so anything that reads a Hugging Face tokenizer reads it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from explorer import json_text
 from explorer.lm.errors import LMError
 
 if TYPE_CHECKING:  # the library is read only when a folder is written
@@ -91,7 +91,7 @@ class CharVocab:
         """The vocabulary of a character-level tokenizer.json this module wrote; None for any
         other tokenizer (a GPT-2 BPE), which the caller reads with ``tokenizers`` itself."""
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = json_text.loads(Path(path).read_text(encoding="utf-8"))  # nesting, huge ints: not ours
             vocab = data["model"]["vocab"]
             if data["model"]["type"] != "WordLevel" or not isinstance(vocab, dict):
                 return None

@@ -78,3 +78,13 @@ def test_the_vocabulary_refuses_what_it_does_not_know():
     with pytest.raises(LMError, match="at most"):
         vocab.encode("a" * 200_000)
     assert len(INDUCTION_VOCAB) == 65 and INDUCTION_VOCAB.end_id == 64
+
+
+def test_a_tokenizer_json_nested_too_deep_is_not_a_character_vocabulary(tmp_path):
+    """Engineer trial 9: JSON nested 100,000 deep raised a RecursionError from Python's json;
+    a folder's tokenizer.json that deep is simply not one this lab wrote (None: read otherwise)."""
+    from explorer.lm.vocab import CharVocab
+
+    path = tmp_path / "tokenizer.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    assert CharVocab.from_tokenizer_file(path) is None
