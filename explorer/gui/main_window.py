@@ -218,7 +218,10 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _heads_on_screen(self) -> int | None:
         """How many heads the tab on screen titles: the Board's typed matrices have their own
-        (a digit past them showed its last head under another number), else the trace's."""
+        (a digit past them showed its last head under another number), else the trace's. A
+        lab shows its own models' heads: a digit there picked a sentence head out of sight."""
+        if self.tabs.is_lab(self.state.tab):
+            return None
         if self.state.tab == Tab.BOARD.value:
             board = self.tabs.built(Tab.BOARD)
             return None if board is None or board.trace is None else board.trace.heads
@@ -292,6 +295,8 @@ class MainWindow(QtWidgets.QMainWindow):
         elif event == "tab":
             self.place_inputs()
             view = self.tabs.show_tab(state.tab)
+            if self.trace is not None and not self.worker.busy("trace"):
+                self.status_text.setText(self._status_line())
             if view.stale and self.prepared is not None:
                 self._draw(view)
             view.activated()
@@ -385,6 +390,11 @@ class MainWindow(QtWidgets.QMainWindow):
             self.tabs.draw_ahead()
 
     def _status_line(self) -> str:
+        tab = self.tabs.current_tab()
+        if self.tabs.is_lab(tab):  # the sentence's model, layer and heads are not what a lab shows
+            return self.tr(
+                "{lab}: this lab runs its own models; the sentence tabs show the sentence model's status"
+            ).format(lab=self.tabs.title(tab))
         t = self.trace
         if t is None:
             return self.tr("No result yet")

@@ -4070,6 +4070,10 @@
         <translation>尚无结果</translation>
     </message>
     <message>
+        <source>{lab}: this lab runs its own models; the sentence tabs show the sentence model&apos;s status</source>
+        <translation>{lab}：本实验使用自己的模型；句子模型的状态显示在句子标签页上</translation>
+    </message>
+    <message>
         <source> {model} layer {layer}</source>
         <translation> {model} 第 {layer} 层</translation>
     </message>

@@ -308,3 +308,30 @@ def test_a_cut_hover_line_keeps_the_value_it_was_hovered_for(qtbot, window):
     p.hover_label.setText(p.hover_label.text())  # cut to its new width
     shown = p.hover_label.shown_text()
     assert "…" in shown and shown.endswith(value[-3:]), shown
+
+
+def test_a_lab_s_status_bar_does_not_describe_the_sentence_model(qtbot, window):
+    """Trial 10: on a lab tab the status bar still said the sentence pipeline's model, layer
+    and heads, which the lab does not use."""
+    t = window.trace
+    sentence = f"{t.heads} heads × d_k {t.d_k}"
+    assert sentence in window.status_text.text()
+    window.state.set_tab(Tab.LOCAL)
+    status = window.status_text.text()
+    assert sentence not in status and window.tabs.title(Tab.LOCAL) in status
+    window.state.set_tab(Tab.PIPELINE)
+    assert sentence in window.status_text.text()
+
+
+def test_number_keys_on_a_lab_tab_leave_the_sentence_head_alone(qtbot, window):
+    """Trial 10: a digit on a lab's tab picked a head of the sentence model, out of sight,
+    and the Pipeline came back on another head."""
+    window.state.select_head(2)
+    window.state.set_tab(Tab.LOCAL)
+    window.tabs.setFocus()
+    qtbot.keyClick(window.tabs, QtCore.Qt.Key.Key_5)
+    assert window.state.selected_head == 2
+    window.state.set_tab(Tab.PIPELINE)
+    window.tabs.setFocus()
+    qtbot.keyClick(window.tabs, QtCore.Qt.Key.Key_5)
+    assert window.state.selected_head == 5
