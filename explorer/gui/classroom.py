@@ -16,7 +16,7 @@ import sys
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.lesson import STEPS
-from explorer.appstate.state import LANGUAGES, THEMES
+from explorer.appstate.state import LANGUAGES, THEMES, ZOOM_ONLY_PANELS
 from explorer.gui import i18n, theme
 from explorer.gui.docks.controls import show_text
 from explorer.gui.docks.registry import Dock
@@ -223,6 +223,7 @@ class Classroom(QtCore.QObject):
         self.sheet: ShortcutSheet | None = None
         self._lesson_watched = None  # the lesson panel whose question hands us the keys
         self._ahead = QtCore.QTimer(self, singleShot=True, interval=AHEAD_MS)
+        self._step_zoom: tuple[str, ...] | None = None  # the zoom a step's own picture needed
         self._ahead.timeout.connect(self._build_ahead)
         self._build_actions()
         self._build_menus()
@@ -482,6 +483,7 @@ class Classroom(QtCore.QObject):
         self.window.docks.set_visible(Dock.LESSON, s.lesson_visible)
         self._check(self.act_lesson, s.lesson_visible)
         if not s.lesson_visible:
+            self._leave_step_zoom()
             return
         if self._lesson_watched is not self.lesson:  # built just now
             self._lesson_watched = self.lesson
@@ -491,8 +493,26 @@ class Classroom(QtCore.QObject):
         s.set_tab(STEPS[s.lesson_step].tab)  # the step's own tab (a lab's step is on its tab)
         self._ahead.start()  # the tabs of the steps beside it built while the teacher talks
         panels = step_panels(s)
+        zoom_only = bool(panels) and bool(set(panels) & set(ZOOM_ONLY_PANELS))
+        if zoom_only and not s.stage_zoom and not s.presentation:
+            # a picture only a zoom shows (the split into heads): with every stage framed the
+            # step showed Q alone, step 3's picture (trial 10); the next step undoes the zoom
+            self._step_zoom = panels
+            s.set_stage_zoom(panels)
+            return
+        if panels and not zoom_only and self._leave_step_zoom():
+            return
         if s.stage_zoom and panels:  # a zoomed view follows the lesson; a lab's step (its own
             s.set_stage_zoom(panels)  # tab) leaves it be, for the way back
+
+    def _leave_step_zoom(self) -> bool:
+        """Every stage again if the zoom on show is the one a step's own picture made (one
+        the teacher chose stays); says whether it undid one."""
+        zoom, self._step_zoom = self._step_zoom, None
+        if zoom is None or self.state.stage_zoom != zoom or self.state.presentation:
+            return False
+        self.state.set_stage_zoom(None)
+        return True
 
     @staticmethod
     def _check(action: QtGui.QAction, on: bool) -> None:

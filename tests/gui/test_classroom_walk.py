@@ -447,3 +447,26 @@ def test_the_training_steps_figures_take_two_fifths_of_the_stage(qtbot, projecto
         qtbot.wait(30)
         small[step_id] = too_small(w.tabs.current_view())
     assert not any(small.values()), small
+
+
+def test_the_split_into_heads_is_its_own_picture_in_the_ordinary_window(qtbot, make_window):
+    """Trial 10: in the ordinary window (every stage on show, the step's framed) step 4 framed
+    Q alone, the picture of step 3: its Q of every head is shown only zoomed. The step zooms
+    into it, and the steps beside it show every stage again."""
+    w = make_window(AttentionConfig(sentence=ANIMAL), size=(1400, 900))
+    w.state.show_lesson(True)
+    heads_step = step_index("attention.heads")
+    w.state.set_lesson_step(heads_step - 1)
+    qtbot.waitUntil(lambda: not w.worker.busy(), timeout=WAIT_MS)
+    assert w.state.stage_zoom is None
+    assert w.pipeline.index("Q_heads") not in w.pipeline.canvas.figure.shown()
+    w.state.set_lesson_step(heads_step)
+    qtbot.waitUntil(lambda: not w.worker.busy(), timeout=WAIT_MS)
+    assert w.state.stage_zoom == STAGE_PANELS["heads"]
+    qtbot.waitUntil(lambda: w.pipeline.index("Q_heads") in w.pipeline.canvas.figure.shown(), timeout=WAIT_MS)
+    w.state.set_lesson_step(heads_step + 1)
+    assert w.state.stage_zoom is None  # every stage again, the next one framed
+    w.state.set_lesson_step(heads_step)
+    w.state.set_stage_zoom(("scores",))  # one the teacher chose ...
+    w.state.set_lesson_step(heads_step + 1)
+    assert w.state.stage_zoom == STAGE_PANELS["scores"]  # ... follows the lesson as before
