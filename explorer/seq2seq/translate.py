@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 import time
 import unicodedata
+import weakref
 from datetime import date
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from explorer.core.device import threads_for
 from explorer.core.trace import AttentionTrace
 from explorer.seq2seq.alignment import alignment_hits
 from explorer.seq2seq.checkpoints import CheckpointError, load_checkpoint, shipped_folder
-from explorer.seq2seq.dates import find_fields
+from explorer.seq2seq.dates import find_fields, readings
 from explorer.seq2seq.spec import ATTENTIONS, MODELS, LabError, ModelSpec, core_settings, default_spec
 from explorer.seq2seq.trace import TranslationTrace
 from explorer.seq2seq.transformer import ATTENTION_KINDS, Recorded
@@ -202,8 +203,28 @@ def _gru_fields(module, spec, source_ids, source, vocab, attention, seed) -> dic
 
 
 # -- the Transformer -------------------------------------------------------------------------
+def grammar_guess(source: str, vocab: Vocabulary) -> torch.Tensor | None:
+    """The answer the date grammar reads in ``source`` (by the formats' convention, as the
+    models are trained), as target ids; None where it reads no date. Only a shortcut for the
+    decoder, which checks it (``TransformerTranslator.greedy``): it never changes the answer."""
+    found = readings(source)
+    return torch.tensor(vocab.encode_target(found[0].date.isoformat())) if found else None
+
+
+# Each Transformer's last answer: typing changes a text by a character, and the answer rarely
+# by more than a few, so it is the decoder's guess where the grammar reads no date yet.
+_last_answers: weakref.WeakKeyDictionary[torch.nn.Module, torch.Tensor] = weakref.WeakKeyDictionary()
+
+
 def _transformer_fields(module, spec, source_ids, source, vocab, attention, seed) -> dict:
-    decoded = module.greedy(source_ids, attention=attention, keep=True)
+    guess = grammar_guess(source, vocab)
+    decoded = module.greedy(
+        source_ids,
+        attention=attention,
+        keep=True,
+        guess=_last_answers.get(module) if guess is None else guess,
+    )
+    _last_answers[module] = decoded.tokens
     output_tokens = [TARGET_TOKENS[int(i)] for i in decoded.tokens]
     decoder_inputs = [TARGET_TOKENS[BOS], *output_tokens[:-1]]
     source_tokens = vocab.source_tokens(source)

@@ -1,5 +1,7 @@
 """The Transformer's three attentions are explorer.core's, and equal torch's own implementations."""
 
+import contextlib
+
 import numpy as np
 import pytest
 import torch
@@ -7,6 +9,7 @@ import torch.nn.functional as F
 
 from explorer.core.attention import Projections, Settings, attend
 from explorer.core.config import MaskSpec
+from explorer.core.device import threads_for
 from explorer.seq2seq.transformer import ATTENTION_KINDS
 from explorer.seq2seq.translate import load_model, translate
 
@@ -187,3 +190,115 @@ def test_the_kv_cache_decodes_as_rerunning_the_decoder(attention):
         batch = make_batch(held_out_set(20, seed=2), vocab)
         tokens, _, _ = rerun_greedy(module, batch.source, attention)
         assert torch.equal(module.greedy(batch.source, attention=attention).tokens, tokens)
+
+
+def same_decoding(a, b) -> bool:
+    """The same characters, alignment and every recorded stage, bit for bit."""
+    if not (torch.equal(a.tokens, b.tokens) and torch.equal(a.alignment, b.alignment)):
+        return False
+    for kind in ATTENTION_KINDS:
+        for old, new in zip(a.record[kind], b.record[kind], strict=True):
+            for name in ("q", "k", "v", "scores", "weights", "output"):
+                if not torch.equal(getattr(old.stages, name), getattr(new.stages, name)):
+                    return False
+    return True
+
+
+def wrong_guesses(answer: torch.Tensor) -> list[torch.Tensor]:
+    """Guesses that differ from ``answer`` at its first, a middle and its last character."""
+    out = []
+    for at in (0, 5, len(answer) - 1):
+        wrong = answer.clone()
+        wrong[at] = 1 + (int(wrong[at]) % 10)  # another digit id (0 is <bos>)
+        out.append(wrong)
+    return out
+
+
+@contextlib.contextmanager
+def counting(module, name):
+    """Counts the calls of ``module.name`` inside the block."""
+    calls = []
+    original = getattr(module, name)
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    setattr(module, name, counted)
+    try:
+        yield calls
+    finally:
+        delattr(module, name)
+
+
+@pytest.mark.parametrize("attention", ["soft", "hard"])
+def test_a_guess_changes_the_time_taken_never_the_answer(attention):
+    """A guess (the date grammar's reading, or the previous keystroke's answer) is checked by
+    the recorded pass: the picks up to its first wrong character are kept and only the rest is
+    stepped. Right, wrong at the first, a middle or the last character, or the grammar's: the
+    answer and every stage are the unguessed decode's, bit for bit, and with one pass allowed a
+    guess right for its first k characters leaves 9 − (k + 1) steps (none when all but the
+    last are right: the pass itself picks the last)."""
+    from explorer.seq2seq.translate import grammar_guess
+    from explorer.seq2seq.vocab import Vocabulary
+
+    module, spec, _ = load_model("transformer")
+    vocab = Vocabulary(spec.source_chars)
+    with torch.no_grad(), threads_for(0):
+        for text in cache_texts():
+            source = torch.tensor(vocab.encode_source(text)[0])
+            plain = module.greedy(source, attention=attention, keep=True)
+            guesses = [plain.tokens, *wrong_guesses(plain.tokens), torch.full((10,), 11)]
+            grammar = grammar_guess(text, vocab)
+            guesses += [] if grammar is None else [grammar]
+            for guess in guesses:
+                right = int((guess == plain.tokens).long().cumprod(0).sum())  # leading characters right
+                expected = 0 if right >= 9 else 8 - right
+                for passes in (1, 6):
+                    with counting(module, "decode_step") as steps:
+                        guessed = module.greedy(
+                            source, attention=attention, keep=True, guess=guess, guess_passes=passes
+                        )
+                    assert same_decoding(plain, guessed), (text, guess, passes)
+                    assert len(steps) == expected if passes == 1 else len(steps) <= expected, (text, guess)
+
+
+def test_the_grammar_guess_is_the_shipped_models_answer_on_held_out_dates():
+    """The shortcut pays only if the grammar reads what the model writes: on held-out dates in
+    every format it must, nearly always (the shipped Transformer's held-out accuracy)."""
+    from explorer.seq2seq.dates import held_out_set
+    from explorer.seq2seq.translate import grammar_guess
+    from explorer.seq2seq.vocab import Vocabulary
+
+    module, spec, _ = load_model("transformer")
+    vocab = Vocabulary(spec.source_chars)
+    examples = held_out_set(10, seed=3)
+    agree = 0
+    with torch.no_grad(), threads_for(0):
+        for example in examples:
+            guess = grammar_guess(example.source, vocab)
+            assert guess is not None, example.source  # every rendered date is one the grammar reads
+            assert vocab.decode_target(guess) == example.target, example.source
+            source = torch.tensor(vocab.encode_source(example.source)[0])
+            agree += torch.equal(module.greedy(source).tokens, guess)
+    assert agree >= 0.9 * len(examples), f"{agree} of {len(examples)}"
+
+
+def test_typing_guesses_from_the_previous_answer_and_answers_as_without():
+    """Typed a character at a time, each text before it is a date: the previous answer is the
+    guess, so fewer steps run, and every answer and alignment is the unguessed decode's."""
+    from explorer.seq2seq.vocab import Vocabulary
+
+    module, spec, _ = load_model("transformer")
+    vocab = Vocabulary(spec.source_chars)
+    typed = "9 May 201"
+    stepped = []
+    with torch.no_grad(), threads_for(0):
+        for i in range(1, len(typed) + 1):
+            with counting(module, "decode_step") as steps:
+                trace = translate(typed[:i], "transformer")
+            stepped.append(len(steps))
+            plain = module.greedy(torch.tensor(vocab.encode_source(trace.source)[0]), keep=True)
+            assert trace.output == vocab.decode_target(plain.tokens), trace.source
+            np.testing.assert_array_equal(trace.alignment, plain.alignment.numpy())
+    assert sum(stepped) < 9 * len(typed) / 2, stepped  # unguessed, every text takes 9 steps
