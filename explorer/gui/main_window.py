@@ -295,7 +295,9 @@ class MainWindow(QtWidgets.QMainWindow):
         elif event == "tab":
             self.place_inputs()
             view = self.tabs.show_tab(state.tab)
-            if self.trace is not None and not self.worker.busy("trace"):
+            if self.worker.busy() and not self._busy_timer.isActive():
+                self._show_busy()  # shown already: on a lab tab, no longer; back on a sentence tab, again
+            elif self.trace is not None and not self.worker.busy("trace"):
                 self.status_text.setText(self._status_line())
             if view.stale and self.prepared is not None:
                 self._draw(view)
@@ -329,10 +331,15 @@ class MainWindow(QtWidgets.QMainWindow):
         return self.worker.dropped
 
     def _show_busy(self) -> None:
-        if self.worker.busy():
-            self.progress.setVisible(True)
-            self.cancel_button.setVisible(True)
-            self.status_text.setText(self.tr("Computing…") + "  " + self._status_line())
+        """The sentence model's computation under way, on the tabs that show it: a lab tab's
+        status line says the lab runs its own models, and "Computing…" before it was not the lab's."""
+        if not self.worker.busy():
+            return
+        sentence_tab = not self.tabs.is_lab(self.state.tab)
+        self.progress.setVisible(sentence_tab)
+        self.cancel_button.setVisible(sentence_tab)
+        busy = self.tr("Computing…") + "  " if sentence_tab else ""
+        self.status_text.setText(busy + self._status_line())
 
     def _hide_busy(self) -> None:
         self._busy_timer.stop()

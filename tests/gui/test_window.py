@@ -1,5 +1,7 @@
 """The window driven as a user would: typing, every control, clicks on cells and heads."""
 
+import threading
+
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
@@ -335,3 +337,21 @@ def test_number_keys_on_a_lab_tab_leave_the_sentence_head_alone(qtbot, window):
     window.tabs.setFocus()
     qtbot.keyClick(window.tabs, QtCore.Qt.Key.Key_5)
     assert window.state.selected_head == 5
+
+
+def test_a_lab_tab_does_not_say_computing_for_the_sentence_model(qtbot, window):
+    """Stop 39's rough edge: while the sentence model computed, a lab tab's status line read
+    "Computing…  {lab}: this lab runs its own models", with the sentence's progress and Cancel."""
+    release = threading.Event()
+    window.worker.submit("held", lambda: release.wait(WAIT_MS / 1000))  # the sentence side busy
+    try:
+        window._show_busy()
+        assert window.progress.isVisibleTo(window) and "Computing" in window.status_text.text()
+        window.state.set_tab(Tab.LOCAL)
+        assert "Computing" not in window.status_text.text()
+        assert not window.progress.isVisibleTo(window) and not window.cancel_button.isVisibleTo(window)
+        window.state.set_tab(Tab.PIPELINE)
+        assert window.progress.isVisibleTo(window) and "Computing" in window.status_text.text()
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: not window.worker.busy(), timeout=WAIT_MS)
