@@ -22,6 +22,7 @@ from explorer.gui.docks.controls import show_text
 from explorer.gui.docks.registry import Dock
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.i18n import translate
+from explorer.gui.key_hint import KeyHint, typing_in
 from explorer.gui.views import stages
 
 # Keys that are not menu actions, for the shortcut sheet (the actions list themselves).
@@ -225,6 +226,7 @@ class Classroom(QtCore.QObject):
         self._ahead = QtCore.QTimer(self, singleShot=True, interval=AHEAD_MS)
         self._step_zoom: tuple[str, ...] | None = None  # the zoom a step's own picture needed
         self._ahead.timeout.connect(self._build_ahead)
+        self.key_hint = KeyHint(window)  # under a watched field while it has the keys
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -477,6 +479,8 @@ class Classroom(QtCore.QObject):
             self._show_stage_zoom()
         elif event == "tab":
             self._show_zoom_picker()
+        if event in ("presentation", "lesson") and self.key_hint.field is not None:
+            self._show_key_hint(self.key_hint.field)  # its words (or none) for the mode now
 
     def _on_lesson(self) -> None:
         s = self.state
@@ -578,9 +582,11 @@ class Classroom(QtCore.QObject):
         if obj is self.window:
             if event.type() == QtCore.QEvent.Type.LanguageChange:
                 self.retranslate()
-            elif event.type() == QtCore.QEvent.Type.Resize and self.state.presentation:
-                self.window.docks.widget(Dock.LESSON).setFixedWidth(self.lesson_width())
-                self._fit_text_to_screen()
+            elif event.type() == QtCore.QEvent.Type.Resize:
+                if self.state.presentation:
+                    self.window.docks.widget(Dock.LESSON).setFixedWidth(self.lesson_width())
+                    self._fit_text_to_screen()
+                QtCore.QTimer.singleShot(0, self.key_hint, self.key_hint.place)  # once laid out
             return False
         if event.type() == QtCore.QEvent.Type.KeyPress:
             if isinstance(obj, QtWidgets.QLineEdit):
@@ -625,15 +631,31 @@ class Classroom(QtCore.QObject):
         key replaces the sentence; only a click, Tab or Ctrl+L / Ctrl+K puts it there."""
         if new is not None and new.property(LESSON_KEYS) and _within(new, self.window):
             self.watch_text_field(new)  # a tab's own sentence field (lesson_keys), built late
+        self._show_key_hint(new)
         if new is None or not _within(new, self.window) or not _vanished(old, self.window):
             return
         self.focus_stage()
+
+    def _show_key_hint(self, field) -> None:
+        """Under the field that has the keys, in a lesson or on a projector, how to give them
+        back (the status bar that said so is hidden in presentation mode)."""
+        s = self.state
+        if not typing_in(field) or not _within(field, self.window):
+            self.key_hint.dismiss()
+        elif s.lesson_visible:
+            self.key_hint.show_under(field, self.tr("Esc: the keys back to the lesson (→ next step)"))
+        elif s.presentation:
+            self.key_hint.show_under(field, self.tr("Esc: the keys back to the stage (0 … 9 pick heads)"))
+        else:
+            self.key_hint.dismiss()
 
     def focus_stage(self) -> None:
         """The keyboard to the tabs: → and ← step the lesson, 0 … 9 pick heads."""
         self.window.tabs.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
 
     def retranslate(self) -> None:
+        if self.key_hint.field is not None:
+            self._show_key_hint(self.key_hint.field)
         self.view_menu.setTitle(self.tr("&View"))
         self.help_menu.setTitle(self.tr("&Help"))
         self.theme_menu.setTitle(self.tr("Theme"))

@@ -26,6 +26,7 @@ from explorer.gui.exporting import Exporter
 from explorer.gui.files import SessionFiles
 from explorer.gui.first_paint import after_first_paint
 from explorer.gui.i18n import translate
+from explorer.gui.key_hint import typing_in
 from explorer.gui.messages import ERROR_STYLE, INFO_STYLE, MessageStrip, error_message, note_text, notes_of
 from explorer.gui.model_picker import Choice, ModelSwitch
 from explorer.gui.options import option_label
@@ -38,17 +39,6 @@ from explorer.models import catalogue
 
 BUSY_AFTER_MS = 250
 CHANNELS = ("trace", "compare", "overview")  # what Cancel stops
-
-
-TEXT_FIELDS = (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)
-
-
-def typing_in(widget: QtWidgets.QWidget | None) -> bool:
-    """Whether the keys go into a text: a field, a number box, a combo box one types in (a lab's
-    sentence box); there → moves the cursor, not the lesson."""
-    if isinstance(widget, QtWidgets.QComboBox):
-        return widget.isEditable()
-    return isinstance(widget, TEXT_FIELDS)
 
 
 class MainWindow(QtWidgets.QMainWindow):

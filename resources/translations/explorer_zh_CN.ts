@@ -198,6 +198,14 @@
         <translation>移动放大后的矩阵</translation>
     </message>
     <message>
+        <source>Esc: the keys back to the lesson (→ next step)</source>
+        <translation>Esc：键盘回到课程（→ 下一步）</translation>
+    </message>
+    <message>
+        <source>Esc: the keys back to the stage (0 … 9 pick heads)</source>
+        <translation>Esc：键盘回到图示（0 … 9 选择头）</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>

@@ -181,8 +181,10 @@ def test_esc_in_any_lab_field_gives_the_keys_back_to_the_lesson(qtbot, projector
             )
             where = (step.tab, step.id, type(field.parentWidget()).__name__, type(field).__name__)
             assert typing_in(QtWidgets.QApplication.focusWidget()), where  # the click: keys to the field
+            assert w.classroom.key_hint.isVisible(), where  # and a line under it says Esc gives them back
             press(qtbot, w, QtCore.Qt.Key.Key_Escape)
             assert not focus_problem(w) and not typing_in(QtWidgets.QApplication.focusWidget()), where
+            assert not w.classroom.key_hint.isVisible(), where
             press(qtbot, w, QtCore.Qt.Key.Key_Right)
             assert s.lesson_step == index + 1, where
             clicked.append(where)
@@ -470,3 +472,27 @@ def test_the_split_into_heads_is_its_own_picture_in_the_ordinary_window(qtbot, m
     w.state.set_stage_zoom(("scores",))  # one the teacher chose ...
     w.state.set_lesson_step(heads_step + 1)
     assert w.state.stage_zoom == STAGE_PANELS["scores"]  # ... follows the lesson as before
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_a_field_with_the_keys_says_under_it_that_esc_gives_them_back(qtbot, projector, language):
+    """Trial 10: on a projector the status bar is hidden, and nothing on screen said how to get
+    the keys back from the sentence; → then moved the text cursor, not the lesson."""
+    w = projector
+    s = w.state
+    s.set_language(language)
+    s.show_lesson(True)
+    settle(qtbot, w)
+    hint = w.classroom.key_hint
+    assert not hint.isVisible()
+    field = w.sentence_bar.sentence
+    qtbot.mouseClick(field, QtCore.Qt.MouseButton.LeftButton, pos=QtCore.QPoint(4, field.height() // 2))
+    assert hint.isVisible() and "Esc" in hint.text()
+    where, box = hint.geometry(), QtCore.QRect(field.mapTo(w, QtCore.QPoint(0, 0)), field.size())
+    assert w.rect().contains(where) and not where.intersects(box)  # whole, beside the field
+    assert hint.width() >= hint.sizeHint().width() or hint.wordWrap()  # its whole text
+    s.show_lesson(False)  # on a projector without the lesson, the keys go back to the stage
+    assert hint.isVisible() and "0 … 9" in hint.text()
+    s.show_lesson(True)
+    press(qtbot, w, QtCore.Qt.Key.Key_Escape)
+    assert not hint.isVisible() and not typing_in(QtWidgets.QApplication.focusWidget())
