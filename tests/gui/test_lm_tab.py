@@ -474,3 +474,17 @@ def test_the_curves_legends_fit_their_plots_on_the_projector(qtbot, make_window,
         assert max(widths) <= plot.width(), (c.title, widths, plot.width())
         lines = packed(widths, plot.width(), width("&nbsp; "))
         assert len(lines) <= 2, (c.title, widths, plot.width())
+
+
+def test_emptying_a_refused_probe_clears_its_banner(qtbot, lm):
+    """Classroom trial: the random probe on screen, "hi hi" typed (refused), the field emptied:
+    the settings are those of the picture on screen again, and the refusal stayed above it."""
+    window, view = lm
+    assert view.lab.probe == ""
+    view.probe.setText("hi hi")
+    view.probe.textEdited.emit("hi hi")
+    qtbot.waitUntil(lambda: view.banner.isVisible(), timeout=WAIT_MS)
+    view.probe.clear()
+    view.probe.textEdited.emit("")
+    qtbot.waitUntil(lambda: not view.banner.isVisible(), timeout=WAIT_MS)
+    assert wait_result(qtbot, view).request.probe == ""

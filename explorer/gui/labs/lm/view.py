@@ -162,7 +162,14 @@ class LMView(View):
         if not self.is_shown():
             return
         wanted = request_of(self.lab)
-        if (self.result is not None and self.result.request == wanted) or wanted == self._wanted:
+        if self.result is not None and self.result.request == wanted:
+            # back to the settings on screen (a refused probe emptied): its banner is stale, and so
+            # is a computation still running for the refused settings
+            if self._wanted is not None:
+                self.cancelled()
+            self.banner.setVisible(False)
+            return
+        if wanted == self._wanted:
             return
         self._wanted = wanted
         self.context.worker.submit(
