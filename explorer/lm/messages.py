@@ -26,7 +26,8 @@ LM = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "{count} characters are not in this model's vocabulary: {characters}",
+        "{count} characters are not in this model's vocabulary: {characters} (the first is character "
+        "{position} of the text); this model knows only {alphabet}",
         "lm.unknown_characters",
     ),
     QT_TRANSLATE_NOOP("CoreMessages", "{folder} is not a folder", "lm.no_folder"),

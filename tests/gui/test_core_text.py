@@ -1997,7 +1997,8 @@ CASES = {
     ),
     "lm.unknown_characters": Case(
         lambda env: raised(lambda: INDUCTION_VOCAB.encode("ab 注意")),
-        "3 characters are not in this model's vocabulary: '␣注意'",
+        "3 characters are not in this model's vocabulary: '␣注意' (the first is character 3 of the text); "
+        "this model knows only a–z A–Z 0–9 # $",
     ),
     "lm.no_folder": Case(
         lambda env: raised(lambda: lm_folders.load_folder(env.tmp / "nowhere")), "is not a folder"

@@ -484,6 +484,9 @@ def test_emptying_a_refused_probe_clears_its_banner(qtbot, lm):
     view.probe.setText("hi hi")
     view.probe.textEdited.emit("hi hi")
     qtbot.waitUntil(lambda: view.banner.isVisible(), timeout=WAIT_MS)
+    # the refusal says what the model reads, and which character is outside it
+    assert "character 3 of the text" in view.banner.text(), view.banner.text()
+    assert "this model knows only a–z A–Z 0–9 # $" in view.banner.text(), view.banner.text()
     view.probe.clear()
     view.probe.textEdited.emit("")
     qtbot.waitUntil(lambda: not view.banner.isVisible(), timeout=WAIT_MS)
