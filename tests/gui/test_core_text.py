@@ -33,6 +33,7 @@ from safetensors.torch import load_file, save_file
 import explorer
 from explorer import reading
 from explorer.appstate.labs import lab_entry
+from explorer.appstate.local_window import window_text_problem
 from explorer.core import device as device_module
 from explorer.core import engine as engine_module
 from explorer.core.board import Board, board_trace, parse_number
@@ -1893,6 +1894,11 @@ CASES = {
     "seq2seq.window_not_shipped": Case(
         lambda env: raised(lambda: shipped_pair(WindowPair(task="sentences-fr"))),
         "no checkpoint of sentences-fr-global is shipped",
+    ),
+    "seq2seq.window_out_of_range": Case(
+        lambda env: window_text_problem("", used=3),
+        "the window D a run trains with must be a whole number from 1 to 30, not ''; until it is one, a run "
+        "trains with D = 3",
     ),
     "seq2seq.length_file": Case(
         lambda env: raised(lambda: load_length_result(env.tmp / "absent.json")),
