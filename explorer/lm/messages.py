@@ -30,6 +30,11 @@ LM = section(
         "{position} of the text); this model knows only {alphabet}",
         "lm.unknown_characters",
     ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "only the first {limit} characters of the text are used (the lab reads at most {limit})",
+        "lm.text_cut",
+    ),
     QT_TRANSLATE_NOOP("CoreMessages", "{folder} is not a folder", "lm.no_folder"),
     QT_TRANSLATE_NOOP(
         "CoreMessages", "no GPT-2 model in {folder}: {file} is missing", "lm.folder_file_missing"

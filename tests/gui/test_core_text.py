@@ -33,6 +33,7 @@ from safetensors.torch import load_file, save_file
 import explorer
 from explorer import reading
 from explorer.appstate.labs import lab_entry
+from explorer.appstate.lm import typed_text
 from explorer.appstate.local_window import window_text_problem
 from explorer.core import device as device_module
 from explorer.core import engine as engine_module
@@ -2005,6 +2006,10 @@ CASES = {
         lambda env: raised(lambda: INDUCTION_VOCAB.encode("ab 注意")),
         "3 characters are not in this model's vocabulary: '␣注意' (the first is character 3 of the text); "
         "this model knows only a–z A–Z 0–9 # $",
+    ),
+    "lm.text_cut": Case(
+        lambda env: typed_text("ab" * 100)[1],
+        "only the first 64 characters of the text are used (the lab reads at most 64)",
     ),
     "lm.no_folder": Case(
         lambda env: raised(lambda: lm_folders.load_folder(env.tmp / "nowhere")), "is not a folder"

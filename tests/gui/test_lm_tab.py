@@ -491,3 +491,22 @@ def test_emptying_a_refused_probe_clears_its_banner(qtbot, lm):
     view.probe.textEdited.emit("")
     qtbot.waitUntil(lambda: not view.banner.isVisible(), timeout=WAIT_MS)
     assert wait_result(qtbot, view).request.probe == ""
+
+
+def test_a_long_paste_says_only_the_first_characters_are_used(qtbot, lm):
+    """Classroom trial: a 50 KB paste into the probe was cut to 64 characters without a word."""
+    window, view = lm
+    pasted = "ab" * 25_000
+    view.probe.setText(pasted)  # what a paste does (QTest pastes nothing)
+    assert view.probe.text() == pasted  # the field keeps it whole: the lab decides
+    view.probe.textEdited.emit(pasted)
+    assert view.lab.probe == pasted[:64] and view.probe.text() == pasted[:64]
+    notice = "only the first 64 characters of the text are used"
+    assert view.banner.isVisible() and notice in view.banner.text()
+    # the induction model reads 48: its refusal, and the notice still
+    qtbot.waitUntil(lambda: "at most 48" in view.banner.text(), timeout=WAIT_MS)
+    assert notice in view.banner.text()
+    view.probe.setText("abcabc")
+    view.probe.textEdited.emit("abcabc")
+    assert wait_result(qtbot, view).trace.tokens == list("abcabc")
+    assert not view.banner.isVisible()
