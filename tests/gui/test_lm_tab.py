@@ -510,3 +510,21 @@ def test_a_long_paste_says_only_the_first_characters_are_used(qtbot, lm):
     view.probe.textEdited.emit("abcabc")
     assert wait_result(qtbot, view).trace.tokens == list("abcabc")
     assert not view.banner.isVisible()
+
+
+def test_a_long_pasted_prompt_says_only_the_first_characters_are_used(qtbot, lm):
+    """Classroom trial: a 50 KB paste into the prompt was cut to 64 characters without a word."""
+    window, view = lm
+    page = view.writer
+    view.lab.set_page("generate")
+    qtbot.waitUntil(lambda: view.pages.currentWidget() is page)
+    pasted = "abcd" * 12_500
+    page.prompt.setText(pasted)
+    assert page.prompt.text() == pasted
+    page.prompt.textEdited.emit(pasted)
+    assert view.lab.prompt == pasted[:64] and page.prompt.text() == pasted[:64]
+    assert page.banner.isVisible()
+    assert "only the first 64 characters of the text are used" in page.banner.text()
+    page.prompt.setText("abcab")
+    page.prompt.textEdited.emit("abcab")
+    assert view.lab.prompt == "abcab" and not page.banner.isVisible()
