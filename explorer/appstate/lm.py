@@ -21,6 +21,7 @@ from typing import Any
 from explorer.appstate.lab import LabState
 from explorer.lab import LabRun, TrainOptions
 from explorer.lm.train import DEFAULTS, GOAL, TASKS, LMSpec, train_lm
+from explorer.messages import Message
 
 Head = tuple[int, int]
 PAGES = ("train", "heads", "stages", "generate")
@@ -34,6 +35,14 @@ MAX_TEMPERATURE = 5.0
 # The window's runs: the task's recipe, a snapshot at each evaluation (the scrubber replays
 # how the heads formed), CUDA when present (else the CPU, one torch thread).
 WINDOW_TRAINING = replace(DEFAULTS["induction"], steps=600, device="auto", threads=1)
+
+
+def typed_text(typed: str) -> tuple[str, Message | None]:
+    """The probe (or prompt) a typed or pasted text gives: at most MAX_PROBE_CHARS characters,
+    and the notice that says so when the text was longer (a 50 KB paste is cut, not refused)."""
+    if len(typed) > MAX_PROBE_CHARS:
+        return typed[:MAX_PROBE_CHARS], Message.of("lm.text_cut", limit=MAX_PROBE_CHARS)
+    return typed, None
 
 
 def _is_index(value: object, below: int | None = None) -> bool:

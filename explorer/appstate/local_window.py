@@ -31,6 +31,7 @@ from explorer.appstate.lab import LabState
 from explorer.appstate.translation import SEED_RANGE, STEPS_RANGE
 from explorer.appstate.translation import _whole as _whole  # the same checks as the translation lab's
 from explorer.lab import LabRun, TrainOptions
+from explorer.messages import Message
 from explorer.seq2seq.local_attention import LOCAL_MODELS
 from explorer.seq2seq.local_lab import (
     DEFAULTS,
@@ -68,6 +69,16 @@ LESSON_TEXTS = {"local.reorder": ("reorder-zh", REORDER_CASE)}
 MAX_TEXT = 1000
 WINDOW_RANGE = (1, 30)  # the D a model reads with or trains with
 SHIPPED_WINDOW = 3  # the D the shipped local models were trained with
+
+
+def window_text_problem(text: str, used: int) -> Message | None:
+    """What is wrong with a D typed for a run (an emptied field: ""), None when it is one;
+    ``used`` is the D a run trains with meanwhile (the last good one)."""
+    stripped = text.strip()
+    if stripped.isdigit() and WINDOW_RANGE[0] <= int(stripped) <= WINDOW_RANGE[1]:
+        return None
+    low, high = WINDOW_RANGE
+    return Message.of("seq2seq.window_out_of_range", low=low, high=high, value=stripped, used=used)
 
 
 @dataclass(frozen=True)

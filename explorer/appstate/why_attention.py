@@ -197,7 +197,11 @@ class WhyAttentionState(LabState):
         return self._change("measure", measure=measure)
 
     def set_sentence(self, sentence: str) -> bool:
-        return self._change("request", sentence=sentence)
+        """A typed or pasted sentence, cut to what a session holds (as the Translation and Global
+        vs local tabs cut theirs): the model's own limit, far shorter, then refuses it in words."""
+        if not isinstance(sentence, str):
+            raise ValueError("why_attention.sentence: text")
+        return self._change("request", sentence=sentence[:MAX_TEXT])
 
     def show_lesson_step(self, stage: str) -> None:
         """Arriving at one of the page's lesson steps: the sentence and language it is about."""

@@ -26,8 +26,14 @@ LM = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
-        "{count} characters are not in this model's vocabulary: {characters}",
+        "{count} characters are not in this model's vocabulary: {characters} (the first is character "
+        "{position} of the text); this model knows only {alphabet}",
         "lm.unknown_characters",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "only the first {limit} characters of the text are used (the lab reads at most {limit})",
+        "lm.text_cut",
     ),
     QT_TRANSLATE_NOOP("CoreMessages", "{folder} is not a folder", "lm.no_folder"),
     QT_TRANSLATE_NOOP(

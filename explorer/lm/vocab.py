@@ -64,8 +64,32 @@ class CharVocab:
         if unknown:
             # a space is named, not left invisible between the quotes (trial 9: "' 😀'")
             shown = "".join("␣" if c == " " else c for c in unknown[:12]) + ("…" if len(unknown) > 12 else "")
-            raise LMError.of("lm.unknown_characters", characters=repr(shown), count=len(unknown))
+            raise LMError.of(
+                "lm.unknown_characters",
+                characters=repr(shown),
+                count=len(unknown),
+                position=text.index(unknown[0]) + 1,  # counted from 1, as a reader counts
+                alphabet=self.alphabet(),
+            )
         return [self.index[c] for c in text]
+
+    def alphabet(self, most: int = 24) -> str:
+        """The characters this vocabulary knows, for a reader: runs of consecutive code points
+        (in the vocabulary's order) as ranges, a space as ␣, an unprintable character as its
+        code point, at most ``most`` pieces: the induction task's is "a–z A–Z 0–9 # $"."""
+        runs: list[list[str]] = []
+        for c in self.symbols:
+            if runs and ord(c) == ord(runs[-1][-1]) + 1 and shown_character(c) == c:
+                runs[-1].append(c)
+            else:
+                runs.append([c])
+        pieces: list[str] = []
+        for run in runs:
+            if len(run) >= 3:
+                pieces.append(f"{run[0]}–{run[-1]}")
+            else:
+                pieces.extend(shown_character(c) for c in run)
+        return " ".join(pieces[:most]) + (" …" if len(pieces) > most else "")
 
     def decode(self, ids: Sequence[int]) -> str:
         return "".join(self.token(i) for i in ids)
@@ -104,6 +128,13 @@ class CharVocab:
         if any(len(s) != 1 for s in symbols) or len(set(symbols)) != len(symbols):
             return None
         return cls(symbols)
+
+
+def shown_character(c: str) -> str:
+    """A character as a line of text can show it: a space as ␣, an unprintable one as U+XXXX."""
+    if c == " ":
+        return "␣"
+    return c if c.isprintable() else f"U+{ord(c):04X}"
 
 
 INDUCTION_VOCAB = CharVocab(INDUCTION_SYMBOLS)

@@ -34,6 +34,12 @@ LOCAL = section(
         "no checkpoint of {name} is shipped: train the pair from scratch on the tab's second page",
         "seq2seq.window_not_shipped",
     ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "the window D a run trains with must be a whole number from {low} to {high}, not {value!r}; "
+        "until it is one, a run trains with D = {used}",
+        "seq2seq.window_out_of_range",
+    ),
 )
 
 register(LOCAL)

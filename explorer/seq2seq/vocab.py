@@ -6,6 +6,7 @@ text the way it was trained even if the generator's alphabet grows later.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 import torch
@@ -68,3 +69,12 @@ def make_batch(examples: list[DateExample], vocab: Vocabulary) -> Batch:
     target = torch.tensor([vocab.encode_target(e.target) for e in examples], dtype=torch.long)
     target_in = torch.cat([torch.full((len(ids), 1), BOS, dtype=torch.long), target[:, :-1]], dim=1)
     return Batch(source, torch.tensor([len(i) for i in ids]), target_in, target)
+
+
+def readable_token(token: str) -> str:
+    """A source character as a label a figure's font can draw: one outside the Basic Multilingual
+    Plane (an emoji: 🎉) or one with no glyph of its own (a control, format, private-use or
+    unassigned character) as its code point, "U+1F389"; any other token as it is."""
+    if len(token) == 1 and (ord(token) > 0xFFFF or unicodedata.category(token).startswith("C")):
+        return f"U+{ord(token):04X}"
+    return token

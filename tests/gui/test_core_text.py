@@ -33,6 +33,8 @@ from safetensors.torch import load_file, save_file
 import explorer
 from explorer import reading
 from explorer.appstate.labs import lab_entry
+from explorer.appstate.lm import typed_text
+from explorer.appstate.local_window import window_text_problem
 from explorer.core import device as device_module
 from explorer.core import engine as engine_module
 from explorer.core.board import Board, board_trace, parse_number
@@ -1894,6 +1896,11 @@ CASES = {
         lambda env: raised(lambda: shipped_pair(WindowPair(task="sentences-fr"))),
         "no checkpoint of sentences-fr-global is shipped",
     ),
+    "seq2seq.window_out_of_range": Case(
+        lambda env: window_text_problem("", used=3),
+        "the window D a run trains with must be a whole number from 1 to 30, not ''; until it is one, a run "
+        "trains with D = 3",
+    ),
     "seq2seq.length_file": Case(
         lambda env: raised(lambda: load_length_result(env.tmp / "absent.json")),
         "absent.json is not a length-curve result: No such file or directory",
@@ -1997,7 +2004,12 @@ CASES = {
     ),
     "lm.unknown_characters": Case(
         lambda env: raised(lambda: INDUCTION_VOCAB.encode("ab 注意")),
-        "3 characters are not in this model's vocabulary: '␣注意'",
+        "3 characters are not in this model's vocabulary: '␣注意' (the first is character 3 of the text); "
+        "this model knows only a–z A–Z 0–9 # $",
+    ),
+    "lm.text_cut": Case(
+        lambda env: typed_text("ab" * 100)[1],
+        "only the first 64 characters of the text are used (the lab reads at most 64)",
     ),
     "lm.no_folder": Case(
         lambda env: raised(lambda: lm_folders.load_folder(env.tmp / "nowhere")), "is not a folder"

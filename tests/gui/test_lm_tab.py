@@ -474,3 +474,57 @@ def test_the_curves_legends_fit_their_plots_on_the_projector(qtbot, make_window,
         assert max(widths) <= plot.width(), (c.title, widths, plot.width())
         lines = packed(widths, plot.width(), width("&nbsp; "))
         assert len(lines) <= 2, (c.title, widths, plot.width())
+
+
+def test_emptying_a_refused_probe_clears_its_banner(qtbot, lm):
+    """Classroom trial: the random probe on screen, "hi hi" typed (refused), the field emptied:
+    the settings are those of the picture on screen again, and the refusal stayed above it."""
+    window, view = lm
+    assert view.lab.probe == ""
+    view.probe.setText("hi hi")
+    view.probe.textEdited.emit("hi hi")
+    qtbot.waitUntil(lambda: view.banner.isVisible(), timeout=WAIT_MS)
+    # the refusal says what the model reads, and which character is outside it
+    assert "character 3 of the text" in view.banner.text(), view.banner.text()
+    assert "this model knows only a–z A–Z 0–9 # $" in view.banner.text(), view.banner.text()
+    view.probe.clear()
+    view.probe.textEdited.emit("")
+    qtbot.waitUntil(lambda: not view.banner.isVisible(), timeout=WAIT_MS)
+    assert wait_result(qtbot, view).request.probe == ""
+
+
+def test_a_long_paste_says_only_the_first_characters_are_used(qtbot, lm):
+    """Classroom trial: a 50 KB paste into the probe was cut to 64 characters without a word."""
+    window, view = lm
+    pasted = "ab" * 25_000
+    view.probe.setText(pasted)  # what a paste does (QTest pastes nothing)
+    assert view.probe.text() == pasted  # the field keeps it whole: the lab decides
+    view.probe.textEdited.emit(pasted)
+    assert view.lab.probe == pasted[:64] and view.probe.text() == pasted[:64]
+    notice = "only the first 64 characters of the text are used"
+    assert view.banner.isVisible() and notice in view.banner.text()
+    # the induction model reads 48: its refusal, and the notice still
+    qtbot.waitUntil(lambda: "at most 48" in view.banner.text(), timeout=WAIT_MS)
+    assert notice in view.banner.text()
+    view.probe.setText("abcabc")
+    view.probe.textEdited.emit("abcabc")
+    assert wait_result(qtbot, view).trace.tokens == list("abcabc")
+    assert not view.banner.isVisible()
+
+
+def test_a_long_pasted_prompt_says_only_the_first_characters_are_used(qtbot, lm):
+    """Classroom trial: a 50 KB paste into the prompt was cut to 64 characters without a word."""
+    window, view = lm
+    page = view.writer
+    view.lab.set_page("generate")
+    qtbot.waitUntil(lambda: view.pages.currentWidget() is page)
+    pasted = "abcd" * 12_500
+    page.prompt.setText(pasted)
+    assert page.prompt.text() == pasted
+    page.prompt.textEdited.emit(pasted)
+    assert view.lab.prompt == pasted[:64] and page.prompt.text() == pasted[:64]
+    assert page.banner.isVisible()
+    assert "only the first 64 characters of the text are used" in page.banner.text()
+    page.prompt.setText("abcab")
+    page.prompt.textEdited.emit("abcab")
+    assert view.lab.prompt == "abcab" and not page.banner.isVisible()

@@ -237,3 +237,19 @@ def test_presentation_mode_in_both_languages_nothing_is_clipped(qtbot, tab, size
     assert "local-p-ours" not in view.summary.text()
     assert view.local_canvas.width() >= 300 and view.local_canvas.height() >= 250
     window.state.set_language("en")
+
+
+def test_an_emptied_training_window_says_what_d_must_be(qtbot, tab):
+    """Classroom trial: the run's D field emptied said nothing, and a run then trained with the
+    old D. The line names D's range and the D a run takes; a D typed again takes it away."""
+    window, view = tab
+    view.pages.setCurrentIndex(1)
+    edit = view.train_window.lineEdit()
+    used = view.lstate.settings.train_window
+    edit.selectAll()
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Delete)
+    assert edit.text() == "" and view.message.isVisible()
+    assert "must be a whole number from 1 to 30" in view.message.text(), view.message.text()
+    assert f"a run trains with D = {used}" in view.message.text()
+    qtbot.keyClicks(edit, "5")
+    assert view.lstate.settings.train_window == 5 and not view.message.isVisible()

@@ -20,6 +20,7 @@ from explorer.appstate.translation import checkpoint_problem
 from explorer.gui.docks.registry import Dock
 from explorer.gui.docks.worked import num
 from explorer.gui.labs.translation.lesson import LESSON_PARTS
+from explorer.gui.labs.translation.parts import shown
 from explorer.seq2seq import alignment_at, translate
 from explorer.seq2seq.alignment import whole_percent
 
@@ -600,3 +601,19 @@ def test_a_revealed_character_repaints_its_own_box_as_the_whole_strip_draws_it(q
         area = strip._slot_area(k)
         strip.render(part, area.topLeft(), QtGui.QRegion(area))  # drawn where it lies
         assert part.copy(area) == whole.copy(area), k
+
+
+def test_an_emoji_in_the_date_is_labelled_so_the_font_draws_it(qtbot, tab):
+    """Classroom trial: a 🎉 typed in the date showed as an empty box. The figures' labels read it as
+    the model does (<unk>); a label of the character itself (a source the vocabulary knows, an
+    export) is its code point, every character of which the figure's font has."""
+    window, view = tab
+    view.source_edit.setText("9 mai 2018 🎉")
+    view.source_edit.textEdited.emit("9 mai 2018 🎉")
+    wait_translation(qtbot, view, source="9 mai 2018 🎉")
+    cols = list(view.alignment.panels[0].cols)
+    assert cols == list("9␣mai␣2018␣") + ["<unk>"] and "U+1F389" in view.notice_text
+    metrics = QtGui.QFontMetrics(view.alignment.font())
+    for label in shown(["🎉", "\u200b", "é", "<unk>"]):
+        assert len(label) > 1 or metrics.inFontUcs4(ord(label)), label
+    assert shown(["🎉", " ", "a"]) == ["U+1F389", "␣", "a"]

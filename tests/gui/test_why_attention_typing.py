@@ -84,3 +84,19 @@ def test_right_at_the_end_of_the_sentence_box_steps_the_lesson(qtbot, window):
     qtbot.keyClick(keys, QtCore.Qt.Key.Key_Right)  # at the end: the next step
     QtWidgets.QApplication.processEvents()
     assert window.state.lesson_step == step + 1
+
+
+def test_a_50_kb_paste_is_refused_in_words_not_by_an_exception(qtbot, window):
+    """Classroom trial: a 50 KB paste into the sentence box raised in the state (a session holds
+    at most 1000 characters); it is cut there, as the other labs cut theirs, and the model's
+    refusal says how long a sentence it reads."""
+    window.state.set_tab("why_attention")
+    view = window.view("why_attention")
+    view.pages.setCurrentIndex(SENTENCE_PAGE)
+    edit = view.sentence_box.lineEdit()
+    pasted = "cat " * 12_500
+    edit.setText(pasted)
+    edit.textEdited.emit(pasted)
+    assert len(view.lab.settings.sentence) == 1000
+    qtbot.waitUntil(lambda: "this model reads at most" in view.message_text, timeout=WAIT_MS)
+    assert view.message.isVisible()

@@ -80,6 +80,19 @@ def test_the_vocabulary_refuses_what_it_does_not_know():
     assert len(INDUCTION_VOCAB) == 65 and INDUCTION_VOCAB.end_id == 64
 
 
+def test_a_refusal_names_the_alphabet_and_the_first_character_outside_it():
+    """Classroom trial: "hi hi" was refused without saying what the model does read."""
+    with pytest.raises(LMError) as refused:
+        INDUCTION_VOCAB.encode("hi hi")
+    text = str(refused.value.message.render())
+    assert "'␣'" in text and "character 3 of the text" in text
+    assert text.endswith("this model knows only a–z A–Z 0–9 # $")
+    # derived from the vocabulary: a text model's alphabet is its corpus's characters
+    assert CharVocab.of_text("cab, d\n").alphabet() == "U+000A ␣ , a–d"
+    assert CharVocab(chr(0x4E00 + i) for i in range(100)).alphabet(most=3) == "一–乣"
+    assert CharVocab("acegikmoqsuwy").alphabet(most=3) == "a c e …"
+
+
 def test_a_tokenizer_json_nested_too_deep_is_not_a_character_vocabulary(tmp_path):
     """Engineer trial 9: JSON nested 100,000 deep raised a RecursionError from Python's json;
     a folder's tokenizer.json that deep is simply not one this lab wrote (None: read otherwise)."""

@@ -20,9 +20,10 @@ from PySide6 import QtGui, QtWidgets
 
 from explorer.appstate.lesson import STEPS
 from explorer.appstate.lesson_lm import SHOWS, Shows
-from explorer.appstate.lm import HEADS, LAYERS, PAGES, LMState
+from explorer.appstate.lm import HEADS, LAYERS, PAGES, LMState, typed_text
 from explorer.appstate.lm_jobs import PERIOD, LMRequest, LMResult, compute, request_of
 from explorer.gui import theme
+from explorer.gui.core_text import translated
 from explorer.gui.elided import ElidedCombo
 from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import Figure, MatrixCanvas
@@ -35,12 +36,15 @@ from explorer.gui.lab.warm import plotting_ready
 from explorer.gui.labs.lm import heads as lh
 from explorer.gui.labs.lm.training import LMTraining, task_name
 from explorer.gui.labs.lm.writing import GeneratePage, RowsNote
-from explorer.gui.messages import ERROR_STYLE, error_message
+from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE, error_message
 from explorer.gui.tabs import lay_out_ahead
 from explorer.gui.views.base import View, ViewContext
 from explorer.lm.train import TASKS
+from explorer.lm.vocab import MAX_TEXT_CHARS
+from explorer.messages import Message
 
 CHANNEL = "lm"
+PASTE_CHARS = MAX_TEXT_CHARS  # what the field takes (Qt's own limit, 32767, would cut silently)
 TAB = "lm"
 
 
@@ -55,6 +59,7 @@ class LMView(View):
         self._wanted: LMRequest | None = None
         self._lesson: Shows | None = None  # the lesson step on screen, while it waits for a result
         self._settling = False
+        self._cut: tuple[str, Message] | None = None  # (the probe, its notice) when a text was cut to it
         self._build()
         context.worker.listen(CHANNEL, self._on_result)
         unsubscribe = self.lab.subscribe(self._on_lab)
@@ -85,7 +90,7 @@ class LMView(View):
             self.task.addItem("", task)
         self.probe_label = QtWidgets.QLabel()
         self.probe = QtWidgets.QLineEdit()
-        self.probe.setMaxLength(64)
+        self.probe.setMaxLength(PASTE_CHARS)  # the lab cuts a longer text to its limit, and says so
         self.probe.setClearButtonEnabled(True)
         self.probe_label.setBuddy(self.probe)
         self.new_probe = QtWidgets.QPushButton()
@@ -147,7 +152,7 @@ class LMView(View):
 
         lab = self.lab
         self.task.currentIndexChanged.connect(lambda _: lab.set_task(self.task.currentData()))
-        self.probe.textEdited.connect(lab.set_probe)
+        self.probe.textEdited.connect(self._on_probe_edited)
         self.new_probe.clicked.connect(lambda: lab.new_probe())
         self.all_on.clicked.connect(lambda: lab.set_off(()))
         self.pages.currentChanged.connect(lambda i: lab.set_page(PAGES[i]))
@@ -162,7 +167,14 @@ class LMView(View):
         if not self.is_shown():
             return
         wanted = request_of(self.lab)
-        if (self.result is not None and self.result.request == wanted) or wanted == self._wanted:
+        if self.result is not None and self.result.request == wanted:
+            # back to the settings on screen (a refused probe emptied): its banner is stale, and so
+            # is a computation still running for the refused settings
+            if self._wanted is not None:
+                self.cancelled()
+            self._show_banner()
+            return
+        if wanted == self._wanted:
             return
         self._wanted = wanted
         self.context.worker.submit(
@@ -185,11 +197,10 @@ class LMView(View):
     def _on_result(self, result) -> None:
         self._wanted = None
         if not result.ok:
-            self.banner.setText(error_message(result.error))
-            self.banner.setVisible(True)
+            self._show_banner(error_message(result.error))
             self.request()  # the settings may have changed meanwhile
             return
-        self.banner.setVisible(False)
+        self._show_banner()
         self.result = result.value
         self._settling = True  # the lesson may pick heads now: what it shows then is not complete
         self._follow_lesson()
@@ -220,6 +231,23 @@ class LMView(View):
                 pacing.later(page, next_piece, "ahead")
 
         next_piece()
+
+    def _on_probe_edited(self, text: str) -> None:
+        probe, cut = typed_text(text)
+        self._cut = (probe, cut) if cut is not None else None
+        self.lab.set_probe(probe)
+        self._show_banner()
+
+    def _show_banner(self, error: str | None = None) -> None:
+        """The refusal of the settings, else the notice that the probe was cut (while it is the
+        probe), else nothing: never a line about an earlier text."""
+        if self._cut is not None and self._cut[0] != self.lab.probe:
+            self._cut = None
+        notice = translated(self._cut[1]) if self._cut is not None else ""
+        text = "  ".join(t for t in (error, notice) if t)
+        self.banner.setText(text)
+        self.banner.setStyleSheet(ERROR_STYLE if error else NOTICE_STYLE)
+        self.banner.setVisible(bool(text))
 
     # -- the state -------------------------------------------------------------------------------------
     def _on_lab(self, event: str, _lab) -> None:

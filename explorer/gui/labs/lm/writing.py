@@ -14,17 +14,20 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.appstate.lm import HEADS, LAYERS, MAX_PROBE_CHARS, MAX_SEED, MAX_TEMPERATURE, MAX_WRITTEN
+from explorer.appstate.lm import HEADS, LAYERS, MAX_SEED, MAX_TEMPERATURE, MAX_WRITTEN, typed_text
 from explorer.appstate.lm_jobs import Writing, default_prompt, writing_request
 from explorer.gui import theme
+from explorer.gui.core_text import translated
 from explorer.gui.flow import FlowLayout
 from explorer.gui.heatmap import Figure, MatrixCanvas, MatrixPanel
 from explorer.gui.heatmap.figure import Mark
 from explorer.gui.i18n import translate
 from explorer.gui.lab.stages import wrapping
 from explorer.gui.labs.lm import heads as lh
-from explorer.gui.messages import ERROR_STYLE, error_message
+from explorer.gui.messages import ERROR_STYLE, NOTICE_STYLE, error_message
 from explorer.lm.generate import LMGeneration
+from explorer.lm.vocab import MAX_TEXT_CHARS
+from explorer.messages import Message
 
 CHANNEL = "lm-write"
 MAX_TOP_K = 64
@@ -127,6 +130,7 @@ class GeneratePage(QtWidgets.QWidget):
         self.view = view  # the tab: its state, worker, style and the heads' scores
         self.state, self.lab = view.state, view.lab
         self._asked: Writing | None = None  # the text whose next token the worker is computing
+        self._cut: tuple[str, Message] | None = None  # (the prompt, its notice) when a paste was cut to it
         self._build()
         view.context.worker.listen(CHANNEL, self._on_token)
         unsubscribe = self.lab.subscribe(self._on_lab, ("task", "probe", "writing", "written", "weights"))
@@ -138,7 +142,7 @@ class GeneratePage(QtWidgets.QWidget):
         row = FlowLayout()
         self.prompt_label = QtWidgets.QLabel()
         self.prompt = QtWidgets.QLineEdit()
-        self.prompt.setMaxLength(MAX_PROBE_CHARS)
+        self.prompt.setMaxLength(MAX_TEXT_CHARS)  # the lab cuts a longer paste to its limit, and says so
         self.prompt.setClearButtonEnabled(True)
         self.prompt_label.setBuddy(self.prompt)
         row.add(self.prompt_label)
@@ -191,7 +195,7 @@ class GeneratePage(QtWidgets.QWidget):
         layout.addWidget(self.rows_note)
 
         lab = self.lab
-        self.prompt.textEdited.connect(lambda text: lab.set_writing(prompt=text))
+        self.prompt.textEdited.connect(self._on_prompt_edited)
         self.tokens.valueChanged.connect(lambda v: lab.set_writing(write_tokens=v))
         self.temperature.valueChanged.connect(lambda v: lab.set_writing(temperature=round(v, 1)))
         self.top_k.valueChanged.connect(lambda v: lab.set_writing(top_k=v))
@@ -202,9 +206,25 @@ class GeneratePage(QtWidgets.QWidget):
         self.canvas.hovered.connect(self._on_hover)
 
     # -- writing ---------------------------------------------------------------------------------------
+    def _on_prompt_edited(self, text: str) -> None:
+        prompt, cut = typed_text(text)
+        self._cut = (prompt, cut) if cut is not None else None
+        self.lab.set_writing(prompt=prompt)
+        self._show_banner()
+
+    def _show_banner(self, error: str | None = None) -> None:
+        """The writing's failure, else the notice that the prompt was cut (while it is the
+        prompt), else nothing."""
+        if self._cut is not None and self._cut[0] != self.lab.prompt:
+            self._cut = None
+        text = "  ".join(t for t in (error, translated(self._cut[1]) if self._cut else "") if t)
+        self.banner.setText(text)
+        self.banner.setStyleSheet(ERROR_STYLE if error else NOTICE_STYLE)
+        self.banner.setVisible(bool(text))
+
     def write(self) -> None:
         """A new text from the settings, with the weights in use now."""
-        self.banner.setVisible(False)
+        self._show_banner()
         self.lab.start_writing(Writing(writing_request(self.lab)))
 
     def stop(self) -> None:
@@ -223,8 +243,7 @@ class GeneratePage(QtWidgets.QWidget):
         asked, self._asked = self._asked, None
         if not result.ok:
             if asked is self.lab.writing:
-                self.banner.setText(error_message(result.error))
-                self.banner.setVisible(True)
+                self._show_banner(error_message(result.error))
                 self.lab.stop_writing(failed=True)
             return
         writing, token = result.value

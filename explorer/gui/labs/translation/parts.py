@@ -23,6 +23,7 @@ from explorer.seq2seq import EXAMPLE_DATE, DateExample, TranslationTrace, exampl
 from explorer.seq2seq.alignment import digit_report, shifted_steps, whole_percent
 from explorer.seq2seq.dates import readings
 from explorer.seq2seq.spec import MAX_SOURCE_CHARS
+from explorer.seq2seq.vocab import readable_token
 
 SPACE = "␣"  # a space as a label: visible on an axis and on a line
 GRU_STAGES = ("Q", "K", "scores", "scaled", "weights", "head_output")
@@ -115,8 +116,9 @@ def input_problem(text: str) -> str | None:
 
 
 def shown(tokens) -> list[str]:
-    """Tokens as labels: a space is drawn as ␣."""
-    return [SPACE if t == " " else t for t in tokens]
+    """Tokens as labels: a space is drawn as ␣, an emoji (which the figures' font lacks: an empty
+    box) as its code point, U+1F389."""
+    return [SPACE if t == " " else readable_token(t) for t in tokens]
 
 
 # -- panels ---------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from explorer.appstate.local_window import (
     WINDOW_RANGE,
     LocalRequest,
     LocalWindowState,
+    window_text_problem,
 )
 from explorer.gui import theme
 from explorer.gui.core_text import error_text, translated
@@ -173,6 +174,8 @@ class LocalWindowView(View):
         self.stale_result = False  # the maps shown are an earlier text's (the typed one fails)
         self._wanted: LocalRequest | None = None
         self.message_text = ""
+        self.window_problem = ""  # the line about an emptied D field, while it is shown
+        self._before_problem = ("", "")  # the line it stands in front of
         self._build()
         context.worker.listen(CHANNEL, self._on_result)
         unsubscribe = self.lstate.subscribe(self._on_event, EVENTS)
@@ -254,6 +257,7 @@ class LocalWindowView(View):
         self.model_box.activated.connect(lambda i: self.lstate.set_local(self.model_box.itemData(i)))
         self.window_slider.valueChanged.connect(self.lstate.set_window)
         self.train_window.valueChanged.connect(self.lstate.set_train_window)
+        self.train_window.lineEdit().textChanged.connect(self._on_train_window_text)
         for canvas in (self.global_canvas, self.local_canvas):
             canvas.stepClicked.connect(self.lstate.select)
         self.training.started.connect(lambda: self.pages.setCurrentIndex(TRAIN_PAGE))
@@ -264,6 +268,24 @@ class LocalWindowView(View):
         text = self.examples.itemData(index)
         if text:
             self.lstate.set_source(text)
+
+    def _on_train_window_text(self, text: str) -> None:
+        """An emptied D field says what D must be, and which D a run takes meanwhile; once the
+        field holds a D again (or gives it back on leaving it) the line shown before comes back."""
+        problem = window_text_problem(text, self.lstate.settings.train_window)
+        if problem is not None:
+            if not self.window_problem:
+                self._before_problem = (self.message_text, self.message.styleSheet())
+            self.window_problem = translated(problem)
+            self.message.setText(self.window_problem)
+            self.message.setStyleSheet(ERROR_STYLE)
+            self.message.setVisible(True)
+        elif self.window_problem:
+            self.window_problem = ""
+            text, style = self._before_problem
+            self.message.setText(text)
+            self.message.setStyleSheet(style)
+            self.message.setVisible(bool(text))
 
     # -- the state -----------------------------------------------------------------------------------
     def _show_settings(self) -> None:
@@ -450,6 +472,7 @@ class LocalWindowView(View):
                 text=self.compared_request.source
             )
         self.message_text = text
+        self.window_problem = ""  # a newer line replaces it
         self.message.setText(text)
         self.message.setStyleSheet(ERROR_STYLE if error else NOTICE_STYLE)
         self.message.setVisible(bool(text))
