@@ -2197,6 +2197,11 @@
         <translation>没有随附 {name} 的检查点：请在本标签页的第二页从零训练这一对模型</translation>
     </message>
     <message>
+        <source>the window D a run trains with must be a whole number from {low} to {high}, not {value!r}; until it is one, a run trains with D = {used}</source>
+        <comment>seq2seq.window_out_of_range</comment>
+        <translation>训练所用的窗口 D 必须是 {low} 到 {high} 之间的整数，而不是 {value!r}；在改正之前，训练使用 D = {used}</translation>
+    </message>
+    <message>
         <source>{name} must be a whole number from 1 to {limit}, not {value!r}</source>
         <comment>lm.size_out_of_range</comment>
         <translation>{name} 必须是 1 到 {limit} 之间的整数，而不是 {value!r}</translation>
@@ -2227,9 +2232,14 @@
         <translation>这段文字有 {count} 个字符；最多读取 {limit} 个</translation>
     </message>
     <message>
-        <source>{count} characters are not in this model&apos;s vocabulary: {characters}</source>
+        <source>{count} characters are not in this model&apos;s vocabulary: {characters} (the first is character {position} of the text); this model knows only {alphabet}</source>
         <comment>lm.unknown_characters</comment>
-        <translation>有 {count} 个字符不在这个模型的词表里：{characters}</translation>
+        <translation>有 {count} 个字符不在这个模型的词表中：{characters}（第一个是文本的第 {position} 个字符）；这个模型只认识 {alphabet}</translation>
+    </message>
+    <message>
+        <source>only the first {limit} characters of the text are used (the lab reads at most {limit})</source>
+        <comment>lm.text_cut</comment>
+        <translation>只使用文本的前 {limit} 个字符（这个实验最多读取 {limit} 个）</translation>
     </message>
     <message>
         <source>{folder} is not a folder</source>
