@@ -89,8 +89,22 @@ def check_out_folder(path: str) -> None:
         fail(f"{path} is a file, not a folder: give a folder (it may be new)")
 
 
+def check_has_name(path: str, option: str = "--out") -> None:
+    """A file name that is more than its extension: ``--out .json`` (or ``dir/.npz``) is
+    refused, where it wrote a hidden file named ``.json``."""
+    name = Path(path).name
+    if name.startswith(".") and len(name) > 1 and "." not in name[1:]:
+        fail(f"{option} {path!r} has no file name before its extension: give one, e.g. run{name}")
+
+
+def check_out_name(path: str, suffixes: tuple[str, ...], option: str = "--out") -> None:
+    """A file name that ends in one of ``suffixes`` and has a name before it (``check_has_name``)."""
+    if not path.lower().endswith(suffixes):
+        fail(f"{option} {path!r}: the file name must end in {' or '.join(suffixes)}")
+    check_has_name(path, option)
+
+
 def check_out_file(path: str) -> None:
-    """``--out FILE.json|FILE.npz`` (trace, translate, vision): the suffix, then the folder."""
-    if not path.lower().endswith((".json", ".npz")):
-        fail(f"--out {path!r}: the file name must end in .json or .npz")
+    """``--out FILE.json|FILE.npz`` (trace, translate, vision): the name, then the folder."""
+    check_out_name(path, (".json", ".npz"))
     check_out(path)

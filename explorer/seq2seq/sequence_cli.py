@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 
-from explorer.failing import Parser, check_out, check_out_folder, fail
+from explorer.failing import Parser, check_out, check_out_folder, check_out_name, fail
 from explorer.finite import NotFinite
 from explorer.lab.command import EXIT_CANCELLED, EXIT_HELP, check_learning_rate, check_seed, refuse_divergence
 from explorer.seq2seq.length_curve import LONG as LONG_WORDS
@@ -348,8 +348,7 @@ def length_curve_main(argv: list[str]) -> int:
         + " for the models trained)",
     )
     args = parser.parse_args(argv)
-    if not args.out.lower().endswith((".json", ".png")):
-        fail(f"--out {args.out!r}: the file name must end in .json or .png")
+    check_out_name(args.out, (".json", ".png"))
     check_out(args.out)
     models = [m.strip() for m in args.models.split(",")]
     if not all(models) or len(set(models)) != len(models):

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from explorer.failing import Parser, check_out, check_out_file, check_out_folder, fail
+from explorer.failing import Parser, check_out, check_out_file, check_out_folder, check_out_name, fail
 from explorer.finite import NotFinite
 from explorer.lab.command import (
     EXIT_CANCELLED,
@@ -340,8 +340,7 @@ def data_curve_main(argv: list[str]) -> int:
     )
     parser.add_argument("--device", choices=("auto", "cpu", "cuda", "mps"), default="cpu")
     args = parser.parse_args(argv)
-    if not args.out.lower().endswith((".json", ".png")):
-        fail(f"--out {args.out!r}: the file name must end in .json or .png")
+    check_out_name(args.out, (".json", ".png"))
     check_out(args.out)
     if args.train and args.sources:
         fail("--train and --from: give one of them")
