@@ -3,9 +3,15 @@ no file written and no input touched."""
 
 from __future__ import annotations
 
+import os
+import shutil
+from pathlib import Path
+
 import pytest
 
+from explorer.resources import resource_path
 from tests.commands import refused
+from tests.models import tiny
 
 WRITERS = {
     "trace": ["trace", "--sentence", "a b", "--weights", "random"],
@@ -47,3 +53,76 @@ def test_a_hidden_name_with_a_stem_is_still_a_name(run, tmp_path):
     result = run(*WRITERS["vision"], "--out", str(out))
     assert result.returncode in (0, None), result.stderr
     assert out.exists()
+
+
+def kept(path: Path, text: str = '{"keep": true}') -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def shipped_copy(tmp_path: Path, name: str) -> Path:
+    return Path(shutil.copytree(resource_path("seq2seq", name), tmp_path / name))
+
+
+def test_a_trace_out_over_its_model_folders_config_is_refused(run, tmp_path):
+    """``--out MODEL/config.json`` overwrote the config the run had just read."""
+    config = kept(tmp_path / "m" / "config.json")
+    for option in ("--out", "--html"):
+        target = config if option == "--out" else kept(tmp_path / "m" / "notes.html", "keep")
+        before = target.read_text()
+        line = refused(run(*WRITERS["trace"][:-2], "--model-dir", str(config.parent), option, str(target)))
+        assert line.startswith(f"error: {option} {target} is a file in --model-dir "), line
+        assert "which this run reads" in line and target.read_text() == before
+
+
+def test_a_new_file_in_the_model_folder_is_still_written(run, tmp_path):
+    folder = tiny.build(tmp_path / "m")
+    out = folder / "trace.json"
+    result = run("trace", "--sentence", "the cat", "--model-dir", str(folder), "--out", str(out))
+    assert result.returncode in (0, None), result.stderr
+    assert out.exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [
+        (["translate", "--source", "Jane visits Africa"], "compound-fr-attention"),
+        (["translate", "--source", "a b c"], "copy-twice-local-p"),
+        (["translate", "--source", "9.5.18"], "bahdanau-additive"),
+    ],
+)
+def test_a_translation_out_over_its_checkpoint_is_refused(run, tmp_path, command, name):
+    folder = shipped_copy(tmp_path, name)
+    config = folder / "config.json"
+    before = config.read_bytes()
+    line = refused(run(*command, "--checkpoint", str(folder), "--out", str(config)), "which this run reads")
+    assert f"--checkpoint {folder}" in line and config.read_bytes() == before
+
+
+def test_a_vision_out_over_its_checkpoint_is_refused(run, tmp_path):
+    stem = tmp_path / "run" / "se"
+    meta = kept(stem.with_suffix(".json"))
+    kept(stem.with_suffix(".safetensors"), "weights")
+    for given in (str(stem), str(meta)):
+        line = refused(run("vision", "--generate", "7", "--checkpoint", given, "--out", str(meta)))
+        assert (
+            line
+            == f"error: --out {meta} is --checkpoint {meta}, which this run reads: give another file to write"
+        )
+        assert meta.read_text() == '{"keep": true}'
+
+
+@pytest.mark.parametrize("link", ["same", "symlink", "hardlink"])
+@pytest.mark.parametrize("command", ["length-curve", "data-curve"])
+def test_a_curve_out_over_its_from_file_is_refused(run, tmp_path, command, link):
+    """``--from a.json --out a.json`` (or a link to it) overwrote the result it drew."""
+    source = kept(tmp_path / "a.json")
+    out = {"same": source, "symlink": tmp_path / "l.json", "hardlink": tmp_path / "h.json"}[link]
+    if link == "symlink":
+        out.symlink_to(source)
+    elif link == "hardlink":
+        os.link(source, out)
+    line = refused(run(command, "--from", str(source), "--out", str(out)), "which this run reads")
+    assert line.startswith(f"error: --out {out} is --from {source}"), line
+    assert source.read_text() == '{"keep": true}'
