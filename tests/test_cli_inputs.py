@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
 
+from explorer import reading
 from explorer.resources import resource_path
 from tests.commands import refused
 from tests.models import tiny
+
+ROOT = Path(__file__).resolve().parent.parent
 
 WRITERS = {
     "trace": ["trace", "--sentence", "a b", "--weights", "random"],
@@ -126,3 +132,62 @@ def test_a_curve_out_over_its_from_file_is_refused(run, tmp_path, command, link)
     line = refused(run(command, "--from", str(source), "--out", str(out)), "which this run reads")
     assert line.startswith(f"error: --out {out} is --from {source}"), line
     assert source.read_text() == '{"keep": true}'
+
+
+# -- not a regular file ------------------------------------------------------------------------
+def test_a_fifo_or_a_device_is_refused_before_it_is_opened(tmp_path):
+    """A FIFO blocked the open forever; /dev/zero was read until "too large"."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    done: list[str] = []
+
+    def read_each() -> None:
+        for path in (fifo, Path("/dev/zero")):
+            for call in (reading.file, reading.read_bytes, reading.read_text):
+                try:
+                    call(path)
+                except reading.ReadError as exc:
+                    done.append(str(exc))
+
+    worker = threading.Thread(target=read_each, daemon=True)  # a hang fails, never blocks the run
+    worker.start()
+    worker.join(timeout=20)
+    assert not worker.is_alive(), "reading a FIFO blocked"
+    assert (
+        done
+        == [f"{fifo}: it is not a regular file (a pipe, a device or a socket)"] * 3
+        + ["/dev/zero: it is not a regular file (a pipe, a device or a socket)"] * 3
+    )
+
+
+def as_a_process(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "explorer", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+@pytest.mark.parametrize("command", ["trace", "translate", "length-curve", "data-curve"])
+def test_a_command_given_a_fifo_or_a_device_says_so(tmp_path, command, kind):
+    """Each command's input as a FIFO (it hung) or /dev/zero: one line, exit 2, in time."""
+    folder = tmp_path / "in"
+    if command == "trace":
+        kept(folder / "tokenizer.json")
+        target = folder / "config.json"
+        args = ["trace", "--sentence", "a b", "--model-dir", str(folder)]
+    elif command == "translate":
+        folder = shipped_copy(tmp_path, "compound-fr-attention")
+        target = folder / "config.json"
+        target.unlink()
+        args = ["translate", "--source", "Jane", "--task", "compound-fr", "--checkpoint", str(folder)]
+    else:
+        folder.mkdir()
+        target = folder / "r.json"
+        args = [command, "--from", str(target)]
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to("/dev/zero")
+    result = as_a_process(*args, "--out", str(tmp_path / "o.json"))
+    refused(result, f"{target}: it is not a regular file")
+    assert not (tmp_path / "o.json").exists()

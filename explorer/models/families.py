@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from explorer import json_text
+from explorer import json_text, reading
 from explorer.models.bert import ACTIVATIONS, BertConfig
 from explorer.models.decoder_config import (
     DECODER_LABELS,
@@ -161,7 +161,7 @@ def read_config(path: Path) -> BertConfig | DecoderConfig:
 def read_raw(path: Path) -> dict[str, Any]:
     """config.json as a dict, or ModelError saying why it is not one."""
     try:
-        raw = json_text.loads(Path(path).read_text(encoding="utf-8"))
+        raw = json_text.loads(reading.read_bytes(path, ModelError).decode("utf-8"))  # a pipe: said so
     except UnicodeDecodeError:
         raise ModelError.of("families.not_utf8", path=path) from None
     except json.JSONDecodeError as exc:
