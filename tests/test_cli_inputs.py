@@ -191,3 +191,22 @@ def test_a_command_given_a_fifo_or_a_device_says_so(tmp_path, command, kind):
     result = as_a_process(*args, "--out", str(tmp_path / "o.json"))
     refused(result, f"{target}: it is not a regular file")
     assert not (tmp_path / "o.json").exists()
+
+
+# -- config.json and tokenizer_config.json -----------------------------------------------------
+@pytest.mark.parametrize("family", ["bert", "roberta"])
+@pytest.mark.parametrize("value", [0, 10**12])
+def test_a_type_vocab_size_of_zero_or_too_large_is_refused(run, tmp_path, family, value):
+    """0 token types was accepted: the model looks up type 0 in a table of no rows."""
+    folder = tiny.build(tmp_path / family, family)
+    tiny.edit_config(folder, type_vocab_size=value)
+    out = tmp_path / "t.json"
+    line = refused(run("trace", "--sentence", "the cat", "--model-dir", str(folder), "--out", str(out)))
+    assert "type_vocab_size" in line and str(value) in line and not out.exists()
+
+
+def test_distilbert_still_has_no_token_types(run, tmp_path):
+    folder = tiny.build(tmp_path / "distilbert", "distilbert")
+    out = tmp_path / "t.json"
+    result = run("trace", "--sentence", "the cat", "--model-dir", str(folder), "--out", str(out))
+    assert result.returncode in (0, None), result.stderr

@@ -228,8 +228,11 @@ def _checked(path: Path, family: Family, values: dict[str, Any], raw: dict[str, 
         if not _whole(values[name]) or values[name] <= 0:
             raise ModelError.of("families.not_positive", path=path, key=key(name), value=values[name])
         check_size(path, name, values[name], key(name))
-    if not _whole(values["type_vocab_size"]) or values["type_vocab_size"] < 0:
-        raise ModelError.of("families.type_vocab", path=path, value=values["type_vocab_size"])
+    types = values["type_vocab_size"]
+    fewest = 1 if family.token_types else 0  # BERT, RoBERTa, XLM-R look up type 0: 0 rows was taken
+    if not _whole(types) or types < fewest:
+        raise ModelError.of("families.type_vocab", path=path, value=types)
+    check_size(path, "type_vocab_size", types)
     if values["hidden_size"] % values["num_attention_heads"]:
         raise ModelError.of(
             "families.heads_not_dividing",
