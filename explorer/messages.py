@@ -584,6 +584,11 @@ TOKENIZER = section(
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",
+        "{path} holds no JSON object; copy the tokenizer files that came with the model into the folder",
+        "tokenizer.not_object",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
         "{path} lacks the {token} token; copy the tokenizer files that came with the model into the folder",
         "tokenizer.lacks_token",
     ),

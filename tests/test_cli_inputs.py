@@ -210,3 +210,22 @@ def test_distilbert_still_has_no_token_types(run, tmp_path):
     out = tmp_path / "t.json"
     result = run("trace", "--sentence", "the cat", "--model-dir", str(folder), "--out", str(out))
     assert result.returncode in (0, None), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "words"),
+    [
+        ("tokenizer_config.json", "{not json", "tokenizer_config.json is unreadable (invalid JSON: "),
+        ("tokenizer_config.json", "[1, 2]", "tokenizer_config.json holds no JSON object"),
+        ("special_tokens_map.json", '"[UNK]"', "special_tokens_map.json holds no JSON object"),
+        ("tokenizer_config.json", b"\xff\xfe{}", "tokenizer_config.json is unreadable (not UTF-8 text)"),
+    ],
+)
+def test_a_corrupt_tokenizer_config_is_refused_naming_it(run, tmp_path, name, text, words):
+    """It was passed over silently: the tokenizer read without its settings (lower-casing, tokens)."""
+    folder = tiny.build(tmp_path / "m")
+    path = folder / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    out = tmp_path / "t.json"
+    line = refused(run("trace", "--sentence", "the cat", "--model-dir", str(folder), "--out", str(out)))
+    assert f"{path} " in line and words in line and not out.exists(), line

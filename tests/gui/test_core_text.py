@@ -975,6 +975,9 @@ CASES = {
     "reading.parent_not_folder": Case(
         lambda env: raised(lambda: reading.read_bytes(a_file(env) / "x")), "before it is a file"
     ),
+    "reading.not_regular": Case(
+        lambda env: raised(lambda: reading.read_bytes("/dev/null")), "/dev/null: it is not a regular file"
+    ),
     "reading.too_long": Case(
         lambda env: raised(lambda: reading.read_bytes(env.tmp / ("x" * 300))), "too long"
     ),
@@ -1335,6 +1338,10 @@ CASES = {
     "tokenizer.unreadable": Case(
         lambda env: raised(lambda: load_tokenizer(folder_with(env, "tokenizer.json", "{not json"), True)),
         "tokenizer.json is unreadable (",
+    ),
+    "tokenizer.not_object": Case(
+        lambda env: raised(lambda: load_tokenizer(folder_with(env, "tokenizer_config.json", "[]"), True)),
+        "tokenizer_config.json holds no JSON object",
     ),
     "tokenizer.lacks_token": Case(
         lambda env: raised(
