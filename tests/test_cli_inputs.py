@@ -229,3 +229,23 @@ def test_a_corrupt_tokenizer_config_is_refused_naming_it(run, tmp_path, name, te
     out = tmp_path / "t.json"
     line = refused(run("trace", "--sentence", "the cat", "--model-dir", str(folder), "--out", str(out)))
     assert f"{path} " in line and words in line and not out.exists(), line
+
+
+# -- symbolic links that loop ------------------------------------------------------------------
+@pytest.mark.parametrize("where", ["file", "folder on the way"])
+@pytest.mark.parametrize("command", ["length-curve", "data-curve"])
+def test_a_from_that_loops_is_the_one_loop_line(run, tmp_path, command, where):
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    given = loop if where == "file" else loop / "r.json"
+    out = tmp_path / "o.json"
+    line = refused(run(command, "--from", str(given), "--out", str(out)))
+    assert line == f"error: {given}: it loops through symbolic links" and not out.exists()
+
+
+def test_data_curve_checkpoints_that_loop_is_the_one_loop_line(run, tmp_path):
+    """It said "no data-curve checkpoints (MODEL-SIZE.json) in it"."""
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    line = refused(run("data-curve", "--checkpoints", str(loop), "--out", str(tmp_path / "o.json")))
+    assert line == f"error: {loop}: it loops through symbolic links"

@@ -288,10 +288,10 @@ class CurveError(ValueError):
 
 def read_result(path: str | Path) -> CurveResult:
     try:
-        text = reading.read_bytes(path).decode("utf-8")  # a pipe, a loop: said so
+        if not reading.present(path):  # a loop, also in a folder on the way: said so
+            raise CurveError(f"{path}: no such file")
+        text = reading.read_bytes(path).decode("utf-8")  # a pipe, a folder: said so
     except reading.ReadError as exc:
-        if not os.path.lexists(path):
-            raise CurveError(f"{path}: no such file") from None
         raise CurveError(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise CurveError(f"{path}: not a data-curve result ({exc})") from None
@@ -307,6 +307,10 @@ def result_of_checkpoints(folder: str | Path) -> CurveResult:
     """The runs whose checkpoints ``run_curve`` wrote into ``folder`` (MODEL-SIZE.json holds each
     run's record beside its weights): a sweep run size by size comes together here."""
     folder = Path(folder)
+    try:
+        reading.folder(folder)  # a loop, a file: said so, not "no checkpoints in it"
+    except reading.ReadError as exc:
+        raise CurveError(str(exc)) from None
     fields = CurveRun.__dataclass_fields__
     runs = []
     for path in sorted(folder.glob("*-*.json")):
