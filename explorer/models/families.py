@@ -166,8 +166,6 @@ def read_raw(path: Path) -> dict[str, Any]:
         raise ModelError.of("families.not_utf8", path=path) from None
     except json.JSONDecodeError as exc:
         raise ModelError.of("families.invalid_json", path=path, detail=str(exc)) from None
-    except OSError as exc:
-        raise ModelError.of("families.unreadable", path=path, detail=exc.strerror or str(exc)) from None
     if not isinstance(raw, dict):
         raise ModelError.of("families.not_object", path=path)
     return raw

@@ -131,10 +131,6 @@ def load_length_result(path: str | Path) -> LengthResult:
     try:
         text = reading.read_bytes(path, LengthResultError).decode("utf-8")  # a pipe, a loop: said so
         data = json_text.loads(text, allow_nan=False)  # written again
-    except OSError as exc:
-        raise LengthResultError.of(
-            "seq2seq.length_file", path=str(path), detail=exc.strerror or str(exc)
-        ) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise LengthResultError.of("seq2seq.length_file", path=str(path), detail=str(exc)) from None
     if not isinstance(data, dict) or data.get("kind") != RESULT_KIND:
