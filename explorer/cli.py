@@ -18,7 +18,7 @@ from explorer.core.config import (
     ConfigError,
 )
 from explorer.core.trace import ALL_STAGES, TRACE_DTYPES, TraceSelection
-from explorer.failing import EXIT_BAD_INPUT, Parser, check_out_file, fail, goes_with
+from explorer.failing import EXIT_BAD_INPUT, Parser, check_not_input, check_out_file, fail, goes_with
 from explorer.finite import NotFinite
 from explorer.web.options import add_page_arguments, check_outputs, write_page_or_fail, written_together
 
@@ -169,6 +169,8 @@ def trace_main(argv: list[str]) -> int:
     check_outputs(args.out, args.html)
     if args.out is not None:
         check_out_file(args.out)
+    for option, path in (("--out", args.out), ("--html", args.html)):
+        check_not_input(path, [("--model-dir", args.model_dir)], option)
     refuse_ignored(args)
     from explorer.core.device import is_out_of_memory
     from explorer.core.engine import Engine

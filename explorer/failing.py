@@ -10,7 +10,7 @@ import argparse
 import errno
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -89,8 +89,51 @@ def check_out_folder(path: str) -> None:
         fail(f"{path} is a file, not a folder: give a folder (it may be new)")
 
 
+def check_has_name(path: str, option: str = "--out") -> None:
+    """A file name that is more than its extension: ``--out .json`` (or ``dir/.npz``) is
+    refused, where it wrote a hidden file named ``.json``."""
+    name = Path(path).name
+    if name.startswith(".") and len(name) > 1 and "." not in name[1:]:
+        fail(f"{option} {path!r} has no file name before its extension: give one, e.g. run{name}")
+
+
+def check_out_name(path: str, suffixes: tuple[str, ...], option: str = "--out") -> None:
+    """A file name that ends in one of ``suffixes`` and has a name before it (``check_has_name``)."""
+    if not path.lower().endswith(suffixes):
+        fail(f"{option} {path!r}: the file name must end in {' or '.join(suffixes)}")
+    check_has_name(path, option)
+
+
 def check_out_file(path: str) -> None:
-    """``--out FILE.json|FILE.npz`` (trace, translate, vision): the suffix, then the folder."""
-    if not path.lower().endswith((".json", ".npz")):
-        fail(f"--out {path!r}: the file name must end in .json or .npz")
+    """``--out FILE.json|FILE.npz`` (trace, translate, vision): the name, then the folder."""
+    check_out_name(path, (".json", ".npz"))
     check_out(path)
+
+
+def check_not_input(out: str | None, inputs: Iterable[tuple[str, str | None]], option: str = "--out") -> None:
+    """``out`` is none of the run's inputs, each an ``(option, path)``: the same file (by its
+    resolved path, or ``os.path.samefile`` where both exist: a link, a hard link), or a file
+    already in an input folder (a model folder's config.json), is refused before any work,
+    where writing it overwrote the input the run had just read."""
+    if out is None:
+        return
+    target = os.path.realpath(Path(out).expanduser())
+    for name, given in inputs:
+        if given is None or not str(given).strip():
+            continue
+        source = os.path.realpath(Path(given).expanduser())
+        if target == source or _same_file(target, source):
+            fail(f"{option} {out} is {name} {given}, which this run reads: give another file to write")
+        if (
+            os.path.isdir(source)
+            and os.path.lexists(target)
+            and target.startswith(source.rstrip(os.sep) + os.sep)
+        ):
+            fail(f"{option} {out} is a file in {name} {given}, which this run reads: write it elsewhere")
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # either is missing or cannot be read: not the same
+        return False

@@ -419,9 +419,6 @@ FAMILIES = section(
         "families.invalid_json",
     ),
     QT_TRANSLATE_NOOP(
-        "CoreMessages", "{path} is unreadable ({detail}); check its permissions", "families.unreadable"
-    ),
-    QT_TRANSLATE_NOOP(
         "CoreMessages",
         "{path} is not a model config: it holds no JSON object; use the config.json that came with the model",
         "families.not_object",
@@ -581,6 +578,11 @@ TOKENIZER = section(
         "CoreMessages",
         "{path} is unreadable ({detail}); copy the tokenizer files that came with the model into the folder",
         "tokenizer.unreadable",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreMessages",
+        "{path} holds no JSON object; copy the tokenizer files that came with the model into the folder",
+        "tokenizer.not_object",
     ),
     QT_TRANSLATE_NOOP(
         "CoreMessages",

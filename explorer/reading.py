@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from pathlib import Path
 from typing import TypeVar
 
@@ -33,6 +34,11 @@ register(
             "reading.parent_not_folder",
         ),
         QT_TRANSLATE_NOOP("CoreMessages", "its name is too long", "reading.too_long"),
+        QT_TRANSLATE_NOOP(
+            "CoreMessages",
+            "it is not a regular file (a pipe, a device or a socket)",
+            "reading.not_regular",
+        ),
         QT_TRANSLATE_NOOP("CoreMessages", "it cannot be read ({detail})", "reading.other"),
         QT_TRANSLATE_NOOP("CoreMessages", "{option} is empty: give a path", "reading.empty"),
     )
@@ -120,10 +126,19 @@ def folder(path: str | Path, error: type[MessageError] = ReadError) -> Path:
     return path
 
 
+def _regular(path: Path, error: type[MessageError]) -> None:
+    """Nothing but a regular file (or a folder, which opening says is one) is opened: a FIFO
+    blocked the open forever, /dev/zero read until "too large"."""
+    mode = os.stat(path).st_mode  # through links; its OSError is the caller's to word
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise failure(path, Message.of("reading.not_regular"), error)
+
+
 def file(path: str | Path, error: type[MessageError] = ReadError) -> Path:
-    """A file that exists and can be opened for reading, or ``error`` saying why not."""
+    """A regular file that exists and can be opened for reading, or ``error`` saying why not."""
     path = Path(path)
     try:
+        _regular(path, error)
         with open(path, "rb"):
             pass
     except OSError as exc:
@@ -135,6 +150,7 @@ def read_bytes(path: str | Path, error: type[MessageError] = ReadError, limit: i
     """The file's bytes (at most ``limit + 1`` of them, so a caller can tell it is too large)."""
     path = Path(path)
     try:
+        _regular(path, error)
         with open(path, "rb") as f:
             return f.read() if limit is None else f.read(limit + 1)
     except OSError as exc:

@@ -25,7 +25,7 @@ import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save
 
-from explorer import json_text
+from explorer import json_text, reading
 from explorer.atomic import atomic_write
 from explorer.lm.errors import LMError
 from explorer.lm.model import GPT, LAYER_NORM_EPS, GPTConfig
@@ -118,7 +118,7 @@ def read_hf_config(folder: Path) -> tuple[GPTConfig, dict[str, Any]]:
     if not path.is_file():
         raise LMError.of("lm.folder_file_missing", folder=str(folder), file=CONFIG_FILE)
     try:
-        data = json_text.loads(path.read_text(encoding="utf-8"))
+        data = json_text.loads(reading.read_bytes(path, LMError).decode("utf-8"))  # a pipe: said so
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise LMError.of("lm.config_not_json", path=str(path), detail=str(exc)) from None
     if not isinstance(data, dict) or data.get("model_type") != "gpt2":

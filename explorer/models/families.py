@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from explorer import json_text
+from explorer import json_text, reading
 from explorer.models.bert import ACTIVATIONS, BertConfig
 from explorer.models.decoder_config import (
     DECODER_LABELS,
@@ -161,13 +161,11 @@ def read_config(path: Path) -> BertConfig | DecoderConfig:
 def read_raw(path: Path) -> dict[str, Any]:
     """config.json as a dict, or ModelError saying why it is not one."""
     try:
-        raw = json_text.loads(Path(path).read_text(encoding="utf-8"))
+        raw = json_text.loads(reading.read_bytes(path, ModelError).decode("utf-8"))  # a pipe: said so
     except UnicodeDecodeError:
         raise ModelError.of("families.not_utf8", path=path) from None
     except json.JSONDecodeError as exc:
         raise ModelError.of("families.invalid_json", path=path, detail=str(exc)) from None
-    except OSError as exc:
-        raise ModelError.of("families.unreadable", path=path, detail=exc.strerror or str(exc)) from None
     if not isinstance(raw, dict):
         raise ModelError.of("families.not_object", path=path)
     return raw
@@ -228,8 +226,11 @@ def _checked(path: Path, family: Family, values: dict[str, Any], raw: dict[str, 
         if not _whole(values[name]) or values[name] <= 0:
             raise ModelError.of("families.not_positive", path=path, key=key(name), value=values[name])
         check_size(path, name, values[name], key(name))
-    if not _whole(values["type_vocab_size"]) or values["type_vocab_size"] < 0:
-        raise ModelError.of("families.type_vocab", path=path, value=values["type_vocab_size"])
+    types = values["type_vocab_size"]
+    fewest = 1 if family.token_types else 0  # BERT, RoBERTa, XLM-R look up type 0: 0 rows was taken
+    if not _whole(types) or types < fewest:
+        raise ModelError.of("families.type_vocab", path=path, value=types)
+    check_size(path, "type_vocab_size", types)
     if values["hidden_size"] % values["num_attention_heads"]:
         raise ModelError.of(
             "families.heads_not_dividing",

@@ -206,7 +206,8 @@ def _require(path: Path, message: Message) -> None:
         return
     if path.is_dir():
         raise reading.failure(path, Message.of("reading.not_file"), ModelError)
-    reading.present(path, ModelError)  # a link that loops is said so, not "missing"
+    if reading.present(path, ModelError):  # a link that loops is said so, not "missing"
+        raise reading.failure(path, Message.of("reading.not_regular"), ModelError)  # a pipe, a device
     if path.is_symlink():
         raise ModelError.of("loader.dangling_link", path=path, target=os.readlink(path))
     raise ModelError(message)

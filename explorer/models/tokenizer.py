@@ -227,15 +227,24 @@ def build_wordpiece(vocab_path: Path, settings: dict[str, Any]) -> tuple[Tokeniz
 
 
 def _tokenizer_settings(folder: Path) -> dict[str, Any]:
-    """tokenizer_config.json over special_tokens_map.json; unreadable files count as absent."""
+    """tokenizer_config.json over special_tokens_map.json; an absent one counts as empty, one
+    that is not JSON, not an object or cannot be read is refused naming it (it was passed over
+    silently, and the tokenizer read without its settings)."""
     settings: dict[str, Any] = {}
     for name in ("special_tokens_map.json", "tokenizer_config.json"):
-        try:
-            data = json_text.loads((folder / name).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        path = folder / name
+        if not present(path, ModelError):  # a loop, a folder on the way that cannot be read: said so
             continue
-        if isinstance(data, dict):
-            settings.update(data)
+        raw = reading.read_bytes(path, ModelError)  # a folder, a pipe, a permission: said so
+        try:
+            data = json_text.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise ModelError.of("tokenizer.unreadable", path=path, detail="not UTF-8 text") from None
+        except ValueError as exc:  # JSONDecodeError, and json_text's own
+            raise ModelError.of("tokenizer.unreadable", path=path, detail=f"invalid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise ModelError.of("tokenizer.not_object", path=path)
+        settings.update(data)
     return settings
 
 

@@ -17,7 +17,7 @@ import sys
 import threading
 from dataclasses import replace
 
-from explorer.failing import Parser, check_out_file, check_out_folder, fail, goes_with
+from explorer.failing import Parser, check_not_input, check_out_file, check_out_folder, fail, goes_with
 from explorer.finite import NotFinite
 from explorer.lab.command import EXIT_CANCELLED, EXIT_HELP, check_learning_rate, check_seed, refuse_divergence
 from explorer.seq2seq.spec import ATTENTIONS, DEFAULT_SCORING, MODELS, SCORINGS, LabError
@@ -199,6 +199,8 @@ def translate_main(argv: list[str]) -> int:
     goes_with(args.html is None and args.language != "en", f"--language {args.language}", "--html FILE.html")
     if args.out is not None:
         check_out_file(args.out)
+    for option, path in (("--out", args.out), ("--html", args.html)):
+        check_not_input(path, [("--checkpoint", args.checkpoint)], option)
     check_seed(args.seed)
     from explorer.seq2seq.translate import translate
 

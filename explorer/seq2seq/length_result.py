@@ -14,7 +14,7 @@ import platform
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer import json_text
+from explorer import json_text, reading
 from explorer.atomic import atomic_write
 from explorer.finite import strict_json
 from explorer.resources import resource_path
@@ -129,11 +129,8 @@ class LengthResult:
 def load_length_result(path: str | Path) -> LengthResult:
     path = Path(path)
     try:
-        data = json_text.loads(path.read_text(encoding="utf-8"), allow_nan=False)  # written again
-    except OSError as exc:
-        raise LengthResultError.of(
-            "seq2seq.length_file", path=str(path), detail=exc.strerror or str(exc)
-        ) from None
+        text = reading.read_bytes(path, LengthResultError).decode("utf-8")  # a pipe, a loop: said so
+        data = json_text.loads(text, allow_nan=False)  # written again
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise LengthResultError.of("seq2seq.length_file", path=str(path), detail=str(exc)) from None
     if not isinstance(data, dict) or data.get("kind") != RESULT_KIND:

@@ -15,7 +15,7 @@ Bad input exits with status 2 and one ``error: ...`` line (explorer.failing.fail
 
 from __future__ import annotations
 
-from explorer.failing import Parser, check_out_file, fail
+from explorer.failing import Parser, check_not_input, check_out_file, fail
 from explorer.finite import NotFinite
 from explorer.seq2seq import sequence_cli
 from explorer.seq2seq.local_attention import LOCAL_MODELS, WINDOW_MODELS, WindowedTranslator
@@ -137,6 +137,7 @@ def translate_main(argv: list[str]) -> int:
     if args.checkpoint is None:
         sequence_cli.check_shipped(args.model, args.task)
     check_out_file(args.out)
+    check_not_input(args.out, [("--checkpoint", args.checkpoint)])
 
     from explorer.seq2seq.local_trace import translate_window
 

@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 
-from explorer.failing import Parser, check_out, check_out_folder, fail
+from explorer.failing import Parser, check_not_input, check_out, check_out_folder, check_out_name, fail
 from explorer.finite import NotFinite
 from explorer.lab.command import EXIT_CANCELLED, EXIT_HELP, check_learning_rate, check_seed, refuse_divergence
 from explorer.seq2seq.length_curve import LONG as LONG_WORDS
@@ -291,6 +291,7 @@ def translate_main(argv: list[str]) -> int:
     from explorer.failing import check_out_file
 
     check_out_file(args.out)
+    check_not_input(args.out, [("--checkpoint", args.checkpoint)])
     from explorer.seq2seq.sequence_trace import translate_sequence
 
     try:
@@ -348,9 +349,9 @@ def length_curve_main(argv: list[str]) -> int:
         + " for the models trained)",
     )
     args = parser.parse_args(argv)
-    if not args.out.lower().endswith((".json", ".png")):
-        fail(f"--out {args.out!r}: the file name must end in .json or .png")
+    check_out_name(args.out, (".json", ".png"))
     check_out(args.out)
+    check_not_input(args.out, [("--from", args.from_file)])
     models = [m.strip() for m in args.models.split(",")]
     if not all(models) or len(set(models)) != len(models):
         fail(f"--models {args.models!r}: name each model once, separated by commas")

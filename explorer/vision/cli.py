@@ -13,7 +13,15 @@ import sys
 import time
 from pathlib import Path
 
-from explorer.failing import Parser, check_out, check_out_file, check_out_folder, fail
+from explorer.failing import (
+    Parser,
+    check_not_input,
+    check_out,
+    check_out_file,
+    check_out_folder,
+    check_out_name,
+    fail,
+)
 from explorer.finite import NotFinite
 from explorer.lab.command import (
     EXIT_CANCELLED,
@@ -215,6 +223,7 @@ def vision_main(argv: list[str]) -> int:
     parser.add_argument("--out", required=True, help="FILE.json or FILE.npz")
     args = parser.parse_args(argv)
     check_out_file(args.out)
+    check_not_input(args.out, [("--image", args.image), *_checkpoint_inputs(args.checkpoint)])
 
     # The picture first: a bad one is refused before any model is read.
     from explorer.vision.images import ImageError, load_image, photo_caveat
@@ -340,9 +349,10 @@ def data_curve_main(argv: list[str]) -> int:
     )
     parser.add_argument("--device", choices=("auto", "cpu", "cuda", "mps"), default="cpu")
     args = parser.parse_args(argv)
-    if not args.out.lower().endswith((".json", ".png")):
-        fail(f"--out {args.out!r}: the file name must end in .json or .png")
+    check_out_name(args.out, (".json", ".png"))
     check_out(args.out)
+    read = [("--from", p) for p in args.sources or ()]
+    check_not_input(args.out, read if args.train else [*read, ("--checkpoints", args.checkpoints)])
     if args.train and args.sources:
         fail("--train and --from: give one of them")
     if not args.train and (args.steps_cnn or args.steps_vit):
@@ -427,6 +437,16 @@ def data_curve_main(argv: list[str]) -> int:
     gaps = ", ".join(f"{n:,}: {g:+.0f}" for n, g in result.gaps().items())
     _print(f"{args.out}: {len(result.runs)} runs; the CNN's lead in points by size: {gaps}")
     return 0
+
+
+def _checkpoint_inputs(checkpoint: str | None) -> list[tuple[str, str | None]]:
+    """The two files ``--checkpoint NAME`` reads (NAME.safetensors and NAME.json)."""
+    if checkpoint is None or not checkpoint.strip():
+        return []
+    from explorer.vision.checkpoints import checkpoint_paths
+
+    stem = checkpoint.removesuffix(".safetensors").removesuffix(".json")
+    return [("--checkpoint", str(path)) for path in checkpoint_paths(stem)]
 
 
 def _merged_story(parts) -> tuple:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import json_text
+from explorer import json_text, reading
 from explorer.atomic import atomic_write
 from explorer.lab import TrainOptions
 from explorer.messages import Message
@@ -288,7 +288,15 @@ class CurveError(ValueError):
 
 def read_result(path: str | Path) -> CurveResult:
     try:
-        return CurveResult.from_dict(json_text.loads(Path(path).read_text(encoding="utf-8")))
+        if not reading.present(path):  # a loop, also in a folder on the way: said so
+            raise CurveError(f"{path}: no such file")
+        text = reading.read_bytes(path).decode("utf-8")  # a pipe, a folder: said so
+    except reading.ReadError as exc:
+        raise CurveError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise CurveError(f"{path}: not a data-curve result ({exc})") from None
+    try:
+        return CurveResult.from_dict(json_text.loads(text))
     except FileNotFoundError:
         raise CurveError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
@@ -299,14 +307,20 @@ def result_of_checkpoints(folder: str | Path) -> CurveResult:
     """The runs whose checkpoints ``run_curve`` wrote into ``folder`` (MODEL-SIZE.json holds each
     run's record beside its weights): a sweep run size by size comes together here."""
     folder = Path(folder)
+    try:
+        reading.folder(folder)  # a loop, a file: said so, not "no checkpoints in it"
+    except reading.ReadError as exc:
+        raise CurveError(str(exc)) from None
     fields = CurveRun.__dataclass_fields__
     runs = []
     for path in sorted(folder.glob("*-*.json")):
         if path.name.endswith(".history.json"):  # a run's curves beside its record (gui/lab/shipped)
             continue
         try:
-            data = json_text.loads(path.read_text(encoding="utf-8"))
+            data = json_text.loads(reading.read_bytes(path, reading.ReadError).decode("utf-8"))
             runs.append(CurveRun(**{k: v for k, v in data.items() if k in fields}))
+        except reading.ReadError as exc:  # a pipe, a loop: said so
+            raise CurveError(str(exc)) from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError) as exc:
             raise CurveError(f"{path}: not a data-curve checkpoint ({exc})") from None
     if not runs:

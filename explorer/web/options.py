@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from explorer.failing import check_out, fail
+from explorer.failing import check_has_name, check_out, fail
 from explorer.web.language import LANGUAGES
 from explorer.web.messages import PageError
 from explorer.web.page import Page
@@ -34,6 +34,7 @@ def check_outputs(out: str | None, html: str | None) -> None:
     if out is None and html is None:
         fail("give --out FILE.json|FILE.npz, --html FILE.html, or both")
     if html is not None:
+        check_has_name(html, "--html")
         if Path(html).suffix.lower() not in (".html", ".htm"):
             fail(f"--html {html!r}: the file name must end in .html")
         check_out(html)

@@ -977,6 +977,9 @@ CASES = {
     "reading.parent_not_folder": Case(
         lambda env: raised(lambda: reading.read_bytes(a_file(env) / "x")), "before it is a file"
     ),
+    "reading.not_regular": Case(
+        lambda env: raised(lambda: reading.read_bytes("/dev/null")), "/dev/null: it is not a regular file"
+    ),
     "reading.too_long": Case(
         lambda env: raised(lambda: reading.read_bytes(env.tmp / ("x" * 300))), "too long"
     ),
@@ -1259,10 +1262,6 @@ CASES = {
         lambda env: raised(lambda: read_config(env.config_file(b'{"a": 1'))),
         "is not a model config: invalid JSON (",
     ),
-    "families.unreadable": Case(
-        lambda env: raised(lambda: read_config(env.tmp)),
-        "is unreadable (Is a directory); check its permissions",
-    ),
     "families.not_object": Case(
         lambda env: raised(lambda: read_config(env.config_file(b"[1, 2]"))),
         "is not a model config: it holds no JSON object",
@@ -1337,6 +1336,10 @@ CASES = {
     "tokenizer.unreadable": Case(
         lambda env: raised(lambda: load_tokenizer(folder_with(env, "tokenizer.json", "{not json"), True)),
         "tokenizer.json is unreadable (",
+    ),
+    "tokenizer.not_object": Case(
+        lambda env: raised(lambda: load_tokenizer(folder_with(env, "tokenizer_config.json", "[]"), True)),
+        "tokenizer_config.json holds no JSON object",
     ),
     "tokenizer.lacks_token": Case(
         lambda env: raised(
@@ -1902,8 +1905,8 @@ CASES = {
         "trains with D = 3",
     ),
     "seq2seq.length_file": Case(
-        lambda env: raised(lambda: load_length_result(env.tmp / "absent.json")),
-        "absent.json is not a length-curve result: No such file or directory",
+        lambda env: raised(lambda: load_length_result(a_file(env))),
+        "a.txt is not a length-curve result: Expecting value",
     ),
     "seq2seq.length_not_shipped": Case(
         lambda env: raised(lambda: shipped_length_result("sentences-zh")),

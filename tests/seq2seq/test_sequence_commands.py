@@ -133,7 +133,7 @@ def test_translate_with_the_shipped_attention_model(tmp_path):
         (("length-curve", "--lr-factors", "attention=1,attention=2", "--out", "c.json"), "name each model once"),
         (("length-curve", "--out", "/nonexistent/c.json"), "the folder /nonexistent does not exist"),
         (("length-curve", "--steps", "-3", "--out", "c.json"), "--steps must be from 1 to 1,000,000, not -3"),
-        (("length-curve", "--from", "absent.json", "--out", "c.json"), "absent.json is not a length-curve result"),
+        (("length-curve", "--from", "absent.json", "--out", "c.json"), "absent.json: it does not exist"),
         (("length-curve", "--shipped", "--task", "copy", "--out", "c.json"), "no length-curve result is shipped for the task copy (shipped: compound-fr)"),
     ],
 )  # fmt: skip
