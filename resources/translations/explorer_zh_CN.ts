@@ -1022,11 +1022,6 @@
         <translation>{tokenizer} 认识 {size} 个词元，但 {weights} 只嵌入了 {rows} 个；请使用模型自带的分词器</translation>
     </message>
     <message>
-        <source>{path} is unreadable ({detail}); check its permissions</source>
-        <comment>families.unreadable</comment>
-        <translation>无法读取 {path}（{detail}）；请检查它的访问权限</translation>
-    </message>
-    <message>
         <source>{path} has no model_type (supported: {supported}); add &quot;model_type&quot;: &quot;bert&quot; (or the model&apos;s own family) to it</source>
         <comment>families.no_model_type</comment>
         <translation>{path} 中没有 model_type（支持：{supported}）；请在其中加上 &quot;model_type&quot;: &quot;bert&quot;（或该模型所属的系列）</translation>
@@ -1320,6 +1315,11 @@
         <source>{path} is unreadable ({detail}); copy the tokenizer files that came with the model into the folder</source>
         <comment>tokenizer.unreadable</comment>
         <translation>无法读取 {path}（{detail}）；请把模型自带的分词器文件复制到这个文件夹中</translation>
+    </message>
+    <message>
+        <source>{path} holds no JSON object; copy the tokenizer files that came with the model into the folder</source>
+        <comment>tokenizer.not_object</comment>
+        <translation>{path} 中没有 JSON 对象；请把模型附带的分词器文件复制到该文件夹</translation>
     </message>
     <message>
         <source>{path} lacks the {token} token; copy the tokenizer files that came with the model into the folder</source>
@@ -2040,6 +2040,11 @@
         <source>its name is too long</source>
         <comment>reading.too_long</comment>
         <translation>名称太长</translation>
+    </message>
+    <message>
+        <source>it is not a regular file (a pipe, a device or a socket)</source>
+        <comment>reading.not_regular</comment>
+        <translation>它不是普通文件（而是管道、设备或套接字）</translation>
     </message>
     <message>
         <source>it cannot be read ({detail})</source>
