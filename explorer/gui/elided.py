@@ -145,6 +145,19 @@ class WrappedLabel(QtWidgets.QLabel):
         if event.oldSize().width() != event.size().width():
             self._fit()  # another width, another count of lines
 
+    def hasHeightForWidth(self) -> bool:
+        # The set minimum is the height at this width. A grid that asks the height for a width
+        # instead got a cached one in a smaller font (15 px where a line takes 26): the title and
+        # formula rows were shorter than their labels, each drawn over the next (stop 36)
+        return False if self._laid_out() else super().hasHeightForWidth()
+
+    def sizeHint(self) -> QtCore.QSize:
+        hint = super().sizeHint()  # its height is for a width of its own choosing, not this one
+        return QtCore.QSize(hint.width(), self.minimumHeight()) if self._laid_out() else hint
+
+    def _laid_out(self) -> bool:
+        return self.wordWrap() and bool(self.text()) and self.minimumHeight() > 0
+
     def changeEvent(self, event):
         super().changeEvent(event)
         if event.type() in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.StyleChange):
