@@ -10,12 +10,13 @@ Texts are shown in the interface language (``QCoreApplication.translate("Lesson"
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.appstate.lesson import ALL_TRACKS, STEPS, TRACKS, step_explanation
 from explorer.appstate.lesson_decoder import DECODER_SETUPS, apply_setup
 from explorer.appstate.lesson_step import LESSON_CONTEXT
 from explorer.gui import theme
+from explorer.gui.docks.fit_text import fitting_px
 from explorer.gui.docks.question import QuestionPanel
 from explorer.gui.elided import ElidedCombo, WrappedLabel
 
@@ -80,6 +81,10 @@ class LessonPanel(QtWidgets.QFrame):
         self.body_scroll.setWidgetResizable(True)
         self.body_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         self.body_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._fit_timer = QtCore.QTimer(self, singleShot=True, interval=0)  # once laid out
+        self._fit_timer.timeout.connect(self._fit_explanation)
+        self.body.installEventFilter(self)
+        self.body_scroll.viewport().installEventFilter(self)
         self.grid = QtWidgets.QGridLayout(self)
         self.grid.setContentsMargins(8, 4, 8, 4)
         self.grid.setSpacing(4)
@@ -162,6 +167,26 @@ class LessonPanel(QtWidgets.QFrame):
                 self._buttons = None
         self.body.setVisible(True)
         self._show_notes()
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() in (QtCore.QEvent.Type.Resize, QtCore.QEvent.Type.LayoutRequest):
+            self._fit_timer.start()  # another width, room or text below it
+        return False
+
+    def _fit_explanation(self) -> None:
+        """Beside the stage, the explanation in the window's text size, or smaller until the
+        whole body reads without scrolling (docks/fit_text.py); across the top, as it is."""
+        label = self.explanation_label
+        sheet = ""
+        if self.side and label.text():
+            base = QtGui.QFontInfo(self.font()).pixelSize()  # the window's one size (theme)
+            viewport = self.body_scroll.viewport()
+            width = viewport.width()
+            others = self.body.layout().totalHeightForWidth(width) - label.heightForWidth(width)
+            px = fitting_px(label, base, width, viewport.height() - others)
+            sheet = "" if px == base else f"font-size: {px}px;"
+        if label.styleSheet() != sheet:
+            label.setStyleSheet(sheet)
 
     def set_notes(self, texts: list[str]) -> None:
         """The result's notices and teaching notes, shown in full beside the stage."""
