@@ -28,8 +28,10 @@ SPECIAL_TOKENS = frozenset({"[CLS]", "[SEP]", "[PAD]", "<s>", "</s>", "<pad>"})
 ANSWERS = ("heaviest_key", "scale_keeps_winner", "hard_changes_output")
 YES, NO = 0, 1  # the choices of a yes / no question, in the order of lesson.YES_NO
 # The panels beyond the step's own that would show an answer before the reveal: softmax keeps the
-# order of the scaled scores, so the weights name the scaled winner (trial 9, step 6).
-ALSO_VEILED = {"scale_keeps_winner": ("weights",)}
+# order of the scaled scores, so the weights name the scaled winner (trial 9, step 6), and the
+# scores on the query's row, drawn above the veiled weights in the ordinary window, name the
+# heaviest key (trial 10, step 8).
+ALSO_VEILED = {"scale_keeps_winner": ("weights",), "heaviest_key": ("scores", "scaled", "mask")}
 CHANGE_TOLERANCE = 1e-6  # an output row that moves less than this has not changed
 
 

@@ -270,3 +270,21 @@ def test_the_questions_in_chinese(qtbot, make_window):
         assert "The most" not in text and "权重" in text
     finally:
         i18n.set_language("en")
+
+
+def test_the_heaviest_key_question_veils_the_scores_that_would_answer_it(qtbot, lesson_window):
+    """Trial 10: at step 8 in the ordinary window every stage shows, and the query's row of the
+    scores above the veiled weights named the heaviest key (softmax keeps their order)."""
+    w = lesson_window
+    w.state.predict.set_enabled(True)
+    w.state.set_lesson_step(STEP["weights"])
+    names = w.pipeline.names
+    panels = w.pipeline.canvas.panels
+    before = [n for n in ("scores", "scaled", "mask", "weights") if n in names]
+    assert {"scores", "weights"} <= set(before)
+    assert all(isinstance(panels[names.index(n)], VeiledPanel) for n in before), before
+    assert not isinstance(panels[names.index("Q")], VeiledPanel)  # what the class predicts from stays
+    w.state.predict.guess_key(2)
+    w.state.predict.reveal()
+    panels = w.pipeline.canvas.panels
+    assert not any(isinstance(panels[names.index(n)], VeiledPanel) for n in before)
