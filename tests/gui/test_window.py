@@ -355,3 +355,30 @@ def test_a_lab_tab_does_not_say_computing_for_the_sentence_model(qtbot, window):
     finally:
         release.set()
     qtbot.waitUntil(lambda: not window.worker.busy(), timeout=WAIT_MS)
+
+
+def test_the_hover_line_reads_the_result_on_screen_after_a_new_one(qtbot, window):
+    """Trial 10: after a model switch the hover line still read the old result's cell (its
+    token and its number), under a picture of another model's."""
+    from dataclasses import replace
+
+    from .helpers import wait_trace
+
+    p = window.pipeline
+    hover_cell(qtbot, p.canvas, p.index("scores"), 2, 3)
+    old = p.hover_label.text()
+    assert "animal" in old, old
+    window.state.set_config(
+        replace(window.state.config, sentence="Thinking machines dream of long sentences")
+    )
+    wait_trace(qtbot, window, sentence="Thinking machines dream of long sentences")
+    qtbot.waitUntil(lambda: p.prepared is window.prepared, timeout=WAIT_MS)
+    t = window.trace
+    now = p.hover_label.text()
+    head = window.state.selected_head
+    expected = f"{t.tokens_query[2]}, {t.tokens_key[3]}: {str(np.float32(t.scores[head, 2, 3]))}"
+    assert expected in now and "animal" not in now, (now, expected)
+    window.state.set_config(replace(window.state.config, sentence="Hi"))  # 3 tokens: no column 3
+    wait_trace(qtbot, window, sentence="Hi")
+    qtbot.waitUntil(lambda: p.prepared is window.prepared, timeout=WAIT_MS)
+    assert "—" not in p.hover_label.text()  # the hint, not a cell of another result

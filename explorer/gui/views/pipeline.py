@@ -96,7 +96,7 @@ class PipelineView(View):
         beside.addWidget(self.next_tokens)
         layout.addLayout(beside, 1)
         self.names: list[str] = [*stages.PIPELINE_STAGES, *stages.ZOOM_PANELS]
-        self._pointed = False  # the hover line reads a cell (else it shows the hint)
+        self._pointed: tuple[str, int, int] | None = None  # the cell the hover line reads (else the hint)
         self.canvas.set_figure(Figure([], columns=4))
         self.lines_box = lines_views.PipelineLines(self)  # the weights stage as lines
         for widget in (self.head_label, self.head_spin, self.values_box, self.lines_box, self.zoom_bar):
@@ -148,6 +148,8 @@ class PipelineView(View):
         self.pages.setCurrentWidget(self.chips_scroll if self.showing_tokens else self.scroll)
         self._fit_height()
         self.canvas.repaint()  # the keystroke's pixels are on screen when this returns
+        if self._pointed is not None:
+            self._read_pointed()
         self.next_tokens.follow(prepared)
         if first and highlighted_panels(self.state) and not self.state.stage_zoom:
             QtCore.QTimer.singleShot(0, self, self.scroll_to_highlight)  # the lesson's stage in view
@@ -265,7 +267,7 @@ class PipelineView(View):
         self.next_tokens.restyle(self.context.style(), self.width())
         self.canvas.set_marks(self._marks())
         self._relayout()
-        if not self._pointed:  # a value pointed at stays
+        if self._pointed is None:  # a value pointed at stays
             self._show_hint()
 
     def resizeEvent(self, event):
@@ -302,8 +304,20 @@ class PipelineView(View):
         if index < 0:
             return
         panel = self.canvas.panels[index]
+        self._pointed = (panel.name, r, c)
+        self._read_pointed()
+
+    def _read_pointed(self) -> None:
+        """The pointed cell's value in the result on screen: a new result (another model, text
+        or setting) kept the old one's words and number (trial 10); a cell it no longer has
+        gives the hint back."""
+        name, r, c = self._pointed or ("", -1, -1)
+        panel = next((p for p in self.canvas.panels if p.name == name), None)
+        if panel is None or not (0 <= r < panel.shape[0] and 0 <= c < panel.shape[1]):
+            self._pointed = None
+            self._show_hint()
+            return
         title = panel.title.split("  [")[0]
-        self._pointed = True
         visible, hidden = translate("PipelineView", "visible"), translate("PipelineView", "hidden (masked)")
         self.hover_label.setText(f"{title} — {panel.cell_text(r, c, visible, hidden)}")
 
