@@ -89,3 +89,17 @@ def test_a_short_probe_s_heads_are_named_readably_at_a_projector(qtbot, make_win
         if rows <= axis.ALL_LABELLED:
             assert stride <= 2 and named == -(-rows // stride), shown
     assert view.heads_note.isVisible() == (shown[0][2] > 1), (shown, view.heads_note.text())
+
+
+def test_the_heads_share_one_colour_bar_at_a_projector(qtbot, make_window):
+    """Trial 10: beside the lesson at 1024×768 each of a layer's four 48 × 48 maps had a colour
+    bar of its own and was drawn four times as tall as wide; they share one (all are 0 … 1)."""
+    window, view = lm_at_a_projector(qtbot, make_window)
+    view.lab.set_page("heads")
+    wait_result(qtbot, view)
+    qtbot.wait(30)
+    QtWidgets.QApplication.processEvents()
+    boxes = view.heads.current_layout().boxes
+    assert len(boxes) == 4 and sum(box.bar is not None for box in boxes) <= 1
+    for box in boxes:
+        assert box.plot.height() / box.plot.width() <= 3.2, box.plot  # was about 4 : 1

@@ -330,10 +330,13 @@ class LMView(View):
         presenting = self.state.presentation
         # on a projector the selected head's layer alone, each head titled with its layer's score
         shown = [head[0] * HEADS + h for h in range(HEADS)] if presenting else None
+        # on a projector one colour bar for the layer's four maps (they share 0 … 1): four bars
+        # beside the lesson left each 48 × 48 map four times as tall as wide (trial 10)
         self.heads.set_figure(
             Figure(
                 lh.all_heads(result, short=presenting),
                 columns=HEADS,
+                shared_bar=presenting,
                 marks=lh.head_marks(result, head, accent),
                 visible=shown,
             )
