@@ -81,6 +81,7 @@ class LessonPanel(QtWidgets.QFrame):
         self.body_scroll.setWidgetResizable(True)
         self.body_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         self.body_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._band_floor, self._band_width = 0, -1  # the band's height so far, at that width
         self._fit_timer = QtCore.QTimer(self, singleShot=True, interval=0)  # once laid out
         self._fit_timer.timeout.connect(self._fit_explanation)
         self.body.installEventFilter(self)
@@ -167,6 +168,8 @@ class LessonPanel(QtWidgets.QFrame):
                 self._buttons = None
         self.body.setVisible(True)
         self._show_notes()
+        self._band_width = -1  # the other arrangement: its height measured afresh
+        self._fit_timer.start()
 
     def eventFilter(self, obj, event) -> bool:
         if event.type() in (QtCore.QEvent.Type.Resize, QtCore.QEvent.Type.LayoutRequest):
@@ -187,6 +190,24 @@ class LessonPanel(QtWidgets.QFrame):
             sheet = "" if px == base else f"font-size: {px}px;"
         if label.styleSheet() != sheet:
             label.setStyleSheet(sheet)
+        self._hold_band()
+
+    def _hold_band(self) -> None:
+        """Across the top, as tall as the tallest step shown at this width so far: a band as
+        tall as each step's text moved the stage below it up and down at every step (trial 10).
+        Beside the stage, or at another width, the floor goes."""
+        if self.side or self.width() != self._band_width:
+            self._band_floor, self._band_width = 0, self.width()
+        if not self.side:
+            need = self.grid.totalHeightForWidth(self.width()) if self.grid.hasHeightForWidth() else -1
+            self._band_floor = max(self._band_floor, need, self.grid.totalSizeHint().height())
+        if self.minimumHeight() != self._band_floor:
+            self.setMinimumHeight(self._band_floor)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit_timer.start()  # another width: the band's floor measured afresh
 
     def set_notes(self, texts: list[str]) -> None:
         """The result's notices and teaching notes, shown in full beside the stage."""
