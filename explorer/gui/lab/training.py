@@ -292,7 +292,7 @@ class TrainingPage(QtWidgets.QWidget):
         the others at the next ticks (CURVES_MS apart while training, at once after it)."""
         run = self.lab.run
         shown = self.lab.shown_step() if run is not None else None
-        for k, (plot, curves) in enumerate(zip(self.plots, self.content.curves(self.lab, run, shown))):
+        for k, (plot, curves) in enumerate(zip(self.plots, run_curves(self.content, self.lab, run, shown))):
             plot.set_curves(curves, draw=False)
             key = drawn_key(curves)
             if key == self._drawn[k]:
@@ -509,6 +509,18 @@ def set_progress(bar: QtWidgets.QProgressBar, steps: int, step: int) -> None:
     bar.setUpdatesEnabled(True)  # schedules the one paint
 
 
+def run_curves(
+    content: TrainingContent, lab: LabState, run: LabRun | None, shown: int | None
+) -> list[Curves]:
+    """The lab's plots; with a run (``live``) each x axis spans that run's own steps, the
+    shipped run's lines drawn within them (a fresh run of 20 steps was a sliver at the left of
+    the shipped run's 1500)."""
+    plots = content.curves(lab, run, shown)
+    for curves in plots:
+        curves.live = run is not None
+    return plots
+
+
 def drawn_key(curves: Curves) -> tuple:
     """Everything a plot draws of ``curves``: equal keys, the same picture."""
     series = tuple(
@@ -522,7 +534,16 @@ def drawn_key(curves: Curves) -> tuple:
         )
         for s in curves.series
     )
-    return (curves.title, curves.x_label, curves.x_range, curves.y_range, curves.goal, curves.marker, series)
+    return (
+        curves.title,
+        curves.x_label,
+        curves.x_range,
+        curves.y_range,
+        curves.goal,
+        curves.marker,
+        curves.live,
+        series,
+    )
 
 
 def scrolled(page: QtWidgets.QWidget) -> QtWidgets.QScrollArea:

@@ -1,0 +1,61 @@
+"""A classroom trial's findings on the labs' training pages (1024×768 and 1920×1080): a fresh
+run's curves span its own steps, the why-attention length curve starts at 0."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.gui.lab.curves import Curves, Series, x_limits
+from explorer.gui.lab.shipped import shipped_name
+from explorer.gui.labs.translation.why_attention import CURVE_PAGE
+
+from .helpers import WAIT_MS
+
+LONG_S = 120_000
+
+
+def x_range(plot) -> tuple[float, float]:
+    """The x range the plot's ViewBox shows."""
+    return tuple(plot.plot.getPlotItem().getViewBox().viewRange()[0])
+
+
+def drawn(qtbot, plot, curves: Curves | None = None) -> tuple[float, float]:
+    """The plot made (pyqtgraph imported, the plot on screen) and its newest data drawn."""
+    qtbot.waitUntil(lambda: plot.plot is not None, timeout=WAIT_MS)
+    plot.draw()
+    return x_range(plot)
+
+
+def test_a_live_run_sets_the_x_axis_a_shipped_line_does_not():
+    shipped = Series(shipped_name(), [1.0, 1500.0], [2.0, 0.1], "#888", bounds=False)
+    run = Series("loss", [1.0, 2.0], [2.0, 1.9], "#000")
+    before = Curves(series=[Series("loss", [], [], "#000"), shipped], x_range=(0.0, 300.0))
+    assert x_limits(before) == (0.0, 1500.0)  # before a run the shipped run is shown whole
+    live = Curves(series=[run, shipped], x_range=(0.0, 20.0), live=True)
+    assert x_limits(live) == (0.0, 20.0)
+
+
+@pytest.mark.parametrize("steps", [20])
+def test_a_short_translation_run_fills_its_plots(qtbot, window, steps):
+    window.state.set_tab("translation")
+    view = window.view("translation")
+    tstate = window.state.translation
+    page = view.training
+    view.pages.setCurrentIndex(1)
+    page.steps.setValue(steps)
+    page.start()
+    qtbot.waitUntil(lambda: tstate.run is not None and not tstate.run.running, timeout=LONG_S)
+    qtbot.waitUntil(lambda: not page.poll_timer.isActive() and not page._due, timeout=WAIT_MS)
+    assert tstate.run.status == "done"
+    for plot in page.plots:
+        lo, hi = drawn(qtbot, plot)
+        assert 0.0 <= lo < 1.0 and steps <= hi <= 1.05 * steps, (lo, hi)
+
+
+def test_the_why_attention_length_curve_starts_at_0(qtbot, window):
+    window.state.set_tab("why_attention")
+    view = window.view("why_attention")
+    view.pages.setCurrentIndex(CURVE_PAGE)
+    qtbot.waitUntil(lambda: bool(view.curve.curves.series), timeout=WAIT_MS)
+    lo, _ = drawn(qtbot, view.curve)
+    assert lo >= 0.0
