@@ -4,6 +4,7 @@ run's curves span its own steps, the why-attention length curve starts at 0."""
 from __future__ import annotations
 
 import pytest
+from PySide6 import QtWidgets
 
 from explorer.gui.lab.curves import Curves, Series, x_limits
 from explorer.gui.lab.shipped import shipped_name
@@ -59,3 +60,23 @@ def test_the_why_attention_length_curve_starts_at_0(qtbot, window):
     qtbot.waitUntil(lambda: bool(view.curve.curves.series), timeout=WAIT_MS)
     lo, _ = drawn(qtbot, view.curve)
     assert lo >= 0.0
+
+
+def test_the_vit_train_page_has_one_setting_of_the_training_pictures(qtbot, make_window):
+    """The trial saw two: the shipped models' "Trained on (pictures)" above the page and the
+    live pair's "Training pictures for both models" on it."""
+    from explorer.appstate.vit import PAGES
+
+    window = make_window(size=(1024, 768))
+    window.state.set_tab("vit")
+    view = window.view("vit")
+    view.pages.setCurrentIndex(PAGES.index("train"))
+    qtbot.waitUntil(lambda: view.lab.settings.page == "train", timeout=WAIT_MS)
+    pictures = [
+        combo
+        for combo in view.findChildren(QtWidgets.QComboBox)
+        if combo.isVisibleTo(view) and combo.findData(100) >= 0 and combo.findData(1000) >= 0
+    ]
+    assert pictures == [view.train_size]
+    view.pages.setCurrentIndex(PAGES.index("looks"))  # elsewhere the shipped models' size shows
+    qtbot.waitUntil(lambda: view.size.isVisibleTo(view), timeout=WAIT_MS)
