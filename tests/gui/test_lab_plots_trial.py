@@ -80,3 +80,31 @@ def test_the_vit_train_page_has_one_setting_of_the_training_pictures(qtbot, make
     assert pictures == [view.train_size]
     view.pages.setCurrentIndex(PAGES.index("looks"))  # elsewhere the shipped models' size shows
     qtbot.waitUntil(lambda: view.size.isVisibleTo(view), timeout=WAIT_MS)
+
+
+def test_a_vision_run_says_it_is_starting_at_once(qtbot, make_window):
+    """Between Train and the first step the pool of pictures is made: the status line says so
+    at the click, and the progress replaces it."""
+    from .test_vision_tab import SMALL, page, run_until
+    from .test_vision_tab import wait_result as wait_vision
+
+    window = make_window(SMALL, size=(1024, 768))
+    window.tabs.choose("vision")
+    view = window.view("vision")
+    wait_vision(qtbot, view)
+    tp = page(window, view, "train")
+    tp.steps.setValue(20)
+    tp.train_button.click()
+    try:
+        assert view.vision.run.step == 0
+        assert tp.status.text() == "Starting: making the training pictures…"
+        run_until(lambda: view.vision.run.step > 0 or not view.vision.run.running, LONG_S)
+        assert "making the training pictures" not in tp.status.text()
+        run_until(lambda: view.vision.status == "done", LONG_S)
+        assert tp.status.text().startswith("Finished. Step 20 of 20")
+        # item 1 on the Vision tab too: the run's 20 steps fill both plots' x axes
+        for plot in tp.plots:
+            lo, hi = drawn(qtbot, plot)
+            assert 0.0 <= lo < 1.0 and 20 <= hi <= 21, (lo, hi)
+    finally:
+        view.vision.stop_training()

@@ -60,6 +60,11 @@ class TrainingContent(ABC):
     def steps_tip(self) -> str:
         return translate("LabTraining", "How many optimiser steps to train for")
 
+    def starting(self, run: LabRun) -> str | None:
+        """What a started run is doing before its first step, said at once (None: the step
+        count and "starting…"); a lab whose run first makes its data says so."""
+        return None
+
     def goal_reached(self, run: LabRun) -> str:
         """When the run first reached the lab's goal (a share, unless the lab words it)."""
         return translate(
@@ -255,6 +260,9 @@ class TrainingPage(QtWidgets.QWidget):
             if explains(self.content.curves(self.lab, None, None)):  # the dashed lines, named
                 intro += " " + translate("LabTraining", "Dashed: the shipped run.")
             return intro
+        starting = self.content.starting(run) if run.running and run.step == 0 else None
+        if starting:  # the first step's report replaces it
+            return starting
         if run.waiting:  # the labs' warm-up still imports torch's optimiser: the run starts after it
             return translate("LabTraining", "Getting ready for the first step…")
         parts = [translate("LabTraining", "Step {step} of {total}").format(step=run.step, total=run.steps)]
