@@ -4,7 +4,7 @@ run's curves span its own steps, the why-attention length curve starts at 0."""
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from explorer.gui.lab.curves import Curves, Series, x_limits
 from explorer.gui.lab.shipped import shipped_name
@@ -108,3 +108,35 @@ def test_a_vision_run_says_it_is_starting_at_once(qtbot, make_window):
             assert 0.0 <= lo < 1.0 and 20 <= hi <= 21, (lo, hi)
     finally:
         view.vision.stop_training()
+
+
+@pytest.mark.parametrize("lesson", [False, True])
+def test_the_translation_accuracy_plot_is_above_the_fold_at_1024_by_768(qtbot, make_window, lesson):
+    """The trial scrolled for the held-out exact match: the training page asked for two plots
+    of 220 px one under the other. Both lie inside the page's visible area now."""
+    from explorer.appstate.lesson import step_index
+
+    window = make_window(size=(1024, 768))
+    window.state.set_tab("translation")
+    if lesson:
+        window.state.show_lesson(True)
+        window.state.set_lesson_step(step_index("translation.learn"))
+    view = window.view("translation")
+    view.pages.setCurrentIndex(1)
+    page = view.training
+    area = page.findChild(QtWidgets.QScrollArea)
+    viewport = area.viewport()
+
+    def inside() -> bool:
+        shown = viewport.rect()
+        return page.isVisible() and all(
+            shown.contains(QtCore.QRect(plot.mapTo(viewport, QtCore.QPoint(0, 0)), plot.size()))
+            for plot in page.plots
+        )
+
+    qtbot.waitUntil(lambda: page.isVisible(), timeout=WAIT_MS)
+    qtbot.wait(200)  # the layout settles
+    accuracy = page.plots[1]
+    where = QtCore.QRect(accuracy.mapTo(viewport, QtCore.QPoint(0, 0)), accuracy.size())
+    assert inside(), (where, viewport.rect(), lesson)
+    assert area.verticalScrollBar().value() == 0 and accuracy.height() >= accuracy.minimumHeight()

@@ -242,8 +242,10 @@ class CurvePlot(QtWidgets.QWidget):
         self._check = QtCore.QTimer(self, interval=CHECK_MS)
         self._check.timeout.connect(self._build_when_ready)
 
+    hint_height = 220  # the height it asks for (a training page asks for its least: no scrolling)
+
     def sizeHint(self) -> QtCore.QSize:
-        return QtCore.QSize(360, 220)
+        return QtCore.QSize(360, max(self.hint_height, self.minimumHeight()))
 
     # -- data and looks ----------------------------------------------------------------------------
     def set_curves(self, curves: Curves, draw: bool = True) -> None:

@@ -148,6 +148,11 @@ class TrainingPage(QtWidgets.QWidget):
         self.curves_grid = QtWidgets.QGridLayout()
         style = self._style()
         self.plots = [CurvePlot(style) for _ in content.curves(lab, None, None)]
+        for plot in self.plots:
+            # asked at their least height: the scroll area makes the page as tall as it asks
+            # (its text wraps), and at 220 px each the second plot was below the fold at
+            # 1024×768; they grow into any room there is
+            plot.hint_height = 0
         body.addLayout(self.curves_grid, 3)
         if side is not None:
             body.addWidget(side, 2)
@@ -357,12 +362,30 @@ class TrainingPage(QtWidgets.QWidget):
         # side by side where there is the width, and in a column taller than wide (beside a
         # figure on a projector), where stacked they would be flat strips
         beside = room >= SIDE_BY_SIDE_PX or self.height() > self.width() or self.focused
+        beside = beside or not self._stacked_fit()  # at 1024×768 beside the lesson
         columns = 2 if len(self.plots) > 1 and beside else 1
         if columns == self._columns:
             return
         self._columns = columns
         for k, plot in enumerate(self.plots):
             self.curves_grid.addWidget(plot, k // columns, k % columns)
+
+    def _stacked_fit(self) -> bool:
+        """Whether the plots one under another fit the page's height at their least below
+        the rows above them (else they sit side by side: none below the fold)."""
+        layout = self.curves_grid.parentWidget().layout()
+        margins = layout.contentsMargins()
+        width = max(1, self.width() - margins.left() - margins.right())
+        above = margins.top() + margins.bottom()
+        for k in range(layout.count() - 1):  # every row but the body
+            item = layout.itemAt(k)
+            if item.isEmpty():
+                continue
+            hint = item.heightForWidth(width) if item.hasHeightForWidth() else item.sizeHint().height()
+            above += max(hint, item.minimumSize().height()) + layout.spacing()
+        spacing = max(0, self.curves_grid.verticalSpacing())
+        stacked = sum(p.minimumHeight() for p in self.plots) + spacing * (len(self.plots) - 1)
+        return above + stacked <= self.height()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
