@@ -60,7 +60,7 @@ def test_the_plot_draws_its_data_with_round_ticks_and_reads_out_the_value_under_
     for name, (a, b) in (("bottom", (x0, x1)), ("left", (y0, y1))):
         for spacing, values in item.getAxis(name).tickValues(a, b, 500):
             mantissa = spacing / 10 ** math.floor(math.log10(spacing))
-            assert round(mantissa, 6) in (1, 2, 2.5, 5), (name, spacing)
+            assert round(mantissa, 6) in (1, 2, 2.5, 4, 5), (name, spacing)  # ticks.SPACINGS
             assert all(abs(v / spacing - round(v / spacing)) < 1e-6 for v in values)
     # the held-out series' NaN is left out, not drawn as a gap at 0
     held_out = plot._items[1].getData()

@@ -529,10 +529,11 @@ def test_train_pressed_during_the_warm_up_starts_the_run_after_it(qtbot, vision,
     with Imports() as imports:
         qtbot.mouseClick(tp.train_button, QtCore.Qt.MouseButton.LeftButton)
         run = view.vision.run
-        # the click is taken: the run has started and says it is getting ready …
+        # the click is taken: the run has started and says it is starting (the lab's own words:
+        # after the warm-up it makes its pictures, and no event comes between the two) …
         assert run.status == "running" and run.waiting
         assert not tp.train_button.isEnabled() and tp.cancel_button.isEnabled()
-        assert tp.status.text() == "Getting ready for the first step…"
+        assert tp.status.text() == "Starting: making the training pictures…"
         loop = QtCore.QEventLoop()  # the window's turns for a while: the run's thread could go
         QtCore.QTimer.singleShot(600, loop.quit)
         loop.exec()

@@ -63,6 +63,9 @@ class Series:
     hollow: bool = False  # the points outlined, not filled
     dashed: bool = False
     in_legend: bool = True  # False: a series the title's legend leaves out (dots beside their line)
+    # False: a line beside the run (the shipped run's) that widens the x axis only before a run
+    # (``Curves.live``): a live run's axis is its own steps, this line drawn within them
+    bounds: bool = True
 
     def legend_mark(self) -> str:
         if not self.line:
@@ -82,6 +85,7 @@ class Curves:
     marker: float | None = None  # a vertical line at this x (the snapshot on screen)
     log_x: bool = False  # x on a log10 scale (its values must be positive; others are left out)
     x_ticks: tuple[float, ...] = ()  # labelled x ticks (thousands separated); none: the axis's own
+    live: bool = False  # a run of the page's is drawn: only the series that bound it set the x axis
 
     def view_x(self, xs) -> np.ndarray:
         """x values where the plot draws them: log10 on a log axis."""
@@ -133,12 +137,24 @@ def y_limits(curves: Curves) -> tuple[float, float]:
 
 
 def x_limits(curves: Curves) -> tuple[float, float]:
-    xs = [np.asarray(s.xs, float) for s in curves.series if len(s.xs)]
+    """The x range drawn: ``x_range``, widened to the data's (with a live run, only its own)."""
+    xs = [np.asarray(s.xs, float) for s in curves.series if len(s.xs) and (s.bounds or not curves.live)]
     top = max([float(x.max()) for x in xs] + [curves.x_range[1], 1.0])
     if curves.log_x:  # from the smallest positive x: a log axis has no 0
         positive = [float(v) for x in xs for v in x if v > 0] + [v for v in curves.x_range if v > 0]
         return min(positive, default=1.0), top
     return curves.x_range[0], top
+
+
+def padded_x(x: tuple[float, float], log_x: bool = False) -> tuple[float, float]:
+    """The x range with a 2 % margin each side, never below 0 on a linear axis that starts at
+    0 or above (steps, words: an axis from −1 read as a step −1)."""
+    lo, hi = x
+    pad = 0.02 * (hi - lo)
+    start = lo - pad
+    if not log_x and lo >= 0:
+        start = max(start, 0.0)
+    return start, hi + pad
 
 
 def title_parts(curves: Curves) -> list[tuple[str, str]]:
@@ -226,8 +242,10 @@ class CurvePlot(QtWidgets.QWidget):
         self._check = QtCore.QTimer(self, interval=CHECK_MS)
         self._check.timeout.connect(self._build_when_ready)
 
+    hint_height = 220  # the height it asks for (a training page asks for its least: no scrolling)
+
     def sizeHint(self) -> QtCore.QSize:
-        return QtCore.QSize(360, 220)
+        return QtCore.QSize(360, max(self.hint_height, self.minimumHeight()))
 
     # -- data and looks ----------------------------------------------------------------------------
     def set_curves(self, curves: Curves, draw: bool = True) -> None:
@@ -515,7 +533,7 @@ class CurvePlot(QtWidgets.QWidget):
         or fills less than half of it (an axis redraws its ticks whenever its range moves)."""
         if x != self._x:
             self._x = x
-            item.setXRange(*x, padding=0.02)
+            item.setXRange(*padded_x(x, self.curves.log_x), padding=0)
         if self._y is not None and not fixed:
             lo, hi = self._y
             if lo <= y[0] and y[1] <= hi and (y[1] - y[0]) >= 0.5 * (hi - lo):

@@ -11,7 +11,7 @@ from explorer.gui.heatmap import Style
 from explorer.gui.heatmap.figure import paint_figure
 from explorer.gui.i18n import translate
 from explorer.gui.lab.curves import CurvesPicture
-from explorer.gui.lab.training import TrainingContent
+from explorer.gui.lab.training import TrainingContent, run_curves
 from explorer.gui.views.base import FigureSource, NothingToExport, ViewContext
 from explorer.seq2seq import LabError
 
@@ -46,7 +46,7 @@ def training_curves(
         run = lab.run
         if run is None or not run.losses:  # the run was replaced since the dialog opened
             raise NothingToExport(translate("LabTraining", "Nothing to export yet: train a model first."))
-        plots = content.curves(lab, run, lab.shown_step())
+        plots = run_curves(content, lab, run, lab.shown_step())
         return CurvesPicture(plots, context.style(), columns=len(plots)), CURVES_SIZE
 
     run = lab.run

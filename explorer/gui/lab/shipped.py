@@ -54,6 +54,7 @@ def shipped_loss(history: History | None, colour: str = SHIPPED_COLOUR, what: st
             1.0,
             dashed=True,
             in_legend=False,
+            bounds=False,
         )
     ]
 
@@ -74,5 +75,6 @@ def shipped_metric(history: History | None, metric: str, colour: str, what: str)
             1.5,
             dashed=True,
             in_legend=False,
+            bounds=False,
         )
     ]

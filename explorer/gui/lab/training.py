@@ -60,6 +60,11 @@ class TrainingContent(ABC):
     def steps_tip(self) -> str:
         return translate("LabTraining", "How many optimiser steps to train for")
 
+    def starting(self, run: LabRun) -> str | None:
+        """What a started run is doing before its first step, said at once (None: the step
+        count and "starting…"); a lab whose run first makes its data says so."""
+        return None
+
     def goal_reached(self, run: LabRun) -> str:
         """When the run first reached the lab's goal (a share, unless the lab words it)."""
         return translate(
@@ -143,6 +148,11 @@ class TrainingPage(QtWidgets.QWidget):
         self.curves_grid = QtWidgets.QGridLayout()
         style = self._style()
         self.plots = [CurvePlot(style) for _ in content.curves(lab, None, None)]
+        for plot in self.plots:
+            # asked at their least height: the scroll area makes the page as tall as it asks
+            # (its text wraps), and at 220 px each the second plot was below the fold at
+            # 1024×768; they grow into any room there is
+            plot.hint_height = 0
         body.addLayout(self.curves_grid, 3)
         if side is not None:
             body.addWidget(side, 2)
@@ -255,6 +265,9 @@ class TrainingPage(QtWidgets.QWidget):
             if explains(self.content.curves(self.lab, None, None)):  # the dashed lines, named
                 intro += " " + translate("LabTraining", "Dashed: the shipped run.")
             return intro
+        starting = self.content.starting(run) if run.running and run.step == 0 else None
+        if starting:  # the first step's report replaces it
+            return starting
         if run.waiting:  # the labs' warm-up still imports torch's optimiser: the run starts after it
             return translate("LabTraining", "Getting ready for the first step…")
         parts = [translate("LabTraining", "Step {step} of {total}").format(step=run.step, total=run.steps)]
@@ -292,7 +305,7 @@ class TrainingPage(QtWidgets.QWidget):
         the others at the next ticks (CURVES_MS apart while training, at once after it)."""
         run = self.lab.run
         shown = self.lab.shown_step() if run is not None else None
-        for k, (plot, curves) in enumerate(zip(self.plots, self.content.curves(self.lab, run, shown))):
+        for k, (plot, curves) in enumerate(zip(self.plots, run_curves(self.content, self.lab, run, shown))):
             plot.set_curves(curves, draw=False)
             key = drawn_key(curves)
             if key == self._drawn[k]:
@@ -349,12 +362,30 @@ class TrainingPage(QtWidgets.QWidget):
         # side by side where there is the width, and in a column taller than wide (beside a
         # figure on a projector), where stacked they would be flat strips
         beside = room >= SIDE_BY_SIDE_PX or self.height() > self.width() or self.focused
+        beside = beside or not self._stacked_fit()  # at 1024×768 beside the lesson
         columns = 2 if len(self.plots) > 1 and beside else 1
         if columns == self._columns:
             return
         self._columns = columns
         for k, plot in enumerate(self.plots):
             self.curves_grid.addWidget(plot, k // columns, k % columns)
+
+    def _stacked_fit(self) -> bool:
+        """Whether the plots one under another fit the page's height at their least below
+        the rows above them (else they sit side by side: none below the fold)."""
+        layout = self.curves_grid.parentWidget().layout()
+        margins = layout.contentsMargins()
+        width = max(1, self.width() - margins.left() - margins.right())
+        above = margins.top() + margins.bottom()
+        for k in range(layout.count() - 1):  # every row but the body
+            item = layout.itemAt(k)
+            if item.isEmpty():
+                continue
+            hint = item.heightForWidth(width) if item.hasHeightForWidth() else item.sizeHint().height()
+            above += max(hint, item.minimumSize().height()) + layout.spacing()
+        spacing = max(0, self.curves_grid.verticalSpacing())
+        stacked = sum(p.minimumHeight() for p in self.plots) + spacing * (len(self.plots) - 1)
+        return above + stacked <= self.height()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -509,6 +540,18 @@ def set_progress(bar: QtWidgets.QProgressBar, steps: int, step: int) -> None:
     bar.setUpdatesEnabled(True)  # schedules the one paint
 
 
+def run_curves(
+    content: TrainingContent, lab: LabState, run: LabRun | None, shown: int | None
+) -> list[Curves]:
+    """The lab's plots; with a run (``live``) each x axis spans that run's own steps, the
+    shipped run's lines drawn within them (a fresh run of 20 steps was a sliver at the left of
+    the shipped run's 1500)."""
+    plots = content.curves(lab, run, shown)
+    for curves in plots:
+        curves.live = run is not None
+    return plots
+
+
 def drawn_key(curves: Curves) -> tuple:
     """Everything a plot draws of ``curves``: equal keys, the same picture."""
     series = tuple(
@@ -522,7 +565,16 @@ def drawn_key(curves: Curves) -> tuple:
         )
         for s in curves.series
     )
-    return (curves.title, curves.x_label, curves.x_range, curves.y_range, curves.goal, curves.marker, series)
+    return (
+        curves.title,
+        curves.x_label,
+        curves.x_range,
+        curves.y_range,
+        curves.goal,
+        curves.marker,
+        curves.live,
+        series,
+    )
 
 
 def scrolled(page: QtWidgets.QWidget) -> QtWidgets.QScrollArea:

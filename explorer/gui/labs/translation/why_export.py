@@ -66,7 +66,16 @@ class WhyCurves(WhyTraining):
             xs = np.asarray([s for s, _ in points], dtype=float)
             ys = np.asarray([np.nan if y is None else y for _, y in points], dtype=float)
             accuracy.append(
-                Series(shipped_name(name), xs, ys, COLOURS[model], 1.5, dashed=True, in_legend=False)
+                Series(
+                    shipped_name(name),
+                    xs,
+                    ys,
+                    COLOURS[model],
+                    1.5,
+                    dashed=True,
+                    in_legend=False,
+                    bounds=False,
+                )
             )
         return [
             Curves(title=loss_name, series=[loss], x_label=step, x_range=(0.0, steps), marker=shown_step),
@@ -74,7 +83,8 @@ class WhyCurves(WhyTraining):
                 title=long_name,
                 series=accuracy,
                 x_label=step,
-                x_range=(0.0, max(steps, float(shipped.steps))),
+                # a run's own steps; before one, the shipped run's too
+                x_range=(0.0, steps if run is not None else max(steps, float(shipped.steps))),
                 y_range=(0.0, 1.05),  # no goal line: it is drawn in the fixed C's vermilion
                 marker=shown_step,
             ),

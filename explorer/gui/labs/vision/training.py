@@ -38,6 +38,11 @@ class VisionTraining(TrainingContent):
             return None
         return translate("VisionView", "held-out accuracy {0}").format(percent(value))
 
+    def starting(self, run: LabRun) -> str | None:
+        # the run first draws its pool of training pictures (seconds on a classroom PC), and
+        # the trial's page said nothing between Train and the first step
+        return translate("VisionView", "Starting: making the training pictures…")
+
     def steps_tip(self) -> str:
         return translate("VisionView", "Optimiser steps of 32 pictures each")
 

@@ -123,11 +123,14 @@ class ViTView(View):
         for i in range(CONFIG.heads):
             self.head.addItem("", i)
         # each label with its box: a wrap parts neither
+        # the shipped models' size: hidden on the Train page, whose own box sets the live
+        # pair's pictures (two "pictures" boxes there read as two settings of one thing)
+        self.size_box = together(self.size_label, self.size)
         for w in (
             together(self.picture_label, self.seed),
             self.new_button,
             self.load_button,
-            together(self.size_label, self.size),
+            self.size_box,
         ):
             row.add(w)
         # the picture's row: hidden on the Data page, whose experiment is over every size and
@@ -424,6 +427,7 @@ class ViTView(View):
         self._ask_default_photo(self.pages.currentIndex())
         about_the_picture = s.page != "data"
         self.picture_row.setVisible(about_the_picture)
+        self.size_box.setVisible(s.page != "train")
         self.summary.setVisible(about_the_picture)
         self.notice.setVisible(about_the_picture and bool(self.notice.text()))
         for w in (self.vit_map, self.cnn_map, self.map, self.layer, self.head):
