@@ -6386,6 +6386,10 @@ The folder itself is not changed. Cancel keeps {keep}.</source>
         <translation>从零训练 {0}：损失下降，留出集准确率上升，注意力图找到目标形状。</translation>
     </message>
     <message>
+        <source>Starting: making the training pictures…</source>
+        <translation>正在开始：生成训练图片…</translation>
+    </message>
+    <message>
         <source>step</source>
         <translation>步</translation>
     </message>
