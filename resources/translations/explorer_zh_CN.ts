@@ -2044,7 +2044,7 @@
     <message>
         <source>it is not a regular file (a pipe, a device or a socket)</source>
         <comment>reading.not_regular</comment>
-        <translation>它不是普通文件（而是 FIFO、设备或套接字）</translation>
+        <translation>它不是普通文件（而是先进先出队列、设备或套接字之类的特殊文件）</translation>
     </message>
     <message>
         <source>it cannot be read ({detail})</source>
