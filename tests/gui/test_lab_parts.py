@@ -271,3 +271,16 @@ def test_the_y_axis_leaves_room_to_label_both_its_ends(qtbot):
                 for t in drawn_labels(plot.plot.getPlotItem().getAxis("left"))
             ]
             assert all(end in labels for end in ends), (size, labels)
+
+
+def test_a_plot_title_too_wide_breaks_between_its_words():
+    """Trial 10 (1024×768 beside the lesson): "held-out e…" over the accuracy plot; a title of
+    words goes on two lines of whole words, one without spaces (Chinese) is left to the "…"."""
+    from explorer.gui.lab.curves import title_lines
+
+    width = len  # a character a pixel
+    assert title_lines("held-out exact match", 15, width) == ["held-out exact", "match"]
+    assert title_lines("held-out exact match", 30, width) == ["held-out exact match"]
+    assert title_lines("留出集完全匹配率", 4, width) is None
+    assert title_lines("a b c d e f", 3, width) is None  # more than two lines: cut instead
+    assert title_lines("antidisestablishment x", 10, width) is None  # a word wider than the room

@@ -200,15 +200,23 @@ def test_every_training_plot_labels_its_steps_and_keeps_its_title_on_one_line(qt
         for plot in [p for p in window.findChildren(CurvePlot) if p.isVisible()]:
             what = (where, plot.curves.title)
             labels, bounds = x_labels(plot)
-            assert len(labels) >= (3 if where in THREE_LABELS else 2), (what, [t for _, t in labels])
+            # two plots side by side (a page too short to stack them above the fold) share the width
+            page = plot.parentWidget()
+            while page is not None and not hasattr(page, "curves_grid"):
+                page = page.parentWidget()
+            beside = page is not None and page._columns == 2
+            least = 3 if where in THREE_LABELS and not beside else 2
+            assert len(labels) >= least, (what, [t for _, t in labels])
             for rect, _ in labels:
                 assert bounds.left() - 0.5 <= rect.left() and rect.right() <= bounds.right() + 0.5, what
             for (a, _), (b, _) in zip(labels, labels[1:]):
                 assert a.right() < b.left(), (what, [t for _, t in labels])
-            # the title whole on one line, or cut with "…" on one line and whole in the tooltip
+            # the title whole on one line or on two of whole words, or cut with "…" on one line
+            # and whole in the tooltip
             title, shown = plot.curves.title, plot.title_shown
-            first_line = plot._title_body.split("<br>")[0]
-            assert first_line.startswith(html.escape(shown)), (what, first_line)
+            body_lines = plot._title_body.split("<br>")
+            starts = [" ".join(body_lines[:k]) for k in (1, 2)]
+            assert any(s.startswith(html.escape(shown)) for s in starts), (what, body_lines)
             if shown != title:
                 assert shown.endswith("…") and title.startswith(shown[:-1]), what
                 assert plot.toolTip() == title, what

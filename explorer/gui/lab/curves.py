@@ -190,6 +190,24 @@ def packed(widths: list[float], room: float, gap: float) -> list[list[int]]:
     return lines
 
 
+def title_lines(title: str, room: float, width, most: int = 2) -> list[str] | None:
+    """``title`` on at most ``most`` lines broken between its words, each at most ``room``
+    wide by ``width(text)``; None where it has no spaces (a Chinese title) or will not fit."""
+    words = title.split(" ")
+    if len(words) < 2:
+        return None
+    lines = [words[0]]
+    for word in words[1:]:
+        joined = f"{lines[-1]} {word}"
+        if width(joined) <= room:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    if len(lines) > most or any(width(line) > room for line in lines):
+        return None
+    return lines
+
+
 def thinned(xs: np.ndarray, ys: np.ndarray, columns: int) -> np.ndarray:
     """Indices of the points that draw the same line at ``columns`` pixel columns: where there
     are more than two points a column, each column's lowest and highest (in x order), the
@@ -506,10 +524,13 @@ class CurvePlot(QtWidgets.QWidget):
         title = self.curves.title
         shown = title
         if title and parts and parts[0][1] > room:
-            shown = self._title_metrics(self._title_px).elidedText(
-                title, QtCore.Qt.TextElideMode.ElideRight, max(room - 2, 0.0)
-            )
-            parts[0] = (html.escape(shown), room)
+            metrics = self._title_metrics(self._title_px)
+            words = title_lines(title, room - 2, metrics.horizontalAdvance)
+            if words is not None:  # on lines of whole words: a projector's narrow plot read
+                parts[0] = ("<br>".join(html.escape(line) for line in words), room)  # "held-out e…"
+            else:
+                shown = metrics.elidedText(title, QtCore.Qt.TextElideMode.ElideRight, max(room - 2, 0.0))
+                parts[0] = (html.escape(shown), room)
         self.title_shown = shown
         self.setToolTip(title if shown != title else "")
         lines = packed([w for _, w in parts], room, self._gap)
