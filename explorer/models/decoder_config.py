@@ -212,8 +212,9 @@ def _llama_kind(path: Path, raw: Raw, model_type: str) -> DecoderConfig:
 
 
 def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str, ...]]:
-    """rope_parameters (transformers 5) or rope_theta + rope_scaling (earlier files)."""
-    key = "rope_parameters" if raw.get("rope_parameters") is not None else "rope_scaling"
+    """rope_parameters (transformers 5) or rope_theta + rope_scaling (earlier files). A file with
+    both is read as transformers reads it: a rope_scaling that is not empty wins."""
+    key = "rope_scaling" if raw.get("rope_scaling") else "rope_parameters"
     params = raw.get(key)
     if params is not None and not isinstance(params, dict):  # named as the file spells it
         if key == "rope_scaling":
