@@ -249,8 +249,14 @@ def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str
 
     spec = RopeSpec(kind=kind, theta=float(theta))
     if kind in ("linear", "dynamic", "llama3", "yarn"):
-        original = params.get("original_max_position_embeddings", raw.get("original_max_position_embeddings"))
-        original = max_positions if original is None else original
+        # llama3 and yarn only: a top-level original_max_position_embeddings wins over the one in
+        # the rope settings, as transformers' standardize_rope_params puts it (Phi-3's layout).
+        original = max_positions
+        if kind in ("llama3", "yarn"):
+            original = raw.get(
+                "original_max_position_embeddings",
+                params.get("original_max_position_embeddings", max_positions),
+            )
         if not _whole(original) or original <= 0:
             raise ModelError.of(
                 "decoders.rope_value",

@@ -77,7 +77,16 @@ VARIANTS = {
         "rope_theta": 7e4,
     },
     "rope_scaling over empty rope_parameters": {"rope_parameters": {}, "rope_scaling": LINEAR},
+    # a top-level original_max_position_embeddings wins over the rope settings' own
+    "llama3 original in both places": {
+        "rope_scaling": {**LLAMA3, "original_max_position_embeddings": 512},
+        "original_max_position_embeddings": 256,
+    },
+    "yarn original in both places": {"rope_parameters": YARN, "original_max_position_embeddings": 512},
+    "linear with an original": {"rope_parameters": {**LINEAR, "original_max_position_embeddings": "x"}},
     # refused by transformers too
+    "llama3 original null": {"rope_parameters": {**LLAMA3, "original_max_position_embeddings": None}},
+    "yarn original null at the top": {"rope_parameters": YARN, "original_max_position_embeddings": None},
     "linear without a factor": {"rope_parameters": {"rope_type": "linear"}},
     "llama3 without its frequencies": {"rope_parameters": {"rope_type": "llama3", "factor": 8.0}},
     "unknown kind": {"rope_parameters": {"rope_type": "longrope", "factor": 2.0}},
@@ -98,7 +107,7 @@ def transformers_rope(folder):
             exponents = torch.arange(0, head_dim, 2, dtype=torch.int64).float() / head_dim
             return 1.0 / (config.rope_parameters["rope_theta"] ** exponents), 1.0, kind
         omega, factor = ROPE_INIT_FUNCTIONS[kind](config, "cpu")
-    except (KeyError, TypeError, ValueError):
+    except Exception:  # KeyError, TypeError, huggingface_hub's validation error: none of them runs
         return None
     return omega, float(factor), kind
 
