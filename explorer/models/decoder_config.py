@@ -266,8 +266,10 @@ def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str
                 value=_short(original),
             )
         factor = params.get("factor")
-        if factor is None and kind == "yarn":
-            factor = max_positions / original
+        if (
+            factor is None and kind == "yarn" and "factor" in params
+        ):  # null: the ratio, as transformers takes it
+            factor = max_positions / original  # (a yarn without the key is refused there, and here)
         if not _number(factor) or factor < 1:
             raise ModelError.of(
                 "decoders.rope_value", path=path, kind=kind, key="factor", value=_short(factor)

@@ -85,6 +85,9 @@ VARIANTS = {
     "yarn original in both places": {"rope_parameters": YARN, "original_max_position_embeddings": 512},
     "linear with an original": {"rope_parameters": {**LINEAR, "original_max_position_embeddings": "x"}},
     # refused by transformers too
+    "yarn without a factor": {
+        "rope_parameters": {"rope_type": "yarn", "original_max_position_embeddings": 1024}
+    },
     "llama3 original null": {"rope_parameters": {**LLAMA3, "original_max_position_embeddings": None}},
     "yarn original null at the top": {"rope_parameters": YARN, "original_max_position_embeddings": None},
     "linear without a factor": {"rope_parameters": {"rope_type": "linear"}},
