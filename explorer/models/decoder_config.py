@@ -211,6 +211,9 @@ def _llama_kind(path: Path, raw: Raw, model_type: str) -> DecoderConfig:
     )
 
 
+_ABSENT = object()  # a key the file does not have (None is a null it has)
+
+
 def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str, ...]]:
     """rope_parameters (transformers 5) or rope_theta + rope_scaling (earlier files). A file with
     both is read as transformers reads it: a rope_scaling that is not empty wins."""
@@ -224,8 +227,10 @@ def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str
     if set(params) & set(raw.get("layer_types") or ()):
         raise ModelError.of("decoders.rope_per_layer", path=path)
     notes: tuple[str, ...] = ()
-    theta = params.get("rope_theta", raw.get("rope_theta"))
-    if theta is None:
+    # Absent from both: transformers' default. A null one (in either place) is no default there:
+    # it is the value, and transformers cannot rotate by it, so it is refused below.
+    theta = params.get("rope_theta", raw.get("rope_theta", _ABSENT))
+    if theta is _ABSENT:
         theta = DEFAULT_THETA
         notes = ("rope_theta missing: 10000, as transformers assumes",)  # the window translates it whole
     if not _number(theta) or theta <= 1:

@@ -85,6 +85,11 @@ VARIANTS = {
     "yarn original in both places": {"rope_parameters": YARN, "original_max_position_embeddings": 512},
     "linear with an original": {"rope_parameters": {**LINEAR, "original_max_position_embeddings": "x"}},
     # refused by transformers too
+    "rope_theta null": {"rope_theta": None},
+    "rope_theta null in rope_parameters": {
+        "rope_parameters": {"rope_type": "default", "rope_theta": None},
+        "rope_theta": 5e5,
+    },
     "yarn without a factor": {
         "rope_parameters": {"rope_type": "yarn", "original_max_position_embeddings": 1024}
     },
