@@ -1,0 +1,85 @@
+"""The user's files that readers outside reading.py used to open themselves: each now goes
+through reading.py, so a FIFO, a folder, a file that cannot be read and a link loop are each
+the one "PATH: REASON" line of reading's words, never a traceback, a misleading line, None
+for a file that is there, or an open that waits forever on a pipe.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from explorer import reading
+
+REASONS = {
+    "fifo": "it is not a regular file (a pipe, a device or a socket)",
+    "folder": "it is a folder, not a file",
+    "denied": "it cannot be read (permission denied)",
+    "loop": "it loops through symbolic links",
+}
+
+
+def broken(kind: str, path: Path, monkeypatch) -> Path:
+    """A path of this kind of brokenness. "denied": a file that reading.py's open refuses as
+    the operating system does for a file without the read bit (as root it would not)."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "loop":
+        path.symlink_to(path)
+    else:
+        path.write_text("{}")
+        real_open = open
+
+        def refusing(name, *args, **kwargs):
+            if Path(name) == path:
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(name))
+            return real_open(name, *args, **kwargs)
+
+        monkeypatch.setattr(reading, "open", refusing, raising=False)
+    return path
+
+
+def char_vocab(path: Path):
+    from explorer.lm.vocab import CharVocab
+
+    return CharVocab.from_tokenizer_file(path)
+
+
+READERS = {
+    "lm vocab": (char_vocab, "tokenizer.json", "explorer.lm.errors:LMError"),
+}
+
+
+def error_class(spec: str) -> type:
+    import importlib
+
+    module, name = spec.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@pytest.mark.parametrize("kind", list(REASONS))
+@pytest.mark.parametrize("reader", list(READERS))
+def test_a_broken_path_is_reading_s_one_line(reader, kind, tmp_path, monkeypatch):
+    call, name, error = READERS[reader]
+    path = broken(kind, tmp_path / name, monkeypatch)
+    outcome: list[object] = []
+
+    def read() -> None:
+        try:
+            outcome.append(call(path))
+        except Exception as exc:  # the test says which kind it must be
+            outcome.append(exc)
+
+    worker = threading.Thread(target=read, daemon=True)  # a hang fails, never blocks the run
+    worker.start()
+    worker.join(timeout=20)
+    assert not worker.is_alive(), "reading a FIFO blocked"
+    (result,) = outcome
+    assert isinstance(result, error_class(error)), repr(result)
+    assert str(result) == f"{path}: {REASONS[kind]}"
