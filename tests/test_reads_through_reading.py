@@ -51,7 +51,14 @@ def char_vocab(path: Path):
     return CharVocab.from_tokenizer_file(path)
 
 
+def lab_history(path: Path):
+    from explorer.lab.history import read_history
+
+    return read_history(path)
+
+
 READERS = {
+    "lab history": (lab_history, "w.history.json", "explorer.reading:ReadError"),
     "lm vocab": (char_vocab, "tokenizer.json", "explorer.lm.errors:LMError"),
 }
 
@@ -83,3 +90,19 @@ def test_a_broken_path_is_reading_s_one_line(reader, kind, tmp_path, monkeypatch
     (result,) = outcome
     assert isinstance(result, error_class(error)), repr(result)
     assert str(result) == f"{path}: {REASONS[kind]}"
+
+
+@pytest.mark.parametrize("kind", list(REASONS))
+def test_a_broken_shipped_history_is_none_without_waiting(kind, tmp_path, monkeypatch):
+    """The lab's shipped history beside its weights: one that cannot be read is none shipped,
+    and a FIFO under its name no longer blocks the window."""
+    from explorer.lab.history import history_path, shipped_history
+
+    weights = tmp_path / "w.safetensors"
+    broken(kind, history_path(weights), monkeypatch)
+    outcome: list[object] = []
+    worker = threading.Thread(target=lambda: outcome.append(shipped_history(weights)), daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    assert not worker.is_alive(), "reading a FIFO blocked"
+    assert outcome == [None]
