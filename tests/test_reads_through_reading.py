@@ -57,7 +57,14 @@ def lab_history(path: Path):
     return read_history(path)
 
 
+def session(path: Path):
+    from explorer.appstate.session import load_session
+
+    return load_session(path)
+
+
 READERS = {
+    "session": (session, "lesson.aexp.json", "explorer.appstate.session:SessionError"),
     "lab history": (lab_history, "w.history.json", "explorer.reading:ReadError"),
     "lm vocab": (char_vocab, "tokenizer.json", "explorer.lm.errors:LMError"),
 }
