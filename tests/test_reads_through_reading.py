@@ -63,7 +63,14 @@ def session(path: Path):
     return load_session(path)
 
 
+def tokenizer_json(path: Path):
+    from explorer.models.tokenizer import _json
+
+    return _json(path)
+
+
 READERS = {
+    "tokenizer.json re-read": (tokenizer_json, "tokenizer.json", "explorer.models.errors:ModelError"),
     "session": (session, "lesson.aexp.json", "explorer.appstate.session:SessionError"),
     "lab history": (lab_history, "w.history.json", "explorer.reading:ReadError"),
     "lm vocab": (char_vocab, "tokenizer.json", "explorer.lm.errors:LMError"),

@@ -287,9 +287,12 @@ def _labeller(tok: Tokenizer | PieceTable, scheme: str | None = None) -> Labelle
 
 
 def _json(path: Path) -> dict[str, Any] | None:
+    """tokenizer.json parsed again; None when it is not a JSON object. One that can no longer
+    be read (a folder, a pipe, a permission, a link loop) is reading's ModelError."""
+    raw = reading.read_bytes(path, ModelError)
     try:
-        data = json_text.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json_text.loads(raw.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError and JSONDecodeError too
         return None
     return data if isinstance(data, dict) else None
 
