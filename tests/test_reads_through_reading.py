@@ -69,7 +69,14 @@ def tokenizer_json(path: Path):
     return _json(path)
 
 
+def unigram_table(path: Path):
+    from explorer.models.unigram_table import read_large_unigram
+
+    return read_large_unigram(path)
+
+
 READERS = {
+    "unigram table": (unigram_table, "tokenizer.json", "explorer.models.errors:ModelError"),
     "tokenizer.json re-read": (tokenizer_json, "tokenizer.json", "explorer.models.errors:ModelError"),
     "session": (session, "lesson.aexp.json", "explorer.appstate.session:SessionError"),
     "lab history": (lab_history, "w.history.json", "explorer.reading:ReadError"),

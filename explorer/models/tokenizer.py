@@ -164,6 +164,8 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
             # a large Unigram (multilingual-e5) without holding the interpreter lock for a second
             table = read_large_unigram(path)
             loaded = Tokenizer.from_file(str(path)) if table is None else None
+        except ModelError:  # reading's own line about the file
+            raise
         except Exception as exc:  # tokenizers raises its own exception type
             raise ModelError.of("tokenizer.unreadable", path=path, detail=_first_line(exc)) from None
         # The config's unknown token when the vocabulary has it, else the one the model names.
