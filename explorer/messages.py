@@ -766,7 +766,6 @@ SESSION = section(
     QT_TRANSLATE_NOOP(
         "CoreMessages", "{name} is {size} KB; a session is never that large", "session.too_large"
     ),
-    QT_TRANSLATE_NOOP("CoreMessages", "cannot read {name}: {reason}", "session.unreadable"),
     QT_TRANSLATE_NOOP("CoreMessages", "{name} is empty", "session.empty"),
     QT_TRANSLATE_NOOP(
         "CoreMessages", "{name} is not a session file (not valid JSON: {detail})", "session.not_json"

@@ -165,13 +165,10 @@ def save_session(path: str | Path, session: Session) -> None:
 
 def load_session(path: str | Path) -> Session:
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_SESSION_BYTES:
-            raise SessionError.of("session.too_large", name=path.name, size=size // 1024)
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SessionError.of("session.unreadable", name=path.name, reason=reading.reason(exc)) from None
+    # a folder, a pipe (which blocked the read forever), a permission, a link loop: reading's line
+    raw = reading.read_bytes(path, SessionError, limit=MAX_SESSION_BYTES)
+    if len(raw) > MAX_SESSION_BYTES:
+        raise SessionError.of("session.too_large", name=path.name, size=_size(path, len(raw)) // 1024)
     if not raw.strip():
         raise SessionError.of("session.empty", name=path.name)
     try:
@@ -179,6 +176,14 @@ def load_session(path: str | Path) -> Session:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SessionError.of("session.not_json", name=path.name, detail=str(exc)) from None
     return session_from_dict(data, path.name)
+
+
+def _size(path: Path, read: int) -> int:
+    """The file's size, for the too-large line (``read``, the bytes read, if it is gone)."""
+    try:
+        return max(path.stat().st_size, read)
+    except OSError:
+        return read
 
 
 def session_from_dict(data: object, name: str = "the session") -> Session:

@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from explorer import json_text, reading
 from explorer.atomic import atomic_write
 
 FORMAT = 1
@@ -63,7 +64,11 @@ def _finite(value: float) -> float | None:
 
 
 def read_history(path: str | Path) -> History:
-    body = json.loads(Path(path).read_text(encoding="utf-8"))
+    """The history file; a ValueError when it cannot be read (reading.py's ReadError: a folder,
+    a pipe, a permission, a link loop) or is not a history."""
+    body = json_text.loads(reading.read_text(path))  # nesting, huge ints: UnparsableJSON
+    if not isinstance(body, dict):
+        raise ValueError(f"{path}: a history file holds a JSON object")
     if body.get("format") != FORMAT:
         raise ValueError(f"{path}: history format {body.get('format')!r}, not {FORMAT}")
     steps = tuple(int(s) for s in body["eval_steps"])

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from explorer import json_text
+from explorer import json_text, reading
 from explorer.lm.errors import LMError
 
 if TYPE_CHECKING:  # the library is read only when a folder is written
@@ -113,14 +113,19 @@ class CharVocab:
     @classmethod
     def from_tokenizer_file(cls, path: str | Path) -> CharVocab | None:
         """The vocabulary of a character-level tokenizer.json this module wrote; None for any
-        other tokenizer (a GPT-2 BPE), which the caller reads with ``tokenizers`` itself."""
+        other tokenizer (a GPT-2 BPE), which the caller reads with ``tokenizers`` itself, and for
+        none at all. One that cannot be read (a folder, a pipe, a permission, a link loop) is an
+        LMError that says so, never passed over or waited on."""
+        if not reading.present(path, LMError):
+            return None
+        raw = reading.read_bytes(path, LMError)
         try:
-            data = json_text.loads(Path(path).read_text(encoding="utf-8"))  # nesting, huge ints: not ours
+            data = json_text.loads(raw.decode("utf-8"))  # nesting, huge ints: not ours
             vocab = data["model"]["vocab"]
             if data["model"]["type"] != "WordLevel" or not isinstance(vocab, dict):
                 return None
             by_id = sorted((i, s) for s, i in vocab.items())
-        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        except (UnicodeDecodeError, ValueError, KeyError, TypeError):
             return None
         if [i for i, _ in by_id] != list(range(len(by_id))) or by_id[-1][1] != END:
             return None

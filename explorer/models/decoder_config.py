@@ -211,9 +211,13 @@ def _llama_kind(path: Path, raw: Raw, model_type: str) -> DecoderConfig:
     )
 
 
+_ABSENT = object()  # a key the file does not have (None is a null it has)
+
+
 def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str, ...]]:
-    """rope_parameters (transformers 5) or rope_theta + rope_scaling (earlier files)."""
-    key = "rope_parameters" if raw.get("rope_parameters") is not None else "rope_scaling"
+    """rope_parameters (transformers 5) or rope_theta + rope_scaling (earlier files). A file with
+    both is read as transformers reads it: a rope_scaling that is not empty wins."""
+    key = "rope_scaling" if raw.get("rope_scaling") else "rope_parameters"
     params = raw.get(key)
     if params is not None and not isinstance(params, dict):  # named as the file spells it
         if key == "rope_scaling":
@@ -223,8 +227,10 @@ def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str
     if set(params) & set(raw.get("layer_types") or ()):
         raise ModelError.of("decoders.rope_per_layer", path=path)
     notes: tuple[str, ...] = ()
-    theta = params.get("rope_theta", raw.get("rope_theta"))
-    if theta is None:
+    # Absent from both: transformers' default. A null one (in either place) is no default there:
+    # it is the value, and transformers cannot rotate by it, so it is refused below.
+    theta = params.get("rope_theta", raw.get("rope_theta", _ABSENT))
+    if theta is _ABSENT:
         theta = DEFAULT_THETA
         notes = ("rope_theta missing: 10000, as transformers assumes",)  # the window translates it whole
     if not _number(theta) or theta <= 1:
@@ -248,8 +254,14 @@ def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str
 
     spec = RopeSpec(kind=kind, theta=float(theta))
     if kind in ("linear", "dynamic", "llama3", "yarn"):
-        original = params.get("original_max_position_embeddings", raw.get("original_max_position_embeddings"))
-        original = max_positions if original is None else original
+        # llama3 and yarn only: a top-level original_max_position_embeddings wins over the one in
+        # the rope settings, as transformers' standardize_rope_params puts it (Phi-3's layout).
+        original = max_positions
+        if kind in ("llama3", "yarn"):
+            original = raw.get(
+                "original_max_position_embeddings",
+                params.get("original_max_position_embeddings", max_positions),
+            )
         if not _whole(original) or original <= 0:
             raise ModelError.of(
                 "decoders.rope_value",
@@ -259,8 +271,10 @@ def _rope(path: Path, raw: Raw, max_positions: int) -> tuple[RopeSpec, tuple[str
                 value=_short(original),
             )
         factor = params.get("factor")
-        if factor is None and kind == "yarn":
-            factor = max_positions / original
+        if (
+            factor is None and kind == "yarn" and "factor" in params
+        ):  # null: the ratio, as transformers takes it
+            factor = max_positions / original  # (a yarn without the key is refused there, and here)
         if not _number(factor) or factor < 1:
             raise ModelError.of(
                 "decoders.rope_value", path=path, kind=kind, key="factor", value=_short(factor)

@@ -164,6 +164,8 @@ def load_tokenizer(folder: Path, wordpiece_family: bool) -> TextTokenizer:
             # a large Unigram (multilingual-e5) without holding the interpreter lock for a second
             table = read_large_unigram(path)
             loaded = Tokenizer.from_file(str(path)) if table is None else None
+        except ModelError:  # reading's own line about the file
+            raise
         except Exception as exc:  # tokenizers raises its own exception type
             raise ModelError.of("tokenizer.unreadable", path=path, detail=_first_line(exc)) from None
         # The config's unknown token when the vocabulary has it, else the one the model names.
@@ -287,9 +289,12 @@ def _labeller(tok: Tokenizer | PieceTable, scheme: str | None = None) -> Labelle
 
 
 def _json(path: Path) -> dict[str, Any] | None:
+    """tokenizer.json parsed again; None when it is not a JSON object. One that can no longer
+    be read (a folder, a pipe, a permission, a link loop) is reading's ModelError."""
+    raw = reading.read_bytes(path, ModelError)
     try:
-        data = json_text.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json_text.loads(raw.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError and JSONDecodeError too
         return None
     return data if isinstance(data, dict) else None
 

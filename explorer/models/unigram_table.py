@@ -100,7 +100,7 @@ def _stamp(path: Path) -> dict[str, Any] | None:
     """What the copy must have been made from: this file's path, size and time."""
     try:
         resolved, stat = path.resolve(), path.stat()
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: resolve() of a link loop (Python < 3.13)
         return None
     return {
         "version": CACHE_VERSION,
@@ -184,11 +184,15 @@ def _keep(path: Path, pieces: list[str], scores: list[float], shell: dict[str, A
 
 def _read(path: Path) -> str:
     """The file as text, decoded a chunk at a time (the lock changes hands in between)."""
+    from explorer import reading
+    from explorer.models.errors import ModelError
+
+    raw = reading.read_bytes(path, ModelError)  # a folder, a pipe, a permission, a loop: said so
     decoder = codecs.getincrementaldecoder("utf-8")()
     parts = []
-    with open(path, "rb") as f:
-        while chunk := f.read(CHUNK):
-            parts.append(decoder.decode(chunk))
+    view = memoryview(raw)
+    for start in range(0, len(raw), CHUNK):
+        parts.append(decoder.decode(view[start : start + CHUNK]))
     parts.append(decoder.decode(b"", final=True))
     return "".join(parts)
 

@@ -616,14 +616,6 @@ def session_refused(env: Env, content) -> Message:
     return raised(lambda: load_session(session_file(env, content)))
 
 
-def unreadable_session(env: Env) -> Message:
-    from explorer.appstate.session import load_session
-
-    folder = env.tmp / "a-folder.aexp.json"
-    folder.mkdir()
-    return raised(lambda: load_session(folder))
-
-
 def oversized_session(env: Env) -> Message:
     from explorer.appstate import session
 
@@ -1708,7 +1700,6 @@ CASES = {
     ),
     # appstate/session.py
     "session.too_large": Case(oversized_session, "lesson.aexp.json is 2 KB; a session is never that large"),
-    "session.unreadable": Case(unreadable_session, "cannot read a-folder.aexp.json: "),
     "session.empty": Case(lambda env: session_refused(env, b"  "), "lesson.aexp.json is empty"),
     "session.not_json": Case(
         lambda env: session_refused(env, b"{"), "lesson.aexp.json is not a session file (not valid JSON: "
