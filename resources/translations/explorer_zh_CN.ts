@@ -1572,11 +1572,6 @@
         <translation>{name} 有 {size} KB；课程文件不会这么大</translation>
     </message>
     <message>
-        <source>cannot read {name}: {reason}</source>
-        <comment>session.unreadable</comment>
-        <translation>无法读取 {name}：{reason}</translation>
-    </message>
-    <message>
         <source>{name} is empty</source>
         <comment>session.empty</comment>
         <translation>{name} 是空的</translation>
