@@ -177,19 +177,24 @@ class LessonPanel(QtWidgets.QFrame):
         return False
 
     def _fit_explanation(self) -> None:
-        """Beside the stage, the explanation in the window's text size, or smaller until the
-        whole body reads without scrolling (docks/fit_text.py); across the top, as it is."""
-        label = self.explanation_label
+        """Beside the stage, the explanation and the result's notes in the window's text size,
+        or smaller until the whole body reads without scrolling (docks/fit_text.py); across
+        the top, as they are."""
+        labels = [self.explanation_label, self.notes_label]
         sheet = ""
-        if self.side and label.text():
+        if self.side and self.explanation_label.text():
             base = QtGui.QFontInfo(self.font()).pixelSize()  # the window's one size (theme)
             viewport = self.body_scroll.viewport()
             width = viewport.width()
-            others = self.body.layout().totalHeightForWidth(width) - label.heightForWidth(width)
-            px = fitting_px(label, base, width, viewport.height() - others)
+            shown = [label for label in labels if label.isVisibleTo(self) and label.text()]
+            others = self.body.layout().totalHeightForWidth(width) - sum(
+                label.heightForWidth(width) for label in shown
+            )
+            px = fitting_px(shown, base, width, viewport.height() - others)
             sheet = "" if px == base else f"font-size: {px}px;"
-        if label.styleSheet() != sheet:
-            label.setStyleSheet(sheet)
+        for label in labels:
+            if label.styleSheet() != sheet:
+                label.setStyleSheet(sheet)
         self._hold_band()
 
     def _hold_band(self) -> None:
