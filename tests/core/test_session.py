@@ -88,7 +88,7 @@ def test_huge_and_missing_files(tmp_path):
     path.write_bytes(b" " * (MAX_SESSION_BYTES + 1))
     with pytest.raises(SessionError, match="never that large"):
         load_session(path)
-    with pytest.raises(SessionError, match="cannot read"):
+    with pytest.raises(SessionError, match="missing.json: it does not exist"):
         load_session(tmp_path / "missing.json")
 
 

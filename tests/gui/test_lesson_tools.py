@@ -272,7 +272,7 @@ def test_bad_session_files_are_refused_and_change_nothing(qtbot, small, tmp_path
         assert w.files.current() == before and w.trace is trace
     assert not w.worker.busy("trace")
     assert not w.files.open(tmp_path / "missing.json")
-    assert "cannot read" in w.files.message
+    assert "missing.json: it does not exist" in w.files.message  # reading.py's line
     assert w.prefs.recent() == []
     assert SESSION_FORMAT not in w.files.message
 
