@@ -506,6 +506,8 @@ def test_a_long_paste_says_only_the_first_characters_are_used(qtbot, lm):
     # the induction model reads 48: its refusal, and the notice still
     qtbot.waitUntil(lambda: "at most 48" in view.banner.text(), timeout=WAIT_MS)
     assert notice in view.banner.text()
+    refusal, cut = view.banner.text().split("\n")  # on lines of their own (the trial read them as one)
+    assert "at most 48" in refusal and notice in cut
     view.probe.setText("abcabc")
     view.probe.textEdited.emit("abcabc")
     assert wait_result(qtbot, view).trace.tokens == list("abcabc")

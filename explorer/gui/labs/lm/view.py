@@ -244,7 +244,7 @@ class LMView(View):
         if self._cut is not None and self._cut[0] != self.lab.probe:
             self._cut = None
         notice = translated(self._cut[1]) if self._cut is not None else ""
-        text = "  ".join(t for t in (error, notice) if t)
+        text = "\n".join(t for t in (error, notice) if t)  # two lines: run together they read as one
         self.banner.setText(text)
         self.banner.setStyleSheet(ERROR_STYLE if error else NOTICE_STYLE)
         self.banner.setVisible(bool(text))

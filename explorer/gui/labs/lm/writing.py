@@ -217,7 +217,7 @@ class GeneratePage(QtWidgets.QWidget):
         prompt), else nothing."""
         if self._cut is not None and self._cut[0] != self.lab.prompt:
             self._cut = None
-        text = "  ".join(t for t in (error, translated(self._cut[1]) if self._cut else "") if t)
+        text = "\n".join(t for t in (error, translated(self._cut[1]) if self._cut else "") if t)
         self.banner.setText(text)
         self.banner.setStyleSheet(ERROR_STYLE if error else NOTICE_STYLE)
         self.banner.setVisible(bool(text))
