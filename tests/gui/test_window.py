@@ -382,3 +382,12 @@ def test_the_hover_line_reads_the_result_on_screen_after_a_new_one(qtbot, window
     wait_trace(qtbot, window, sentence="Hi")
     qtbot.waitUntil(lambda: p.prepared is window.prepared, timeout=WAIT_MS)
     assert "—" not in p.hover_label.text()  # the hint, not a cell of another result
+
+
+def test_the_hover_line_forgets_a_cell_zoomed_out_of_sight(qtbot, window):
+    """Trial 10: in a lesson's zoom on the weights the hover line still read a cell of X."""
+    p = window.pipeline
+    hover_cell(qtbot, p.canvas, p.index("X"), 2, 3)
+    assert "animal" in p.hover_label.text()
+    window.state.set_stage_zoom(("weights",))
+    assert "animal" not in p.hover_label.text() and "—" not in p.hover_label.text()

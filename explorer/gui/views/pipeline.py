@@ -226,6 +226,8 @@ class PipelineView(View):
     def _relayout(self) -> None:
         self.pages.setCurrentWidget(self.chips_scroll if self.showing_tokens else self.scroll)
         self.canvas.set_visible(self._visible(), self._columns())
+        if self._pointed is not None:
+            self._read_pointed()  # a panel zoomed away: its value no longer on screen
         self._fit_height()
         # A minimum height lowered while the tokens page hid the scroll area asked no one to
         # refit the canvas (Qt posts the request only to a visible parent), and one stage after
@@ -309,10 +311,11 @@ class PipelineView(View):
 
     def _read_pointed(self) -> None:
         """The pointed cell's value in the result on screen: a new result (another model, text
-        or setting) kept the old one's words and number (trial 10); a cell it no longer has
-        gives the hint back."""
+        or setting) kept the old one's words and number (trial 10); a cell it no longer has,
+        or a panel no longer shown (a zoom), gives the hint back."""
         name, r, c = self._pointed or ("", -1, -1)
-        panel = next((p for p in self.canvas.panels if p.name == name), None)
+        shown = self.canvas.figure.shown() if self.canvas.figure is not None else []
+        panel = next((p for i, p in enumerate(self.canvas.panels) if p.name == name and i in shown), None)
         if panel is None or not (0 <= r < panel.shape[0] and 0 <= c < panel.shape[1]):
             self._pointed = None
             self._show_hint()
