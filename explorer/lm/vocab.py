@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer import json_text, reading
+from explorer.characters import readable
 from explorer.lm.errors import LMError
 
 if TYPE_CHECKING:  # the library is read only when a folder is written
@@ -136,10 +137,9 @@ class CharVocab:
 
 
 def shown_character(c: str) -> str:
-    """A character as a line of text can show it: a space as ␣, an unprintable one as U+XXXX."""
-    if c == " ":
-        return "␣"
-    return c if c.isprintable() else f"U+{ord(c):04X}"
+    """A character as a line of text can show it: a space as ␣, one no font draws as its code
+    point (explorer.characters)."""
+    return "␣" if c == " " else readable(c)
 
 
 INDUCTION_VOCAB = CharVocab(INDUCTION_SYMBOLS)

@@ -6,11 +6,11 @@ text the way it was trained even if the generator's alphabet grows later.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
 import torch
 
+from explorer.characters import readable
 from explorer.seq2seq.dates import DateExample, source_alphabet
 
 PAD, UNK = 0, 1  # source specials
@@ -72,9 +72,6 @@ def make_batch(examples: list[DateExample], vocab: Vocabulary) -> Batch:
 
 
 def readable_token(token: str) -> str:
-    """A source character as a label a figure's font can draw: one outside the Basic Multilingual
-    Plane (an emoji: 🎉) or one with no glyph of its own (a control, format, private-use or
-    unassigned character) as its code point, "U+1F389"; any other token as it is."""
-    if len(token) == 1 and (ord(token) > 0xFFFF or unicodedata.category(token).startswith("C")):
-        return f"U+{ord(token):04X}"
-    return token
+    """A source character as a label a figure's font can draw (explorer.characters); any
+    longer token as it is."""
+    return readable(token) if len(token) == 1 else token
